@@ -1,0 +1,435 @@
+#include "core/expr.h"
+
+#include <unordered_map>
+
+#include "core/bigint.h"
+#include "core/int_math.h"
+
+namespace ixa {
+
+namespace {
+
+constexpr int64_t kSmallConstantMin = -16;
+constexpr int64_t kSmallConstantMax = 64;
+
+size_t HashOf(ExprKind kind, int64_t value, const ExprNode* lhs,
+              const ExprNode* rhs) {
+  // Hash from structure hashes (not addresses) so that iteration-free uses
+  // of hashes stay deterministic across runs.
+  uint64_t h = static_cast<uint64_t>(kind) * 0x9E3779B97F4A7C15ull;
+  auto mix = [&h](uint64_t v) {
+    h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+    h *= 0xBF58476D1CE4E5B9ull;
+    h ^= h >> 31;
+  };
+  mix(static_cast<uint64_t>(value));
+  mix(lhs ? lhs->hash : 0x1234567ull);
+  mix(rhs ? rhs->hash : 0x7654321ull);
+  return static_cast<size_t>(h);
+}
+
+bool IsAffineKind(ExprKind kind, const ExprNode* lhs, const ExprNode* rhs) {
+  switch (kind) {
+    case ExprKind::kConstant:
+    case ExprKind::kDim:
+    case ExprKind::kSymbol:
+      return true;
+    case ExprKind::kAdd:
+      return lhs->pure_affine && rhs->pure_affine;
+    case ExprKind::kMul:
+      return lhs->pure_affine && rhs->pure_affine &&
+             (lhs->kind == ExprKind::kConstant ||
+              rhs->kind == ExprKind::kConstant);
+    default:
+      return lhs->pure_affine && rhs->kind == ExprKind::kConstant;
+  }
+}
+
+}  // namespace
+
+ExprContext::ExprContext() { table_.assign(256, nullptr); }
+ExprContext::~ExprContext() = default;
+
+size_t ExprContext::bytes_allocated() const {
+  return chunks_.size() * chunk_size_ * sizeof(ExprNode) +
+         table_.size() * sizeof(const ExprNode*);
+}
+
+void ExprContext::Grow() {
+  std::vector<const ExprNode*> old;
+  old.swap(table_);
+  table_.assign(old.size() * 2, nullptr);
+  size_t mask = table_.size() - 1;
+  for (const ExprNode* n : old) {
+    if (!n) continue;
+    size_t i = n->hash & mask;
+    while (table_[i]) i = (i + 1) & mask;
+    table_[i] = n;
+  }
+}
+
+Expr ExprContext::Unique(ExprKind kind, int64_t value, Expr lhs, Expr rhs) {
+  const ExprNode* l = lhs.node();
+  const ExprNode* r = rhs.node();
+  size_t hash = HashOf(kind, value, l, r);
+  size_t mask = table_.size() - 1;
+  size_t i = hash & mask;
+  while (const ExprNode* n = table_[i]) {
+    if (n->hash == hash && n->kind == kind && n->value == value &&
+        n->lhs == l && n->rhs == r) {
+      return Expr(n);
+    }
+    i = (i + 1) & mask;
+  }
+  if (chunks_.empty() || chunk_used_ == chunk_size_) {
+    chunk_size_ = chunks_.empty() ? 64 : std::min<size_t>(chunk_size_ * 2, 4096);
+    chunks_.push_back(std::make_unique<ExprNode[]>(chunk_size_));
+    chunk_used_ = 0;
+  }
+  ExprNode* node = &chunks_.back()[chunk_used_++];
+  node->kind = kind;
+  node->value = value;
+  node->lhs = l;
+  node->rhs = r;
+  node->ctx = this;
+  node->hash = hash;
+  node->pure_affine = IsAffineKind(kind, l, r);
+  node->depth = 1 + std::max(l ? l->depth : 0u, r ? r->depth : 0u);
+  table_[i] = node;
+  ++num_nodes_;
+  if (num_nodes_ * 2 > table_.size()) Grow();
+  return Expr(node);
+}
+
+Expr ExprContext::Constant(int64_t v) {
+  if (v >= kSmallConstantMin && v <= kSmallConstantMax) {
+    if (small_constants_.empty()) {
+      small_constants_.resize(kSmallConstantMax - kSmallConstantMin + 1);
+    }
+    auto& slot = small_constants_[v - kSmallConstantMin];
+    if (!slot) slot = Unique(ExprKind::kConstant, v, Expr(), Expr()).node();
+    return Expr(slot);
+  }
+  return Unique(ExprKind::kConstant, v, Expr(), Expr());
+}
+
+Expr ExprContext::Dim(int64_t position) {
+  IXA_CHECK(position >= 0);
+  if (static_cast<size_t>(position) < 64) {
+    if (dims_.size() <= static_cast<size_t>(position)) dims_.resize(position + 1);
+    auto& slot = dims_[position];
+    if (!slot) slot = Unique(ExprKind::kDim, position, Expr(), Expr()).node();
+    return Expr(slot);
+  }
+  return Unique(ExprKind::kDim, position, Expr(), Expr());
+}
+
+Expr ExprContext::Symbol(int64_t position) {
+  IXA_CHECK(position >= 0);
+  if (static_cast<size_t>(position) < 64) {
+    if (symbols_.size() <= static_cast<size_t>(position)) {
+      symbols_.resize(position + 1);
+    }
+    auto& slot = symbols_[position];
+    if (!slot) slot = Unique(ExprKind::kSymbol, position, Expr(), Expr()).node();
+    return Expr(slot);
+  }
+  return Unique(ExprKind::kSymbol, position, Expr(), Expr());
+}
+
+Expr ExprContext::Add(Expr a, Expr b) {
+  IXA_CHECK(a && b);
+  if (a.IsConstant() && b.IsConstant()) {
+    if (auto v = CheckedAdd(a.constant(), b.constant())) return Constant(*v);
+  }
+  if (a.IsConstant() && !b.IsConstant()) std::swap(a, b);  // constant right
+  if (b.IsConstant(0)) return a;
+  return Unique(ExprKind::kAdd, 0, a, b);
+}
+
+Expr ExprContext::Mul(Expr a, Expr b) {
+  IXA_CHECK(a && b);
+  if (a.IsConstant() && b.IsConstant()) {
+    if (auto v = CheckedMul(a.constant(), b.constant())) return Constant(*v);
+  }
+  if (a.IsConstant() && !b.IsConstant()) std::swap(a, b);  // constant right
+  if (b.IsConstant(1)) return a;
+  if (b.IsConstant(0)) return b;
+  return Unique(ExprKind::kMul, 0, a, b);
+}
+
+Expr ExprContext::Sub(Expr a, Expr b) { return Add(a, Neg(b)); }
+Expr ExprContext::Neg(Expr a) { return Mul(a, Constant(-1)); }
+
+Expr ExprContext::FloorDiv(Expr a, Expr b) {
+  IXA_CHECK(a && b);
+  IXA_CHECK_MSG(!b.IsConstant(0), "floordiv by the constant 0");
+  if (a.IsConstant() && b.IsConstant()) {
+    if (auto v = ixa::FloorDiv(a.constant(), b.constant())) return Constant(*v);
+  }
+  return Unique(ExprKind::kFloorDiv, 0, a, b);
+}
+
+Expr ExprContext::CeilDiv(Expr a, Expr b) {
+  IXA_CHECK(a && b);
+  IXA_CHECK_MSG(!b.IsConstant(0), "ceildiv by the constant 0");
+  if (a.IsConstant() && b.IsConstant()) {
+    if (auto v = ixa::CeilDiv(a.constant(), b.constant())) return Constant(*v);
+  }
+  return Unique(ExprKind::kCeilDiv, 0, a, b);
+}
+
+Expr ExprContext::Mod(Expr a, Expr b) {
+  IXA_CHECK(a && b);
+  IXA_CHECK_MSG(!b.IsConstant(0), "mod by the constant 0");
+  if (a.IsConstant() && b.IsConstant()) {
+    if (auto v = ixa::Mod(a.constant(), b.constant())) return Constant(*v);
+  }
+  return Unique(ExprKind::kMod, 0, a, b);
+}
+
+Expr ExprContext::Binary(ExprKind kind, Expr a, Expr b) {
+  switch (kind) {
+    case ExprKind::kAdd:
+      return Add(a, b);
+    case ExprKind::kMul:
+      return Mul(a, b);
+    case ExprKind::kFloorDiv:
+      return FloorDiv(a, b);
+    case ExprKind::kCeilDiv:
+      return CeilDiv(a, b);
+    case ExprKind::kMod:
+      return Mod(a, b);
+    default:
+      IXA_CHECK_MSG(false, "Binary() with a leaf kind");
+  }
+}
+
+Expr Expr::operator+(Expr o) const { return context()->Add(*this, o); }
+Expr Expr::operator+(int64_t c) const {
+  return context()->Add(*this, context()->Constant(c));
+}
+Expr Expr::operator-(Expr o) const { return context()->Sub(*this, o); }
+Expr Expr::operator-(int64_t c) const {
+  if (c == kInt64Min) {  // -c does not fit: add it in two steps
+    return context()->Add(context()->Add(*this, context()->Constant(kInt64Max)),
+                          context()->Constant(1));
+  }
+  return context()->Add(*this, context()->Constant(-c));
+}
+Expr Expr::operator-() const { return context()->Neg(*this); }
+Expr Expr::operator*(Expr o) const { return context()->Mul(*this, o); }
+Expr Expr::operator*(int64_t c) const {
+  return context()->Mul(*this, context()->Constant(c));
+}
+Expr Expr::FloorDiv(Expr o) const { return context()->FloorDiv(*this, o); }
+Expr Expr::FloorDiv(int64_t c) const {
+  return context()->FloorDiv(*this, context()->Constant(c));
+}
+Expr Expr::CeilDiv(Expr o) const { return context()->CeilDiv(*this, o); }
+Expr Expr::CeilDiv(int64_t c) const {
+  return context()->CeilDiv(*this, context()->Constant(c));
+}
+Expr Expr::operator%(Expr o) const { return context()->Mod(*this, o); }
+Expr Expr::operator%(int64_t c) const {
+  return context()->Mod(*this, context()->Constant(c));
+}
+
+namespace {
+
+// Exact evaluation with BigInt; used only after the int64 path overflowed.
+Result<BigInt> EvaluateBig(Expr e, std::span<const int64_t> dims,
+                           std::span<const int64_t> symbols) {
+  switch (e.kind()) {
+    case ExprKind::kConstant:
+      return BigInt(e.constant());
+    case ExprKind::kDim:
+      return BigInt(dims[e.position()]);
+    case ExprKind::kSymbol:
+      return BigInt(symbols[e.position()]);
+    default:
+      break;
+  }
+  IXA_ASSIGN_OR_RETURN(BigInt l, EvaluateBig(e.lhs(), dims, symbols));
+  IXA_ASSIGN_OR_RETURN(BigInt r, EvaluateBig(e.rhs(), dims, symbols));
+  switch (e.kind()) {
+    case ExprKind::kAdd:
+      return l + r;
+    case ExprKind::kMul:
+      return l * r;
+    default:
+      break;
+  }
+  if (r.IsZero()) return Error::Invalid("division by zero in evaluation");
+  if (e.kind() == ExprKind::kFloorDiv) return l.FloorDiv(r);
+  if (e.kind() == ExprKind::kCeilDiv) return l.CeilDiv(r);
+  return l.Mod(r);
+}
+
+enum class EvalStatus { kOk, kOverflow, kDivByZero };
+
+EvalStatus EvaluateFast(Expr e, std::span<const int64_t> dims,
+                        std::span<const int64_t> symbols, int64_t* out) {
+  switch (e.kind()) {
+    case ExprKind::kConstant:
+      *out = e.constant();
+      return EvalStatus::kOk;
+    case ExprKind::kDim:
+      *out = dims[e.position()];
+      return EvalStatus::kOk;
+    case ExprKind::kSymbol:
+      *out = symbols[e.position()];
+      return EvalStatus::kOk;
+    default:
+      break;
+  }
+  int64_t l, r;
+  if (auto s = EvaluateFast(e.lhs(), dims, symbols, &l); s != EvalStatus::kOk) {
+    return s;
+  }
+  if (auto s = EvaluateFast(e.rhs(), dims, symbols, &r); s != EvalStatus::kOk) {
+    return s;
+  }
+  std::optional<int64_t> v;
+  switch (e.kind()) {
+    case ExprKind::kAdd:
+      v = CheckedAdd(l, r);
+      break;
+    case ExprKind::kMul:
+      v = CheckedMul(l, r);
+      break;
+    case ExprKind::kFloorDiv:
+      if (r == 0) return EvalStatus::kDivByZero;
+      v = ixa::FloorDiv(l, r);
+      break;
+    case ExprKind::kCeilDiv:
+      if (r == 0) return EvalStatus::kDivByZero;
+      v = ixa::CeilDiv(l, r);
+      break;
+    case ExprKind::kMod:
+      if (r == 0) return EvalStatus::kDivByZero;
+      v = ixa::Mod(l, r);
+      break;
+    default:
+      break;
+  }
+  if (!v) return EvalStatus::kOverflow;
+  *out = *v;
+  return EvalStatus::kOk;
+}
+
+bool PositionsInRange(Expr e, size_t num_dims, size_t num_symbols) {
+  if (e.IsDim()) return static_cast<size_t>(e.position()) < num_dims;
+  if (e.IsSymbol()) return static_cast<size_t>(e.position()) < num_symbols;
+  if (!e.IsBinary()) return true;
+  return PositionsInRange(e.lhs(), num_dims, num_symbols) &&
+         PositionsInRange(e.rhs(), num_dims, num_symbols);
+}
+
+}  // namespace
+
+Result<int64_t> Evaluate(Expr e, std::span<const int64_t> dims,
+                         std::span<const int64_t> symbols) {
+  int64_t out;
+  switch (EvaluateFast(e, dims, symbols, &out)) {
+    case EvalStatus::kOk:
+      return out;
+    case EvalStatus::kDivByZero:
+      return Error::Invalid("division by zero in evaluation");
+    case EvalStatus::kOverflow:
+      break;
+  }
+  if (!PositionsInRange(e, dims.size(), symbols.size())) {
+    return Error::Invalid("expression uses a variable that was not given");
+  }
+  IXA_ASSIGN_OR_RETURN(BigInt big, EvaluateBig(e, dims, symbols));
+  if (auto v = big.ToInt64()) return *v;
+  return Error::Invalid("value " + big.ToString() + " does not fit in int64");
+}
+
+Expr Substitute(Expr e, std::span<const Expr> dim_replacements,
+                std::span<const Expr> symbol_replacements) {
+  std::unordered_map<const ExprNode*, Expr> memo;
+  std::function<Expr(Expr)> rec = [&](Expr x) -> Expr {
+    switch (x.kind()) {
+      case ExprKind::kConstant:
+        return x;
+      case ExprKind::kDim:
+        return static_cast<size_t>(x.position()) < dim_replacements.size()
+                   ? dim_replacements[x.position()]
+                   : x;
+      case ExprKind::kSymbol:
+        return static_cast<size_t>(x.position()) < symbol_replacements.size()
+                   ? symbol_replacements[x.position()]
+                   : x;
+      default:
+        break;
+    }
+    auto it = memo.find(x.node());
+    if (it != memo.end()) return it->second;
+    Expr l = rec(x.lhs());
+    Expr r = rec(x.rhs());
+    Expr out = (l == x.lhs() && r == x.rhs())
+                   ? x
+                   : x.context()->Binary(x.kind(), l, r);
+    memo.emplace(x.node(), out);
+    return out;
+  };
+  return rec(e);
+}
+
+void VisitNodes(Expr e, const std::function<void(Expr)>& f) {
+  if (e.IsBinary()) {
+    VisitNodes(e.lhs(), f);
+    VisitNodes(e.rhs(), f);
+  }
+  f(e);
+}
+
+void CollectVariables(Expr e, std::vector<bool>* used_dims,
+                      std::vector<bool>* used_symbols) {
+  switch (e.kind()) {
+    case ExprKind::kConstant:
+      return;
+    case ExprKind::kDim:
+      if (used_dims) {
+        if (used_dims->size() <= static_cast<size_t>(e.position())) {
+          used_dims->resize(e.position() + 1, false);
+        }
+        (*used_dims)[e.position()] = true;
+      }
+      return;
+    case ExprKind::kSymbol:
+      if (used_symbols) {
+        if (used_symbols->size() <= static_cast<size_t>(e.position())) {
+          used_symbols->resize(e.position() + 1, false);
+        }
+        (*used_symbols)[e.position()] = true;
+      }
+      return;
+    default:
+      CollectVariables(e.lhs(), used_dims, used_symbols);
+      CollectVariables(e.rhs(), used_dims, used_symbols);
+  }
+}
+
+int CountDivMod(Expr e) {
+  if (!e.IsBinary()) return 0;
+  int own = (e.kind() == ExprKind::kFloorDiv || e.kind() == ExprKind::kCeilDiv ||
+             e.kind() == ExprKind::kMod)
+                ? 1
+                : 0;
+  return own + CountDivMod(e.lhs()) + CountDivMod(e.rhs());
+}
+
+int CompareExprs(Expr a, Expr b) {
+  if (a == b) return 0;
+  if (a.kind() != b.kind()) return a.kind() < b.kind() ? -1 : 1;
+  if (!a.IsBinary()) {
+    return a.constant() < b.constant() ? -1 : (a.constant() > b.constant());
+  }
+  if (int c = CompareExprs(a.lhs(), b.lhs())) return c;
+  return CompareExprs(a.rhs(), b.rhs());
+}
+
+}  // namespace ixa

@@ -1,0 +1,166 @@
+// Affine expressions: immutable, hash-consed nodes owned by an ExprContext
+// (G1). An Expr is a pointer-sized handle; two Exprs are equal iff they are
+// the same node. Construction folds only trivial cases (G2): constant
+// operands, x + 0, x * 1, x * 0, and constants moved to the right of + and *.
+// Every other rewrite lives in simplifier/.
+#ifndef IXA_CORE_EXPR_H_
+#define IXA_CORE_EXPR_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "core/result.h"
+
+namespace ixa {
+
+enum class ExprKind : uint8_t {
+  kConstant,
+  kDim,
+  kSymbol,
+  kAdd,
+  kMul,
+  kFloorDiv,
+  kCeilDiv,
+  kMod,
+};
+
+class ExprContext;
+
+struct ExprNode {
+  ExprKind kind;
+  // True when the node is affine in MLIR's sense: every multiplication has a
+  // constant factor and every divisor is a constant. Semi-affine nodes (a
+  // symbol as multiplier or divisor) parse, print and evaluate, and rules
+  // may refuse them.
+  bool pure_affine;
+  uint32_t depth;  // 1 for leaves
+  int64_t value;   // constant value, or dim / symbol position
+  const ExprNode* lhs;
+  const ExprNode* rhs;
+  ExprContext* ctx;
+  size_t hash;
+};
+
+class Expr {
+ public:
+  Expr() = default;
+  explicit Expr(const ExprNode* node) : node_(node) {}
+
+  explicit operator bool() const { return node_ != nullptr; }
+  bool operator==(const Expr& o) const { return node_ == o.node_; }
+  bool operator!=(const Expr& o) const { return node_ != o.node_; }
+
+  const ExprNode* node() const { return node_; }
+  ExprKind kind() const { return node_->kind; }
+  ExprContext* context() const { return node_->ctx; }
+  bool IsConstant() const { return node_->kind == ExprKind::kConstant; }
+  bool IsConstant(int64_t v) const { return IsConstant() && node_->value == v; }
+  bool IsDim() const { return node_->kind == ExprKind::kDim; }
+  bool IsSymbol() const { return node_->kind == ExprKind::kSymbol; }
+  bool IsVariable() const { return IsDim() || IsSymbol(); }
+  bool IsBinary() const { return node_->kind >= ExprKind::kAdd; }
+  bool IsPureAffine() const { return node_->pure_affine; }
+  int64_t constant() const { return node_->value; }
+  int64_t position() const { return node_->value; }
+  Expr lhs() const { return Expr(node_->lhs); }
+  Expr rhs() const { return Expr(node_->rhs); }
+  uint32_t depth() const { return node_->depth; }
+  size_t hash() const { return node_->hash; }
+
+  // Builders through the owning context (trivial folding only).
+  Expr operator+(Expr o) const;
+  Expr operator+(int64_t c) const;
+  Expr operator-(Expr o) const;
+  Expr operator-(int64_t c) const;
+  Expr operator-() const;
+  Expr operator*(Expr o) const;
+  Expr operator*(int64_t c) const;
+  Expr FloorDiv(Expr o) const;
+  Expr FloorDiv(int64_t c) const;
+  Expr CeilDiv(Expr o) const;
+  Expr CeilDiv(int64_t c) const;
+  Expr operator%(Expr o) const;
+  Expr operator%(int64_t c) const;
+
+ private:
+  const ExprNode* node_ = nullptr;
+};
+
+struct ExprHash {
+  size_t operator()(Expr e) const { return std::hash<const void*>()(e.node()); }
+};
+
+// Owns expression nodes: an arena plus a uniquing hash set. Not thread-safe;
+// use one context per query (as isl_ctx is used).
+class ExprContext {
+ public:
+  ExprContext();
+  ~ExprContext();
+  ExprContext(const ExprContext&) = delete;
+  ExprContext& operator=(const ExprContext&) = delete;
+
+  Expr Constant(int64_t v);
+  Expr Dim(int64_t position);
+  Expr Symbol(int64_t position);
+  Expr Add(Expr a, Expr b);
+  Expr Sub(Expr a, Expr b);
+  Expr Neg(Expr a);
+  Expr Mul(Expr a, Expr b);
+  // The divisor must not be the constant 0 (callers validate input; a zero
+  // constant divisor here is a broken invariant).
+  Expr FloorDiv(Expr a, Expr b);
+  Expr CeilDiv(Expr a, Expr b);
+  Expr Mod(Expr a, Expr b);
+  // Generic binary builder by kind (kAdd ... kMod).
+  Expr Binary(ExprKind kind, Expr a, Expr b);
+
+  size_t num_nodes() const { return num_nodes_; }
+  size_t bytes_allocated() const;
+
+ private:
+  Expr Unique(ExprKind kind, int64_t value, Expr lhs, Expr rhs);
+  void Grow();
+
+  std::vector<std::unique_ptr<ExprNode[]>> chunks_;
+  size_t chunk_used_ = 0;
+  size_t chunk_size_ = 0;
+  std::vector<const ExprNode*> table_;  // open addressing, power of two
+  size_t num_nodes_ = 0;
+  std::vector<const ExprNode*> dims_, symbols_, small_constants_;
+};
+
+// Evaluates e at a point. Errors: a zero divisor (only possible with a
+// semi-affine divisor), an out-of-range position, or a result that does not
+// fit in int64 (intermediate overflow is recomputed exactly with BigInt, so
+// only the final value must fit).
+Result<int64_t> Evaluate(Expr e, std::span<const int64_t> dims,
+                         std::span<const int64_t> symbols);
+
+// Replaces dims and symbols by the given expressions. A position beyond the
+// replacement list keeps its variable. Rebuilds with trivial folding only.
+Expr Substitute(Expr e, std::span<const Expr> dim_replacements,
+                std::span<const Expr> symbol_replacements);
+
+// Calls f on every node of e once (post-order).
+void VisitNodes(Expr e, const std::function<void(Expr)>& f);
+
+// Marks used variables: used_dims[i] / used_symbols[i] set to true when e
+// mentions them (vectors are grown as needed).
+void CollectVariables(Expr e, std::vector<bool>* used_dims,
+                      std::vector<bool>* used_symbols);
+
+// Number of floordiv / ceildiv / mod nodes in the tree (counted with
+// multiplicity).
+int CountDivMod(Expr e);
+
+// A total order on expressions that depends only on structure (never on
+// addresses), used wherever output order matters.
+int CompareExprs(Expr a, Expr b);
+
+}  // namespace ixa
+
+#endif  // IXA_CORE_EXPR_H_

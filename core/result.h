@@ -1,0 +1,96 @@
+// Result<T>: a value or an Error describing bad input (G11a).
+//
+// Broken invariants use IXA_CHECK instead; "don't know" answers use
+// std::optional or the map's KNOWN EMPTY state. Only the CLI turns errors
+// into protocol responses.
+#ifndef IXA_CORE_RESULT_H_
+#define IXA_CORE_RESULT_H_
+
+#include <string>
+#include <utility>
+#include <variant>
+
+namespace ixa {
+
+// Error codes shared with the CLI protocol (spec/cli.md).
+enum class ErrorCode {
+  kParseError,
+  kInvalidArgument,
+  kUnsupported,
+  kLimitExceeded,
+  kInternal,
+};
+
+const char* ErrorCodeName(ErrorCode code);
+
+struct Error {
+  ErrorCode code = ErrorCode::kInternal;
+  std::string message;
+  int line = 0;    // 1-based; 0 when the error has no text position.
+  int column = 0;  // 1-based; 0 when the error has no text position.
+
+  static Error Parse(std::string message, int line, int column) {
+    return Error{ErrorCode::kParseError, std::move(message), line, column};
+  }
+  static Error Invalid(std::string message) {
+    return Error{ErrorCode::kInvalidArgument, std::move(message), 0, 0};
+  }
+  static Error Unsupported(std::string message) {
+    return Error{ErrorCode::kUnsupported, std::move(message), 0, 0};
+  }
+  static Error Limit(std::string message) {
+    return Error{ErrorCode::kLimitExceeded, std::move(message), 0, 0};
+  }
+  std::string ToString() const;
+};
+
+template <typename T>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : data_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(Error error) : data_(std::move(error)) {}  // NOLINT
+
+  bool ok() const { return data_.index() == 0; }
+  explicit operator bool() const { return ok(); }
+
+  const T& value() const& { return std::get<0>(data_); }
+  T& value() & { return std::get<0>(data_); }
+  T&& value() && { return std::get<0>(std::move(data_)); }
+  const T& operator*() const& { return value(); }
+  T& operator*() & { return value(); }
+  const T* operator->() const { return &value(); }
+  T* operator->() { return &value(); }
+
+  const Error& error() const { return std::get<1>(data_); }
+
+ private:
+  std::variant<T, Error> data_;
+};
+
+// Internal invariant violation: prints context and aborts. Never used for
+// anything user input can trigger.
+[[noreturn]] void CheckFailed(const char* file, int line, const char* cond,
+                              const std::string& message);
+
+}  // namespace ixa
+
+#define IXA_CHECK(cond)                                      \
+  do {                                                       \
+    if (!(cond)) ::ixa::CheckFailed(__FILE__, __LINE__, #cond, ""); \
+  } while (0)
+#define IXA_CHECK_MSG(cond, msg)                                \
+  do {                                                          \
+    if (!(cond)) ::ixa::CheckFailed(__FILE__, __LINE__, #cond, (msg)); \
+  } while (0)
+
+// Propagates an error from a Result-returning expression.
+#define IXA_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \
+  auto tmp = (expr);                              \
+  if (!tmp.ok()) return tmp.error();              \
+  lhs = std::move(tmp).value()
+#define IXA_CONCAT_INNER(a, b) a##b
+#define IXA_CONCAT(a, b) IXA_CONCAT_INNER(a, b)
+#define IXA_ASSIGN_OR_RETURN(lhs, expr) \
+  IXA_ASSIGN_OR_RETURN_IMPL(IXA_CONCAT(_ixa_result_, __LINE__), lhs, expr)
+
+#endif  // IXA_CORE_RESULT_H_
