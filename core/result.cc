@@ -6,6 +6,8 @@ namespace ixa {
 
 const char* ErrorCodeName(ErrorCode code) {
   switch (code) {
+    case ErrorCode::kBadRequest:
+      return "bad_request";
     case ErrorCode::kParseError:
       return "parse_error";
     case ErrorCode::kInvalidArgument:

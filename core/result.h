@@ -14,6 +14,7 @@ namespace ixa {
 
 // Error codes shared with the CLI protocol (spec/cli.md).
 enum class ErrorCode {
+  kBadRequest,  // protocol: missing or ill-typed field, unknown op
   kParseError,
   kInvalidArgument,
   kUnsupported,
@@ -37,6 +38,9 @@ struct Error {
   }
   static Error Unsupported(std::string message) {
     return Error{ErrorCode::kUnsupported, std::move(message), 0, 0};
+  }
+  static Error BadRequest(std::string message) {
+    return Error{ErrorCode::kBadRequest, std::move(message), 0, 0};
   }
   static Error Limit(std::string message) {
     return Error{ErrorCode::kLimitExceeded, std::move(message), 0, 0};
