@@ -1,0 +1,191 @@
+// ixa: the command-line front end.
+//
+//   ixa query [FILE|-]   JSON Lines requests in, one response line each out
+//   ixa version          prints the version
+//   ixa devices          lists the built-in device descriptions
+//   ixa draw ...         renders a layout to SVG
+//   ixa --help
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <string>
+
+#include "core/expr.h"
+#include "tools/ixa/protocol.h"
+#ifdef IXA_HAVE_LAYOUTS
+#include "tools/ixa/commands.h"
+#endif
+
+namespace ixa::cli {
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitSomeFailed = 1;
+constexpr int kExitUsage = 64;
+constexpr int kExitNoInput = 66;
+constexpr int kExitInternal = 70;
+
+const char kUsage[] =
+    "usage: ixa <command> [args]\n"
+    "\n"
+    "commands:\n"
+    "  query [FILE|-]   answer JSON Lines requests (spec/cli.md) from FILE or\n"
+    "                   standard input, one response line per request\n"
+    "  devices          list the built-in device descriptions\n"
+    "  draw ...         render a layout to SVG (ixa draw --help)\n"
+    "  version          print the version\n"
+    "  --help           print this help\n"
+    "\n"
+    "exit codes of query: 0 all requests ok, 1 some request failed,\n"
+    "64 usage error, 66 FILE cannot be read, 70 internal failure\n";
+
+Json ErrorJson(const Error& e) {
+  Json err{{"code", ErrorCodeName(e.code)}, {"message", e.message}};
+  if (e.line > 0) {
+    err["line"] = e.line;
+    err["column"] = e.column;
+  }
+  return err;
+}
+
+std::string Dump(const nlohmann::ordered_json& j) {
+  // Replace invalid UTF-8 (echoed user text) instead of throwing.
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+class QueryServer {
+ public:
+  QueryServer() {
+    RegisterAlgebraOps(ops_);
+#ifdef IXA_HAVE_HLO
+    RegisterHloOps(ops_);
+#endif
+#ifdef IXA_HAVE_LAYOUTS
+    RegisterLayoutOps(ops_);
+#endif
+  }
+
+  // Answers one line; returns the response line.
+  std::string Answer(const std::string& line) {
+    nlohmann::ordered_json response;
+    Json request;
+    try {
+      request = Json::parse(line);
+    } catch (const std::exception& e) {
+      response["id"] = nullptr;
+      response["ok"] = false;
+      std::string what = e.what();
+      response["error"] = ErrorJson(
+          Error{ErrorCode::kInternal, "the line is not JSON: " + what, 0, 0});
+      response["error"]["code"] = "bad_json";
+      ++failures_;
+      return Dump(response);
+    }
+    response["id"] = request.is_object() && request.contains("id")
+                         ? request.at("id")
+                         : Json(nullptr);
+    Result<Json> result = Error::BadRequest("internal: unset");
+    try {
+      result = Dispatch(request);
+    } catch (const std::exception& e) {
+      result = Error{ErrorCode::kInternal, e.what(), 0, 0};
+    } catch (...) {
+      result = Error{ErrorCode::kInternal, "unknown exception", 0, 0};
+    }
+    if (result.ok()) {
+      response["ok"] = true;
+      for (auto& [key, value] : result->items()) response[key] = value;
+    } else {
+      response["ok"] = false;
+      response["error"] = ErrorJson(result.error());
+      ++failures_;
+      if (result.error().code == ErrorCode::kInternal) internal_ = true;
+    }
+    return Dump(response);
+  }
+
+  int ExitCode() const {
+    if (internal_) return kExitInternal;
+    return failures_ > 0 ? kExitSomeFailed : kExitOk;
+  }
+
+ private:
+  Result<Json> Dispatch(const Json& request) {
+    if (!request.is_object()) {
+      return Error::BadRequest("a request must be a JSON object");
+    }
+    IXA_ASSIGN_OR_RETURN(std::string op, GetString(request, "op"));
+    auto it = ops_.find(op);
+    if (it == ops_.end()) {
+      return Error::BadRequest("unknown op '" + op + "'");
+    }
+    ExprContext ctx;  // one context per request
+    return it->second(request, ctx);
+  }
+
+  OpTable ops_;
+  int failures_ = 0;
+  bool internal_ = false;
+};
+
+int RunQuery(int argc, char** argv) {
+  if (argc > 3) {
+    std::cerr << "ixa query: expected at most one FILE argument\n" << kUsage;
+    return kExitUsage;
+  }
+  std::ifstream file;
+  std::istream* in = &std::cin;
+  if (argc == 3 && std::strcmp(argv[2], "-") != 0) {
+    file.open(argv[2], std::ios::binary);
+    if (!file) {
+      std::cerr << "ixa query: cannot read '" << argv[2] << "'\n";
+      return kExitNoInput;
+    }
+    in = &file;
+  }
+  std::ios::sync_with_stdio(false);
+  QueryServer server;
+  std::string line;
+  std::string out;
+  while (std::getline(*in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.find_first_not_of(" \t") == std::string::npos) continue;
+    out = server.Answer(line);
+    out += '\n';
+    std::cout.write(out.data(), static_cast<std::streamsize>(out.size()));
+  }
+  std::cout.flush();
+  return server.ExitCode();
+}
+
+}  // namespace
+}  // namespace ixa::cli
+
+int main(int argc, char** argv) {
+  using namespace ixa::cli;
+  if (argc < 2) {
+    std::cerr << kUsage;
+    return kExitUsage;
+  }
+  std::string cmd = argv[1];
+  try {
+    if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+      std::cout << kUsage;
+      return kExitOk;
+    }
+    if (cmd == "version" || cmd == "--version") {
+      std::cout << "ixa " << IXA_VERSION << "\n";
+      return kExitOk;
+    }
+    if (cmd == "query") return RunQuery(argc, argv);
+#ifdef IXA_HAVE_LAYOUTS
+    if (cmd == "devices") return ixa::cli::RunDevicesCommand(argc, argv);
+    if (cmd == "draw") return ixa::cli::RunDrawCommand(argc, argv);
+#endif
+  } catch (const std::exception& e) {
+    std::cerr << "ixa: internal error: " << e.what() << "\n";
+    return kExitInternal;
+  }
+  std::cerr << "ixa: unknown command '" << cmd << "'\n" << kUsage;
+  return kExitUsage;
+}

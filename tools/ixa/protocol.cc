@@ -1,0 +1,89 @@
+#include "tools/ixa/protocol.h"
+
+#include "core/text.h"
+
+namespace ixa::cli {
+
+bool Has(const Json& request, const char* field) {
+  return request.is_object() && request.contains(field);
+}
+
+Result<std::string> GetString(const Json& request, const char* field) {
+  if (!Has(request, field)) {
+    return Error::BadRequest(std::string("missing field '") + field + "'");
+  }
+  const Json& v = request.at(field);
+  if (!v.is_string()) {
+    return Error::BadRequest(std::string("field '") + field +
+                             "' must be a string");
+  }
+  return v.get<std::string>();
+}
+
+static Result<int64_t> AsInt(const Json& v, const std::string& what) {
+  if (v.is_number_unsigned()) {
+    uint64_t u = v.get<uint64_t>();
+    if (u > static_cast<uint64_t>(kInt64Max)) {
+      return Error::BadRequest(what + " does not fit in int64");
+    }
+    return static_cast<int64_t>(u);
+  }
+  if (v.is_number_integer()) return v.get<int64_t>();
+  if (v.is_number_float()) {
+    return Error::BadRequest(what + " must be an integer (a float, or an "
+                                    "integer past the int64 range, was given)");
+  }
+  return Error::BadRequest(what + " must be an integer");
+}
+
+Result<int64_t> GetInt(const Json& request, const char* field) {
+  if (!Has(request, field)) {
+    return Error::BadRequest(std::string("missing field '") + field + "'");
+  }
+  return AsInt(request.at(field), std::string("field '") + field + "'");
+}
+
+Result<bool> GetBool(const Json& request, const char* field, bool fallback) {
+  if (!Has(request, field)) return fallback;
+  const Json& v = request.at(field);
+  if (!v.is_boolean()) {
+    return Error::BadRequest(std::string("field '") + field +
+                             "' must be true or false");
+  }
+  return v.get<bool>();
+}
+
+Result<std::vector<int64_t>> GetIntList(const Json& request, const char* field) {
+  if (!Has(request, field)) {
+    return Error::BadRequest(std::string("missing field '") + field + "'");
+  }
+  const Json& v = request.at(field);
+  if (!v.is_array()) {
+    return Error::BadRequest(std::string("field '") + field +
+                             "' must be a list of integers");
+  }
+  std::vector<int64_t> out;
+  for (size_t i = 0; i < v.size(); ++i) {
+    IXA_ASSIGN_OR_RETURN(
+        int64_t x, AsInt(v[i], std::string("field '") + field + "' item " +
+                                   std::to_string(i)));
+    out.push_back(x);
+  }
+  return out;
+}
+
+Result<IndexingMap> GetMap(const Json& request, const char* field,
+                           ExprContext& ctx) {
+  IXA_ASSIGN_OR_RETURN(std::string text, GetString(request, field));
+  auto map = ParseIndexingMap(text, &ctx);
+  if (!map.ok()) {
+    Error e = map.error();
+    e.message = std::string("in '") + field + "': " + e.message;
+    return e;
+  }
+  return map;
+}
+
+std::string MapToString(const IndexingMap& map) { return PrintIndexingMap(map); }
+
+}  // namespace ixa::cli

@@ -1,0 +1,46 @@
+// The JSON Lines query protocol (spec/cli.md): op handlers and helpers.
+// nlohmann_json is used in tools/ only, never in the libraries.
+#ifndef IXA_TOOLS_IXA_PROTOCOL_H_
+#define IXA_TOOLS_IXA_PROTOCOL_H_
+
+#include <functional>
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/expr.h"
+#include "core/indexing_map.h"
+#include "core/result.h"
+
+namespace ixa::cli {
+
+using Json = nlohmann::json;
+
+// A handler reads its fields from `request` and returns the op-specific
+// response fields as a JSON object ("id" and "ok" are added by the caller).
+// Each request gets a fresh ExprContext.
+using OpHandler = std::function<Result<Json>(const Json& request, ExprContext& ctx)>;
+using OpTable = std::map<std::string, OpHandler>;
+
+void RegisterAlgebraOps(OpTable& table);  // ops_algebra.cc
+void RegisterHloOps(OpTable& table);      // ops_hlo.cc
+void RegisterLayoutOps(OpTable& table);   // ops_layouts.cc
+
+// Field access with bad_request errors naming the field.
+Result<std::string> GetString(const Json& request, const char* field);
+Result<int64_t> GetInt(const Json& request, const char* field);
+Result<bool> GetBool(const Json& request, const char* field, bool fallback);
+Result<std::vector<int64_t>> GetIntList(const Json& request, const char* field);
+bool Has(const Json& request, const char* field);
+
+// Parses the map in `field`; parse errors keep their line and column.
+Result<IndexingMap> GetMap(const Json& request, const char* field,
+                           ExprContext& ctx);
+
+// Canonical printed form of a map, as every response returns it.
+std::string MapToString(const IndexingMap& map);
+
+}  // namespace ixa::cli
+
+#endif  // IXA_TOOLS_IXA_PROTOCOL_H_

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The whole test suite: format check, Release build + all tests, then the
+# same tests under AddressSanitizer + UndefinedBehaviorSanitizer.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export IXA_TEST_JOBS=${IXA_TEST_JOBS:-$(nproc)}
+
+tools/setup.sh
+
+echo "== clang-format check" >&2
+files=$(git ls-files '*.h' '*.cc' 2>/dev/null || find core simplifier analysis hw emit tools tests -name '*.h' -o -name '*.cc')
+clang-format --dry-run --Werror $files
+
+echo "== tests (Release)" >&2
+(cd build && ctest --output-on-failure -j"$IXA_TEST_JOBS")
+
+if [ "${IXA_SKIP_SANITIZERS:-0}" != "1" ]; then
+  echo "== tests (ASan + UBSan)" >&2
+  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DIXA_SANITIZE=address,undefined -DIXA_BUILD_BENCH=OFF >/dev/null
+  cmake --build build-asan -j"$IXA_TEST_JOBS"
+  (cd build-asan && IXA_SANITIZED=1 ctest --output-on-failure -j"$IXA_TEST_JOBS" -LE nosan)
+fi
