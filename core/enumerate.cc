@@ -28,7 +28,8 @@ Result<bool> ForEachBoxPoint(const std::vector<Interval>& bounds, int num_dims,
   p.dims.resize(num_dims);
   p.symbols.resize(bounds.size() - num_dims);
   auto at = [&](size_t i) -> int64_t& {
-    return i < static_cast<size_t>(num_dims) ? p.dims[i] : p.symbols[i - num_dims];
+    return i < static_cast<size_t>(num_dims) ? p.dims[i]
+                                             : p.symbols[i - num_dims];
   };
   for (size_t i = 0; i < bounds.size(); ++i) at(i) = bounds[i].lower;
   while (true) {
@@ -92,8 +93,9 @@ Result<Equivalence> EquivalentByEnumeration(const IndexingMap& a,
       a.num_results() != b.num_results()) {
     return Error::Invalid(
         "maps are over different variables or have different result counts: (" +
-        std::to_string(a.num_dims()) + " dims, " + std::to_string(a.num_symbols()) +
-        " symbols, " + std::to_string(a.num_results()) + " results) vs (" +
+        std::to_string(a.num_dims()) + " dims, " +
+        std::to_string(a.num_symbols()) + " symbols, " +
+        std::to_string(a.num_results()) + " results) vs (" +
         std::to_string(b.num_dims()) + ", " + std::to_string(b.num_symbols()) +
         ", " + std::to_string(b.num_results()) + ")");
   }

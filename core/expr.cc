@@ -82,7 +82,8 @@ Expr ExprContext::Unique(ExprKind kind, int64_t value, Expr lhs, Expr rhs) {
     i = (i + 1) & mask;
   }
   if (chunks_.empty() || chunk_used_ == chunk_size_) {
-    chunk_size_ = chunks_.empty() ? 64 : std::min<size_t>(chunk_size_ * 2, 4096);
+    chunk_size_ =
+        chunks_.empty() ? 64 : std::min<size_t>(chunk_size_ * 2, 4096);
     chunks_.push_back(std::make_unique<ExprNode[]>(chunk_size_));
     chunk_used_ = 0;
   }
@@ -116,7 +117,8 @@ Expr ExprContext::Constant(int64_t v) {
 Expr ExprContext::Dim(int64_t position) {
   IXA_CHECK(position >= 0);
   if (static_cast<size_t>(position) < 64) {
-    if (dims_.size() <= static_cast<size_t>(position)) dims_.resize(position + 1);
+    if (dims_.size() <= static_cast<size_t>(position))
+      dims_.resize(position + 1);
     auto& slot = dims_[position];
     if (!slot) slot = Unique(ExprKind::kDim, position, Expr(), Expr()).node();
     return Expr(slot);
@@ -131,7 +133,8 @@ Expr ExprContext::Symbol(int64_t position) {
       symbols_.resize(position + 1);
     }
     auto& slot = symbols_[position];
-    if (!slot) slot = Unique(ExprKind::kSymbol, position, Expr(), Expr()).node();
+    if (!slot)
+      slot = Unique(ExprKind::kSymbol, position, Expr(), Expr()).node();
     return Expr(slot);
   }
   return Unique(ExprKind::kSymbol, position, Expr(), Expr());
@@ -415,8 +418,8 @@ void CollectVariables(Expr e, std::vector<bool>* used_dims,
 
 int CountDivMod(Expr e) {
   if (!e.IsBinary()) return 0;
-  int own = (e.kind() == ExprKind::kFloorDiv || e.kind() == ExprKind::kCeilDiv ||
-             e.kind() == ExprKind::kMod)
+  int own = (e.kind() == ExprKind::kFloorDiv ||
+             e.kind() == ExprKind::kCeilDiv || e.kind() == ExprKind::kMod)
                 ? 1
                 : 0;
   return own + CountDivMod(e.lhs()) + CountDivMod(e.rhs());

@@ -57,10 +57,9 @@ IndexingMap::IndexingMap(ExprContext* ctx, std::vector<Variable> dims,
   for (const Constraint& c : constraints) AddConstraint(c.expr, c.interval);
 }
 
-IndexingMap IndexingMap::FromTensorSizes(ExprContext* ctx,
-                                         std::vector<Expr> results,
-                                         std::span<const int64_t> dim_sizes,
-                                         std::span<const int64_t> symbol_sizes) {
+IndexingMap IndexingMap::FromTensorSizes(
+    ExprContext* ctx, std::vector<Expr> results,
+    std::span<const int64_t> dim_sizes, std::span<const int64_t> symbol_sizes) {
   std::vector<Variable> dims, syms;
   for (int64_t n : dim_sizes) dims.push_back({Interval{0, n - 1}, ""});
   for (int64_t n : symbol_sizes) syms.push_back({Interval{0, n - 1}, ""});
@@ -135,8 +134,9 @@ void IndexingMap::AddConstraint(Expr expr, Interval interval) {
     return;
   }
   if (expr.IsVariable()) {
-    Variable& v = expr.IsDim() ? dims_[expr.position()]
-                               : mutable_symbol(static_cast<int>(expr.position()));
+    Variable& v = expr.IsDim()
+                      ? dims_[expr.position()]
+                      : mutable_symbol(static_cast<int>(expr.position()));
     v.bounds = v.bounds.Intersect(interval);
     if (v.bounds.IsEmpty()) ResetToKnownEmpty();
     return;
@@ -287,9 +287,8 @@ static bool RemoveUnused(IndexingMap* map, bool symbols_only) {
     }
     for (int i = 0; i < ns; ++i) {
       if (!keep_sym[i]) continue;
-      Variable& v = i < map->num_range_vars()
-                        ? ranges[i]
-                        : rts[i - map->num_range_vars()];
+      Variable& v = i < map->num_range_vars() ? ranges[i]
+                                              : rts[i - map->num_range_vars()];
       v.bounds = Interval::Point(v.bounds.lower);
     }
     IndexingMap sub(map->context(), dims, ranges, rts, {}, dropped);
@@ -329,7 +328,8 @@ void IndexingMap::EraseSymbols(const std::vector<bool>& erase) {
   }
   if (next == num_symbols()) return;
   for (Expr& r : results_) r = Substitute(r, {}, replacement);
-  for (Constraint& c : constraints_) c.expr = Substitute(c.expr, {}, replacement);
+  for (Constraint& c : constraints_)
+    c.expr = Substitute(c.expr, {}, replacement);
   range_vars_ = std::move(ranges);
   rt_vars_ = std::move(rts);
 }
@@ -348,7 +348,8 @@ void IndexingMap::EraseDims(const std::vector<bool>& erase) {
   }
   if (next == num_dims()) return;
   for (Expr& r : results_) r = Substitute(r, replacement, {});
-  for (Constraint& c : constraints_) c.expr = Substitute(c.expr, replacement, {});
+  for (Constraint& c : constraints_)
+    c.expr = Substitute(c.expr, replacement, {});
   dims_ = std::move(dims);
 }
 
@@ -471,7 +472,8 @@ Result<IndexingMap> ComposeIndexingMaps(const IndexingMap& first,
   const int t2 = second.num_rt_vars(), t1 = first.num_rt_vars();
   std::vector<Expr> first_syms, second_syms;
   for (int i = 0; i < r1; ++i) first_syms.push_back(ctx->Symbol(r2 + i));
-  for (int i = 0; i < t1; ++i) first_syms.push_back(ctx->Symbol(r2 + r1 + t2 + i));
+  for (int i = 0; i < t1; ++i)
+    first_syms.push_back(ctx->Symbol(r2 + r1 + t2 + i));
   for (int i = 0; i < r2; ++i) second_syms.push_back(ctx->Symbol(i));
   for (int i = 0; i < t2; ++i) second_syms.push_back(ctx->Symbol(r2 + r1 + i));
 

@@ -56,7 +56,6 @@ std::optional<BigInt> BigInt::FromString(const std::string& digits) {
   return r;
 }
 
-
 BigInt BigInt::operator+(const BigInt& o) const {
   BigInt r;
   r.impl_->v = impl_->v + o.impl_->v;

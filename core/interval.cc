@@ -143,14 +143,18 @@ std::optional<bool> Interval::Gt(const Interval& o) const {
   if (upper <= o.lower) return false;
   return std::nullopt;
 }
-std::optional<bool> Interval::Lt(const Interval& o) const { return o.Gt(*this); }
+std::optional<bool> Interval::Lt(const Interval& o) const {
+  return o.Gt(*this);
+}
 std::optional<bool> Interval::Ge(const Interval& o) const {
   if (IsEmpty() || o.IsEmpty()) return std::nullopt;
   if (lower >= o.upper) return true;
   if (upper < o.lower) return false;
   return std::nullopt;
 }
-std::optional<bool> Interval::Le(const Interval& o) const { return o.Ge(*this); }
+std::optional<bool> Interval::Le(const Interval& o) const {
+  return o.Ge(*this);
+}
 std::optional<bool> Interval::Eq(const Interval& o) const {
   if (IsEmpty() || o.IsEmpty()) return std::nullopt;
   if (IsPoint() && o.IsPoint() && lower == o.lower) return true;

@@ -110,7 +110,8 @@ class Parser {
   Result<int64_t> ParseIntegerDigits(bool negative) {
     size_t start = pos_;
     uint64_t v = 0;
-    const uint64_t limit = negative ? uint64_t(kInt64Max) + 1 : uint64_t(kInt64Max);
+    const uint64_t limit =
+        negative ? uint64_t(kInt64Max) + 1 : uint64_t(kInt64Max);
     while (pos_ < text_.size() &&
            std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
       uint64_t d = text_[pos_] - '0';
@@ -164,7 +165,8 @@ Result<std::vector<std::string>> Parser::ParseNameList(char close) {
     names.push_back(name);
     if (Consume(close)) return names;
     if (!Consume(',')) {
-      return Expected(std::string("',' or '") + close + "' in the variable list");
+      return Expected(std::string("',' or '") + close +
+                      "' in the variable list");
     }
   }
 }
@@ -197,7 +199,8 @@ Result<Expr> Parser::ParseExpr() {
       ++pos_;
       IXA_ASSIGN_OR_RETURN(ParsedTerm t, ParseTerm());
       sum = ctx_->Add(sum, t.expr);
-    } else if (c == '-' && !(pos_ + 1 < text_.size() && text_[pos_ + 1] == '>')) {
+    } else if (c == '-' &&
+               !(pos_ + 1 < text_.size() && text_[pos_ + 1] == '>')) {
       ++pos_;
       IXA_ASSIGN_OR_RETURN(ParsedTerm t, ParseTerm());
       sum = ctx_->Add(sum, Negate(t));
@@ -242,7 +245,8 @@ Result<ParsedTerm> Parser::ParseUnary() {
   if (Peek() == '-' && !(pos_ + 1 < text_.size() && text_[pos_ + 1] == '>')) {
     ++pos_;
     SkipSpace();
-    if (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
+    if (pos_ < text_.size() &&
+        std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
       // A negative literal (allows INT64_MIN); `-2d0` is `d0 * -2`.
       IXA_ASSIGN_OR_RETURN(int64_t v, ParseIntegerDigits(/*negative=*/true));
       if (pos_ < text_.size() && IsIdentStart(text_[pos_])) {
@@ -325,7 +329,8 @@ Result<IndexingMap> Parser::ParseMap() {
   for (size_t i = 0; i < dim_names.size(); ++i) {
     dims[i].name = dim_names[i];
     if (!declare(dim_names[i], ctx_->Dim(i))) {
-      Error e = ErrorAt(header_end, "variable '" + dim_names[i] + "' is named twice");
+      Error e =
+          ErrorAt(header_end, "variable '" + dim_names[i] + "' is named twice");
       e.code = ErrorCode::kInvalidArgument;
       return e;
     }
@@ -336,13 +341,15 @@ Result<IndexingMap> Parser::ParseMap() {
     (i < range_names.size() ? ranges[i] : rts[i - range_names.size()]).name =
         sym_names[i];
     if (!declare(sym_names[i], ctx_->Symbol(i))) {
-      Error e = ErrorAt(header_end, "variable '" + sym_names[i] + "' is named twice");
+      Error e =
+          ErrorAt(header_end, "variable '" + sym_names[i] + "' is named twice");
       e.code = ErrorCode::kInvalidArgument;
       return e;
     }
   }
   SkipSpace();
-  if (!(pos_ + 1 < text_.size() && text_[pos_] == '-' && text_[pos_ + 1] == '>')) {
+  if (!(pos_ + 1 < text_.size() && text_[pos_] == '-' &&
+        text_[pos_ + 1] == '>')) {
     return Expected("'->' after the variable lists");
   }
   pos_ += 2;
@@ -375,7 +382,8 @@ Result<IndexingMap> Parser::ParseMap() {
           }
         } else {
           IXA_ASSIGN_OR_RETURN(Expr e, ParseExpr());
-          if (!ConsumeKeyword("in")) return Expected("'in' after a domain expression");
+          if (!ConsumeKeyword("in"))
+            return Expected("'in' after a domain expression");
           IXA_ASSIGN_OR_RETURN(Interval iv, ParseInterval());
           constraints.push_back({e, iv});
         }
@@ -395,7 +403,8 @@ Result<IndexingMap> Parser::ParseMap() {
 
 Result<Expr> Parser::ParseStandaloneExpr(const std::vector<std::string>& dims,
                                          const std::vector<std::string>& syms) {
-  for (size_t i = 0; i < dims.size(); ++i) names_.emplace(dims[i], ctx_->Dim(i));
+  for (size_t i = 0; i < dims.size(); ++i)
+    names_.emplace(dims[i], ctx_->Dim(i));
   for (size_t i = 0; i < syms.size(); ++i) {
     names_.emplace(syms[i], ctx_->Symbol(i));
   }

@@ -126,7 +126,8 @@ std::vector<std::string> DimNames(const IndexingMap& map) {
 
 std::vector<std::string> SymbolNames(const IndexingMap& map) {
   std::vector<std::string> names;
-  for (int i = 0; i < map.num_symbols(); ++i) names.push_back(map.SymbolName(i));
+  for (int i = 0; i < map.num_symbols(); ++i)
+    names.push_back(map.SymbolName(i));
   return names;
 }
 

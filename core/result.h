@@ -78,12 +78,12 @@ class [[nodiscard]] Result {
 
 }  // namespace ixa
 
-#define IXA_CHECK(cond)                                      \
-  do {                                                       \
+#define IXA_CHECK(cond)                                             \
+  do {                                                              \
     if (!(cond)) ::ixa::CheckFailed(__FILE__, __LINE__, #cond, ""); \
   } while (0)
-#define IXA_CHECK_MSG(cond, msg)                                \
-  do {                                                          \
+#define IXA_CHECK_MSG(cond, msg)                                       \
+  do {                                                                 \
     if (!(cond)) ::ixa::CheckFailed(__FILE__, __LINE__, #cond, (msg)); \
   } while (0)
 

@@ -25,7 +25,7 @@ Result<Equivalence> Equivalent(const IndexingMap& a, const IndexingMap& b,
                                const DecideOptions& options = {});
 
 struct ExprBounds {
-  Interval interval;  // empty when the domain is empty
+  Interval interval;   // empty when the domain is empty
   bool exact = false;  // false: a sound over-approximation
 };
 

@@ -11,7 +11,9 @@ namespace ixa::cli {
 
 namespace {
 
-Json IntervalJson(const Interval& iv) { return Json::array({iv.lower, iv.upper}); }
+Json IntervalJson(const Interval& iv) {
+  return Json::array({iv.lower, iv.upper});
+}
 
 Json PointJson(const Point& p) {
   return Json{{"dims", p.dims}, {"symbols", p.symbols}};
@@ -33,7 +35,8 @@ Result<Json> OpSimplify(const Json& req, ExprContext& ctx) {
   if (explain) {
     Json trace = Json::array();
     for (const TraceStep& s : r.trace) {
-      trace.push_back({{"rule", s.rule}, {"before", s.before}, {"after", s.after}});
+      trace.push_back(
+          {{"rule", s.rule}, {"before", s.before}, {"after", s.after}});
     }
     out["trace"] = std::move(trace);
   }
@@ -65,7 +68,8 @@ Result<Json> OpCompose(const Json& req, ExprContext& ctx) {
     auto composed = ComposeIndexingMaps(*acc, *m);
     if (!composed.ok()) {
       Error e = composed.error();
-      e.message = "composing 'maps' item " + std::to_string(i) + ": " + e.message;
+      e.message =
+          "composing 'maps' item " + std::to_string(i) + ": " + e.message;
       return e;
     }
     acc = std::move(composed).value();
@@ -81,9 +85,11 @@ Result<Json> OpEvaluate(const Json& req, ExprContext& ctx) {
   if (Has(req, "symbols")) {
     IXA_ASSIGN_OR_RETURN(syms, GetIntList(req, "symbols"));
   }
-  if (map.IsKnownEmpty() && dims.size() == static_cast<size_t>(map.num_dims()) &&
+  if (map.IsKnownEmpty() &&
+      dims.size() == static_cast<size_t>(map.num_dims()) &&
       syms.size() == static_cast<size_t>(map.num_symbols())) {
-    return Json{{"results", map.Evaluate(dims, syms).value()}, {"in_domain", false}};
+    return Json{{"results", map.Evaluate(dims, syms).value()},
+                {"in_domain", false}};
   }
   IXA_ASSIGN_OR_RETURN(std::vector<int64_t> results, map.Evaluate(dims, syms));
   IXA_ASSIGN_OR_RETURN(bool in_domain, map.InDomain(dims, syms));
@@ -118,7 +124,8 @@ Result<Interval> GetInterval(const Json& v, const std::string& what) {
 
 Result<Json> OpInterval(const Json& req, ExprContext&) {
   IXA_ASSIGN_OR_RETURN(std::string fn, GetString(req, "fn"));
-  if (!Has(req, "args") || !req.at("args").is_array() || req.at("args").size() != 2) {
+  if (!Has(req, "args") || !req.at("args").is_array() ||
+      req.at("args").size() != 2) {
     return Error::BadRequest("field 'args' must be a list of two intervals");
   }
   IXA_ASSIGN_OR_RETURN(Interval a, GetInterval(req.at("args")[0], "args[0]"));
@@ -191,7 +198,8 @@ Result<Json> OpBounds(const Json& req, ExprContext& ctx) {
   for (Expr e : exprs) {
     IXA_ASSIGN_OR_RETURN(ExprBounds b, BoundsOf(map, e));
     exact = exact && b.exact;
-    results.push_back(b.interval.IsEmpty() ? Json(nullptr) : IntervalJson(b.interval));
+    results.push_back(b.interval.IsEmpty() ? Json(nullptr)
+                                           : IntervalJson(b.interval));
   }
   return Json{{"results", results}, {"exact", exact}};
 }

@@ -30,8 +30,9 @@ static Result<int64_t> AsInt(const Json& v, const std::string& what) {
   }
   if (v.is_number_integer()) return v.get<int64_t>();
   if (v.is_number_float()) {
-    return Error::BadRequest(what + " must be an integer (a float, or an "
-                                    "integer past the int64 range, was given)");
+    return Error::BadRequest(what +
+                             " must be an integer (a float, or an "
+                             "integer past the int64 range, was given)");
   }
   return Error::BadRequest(what + " must be an integer");
 }
@@ -53,7 +54,8 @@ Result<bool> GetBool(const Json& request, const char* field, bool fallback) {
   return v.get<bool>();
 }
 
-Result<std::vector<int64_t>> GetIntList(const Json& request, const char* field) {
+Result<std::vector<int64_t>> GetIntList(const Json& request,
+                                        const char* field) {
   if (!Has(request, field)) {
     return Error::BadRequest(std::string("missing field '") + field + "'");
   }
@@ -84,6 +86,8 @@ Result<IndexingMap> GetMap(const Json& request, const char* field,
   return map;
 }
 
-std::string MapToString(const IndexingMap& map) { return PrintIndexingMap(map); }
+std::string MapToString(const IndexingMap& map) {
+  return PrintIndexingMap(map);
+}
 
 }  // namespace ixa::cli

@@ -5,9 +5,8 @@
 
 #include <functional>
 #include <map>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "core/expr.h"
 #include "core/indexing_map.h"
@@ -20,7 +19,8 @@ using Json = nlohmann::json;
 // A handler reads its fields from `request` and returns the op-specific
 // response fields as a JSON object ("id" and "ok" are added by the caller).
 // Each request gets a fresh ExprContext.
-using OpHandler = std::function<Result<Json>(const Json& request, ExprContext& ctx)>;
+using OpHandler =
+    std::function<Result<Json>(const Json& request, ExprContext& ctx)>;
 using OpTable = std::map<std::string, OpHandler>;
 
 void RegisterAlgebraOps(OpTable& table);  // ops_algebra.cc
