@@ -1,7 +1,7 @@
 // Parser for XLA's text form of indexing maps (spec/indexing.md §2).
 //
 //   map     := "KNOWN EMPTY" | header "->" "(" [expr {"," expr}] ")"
-//              ["," "domain" ":" (item {"," item} | "KNOWN EMPTY")]
+//              [[","] "domain" ":" (item {[","] item} | "KNOWN EMPTY")]
 //   header  := "(" names ")" ["[" names "]"] ["{" names "}"]
 //   item    := expr "in" "[" int "," int "]"
 //   expr    := term {("+" | "-") term}
@@ -365,7 +365,10 @@ Result<IndexingMap> Parser::ParseMap() {
   }
   std::vector<Constraint> constraints;
   bool known_empty = false;
-  if (Consume(',')) {
+  // The comma before `domain:` and between domain items is optional: the
+  // documents often write one item per line without commas.
+  bool comma = Consume(',');
+  if (comma || PeekIdent() == "domain") {
     if (!ConsumeKeyword("domain")) return Expected("'domain'");
     if (!Consume(':')) return Expected("':' after 'domain'");
     if (ConsumeKeyword("KNOWN")) {
@@ -387,7 +390,7 @@ Result<IndexingMap> Parser::ParseMap() {
           IXA_ASSIGN_OR_RETURN(Interval iv, ParseInterval());
           constraints.push_back({e, iv});
         }
-        if (!Consume(',')) break;
+        if (!Consume(',') && AtEnd()) break;
       }
     }
   }
