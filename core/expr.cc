@@ -51,7 +51,7 @@ ExprContext::ExprContext() { table_.assign(256, nullptr); }
 ExprContext::~ExprContext() = default;
 
 size_t ExprContext::bytes_allocated() const {
-  return chunks_.size() * chunk_size_ * sizeof(ExprNode) +
+  return node_capacity_ * sizeof(ExprNode) +
          table_.size() * sizeof(const ExprNode*);
 }
 
@@ -85,6 +85,7 @@ Expr ExprContext::Unique(ExprKind kind, int64_t value, Expr lhs, Expr rhs) {
     chunk_size_ =
         chunks_.empty() ? 64 : std::min<size_t>(chunk_size_ * 2, 4096);
     chunks_.push_back(std::make_unique<ExprNode[]>(chunk_size_));
+    node_capacity_ += chunk_size_;
     chunk_used_ = 0;
   }
   ExprNode* node = &chunks_.back()[chunk_used_++];
@@ -247,8 +248,14 @@ Result<BigInt> EvaluateBig(Expr e, std::span<const int64_t> dims,
     case ExprKind::kConstant:
       return BigInt(e.constant());
     case ExprKind::kDim:
+      if (static_cast<size_t>(e.position()) >= dims.size()) {
+        return Error::Invalid("expression uses a variable that was not given");
+      }
       return BigInt(dims[e.position()]);
     case ExprKind::kSymbol:
+      if (static_cast<size_t>(e.position()) >= symbols.size()) {
+        return Error::Invalid("expression uses a variable that was not given");
+      }
       return BigInt(symbols[e.position()]);
     default:
       break;
@@ -269,7 +276,7 @@ Result<BigInt> EvaluateBig(Expr e, std::span<const int64_t> dims,
   return l.Mod(r);
 }
 
-enum class EvalStatus { kOk, kOverflow, kDivByZero };
+enum class EvalStatus { kOk, kOverflow, kDivByZero, kBadPosition };
 
 EvalStatus EvaluateFast(Expr e, std::span<const int64_t> dims,
                         std::span<const int64_t> symbols, int64_t* out) {
@@ -278,9 +285,15 @@ EvalStatus EvaluateFast(Expr e, std::span<const int64_t> dims,
       *out = e.constant();
       return EvalStatus::kOk;
     case ExprKind::kDim:
+      if (static_cast<size_t>(e.position()) >= dims.size()) {
+        return EvalStatus::kBadPosition;
+      }
       *out = dims[e.position()];
       return EvalStatus::kOk;
     case ExprKind::kSymbol:
+      if (static_cast<size_t>(e.position()) >= symbols.size()) {
+        return EvalStatus::kBadPosition;
+      }
       *out = symbols[e.position()];
       return EvalStatus::kOk;
     default:
@@ -321,14 +334,6 @@ EvalStatus EvaluateFast(Expr e, std::span<const int64_t> dims,
   return EvalStatus::kOk;
 }
 
-bool PositionsInRange(Expr e, size_t num_dims, size_t num_symbols) {
-  if (e.IsDim()) return static_cast<size_t>(e.position()) < num_dims;
-  if (e.IsSymbol()) return static_cast<size_t>(e.position()) < num_symbols;
-  if (!e.IsBinary()) return true;
-  return PositionsInRange(e.lhs(), num_dims, num_symbols) &&
-         PositionsInRange(e.rhs(), num_dims, num_symbols);
-}
-
 }  // namespace
 
 Result<int64_t> Evaluate(Expr e, std::span<const int64_t> dims,
@@ -339,11 +344,10 @@ Result<int64_t> Evaluate(Expr e, std::span<const int64_t> dims,
       return out;
     case EvalStatus::kDivByZero:
       return Error::Invalid("division by zero in evaluation");
+    case EvalStatus::kBadPosition:
+      return Error::Invalid("expression uses a variable that was not given");
     case EvalStatus::kOverflow:
       break;
-  }
-  if (!PositionsInRange(e, dims.size(), symbols.size())) {
-    return Error::Invalid("expression uses a variable that was not given");
   }
   IXA_ASSIGN_OR_RETURN(BigInt big, EvaluateBig(e, dims, symbols));
   if (auto v = big.ToInt64()) return *v;

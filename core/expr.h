@@ -128,6 +128,7 @@ class ExprContext {
   std::vector<std::unique_ptr<ExprNode[]>> chunks_;
   size_t chunk_used_ = 0;
   size_t chunk_size_ = 0;
+  size_t node_capacity_ = 0;
   std::vector<const ExprNode*> table_;  // open addressing, power of two
   size_t num_nodes_ = 0;
   std::vector<const ExprNode*> dims_, symbols_, small_constants_;

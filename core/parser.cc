@@ -21,6 +21,11 @@ namespace ixa {
 namespace {
 
 constexpr int kMaxNesting = 256;
+// Deepest expression tree accepted from text. Every later pass (evaluate,
+// print, substitute, simplify) recurses over the tree, so an unbounded
+// chain like `d0 * 2 * 2 * ...` would overflow the stack; sums are
+// left-nested, so this also caps a sum at about this many terms.
+constexpr uint32_t kMaxExprDepth = 2000;
 
 struct ParsedTerm {
   Expr expr;
@@ -135,6 +140,7 @@ class Parser {
   // ---- grammar ----
   Result<std::vector<std::string>> ParseNameList(char close);
   Result<Expr> ParseExpr();
+  Result<Expr> ParseExprNoDepthCheck();
   Result<ParsedTerm> ParseTerm();
   Result<ParsedTerm> ParseUnary();
   Result<ParsedTerm> ParsePrimary();
@@ -146,6 +152,8 @@ class Parser {
   int depth_ = 0;
   ExprContext* ctx_;
   std::unordered_map<std::string, Expr> names_;
+  // Where each header name was written, to point at a duplicate.
+  std::unordered_map<std::string, std::vector<size_t>> name_offsets_;
 };
 
 Result<std::vector<std::string>> Parser::ParseNameList(char close) {
@@ -163,6 +171,7 @@ Result<std::vector<std::string>> Parser::ParseNameList(char close) {
       return ErrorAt(at, "'" + name + "' is a keyword, not a variable name");
     }
     names.push_back(name);
+    name_offsets_[name].push_back(at);
     if (Consume(close)) return names;
     if (!Consume(',')) {
       return Expected(std::string("',' or '") + close +
@@ -187,6 +196,17 @@ Expr Parser::Negate(const ParsedTerm& t) {
 }
 
 Result<Expr> Parser::ParseExpr() {
+  size_t start = (SkipSpace(), pos_);
+  IXA_ASSIGN_OR_RETURN(Expr e, ParseExprNoDepthCheck());
+  if (e.depth() > kMaxExprDepth) {
+    return ErrorAt(start, "expression tree deeper than " +
+                              std::to_string(kMaxExprDepth) +
+                              " levels (e.g. a sum of that many terms)");
+  }
+  return e;
+}
+
+Result<Expr> Parser::ParseExprNoDepthCheck() {
   if (++depth_ > kMaxNesting) {
     return ErrorAt(pos_, "expression nested deeper than " +
                              std::to_string(kMaxNesting) + " levels");
@@ -320,7 +340,6 @@ Result<IndexingMap> Parser::ParseMap() {
   if (Consume('{')) {
     IXA_ASSIGN_OR_RETURN(rt_names, ParseNameList('}'));
   }
-  size_t header_end = pos_;
   std::vector<Variable> dims(dim_names.size()), ranges(range_names.size()),
       rts(rt_names.size());
   auto declare = [&](const std::string& name, Expr e) -> bool {
@@ -329,8 +348,8 @@ Result<IndexingMap> Parser::ParseMap() {
   for (size_t i = 0; i < dim_names.size(); ++i) {
     dims[i].name = dim_names[i];
     if (!declare(dim_names[i], ctx_->Dim(i))) {
-      Error e =
-          ErrorAt(header_end, "variable '" + dim_names[i] + "' is named twice");
+      Error e = ErrorAt(name_offsets_[dim_names[i]].back(),
+                        "variable '" + dim_names[i] + "' is named twice");
       e.code = ErrorCode::kInvalidArgument;
       return e;
     }
@@ -341,8 +360,8 @@ Result<IndexingMap> Parser::ParseMap() {
     (i < range_names.size() ? ranges[i] : rts[i - range_names.size()]).name =
         sym_names[i];
     if (!declare(sym_names[i], ctx_->Symbol(i))) {
-      Error e =
-          ErrorAt(header_end, "variable '" + sym_names[i] + "' is named twice");
+      Error e = ErrorAt(name_offsets_[sym_names[i]].back(),
+                        "variable '" + sym_names[i] + "' is named twice");
       e.code = ErrorCode::kInvalidArgument;
       return e;
     }

@@ -6,6 +6,7 @@
 //   ixa draw ...         renders a layout to SVG
 //   ixa --help
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -136,8 +137,10 @@ int RunQuery(int argc, char** argv) {
   std::ifstream file;
   std::istream* in = &std::cin;
   if (argc == 3 && std::strcmp(argv[2], "-") != 0) {
-    file.open(argv[2], std::ios::binary);
-    if (!file) {
+    std::error_code ec;
+    bool is_dir = std::filesystem::is_directory(argv[2], ec);
+    if (!is_dir) file.open(argv[2], std::ios::binary);
+    if (is_dir || !file) {
       std::cerr << "ixa query: cannot read '" << argv[2] << "'\n";
       return kExitNoInput;
     }

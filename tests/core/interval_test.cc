@@ -1,0 +1,198 @@
+// Interval arithmetic: saturation at both int64 ends, the tri-state
+// comparisons, and brute-force checks of every operation on small intervals.
+#include "core/interval.h"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <optional>
+#include <random>
+
+#include "core/int_math.h"
+
+namespace ixa {
+namespace {
+
+constexpr int64_t kMin = kInt64Min;
+constexpr int64_t kMax = kInt64Max;
+
+TEST_CASE("interval saturation at the int64 limits", "[interval]") {
+  CHECK(Interval{0, kMax} + Interval{kMin, 0} == Interval{kMin, kMax});
+  const int64_t k = (int64_t{1} << 32) - 1;
+  CHECK(Interval{42, k} * Interval{42, k} == Interval{1764, kMax});
+  CHECK(Interval{kMax - 1, kMax} + Interval{1, 5} == Interval{kMax, kMax});
+  CHECK(Interval{kMin, kMin + 1} + Interval{-5, -1} == Interval{kMin, kMin});
+  CHECK(Interval{kMin, 0} - Interval{1, 1} == Interval{kMin, -1});
+  CHECK(Interval{0, kMax} - Interval{-1, 0} == Interval{0, kMax});
+  CHECK(-Interval{kMin, 0} == Interval{0, kMax});
+  CHECK(-Interval{kMin, kMin} == Interval{kMax, kMax});
+  CHECK(Interval{kMin, kMin} * Interval{-1, -1} == Interval{kMax, kMax});
+  CHECK(Interval{kMin, kMax} * Interval{-1, 1} == Interval{kMin, kMax});
+  CHECK(Interval{kMin, -1} * Interval{2, 3} == Interval{kMin, -2});
+  CHECK(Interval{-3, kMax} * Interval{-2, -2} == Interval{kMin, 6});
+  CHECK(Interval{0, 0} * Interval{kMin, kMax} == Interval{0, 0});
+  // INT64_MIN floordiv -1 is 2^63: saturates instead of trapping.
+  CHECK(Interval{kMin, kMin}.FloorDiv(Interval{-1, -1}) ==
+        Interval{kMax, kMax});
+  CHECK(Interval{kMin, kMax}.FloorDiv(Interval{2, 2}) ==
+        Interval{kMin / 2, kMax / 2});
+  CHECK(Interval{kMin, kMax}.Mod(Interval{8, 8}) == Interval{0, 7});
+  CHECK(Interval{kMin, kMax}.Mod(Interval{-8, -8}) == Interval{-7, 0});
+  CHECK(Interval{kMin, kMin}.Mod(Interval{-1, -1}) == Interval{0, 0});
+  CHECK(Interval::Full().Size() == kMax);
+  CHECK(Interval{kMin, -1}.Size() == kMax);
+  CHECK(Interval{kMin + 1, -1}.Size() == kMax);
+  CHECK(Interval{kMin + 2, -1}.Size() == kMax - 1);
+  CHECK(Interval::Empty().Size() == 0);
+}
+
+TEST_CASE("interval comparison table", "[interval]") {
+  using O = std::optional<bool>;
+  CHECK(Interval{12, 64}.Gt(Interval{11, 11}) == O(true));
+  CHECK(Interval{12, 64}.Eq(Interval{12, 12}) == O(std::nullopt));
+  CHECK(Interval{12, 64}.Gt(Interval{12, 12}) == O(std::nullopt));
+  CHECK(Interval{12, 64}.Ge(Interval{12, 12}) == O(true));
+  CHECK(Interval{12, 64}.Lt(Interval{65, 70}) == O(true));
+  CHECK(Interval{12, 64}.Lt(Interval{64, 70}) == O(std::nullopt));
+  CHECK(Interval{12, 64}.Le(Interval{64, 70}) == O(true));
+  CHECK(Interval{12, 64}.Le(Interval{0, 11}) == O(false));
+  CHECK(Interval{12, 64}.Eq(Interval{0, 11}) == O(false));
+  CHECK(Interval{12, 64}.Ne(Interval{0, 11}) == O(true));
+  CHECK(Interval{5, 5}.Eq(Interval{5, 5}) == O(true));
+  CHECK(Interval{5, 5}.Ne(Interval{5, 5}) == O(false));
+  CHECK(Interval{5, 6}.Eq(Interval{5, 6}) == O(std::nullopt));
+  CHECK(Interval{kMin, kMin}.Lt(Interval{kMax, kMax}) == O(true));
+}
+
+TEST_CASE("interval set operations", "[interval]") {
+  CHECK(Interval{0, 5}.Intersect(Interval{6, 9}).IsEmpty());
+  CHECK(Interval{0, 5}.Intersect(Interval{3, 9}) == Interval{3, 5});
+  CHECK(Interval{0, 5}.Union(Interval{8, 9}) == Interval{0, 9});
+  CHECK(Interval::Empty().Union(Interval{8, 9}) == Interval{8, 9});
+  CHECK(Interval{3, 2} == Interval{10, 0});  // all empties are equal
+  CHECK((Interval::Empty() + Interval{1, 2}).IsEmpty());
+  CHECK((Interval{1, 2} * Interval::Empty()).IsEmpty());
+  CHECK(Interval{1, 2}.FloorDiv(Interval{0, 0}).IsEmpty());
+  CHECK(Interval{0, 9}.Contains(Interval::Empty()));
+  CHECK(Interval{0, 9}.Contains(Interval{0, 9}));
+  CHECK_FALSE(Interval{0, 9}.Contains(Interval{0, 10}));
+}
+
+// Pointwise values of f over a x b; nullopt entries (division by zero) are
+// skipped. Returns the hull, empty if there is no value.
+template <typename F>
+Interval BruteHull(Interval a, Interval b, F f, std::vector<int64_t>* all) {
+  Interval hull = Interval::Empty();
+  for (int64_t x = a.lower; x <= a.upper; ++x) {
+    for (int64_t y = b.lower; y <= b.upper; ++y) {
+      std::optional<int64_t> v = f(x, y);
+      if (!v) continue;
+      all->push_back(*v);
+      hull = hull.Union(Interval::Point(*v));
+    }
+  }
+  return hull;
+}
+
+std::optional<bool> BruteCompare(Interval a, Interval b,
+                                 bool (*rel)(int64_t, int64_t)) {
+  bool any_true = false, any_false = false;
+  for (int64_t x = a.lower; x <= a.upper; ++x) {
+    for (int64_t y = b.lower; y <= b.upper; ++y) {
+      (rel(x, y) ? any_true : any_false) = true;
+    }
+  }
+  if (any_true && !any_false) return true;
+  if (any_false && !any_true) return false;
+  return std::nullopt;
+}
+
+TEST_CASE("interval operations contain every pointwise value",
+          "[interval][random]") {
+  std::mt19937_64 rng(7);
+  auto small = [&]() {
+    int64_t lo = std::uniform_int_distribution<int64_t>(-12, 12)(rng);
+    int64_t len = std::uniform_int_distribution<int64_t>(0, 9)(rng);
+    return Interval{lo, lo + len};
+  };
+  using Op = std::optional<int64_t> (*)(int64_t, int64_t);
+  struct Case {
+    const char* name;
+    Interval (*interval_op)(const Interval&, const Interval&);
+    Op point_op;
+    bool exact;             // hull must be exact for every divisor
+    bool exact_for_points;  // hull must be exact for point divisors
+  };
+  const Case cases[] = {
+      {"add", [](const Interval& a, const Interval& b) { return a + b; },
+       [](int64_t x, int64_t y) { return CheckedAdd(x, y); }, true, true},
+      {"sub", [](const Interval& a, const Interval& b) { return a - b; },
+       [](int64_t x, int64_t y) { return CheckedSub(x, y); }, true, true},
+      {"mul", [](const Interval& a, const Interval& b) { return a * b; },
+       [](int64_t x, int64_t y) { return CheckedMul(x, y); }, true, true},
+      {"floordiv",
+       [](const Interval& a, const Interval& b) { return a.FloorDiv(b); },
+       [](int64_t x, int64_t y) { return FloorDiv(x, y); }, true, true},
+      {"ceildiv",
+       [](const Interval& a, const Interval& b) { return a.CeilDiv(b); },
+       [](int64_t x, int64_t y) { return CeilDiv(x, y); }, true, true},
+      {"mod", [](const Interval& a, const Interval& b) { return a.Mod(b); },
+       [](int64_t x, int64_t y) { return Mod(x, y); }, false, true},
+      {"min", [](const Interval& a, const Interval& b) { return a.Min(b); },
+       [](int64_t x, int64_t y) {
+         return std::optional<int64_t>(std::min(x, y));
+       },
+       true, true},
+      {"max", [](const Interval& a, const Interval& b) { return a.Max(b); },
+       [](int64_t x, int64_t y) {
+         return std::optional<int64_t>(std::max(x, y));
+       },
+       true, true},
+  };
+  for (int iter = 0; iter < 4000; ++iter) {
+    Interval a = small();
+    Interval b = iter % 3 == 0 ? Interval::Point(small().lower) : small();
+    for (const Case& c : cases) {
+      std::vector<int64_t> values;
+      Interval hull = BruteHull(a, b, c.point_op, &values);
+      Interval got = c.interval_op(a, b);
+      INFO(c.name << " " << a.ToString() << " " << b.ToString() << " = "
+                  << got.ToString() << ", brute-force hull "
+                  << hull.ToString());
+      CHECK(got.Contains(hull));
+      if (c.exact || (c.exact_for_points && b.IsPoint())) CHECK(got == hull);
+    }
+    struct Cmp {
+      const char* name;
+      std::optional<bool> (Interval::*op)(const Interval&) const;
+      bool (*rel)(int64_t, int64_t);
+    };
+    const Cmp cmps[] = {
+        {"gt", &Interval::Gt, [](int64_t x, int64_t y) { return x > y; }},
+        {"lt", &Interval::Lt, [](int64_t x, int64_t y) { return x < y; }},
+        {"ge", &Interval::Ge, [](int64_t x, int64_t y) { return x >= y; }},
+        {"le", &Interval::Le, [](int64_t x, int64_t y) { return x <= y; }},
+        {"eq", &Interval::Eq, [](int64_t x, int64_t y) { return x == y; }},
+        {"ne", &Interval::Ne, [](int64_t x, int64_t y) { return x != y; }},
+    };
+    for (const Cmp& c : cmps) {
+      INFO(c.name << " " << a.ToString() << " " << b.ToString());
+      CHECK((a.*c.op)(b) == BruteCompare(a, b, c.rel));
+    }
+  }
+}
+
+TEST_CASE("interval division by intervals spanning zero", "[interval]") {
+  // 0 is excluded from the divisor: [-6, 6] floordiv [-2, 3].
+  CHECK(Interval{-6, 6}.FloorDiv(Interval{-2, 3}) == Interval{-6, 6});
+  CHECK(Interval{4, 9}.FloorDiv(Interval{-1, 1}) == Interval{-9, 9});
+  CHECK(Interval{4, 9}.FloorDiv(Interval{0, 2}) == Interval{2, 9});
+  CHECK(Interval{4, 9}.FloorDiv(Interval{-3, 0}) == Interval{-9, -2});
+  CHECK(Interval{7, 7}.Mod(Interval{-2, 2}).Contains(Interval{-1, 1}));
+  // Negative point divisors.
+  CHECK(Interval{7, 7}.FloorDiv(Interval{-2, -2}) == Interval{-4, -4});
+  CHECK(Interval{7, 7}.Mod(Interval{-2, -2}) == Interval{-1, -1});
+  CHECK(Interval{-7, -7}.CeilDiv(Interval{2, 2}) == Interval{-3, -3});
+}
+
+}  // namespace
+}  // namespace ixa
