@@ -1,0 +1,181 @@
+// Lifting of affine expressions with floordiv / ceildiv / mod by constants
+// into linear forms over fresh integer variables (internal to
+// simplifier/decide). For c > 0,
+//   q = x floordiv c   <=>   c*q <= x <= c*q + c - 1,
+// a negative divisor uses floor(x / c) = floor(-x / -c), ceildiv is
+// -floor(-x / c) and x mod c = x - c * floor(x / c). Identical
+// (numerator, divisor) pairs share one variable, so `x mod 4` and
+// `x floordiv 4` are tied together exactly as the identity requires.
+#ifndef IXA_SIMPLIFIER_DECIDE_LIFT_H_
+#define IXA_SIMPLIFIER_DECIDE_LIFT_H_
+
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "core/expr.h"
+#include "core/result.h"
+#include "core/text.h"
+#include "simplifier/decide/num.h"
+
+namespace ixa::decide_internal {
+
+// [constant, coefficient of x_1, ..., coefficient of x_n]; entries past the
+// end are zero. Variable x_{1+i} is dim i, then the symbols, then lifted
+// variables.
+template <class Num>
+using Form = std::vector<Num>;
+
+template <class Num>
+bool IsConstantForm(const Form<Num>& f) {
+  for (size_t j = 1; j < f.size(); ++j) {
+    if (!NIsZero(f[j])) return false;
+  }
+  return true;
+}
+
+template <class Num>
+void Trim(Form<Num>* f) {
+  while (f->size() > 1 && NIsZero(f->back())) f->pop_back();
+}
+
+// a + k * b.
+template <class Num>
+Form<Num> AddScaled(const Form<Num>& a, const Form<Num>& b, const Num& k) {
+  Form<Num> r = a;
+  if (r.size() < b.size()) r.resize(b.size(), Num(0));
+  for (size_t j = 0; j < b.size(); ++j) {
+    if (!NIsZero(b[j])) r[j] += k * b[j];
+  }
+  Trim(&r);
+  return r;
+}
+
+template <class Num>
+Form<Num> Scale(const Form<Num>& a, const Num& k) {
+  return AddScaled(Form<Num>{Num(0)}, a, k);
+}
+
+template <class Num>
+class Lifter {
+ public:
+  Lifter(int num_dims, int num_symbols)
+      : num_dims_(num_dims), num_symbols_(num_symbols) {
+    num_vars_ = num_dims + num_symbols;
+  }
+
+  int num_vars() const { return num_vars_; }
+  int first_lifted() const { return num_dims_ + num_symbols_ + 1; }
+  // The two rows defining lifted variable (column) v.
+  const std::pair<Form<Num>, Form<Num>>& Definition(int v) const {
+    return defs_[v - first_lifted()];
+  }
+
+  // The linear form of e. Errors: a semi-affine node (unsupported), a zero
+  // divisor or an out-of-range variable (invalid argument).
+  Result<Form<Num>> Lift(Expr e) {
+    auto it = memo_.find(e.node());
+    if (it != memo_.end()) return it->second;
+    Form<Num> f;
+    switch (e.kind()) {
+      case ExprKind::kConstant:
+        f = {Num(e.constant())};
+        break;
+      case ExprKind::kDim:
+      case ExprKind::kSymbol: {
+        int64_t limit = e.IsDim() ? num_dims_ : num_symbols_;
+        if (e.position() < 0 || e.position() >= limit) {
+          return Error::Invalid("variable " + PrintExpr(e) +
+                                " is not a variable of the map");
+        }
+        int col =
+            1 + static_cast<int>(e.position()) + (e.IsDim() ? 0 : num_dims_);
+        f.assign(col + 1, Num(0));
+        f[col] = Num(1);
+        break;
+      }
+      default: {
+        IXA_ASSIGN_OR_RETURN(Form<Num> l, Lift(e.lhs()));
+        IXA_ASSIGN_OR_RETURN(Form<Num> r, Lift(e.rhs()));
+        IXA_ASSIGN_OR_RETURN(f, Combine(e, l, r));
+        break;
+      }
+    }
+    Trim(&f);
+    memo_.emplace(e.node(), f);
+    return f;
+  }
+
+ private:
+  Result<Form<Num>> Combine(Expr e, const Form<Num>& l, const Form<Num>& r) {
+    switch (e.kind()) {
+      case ExprKind::kAdd:
+        return AddScaled(l, r, Num(1));
+      case ExprKind::kMul:
+        if (IsConstantForm(r)) return Scale(l, r[0]);
+        if (IsConstantForm(l)) return Scale(r, l[0]);
+        return Error::Unsupported(
+            "semi-affine product '" + PrintExpr(e) +
+            "' (a variable multiplier) in an exact decision");
+      default:
+        break;
+    }
+    if (!IsConstantForm(r)) {
+      return Error::Unsupported("semi-affine division '" + PrintExpr(e) +
+                                "' (a variable divisor) in an exact decision");
+    }
+    const Num d = r[0];
+    if (NIsZero(d)) {
+      return Error::Invalid("zero divisor in '" + PrintExpr(e) + "'");
+    }
+    switch (e.kind()) {
+      case ExprKind::kFloorDiv:
+        return Floor(l, d);
+      case ExprKind::kCeilDiv:
+        return Scale(Floor(Scale(l, Num(-1)), d), Num(-1));
+      default:  // kMod: x - d * floor(x / d)
+        return AddScaled(l, Floor(l, d), -d);
+    }
+  }
+
+  // floor(x / d) for d != 0, as a form.
+  Form<Num> Floor(Form<Num> x, Num d) {
+    if (d < Num(0)) {
+      x = Scale(x, Num(-1));
+      d = -d;
+    }
+    if (IsConstantForm(x)) return {NFloorDiv(x[0], d)};
+    if (d == Num(1)) return x;
+    Trim(&x);
+    auto key = std::make_pair(x, d);
+    auto it = divs_.find(key);
+    int q;
+    if (it != divs_.end()) {
+      q = it->second;
+    } else {
+      q = ++num_vars_;
+      // x - d*q >= 0 and d*q + d - 1 - x >= 0.
+      Form<Num> q_form(q + 1, Num(0));
+      q_form[q] = Num(1);
+      Form<Num> lower = AddScaled(x, q_form, -d);
+      Form<Num> upper = AddScaled(Scale(x, Num(-1)), q_form, d);
+      upper[0] += d - Num(1);
+      defs_.emplace_back(std::move(lower), std::move(upper));
+      divs_.emplace(std::move(key), q);
+    }
+    Form<Num> f(q + 1, Num(0));
+    f[q] = Num(1);
+    return f;
+  }
+
+  int num_dims_, num_symbols_, num_vars_;
+  std::unordered_map<const ExprNode*, Form<Num>> memo_;
+  std::map<std::pair<Form<Num>, Num>, int> divs_;
+  std::vector<std::pair<Form<Num>, Form<Num>>> defs_;
+};
+
+}  // namespace ixa::decide_internal
+
+#endif  // IXA_SIMPLIFIER_DECIDE_LIFT_H_
