@@ -1,0 +1,68 @@
+// Fusion indexing (spec/indexing.md §4, spec/xla-reference.md §(e)): maps
+// from a fusion's root output to each parameter and to every instruction
+// inside, composed along every use path, simplified and deduplicated.
+#ifndef IXA_ANALYSIS_FUSION_FUSION_H_
+#define IXA_ANALYSIS_FUSION_FUSION_H_
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "analysis/hlo/module.h"
+#include "analysis/indexing/indexing.h"
+
+namespace ixa {
+
+// A set of instructions analysed as one fusion: a whole computation, or a
+// producer/consumer group of an unfused computation.
+struct FusionRegion {
+  const hlo::Computation* computation = nullptr;
+  const hlo::Instruction* root = nullptr;
+  std::vector<const hlo::Instruction*> members;  // operands before users
+  // The region's inputs, in parameter order: the computation's parameters,
+  // or the outside operands of an instruction group in order of first use.
+  std::vector<const hlo::Instruction*> parameters;
+};
+
+// All instructions of `computation`; parameters are its parameter(i).
+FusionRegion RegionOfComputation(const hlo::Computation& computation);
+// Named instructions of `computation` treated as one fusion. The root is
+// the one no other listed instruction uses (exactly one must exist).
+Result<FusionRegion> RegionOfInstructions(
+    const hlo::Computation& computation, const std::vector<std::string>& names);
+// The region `fusion_indexing` analyses for `name`: a fusion instruction
+// (its computation), a computation name, or (empty) the entry root fusion
+// or else the entry computation.
+Result<FusionRegion> ResolveFusion(const hlo::Module& module,
+                                   const std::string& name);
+
+struct GroupedIndexing {
+  // Per instruction reached (members and parameters), in the order reached
+  // from the root: maps from the root output to each of its outputs (one
+  // set per output; a single set for arrays).
+  std::vector<const hlo::Instruction*> order;
+  std::unordered_map<const hlo::Instruction*, std::vector<IndexingMapSet>> maps;
+  // All maps of an instruction, every output's set flattened.
+  std::vector<IndexingMap> MapsOf(const hlo::Instruction* instr) const;
+};
+
+// XLA's ComputeGroupedOutputToInputIndexing over a region. Errors: an op on
+// a path without a map (Error::Unsupported naming it), or more than
+// `max_maps_per_instruction` distinct maps at one instruction
+// (Error::Limit).
+Result<GroupedIndexing> ComputeGroupedOutputToInputIndexing(
+    const FusionRegion& region, int output_id, ExprContext* ctx,
+    size_t max_maps_per_instruction = 4096);
+
+// Maps per region parameter (index i = parameters[i]), deduplicated.
+Result<std::vector<IndexingMapSet>> ComputeFusionParameterIndexing(
+    const FusionRegion& region, int output_id, ExprContext* ctx);
+
+// Epilogue direction: from region parameter `parameter` forward to every
+// output of the root (one set per root output).
+Result<std::vector<IndexingMapSet>> ComputeFusionInputToOutputIndexing(
+    const FusionRegion& region, int parameter, ExprContext* ctx);
+
+}  // namespace ixa
+
+#endif  // IXA_ANALYSIS_FUSION_FUSION_H_

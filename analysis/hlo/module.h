@@ -1,0 +1,172 @@
+// An HLO module read from XLA's text form: computations of instructions,
+// each computation ordered by boost::topological_sort over its operand graph.
+//
+//   HloModule m
+//   add { ... }
+//   ENTRY main { p0 = f32[10] parameter(0) ... ROOT r = ... }
+//
+// The reader keeps the attributes the indexing analysis needs in typed form
+// (checked at read time, errors with line and column) and every attribute's
+// raw text. An unknown opcode reads fine; only asking for its map fails.
+#ifndef IXA_ANALYSIS_HLO_MODULE_H_
+#define IXA_ANALYSIS_HLO_MODULE_H_
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "analysis/hlo/shape.h"
+#include "core/result.h"
+
+namespace ixa::hlo {
+
+class Computation;
+
+struct SliceDim {
+  int64_t start = 0, limit = 0, stride = 1;
+};
+
+struct PadDim {
+  int64_t low = 0, high = 0, interior = 0;
+};
+
+struct WindowDim {
+  int64_t size = 1, stride = 1, pad_low = 0, pad_high = 0;
+  int64_t base_dilation = 1;    // lhs_dilate
+  int64_t window_dilation = 1;  // rhs_dilate
+  bool reversal = false;
+};
+
+struct DotDimensionNumbers {
+  std::vector<int64_t> lhs_batch, rhs_batch, lhs_contracting, rhs_contracting;
+};
+
+struct GatherDimensionNumbers {
+  std::vector<int64_t> offset_dims, collapsed_slice_dims, start_index_map,
+      operand_batching_dims, start_indices_batching_dims;
+  int64_t index_vector_dim = -1;
+};
+
+// `dim_labels=b01f_01io->b01f`: positions of each role per tensor.
+struct ConvDimensionNumbers {
+  int64_t input_batch = 0, input_feature = 0;
+  std::vector<int64_t> input_spatial;
+  int64_t kernel_input_feature = 0, kernel_output_feature = 0;
+  std::vector<int64_t> kernel_spatial;
+  int64_t output_batch = 0, output_feature = 0;
+  std::vector<int64_t> output_spatial;
+};
+
+struct Instruction {
+  std::string name;
+  std::string opcode;  // as written: "add", "reduce-window", ...
+  Shape shape;
+  std::vector<const Instruction*> operands;
+  std::vector<const Instruction*> users;  // unique, in text order
+  const Computation* parent = nullptr;
+  // to_apply= / calls= (resolved module-wide).
+  std::vector<const Computation*> called_computations;
+  int line = 0, column = 0;  // where the instruction's name starts
+
+  // Typed attributes (set when present).
+  int64_t parameter_number = -1;  // parameter(N)
+  int64_t tuple_index = -1;       // get-tuple-element index=
+  std::vector<int64_t> dimensions;
+  std::vector<SliceDim> slice;
+  std::vector<PadDim> padding;
+  std::vector<WindowDim> window;
+  std::vector<int64_t> dynamic_slice_sizes;
+  std::vector<int64_t> slice_sizes;  // gather
+  DotDimensionNumbers dot;
+  GatherDimensionNumbers gather;
+  std::optional<ConvDimensionNumbers> conv;
+  int64_t feature_group_count = 1, batch_group_count = 1;
+  std::vector<std::vector<int64_t>> replica_groups;
+  int64_t iota_dimension = -1;
+  std::string literal;               // constant(...) text
+  std::optional<int64_t> int_value;  // integer scalar constants
+  // Every attribute's raw text, by name (metadata, backend_config, ...).
+  std::map<std::string, std::string> attributes;
+
+  const Instruction* operand(int i) const { return operands[i]; }
+  int operand_count() const { return static_cast<int>(operands.size()); }
+  bool HasAttribute(std::string_view name) const {
+    return attributes.count(std::string(name)) > 0;
+  }
+  std::string Attribute(std::string_view name) const;
+  // The computation of a fusion / call / map / reduce (first called one).
+  const Computation* called() const {
+    return called_computations.empty() ? nullptr : called_computations[0];
+  }
+};
+
+class Computation {
+ public:
+  const std::string& name() const { return name_; }
+  bool is_entry() const { return is_entry_; }
+  const Instruction* root() const { return root_; }
+  // Instructions in text order.
+  const std::vector<std::unique_ptr<Instruction>>& instructions() const {
+    return instructions_;
+  }
+  // Operands before users (boost::topological_sort); the root is last among
+  // the instructions it depends on.
+  const std::vector<const Instruction*>& post_order() const {
+    return post_order_;
+  }
+  // parameter(i) or nullptr.
+  const Instruction* parameter(int64_t i) const;
+  int64_t parameter_count() const {
+    return static_cast<int64_t>(parameters_.size());
+  }
+  const Instruction* Find(std::string_view name) const;
+  int line() const { return line_; }
+
+ private:
+  friend class ModuleBuilder;
+  std::string name_;
+  bool is_entry_ = false;
+  int line_ = 0, column_ = 0;
+  const Instruction* root_ = nullptr;
+  std::vector<std::unique_ptr<Instruction>> instructions_;
+  std::vector<const Instruction*> post_order_;
+  std::vector<const Instruction*> parameters_;
+  std::unordered_map<std::string, const Instruction*> by_name_;
+};
+
+class Module {
+ public:
+  const std::string& name() const { return name_; }
+  const Computation* entry() const { return entry_; }
+  const std::vector<std::unique_ptr<Computation>>& computations() const {
+    return computations_;
+  }
+  const Computation* FindComputation(std::string_view name) const;
+  // An instruction by name: the entry computation first, then the others.
+  const Instruction* FindInstruction(std::string_view name) const;
+
+ private:
+  friend class ModuleBuilder;
+  std::string name_;
+  const Computation* entry_ = nullptr;
+  std::vector<std::unique_ptr<Computation>> computations_;
+};
+
+// Reads a module. Also accepts a bare computation (`f { ... }`) or bare
+// instruction lines, which become the entry computation (root: the ROOT
+// instruction, else the last one). Errors: Error::Parse with line and column
+// naming what was expected; unknown operands, shape mismatches and
+// malformed attributes are parse errors too.
+Result<std::unique_ptr<Module>> ParseHloModule(std::string_view text);
+
+// True for ops whose output element i depends only on element i of each
+// operand (add, select, convert, map, ...).
+bool IsElementwiseOpcode(std::string_view opcode);
+
+}  // namespace ixa::hlo
+
+#endif  // IXA_ANALYSIS_HLO_MODULE_H_

@@ -1,0 +1,283 @@
+#include "analysis/hlo/shape.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+#include "analysis/hlo/lexer.h"
+#include "core/int_math.h"
+
+namespace ixa::hlo {
+namespace {
+
+struct TypeInfo {
+  ElementType type;
+  const char* name;
+  int bits;
+};
+
+constexpr std::array kTypes = {
+    TypeInfo{ElementType::kPred, "pred", 8},
+    TypeInfo{ElementType::kS2, "s2", 2},
+    TypeInfo{ElementType::kS4, "s4", 4},
+    TypeInfo{ElementType::kS8, "s8", 8},
+    TypeInfo{ElementType::kS16, "s16", 16},
+    TypeInfo{ElementType::kS32, "s32", 32},
+    TypeInfo{ElementType::kS64, "s64", 64},
+    TypeInfo{ElementType::kU2, "u2", 2},
+    TypeInfo{ElementType::kU4, "u4", 4},
+    TypeInfo{ElementType::kU8, "u8", 8},
+    TypeInfo{ElementType::kU16, "u16", 16},
+    TypeInfo{ElementType::kU32, "u32", 32},
+    TypeInfo{ElementType::kU64, "u64", 64},
+    TypeInfo{ElementType::kF4E2M1FN, "f4e2m1fn", 4},
+    TypeInfo{ElementType::kF8E3M4, "f8e3m4", 8},
+    TypeInfo{ElementType::kF8E4M3, "f8e4m3", 8},
+    TypeInfo{ElementType::kF8E4M3FN, "f8e4m3fn", 8},
+    TypeInfo{ElementType::kF8E4M3FNUZ, "f8e4m3fnuz", 8},
+    TypeInfo{ElementType::kF8E4M3B11FNUZ, "f8e4m3b11fnuz", 8},
+    TypeInfo{ElementType::kF8E5M2, "f8e5m2", 8},
+    TypeInfo{ElementType::kF8E5M2FNUZ, "f8e5m2fnuz", 8},
+    TypeInfo{ElementType::kF8E8M0FNU, "f8e8m0fnu", 8},
+    TypeInfo{ElementType::kF16, "f16", 16},
+    TypeInfo{ElementType::kBF16, "bf16", 16},
+    TypeInfo{ElementType::kF32, "f32", 32},
+    TypeInfo{ElementType::kF64, "f64", 64},
+    TypeInfo{ElementType::kC64, "c64", 64},
+    TypeInfo{ElementType::kC128, "c128", 128},
+    TypeInfo{ElementType::kToken, "token", 0},
+};
+
+}  // namespace
+
+ElementType ElementTypeFromName(std::string_view name) {
+  for (const TypeInfo& t : kTypes) {
+    if (name == t.name) return t.type;
+  }
+  // XLA accepts upper-case type names in some dumps (F32[3,5]).
+  std::string lower(name);
+  for (char& c : lower) c = static_cast<char>(std::tolower(c));
+  if (lower != name) return ElementTypeFromName(lower);
+  return ElementType::kInvalid;
+}
+
+const char* ElementTypeName(ElementType type) {
+  for (const TypeInfo& t : kTypes) {
+    if (t.type == type) return t.name;
+  }
+  return type == ElementType::kTuple ? "tuple" : "invalid";
+}
+
+int ElementBits(ElementType type) {
+  for (const TypeInfo& t : kTypes) {
+    if (t.type == type) return t.bits;
+  }
+  return 0;
+}
+
+bool IsIntegral(ElementType type) {
+  return type >= ElementType::kS2 && type <= ElementType::kU64;
+}
+
+int64_t Shape::ElementCount() const {
+  int64_t n = 1;
+  for (int64_t d : dims) {
+    int64_t next;
+    if (__builtin_mul_overflow(n, d, &next)) return kInt64Max;
+    n = next;
+  }
+  return n;
+}
+
+std::vector<int64_t> Shape::MinorToMajor() const {
+  if (layout && layout->minor_to_major.size() == dims.size()) {
+    return layout->minor_to_major;
+  }
+  std::vector<int64_t> m2m(dims.size());
+  for (size_t i = 0; i < dims.size(); ++i) m2m[i] = dims.size() - 1 - i;
+  return m2m;
+}
+
+std::vector<int64_t> Shape::PhysicalDims() const {
+  std::vector<int64_t> m2m = MinorToMajor();
+  std::vector<int64_t> out;
+  for (auto it = m2m.rbegin(); it != m2m.rend(); ++it) out.push_back(dims[*it]);
+  return out;
+}
+
+bool Shape::Compatible(const Shape& o) const {
+  if (type != o.type || dims != o.dims) return false;
+  if (tuple_elements.size() != o.tuple_elements.size()) return false;
+  for (size_t i = 0; i < tuple_elements.size(); ++i) {
+    if (!tuple_elements[i].Compatible(o.tuple_elements[i])) return false;
+  }
+  return true;
+}
+
+std::string Shape::ToString(bool with_layout) const {
+  std::string out;
+  if (IsTuple()) {
+    out = "(";
+    for (size_t i = 0; i < tuple_elements.size(); ++i) {
+      if (i) out += ", ";
+      out += tuple_elements[i].ToString(with_layout);
+    }
+    return out + ")";
+  }
+  out = ElementTypeName(type);
+  out += "[";
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (i) out += ",";
+    out += std::to_string(dims[i]);
+  }
+  out += "]";
+  if (with_layout && layout) {
+    out += "{";
+    for (size_t i = 0; i < layout->minor_to_major.size(); ++i) {
+      if (i) out += ",";
+      out += std::to_string(layout->minor_to_major[i]);
+    }
+    if (!layout->tiles.empty()) {
+      out += ":";
+      for (const Tile& t : layout->tiles) {
+        out += "T(";
+        for (size_t i = 0; i < t.dims.size(); ++i) {
+          if (i) out += ",";
+          out += t.dims[i] < 0 ? "*" : std::to_string(t.dims[i]);
+        }
+        out += ")";
+      }
+    }
+    if (layout->element_size_bits) {
+      out += "E(" + std::to_string(layout->element_size_bits) + ")";
+    }
+    out += "}";
+  }
+  return out;
+}
+
+namespace {
+
+// `{1,0:T(8,128)(2,1)E(4)S(1)}`; the '{' is consumed. Items other than
+// tiles and the element size (memory space, index types...) are skipped.
+Result<Layout> ParseLayout(Cursor* c, int rank) {
+  Layout layout;
+  Position start = c->position();
+  if (c->Peek() != '}' && c->Peek() != ':') {
+    while (true) {
+      IXA_ASSIGN_OR_RETURN(int64_t d,
+                           c->ExpectInt("a dimension number in the layout"));
+      layout.minor_to_major.push_back(d);
+      if (!c->Consume(',')) break;
+    }
+  }
+  if (c->Consume(':')) {
+    while (c->Peek() != '}' && c->Peek() != '\0') {
+      std::string_view item = c->Name();
+      if (item == "T") {
+        while (c->Consume('(')) {
+          Tile tile;
+          while (true) {
+            if (c->Consume('*')) {
+              tile.dims.push_back(-1);
+            } else {
+              IXA_ASSIGN_OR_RETURN(int64_t t, c->ExpectInt("a tile size"));
+              if (t <= 0) return c->Fail("a positive tile size");
+              tile.dims.push_back(t);
+            }
+            if (c->Consume(')')) break;
+            if (!c->Consume(',')) return c->Fail("',' or ')' in a tile");
+          }
+          layout.tiles.push_back(std::move(tile));
+        }
+      } else if (item == "E") {
+        IXA_HLO_TRY(c->Expect('(', "after E"));
+        IXA_ASSIGN_OR_RETURN(layout.element_size_bits,
+                             c->ExpectInt("an element size in bits"));
+        IXA_HLO_TRY(c->Expect(')', "closing E("));
+      } else if (!item.empty() && c->Consume('(')) {
+        IXA_ASSIGN_OR_RETURN(auto ignored, c->RawUntilClose('(', ')'));
+        (void)ignored;
+      } else if (!item.empty()) {
+        // A bare item such as `L` is skipped.
+      } else {
+        return c->Fail("a layout item (T(...), E(...), S(...)) or '}'");
+      }
+    }
+  }
+  IXA_HLO_TRY(c->Expect('}', "closing the layout"));
+  // Validate: a permutation of 0..rank-1.
+  if (!layout.minor_to_major.empty() || rank > 0) {
+    std::vector<int64_t> sorted = layout.minor_to_major;
+    std::sort(sorted.begin(), sorted.end());
+    bool ok = static_cast<int>(sorted.size()) == rank;
+    for (int i = 0; ok && i < rank; ++i) ok = sorted[i] == i;
+    if (!ok) {
+      return Cursor::FailAt(start, "layout is not a permutation of the " +
+                                       std::to_string(rank) + " dimensions");
+    }
+  }
+  return layout;
+}
+
+}  // namespace
+
+bool AtShape(Cursor* c) {
+  Position p = c->position();
+  if (c->Peek() == '(') return true;
+  std::string_view n = c->Name();
+  bool is_shape = !n.empty() &&
+                  ElementTypeFromName(n) != ElementType::kInvalid &&
+                  c->PeekRaw() == '[';
+  c->Reset(p);
+  return is_shape;
+}
+
+Result<Shape> ParseShapeAt(Cursor* c) {
+  Shape shape;
+  if (c->Consume('(')) {
+    shape.type = ElementType::kTuple;
+    if (c->Consume(')')) return shape;
+    while (true) {
+      IXA_ASSIGN_OR_RETURN(Shape element, ParseShapeAt(c));
+      shape.tuple_elements.push_back(std::move(element));
+      if (c->Consume(')')) return shape;
+      if (!c->Consume(',')) return c->Fail("',' or ')' in a tuple shape");
+    }
+  }
+  Position p = c->position();
+  std::string_view name = c->Name();
+  shape.type = ElementTypeFromName(name);
+  if (shape.type == ElementType::kInvalid) {
+    c->Reset(p);
+    return c->Fail("an element type (f32, s32, pred, ...)");
+  }
+  if (c->PeekRaw() != '[') return c->Fail("'[' after the element type");
+  c->Consume('[');
+  if (!c->Consume(']')) {
+    while (true) {
+      c->ConsumeString("<=");  // bounded dynamic dims count as their bound
+      if (c->Consume('?')) return c->Fail("a static dimension size");
+      IXA_ASSIGN_OR_RETURN(int64_t d, c->ExpectInt("a dimension size"));
+      if (d < 0) return c->Fail("a non-negative dimension size");
+      shape.dims.push_back(d);
+      if (c->Consume(']')) break;
+      if (!c->Consume(',')) return c->Fail("',' or ']' in the dimensions");
+    }
+  }
+  if (c->PeekRaw() == '{') {
+    c->Consume('{');
+    IXA_ASSIGN_OR_RETURN(Layout layout, ParseLayout(c, shape.rank()));
+    shape.layout = std::move(layout);
+  }
+  return shape;
+}
+
+Result<Shape> ParseShape(std::string_view text) {
+  Cursor c(text);
+  IXA_ASSIGN_OR_RETURN(Shape shape, ParseShapeAt(&c));
+  if (!c.AtEnd()) return c.Fail("end of the shape");
+  return shape;
+}
+
+}  // namespace ixa::hlo

@@ -1,0 +1,118 @@
+// HLO shapes as XLA prints them: `f32[10,20]{1,0}`, `f32[]`, tuples
+// `(f32[10], s32[10])`, layouts with tiles `{1,0:T(8,128)(2,1)}`.
+#ifndef IXA_ANALYSIS_HLO_SHAPE_H_
+#define IXA_ANALYSIS_HLO_SHAPE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.h"
+
+namespace ixa::hlo {
+
+enum class ElementType {
+  kInvalid,
+  kPred,
+  kS2,
+  kS4,
+  kS8,
+  kS16,
+  kS32,
+  kS64,
+  kU2,
+  kU4,
+  kU8,
+  kU16,
+  kU32,
+  kU64,
+  kF4E2M1FN,
+  kF8E3M4,
+  kF8E4M3,
+  kF8E4M3FN,
+  kF8E4M3FNUZ,
+  kF8E4M3B11FNUZ,
+  kF8E5M2,
+  kF8E5M2FNUZ,
+  kF8E8M0FNU,
+  kF16,
+  kBF16,
+  kF32,
+  kF64,
+  kC64,
+  kC128,
+  kToken,
+  kTuple,
+};
+
+// "f32" -> kF32; kInvalid when unknown.
+ElementType ElementTypeFromName(std::string_view name);
+const char* ElementTypeName(ElementType type);
+// Bits per element (0 for token and tuple).
+int ElementBits(ElementType type);
+bool IsIntegral(ElementType type);
+
+// One tile of a tiled layout; -1 stands for `*` (combine with the next
+// more minor dimension, spec/layouts.md §1).
+struct Tile {
+  std::vector<int64_t> dims;
+  bool operator==(const Tile& o) const { return dims == o.dims; }
+};
+
+struct Layout {
+  std::vector<int64_t> minor_to_major;
+  std::vector<Tile> tiles;
+  int64_t element_size_bits = 0;  // E(n); 0 = the type's own size
+  bool operator==(const Layout& o) const {
+    return minor_to_major == o.minor_to_major && tiles == o.tiles &&
+           element_size_bits == o.element_size_bits;
+  }
+};
+
+struct Shape {
+  ElementType type = ElementType::kInvalid;
+  std::vector<int64_t> dims;          // arrays only
+  std::optional<Layout> layout;       // arrays only; nullopt = not written
+  std::vector<Shape> tuple_elements;  // tuples only
+
+  bool IsTuple() const { return type == ElementType::kTuple; }
+  bool IsArray() const { return !IsTuple() && type != ElementType::kToken; }
+  int rank() const { return static_cast<int>(dims.size()); }
+  bool IsScalar() const { return IsArray() && dims.empty(); }
+  // Product of dims (saturating at INT64_MAX).
+  int64_t ElementCount() const;
+  // The written layout, or the default row-major {rank-1, ..., 0}.
+  std::vector<int64_t> MinorToMajor() const;
+  // Dims in physical order, most major first.
+  std::vector<int64_t> PhysicalDims() const;
+
+  // Same type and dims (and tuple structure), layouts ignored.
+  bool Compatible(const Shape& o) const;
+  bool operator==(const Shape& o) const {
+    return Compatible(o) && layout == o.layout;
+  }
+  std::string ToString(bool with_layout = false) const;
+
+  static Shape Array(ElementType type, std::vector<int64_t> dims) {
+    Shape s;
+    s.type = type;
+    s.dims = std::move(dims);
+    return s;
+  }
+};
+
+// Parses a whole shape string (e.g. `bf16[4,8]{1,0:T(2,4)(2,1)}`).
+Result<Shape> ParseShape(std::string_view text);
+
+class Cursor;
+// Parses a shape at the cursor (used by the module reader).
+Result<Shape> ParseShapeAt(Cursor* cursor);
+// True when the cursor is at something that starts a shape: `(` or an
+// element type name followed by `[`.
+bool AtShape(Cursor* cursor);
+
+}  // namespace ixa::hlo
+
+#endif  // IXA_ANALYSIS_HLO_SHAPE_H_

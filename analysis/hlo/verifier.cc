@@ -1,0 +1,445 @@
+#include "analysis/hlo/verifier.h"
+
+#include <algorithm>
+#include <set>
+
+namespace ixa::hlo {
+namespace {
+
+std::string Str(const Shape& s) { return s.ToString(); }
+
+std::string Dims(const std::vector<int64_t>& v) {
+  std::string out = "{";
+  for (size_t i = 0; i < v.size(); ++i) {
+    out += (i ? "," : "") + std::to_string(v[i]);
+  }
+  return out + "}";
+}
+
+// Each value in [0, n) and no repeats.
+bool DistinctIn(const std::vector<int64_t>& v, int64_t n) {
+  std::set<int64_t> seen;
+  for (int64_t x : v) {
+    if (x < 0 || x >= n || !seen.insert(x).second) return false;
+  }
+  return true;
+}
+
+std::optional<std::string> Mismatch(const Instruction& in, const Shape& want) {
+  return "shape mismatch: '" + in.name + "' (" + in.opcode + ") is " +
+         Str(in.shape) + " but its operands give " + Str(want);
+}
+
+std::optional<std::string> NeedOperands(const Instruction& in, int n) {
+  if (in.operand_count() == n) return std::nullopt;
+  return "'" + in.name + "' (" + in.opcode + ") takes " + std::to_string(n) +
+         " operands, got " + std::to_string(in.operand_count());
+}
+
+std::optional<std::string> AllArrays(const Instruction& in) {
+  if (!in.shape.IsArray()) {
+    return "'" + in.name + "' (" + in.opcode + ") must have an array shape";
+  }
+  for (const Instruction* o : in.operands) {
+    if (!o->shape.IsArray()) {
+      return "operand '" + o->name + "' of '" + in.name +
+             "' must be an array, not " + Str(o->shape);
+    }
+  }
+  return std::nullopt;
+}
+
+// Output size of a window along one dimension (XLA's WindowedOutputSize).
+int64_t WindowedSize(int64_t n, const WindowDim& w) {
+  int64_t padded =
+      (n == 0 ? 0 : (n - 1) * w.base_dilation + 1) + w.pad_low + w.pad_high;
+  int64_t window = (w.size - 1) * w.window_dilation + 1;
+  if (padded < window) return 0;
+  return (padded - window) / w.stride + 1;
+}
+
+std::optional<std::string> VerifyArrayOp(const Instruction& in) {
+  const std::string& op = in.opcode;
+  const Shape& out = in.shape;
+  auto operand_dims = [&](int i) -> const std::vector<int64_t>& {
+    return in.operand(i)->shape.dims;
+  };
+  if (IsElementwiseOpcode(op)) {
+    for (const Instruction* o : in.operands) {
+      if (o->shape.IsScalar() && !out.IsScalar()) continue;
+      if (o->shape.dims != out.dims) {
+        return "shape mismatch: operand '" + o->name + "' of '" + in.name +
+               "' is " + Str(o->shape) + ", expected dimensions of " + Str(out);
+      }
+    }
+    return std::nullopt;
+  }
+  if (op == "broadcast") {
+    if (auto e = NeedOperands(in, 1)) return e;
+    const auto& d = in.dimensions;
+    if (d.size() != operand_dims(0).size() || !DistinctIn(d, out.rank())) {
+      return "broadcast dimensions=" + Dims(d) + " do not fit " +
+             Str(in.operand(0)->shape) + " -> " + Str(out);
+    }
+    for (size_t i = 0; i < d.size(); ++i) {
+      if (out.dims[d[i]] != operand_dims(0)[i]) return Mismatch(in, out);
+    }
+    return std::nullopt;
+  }
+  if (op == "transpose") {
+    if (auto e = NeedOperands(in, 1)) return e;
+    const auto& p = in.dimensions;
+    if (static_cast<int>(p.size()) != out.rank() ||
+        !DistinctIn(p, out.rank()) || operand_dims(0).size() != p.size()) {
+      return "transpose dimensions=" + Dims(p) + " is not a permutation of " +
+             std::to_string(out.rank()) + " dimensions";
+    }
+    for (size_t i = 0; i < p.size(); ++i) {
+      if (out.dims[i] != operand_dims(0)[p[i]]) return Mismatch(in, out);
+    }
+    return std::nullopt;
+  }
+  if (op == "reshape" || op == "bitcast") {
+    if (auto e = NeedOperands(in, 1)) return e;
+    const Shape& src = in.operand(0)->shape;
+    bool same = src.ElementCount() == out.ElementCount();
+    if (op == "bitcast" && ElementBits(src.type) != ElementBits(out.type)) {
+      same = src.ElementCount() * ElementBits(src.type) ==
+             out.ElementCount() * ElementBits(out.type);
+    }
+    if (!same) {
+      return "shape mismatch: " + op + " of " + Str(src) + " to " + Str(out) +
+             " changes the element count";
+    }
+    return std::nullopt;
+  }
+  if (op == "reverse") {
+    if (auto e = NeedOperands(in, 1)) return e;
+    if (operand_dims(0) != out.dims) return Mismatch(in, in.operand(0)->shape);
+    if (!DistinctIn(in.dimensions, out.rank())) {
+      return "reverse dimensions=" + Dims(in.dimensions) + " out of range";
+    }
+    return std::nullopt;
+  }
+  if (op == "slice") {
+    if (auto e = NeedOperands(in, 1)) return e;
+    const auto& src = operand_dims(0);
+    if (in.slice.size() != src.size() || out.dims.size() != src.size()) {
+      return "slice needs one [start:limit:stride] per dimension of " +
+             Str(in.operand(0)->shape);
+    }
+    for (size_t i = 0; i < src.size(); ++i) {
+      const SliceDim& s = in.slice[i];
+      if (s.start < 0 || s.limit < s.start || s.limit > src[i] ||
+          s.stride <= 0) {
+        return "slice [" + std::to_string(s.start) + ":" +
+               std::to_string(s.limit) + ":" + std::to_string(s.stride) +
+               "] out of range for dimension " + std::to_string(i);
+      }
+      if (out.dims[i] != (s.limit - s.start + s.stride - 1) / s.stride) {
+        return Mismatch(in, out);
+      }
+    }
+    return std::nullopt;
+  }
+  if (op == "concatenate") {
+    if (in.dimensions.size() != 1 || in.operands.empty()) {
+      return "concatenate needs dimensions={d} and at least one operand";
+    }
+    int64_t d = in.dimensions[0];
+    if (d < 0 || d >= out.rank()) return "concatenate dimension out of range";
+    int64_t total = 0;
+    for (const Instruction* o : in.operands) {
+      if (o->shape.rank() != out.rank()) return Mismatch(in, o->shape);
+      for (int i = 0; i < out.rank(); ++i) {
+        if (i != d && o->shape.dims[i] != out.dims[i]) {
+          return Mismatch(in, o->shape);
+        }
+      }
+      total += o->shape.dims[d];
+    }
+    if (total != out.dims[d]) return Mismatch(in, out);
+    return std::nullopt;
+  }
+  if (op == "pad") {
+    if (auto e = NeedOperands(in, 2)) return e;
+    const auto& src = operand_dims(0);
+    if (!in.operand(1)->shape.IsScalar()) return "pad value must be a scalar";
+    if (in.padding.size() != src.size() || out.dims.size() != src.size()) {
+      return "padding needs low_high_interior for each of the " +
+             std::to_string(src.size()) + " dimensions";
+    }
+    for (size_t i = 0; i < src.size(); ++i) {
+      const PadDim& p = in.padding[i];
+      int64_t n = src[i] + p.low + p.high +
+                  (src[i] > 0 ? (src[i] - 1) * p.interior : 0);
+      if (n != out.dims[i]) return Mismatch(in, out);
+    }
+    return std::nullopt;
+  }
+  if (op == "dynamic-slice") {
+    const auto& src = operand_dims(0);
+    if (in.operand_count() != static_cast<int>(src.size()) + 1) {
+      return "dynamic-slice takes the operand and one scalar offset per "
+             "dimension";
+    }
+    for (int i = 1; i < in.operand_count(); ++i) {
+      if (!in.operand(i)->shape.IsScalar()) return "offsets must be scalars";
+    }
+    if (in.dynamic_slice_sizes.size() != src.size()) {
+      return "dynamic_slice_sizes needs one size per dimension";
+    }
+    for (size_t i = 0; i < src.size(); ++i) {
+      if (in.dynamic_slice_sizes[i] < 0 || in.dynamic_slice_sizes[i] > src[i]) {
+        return "dynamic_slice_sizes larger than the operand";
+      }
+    }
+    if (out.dims != in.dynamic_slice_sizes) return Mismatch(in, out);
+    return std::nullopt;
+  }
+  if (op == "dynamic-update-slice") {
+    const auto& src = operand_dims(0);
+    if (in.operand_count() != static_cast<int>(src.size()) + 2) {
+      return "dynamic-update-slice takes operand, update and one scalar "
+             "offset per dimension";
+    }
+    const auto& upd = operand_dims(1);
+    if (upd.size() != src.size()) return Mismatch(in, in.operand(1)->shape);
+    for (size_t i = 0; i < src.size(); ++i) {
+      if (upd[i] > src[i]) return "update larger than the operand";
+    }
+    for (int i = 2; i < in.operand_count(); ++i) {
+      if (!in.operand(i)->shape.IsScalar()) return "offsets must be scalars";
+    }
+    if (out.dims != src) return Mismatch(in, in.operand(0)->shape);
+    return std::nullopt;
+  }
+  if (op == "dot") {
+    if (auto e = NeedOperands(in, 2)) return e;
+    const auto &l = operand_dims(0), &r = operand_dims(1);
+    const DotDimensionNumbers& dn = in.dot;
+    std::vector<int64_t> lb = dn.lhs_batch, lc = dn.lhs_contracting;
+    lb.insert(lb.end(), lc.begin(), lc.end());
+    std::vector<int64_t> rb = dn.rhs_batch, rc = dn.rhs_contracting;
+    rb.insert(rb.end(), rc.begin(), rc.end());
+    if (dn.lhs_batch.size() != dn.rhs_batch.size() || lc.size() != rc.size() ||
+        !DistinctIn(lb, l.size()) || !DistinctIn(rb, r.size())) {
+      return "dot dimension numbers do not fit the operands";
+    }
+    std::vector<int64_t> want;
+    for (size_t i = 0; i < dn.lhs_batch.size(); ++i) {
+      if (l[dn.lhs_batch[i]] != r[dn.rhs_batch[i]]) {
+        return "dot batch dimensions differ in size";
+      }
+      want.push_back(l[dn.lhs_batch[i]]);
+    }
+    for (size_t i = 0; i < lc.size(); ++i) {
+      if (l[lc[i]] != r[rc[i]]) return "dot contracting dimensions differ";
+    }
+    for (size_t i = 0; i < l.size(); ++i) {
+      if (std::find(lb.begin(), lb.end(), i) == lb.end()) want.push_back(l[i]);
+    }
+    for (size_t i = 0; i < r.size(); ++i) {
+      if (std::find(rb.begin(), rb.end(), i) == rb.end()) want.push_back(r[i]);
+    }
+    if (want != out.dims) return Mismatch(in, Shape::Array(out.type, want));
+    return std::nullopt;
+  }
+  if (op == "iota") {
+    if (in.iota_dimension < 0 || in.iota_dimension >= std::max(out.rank(), 1)) {
+      return "iota_dimension out of range";
+    }
+    return std::nullopt;
+  }
+  if (op == "gather") {
+    if (auto e = NeedOperands(in, 2)) return e;
+    const auto& src = operand_dims(0);
+    if (in.slice_sizes.size() != src.size()) {
+      return "gather slice_sizes needs one size per operand dimension";
+    }
+    for (size_t i = 0; i < src.size(); ++i) {
+      if (in.slice_sizes[i] < 0 || in.slice_sizes[i] > src[i]) {
+        return "gather slice_sizes larger than the operand";
+      }
+    }
+    return std::nullopt;
+  }
+  if (op == "all-gather") {
+    if (in.dimensions.size() != 1 || in.operand_count() != 1) {
+      return "all-gather takes one operand and dimensions={d}";
+    }
+    int64_t d = in.dimensions[0];
+    const auto& src = operand_dims(0);
+    if (d < 0 || d >= out.rank() || src.size() != out.dims.size() ||
+        src[d] == 0 || out.dims[d] % src[d] != 0) {
+      return Mismatch(in, in.operand(0)->shape);
+    }
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Shape> InferShape(const Instruction& in) {
+  if (in.operands.empty()) return std::nullopt;
+  const Shape& first = in.operand(0)->shape;
+  if (in.opcode == "dynamic-slice" && first.IsArray()) {
+    return Shape::Array(first.type, in.dynamic_slice_sizes);
+  }
+  if (in.opcode == "dynamic-update-slice" || in.opcode == "copy" ||
+      in.opcode == "negate" || in.opcode == "abs") {
+    return first;
+  }
+  if (IsElementwiseOpcode(in.opcode) && in.opcode != "convert" &&
+      in.opcode != "bitcast-convert") {
+    // The widest operand decides (select's predicate may be a scalar).
+    const Shape* widest = &first;
+    for (const Instruction* o : in.operands) {
+      if (o->shape.rank() > widest->rank()) widest = &o->shape;
+    }
+    Shape s = *widest;
+    if (in.opcode == "select" && in.operand_count() == 3) {
+      s.type = in.operand(1)->shape.type;
+    }
+    if (in.opcode == "compare") s.type = ElementType::kPred;
+    return s;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> VerifyInstruction(const Instruction& in) {
+  const std::string& op = in.opcode;
+  if (op == "parameter" || op == "constant") return std::nullopt;
+  if (op == "get-tuple-element") {
+    if (auto e = NeedOperands(in, 1)) return e;
+    const Shape& t = in.operand(0)->shape;
+    if (!t.IsTuple() || in.tuple_index < 0 ||
+        in.tuple_index >= static_cast<int64_t>(t.tuple_elements.size())) {
+      return "get-tuple-element index=" + std::to_string(in.tuple_index) +
+             " is not an element of " + Str(t);
+    }
+    if (!t.tuple_elements[in.tuple_index].Compatible(in.shape)) {
+      return Mismatch(in, t.tuple_elements[in.tuple_index]);
+    }
+    return std::nullopt;
+  }
+  if (op == "tuple") {
+    if (!in.shape.IsTuple() ||
+        in.shape.tuple_elements.size() != in.operands.size()) {
+      return Mismatch(in, in.shape);
+    }
+    for (size_t i = 0; i < in.operands.size(); ++i) {
+      if (!in.shape.tuple_elements[i].Compatible(in.operands[i]->shape)) {
+        return Mismatch(in, in.operands[i]->shape);
+      }
+    }
+    return std::nullopt;
+  }
+  if (op == "reduce" || op == "reduce-window") {
+    int n = in.operand_count();
+    if (n == 0 || n % 2 != 0) {
+      return op + " takes inputs then as many init values";
+    }
+    int k = n / 2;
+    const Shape& in0 = in.operand(0)->shape;
+    for (int i = 0; i < k; ++i) {
+      if (!in.operand(i)->shape.IsArray() ||
+          in.operand(i)->shape.dims != in0.dims) {
+        return "shape mismatch: the inputs of '" + in.name +
+               "' differ in dimensions";
+      }
+      if (!in.operand(k + i)->shape.IsScalar()) {
+        return "init values of '" + in.name + "' must be scalars";
+      }
+    }
+    std::vector<int64_t> want;
+    if (op == "reduce") {
+      if (!DistinctIn(in.dimensions, in0.rank())) {
+        return "reduce dimensions=" + Dims(in.dimensions) + " out of range";
+      }
+      for (int i = 0; i < in0.rank(); ++i) {
+        if (std::find(in.dimensions.begin(), in.dimensions.end(), i) ==
+            in.dimensions.end()) {
+          want.push_back(in0.dims[i]);
+        }
+      }
+    } else {
+      if (static_cast<int>(in.window.size()) != in0.rank()) {
+        return "window needs one size per dimension of " + Str(in0);
+      }
+      for (int i = 0; i < in0.rank(); ++i) {
+        want.push_back(WindowedSize(in0.dims[i], in.window[i]));
+      }
+    }
+    if (k == 1 && in.shape.IsArray()) {
+      if (in.shape.dims != want) {
+        return Mismatch(in, Shape::Array(in.shape.type, want));
+      }
+      return std::nullopt;
+    }
+    if (!in.shape.IsTuple() ||
+        static_cast<int>(in.shape.tuple_elements.size()) != k) {
+      return Mismatch(in, in.shape);
+    }
+    for (const Shape& s : in.shape.tuple_elements) {
+      if (s.dims != want) return Mismatch(in, Shape::Array(s.type, want));
+    }
+    return std::nullopt;
+  }
+  if (op == "convolution") {
+    if (auto e = NeedOperands(in, 2)) return e;
+    if (auto e = AllArrays(in)) return e;
+    if (!in.conv) return "convolution needs dim_labels=";
+    const ConvDimensionNumbers& dn = *in.conv;
+    const Shape &lhs = in.operand(0)->shape, &rhs = in.operand(1)->shape;
+    size_t sp = dn.input_spatial.size();
+    if (static_cast<size_t>(lhs.rank()) != sp + 2 ||
+        static_cast<size_t>(rhs.rank()) != sp + 2 ||
+        static_cast<size_t>(in.shape.rank()) != sp + 2) {
+      return "dim_labels do not match the ranks of '" + in.name + "'";
+    }
+    if (in.window.size() != sp && !(sp == 0 && in.window.empty())) {
+      return "window needs one entry per spatial dimension";
+    }
+    for (size_t i = 0; i < sp; ++i) {
+      if (in.window[i].size != rhs.dims[dn.kernel_spatial[i]]) {
+        return "window size differs from the kernel's spatial size";
+      }
+      if (in.shape.dims[dn.output_spatial[i]] !=
+          WindowedSize(lhs.dims[dn.input_spatial[i]], in.window[i])) {
+        return "shape mismatch: spatial dimension " + std::to_string(i) +
+               " of '" + in.name + "'";
+      }
+    }
+    if (in.feature_group_count <= 0 || in.batch_group_count <= 0 ||
+        lhs.dims[dn.input_feature] !=
+            rhs.dims[dn.kernel_input_feature] * in.feature_group_count ||
+        in.shape.dims[dn.output_feature] !=
+            rhs.dims[dn.kernel_output_feature]) {
+      return "convolution feature dimensions do not match";
+    }
+    return std::nullopt;
+  }
+  if (!in.shape.IsArray()) return std::nullopt;  // e.g. tuple-shaped others
+  for (const Instruction* o : in.operands) {
+    if (!o->shape.IsArray() && o->shape.type != ElementType::kToken &&
+        op != "fusion" && op != "call" && op != "custom-call") {
+      if (IsElementwiseOpcode(op) || op == "broadcast" || op == "transpose" ||
+          op == "reshape" || op == "slice" || op == "concatenate") {
+        return "operand '" + o->name + "' of '" + in.name +
+               "' must be an array, not " + Str(o->shape);
+      }
+    }
+  }
+  if (IsElementwiseOpcode(op) || op == "broadcast" || op == "transpose" ||
+      op == "reshape" || op == "bitcast" || op == "reverse" || op == "slice" ||
+      op == "concatenate" || op == "pad" || op == "dynamic-slice" ||
+      op == "dynamic-update-slice" || op == "dot" || op == "gather" ||
+      op == "all-gather") {
+    if (auto e = AllArrays(in)) return e;
+  }
+  return VerifyArrayOp(in);
+}
+
+}  // namespace ixa::hlo

@@ -1,0 +1,24 @@
+// Shape checks and inference for the ops the indexing analysis knows.
+// Internal to analysis/hlo: the reader runs them so that the per-op maps
+// can rely on consistent shapes and attributes.
+#ifndef IXA_ANALYSIS_HLO_VERIFIER_H_
+#define IXA_ANALYSIS_HLO_VERIFIER_H_
+
+#include <optional>
+#include <string>
+
+#include "analysis/hlo/module.h"
+
+namespace ixa::hlo {
+
+// The result shape of an instruction written without one (`ds =
+// dynamic-slice(...)`), from its operands; nullopt when not inferable.
+std::optional<Shape> InferShape(const Instruction& instr);
+
+// nullopt when the instruction's shapes and attributes agree; else a
+// message naming the mismatch (the reader adds the position).
+std::optional<std::string> VerifyInstruction(const Instruction& instr);
+
+}  // namespace ixa::hlo
+
+#endif  // IXA_ANALYSIS_HLO_VERIFIER_H_

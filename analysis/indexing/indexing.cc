@@ -1,0 +1,199 @@
+// Dispatch by opcode and the helpers shared by the per-family files.
+#include "analysis/indexing/indexing.h"
+
+#include <memory>
+
+#include "analysis/indexing/internal.h"
+#include "simplifier/simplify.h"
+
+namespace ixa {
+
+using hlo::Instruction;
+using hlo::Shape;
+
+bool IndexingMapSet::Insert(IndexingMap map) {
+  for (const IndexingMap& m : maps_) {
+    if (m == map) return false;
+  }
+  maps_.push_back(std::move(map));
+  return true;
+}
+
+void FinishMap(IndexingMap* map) {
+  Simplify(map);
+  map->RemoveUnusedSymbols();
+  // Composition gives runtime producers maps over the outer map's symbols
+  // too; most do not use them (an offset read at `()`), so tidy them.
+  for (Variable& v : map->mutable_rt_vars()) {
+    if (v.producer_map && v.producer_map->num_symbols() > 0) {
+      IndexingMap tidy = *v.producer_map;
+      Simplify(&tidy);
+      tidy.RemoveUnusedSymbols();
+      v.producer_map = std::make_shared<const IndexingMap>(std::move(tidy));
+    }
+  }
+}
+
+const Shape& OutputShape(const Instruction& instr, int output_id) {
+  if (instr.shape.IsTuple() && output_id >= 0 &&
+      output_id < static_cast<int>(instr.shape.tuple_elements.size())) {
+    return instr.shape.tuple_elements[output_id];
+  }
+  return instr.shape;
+}
+
+const std::vector<int64_t>& OutputDims(const Instruction& instr,
+                                       int output_id) {
+  return OutputShape(instr, output_id).dims;
+}
+
+int OutputCount(const Instruction& instr) {
+  return instr.shape.IsTuple()
+             ? static_cast<int>(instr.shape.tuple_elements.size())
+             : 1;
+}
+
+namespace indexing_internal {
+
+IndexingMap MakeMap(ExprContext* ctx, std::span<const int64_t> dims,
+                    std::span<const int64_t> range_sizes,
+                    std::vector<Expr> results) {
+  return IndexingMap::FromTensorSizes(ctx, std::move(results), dims,
+                                      range_sizes);
+}
+
+IndexingMap ScalarMap(ExprContext* ctx, std::span<const int64_t> dims) {
+  return MakeMap(ctx, dims, {}, {});
+}
+
+IndexingMap EverywhereMap(ExprContext* ctx, std::span<const int64_t> dims) {
+  std::vector<Expr> results;
+  for (size_t i = 0; i < dims.size(); ++i) results.push_back(ctx->Symbol(i));
+  return MakeMap(ctx, {}, dims, std::move(results));
+}
+
+Indexing FromMaps(std::vector<IndexingMap> maps) {
+  Indexing out;
+  for (IndexingMap& m : maps) {
+    FinishMap(&m);
+    out.indexing_maps.emplace_back();
+    out.indexing_maps.back().Insert(std::move(m));
+  }
+  return out;
+}
+
+Error Unsupported(const Instruction& instr, const std::string& why) {
+  std::string msg =
+      "no indexing map for '" + instr.opcode + "' ('" + instr.name + "')";
+  if (!why.empty()) msg += ": " + why;
+  return Error::Unsupported(msg);
+}
+
+Error BadOperand(const Instruction& instr, int operand_id) {
+  return Error::Invalid("'" + instr.name + "' has no operand " +
+                        std::to_string(operand_id) + " (it has " +
+                        std::to_string(instr.operand_count()) + ")");
+}
+
+}  // namespace indexing_internal
+
+using namespace indexing_internal;  // NOLINT: the dispatch below uses all
+
+Result<HloInstructionIndexing> ComputeOutputToInputIndexing(
+    const Instruction& in, int output_id, ExprContext* ctx) {
+  if (output_id < 0 || output_id >= OutputCount(in)) {
+    return Error::Invalid("'" + in.name + "' has no output " +
+                          std::to_string(output_id));
+  }
+  const std::string& op = in.opcode;
+  if (op == "parameter" || op == "constant" || op == "iota") {
+    return HloInstructionIndexing{};
+  }
+  if (hlo::IsElementwiseOpcode(op))
+    return ElementwiseOutToIn(in, output_id, ctx);
+  if (op == "broadcast") return BroadcastOutToIn(in, ctx);
+  if (op == "transpose") return TransposeOutToIn(in, ctx);
+  if (op == "reverse") return ReverseIndexing(in, ctx);
+  if (op == "tuple") return TupleOutToIn(in, output_id, ctx);
+  if (op == "get-tuple-element") return GetTupleElementIndexing(in, ctx);
+  if (op == "reshape") return ReshapeOutToIn(in, ctx);
+  if (op == "bitcast") return BitcastOutToIn(in, ctx);
+  if (op == "slice") return SliceOutToIn(in, ctx);
+  if (op == "pad") return PadOutToIn(in, ctx);
+  if (op == "concatenate") return ConcatenateOutToIn(in, ctx);
+  if (op == "reduce") return ReduceOutToIn(in, output_id, ctx);
+  if (op == "reduce-window") return ReduceWindowOutToIn(in, output_id, ctx);
+  if (op == "dot") return DotOutToIn(in, ctx);
+  if (op == "convolution") return ConvolutionOutToIn(in, ctx);
+  if (op == "dynamic-slice") return DynamicSliceOutToIn(in, ctx);
+  if (op == "dynamic-update-slice") return DynamicUpdateSliceOutToIn(in, ctx);
+  if (op == "gather") return GatherOutToIn(in, ctx);
+  if (op == "fusion" || op == "call") return FusionOutToIn(in, output_id, ctx);
+  if (op == "all-reduce" || op == "all-gather" || op == "collective-permute" ||
+      op == "reduce-scatter") {
+    return CollectiveOutToIn(in, output_id, ctx);
+  }
+  return Unsupported(in);
+}
+
+Result<HloInstructionIndexing> ComputeInputToOutputIndexing(
+    const Instruction& in, int operand_id, ExprContext* ctx) {
+  if (operand_id < 0 || operand_id >= in.operand_count()) {
+    return BadOperand(in, operand_id);
+  }
+  const std::string& op = in.opcode;
+  if (hlo::IsElementwiseOpcode(op))
+    return ElementwiseInToOut(in, operand_id, ctx);
+  if (op == "broadcast") return BroadcastInToOut(in, ctx);
+  if (op == "transpose") return TransposeInToOut(in, ctx);
+  if (op == "reverse") return ReverseIndexing(in, ctx);
+  if (op == "tuple") return TupleInToOut(in, operand_id, ctx);
+  if (op == "get-tuple-element") return GetTupleElementIndexing(in, ctx);
+  if (op == "reshape") return ReshapeInToOut(in, ctx);
+  if (op == "bitcast") return BitcastInToOut(in, ctx);
+  if (op == "slice") return SliceInToOut(in, ctx);
+  if (op == "pad") return PadInToOut(in, operand_id, ctx);
+  if (op == "concatenate") return ConcatenateInToOut(in, operand_id, ctx);
+  if (op == "reduce") return ReduceInToOut(in, operand_id, ctx);
+  if (op == "dot") return DotInToOut(in, operand_id, ctx);
+  if (op == "dynamic-slice") return DynamicSliceInToOut(in, operand_id, ctx);
+  if (op == "dynamic-update-slice") {
+    return DynamicUpdateSliceInToOut(in, operand_id, ctx);
+  }
+  if (op == "fusion" || op == "call") return FusionInToOut(in, operand_id, ctx);
+  if (op == "all-reduce" || op == "all-gather" || op == "collective-permute" ||
+      op == "reduce-scatter") {
+    return CollectiveInToOut(in, operand_id, ctx);
+  }
+  return Unsupported(in, "input-to-output indexing is not defined for it");
+}
+
+Result<IndexingMap> ToPhysicalIndexing(const IndexingMap& map,
+                                       const Shape& from, const Shape& to) {
+  ExprContext* ctx = map.context();
+  if (from.rank() != map.num_dims() || to.rank() != map.num_results()) {
+    return Error::Invalid("physical layout: the map does not match the shapes");
+  }
+  // physical(from) -> logical(from): logical dim m2m[r-1-i] is physical i.
+  std::vector<int64_t> m2m_from = from.MinorToMajor();
+  int rf = from.rank();
+  std::vector<Expr> to_logical(rf);
+  for (int i = 0; i < rf; ++i) to_logical[m2m_from[rf - 1 - i]] = ctx->Dim(i);
+  IndexingMap phys_to_logical =
+      MakeMap(ctx, from.PhysicalDims(), {}, std::move(to_logical));
+  // logical(to) -> physical(to).
+  std::vector<int64_t> m2m_to = to.MinorToMajor();
+  int rt = to.rank();
+  std::vector<Expr> to_physical;
+  for (int i = 0; i < rt; ++i)
+    to_physical.push_back(ctx->Dim(m2m_to[rt - 1 - i]));
+  IndexingMap logical_to_phys =
+      MakeMap(ctx, to.dims, {}, std::move(to_physical));
+  IXA_ASSIGN_OR_RETURN(IndexingMap a,
+                       ComposeIndexingMaps(phys_to_logical, map));
+  IXA_ASSIGN_OR_RETURN(IndexingMap b, ComposeIndexingMaps(a, logical_to_phys));
+  FinishMap(&b);
+  return b;
+}
+
+}  // namespace ixa

@@ -1,0 +1,110 @@
+// Per-family builders behind ComputeOutputToInputIndexing /
+// ComputeInputToOutputIndexing. Internal to analysis/.
+#ifndef IXA_ANALYSIS_INDEXING_INTERNAL_H_
+#define IXA_ANALYSIS_INDEXING_INTERNAL_H_
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "analysis/indexing/indexing.h"
+
+namespace ixa::indexing_internal {
+
+using hlo::Instruction;
+using Indexing = HloInstructionIndexing;
+
+// A dim or range variable with the given bounds.
+inline Variable Var(Interval bounds) {
+  Variable v;
+  v.bounds = bounds;
+  return v;
+}
+
+// Dims in [0, n-1] for each size, range vars likewise; results as given.
+IndexingMap MakeMap(ExprContext* ctx, std::span<const int64_t> dims,
+                    std::span<const int64_t> range_sizes,
+                    std::vector<Expr> results);
+// (d...) -> () over dims.
+IndexingMap ScalarMap(ExprContext* ctx, std::span<const int64_t> dims);
+// ()[s...] -> (s...): a value that feeds every element of dims.
+IndexingMap EverywhereMap(ExprContext* ctx, std::span<const int64_t> dims);
+// Finishes every map and wraps each in its own set.
+Indexing FromMaps(std::vector<IndexingMap> maps);
+Error Unsupported(const Instruction& instr, const std::string& why = "");
+Error BadOperand(const Instruction& instr, int operand_id);
+
+// elementwise_broadcast.cc
+Result<Indexing> ElementwiseOutToIn(const Instruction& in, int output_id,
+                                    ExprContext* ctx);
+Result<Indexing> ElementwiseInToOut(const Instruction& in, int operand,
+                                    ExprContext* ctx);
+Result<Indexing> BroadcastOutToIn(const Instruction& in, ExprContext* ctx);
+Result<Indexing> BroadcastInToOut(const Instruction& in, ExprContext* ctx);
+Result<Indexing> TransposeOutToIn(const Instruction& in, ExprContext* ctx);
+Result<Indexing> TransposeInToOut(const Instruction& in, ExprContext* ctx);
+Result<Indexing> ReverseIndexing(const Instruction& in, ExprContext* ctx);
+Result<Indexing> TupleOutToIn(const Instruction& in, int output_id,
+                              ExprContext* ctx);
+Result<Indexing> TupleInToOut(const Instruction& in, int operand,
+                              ExprContext* ctx);
+Result<Indexing> GetTupleElementIndexing(const Instruction& in,
+                                         ExprContext* ctx);
+
+// reshape_bitcast.cc
+Result<Indexing> ReshapeOutToIn(const Instruction& in, ExprContext* ctx);
+Result<Indexing> ReshapeInToOut(const Instruction& in, ExprContext* ctx);
+Result<Indexing> BitcastOutToIn(const Instruction& in, ExprContext* ctx);
+Result<Indexing> BitcastInToOut(const Instruction& in, ExprContext* ctx);
+
+// slice_pad_concat.cc
+Result<Indexing> SliceOutToIn(const Instruction& in, ExprContext* ctx);
+Result<Indexing> SliceInToOut(const Instruction& in, ExprContext* ctx);
+// Output (padded) -> input map of one pad configuration; not finished.
+IndexingMap PadMap(std::span<const int64_t> input_dims,
+                   std::span<const hlo::PadDim> padding,
+                   std::span<const int64_t> output_dims, ExprContext* ctx);
+Result<Indexing> PadOutToIn(const Instruction& in, ExprContext* ctx);
+Result<Indexing> PadInToOut(const Instruction& in, int operand,
+                            ExprContext* ctx);
+Result<Indexing> ConcatenateOutToIn(const Instruction& in, ExprContext* ctx);
+Result<Indexing> ConcatenateInToOut(const Instruction& in, int operand,
+                                    ExprContext* ctx);
+
+// reduce_dot_window.cc
+Result<Indexing> ReduceOutToIn(const Instruction& in, int output_id,
+                               ExprContext* ctx);
+Result<Indexing> ReduceInToOut(const Instruction& in, int operand,
+                               ExprContext* ctx);
+Result<Indexing> ReduceWindowOutToIn(const Instruction& in, int output_id,
+                                     ExprContext* ctx);
+Result<Indexing> DotOutToIn(const Instruction& in, ExprContext* ctx);
+Result<Indexing> DotInToOut(const Instruction& in, int operand,
+                            ExprContext* ctx);
+Result<Indexing> ConvolutionOutToIn(const Instruction& in, ExprContext* ctx);
+
+// gather_dynamic.cc
+Result<Indexing> DynamicSliceOutToIn(const Instruction& in, ExprContext* ctx);
+Result<Indexing> DynamicSliceInToOut(const Instruction& in, int operand,
+                                     ExprContext* ctx);
+Result<Indexing> DynamicUpdateSliceOutToIn(const Instruction& in,
+                                           ExprContext* ctx);
+Result<Indexing> DynamicUpdateSliceInToOut(const Instruction& in, int operand,
+                                           ExprContext* ctx);
+Result<Indexing> GatherOutToIn(const Instruction& in, ExprContext* ctx);
+
+// collectives.cc
+Result<Indexing> CollectiveOutToIn(const Instruction& in, int output_id,
+                                   ExprContext* ctx);
+Result<Indexing> CollectiveInToOut(const Instruction& in, int operand,
+                                   ExprContext* ctx);
+
+// analysis/fusion/fusion.cc: fusion and call through their computation.
+Result<Indexing> FusionOutToIn(const Instruction& in, int output_id,
+                               ExprContext* ctx);
+Result<Indexing> FusionInToOut(const Instruction& in, int operand,
+                               ExprContext* ctx);
+
+}  // namespace ixa::indexing_internal
+
+#endif  // IXA_ANALYSIS_INDEXING_INTERNAL_H_

@@ -1,0 +1,240 @@
+// Reduce, reduce-window, dot and convolution: ops whose output element
+// reads a range of input elements (range variables).
+#include <algorithm>
+
+#include "analysis/indexing/internal.h"
+
+namespace ixa::indexing_internal {
+namespace {
+
+bool Contains(const std::vector<int64_t>& v, int64_t x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+// Output -> padded-input map of a window (XLA's ComputeWindowIndexingMap):
+// d * stride + s * window_dilation, one range variable per window dim of
+// size > 1.
+IndexingMap WindowMap(std::span<const int64_t> output_dims,
+                      std::span<const hlo::WindowDim> window,
+                      std::vector<int64_t>* padded_dims,
+                      std::span<const int64_t> input_dims, ExprContext* ctx) {
+  std::vector<Expr> results;
+  std::vector<int64_t> range_sizes;
+  for (size_t i = 0; i < window.size(); ++i) {
+    const hlo::WindowDim& w = window[i];
+    Expr e = ctx->Dim(i) * w.stride;
+    if (w.size != 1) {
+      e = e + ctx->Symbol(range_sizes.size()) * w.window_dilation;
+      range_sizes.push_back(w.size);
+    }
+    results.push_back(e);
+    int64_t n = input_dims[i];
+    padded_dims->push_back((n == 0 ? 0 : (n - 1) * w.base_dilation + 1) +
+                           w.pad_low + w.pad_high);
+  }
+  return MakeMap(ctx, output_dims, range_sizes, std::move(results));
+}
+
+}  // namespace
+
+Result<Indexing> ReduceOutToIn(const Instruction& in, int output_id,
+                               ExprContext* ctx) {
+  const int k = in.operand_count() / 2;
+  const std::vector<int64_t>& in_dims = in.operand(0)->shape.dims;
+  const std::vector<int64_t>& out_dims = OutputDims(in, output_id);
+  std::vector<Expr> results;
+  std::vector<int64_t> range_sizes;
+  int64_t out_i = 0;
+  for (size_t i = 0; i < in_dims.size(); ++i) {
+    if (Contains(in.dimensions, i)) {
+      results.push_back(ctx->Symbol(range_sizes.size()));
+      range_sizes.push_back(in_dims[i]);
+    } else {
+      results.push_back(ctx->Dim(out_i++));
+    }
+  }
+  // Every output of a variadic reduce reads all inputs (the reducer sees
+  // them all) at the same place.
+  std::vector<IndexingMap> maps;
+  for (int i = 0; i < k; ++i) {
+    maps.push_back(MakeMap(ctx, out_dims, range_sizes, results));
+  }
+  for (int i = 0; i < k; ++i) maps.push_back(ScalarMap(ctx, out_dims));
+  return FromMaps(std::move(maps));
+}
+
+Result<Indexing> ReduceInToOut(const Instruction& in, int operand,
+                               ExprContext* ctx) {
+  const int k = in.operand_count() / 2;
+  const std::vector<int64_t>& in_dims = in.operand(0)->shape.dims;
+  std::vector<IndexingMap> maps;
+  for (int j = 0; j < OutputCount(in); ++j) {
+    if (operand >= k) {
+      maps.push_back(EverywhereMap(ctx, OutputDims(in, j)));
+      continue;
+    }
+    std::vector<Expr> results;
+    for (size_t i = 0; i < in_dims.size(); ++i) {
+      if (!Contains(in.dimensions, i)) results.push_back(ctx->Dim(i));
+    }
+    maps.push_back(MakeMap(ctx, in_dims, {}, std::move(results)));
+  }
+  return FromMaps(std::move(maps));
+}
+
+Result<Indexing> ReduceWindowOutToIn(const Instruction& in, int output_id,
+                                     ExprContext* ctx) {
+  // The un-padded window map composed with the pad map (base dilation is
+  // interior padding).
+  const int k = in.operand_count() / 2;
+  const std::vector<int64_t>& in_dims = in.operand(0)->shape.dims;
+  const std::vector<int64_t>& out_dims = OutputDims(in, output_id);
+  std::vector<int64_t> padded;
+  IndexingMap window = WindowMap(out_dims, in.window, &padded, in_dims, ctx);
+  std::vector<hlo::PadDim> padding;
+  for (const hlo::WindowDim& w : in.window) {
+    padding.push_back({w.pad_low, w.pad_high, w.base_dilation - 1});
+  }
+  IndexingMap pad = PadMap(in_dims, padding, padded, ctx);
+  IXA_ASSIGN_OR_RETURN(IndexingMap input, ComposeIndexingMaps(window, pad));
+  std::vector<IndexingMap> maps;
+  for (int i = 0; i < k; ++i) maps.push_back(input);
+  for (int i = 0; i < k; ++i) maps.push_back(ScalarMap(ctx, out_dims));
+  return FromMaps(std::move(maps));
+}
+
+namespace {
+
+std::vector<int64_t> FreeDims(int64_t rank, const std::vector<int64_t>& batch,
+                              const std::vector<int64_t>& contracting) {
+  std::vector<int64_t> free;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (!Contains(batch, i) && !Contains(contracting, i)) free.push_back(i);
+  }
+  return free;
+}
+
+}  // namespace
+
+Result<Indexing> DotOutToIn(const Instruction& in, ExprContext* ctx) {
+  // Output dims: batch, then lhs free, then rhs free. Contracting dims are
+  // range variables shared by both operands.
+  const hlo::DotDimensionNumbers& dn = in.dot;
+  const hlo::Shape &lhs = in.operand(0)->shape, &rhs = in.operand(1)->shape;
+  const int64_t nb = dn.lhs_batch.size();
+  std::vector<int64_t> lhs_free =
+      FreeDims(lhs.rank(), dn.lhs_batch, dn.lhs_contracting);
+  std::vector<int64_t> rhs_free =
+      FreeDims(rhs.rank(), dn.rhs_batch, dn.rhs_contracting);
+  std::vector<int64_t> range_sizes;
+  for (int64_t c : dn.lhs_contracting) range_sizes.push_back(lhs.dims[c]);
+  auto operand_map = [&](const hlo::Shape& s, const std::vector<int64_t>& batch,
+                         const std::vector<int64_t>& contracting,
+                         const std::vector<int64_t>& free, int64_t free_base) {
+    std::vector<Expr> results(s.rank());
+    for (int64_t i = 0; i < nb; ++i) results[batch[i]] = ctx->Dim(i);
+    for (size_t i = 0; i < contracting.size(); ++i) {
+      results[contracting[i]] = ctx->Symbol(i);
+    }
+    for (size_t i = 0; i < free.size(); ++i) {
+      results[free[i]] = ctx->Dim(free_base + i);
+    }
+    return MakeMap(ctx, in.shape.dims, range_sizes, std::move(results));
+  };
+  return FromMaps(
+      {operand_map(lhs, dn.lhs_batch, dn.lhs_contracting, lhs_free, nb),
+       operand_map(rhs, dn.rhs_batch, dn.rhs_contracting, rhs_free,
+                   nb + lhs_free.size())});
+}
+
+Result<Indexing> DotInToOut(const Instruction& in, int operand,
+                            ExprContext* ctx) {
+  // The other operand's free dims become range variables.
+  const hlo::DotDimensionNumbers& dn = in.dot;
+  const hlo::Shape &lhs = in.operand(0)->shape, &rhs = in.operand(1)->shape;
+  std::vector<int64_t> lhs_free =
+      FreeDims(lhs.rank(), dn.lhs_batch, dn.lhs_contracting);
+  std::vector<int64_t> rhs_free =
+      FreeDims(rhs.rank(), dn.rhs_batch, dn.rhs_contracting);
+  const bool is_lhs = operand == 0;
+  const std::vector<int64_t>& batch = is_lhs ? dn.lhs_batch : dn.rhs_batch;
+  std::vector<Expr> results;
+  std::vector<int64_t> range_sizes;
+  for (int64_t b : batch) results.push_back(ctx->Dim(b));
+  auto add_free = [&](const std::vector<int64_t>& free, const hlo::Shape& s,
+                      bool mine) {
+    for (int64_t f : free) {
+      if (mine) {
+        results.push_back(ctx->Dim(f));
+      } else {
+        results.push_back(ctx->Symbol(range_sizes.size()));
+        range_sizes.push_back(s.dims[f]);
+      }
+    }
+  };
+  add_free(lhs_free, lhs, is_lhs);
+  add_free(rhs_free, rhs, !is_lhs);
+  return FromMaps({MakeMap(ctx, in.operand(operand)->shape.dims, range_sizes,
+                           std::move(results))});
+}
+
+Result<Indexing> ConvolutionOutToIn(const Instruction& in, ExprContext* ctx) {
+  const hlo::ConvDimensionNumbers& dn = *in.conv;
+  const hlo::Shape &lhs = in.operand(0)->shape, &rhs = in.operand(1)->shape;
+  const std::vector<int64_t>& out = in.shape.dims;
+  const size_t sp = dn.input_spatial.size();
+  const int64_t out_features = out[dn.output_feature];
+  const int64_t kernel_in = rhs.dims[dn.kernel_input_feature];
+  const int64_t fg = in.feature_group_count, bg = in.batch_group_count;
+  if (out_features % fg != 0 || out_features % bg != 0) {
+    return Unsupported(in, "output features not divisible by the group count");
+  }
+  // Symbols: one per kernel spatial dim, then the input feature within its
+  // group.
+  std::vector<int64_t> range_sizes;
+  for (size_t i = 0; i < sp; ++i) range_sizes.push_back(in.window[i].size);
+  range_sizes.push_back(kernel_in);
+  Expr s_feature = ctx->Symbol(sp);
+  Expr d_batch = ctx->Dim(dn.output_batch),
+       d_feature = ctx->Dim(dn.output_feature);
+
+  // Output -> padded lhs, then the pad map (padding and base dilation of
+  // the spatial dims) down to the lhs itself.
+  std::vector<Expr> padded_results(lhs.rank());
+  std::vector<int64_t> padded_dims = lhs.dims;
+  std::vector<hlo::PadDim> padding(lhs.rank());
+  padded_results[dn.input_batch] =
+      bg == 1 ? d_batch
+              : d_feature.FloorDiv(out_features / bg) * out[dn.output_batch] +
+                    d_batch;
+  padded_results[dn.input_feature] =
+      fg == 1 ? s_feature
+              : d_feature.FloorDiv(out_features / fg) * kernel_in + s_feature;
+  for (size_t i = 0; i < sp; ++i) {
+    const hlo::WindowDim& w = in.window[i];
+    int64_t ld = dn.input_spatial[i];
+    padded_results[ld] = ctx->Dim(dn.output_spatial[i]) * w.stride +
+                         ctx->Symbol(i) * w.window_dilation;
+    int64_t n = lhs.dims[ld];
+    padded_dims[ld] =
+        (n == 0 ? 0 : (n - 1) * w.base_dilation + 1) + w.pad_low + w.pad_high;
+    padding[ld] = {w.pad_low, w.pad_high, w.base_dilation - 1};
+  }
+  IndexingMap padded =
+      MakeMap(ctx, out, range_sizes, std::move(padded_results));
+  IndexingMap pad = PadMap(lhs.dims, padding, padded_dims, ctx);
+  IXA_ASSIGN_OR_RETURN(IndexingMap lhs_map, ComposeIndexingMaps(padded, pad));
+
+  std::vector<Expr> kernel_results(rhs.rank());
+  kernel_results[dn.kernel_input_feature] = s_feature;
+  kernel_results[dn.kernel_output_feature] = d_feature;
+  for (size_t i = 0; i < sp; ++i) {
+    Expr s = ctx->Symbol(i);
+    kernel_results[dn.kernel_spatial[i]] =
+        in.window[i].reversal ? -s + (in.window[i].size - 1) : s;
+  }
+  return FromMaps({std::move(lhs_map),
+                   MakeMap(ctx, out, range_sizes, std::move(kernel_results))});
+}
+
+}  // namespace ixa::indexing_internal

@@ -1,0 +1,433 @@
+// Brute-force checks of the maps against a reference interpreter: every
+// output element may depend only on the input elements its output-to-input
+// maps name (and, where the map is exact, on all of them), and the
+// input-to-output maps are the inverse relation.
+#include <set>
+
+#include "tests/analysis/reference_interpreter.h"
+#include "tests/analysis/test_util.h"
+
+namespace ixa::testing {
+namespace {
+
+using Element = std::pair<int, int64_t>;  // (parameter, linear index)
+
+// Runtime variable values: the producer's value at producer_map(dims).
+bool RuntimeValues(const IndexingMap& m, const std::vector<int64_t>& dims,
+                   const std::vector<int64_t>& range, const hlo::Computation& c,
+                   Values& values, std::vector<int64_t>* rt) {
+  rt->clear();
+  for (const Variable& v : m.rt_vars()) {
+    const hlo::Instruction* p = c.Find(v.producer);
+    REQUIRE(p);
+    REQUIRE(v.producer_map);
+    std::vector<int64_t> syms(
+        range.begin(),
+        range.begin() +
+            std::min<size_t>(range.size(), v.producer_map->num_symbols()));
+    auto idx = v.producer_map->Evaluate(dims, syms);
+    REQUIRE(idx.ok());
+    const Tensor& t = values[p][0];
+    rt->push_back(t.data[Linear(*idx, t.dims)]);
+  }
+  return true;
+}
+
+// Every point of the map for fixed dims: the image (results).
+std::set<std::vector<int64_t>> Image(const IndexingMap& m,
+                                     const std::vector<int64_t>& dims,
+                                     const hlo::Computation& c, Values& values,
+                                     const std::vector<int64_t>& target_dims,
+                                     bool clip = false) {
+  std::set<std::vector<int64_t>> out;
+  if (m.IsKnownEmpty()) return out;
+  std::vector<int64_t> sizes;
+  for (const Variable& v : m.range_vars())
+    sizes.push_back(v.bounds.upper - v.bounds.lower + 1);
+  for (int64_t s = 0; s < Count(sizes); ++s) {
+    std::vector<int64_t> range = Unlinear(s, sizes);
+    for (size_t i = 0; i < range.size(); ++i)
+      range[i] += m.range_vars()[i].bounds.lower;
+    std::vector<int64_t> rt;
+    RuntimeValues(m, dims, range, c, values, &rt);
+    std::vector<int64_t> syms = range;
+    syms.insert(syms.end(), rt.begin(), rt.end());
+    if (!*m.InDomain(dims, syms)) continue;
+    std::vector<int64_t> r = *m.Evaluate(dims, syms);
+    bool outside = false;
+    for (size_t i = 0; i < r.size(); ++i) {
+      outside |= r[i] < 0 || r[i] >= target_dims[i];
+    }
+    if (clip && outside) continue;
+    for (size_t i = 0; i < r.size(); ++i) {
+      INFO("map " << PrintIndexingMap(m) << " leaves the target's bounds");
+      REQUIRE(r[i] >= 0);
+      REQUIRE(r[i] < target_dims[i]);
+    }
+    out.insert(r);
+  }
+  return out;
+}
+
+struct Check {
+  std::string hlo;
+  bool exact = true;          // maps name exactly the real dependencies
+  bool check_inverse = true;  // compare with input-to-output maps
+  bool fusion = false;        // the root is analysed as a fusion
+  int output_id = 0;
+  // Points of the map outside the operand are ignored instead of failing
+  // (dynamic-update-slice's update map is unconstrained, as in the spec).
+  bool clip = false;
+};
+
+std::vector<Tensor> RandomParams(const hlo::Computation& c,
+                                 std::mt19937_64& rng) {
+  std::vector<Tensor> params;
+  for (int64_t i = 0; i < c.parameter_count(); ++i) {
+    const hlo::Shape& s = c.parameter(i)->shape;
+    Tensor t{s.dims, std::vector<int64_t>(Count(s.dims))};
+    // Scalar and index parameters stay small: they are offsets.
+    // Scalars are offsets: small, zero included. Integer arrays may be
+    // gather indices: in [1, 3]. No zeros elsewhere, so that products show
+    // every dependency.
+    bool scalar = s.IsScalar(), ints = s.type == hlo::ElementType::kS32;
+    std::uniform_int_distribution<int64_t> d(scalar ? 0 : 1, scalar ? 2
+                                                             : ints ? 3
+                                                                    : 9);
+    for (int64_t& x : t.data) x = d(rng);
+    params.push_back(std::move(t));
+  }
+  return params;
+}
+
+void RunCheck(const Check& check) {
+  INFO(check.hlo);
+  auto module = ParseOrDie(check.hlo);
+  ExprContext ctx;
+  const hlo::Computation& entry = *module->entry();
+  const hlo::Instruction* root = entry.root();
+  const hlo::Computation& comp = check.fusion ? *root->called() : entry;
+  // Maps per operand of the root (parameters of the entry).
+  std::vector<IndexingMapSet> maps;
+  if (check.fusion) {
+    auto r = ComputeFusionParameterIndexing(RegionOfComputation(comp),
+                                            check.output_id, &ctx);
+    INFO((r.ok() ? "" : r.error().ToString()));
+    REQUIRE(r.ok());
+    maps = *r;
+  } else {
+    auto r = ComputeOutputToInputIndexing(*root, check.output_id, &ctx);
+    INFO((r.ok() ? "" : r.error().ToString()));
+    REQUIRE(r.ok());
+    maps = r->indexing_maps;
+  }
+  // Parameter number of each root operand / fusion parameter.
+  std::vector<int> param_of;
+  for (size_t k = 0; k < maps.size(); ++k) {
+    const hlo::Instruction* p =
+        check.fusion ? comp.parameter(k) : root->operand(k);
+    REQUIRE(p->opcode == "parameter");
+    param_of.push_back(p->parameter_number);
+  }
+  std::mt19937_64 rng(7);
+  std::vector<Tensor> params = RandomParams(comp, rng);
+  Interpreter interp;
+  Values values;
+  std::vector<Tensor> base = interp.Run(comp, params, &values);
+  const Tensor& out = base[check.output_id];
+
+  // Named: M(o) for every output element.
+  std::vector<std::set<Element>> named(out.size());
+  for (int64_t l = 0; l < out.size(); ++l) {
+    std::vector<int64_t> o = Unlinear(l, out.dims);
+    for (size_t k = 0; k < maps.size(); ++k) {
+      const Tensor& p = params[param_of[k]];
+      for (const IndexingMap& m : maps[k]) {
+        for (const auto& idx : Image(m, o, comp, values, p.dims, check.clip)) {
+          named[l].insert({param_of[k], Linear(idx, p.dims)});
+        }
+      }
+    }
+  }
+  // Real: D(o) by perturbing each input element.
+  std::vector<std::set<Element>> real(out.size());
+  for (size_t k = 0; k < params.size(); ++k) {
+    for (int64_t e = 0; e < params[k].size(); ++e) {
+      std::vector<Tensor> changed = params;
+      changed[k].data[e] += 1000 + static_cast<int64_t>(rng() % 1000);
+      Tensor after = interp.Run(comp, changed)[check.output_id];
+      for (int64_t l = 0; l < out.size(); ++l) {
+        if (after.data[l] != out.data[l])
+          real[l].insert({static_cast<int>(k), e});
+      }
+    }
+  }
+  for (int64_t l = 0; l < out.size(); ++l) {
+    INFO("output element " << l);
+    for (const Element& e : real[l]) {
+      INFO("depends on parameter " << e.first << " element " << e.second);
+      CHECK(named[l].count(e) == 1);
+    }
+    if (check.exact) CHECK(named[l] == real[l]);
+  }
+  if (check.fusion || !check.check_inverse) return;
+  // Input-to-output maps are the inverse relation of the output-to-input
+  // ones.
+  for (size_t k = 0; k < maps.size(); ++k) {
+    auto r = ComputeInputToOutputIndexing(*root, k, &ctx);
+    INFO((r.ok() ? "" : r.error().ToString()));
+    REQUIRE(r.ok());
+    const IndexingMapSet& set = r->indexing_maps[check.output_id];
+    const Tensor& p = params[param_of[k]];
+    for (int64_t e = 0; e < p.size(); ++e) {
+      std::set<int64_t> image;
+      for (const IndexingMap& m : set) {
+        for (const auto& idx :
+             Image(m, Unlinear(e, p.dims), comp, values, out.dims)) {
+          image.insert(Linear(idx, out.dims));
+        }
+      }
+      std::set<int64_t> inverse;
+      for (int64_t l = 0; l < out.size(); ++l) {
+        if (named[l].count({param_of[k], e})) inverse.insert(l);
+      }
+      INFO("operand " << k << " element " << e);
+      CHECK(image == inverse);
+    }
+  }
+}
+
+const char* kAdd = R"(
+  add {
+    a = s32[] parameter(0)
+    b = s32[] parameter(1)
+    ROOT r = s32[] add(a, b)
+  }
+)";
+
+std::string WithAdd(const std::string& entry) {
+  return std::string("HloModule m\n") + kAdd + "ENTRY e {\n" + entry + "\n}";
+}
+
+TEST_CASE("brute force: elementwise, broadcast, transpose, reverse",
+          "[brute]") {
+  RunCheck({R"(
+    p0 = f32[3,4] parameter(0)
+    p1 = f32[3,4] parameter(1)
+    ROOT r = f32[3,4] multiply(p0, p1))"});
+  RunCheck({R"(
+    p0 = pred[] parameter(0)
+    p1 = f32[3,4] parameter(1)
+    p2 = f32[3,4] parameter(2)
+    ROOT r = f32[3,4] select(p0, p1, p2))",
+            /*exact=*/false});
+  RunCheck({R"(
+    p0 = f32[4] parameter(0)
+    ROOT r = f32[3,4,2] broadcast(p0), dimensions={1})"});
+  RunCheck({R"(
+    p0 = f32[2,3] parameter(0)
+    ROOT r = f32[3,5,2] broadcast(p0), dimensions={2,0})"});
+  RunCheck({R"(
+    p0 = f32[2,3,4] parameter(0)
+    ROOT r = f32[4,2,3] transpose(p0), dimensions={2,0,1})"});
+  RunCheck({R"(
+    p0 = f32[3,4,2] parameter(0)
+    ROOT r = f32[3,4,2] reverse(p0), dimensions={0,2})"});
+}
+
+TEST_CASE("brute force: reshape and bitcast", "[brute]") {
+  const std::vector<std::pair<std::string, std::string>> shapes = {
+      {"[4,6]", "[24]"},      {"[24]", "[2,3,4]"},    {"[4,6]", "[3,8]"},
+      {"[2,3,4]", "[6,4]"},   {"[2,3,4]", "[4,3,2]"}, {"[1,6,1]", "[2,1,3]"},
+      {"[3,1,4]", "[12]"},    {"[]", "[1,1]"},        {"[1,1]", "[]"},
+      {"[4,2,3]", "[4,6,1]"}, {"[2,2,6]", "[4,3,2]"},
+  };
+  for (const auto& [from, to] : shapes) {
+    RunCheck({"p0 = f32" + from + " parameter(0)\nROOT r = f32" + to +
+              " reshape(p0)"});
+  }
+  RunCheck({R"(
+    p0 = f32[4,6]{0,1} parameter(0)
+    ROOT r = f32[3,8]{0,1} bitcast(p0))"});
+  RunCheck({R"(
+    p0 = f32[2,3,4]{2,1,0} parameter(0)
+    ROOT r = f32[4,2,3]{0,2,1} bitcast(p0))"});
+  RunCheck({R"(
+    p0 = f32[6,4]{0,1} parameter(0)
+    ROOT r = f32[2,3,4]{1,0,2} bitcast(p0))"});
+}
+
+TEST_CASE("brute force: slice, pad, concatenate", "[brute]") {
+  RunCheck({R"(
+    p0 = f32[7,9] parameter(0)
+    ROOT r = f32[3,3] slice(p0), slice={[1:7:2], [0:9:3]})"});
+  RunCheck({R"(
+    p0 = f32[3,4] parameter(0)
+    p1 = f32[] parameter(1)
+    ROOT r = f32[10,3] pad(p0, p1), padding=1_2_2x-1_0_0)",
+            /*exact=*/false});
+  RunCheck({R"(
+    p0 = f32[5] parameter(0)
+    p1 = f32[] parameter(1)
+    ROOT r = f32[6] pad(p0, p1), padding=-2_-1_1)",
+            /*exact=*/false});
+  RunCheck({R"(
+    p0 = f32[2,2] parameter(0)
+    p1 = f32[2,3] parameter(1)
+    p2 = f32[2,1] parameter(2)
+    ROOT r = f32[2,6] concatenate(p0, p1, p2), dimensions={1})"});
+}
+
+// The kernel map of a convolution names every kernel element, also those
+// that meet padding for a given output (as XLA's), so it is not exact.
+TEST_CASE("brute force: reduce, reduce-window, dot, convolution", "[brute]") {
+  RunCheck({WithAdd(R"(
+    p0 = s32[3,4,2] parameter(0)
+    p1 = s32[] parameter(1)
+    ROOT r = s32[4] reduce(p0, p1), dimensions={0,2}, to_apply=add)")});
+  RunCheck({std::string("HloModule m\n") + R"(
+    add2 {
+      a = s32[] parameter(0)
+      b = s32[] parameter(1)
+      c = s32[] parameter(2)
+      d = s32[] parameter(3)
+      x = s32[] add(a, c)
+      y = s32[] multiply(b, d)
+      ROOT t = (s32[], s32[]) tuple(x, y)
+    }
+    ENTRY e {
+      p0 = s32[3,2] parameter(0)
+      p1 = s32[3,2] parameter(1)
+      i0 = s32[] parameter(2)
+      i1 = s32[] parameter(3)
+      ROOT r = (s32[2], s32[2]) reduce(p0, p1, i0, i1), dimensions={0}, to_apply=add2
+    })",
+            /*exact=*/false, /*check_inverse=*/true, false, /*output_id=*/1});
+  RunCheck({WithAdd(R"(
+    p0 = s32[7,5] parameter(0)
+    p1 = s32[] parameter(1)
+    ROOT r = s32[4,3] reduce-window(p0, p1), window={size=2x3 stride=2x1 pad=1_1x0_0 rhs_dilate=1x1}, to_apply=add)"),
+            true, /*check_inverse=*/false});
+  RunCheck({WithAdd(R"(
+    p0 = s32[4,3] parameter(0)
+    p1 = s32[] parameter(1)
+    ROOT r = s32[7,3] reduce-window(p0, p1), window={size=2x2 pad=1_1x0_1 lhs_dilate=2x1 rhs_dilate=2x1}, to_apply=add)"),
+            true, false});
+  RunCheck({R"(
+    p0 = s32[3,2,4] parameter(0)
+    p1 = s32[4,5,2] parameter(1)
+    ROOT r = s32[2,3,5] dot(p0, p1), lhs_batch_dims={1}, rhs_batch_dims={2},
+      lhs_contracting_dims={2}, rhs_contracting_dims={0})"});
+  RunCheck({R"(
+    p0 = s32[2,5,5,2] parameter(0)
+    p1 = s32[2,3,2,3] parameter(1)
+    ROOT r = s32[2,3,3,3] convolution(p0, p1), window={size=2x3 stride=2x1 pad=1_0x0_0 rhs_dilate=1x1},
+      dim_labels=b01f_01io->bf01)",
+            /*exact=*/false, false});
+  RunCheck({R"(
+    p0 = s32[1,4,2,3] parameter(0)
+    p1 = s32[2,1,2,4] parameter(1)
+    ROOT r = s32[1,4,3,7] convolution(p0, p1), window={size=2x1 pad=1_1x1_1 lhs_dilate=1x2 rhs_reversal=1x0},
+      dim_labels=bf01_01io->bf01, feature_group_count=2)",
+            false, false});
+}
+
+TEST_CASE("brute force: dynamic-slice, dynamic-update-slice, gather",
+          "[brute]") {
+  RunCheck({R"(
+    p0 = f32[5,6] parameter(0)
+    o0 = s32[] parameter(1)
+    o1 = s32[] parameter(2)
+    ROOT r = f32[2,3] dynamic-slice(p0, o0, o1), dynamic_slice_sizes={2,3})",
+            /*exact=*/false});
+  RunCheck({R"(
+    p0 = f32[5,6] parameter(0)
+    p1 = f32[2,3] parameter(1)
+    o0 = s32[] parameter(2)
+    o1 = s32[] parameter(3)
+    ROOT r = f32[5,6] dynamic-update-slice(p0, p1, o0, o1))",
+            /*exact=*/false,
+            /*check_inverse=*/false, false, 0, /*clip=*/true});
+  RunCheck({R"(
+    p0 = f32[5,6,3] parameter(0)
+    p1 = s32[4,2] parameter(1)
+    ROOT r = f32[4,2,3,2] gather(p0, p1), offset_dims={1,2,3},
+      collapsed_slice_dims={}, start_index_map={0,1}, index_vector_dim=1,
+      slice_sizes={2,3,2})",
+            /*exact=*/false, /*check_inverse=*/false});
+}
+
+TEST_CASE("brute force: fusions of chained ops", "[brute][fusion]") {
+  auto fusion = [](const std::string& body, const std::string& params,
+                   const std::string& shape) {
+    return "HloModule m\n" + std::string(kAdd) + "f {\n" + body +
+           "\n}\nENTRY e {\n" + params + "\nROOT fu = " + shape + " fusion(" +
+           "a0" + (params.find("a1") != std::string::npos ? ", a1" : "") +
+           "), kind=kLoop, calls=f\n}";
+  };
+  // Softmax over s32[2,3,4].
+  RunCheck({fusion(R"(
+    p0 = s32[2,3,4] parameter(0)
+    c = s32[] constant(0)
+    m = s32[2,3] reduce(p0, c), dimensions={2}, to_apply=add
+    b = s32[2,3,4] broadcast(m), dimensions={0,1}
+    s = s32[2,3,4] subtract(p0, b)
+    e = s32[2,3,4] exponential(s)
+    z = s32[2,3] reduce(e, c), dimensions={2}, to_apply=add
+    bz = s32[2,3,4] broadcast(z), dimensions={0,1}
+    ROOT d = s32[2,3,4] divide(e, bz))",
+                   "a0 = s32[2,3,4] parameter(0)", "s32[2,3,4]"),
+            false, false, true});
+  // Reshapes that cancel; reduce of reduce; slice of slice; concat then
+  // slice; reshape of concat; dynamic-slice of dynamic-slice.
+  RunCheck({fusion(R"(
+    p0 = f32[2,3,4] parameter(0)
+    r1 = f32[6,4] reshape(p0)
+    r2 = f32[4,6] reshape(r1)
+    ROOT r3 = f32[2,3,4] reshape(r2))",
+                   "a0 = f32[2,3,4] parameter(0)", "f32[2,3,4]"),
+            true, false, true});
+  RunCheck({fusion(R"(
+    p0 = s32[2,3,4] parameter(0)
+    c = s32[] constant(0)
+    r1 = s32[2,4] reduce(p0, c), dimensions={1}, to_apply=add
+    ROOT r2 = s32[4] reduce(r1, c), dimensions={0}, to_apply=add)",
+                   "a0 = s32[2,3,4] parameter(0)", "s32[4]"),
+            true, false, true});
+  RunCheck({fusion(R"(
+    p0 = f32[12,9] parameter(0)
+    s1 = f32[5,4] slice(p0), slice={[1:11:2], [1:9:2]}
+    ROOT s2 = f32[2,2] slice(s1), slice={[1:5:2], [0:4:3]})",
+                   "a0 = f32[12,9] parameter(0)", "f32[2,2]"),
+            true, false, true});
+  RunCheck({fusion(R"(
+    p0 = f32[2,3] parameter(0)
+    p1 = f32[2,4] parameter(1)
+    c = f32[2,7] concatenate(p0, p1), dimensions={1}
+    ROOT s = f32[2,3] slice(c), slice={[0:2], [2:5]})",
+                   "a0 = f32[2,3] parameter(0)\na1 = f32[2,4] parameter(1)",
+                   "f32[2,3]"),
+            true, false, true});
+  RunCheck({fusion(R"(
+    p0 = f32[2,3] parameter(0)
+    p1 = f32[2,5] parameter(1)
+    c = f32[2,8] concatenate(p0, p1), dimensions={1}
+    ROOT r = f32[4,4] reshape(c))",
+                   "a0 = f32[2,3] parameter(0)\na1 = f32[2,5] parameter(1)",
+                   "f32[4,4]"),
+            true, false, true});
+  RunCheck(
+      {"HloModule m\nf {\n"
+       "  p0 = f32[8,7] parameter(0)\n  i = s32[] parameter(1)\n"
+       "  j = s32[] parameter(2)\n"
+       "  d1 = f32[5,4] dynamic-slice(p0, i, j), dynamic_slice_sizes={5,4}\n"
+       "  ROOT d2 = f32[2,2] dynamic-slice(d1, j, i), "
+       "dynamic_slice_sizes={2,2}\n}\n"
+       "ENTRY e {\n  a0 = f32[8,7] parameter(0)\n  a1 = s32[] parameter(1)\n"
+       "  a2 = s32[] parameter(2)\n"
+       "  ROOT fu = f32[2,2] fusion(a0, a1, a2), kind=kLoop, calls=f\n}",
+       false, false, true});
+}
+
+}  // namespace
+}  // namespace ixa::testing
