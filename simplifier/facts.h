@@ -1,0 +1,70 @@
+// Abstract facts about a sub-expression (G5): a range and an alignment,
+// computed bottom-up by the rewriter and read by the rules.
+//
+// Ranges here use the int64 limits as "unbounded" markers and keep them
+// sticky: an endpoint that is kInt64Min / kInt64Max means "no bound on this
+// side", and every operation that involves such an endpoint yields one again
+// (core's saturating Interval arithmetic is not sticky: MAX + (-5) gives a
+// finite-looking bound, which a rule must never trust).
+#ifndef IXA_SIMPLIFIER_FACTS_H_
+#define IXA_SIMPLIFIER_FACTS_H_
+
+#include <cstdint>
+#include <optional>
+
+#include "core/int_math.h"
+#include "core/interval.h"
+
+namespace ixa::simp {
+
+// Every value v of the expression satisfies v = modulus * k + remainder for
+// some integer k. modulus 0 means the value is exactly `remainder`; modulus 1
+// says nothing. Invariant: modulus >= 0 and 0 <= remainder < modulus when
+// modulus > 0.
+struct Alignment {
+  int64_t modulus = 1;
+  int64_t remainder = 0;
+
+  static Alignment Unknown() { return {1, 0}; }
+  static Alignment Exact(int64_t v) { return {0, v}; }
+  bool operator==(const Alignment& o) const = default;
+};
+
+Alignment AlignAdd(const Alignment& a, const Alignment& b);
+Alignment AlignScale(const Alignment& a, int64_t c);
+// Alignment of x mod m (m > 0) and of x floordiv m (m > 0).
+Alignment AlignMod(const Alignment& a, int64_t m);
+Alignment AlignFloorDiv(const Alignment& a, int64_t m);
+
+struct Facts {
+  Interval range = Interval::Full();
+  Alignment align;
+
+  // A single known value (finite).
+  std::optional<int64_t> PointValue() const;
+};
+
+// Both endpoints are real bounds (not the unbounded markers).
+inline bool IsFinite(const Interval& iv) {
+  return iv.IsFeasible() && iv.lower != kInt64Min && iv.upper != kInt64Max;
+}
+
+// Sticky-unbounded interval arithmetic (see the file comment).
+Interval RangeAdd(const Interval& a, const Interval& b);
+Interval RangeScale(const Interval& a, int64_t c);
+Interval RangeMul(const Interval& a, const Interval& b);
+Interval RangeFloorDiv(const Interval& a, const Interval& divisor);
+Interval RangeCeilDiv(const Interval& a, const Interval& divisor);
+Interval RangeMod(const Interval& a, const Interval& divisor);
+
+// Shrinks the range to the nearest values that match the alignment, and
+// turns a range that became a single point into an exact alignment.
+Facts Trim(Facts f);
+
+// If every value of `range` lies in one period [m*d, m*d + d - 1] of d > 0,
+// returns m.
+std::optional<int64_t> OnePeriod(const Interval& range, int64_t d);
+
+}  // namespace ixa::simp
+
+#endif  // IXA_SIMPLIFIER_FACTS_H_

@@ -1,0 +1,193 @@
+// The expression rewriter: simplifies an expression bottom-up over one map's
+// variable bounds (and, for results, its constraints), computing Facts per
+// node and trying each operator's rule table in order (G5, G6, G12).
+//
+// Within one Rewriter every node is simplified once (memoized) and its facts
+// are computed once. A Rewriter must be rebuilt when the map's bounds or
+// constraints change.
+#ifndef IXA_SIMPLIFIER_REWRITER_H_
+#define IXA_SIMPLIFIER_REWRITER_H_
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/expr.h"
+#include "core/indexing_map.h"
+#include "simplifier/facts.h"
+#include "simplifier/linear.h"
+#include "simplifier/simplify.h"
+
+namespace ixa::simp {
+
+class Rewriter;
+
+// A small open-addressing map keyed by expression node (the node's own
+// structural hash is the hash). Cheaper than std::unordered_map for the
+// per-call memo tables, which are filled once and never erased from.
+template <typename V>
+class NodeMap {
+ public:
+  NodeMap() : slots_(64) {}
+  V* Find(const ExprNode* key) {
+    size_t mask = slots_.size() - 1;
+    for (size_t i = key->hash & mask;; i = (i + 1) & mask) {
+      Slot& s = slots_[i];
+      if (s.key == key) return &s.value;
+      if (s.key == nullptr) return nullptr;
+    }
+  }
+  // Inserts or overwrites.
+  void Put(const ExprNode* key, const V& value) {
+    if ((size_ + 1) * 2 > slots_.size()) Grow();
+    size_t mask = slots_.size() - 1;
+    for (size_t i = key->hash & mask;; i = (i + 1) & mask) {
+      Slot& s = slots_[i];
+      if (s.key == key) {
+        s.value = value;
+        return;
+      }
+      if (s.key == nullptr) {
+        s.key = key;
+        s.value = value;
+        ++size_;
+        return;
+      }
+    }
+  }
+  void Clear() {
+    slots_.assign(64, Slot{});
+    size_ = 0;
+  }
+
+ private:
+  struct Slot {
+    const ExprNode* key = nullptr;
+    V value{};
+  };
+  void Grow() {
+    std::vector<Slot> old;
+    old.swap(slots_);
+    slots_.resize(old.size() * 2);
+    size_ = 0;
+    for (const Slot& s : old) {
+      if (s.key) Put(s.key, s.value);
+    }
+  }
+  std::vector<Slot> slots_;
+  size_t size_ = 0;
+};
+
+// What a floordiv / ceildiv / mod rule sees. `dividend` and `divisor` are
+// already simplified; `sum` is the dividend in canonical linear form.
+struct DivOperands {
+  Expr node;  // the node being rewritten: dividend <op> divisor
+  Expr dividend;
+  Expr divisor;
+  const LinearSum& sum;
+  Facts dividend_facts;
+  Facts divisor_facts;
+  std::optional<int64_t> d;  // the divisor's value when it is a constant
+};
+
+// A rule returns the replacement, or a null Expr when it does not apply.
+// The replacement is simplified again by the rewriter.
+using DivRuleFn = Expr (*)(Rewriter& rw, const DivOperands& in);
+struct DivRule {
+  const char* id;
+  DivRuleFn apply;
+};
+
+// A sum rule rewrites a normalized linear sum in place; returns true if it
+// changed it (the rewriter re-normalizes and retries the table).
+using SumRuleFn = bool (*)(Rewriter& rw, LinearSum* sum);
+struct SumRule {
+  const char* id;
+  SumRuleFn apply;
+};
+
+// The operator tables (rules_*.cc), tried in order; the first rule that
+// applies wins.
+std::span<const DivRule> FloorDivRules();
+std::span<const DivRule> CeilDivRules();
+std::span<const DivRule> ModRules();
+std::span<const SumRule> SumRules();
+
+// Which rules may fire. Empty `only` means all of them (the default); the
+// per-rule tests enable one rule at a time. Canonicalization of sums
+// (flattening, sorting, merging like terms) is always on.
+struct RuleFilter {
+  std::vector<std::string> only;
+  bool Enabled(const char* id) const;
+};
+
+struct RewriterStats {
+  int64_t rule_firings = 0;
+  bool budget_exhausted = false;
+};
+
+class Rewriter {
+ public:
+  // `use_constraints`: intersect the range of a subexpression with the
+  // interval of a constraint on the same expression (sound for results, not
+  // for the constraints themselves).
+  Rewriter(const IndexingMap& map, bool use_constraints,
+           const RuleFilter* filter, std::vector<TraceStep>* trace);
+
+  ExprContext* ctx() const { return ctx_; }
+
+  // The simplified form of e.
+  Expr Simplify(Expr e);
+  // Facts of an expression (meant for simplified ones; correct for any).
+  Facts FactsOf(Expr e);
+  // Facts of a linear sum, evaluated term by term.
+  Facts FactsOfSum(const LinearSum& sum);
+
+  // Builds and simplifies.
+  Expr Build(const LinearSum& sum) { return Simplify(BuildSum(ctx_, sum)); }
+  Expr Const(int64_t v) { return ctx_->Constant(v); }
+
+  // Forgets simplified forms but keeps facts (they depend only on the map).
+  void ClearSimplifyMemo() { memo_.Clear(); }
+
+  const RewriterStats& stats() const { return stats_; }
+  bool tracing() const { return trace_ != nullptr; }
+  void Record(const char* rule, Expr before, Expr after);
+
+ private:
+  Expr SimplifyUncached(Expr e);
+  Expr SimplifySum(Expr e);
+  Expr SimplifyDiv(Expr e);
+  bool Flatten(Expr e, int64_t scale, LinearSum* acc);
+  Expr FoldPoint(Expr e);
+  Expr AffineInOneVariable(Expr node);
+  Facts ComputeFacts(Expr e);
+  bool Allowed(const char* id) const {
+    return filter_ == nullptr || filter_->Enabled(id);
+  }
+
+  const IndexingMap& map_;
+  ExprContext* ctx_;
+  const RuleFilter* filter_;
+  std::vector<TraceStep>* trace_;
+  std::unordered_map<const ExprNode*, Interval> constraint_ranges_;
+  NodeMap<Expr> memo_;
+  NodeMap<Facts> facts_;
+  RewriterStats stats_;
+  int depth_ = 0;
+};
+
+// Stops runaway rewriting inside one Rewriter: after this many rule
+// firings no rule fires any more and the stats say the budget ran out.
+inline constexpr int64_t kMaxRuleFirings = 100000;
+// div.affine_in_one_variable probes at most this many values.
+inline constexpr int64_t kMaxAffineProbe = 64;
+// Nesting limit for re-simplifying rule outputs.
+inline constexpr int kMaxRewriteDepth = 200;
+
+}  // namespace ixa::simp
+
+#endif  // IXA_SIMPLIFIER_REWRITER_H_

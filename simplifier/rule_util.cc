@@ -1,0 +1,145 @@
+#include "simplifier/rule_util.h"
+
+#include <algorithm>
+
+namespace ixa::simp {
+
+DivisorSplit SplitByDivisor(const LinearSum& sum, int64_t divisor) {
+  DivisorSplit out;
+  for (const Term& t : sum.terms) {
+    if (t.coeff % divisor == 0) {
+      out.quotient.terms.push_back({t.expr, t.coeff / divisor});
+    } else {
+      out.rest.terms.push_back(t);
+    }
+  }
+  out.rest.constant = sum.constant;
+  return out;
+}
+
+std::optional<GcdSplit> FindGcdSplit(Rewriter& rw, const LinearSum& sum,
+                                     int64_t divisor) {
+  if (divisor <= 1) return std::nullopt;
+  // Candidate factors, largest first; few terms, so a small vector.
+  std::vector<int64_t> factors;
+  for (const Term& t : sum.terms) {
+    int64_t h = Gcd(t.coeff, divisor);
+    if (h > 1 && h != kInt64Max &&
+        std::find(factors.begin(), factors.end(), h) == factors.end()) {
+      factors.push_back(h);
+    }
+  }
+  std::sort(factors.rbegin(), factors.rend());
+  for (int64_t h : factors) {
+    GcdSplit split{h, {}, {}};
+    for (const Term& t : sum.terms) {
+      if (t.coeff % h == 0) {
+        split.high.terms.push_back({t.expr, t.coeff / h});
+      } else {
+        split.low.terms.push_back(t);
+      }
+    }
+    split.low.constant = sum.constant;
+    auto m = OnePeriod(rw.FactsOfSum(split.low).range, h);
+    if (!m) continue;
+    auto shift = CheckedMul(*m, h);
+    if (!shift) continue;
+    auto low_constant = CheckedSub(split.low.constant, *shift);
+    auto high_constant = CheckedAdd(split.high.constant, *m);
+    if (!low_constant || !high_constant) continue;
+    split.low.constant = *low_constant;
+    split.high.constant = *high_constant;
+    return split;
+  }
+  return std::nullopt;
+}
+
+std::optional<LinearSum> Scaled(const LinearSum& s, int64_t k, int64_t c) {
+  LinearSum out;
+  out.constant = c;
+  if (!AddScaled(s, k, &out)) return std::nullopt;
+  return out;
+}
+
+Expr SoleTerm(const LinearSum& sum) {
+  if (sum.terms.size() == 1 && sum.terms[0].coeff == 1 && sum.constant == 0) {
+    return sum.terms[0].expr;
+  }
+  return Expr();
+}
+
+bool IsOpByPositiveConstant(Expr e, ExprKind kind) {
+  return e.kind() == kind && e.rhs().IsConstant() && e.rhs().constant() > 0;
+}
+
+namespace {
+
+// Evaluates e with `var` set to `value` (e mentions no other variable).
+std::optional<int64_t> EvaluateAt(Expr e, Expr var, int64_t value) {
+  switch (e.kind()) {
+    case ExprKind::kConstant:
+      return e.constant();
+    case ExprKind::kDim:
+    case ExprKind::kSymbol:
+      if (e != var) return std::nullopt;
+      return value;
+    default:
+      break;
+  }
+  auto a = EvaluateAt(e.lhs(), var, value);
+  if (!a) return std::nullopt;
+  auto b = EvaluateAt(e.rhs(), var, value);
+  if (!b) return std::nullopt;
+  switch (e.kind()) {
+    case ExprKind::kAdd:
+      return CheckedAdd(*a, *b);
+    case ExprKind::kMul:
+      return CheckedMul(*a, *b);
+    case ExprKind::kFloorDiv:
+      return FloorDiv(*a, *b);
+    case ExprKind::kCeilDiv:
+      return CeilDiv(*a, *b);
+    default:
+      return Mod(*a, *b);
+  }
+}
+
+// The single variable e mentions, or null if it mentions none or several.
+}  // namespace
+
+Expr SoleVariable(Expr e) {
+  if (e.IsVariable()) return e;
+  if (!e.IsBinary()) return Expr();
+  Expr a = SoleVariable(e.lhs());
+  Expr b = SoleVariable(e.rhs());
+  if (!a) return e.lhs().IsConstant() ? b : Expr();
+  if (!b) return e.rhs().IsConstant() ? a : Expr();
+  return a == b ? a : Expr();
+}
+
+std::optional<AffineForm> AffineFit(Expr e, Expr x, const Interval& range,
+                                    int64_t max_points) {
+  if (!IsFinite(range) || range.IsPoint() || range.Size() > max_points) {
+    return std::nullopt;
+  }
+  auto first = EvaluateAt(e, x, range.lower);
+  auto second = EvaluateAt(e, x, range.lower + 1);
+  if (!first || !second) return std::nullopt;
+  auto step = CheckedSub(*second, *first);
+  if (!step) return std::nullopt;
+  int64_t expected = *second;
+  for (int64_t v = range.lower + 2; v <= range.upper; ++v) {
+    auto next = CheckedAdd(expected, *step);
+    auto got = EvaluateAt(e, x, v);
+    if (!next || !got || *got != *next) return std::nullopt;
+    expected = *next;
+  }
+  // f(x) = step*x + (first - step*lo).
+  auto shift = CheckedMul(*step, range.lower);
+  if (!shift) return std::nullopt;
+  auto offset = CheckedSub(*first, *shift);
+  if (!offset) return std::nullopt;
+  return AffineForm{*step, *offset};
+}
+
+}  // namespace ixa::simp

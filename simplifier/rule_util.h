@@ -1,0 +1,60 @@
+// Small helpers shared by the rule files.
+#ifndef IXA_SIMPLIFIER_RULE_UTIL_H_
+#define IXA_SIMPLIFIER_RULE_UTIL_H_
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "simplifier/linear.h"
+#include "simplifier/rewriter.h"
+
+namespace ixa::simp {
+
+// sum = divisor * quotient + rest, where quotient collects the terms whose
+// coefficient is a multiple of the divisor (divided by it) and rest the
+// other terms plus the whole constant.
+struct DivisorSplit {
+  LinearSum quotient;
+  LinearSum rest;
+};
+DivisorSplit SplitByDivisor(const LinearSum& sum, int64_t divisor);
+
+// A split of sum = h * high + low for a factor h > 1 of the divisor, where h
+// divides every coefficient of `high` and low's range lies in one period
+// [m*h, m*h + h - 1] (so floor(low / h) == m everywhere). `high` already
+// includes m, and `low` has m*h subtracted, so low is in [0, h - 1].
+struct GcdSplit {
+  int64_t h;
+  LinearSum high;
+  LinearSum low;
+};
+// Tries the factors gcd(coeff_i, divisor) from the largest down.
+std::optional<GcdSplit> FindGcdSplit(Rewriter& rw, const LinearSum& sum,
+                                     int64_t divisor);
+
+// Returns s * k + c, or nullopt on overflow.
+std::optional<LinearSum> Scaled(const LinearSum& s, int64_t k, int64_t c = 0);
+
+// The single term of a sum that is exactly `1 * term + 0`, else null.
+Expr SoleTerm(const LinearSum& sum);
+
+// Is e `x <kind> c` with a constant c > 0?
+bool IsOpByPositiveConstant(Expr e, ExprKind kind);
+
+// The single variable e mentions, or null if it mentions none or several.
+Expr SoleVariable(Expr e);
+
+// If e (mentioning only the variable x) takes the values slope*x + offset
+// at every x in range (at most max_points values, all probed), returns
+// them. Exhaustive, hence exact.
+struct AffineForm {
+  int64_t slope;
+  int64_t offset;
+};
+std::optional<AffineForm> AffineFit(Expr e, Expr x, const Interval& range,
+                                    int64_t max_points);
+
+}  // namespace ixa::simp
+
+#endif  // IXA_SIMPLIFIER_RULE_UTIL_H_

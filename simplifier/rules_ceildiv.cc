@@ -1,0 +1,78 @@
+// Rules for `a ceildiv b` (spec/xla-reference.md §(c) E24).
+//
+// ceil(a / D) = floor((a + D - 1) / D) for D > 0. The floordiv form is used
+// only when it ends up with fewer div/mod nodes, so ceildiv prints as
+// ceildiv unless it disappears or shrinks.
+//
+// Termination: ceildiv.one_period and ceildiv.via_floordiv remove a div/mod
+// node; ceildiv.split_multiples moves terms out of the dividend.
+#include "simplifier/rule_util.h"
+
+namespace ixa::simp {
+
+namespace {
+
+// ceildiv.by_one: x ceildiv 1 = x; x ceildiv -1 = -x.
+Expr ByOne(Rewriter& rw, const DivOperands& in) {
+  if (in.d == 1) return in.dividend;
+  if (in.d == -1) return rw.ctx()->Neg(in.dividend);
+  return Expr();
+}
+
+// ceildiv.one_period: if range(a) lies in [(m-1)*D + 1, m*D] then
+// ceil(a / D) = m; equivalently range(a + D - 1) lies in one period of D.
+Expr OnePeriodRule(Rewriter& rw, const DivOperands& in) {
+  if (!in.d || *in.d <= 0) return Expr();
+  Interval shifted =
+      RangeAdd(in.dividend_facts.range, Interval::Point(*in.d - 1));
+  auto m = OnePeriod(shifted, *in.d);
+  return m ? rw.Const(*m) : Expr();
+}
+
+// ceildiv.split_multiples: with a = D*Q + R (Q: terms whose coefficient D
+// divides, plus a constant multiple of D),
+//   ceil((D*Q + R) / D) = Q + ceil(R / D)          (Q is an integer).
+Expr SplitMultiples(Rewriter& rw, const DivOperands& in) {
+  if (!in.d || *in.d <= 1) return Expr();
+  int64_t d = *in.d;
+  DivisorSplit split = SplitByDivisor(in.sum, d);
+  int64_t k = split.rest.constant;
+  bool move_constant = k != 0 && k % d == 0;
+  if (split.quotient.terms.empty() && !move_constant) return Expr();
+  if (move_constant) {
+    split.quotient.constant = k / d;
+    split.rest.constant = 0;
+  }
+  Expr low = BuildSum(rw.ctx(), split.rest);
+  return rw.ctx()->Add(BuildSum(rw.ctx(), split.quotient),
+                       rw.ctx()->CeilDiv(low, in.divisor));
+}
+
+// ceildiv.via_floordiv (E24): ceil(a / D) = floor((a + D - 1) / D) for
+// D > 0 (write a = D*q - r with 0 <= r < D: both sides are q). Applied only
+// when the simplified floordiv form has fewer div/mod nodes.
+Expr ViaFloorDiv(Rewriter& rw, const DivOperands& in) {
+  if (!in.d || *in.d <= 1) return Expr();
+  auto shifted = Scaled(in.sum, 1, 0);
+  if (!shifted) return Expr();
+  auto k = CheckedAdd(shifted->constant, *in.d - 1);
+  if (!k) return Expr();
+  shifted->constant = *k;
+  Expr as_floor =
+      rw.Simplify(rw.ctx()->FloorDiv(BuildSum(rw.ctx(), *shifted), in.divisor));
+  if (CountDivMod(as_floor) < CountDivMod(in.node)) return as_floor;
+  return Expr();
+}
+
+constexpr DivRule kCeilDivRules[] = {
+    {"ceildiv.by_one", &ByOne},
+    {"ceildiv.one_period", &OnePeriodRule},
+    {"ceildiv.via_floordiv", &ViaFloorDiv},
+    {"ceildiv.split_multiples", &SplitMultiples},
+};
+
+}  // namespace
+
+std::span<const DivRule> CeilDivRules() { return kCeilDivRules; }
+
+}  // namespace ixa::simp

@@ -1,0 +1,148 @@
+// Rules for `a floordiv b` (spec/xla-reference.md §(c) E10-E14, E19-E23).
+//
+// Notation: a = sum_i c_i * t_i + k is the dividend in canonical form, D the
+// constant divisor. Unless a rule says otherwise it needs D > 0: negative
+// divisors are left alone (XLA's `(s0 floordiv 2) floordiv -7` must stay),
+// except for the identities x floordiv 1 = x and x floordiv -1 = -x.
+//
+// Termination: every rule below either removes a div/mod node, or keeps the
+// div/mod count and makes the dividend strictly smaller (fewer terms, or a
+// constant moved out), except floordiv.of_mod, which only moves a mod node
+// outwards; no rule moves it back in.
+#include "simplifier/rule_util.h"
+
+namespace ixa::simp {
+
+namespace {
+
+// floordiv.by_one: x floordiv 1 = x; x floordiv -1 = -x (exact: -x is an
+// integer).
+Expr ByOne(Rewriter& rw, const DivOperands& in) {
+  if (in.d == 1) return in.dividend;
+  if (in.d == -1) return rw.ctx()->Neg(in.dividend);
+  return Expr();
+}
+
+// floordiv.one_period: if range(a) lies in [m*D, m*D + D - 1] then
+// floor(a / D) = m at every point.
+Expr OnePeriodRule(Rewriter& rw, const DivOperands& in) {
+  if (!in.d || *in.d <= 0) return Expr();
+  auto m = OnePeriod(in.dividend_facts.range, *in.d);
+  return m ? rw.Const(*m) : Expr();
+}
+
+// floordiv.split_multiples (E11, E22, E23): with a = D*Q + R, where Q
+// collects the terms whose coefficient D divides,
+//   floor((D*Q + R) / D) = Q + floor(R / D)        (Q is an integer).
+// When R lies in one period [m*D, m*D + D - 1] this is Q + m (the
+// "delinearize" step: the low part never carries). Otherwise the rule fires
+// only if Q is non-empty, or R's constant is a non-zero multiple of D
+// (moved out too: floor((R' + q*D) / D) = floor(R' / D) + q).
+Expr SplitMultiples(Rewriter& rw, const DivOperands& in) {
+  if (!in.d || *in.d <= 1) return Expr();
+  int64_t d = *in.d;
+  DivisorSplit split = SplitByDivisor(in.sum, d);
+  if (auto m = OnePeriod(rw.FactsOfSum(split.rest).range, d)) {
+    if (split.rest.terms.empty() && split.quotient.terms.empty()) return Expr();
+    auto q = CheckedAdd(split.quotient.constant, *m);
+    if (!q) return Expr();
+    split.quotient.constant = *q;
+    return BuildSum(rw.ctx(), split.quotient);
+  }
+  int64_t k = split.rest.constant;
+  bool move_constant = k != 0 && k % d == 0;
+  if (split.quotient.terms.empty() && !move_constant) return Expr();
+  if (move_constant) {
+    split.quotient.constant = k / d;
+    split.rest.constant = 0;
+  }
+  Expr low = BuildSum(rw.ctx(), split.rest);
+  return rw.ctx()->Add(BuildSum(rw.ctx(), split.quotient),
+                       rw.ctx()->FloorDiv(low, in.divisor));
+}
+
+// floordiv.gcd_split (E12, E13, E20): a = h*H + L with h = gcd of some
+// coefficients and D, h > 1, and L in [0, h - 1] (FindGcdSplit moves the
+// carry m of L's period into H). Then with D = h*D':
+//   floor((h*H + L) / (h*D')) = floor((H + L/h) / D') = floor(H / D')
+// because H is an integer and 0 <= L/h < 1.
+Expr GcdSplitRule(Rewriter& rw, const DivOperands& in) {
+  if (!in.d || *in.d <= 1) return Expr();
+  auto split = FindGcdSplit(rw, in.sum, *in.d);
+  if (!split) return Expr();
+  int64_t reduced = *in.d / split->h;
+  Expr high = BuildSum(rw.ctx(), split->high);
+  if (reduced == 1) return high;
+  return rw.ctx()->FloorDiv(high, rw.Const(reduced));
+}
+
+// floordiv.nested (E10, E14): if exactly one term is `y floordiv c` (c > 0)
+// with coefficient 1, and R is the rest (an integer), then
+//   floor((floor(y / c) + R) / D) = floor(floor((y + R*c) / c) / D)
+//                                 = floor((y + R*c) / (c*D))   (c, D > 0).
+// With two such terms folding both would be wrong: (a0/3 + a1/3)/6 is not
+// (a0 + a1)/18 (XLA's counterexample), so the rule requires exactly one.
+Expr Nested(Rewriter& rw, const DivOperands& in) {
+  if (!in.d || *in.d <= 1) return Expr();
+  int inner_index = -1;
+  for (size_t i = 0; i < in.sum.terms.size(); ++i) {
+    const Term& t = in.sum.terms[i];
+    if (t.coeff == 1 && IsOpByPositiveConstant(t.expr, ExprKind::kFloorDiv)) {
+      if (inner_index >= 0) return Expr();  // two candidates
+      inner_index = static_cast<int>(i);
+    }
+  }
+  if (inner_index < 0) return Expr();
+  Expr inner = in.sum.terms[inner_index].expr;
+  int64_t c = inner.rhs().constant();
+  auto cd = CheckedMul(c, *in.d);
+  if (!cd) return Expr();
+  LinearSum rest = in.sum;
+  rest.terms.erase(rest.terms.begin() + inner_index);
+  auto scaled = Scaled(rest, c);
+  if (!scaled) return Expr();
+  if (!AddScaled(inner.lhs(), 1, &*scaled) || !Normalize(&*scaled)) {
+    return Expr();
+  }
+  return rw.ctx()->FloorDiv(BuildSum(rw.ctx(), *scaled), rw.Const(*cd));
+}
+
+// floordiv.of_mod (E9): (x mod (D*b)) floordiv D = (x floordiv D) mod b for
+// D, b > 0. Write x = D*b*q + D*u + v with 0 <= u < b, 0 <= v < D: both
+// sides are u. Canonical towers are `(x floordiv a) mod b`.
+Expr OfMod(Rewriter& rw, const DivOperands& in) {
+  if (!in.d || *in.d <= 1) return Expr();
+  Expr term = SoleTerm(in.sum);
+  if (!term || !IsOpByPositiveConstant(term, ExprKind::kMod)) return Expr();
+  int64_t m = term.rhs().constant();
+  if (m % *in.d != 0 || m == *in.d) return Expr();
+  Expr x = term.lhs();
+  return rw.ctx()->Mod(rw.ctx()->FloorDiv(x, in.divisor), rw.Const(m / *in.d));
+}
+
+// floordiv.semi_affine_in_range: a non-constant divisor b with b >= lo > 0
+// everywhere, and 0 <= a < lo: floor(a / b) = 0.
+Expr SemiAffineInRange(Rewriter& rw, const DivOperands& in) {
+  if (in.d) return Expr();
+  const Interval& b = in.divisor_facts.range;
+  const Interval& a = in.dividend_facts.range;
+  if (!IsFinite(a) || b.lower <= 0 || b.lower == kInt64Max) return Expr();
+  if (a.lower >= 0 && a.upper < b.lower) return rw.Const(0);
+  return Expr();
+}
+
+constexpr DivRule kFloorDivRules[] = {
+    {"floordiv.by_one", &ByOne},
+    {"floordiv.one_period", &OnePeriodRule},
+    {"floordiv.split_multiples", &SplitMultiples},
+    {"floordiv.gcd_split", &GcdSplitRule},
+    {"floordiv.nested", &Nested},
+    {"floordiv.of_mod", &OfMod},
+    {"floordiv.semi_affine_in_range", &SemiAffineInRange},
+};
+
+}  // namespace
+
+std::span<const DivRule> FloorDivRules() { return kFloorDivRules; }
+
+}  // namespace ixa::simp

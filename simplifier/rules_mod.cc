@@ -1,0 +1,118 @@
+// Rules for `a mod b` (spec/xla-reference.md §(c) E3-E8, E19-E22).
+//
+// Notation: a = sum_i c_i * t_i + k in canonical form, D the constant
+// divisor. mod(a, D) = a - D * floor(a / D) (core/int_math.h). Rules need
+// D > 0 except mod.by_one; negative divisors are left alone. E3 (mod 0) does
+// not apply: a zero constant divisor is invalid input.
+//
+// Termination: mod.in_range, mod.of_mod and mod.semi_affine_in_range remove
+// a mod node; mod.drop_multiples removes terms or shrinks the constant into
+// [0, D - 1]; mod.gcd_split divides the divisor by h > 1.
+#include "simplifier/rule_util.h"
+
+namespace ixa::simp {
+
+namespace {
+
+// mod.by_one: x mod 1 = x mod -1 = 0.
+Expr ByOne(Rewriter& rw, const DivOperands& in) {
+  if (in.d == 1 || in.d == -1) return rw.Const(0);
+  return Expr();
+}
+
+// mod.in_range (E4): if range(a) lies in [m*D, m*D + D - 1], then
+// floor(a / D) = m and a mod D = a - m*D (`x mod 42` -> `x - 42` for x in
+// [53, 71]; m = 0 gives `x mod c` -> `x`).
+Expr InRange(Rewriter& rw, const DivOperands& in) {
+  if (!in.d || *in.d <= 0) return Expr();
+  auto m = OnePeriod(in.dividend_facts.range, *in.d);
+  if (!m) return Expr();
+  auto shift = CheckedMul(*m, *in.d);
+  if (!shift) return Expr();
+  auto shifted = Scaled(in.sum, 1, 0);
+  if (!shifted) return Expr();
+  auto k = CheckedSub(shifted->constant, *shift);
+  if (!k) return Expr();
+  shifted->constant = *k;
+  return BuildSum(rw.ctx(), *shifted);
+}
+
+// mod.drop_multiples (E6, E22): (D*Q + R) mod D = R mod D for integer Q, and
+// the constant reduces modulo D: (R' + k) mod D = (R' + k mod D) mod D.
+Expr DropMultiples(Rewriter& rw, const DivOperands& in) {
+  if (!in.d || *in.d <= 1) return Expr();
+  int64_t d = *in.d;
+  DivisorSplit split = SplitByDivisor(in.sum, d);
+  int64_t k = *Mod(split.rest.constant, d);
+  if (split.quotient.terms.empty() && k == split.rest.constant) return Expr();
+  split.rest.constant = k;
+  return rw.ctx()->Mod(BuildSum(rw.ctx(), split.rest), in.divisor);
+}
+
+// mod.of_mod (E21, generalized): a term c * (x mod A) with D | c*A can be
+// replaced by c * x inside `mod D`, since
+//   c * (x mod A) = c*x - (c*A) * floor(x / A) == c*x   (mod D).
+// `(x mod 12) mod 4` -> `x mod 4`, `(x mod 4) * 2 mod 8` -> `(x * 2) mod 8`.
+Expr OfMod(Rewriter& rw, const DivOperands& in) {
+  if (!in.d || *in.d <= 1) return Expr();
+  LinearSum out;
+  out.constant = in.sum.constant;
+  bool changed = false;
+  for (const Term& t : in.sum.terms) {
+    if (IsOpByPositiveConstant(t.expr, ExprKind::kMod)) {
+      auto period = CheckedMul(t.coeff, t.expr.rhs().constant());
+      if (period && *period % *in.d == 0) {
+        if (!AddScaled(t.expr.lhs(), t.coeff, &out)) return Expr();
+        changed = true;
+        continue;
+      }
+    }
+    out.terms.push_back(t);
+  }
+  if (!changed || !Normalize(&out)) return Expr();
+  return rw.ctx()->Mod(BuildSum(rw.ctx(), out), in.divisor);
+}
+
+// mod.gcd_split (E5, E7, E8): a = h*H + L with h > 1 dividing D and the
+// coefficients of H, and L in [0, h - 1] (see FindGcdSplit). With D = h*D':
+//   (h*H + L) mod (h*D') = h * (H mod D') + L
+// because h*H + L = h*D'*floor(H / D') + h*(H mod D') + L and
+// 0 <= h*(H mod D') + L <= h*(D' - 1) + h - 1 < D.
+// `(d0 * 12 + d1) mod 24` with d1 in [0, 11] -> `(d0 mod 2) * 12 + d1`.
+Expr GcdSplitRule(Rewriter& rw, const DivOperands& in) {
+  if (!in.d || *in.d <= 1) return Expr();
+  auto split = FindGcdSplit(rw, in.sum, *in.d);
+  if (!split) return Expr();
+  int64_t reduced = *in.d / split->h;
+  Expr high = BuildSum(rw.ctx(), split->high);
+  Expr low = BuildSum(rw.ctx(), split->low);
+  Expr high_mod =
+      reduced == 1 ? rw.Const(0) : rw.ctx()->Mod(high, rw.Const(reduced));
+  return rw.ctx()->Add(rw.ctx()->Mul(high_mod, rw.Const(split->h)), low);
+}
+
+// mod.semi_affine_in_range: a non-constant divisor b with b >= lo > 0
+// everywhere and 0 <= a < lo: a mod b = a.
+Expr SemiAffineInRange(Rewriter&, const DivOperands& in) {
+  if (in.d) return Expr();
+  const Interval& b = in.divisor_facts.range;
+  const Interval& a = in.dividend_facts.range;
+  if (!IsFinite(a) || b.lower <= 0 || b.lower == kInt64Max) return Expr();
+  if (a.lower >= 0 && a.upper < b.lower) return in.dividend;
+  return Expr();
+}
+
+constexpr DivRule kModRules[] = {
+    {"mod.by_one", &ByOne},
+    {"mod.in_range", &InRange},
+    {"mod.drop_multiples", &DropMultiples},
+    {"mod.of_mod", &OfMod},
+    {"mod.gcd_split", &GcdSplitRule},
+    {"mod.semi_affine_in_range", &SemiAffineInRange},
+};
+
+}  // namespace
+
+std::span<const DivRule> ModRules() { return kModRules; }
+
+}  // namespace ixa::simp

@@ -1,0 +1,205 @@
+// Golden tests: input map text -> simplified map text (G10). Expectations
+// are parsed and re-printed, so they only need to be equal as maps.
+#include <catch2/catch.hpp>
+
+#include "core/enumerate.h"
+#include "core/text.h"
+#include "simplifier/simplify.h"
+#include "tests/simplifier/test_util.h"
+
+namespace ixa {
+namespace {
+
+using testing::Canonical;
+using testing::ParseOrDie;
+using testing::SimplifyText;
+
+struct Golden {
+  const char* input;
+  const char* expected;
+};
+
+void CheckGolden(const Golden& g) {
+  INFO("input: " << g.input);
+  ExprContext ctx;
+  IndexingMap before = ParseOrDie(g.input, &ctx);
+  IndexingMap after = before;
+  Simplify(&after);
+  std::string got = PrintIndexingMap(after);
+  CHECK(got == Canonical(g.expected));
+  // The law: equal to the original on the domain.
+  auto eq = EquivalentByEnumeration(before, after);
+  REQUIRE(eq.ok());
+  CHECK(eq->equivalent);
+  // Idempotent.
+  CHECK(SimplifyText(got) == got);
+}
+
+TEST_CASE("indexing.md §5 required rewrites", "[simplify][golden]") {
+  const Golden cases[] = {
+      {"(d0, d1) -> (d0 + d1 floordiv 16, d1 mod 16), domain: d0 in [0, 6], "
+       "d1 in [0, 14]",
+       "(d0, d1) -> (d0, d1), domain: d0 in [0, 6], d1 in [0, 14]"},
+      {"(d0, d1, d2) -> ((d0 * 100 + d1 * 10 + d2) floordiv 100, "
+       "((d0 * 100 + d1 * 10 + d2) mod 100) floordiv 10, d2 mod 10), domain: "
+       "d0 in [0, 9], d1 in [0, 9], d2 in [0, 9]",
+       "(d0, d1, d2) -> (d0, d1, d2), domain: d0 in [0, 9], d1 in [0, 9], "
+       "d2 in [0, 9]"},
+      {"(d0, d1, d2) -> ((d0 * 16 + d1 * 4 + d2) floordiv 8, (d0 * 16 + d1 * "
+       "4 + d2) mod 8), domain: d0 in [0, 9], d1 in [0, 9], d2 in [0, 9]",
+       "(d0, d1, d2) -> (d0 * 2 + (d1 * 4 + d2) floordiv 8, (d1 * 4 + d2) mod "
+       "8), domain: d0 in [0, 9], d1 in [0, 9], d2 in [0, 9]"},
+      {"(d0, d1) -> (-((d0 * -11 - d1 + 109) floordiv 11) + 9), domain: d0 in "
+       "[0, 9], d1 in [0, 10]",
+       "(d0, d1) -> (d0), domain: d0 in [0, 9], d1 in [0, 10]"},
+  };
+  for (const Golden& g : cases) CheckGolden(g);
+}
+
+TEST_CASE("indexing.md §5 constraint rewrites", "[simplify][golden]") {
+  const Golden cases[] = {
+      // Always holds given the bounds: dropped.
+      {"(d0)[s0] -> (d0 + s0), domain: d0 in [0, 5], s0 in [1, 3], d0 + s0 "
+       "in [0, 20]",
+       "(d0)[s0] -> (d0 + s0), domain: d0 in [0, 5], s0 in [1, 3]"},
+      // floordiv and constant moved out of the constraint, folded into bounds.
+      {"(d0) -> (d0), domain: d0 in [0, 99], d0 floordiv 4 + 2 in [3, 5]",
+       "(d0) -> (d0), domain: d0 in [4, 15]"},
+      {"(d0, d1) -> (d0), domain: d0 in [0, 99], d1 in [0, 99], (d0 + d1) * "
+       "3 in [0, 10]",
+       "(d0, d1) -> (d0), domain: d0 in [0, 3], d1 in [0, 3], d0 + d1 in "
+       "[0, 3]"},
+      // XLA only shifts this one; the range of d0 mod 8 misses [45, 49].
+      {"(d0) -> (d0), domain: d0 in [0, 99], d0 mod 8 + 5 in [50, 54]",
+       "KNOWN EMPTY"},
+      {"(d0) -> (d0), domain: d0 in [0, 99], d0 * 2 in [3, 3]", "KNOWN EMPTY"},
+      // C7: the low part cannot change the quotient.
+      {"(d0, d1) -> (d0, d1), domain: d0 in [0, 9], d1 in [0, 5], d0 * 6 + "
+       "d1 in [0, 11]",
+       "(d0, d1) -> (d0, d1), domain: d0 in [0, 1], d1 in [0, 5]"},
+      // C8/C9: merged mod constraints; the bounds round inward.
+      {"(d0) -> (d0), domain: d0 in [0, 50], d0 mod 7 in [0, 0], d0 mod 11 in "
+       "[0, 0]",
+       "(d0) -> (0), domain: d0 in [0, 0]"},
+      {"(d0) -> (d0), domain: d0 in [1, 20], d0 mod 2 in [0, 0], d0 mod 3 in "
+       "[0, 0]",
+       "(d0) -> (d0), domain: d0 in [6, 18], d0 mod 6 in [0, 0]"},
+      {"(d0) -> (d0), domain: d0 in [0, 20], d0 mod 2 in [0, 0], d0 mod 4 in "
+       "[1, 1]",
+       "KNOWN EMPTY"},
+      // The same constraint written with opposite signs meets itself.
+      {"(d0, d1) -> (d0), domain: d0 in [0, 9], d1 in [0, 9], d0 - d1 in [0, "
+       "5], d1 - d0 in [-3, 0]",
+       "(d0, d1) -> (d0), domain: d0 in [0, 9], d1 in [0, 9], d0 - d1 in [0, "
+       "3]"},
+  };
+  for (const Golden& g : cases) CheckGolden(g);
+}
+
+TEST_CASE("XLA simplifier examples", "[simplify][golden]") {
+  const Golden cases[] = {
+      // E4: one period.
+      {"(d0) -> (d0 mod 42), domain: d0 in [53, 71]",
+       "(d0) -> (d0 - 42), domain: d0 in [53, 71]"},
+      {"(d0) -> (d0 mod 5), domain: d0 in [-5, -1]",
+       "(d0) -> (d0 + 5), domain: d0 in [-5, -1]"},
+      // E1: point ranges become constants.
+      {"(d0, d1) -> (d0 + d1), domain: d0 in [5, 5], d1 in [0, 3]",
+       "(d0, d1) -> (d1 + 5), domain: d0 in [5, 5], d1 in [0, 3]"},
+      // E10 and its negative-divisor exception.
+      {"()[s0] -> ((s0 floordiv 2) floordiv 7), domain: s0 in [0, 1000]",
+       "()[s0] -> (s0 floordiv 14), domain: s0 in [0, 1000]"},
+      {"()[s0] -> ((s0 floordiv 2) floordiv -7), domain: s0 in [0, 1000]",
+       "()[s0] -> ((s0 floordiv 2) floordiv -7), domain: s0 in [0, 1000]"},
+      // E5 / E7: (c*a) mod (a*b) -> (c mod b) * a.
+      {"(d0) -> ((d0 * 4) mod 24), domain: d0 in [0, 99]",
+       "(d0) -> ((d0 mod 6) * 4), domain: d0 in [0, 99]"},
+      // E9.
+      {"(d0) -> ((d0 mod 48) floordiv 16), domain: d0 in [0, 999]",
+       "(d0) -> ((d0 floordiv 16) mod 3), domain: d0 in [0, 999]"},
+      // E15 / E16 in both operand orders and negated.
+      {"(d0) -> ((d0 mod 8) * 3 + (d0 floordiv 8) * 24), domain: d0 in [0, "
+       "99]",
+       "(d0) -> (d0 * 3), domain: d0 in [0, 99]"},
+      {"(d0) -> ((d0 floordiv 8) * 24 + (d0 mod 8) * 3), domain: d0 in [0, "
+       "99]",
+       "(d0) -> (d0 * 3), domain: d0 in [0, 99]"},
+      {"(d0) -> (-((d0 mod 8) * 3) - (d0 floordiv 8) * 24), domain: d0 in [0, "
+       "99]",
+       "(d0) -> (d0 * -3), domain: d0 in [0, 99]"},
+      {"(d0) -> (d0 - (d0 floordiv 4) * 4), domain: d0 in [0, 99]",
+       "(d0) -> (d0 mod 4), domain: d0 in [0, 99]"},
+      {"(d0) -> (-((d0 floordiv 4) * 4) + d0), domain: d0 in [0, 99]",
+       "(d0) -> (d0 mod 4), domain: d0 in [0, 99]"},
+      {"()[s0, s1] -> (s0 + s1 * 32 - (s0 floordiv 32) * 32), domain: s0 in "
+       "[0, 8191], s1 in [0, 3]",
+       "()[s0, s1] -> (s1 * 32 + s0 mod 32), domain: s0 in [0, 8191], s1 in "
+       "[0, 3]"},
+      // E21.
+      {"(d0) -> ((d0 mod 12) mod 4), domain: d0 in [0, 99]",
+       "(d0) -> (d0 mod 4), domain: d0 in [0, 99]"},
+      // ceildiv.
+      {"(d0, d1) -> ((d0 * 4 - d1) ceildiv 4), domain: d0 in [0, 9], d1 in "
+       "[0, 3]",
+       "(d0, d1) -> (d0), domain: d0 in [0, 9], d1 in [0, 3]"},
+      {"(d0) -> (d0 ceildiv 4), domain: d0 in [0, 99]",
+       "(d0) -> (d0 ceildiv 4), domain: d0 in [0, 99]"},
+      // Reshape f32[4,8] -> f32[2,4,4] and back: identity.
+      {"(d0, d1) -> (((d0 floordiv 2) * 2 + (d1 floordiv 4 + (d0 mod 2) * 2) "
+       "floordiv 2), (d1 mod 4) + ((d1 floordiv 4 + (d0 mod 2) * 2) mod 2) * "
+       "4), domain: d0 in [0, 3], d1 in [0, 7]",
+       "(d0, d1) -> (d0, d1), domain: d0 in [0, 3], d1 in [0, 7]"},
+      // Reshape chain [10,10,10] -> [50,20] -> [10,10,10] (indexing.md §4).
+      {"(d0, d1, d2) -> (((d0 * 100 + d1 * 10 + d2) floordiv 20) floordiv 5, "
+       "(((d0 * 100 + d1 * 10 + d2) floordiv 20) mod 5) * 2 + ((d0 * 100 + d1 "
+       "* 10 + d2) mod 20) floordiv 10, (d0 * 100 + d1 * 10 + d2) mod 10), "
+       "domain: d0 in [0, 9], d1 in [0, 9], d2 in [0, 9]",
+       "(d0, d1, d2) -> (d0, d1, d2), domain: d0 in [0, 9], d1 in [0, 9], d2 "
+       "in [0, 9]"},
+      // Semi-affine divisor proven larger than the dividend.
+      {"(d0)[s0] -> (d0 mod s0, d0 floordiv s0), domain: d0 in [0, 7], s0 in "
+       "[8, 16]",
+       "(d0)[s0] -> (d0, 0), domain: d0 in [0, 7], s0 in [8, 16]"},
+      // Constraint facts bound a result subexpression.
+      {"(d0, d1) -> ((d0 + d1) floordiv 16), domain: d0 in [0, 20], d1 in [0, "
+       "20], d0 + d1 in [0, 15]",
+       "(d0, d1) -> (0), domain: d0 in [0, 15], d1 in [0, 15], d0 + d1 in [0, "
+       "15]"},
+  };
+  for (const Golden& g : cases) CheckGolden(g);
+}
+
+TEST_CASE("Trace, changed flag and budget", "[simplify]") {
+  ExprContext ctx;
+  IndexingMap m = ParseOrDie(
+      "(d0, d1) -> (d0 + d1 floordiv 16, d1 mod 16), domain: d0 in [0, 6], d1 "
+      "in [0, 14]",
+      &ctx);
+  SimplifyOptions options;
+  options.trace = true;
+  SimplifyResult r = Simplify(&m, options);
+  CHECK(r.changed);
+  CHECK_FALSE(r.budget_exhausted);
+  REQUIRE_FALSE(r.trace.empty());
+  bool saw_mod_in_range = false;
+  for (const TraceStep& s : r.trace) {
+    if (s.rule == "mod.in_range") {
+      saw_mod_in_range = true;
+      CHECK(s.before == "d1 mod 16");
+      CHECK(s.after == "d1");
+    }
+  }
+  CHECK(saw_mod_in_range);
+  SimplifyResult again = Simplify(&m, options);
+  CHECK_FALSE(again.changed);
+
+  // Unchanged maps keep their nodes.
+  IndexingMap plain =
+      ParseOrDie("(d0) -> (d0 * 2 + 1), domain: d0 in [0, 9]", &ctx);
+  Expr before = plain.results()[0];
+  CHECK_FALSE(Simplify(&plain).changed);
+  CHECK(plain.results()[0] == before);
+}
+
+}  // namespace
+}  // namespace ixa
