@@ -1,0 +1,574 @@
+#include "hw/cute.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "core/int_math.h"
+#include "simplifier/simplify.h"
+
+namespace ixa::hw::cute {
+
+namespace {
+
+constexpr int64_t kUnbounded = -1;  // the last mode of A in composition
+constexpr int64_t kMaxValues = 4096;
+
+struct Mode {
+  int64_t shape, stride;
+};
+
+std::string S(int64_t v) { return std::to_string(v); }
+
+void Flatten(const IntTuple& shape, const IntTuple& stride,
+             std::vector<Mode>* out) {
+  if (shape.leaf) {
+    out->push_back({shape.value, stride.value});
+    return;
+  }
+  for (size_t i = 0; i < shape.items.size(); ++i)
+    Flatten(shape.items[i], stride.items[i], out);
+}
+
+std::vector<Mode> Flat(const Layout& l) {
+  std::vector<Mode> out;
+  Flatten(l.shape, l.stride, &out);
+  return out;
+}
+
+Layout FromModes(const std::vector<Mode>& modes) {
+  if (modes.empty()) return Layout{IntTuple::Leaf(1), IntTuple::Leaf(0)};
+  if (modes.size() == 1)
+    return Layout{IntTuple::Leaf(modes[0].shape),
+                  IntTuple::Leaf(modes[0].stride)};
+  std::vector<IntTuple> s, d;
+  for (const Mode& m : modes) {
+    s.push_back(IntTuple::Leaf(m.shape));
+    d.push_back(IntTuple::Leaf(m.stride));
+  }
+  return Layout{IntTuple::Tuple(s), IntTuple::Tuple(d)};
+}
+
+Layout MakeTuple(const std::vector<Layout>& modes) {
+  std::vector<IntTuple> s, d;
+  for (const Layout& m : modes) {
+    s.push_back(m.shape);
+    d.push_back(m.stride);
+  }
+  return Layout{IntTuple::Tuple(s), IntTuple::Tuple(d)};
+}
+
+std::vector<Layout> Modes(const Layout& l) {
+  std::vector<Layout> out;
+  for (int i = 0; i < l.rank(); ++i) out.push_back(l.Mode(i));
+  return out;
+}
+
+// ------------------------------------------------------------- parsing
+
+class Parser {
+ public:
+  explicit Parser(std::string_view t) : t_(t) {}
+  char Peek() {
+    while (p_ < t_.size() && std::isspace(static_cast<unsigned char>(t_[p_])))
+      ++p_;
+    return p_ < t_.size() ? t_[p_] : '\0';
+  }
+  bool Eat(char c) {
+    if (Peek() != c) return false;
+    ++p_;
+    return true;
+  }
+  bool AtEnd() { return Peek() == '\0'; }
+  Error Fail(const std::string& what) {
+    return Error::Parse(what, 1, static_cast<int>(p_) + 1);
+  }
+
+  Result<IntTuple> Tuple() {
+    if (Eat('(')) {
+      std::vector<IntTuple> items;
+      while (true) {
+        IXA_ASSIGN_OR_RETURN(IntTuple item, Tuple());
+        items.push_back(std::move(item));
+        if (Eat(')')) break;
+        if (!Eat(',')) return Fail("expected ',' or ')'");
+      }
+      if (items.size() == 1) return items[0];
+      return IntTuple::Tuple(std::move(items));
+    }
+    Peek();
+    bool neg = p_ < t_.size() && t_[p_] == '-';
+    if (neg) ++p_;
+    size_t start = p_;
+    int64_t v = 0;
+    while (p_ < t_.size() && std::isdigit(static_cast<unsigned char>(t_[p_]))) {
+      auto m = CheckedMul(v, 10);
+      auto a = m ? CheckedAdd(*m, t_[p_] - '0') : std::nullopt;
+      if (!a) return Fail("integer too large");
+      v = *a;
+      ++p_;
+    }
+    if (p_ == start) return Fail("expected an integer or '('");
+    return IntTuple::Leaf(neg ? -v : v);
+  }
+
+  Result<Layout> LayoutText() {
+    IXA_ASSIGN_OR_RETURN(IntTuple shape, Tuple());
+    IntTuple stride;
+    if (Eat(':')) {
+      IXA_ASSIGN_OR_RETURN(stride, Tuple());
+    } else {
+      int64_t cur = 1;
+      stride = CompactStrides(shape, &cur);
+    }
+    if (!Congruent(shape, stride))
+      return Fail("shape and stride are not congruent");
+    if (!Positive(shape)) return Error::Invalid("shape sizes must be >= 1");
+    return Layout{shape, stride};
+  }
+
+ private:
+  static IntTuple CompactStrides(const IntTuple& s, int64_t* cur) {
+    if (s.leaf) {
+      IntTuple d = IntTuple::Leaf(*cur);
+      *cur *= s.value;
+      return d;
+    }
+    std::vector<IntTuple> items;
+    for (const IntTuple& x : s.items) items.push_back(CompactStrides(x, cur));
+    return IntTuple::Tuple(items);
+  }
+  static bool Congruent(const IntTuple& a, const IntTuple& b) {
+    if (a.leaf || b.leaf) return a.leaf == b.leaf;
+    if (a.items.size() != b.items.size()) return false;
+    for (size_t i = 0; i < a.items.size(); ++i) {
+      if (!Congruent(a.items[i], b.items[i])) return false;
+    }
+    return true;
+  }
+  static bool Positive(const IntTuple& s) {
+    if (s.leaf) return s.value >= 1;
+    return std::all_of(s.items.begin(), s.items.end(), Positive);
+  }
+  std::string_view t_;
+  size_t p_ = 0;
+};
+
+// A o (s:d) with A flattened and coalesced (spec: divide out d, then mod
+// out s; the last mode of A is unbounded in both steps).
+Result<Layout> ComposeLeaf(const Layout& a, int64_t s, int64_t d) {
+  if (d == 0 || s == 1) return Layout{IntTuple::Leaf(s), IntTuple::Leaf(0)};
+  if (d < 0) return Error::Unsupported("composition with a negative stride");
+  std::vector<Mode> modes = Flat(Coalesce(a));
+  std::vector<Mode> divided;
+  int64_t r = d;
+  for (size_t i = 0; i < modes.size(); ++i) {
+    const Mode& m = modes[i];
+    if (i + 1 == modes.size()) {
+      divided.push_back({kUnbounded, m.stride * r});
+      break;
+    }
+    if (r == 1) {
+      divided.push_back(m);
+    } else if (m.shape % r == 0) {
+      divided.push_back({m.shape / r, m.stride * r});
+      r = 1;
+    } else if (r % m.shape == 0) {
+      r /= m.shape;
+    } else {
+      return Error::Invalid("composition with stride " + S(d) + ": mode " +
+                            S(i) + " of shape " + S(m.shape) +
+                            " and the remaining stride " + S(r) +
+                            " do not divide each other");
+    }
+  }
+  std::vector<Mode> result;
+  int64_t rest = s;
+  for (size_t i = 0; i < divided.size() && rest > 1; ++i) {
+    const Mode& m = divided[i];
+    if (m.shape == kUnbounded) {
+      result.push_back({rest, m.stride});
+      rest = 1;
+    } else if (m.shape == 1) {
+      continue;
+    } else if (m.shape % rest == 0) {
+      result.push_back({rest, m.stride});
+      rest = 1;
+    } else if (rest % m.shape == 0) {
+      result.push_back(m);
+      rest /= m.shape;
+    } else {
+      return Error::Invalid("composition with shape " + S(s) + ": mode " +
+                            S(i) + " of shape " + S(m.shape) +
+                            " and the remaining shape " + S(rest) +
+                            " do not divide each other");
+    }
+  }
+  return FromModes(result);
+}
+
+Result<Layout> ComposeTuple(const Layout& a, const IntTuple& shape,
+                            const IntTuple& stride) {
+  if (shape.leaf) return ComposeLeaf(a, shape.value, stride.value);
+  std::vector<Layout> parts;
+  for (size_t i = 0; i < shape.items.size(); ++i) {
+    IXA_ASSIGN_OR_RETURN(Layout part,
+                         ComposeTuple(a, shape.items[i], stride.items[i]));
+    parts.push_back(std::move(part));
+  }
+  return MakeTuple(parts);
+}
+
+Layout PadRank(const Layout& l, int r) {
+  std::vector<Layout> modes = Modes(l);
+  while (static_cast<int>(modes.size()) < r)
+    modes.push_back(Layout{IntTuple::Leaf(1), IntTuple::Leaf(0)});
+  return MakeTuple(modes);
+}
+
+Expr Bit(Expr o, int bit) {
+  Expr q = bit == 0 ? o : o.FloorDiv(int64_t{1} << bit);
+  return q;
+}
+
+}  // namespace
+
+Layout Layout::Mode(int i) const {
+  if (shape.leaf) return *this;
+  return Layout{shape.items[i], stride.items[i]};
+}
+
+Result<Layout> ParseLayout(std::string_view text) {
+  Parser p(text);
+  IXA_ASSIGN_OR_RETURN(Layout l, p.LayoutText());
+  if (!p.AtEnd()) return p.Fail("unexpected text after the layout");
+  return l;
+}
+
+Result<Tiler> ParseTiler(std::string_view text) {
+  Parser p(text);
+  Tiler t;
+  if (p.Eat('<')) {
+    t.by_mode = true;
+    while (true) {
+      IXA_ASSIGN_OR_RETURN(Layout l, p.LayoutText());
+      t.layouts.push_back(std::move(l));
+      if (p.Eat('>')) break;
+      if (!p.Eat(',')) return p.Fail("expected ',' or '>' in a tiler");
+    }
+  } else {
+    IXA_ASSIGN_OR_RETURN(Layout l, p.LayoutText());
+    bool has_stride = text.find(':') != std::string_view::npos;
+    if (!has_stride && !l.shape.leaf) {
+      // A shape tiler (3,8) is <3:1,8:1>.
+      t.by_mode = true;
+      for (const IntTuple& s : l.shape.items) {
+        std::string text = PrintTuple(s);
+        Parser q(text);
+        IXA_ASSIGN_OR_RETURN(Layout mode, q.LayoutText());
+        t.layouts.push_back(mode);
+      }
+    } else {
+      t.layouts.push_back(std::move(l));
+    }
+  }
+  if (!p.AtEnd()) return p.Fail("unexpected text after the tiler");
+  return t;
+}
+
+std::string PrintTuple(const IntTuple& t) {
+  if (t.leaf) return S(t.value);
+  std::string out = "(";
+  for (size_t i = 0; i < t.items.size(); ++i) {
+    if (i) out += ",";
+    out += PrintTuple(t.items[i]);
+  }
+  return out + ")";
+}
+
+std::string PrintLayout(const Layout& l) {
+  return PrintTuple(l.shape) + ":" + PrintTuple(l.stride);
+}
+
+int64_t Size(const Layout& l) {
+  int64_t n = 1;
+  for (const Mode& m : Flat(l)) n *= m.shape;
+  return n;
+}
+
+int64_t Cosize(const Layout& l) {
+  int64_t hi = 0;
+  for (const Mode& m : Flat(l)) hi += (m.shape - 1) * m.stride;
+  return hi + 1;
+}
+
+int64_t Evaluate(const Layout& l, int64_t index) {
+  std::vector<Mode> modes = Flat(l);
+  int64_t out = 0;
+  for (size_t k = 0; k < modes.size(); ++k) {
+    int64_t c = k + 1 == modes.size() ? index : index % modes[k].shape;
+    out += c * modes[k].stride;
+    index /= modes[k].shape;
+  }
+  return out;
+}
+
+std::vector<int64_t> Values(const Layout& l,
+                            const std::optional<Swizzle>& swizzle) {
+  std::vector<int64_t> out;
+  int64_t n = Size(l);
+  for (int64_t i = 0; i < n && i < kMaxValues; ++i) {
+    int64_t v = Evaluate(l, i);
+    out.push_back(swizzle ? ApplySwizzle(*swizzle, v) : v);
+  }
+  return out;
+}
+
+Result<bool> ValidateSwizzle(const Swizzle& s) {
+  if (s.b < 0 || s.m < 0)
+    return Error::Invalid("Swizzle<B,M,S> needs B >= 0 and M >= 0");
+  if (std::abs(s.s) < s.b)
+    return Error::Invalid("Swizzle<B,M,S> needs |S| >= B");
+  if (s.b + s.m + std::abs(s.s) > 62)
+    return Error::Invalid("Swizzle bits exceed 62");
+  return true;
+}
+
+int64_t ApplySwizzle(const Swizzle& s, int64_t o) {
+  int64_t yyy = ((int64_t{1} << s.b) - 1) << (s.m + std::max(0, s.s));
+  return s.s >= 0 ? o ^ ((o & yyy) >> s.s) : o ^ ((o & yyy) << -s.s);
+}
+
+Layout Coalesce(const Layout& l) {
+  std::vector<Mode> out;
+  for (const Mode& m : Flat(l)) {
+    if (m.shape == 1) continue;
+    if (!out.empty() && m.stride == out.back().shape * out.back().stride) {
+      out.back().shape *= m.shape;
+    } else {
+      out.push_back(m);
+    }
+  }
+  return FromModes(out);
+}
+
+Layout CoalesceByMode(const Layout& l) {
+  if (l.shape.leaf) return Coalesce(l);
+  std::vector<Layout> modes;
+  for (const Layout& m : Modes(l)) modes.push_back(Coalesce(m));
+  return MakeTuple(modes);
+}
+
+Result<Layout> Compose(const Layout& a, const Layout& b) {
+  return ComposeTuple(a, b.shape, b.stride);
+}
+
+Result<Layout> Compose(const Layout& a, const Tiler& b) {
+  if (!b.by_mode) return Compose(a, b.layouts[0]);
+  if (static_cast<int>(b.layouts.size()) > a.rank()) {
+    return Error::Invalid("tiler has " + S(b.layouts.size()) +
+                          " modes but the layout has rank " + S(a.rank()));
+  }
+  std::vector<Layout> modes = Modes(a);
+  for (size_t i = 0; i < b.layouts.size(); ++i) {
+    auto r = Compose(modes[i], b.layouts[i]);
+    if (!r.ok())
+      return Error::Invalid("mode " + S(i) + ": " + r.error().message);
+    modes[i] = *r;
+  }
+  return MakeTuple(modes);
+}
+
+Result<Layout> Complement(const Layout& a, int64_t cotarget) {
+  if (cotarget < 1)
+    return Error::Invalid("complement needs a positive cotarget");
+  std::vector<Mode> modes;
+  for (const Mode& m : Flat(a)) {
+    if (m.shape > 1 && m.stride != 0) modes.push_back(m);
+  }
+  for (const Mode& m : modes) {
+    if (m.stride < 0)
+      return Error::Unsupported("complement of a negative stride");
+  }
+  std::sort(modes.begin(), modes.end(), [](const Mode& x, const Mode& y) {
+    return x.stride != y.stride ? x.stride < y.stride : x.shape < y.shape;
+  });
+  std::vector<Mode> out;
+  int64_t cur = 1;
+  for (const Mode& m : modes) {
+    if (m.stride % cur != 0) {
+      return Error::Invalid("complement: stride " + S(m.stride) +
+                            " is not a multiple of " + S(cur) +
+                            " (the layout's modes overlap)");
+    }
+    out.push_back({m.stride / cur, cur});
+    cur = m.shape * m.stride;
+  }
+  out.push_back({*CeilDiv(cotarget, cur), cur});
+  return Coalesce(FromModes(out));
+}
+
+Result<Layout> LogicalDivide(const Layout& a, const Tiler& b) {
+  if (b.by_mode) {
+    if (static_cast<int>(b.layouts.size()) > a.rank()) {
+      return Error::Invalid("tiler has " + S(b.layouts.size()) +
+                            " modes but the layout has rank " + S(a.rank()));
+    }
+    std::vector<Layout> modes = Modes(a);
+    for (size_t i = 0; i < b.layouts.size(); ++i) {
+      auto r = LogicalDivide(modes[i], Tiler{false, {b.layouts[i]}});
+      if (!r.ok())
+        return Error::Invalid("mode " + S(i) + ": " + r.error().message);
+      modes[i] = *r;
+    }
+    return MakeTuple(modes);
+  }
+  const Layout& tile = b.layouts[0];
+  IXA_ASSIGN_OR_RETURN(Layout rest, Complement(tile, Size(a)));
+  // CuTe lets the last mode run past size(A) here, so a tile that does not
+  // divide the layout silently reads the neighbours' data (cutlass#1397).
+  // Refuse it and point to the masked form.
+  if (Size(tile) * Size(rest) != Size(a)) {
+    return Error::Invalid(
+        "tile " + PrintLayout(tile) + " does not divide a layout of size " +
+        S(Size(a)) + " (tiles would cover " + S(Size(tile) * Size(rest)) +
+        " elements); use a divisible tile or the masked divide");
+  }
+  return Compose(a, MakeTuple({tile, rest}));
+}
+
+Result<Layout> ZippedDivide(const Layout& a, const Tiler& b) {
+  IXA_ASSIGN_OR_RETURN(Layout d, LogicalDivide(a, b));
+  if (!b.by_mode) return d;
+  std::vector<Layout> tiles, rests;
+  std::vector<Layout> modes = Modes(d);
+  for (size_t i = 0; i < modes.size(); ++i) {
+    if (i < b.layouts.size()) {
+      tiles.push_back(modes[i].Mode(0));
+      rests.push_back(modes[i].Mode(1));
+    } else {
+      rests.push_back(modes[i]);
+    }
+  }
+  auto group = [](const std::vector<Layout>& v) {
+    return v.size() == 1 ? v[0] : MakeTuple(v);
+  };
+  return MakeTuple({group(tiles), group(rests)});
+}
+
+Result<Layout> LogicalProduct(const Layout& a, const Layout& b) {
+  IXA_ASSIGN_OR_RETURN(Layout comp, Complement(a, Size(a) * Cosize(b)));
+  IXA_ASSIGN_OR_RETURN(Layout x, Compose(comp, b));
+  return MakeTuple({a, x});
+}
+
+namespace {
+
+Result<Layout> ZipProduct(const Layout& a, const Layout& b, bool blocked) {
+  const int r = std::max(a.rank(), b.rank());
+  Layout pa = PadRank(a, r), pb = PadRank(b, r);
+  IXA_ASSIGN_OR_RETURN(Layout comp, Complement(pa, Size(pa) * Cosize(pb)));
+  IXA_ASSIGN_OR_RETURN(Layout x, Compose(comp, pb));
+  std::vector<Layout> modes;
+  for (int i = 0; i < r; ++i) {
+    Layout pair = blocked ? MakeTuple({pa.Mode(i), x.Mode(i)})
+                          : MakeTuple({x.Mode(i), pa.Mode(i)});
+    modes.push_back(Coalesce(pair));
+  }
+  return MakeTuple(modes);
+}
+
+}  // namespace
+
+Result<Layout> BlockedProduct(const Layout& a, const Layout& b) {
+  return ZipProduct(a, b, true);
+}
+Result<Layout> RakedProduct(const Layout& a, const Layout& b) {
+  return ZipProduct(a, b, false);
+}
+
+namespace {
+
+Expr ModeOffset(ExprContext* ctx, Expr c, const Layout& mode) {
+  std::vector<Mode> leaves = Flat(mode);
+  Expr out = ctx->Constant(0);
+  int64_t below = 1;
+  for (size_t k = 0; k < leaves.size(); ++k) {
+    const Mode& m = leaves[k];
+    if (m.shape > 1 && m.stride != 0) {
+      Expr digit = below == 1 ? c : c.FloorDiv(below);
+      if (k + 1 < leaves.size()) digit = digit % m.shape;
+      out = out + digit * m.stride;
+    }
+    below *= m.shape;
+  }
+  return out;
+}
+
+// x XOR y on one bit = ((x fd 2^t) + (y fd 2^u)) mod 2: o' = o + sum over
+// the B target bits of 2^t * (new bit - old bit).
+Expr SwizzleExpr(ExprContext* ctx, Expr o, const Swizzle& s) {
+  Expr out = o;
+  for (int j = 0; j < s.b; ++j) {
+    int t = s.s >= 0 ? s.m + j : s.m - s.s + j;
+    int u = s.s >= 0 ? s.m + s.s + j : s.m + j;
+    Expr old_bit = Bit(o, t) % 2;
+    Expr new_bit = (Bit(o, t) + Bit(o, u)) % 2;
+    out = out + (new_bit - old_bit) * (int64_t{1} << t);
+  }
+  (void)ctx;
+  return out;
+}
+
+}  // namespace
+
+Result<IndexingMap> LayoutMap(const Layout& l,
+                              const std::optional<Swizzle>& swizzle,
+                              ExprContext* ctx) {
+  if (swizzle) {
+    auto ok = ValidateSwizzle(*swizzle);
+    if (!ok.ok()) return ok.error();
+  }
+  Expr offset = ctx->Constant(0);
+  std::vector<int64_t> sizes;
+  for (int i = 0; i < l.rank(); ++i) {
+    Layout mode = l.Mode(i);
+    offset = offset + ModeOffset(ctx, ctx->Dim(i), mode);
+    sizes.push_back(Size(mode));
+  }
+  if (swizzle) offset = SwizzleExpr(ctx, offset, *swizzle);
+  IndexingMap map = IndexingMap::FromTensorSizes(ctx, {offset}, sizes, {});
+  Simplify(&map);
+  return map;
+}
+
+Result<IndexingMap> DivideWithMask(const Layout& a,
+                                   const std::vector<int64_t>& tile,
+                                   ExprContext* ctx) {
+  if (static_cast<int>(tile.size()) > a.rank()) {
+    return Error::Invalid("tile has " + S(tile.size()) +
+                          " sizes but the layout has rank " + S(a.rank()));
+  }
+  const int k = static_cast<int>(tile.size());
+  std::vector<int64_t> sizes;
+  for (int i = 0; i < k; ++i) {
+    if (tile[i] < 1) return Error::Invalid("tile sizes must be >= 1");
+    sizes.push_back(tile[i]);
+  }
+  for (int i = 0; i < k; ++i)
+    sizes.push_back(*CeilDiv(Size(a.Mode(i)), tile[i]));
+  for (int i = k; i < a.rank(); ++i) sizes.push_back(Size(a.Mode(i)));
+  Expr offset = ctx->Constant(0);
+  std::vector<Constraint> masks;
+  for (int i = 0; i < a.rank(); ++i) {
+    Expr c = i < k ? ctx->Dim(k + i) * tile[i] + ctx->Dim(i) : ctx->Dim(k + i);
+    int64_t n = Size(a.Mode(i));
+    if (i < k && n % tile[i] != 0) masks.push_back({c, Interval{0, n - 1}});
+    offset = offset + ModeOffset(ctx, c, a.Mode(i));
+  }
+  IndexingMap map = IndexingMap::FromTensorSizes(ctx, {offset}, sizes, {});
+  for (const Constraint& m : masks) map.AddConstraint(m.expr, m.interval);
+  Simplify(&map);
+  return map;
+}
+
+}  // namespace ixa::hw::cute

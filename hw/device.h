@@ -1,0 +1,64 @@
+// Device descriptions as data (spec/cli.md "Devices") and the warp-access
+// model of spec/hw-reference.md §5: 32-byte sectors, 128-byte lines and
+// shared-memory banks, per device.
+#ifndef IXA_HW_DEVICE_H_
+#define IXA_HW_DEVICE_H_
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "core/indexing_map.h"
+#include "core/result.h"
+
+namespace ixa::hw {
+
+struct Device {
+  std::string name;
+  std::string vendor;
+  int64_t warp_size = 32;     // threads per warp / wavefront / vector lanes
+  int64_t sector_bytes = 32;  // global-memory transaction granularity
+  int64_t line_bytes = 128;   // cache line
+  int64_t smem_banks = 32;    // 0: no banked scratchpad modelled
+  int64_t bank_bytes = 4;
+  int64_t smem_bytes_per_sm = 0;
+  double dram_gbps = 0;  // DRAM bandwidth, GB/s
+  double peak_tflops_fp32 = 0;
+  double peak_tflops_bf16 = 0;  // dense matrix units
+  int64_t sm_count = 0;         // SMs / CUs / TensorCores / AI cores
+  std::string notes;            // what is approximate, and why
+};
+
+std::span<const Device> BuiltinDevices();
+std::optional<Device> FindDevice(std::string_view name);
+
+enum class MemorySpace { kGlobal, kShared };
+
+struct WarpAccess {
+  int64_t lanes = 0;               // active lanes
+  int64_t accesses = 0;            // (lane, symbols) points
+  int64_t sectors = 0;             // distinct sector_bytes blocks touched
+  int64_t lines = 0;               // distinct line_bytes blocks touched
+  int64_t useful_bytes = 0;        // distinct bytes touched
+  double efficiency = 0;           // useful_bytes / (sectors * sector_bytes)
+  int64_t bank_conflict_ways = 0;  // shared: max distinct words on a bank
+  int64_t phases = 1;              // shared: wide accesses split the warp
+};
+
+// `map`: (lane)[symbols] -> element offset. Active lanes are the map's lane
+// domain intersected with [0, warp_size); every symbol value in its bounds
+// is an access of the same request (e.g. a vector index), and the map's
+// constraints mask lanes off. Each access touches element_bytes bytes at
+// offset * element_bytes. Shared memory: bank = word mod banks, a word
+// counted once per bank (broadcast); accesses wider than a bank word are
+// served in phases of banks*bank_bytes/element_bytes lanes, and the degree
+// is the worst phase's.
+Result<WarpAccess> AnalyzeWarpAccess(const IndexingMap& map,
+                                     int64_t element_bytes,
+                                     const Device& device, MemorySpace memory);
+
+}  // namespace ixa::hw
+
+#endif  // IXA_HW_DEVICE_H_

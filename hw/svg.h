@@ -1,0 +1,42 @@
+// SVG pictures of layouts, in the style of the tiled-layout seed's figures:
+// the logical grid with each cell's physical offset (tiled layouts) or the
+// lane holding it (nested layouts), and the physical buffer with padding
+// shaded.
+#ifndef IXA_HW_SVG_H_
+#define IXA_HW_SVG_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hw/nested_layout.h"
+#include "hw/xla_layout.h"
+
+namespace ixa::hw {
+
+struct SvgOptions {
+  int cell = 0;             // cell size in px; 0 picks one from the grid size
+  bool show_memory = true;  // tiled layouts: also draw the physical buffer
+  std::string title;        // empty: the shape / layout text
+};
+
+// Logical grid (rows = all dims but the last, flattened) with each cell's
+// offset, colored by first-level tile, red outlines around the last tile
+// level's boxes, and the physical buffer beside it (one row per first-level
+// tile, padding hatched). Grids over 4096 cells draw the first 64x64 corner.
+// Every cell is a <g class="cell" data-index="i,j"> whose <text> is shown.
+// An invalid shape draws its error message.
+std::string DrawTiledLayoutSvg(const XlaShape& shape,
+                               const SvgOptions& options = {});
+
+// The vector (rank 1 or 2; higher ranks flatten the major dims) with each
+// element's first owning lane, colored by subgroup; elements held by several
+// (subgroup, lane) pairs are marked "+n", elements nobody holds are hatched.
+// Bold lines separate batch tiles.
+std::string DrawNestedLayoutSvg(const NestedLayout& layout,
+                                const NestedIds& ids = {},
+                                const SvgOptions& options = {});
+
+}  // namespace ixa::hw
+
+#endif  // IXA_HW_SVG_H_

@@ -1,0 +1,18 @@
+// Subcommands of `ixa` besides `query`, implemented in ops_layouts.cc.
+#ifndef IXA_TOOLS_IXA_COMMANDS_H_
+#define IXA_TOOLS_IXA_COMMANDS_H_
+
+namespace ixa::cli {
+
+// `ixa devices [--json]`: the built-in device descriptions, as a table or
+// as JSON Lines (one object per device). argv[1] is "devices".
+int RunDevicesCommand(int argc, char** argv);
+
+// `ixa draw`: renders a layout to SVG (see ops_layouts.cc for the flags).
+// argv[1] is "draw". Exit codes: 0 ok, 1 invalid layout, 64 usage,
+// 73 when the output file cannot be written.
+int RunDrawCommand(int argc, char** argv);
+
+}  // namespace ixa::cli
+
+#endif  // IXA_TOOLS_IXA_COMMANDS_H_

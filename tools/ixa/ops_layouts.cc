@@ -1,0 +1,600 @@
+// Layout ops of the query protocol (spec/cli.md "Layouts (hw)"): layout,
+// nested_layout, cute_layout, pto, warp_access; plus `ixa devices` and
+// `ixa draw`.
+//
+//   ixa draw --shape "f32[3,5]{1,0:T(2,2)}" [-o out.svg] [--cell PX]
+//            [--no-memory] [--title TEXT]
+//   ixa draw --thread-tile 16,4 [--subgroup-tile 2,1] [--batch-tile 2,4]
+//            [--outer-tile 1,1] [--element-tile 1,4]
+//            [--subgroup-strides 1,0] [--thread-strides 1,16]
+//            [--subgroup-size N] [--num-subgroups N] [-o out.svg] ...
+//
+// The nested form is chosen by --thread-tile. Omitted tiles are 1s; omitted
+// strides are the compact row-major ones (last dim fastest) of their tiles.
+// Without -o the SVG goes to standard output.
+#include <cstring>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include "hw/cute.h"
+#include "hw/device.h"
+#include "hw/nested_layout.h"
+#include "hw/pto.h"
+#include "hw/svg.h"
+#include "hw/xla_layout.h"
+#include "tools/ixa/commands.h"
+#include "tools/ixa/protocol.h"
+
+namespace ixa::cli {
+
+namespace {
+
+using hw::XlaShape;
+
+Json PairList(const std::vector<std::pair<int64_t, int64_t>>& v) {
+  Json out = Json::array();
+  for (auto [a, b] : v) out.push_back(Json::array({a, b}));
+  return out;
+}
+
+// ------------------------------------------------------------- layout
+
+Result<Json> LayoutOp(const Json& req, ExprContext& ctx) {
+  IXA_ASSIGN_OR_RETURN(std::string text, GetString(req, "shape"));
+  IXA_ASSIGN_OR_RETURN(XlaShape shape, hw::ParseXlaShape(text));
+  IXA_ASSIGN_OR_RETURN(hw::TiledLayoutInfo info,
+                       hw::AnalyzeTiledLayout(shape, &ctx));
+  Json out;
+  out["map"] = MapToString(info.map);
+  out["physical_shape"] = info.physical_shape;
+  out["physical_elements"] = info.physical_elements;
+  out["bytes"] = info.bytes;
+  if (Has(req, "index")) {
+    IXA_ASSIGN_OR_RETURN(std::vector<int64_t> index, GetIntList(req, "index"));
+    IXA_ASSIGN_OR_RETURN(int64_t offset, hw::PhysicalOffset(shape, index));
+    out["offset"] = offset;
+  }
+  if (Has(req, "offsets")) {
+    IXA_ASSIGN_OR_RETURN(std::vector<int64_t> offsets,
+                         GetIntList(req, "offsets"));
+    Json logical = Json::array();
+    for (int64_t o : offsets) {
+      IXA_ASSIGN_OR_RETURN(auto idx, hw::LogicalIndexAt(shape, o));
+      logical.push_back(idx ? Json(*idx) : Json(nullptr));
+    }
+    out["logical"] = logical;
+  }
+  return out;
+}
+
+// ------------------------------------------------------- nested_layout
+
+Result<int64_t> OptionalInt(const Json& req, const char* field,
+                            int64_t fallback) {
+  if (!Has(req, field)) return fallback;
+  return GetInt(req, field);
+}
+
+Result<Json> NestedLayoutOp(const Json& req, ExprContext& ctx) {
+  std::vector<int64_t> f[7];
+  const char* names[7] = {"subgroup_tile", "batch_tile",   "outer_tile",
+                          "thread_tile",   "element_tile", "subgroup_strides",
+                          "thread_strides"};
+  for (int i = 0; i < 7; ++i) {
+    IXA_ASSIGN_OR_RETURN(f[i], GetIntList(req, names[i]));
+  }
+  IXA_ASSIGN_OR_RETURN(
+      hw::NestedLayout l,
+      hw::MakeNestedLayout(f[0], f[1], f[2], f[3], f[4], f[5], f[6]));
+  hw::NestedIds ids;
+  IXA_ASSIGN_OR_RETURN(ids.subgroup_size, OptionalInt(req, "subgroup_size", 0));
+  IXA_ASSIGN_OR_RETURN(ids.num_subgroups, OptionalInt(req, "num_subgroups", 0));
+  if (ids.subgroup_size < 0 || ids.num_subgroups < 0) {
+    return Error::Invalid("subgroup_size and num_subgroups must be positive");
+  }
+  Json out;
+  out["map"] = MapToString(hw::NestedLayoutMap(l, ids, &ctx));
+  out["distributed_shape"] = hw::DistributedShape(l);
+  out["vector_shape"] = hw::UndistributedShape(l);
+  if (Has(req, "shape")) {
+    IXA_ASSIGN_OR_RETURN(std::vector<int64_t> shape, GetIntList(req, "shape"));
+    IXA_ASSIGN_OR_RETURN(hw::ShapeCheck check, hw::CheckVectorShape(l, shape));
+    out["valid"] = check.valid;
+    out["mismatched_dims"] = check.mismatched_dims;
+  }
+  if (Has(req, "subgroup") || Has(req, "thread")) {
+    IXA_ASSIGN_OR_RETURN(int64_t sg, GetInt(req, "subgroup"));
+    IXA_ASSIGN_OR_RETURN(int64_t t, GetInt(req, "thread"));
+    IXA_ASSIGN_OR_RETURN(auto elems, hw::ThreadElements(l, ids, sg, t));
+    out["elements"] = elems;
+  }
+  if (Has(req, "element")) {
+    IXA_ASSIGN_OR_RETURN(std::vector<int64_t> element,
+                         GetIntList(req, "element"));
+    IXA_ASSIGN_OR_RETURN(auto owners, hw::Owners(l, ids, element));
+    out["owners"] = PairList(owners);
+  }
+  return out;
+}
+
+// --------------------------------------------------------- cute_layout
+
+Result<Json> CuteOp(const Json& req, ExprContext& ctx) {
+  namespace cute = hw::cute;
+  IXA_ASSIGN_OR_RETURN(std::string text, GetString(req, "layout"));
+  IXA_ASSIGN_OR_RETURN(cute::Layout layout, cute::ParseLayout(text));
+  std::optional<cute::Swizzle> swizzle;
+  if (Has(req, "swizzle")) {
+    IXA_ASSIGN_OR_RETURN(std::vector<int64_t> s, GetIntList(req, "swizzle"));
+    if (s.size() != 3)
+      return Error::BadRequest("field 'swizzle' must be [B, M, S]");
+    swizzle = cute::Swizzle{static_cast<int>(s[0]), static_cast<int>(s[1]),
+                            static_cast<int>(s[2])};
+    IXA_ASSIGN_OR_RETURN(bool ok, cute::ValidateSwizzle(*swizzle));
+    (void)ok;
+  }
+  cute::Layout result = layout;
+  if (Has(req, "fn")) {
+    IXA_ASSIGN_OR_RETURN(std::string fn, GetString(req, "fn"));
+    if (fn == "coalesce") {
+      result = cute::Coalesce(layout);
+    } else if (fn == "complement") {
+      IXA_ASSIGN_OR_RETURN(int64_t cotarget,
+                           OptionalInt(req, "cotarget", cute::Cosize(layout)));
+      IXA_ASSIGN_OR_RETURN(result, cute::Complement(layout, cotarget));
+    } else {
+      IXA_ASSIGN_OR_RETURN(std::string with_text, GetString(req, "with"));
+      IXA_ASSIGN_OR_RETURN(cute::Tiler with, cute::ParseTiler(with_text));
+      auto single = [&]() -> Result<cute::Layout> {
+        if (with.by_mode)
+          return Error::Invalid(
+              fn + " takes a single layout in 'with', not a tiler");
+        return with.layouts[0];
+      };
+      if (fn == "compose") {
+        IXA_ASSIGN_OR_RETURN(result, cute::Compose(layout, with));
+      } else if (fn == "logical_divide") {
+        IXA_ASSIGN_OR_RETURN(result, cute::LogicalDivide(layout, with));
+      } else if (fn == "zipped_divide") {
+        IXA_ASSIGN_OR_RETURN(result, cute::ZippedDivide(layout, with));
+      } else if (fn == "logical_product" || fn == "blocked_product" ||
+                 fn == "raked_product") {
+        IXA_ASSIGN_OR_RETURN(cute::Layout b, single());
+        if (fn == "logical_product") {
+          IXA_ASSIGN_OR_RETURN(result, cute::LogicalProduct(layout, b));
+        } else if (fn == "blocked_product") {
+          IXA_ASSIGN_OR_RETURN(result, cute::BlockedProduct(layout, b));
+        } else {
+          IXA_ASSIGN_OR_RETURN(result, cute::RakedProduct(layout, b));
+        }
+      } else {
+        return Error::BadRequest("unknown fn '" + fn + "'");
+      }
+    }
+  }
+  IXA_ASSIGN_OR_RETURN(IndexingMap map, cute::LayoutMap(result, swizzle, &ctx));
+  Json out;
+  out["layout"] = cute::PrintLayout(result);
+  out["map"] = MapToString(map);
+  if (cute::Size(result) <= 4096) out["values"] = cute::Values(result, swizzle);
+  return out;
+}
+
+// ----------------------------------------------------------------- pto
+
+Result<hw::DType> GetDType(const Json& req, const char* field) {
+  IXA_ASSIGN_OR_RETURN(std::string name, GetString(req, field));
+  auto t = hw::FindDType(name);
+  if (!t)
+    return Error::Invalid("unknown dtype '" + name +
+                          "' (known: " + hw::KnownDTypeNames() + ")");
+  return *t;
+}
+
+Result<hw::pto::Tile> GetTile(const Json& req, const char* field) {
+  namespace pto = hw::pto;
+  if (!Has(req, field) || !req.at(field).is_object()) {
+    return Error::BadRequest(std::string("field '") + field +
+                             "' must be a tile object");
+  }
+  const Json& j = req.at(field);
+  pto::Tile t;
+  IXA_ASSIGN_OR_RETURN(std::string loc, GetString(j, "loc"));
+  auto l = pto::ParseLoc(loc);
+  if (!l)
+    return Error::Invalid("unknown tile loc '" + loc +
+                          "' (Vec, Mat, Left, Right, Acc, Bias, Scaling)");
+  t.loc = *l;
+  IXA_ASSIGN_OR_RETURN(t.dtype, GetDType(j, "dtype"));
+  IXA_ASSIGN_OR_RETURN(t.rows, GetInt(j, "rows"));
+  IXA_ASSIGN_OR_RETURN(t.cols, GetInt(j, "cols"));
+  for (auto [name, order, fallback] :
+       {std::tuple{"blayout", &t.blayout, "RowMajor"},
+        std::tuple{"slayout", &t.slayout, "NoneBox"}}) {
+    std::string s = fallback;
+    if (Has(j, name)) {
+      IXA_ASSIGN_OR_RETURN(s, GetString(j, name));
+    }
+    auto o = pto::ParseOrder(s);
+    if (!o ||
+        (std::strcmp(name, "blayout") == 0 && *o == pto::Order::kNoneBox)) {
+      return Error::Invalid(std::string("bad ") + name + " '" + s + "'");
+    }
+    *order = *o;
+  }
+  IXA_ASSIGN_OR_RETURN(
+      t.fractal_bytes,
+      OptionalInt(j, "fractal_bytes", t.loc == pto::Loc::kAcc ? 1024 : 512));
+  IXA_ASSIGN_OR_RETURN(t.valid_row, OptionalInt(j, "valid_row", -1));
+  IXA_ASSIGN_OR_RETURN(t.valid_col, OptionalInt(j, "valid_col", -1));
+  if ((Has(j, "valid_row") && t.valid_row < 0) ||
+      (Has(j, "valid_col") && t.valid_col < 0)) {
+    return Error::Invalid("valid_row / valid_col must be non-negative");
+  }
+  if (t.rows < 1 || t.cols < 1 || t.rows > (int64_t{1} << 31) ||
+      t.cols > (int64_t{1} << 31)) {
+    return Error::Invalid("tile rows and cols must be in [1, 2^31]");
+  }
+  return t;
+}
+
+Json CheckJson(const hw::pto::Check& c) {
+  return Json{{"valid", c.valid}, {"failures", c.failures}};
+}
+
+Result<Json> PtoOp(const Json& req, ExprContext& ctx) {
+  namespace pto = hw::pto;
+  IXA_ASSIGN_OR_RETURN(std::string fn, GetString(req, "fn"));
+  if (fn == "tile_offset") {
+    IXA_ASSIGN_OR_RETURN(pto::Tile t, GetTile(req, "tile"));
+    IXA_ASSIGN_OR_RETURN(int64_t row, GetInt(req, "row"));
+    IXA_ASSIGN_OR_RETURN(int64_t col, GetInt(req, "col"));
+    IXA_ASSIGN_OR_RETURN(int64_t offset, pto::TileOffset(t, row, col));
+    return Json{{"offset", offset}};
+  }
+  if (fn == "tile_check") {
+    IXA_ASSIGN_OR_RETURN(pto::Tile t, GetTile(req, "tile"));
+    return CheckJson(pto::CheckTile(t));
+  }
+  if (fn == "ttrans_check") {
+    IXA_ASSIGN_OR_RETURN(std::string arch_name, GetString(req, "arch"));
+    auto arch = pto::ParseArch(arch_name);
+    if (!arch)
+      return Error::Invalid("unknown arch '" + arch_name + "' (a2a3 or a5)");
+    IXA_ASSIGN_OR_RETURN(pto::Tile src, GetTile(req, "src"));
+    IXA_ASSIGN_OR_RETURN(pto::Tile dst, GetTile(req, "dst"));
+    pto::TtransPlan plan = pto::CheckTtrans(*arch, src, dst);
+    Json out = CheckJson(plan.check);
+    out["path"] = plan.path;
+    out["tmp_bytes"] = plan.tmp_bytes;
+    return out;
+  }
+  IXA_ASSIGN_OR_RETURN(std::string conversion, GetString(req, "conversion"));
+  IXA_ASSIGN_OR_RETURN(hw::DType dtype, GetDType(req, "dtype"));
+  IXA_ASSIGN_OR_RETURN(std::vector<int64_t> shape, GetIntList(req, "shape"));
+  if (fn == "tmp_size") {
+    IXA_ASSIGN_OR_RETURN(int64_t bytes,
+                         pto::TmpBytes(conversion, dtype, shape));
+    return Json{{"tmp_bytes", bytes}};
+  }
+  if (fn != "format") return Error::BadRequest("unknown pto fn '" + fn + "'");
+  pto::Fz3dOrder order = pto::Fz3dOrder::kDMajor;
+  if (Has(req, "order")) {
+    IXA_ASSIGN_OR_RETURN(std::string o, GetString(req, "order"));
+    if (o == "c1_major") {
+      order = pto::Fz3dOrder::kC1Major;
+    } else if (o != "d_major") {
+      return Error::Invalid("order must be d_major or c1_major");
+    }
+  }
+  IXA_ASSIGN_OR_RETURN(pto::Format f,
+                       pto::MakeFormat(conversion, dtype, shape, &ctx, order));
+  Json out;
+  out["map"] = MapToString(f.map);
+  out["dst_shape"] = f.dst_shape;
+  out["C0"] = f.c0;
+  out["C1"] = f.c1;
+  out["N1"] = f.n1 > 0 ? Json(f.n1) : Json(nullptr);  // no N split
+  if (Has(req, "index")) {
+    IXA_ASSIGN_OR_RETURN(std::vector<int64_t> index, GetIntList(req, "index"));
+    IXA_ASSIGN_OR_RETURN(pto::FormatPoint p, pto::FormatForward(f, index));
+    out["coords"] = p.coords;
+    out["offset"] = p.offset;
+  }
+  if (Has(req, "coords")) {
+    IXA_ASSIGN_OR_RETURN(std::vector<int64_t> coords,
+                         GetIntList(req, "coords"));
+    IXA_ASSIGN_OR_RETURN(auto src, pto::FormatBackward(f, coords));
+    out["index"] = src ? Json(*src) : Json(nullptr);
+  }
+  return out;
+}
+
+// --------------------------------------------------------- warp_access
+
+Json DeviceJson(const hw::Device& d) {
+  return Json{{"name", d.name},
+              {"vendor", d.vendor},
+              {"warp_size", d.warp_size},
+              {"sector_bytes", d.sector_bytes},
+              {"line_bytes", d.line_bytes},
+              {"smem_banks", d.smem_banks},
+              {"bank_bytes", d.bank_bytes},
+              {"smem_bytes_per_sm", d.smem_bytes_per_sm},
+              {"dram_gbps", d.dram_gbps},
+              {"peak_tflops_fp32", d.peak_tflops_fp32},
+              {"peak_tflops_bf16", d.peak_tflops_bf16},
+              {"sm_count", d.sm_count},
+              {"notes", d.notes}};
+}
+
+Result<hw::Device> GetDevice(const Json& req) {
+  if (!Has(req, "device")) return *hw::FindDevice("h100");
+  const Json& j = req.at("device");
+  if (j.is_string()) {
+    auto d = hw::FindDevice(j.get<std::string>());
+    if (!d)
+      return Error::Invalid("unknown device '" + j.get<std::string>() +
+                            "' (see `ixa devices`)");
+    return *d;
+  }
+  if (!j.is_object())
+    return Error::BadRequest("field 'device' must be a name or an object");
+  hw::Device d;
+  d.name = "custom";
+  if (Has(j, "name")) {
+    IXA_ASSIGN_OR_RETURN(d.name, GetString(j, "name"));
+  }
+  for (auto [field, slot] : {std::pair{"warp_size", &d.warp_size},
+                             {"sector_bytes", &d.sector_bytes},
+                             {"line_bytes", &d.line_bytes},
+                             {"smem_banks", &d.smem_banks},
+                             {"bank_bytes", &d.bank_bytes},
+                             {"sm_count", &d.sm_count},
+                             {"smem_bytes_per_sm", &d.smem_bytes_per_sm}}) {
+    if (Has(j, field)) {
+      IXA_ASSIGN_OR_RETURN(*slot, GetInt(j, field));
+    }
+  }
+  for (auto [field, slot] : {std::pair{"dram_gbps", &d.dram_gbps},
+                             {"peak_tflops_fp32", &d.peak_tflops_fp32},
+                             {"peak_tflops_bf16", &d.peak_tflops_bf16}}) {
+    if (!Has(j, field)) continue;
+    if (!j.at(field).is_number())
+      return Error::BadRequest(std::string("device field '") + field +
+                               "' must be a number");
+    *slot = j.at(field).get<double>();
+  }
+  if (d.warp_size < 1 || d.warp_size > 4096 || d.sector_bytes < 1 ||
+      d.line_bytes < 1 || d.smem_banks < 0 || d.bank_bytes < 0) {
+    return Error::Invalid(
+        "device: warp_size must be in [1, 4096] and sizes positive");
+  }
+  return d;
+}
+
+Result<Json> WarpAccessOp(const Json& req, ExprContext& ctx) {
+  IXA_ASSIGN_OR_RETURN(IndexingMap map, GetMap(req, "map", ctx));
+  IXA_ASSIGN_OR_RETURN(int64_t element_bytes, GetInt(req, "element_bytes"));
+  if (element_bytes < 1 || element_bytes > 1024)
+    return Error::Invalid("element_bytes must be in [1, 1024]");
+  IXA_ASSIGN_OR_RETURN(hw::Device device, GetDevice(req));
+  hw::MemorySpace memory = hw::MemorySpace::kGlobal;
+  if (Has(req, "memory")) {
+    IXA_ASSIGN_OR_RETURN(std::string m, GetString(req, "memory"));
+    if (m == "shared") {
+      memory = hw::MemorySpace::kShared;
+    } else if (m != "global") {
+      return Error::Invalid("memory must be global or shared");
+    }
+  }
+  IXA_ASSIGN_OR_RETURN(
+      hw::WarpAccess a,
+      hw::AnalyzeWarpAccess(map, element_bytes, device, memory));
+  Json out{{"sectors", a.sectors},
+           {"lines", a.lines},
+           {"useful_bytes", a.useful_bytes},
+           {"efficiency", a.efficiency}};
+  if (memory == hw::MemorySpace::kShared)
+    out["bank_conflict_ways"] = a.bank_conflict_ways;
+  return out;
+}
+
+// ------------------------------------------------------------ commands
+
+bool ParseIntList(const std::string& s, std::vector<int64_t>* out) {
+  out->clear();
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    try {
+      size_t used = 0;
+      out->push_back(std::stoll(item, &used));
+      if (used != item.size()) return false;
+    } catch (...) {
+      return false;
+    }
+  }
+  return !out->empty();
+}
+
+constexpr const char* kDrawUsage =
+    "usage: ixa draw --shape SHAPE [-o FILE] [--cell PX] [--no-memory] "
+    "[--title TEXT]\n"
+    "       ixa draw --thread-tile T,.. [--subgroup-tile ..] [--batch-tile ..] "
+    "[--outer-tile ..]\n"
+    "                [--element-tile ..] [--subgroup-strides ..] "
+    "[--thread-strides ..]\n"
+    "                [--subgroup-size N] [--num-subgroups N] [-o FILE] [--cell "
+    "PX] [--title TEXT]\n";
+
+std::vector<int64_t> CompactStrides(const std::vector<int64_t>& tiles) {
+  std::vector<int64_t> s(tiles.size(), 1);
+  for (int i = static_cast<int>(tiles.size()) - 2; i >= 0; --i)
+    s[i] = s[i + 1] * tiles[i + 1];
+  return s;
+}
+
+}  // namespace
+
+void RegisterLayoutOps(OpTable& table) {
+  table["layout"] = LayoutOp;
+  table["nested_layout"] = NestedLayoutOp;
+  table["cute_layout"] = CuteOp;
+  table["pto"] = PtoOp;
+  table["warp_access"] = WarpAccessOp;
+}
+
+int RunDevicesCommand(int argc, char** argv) {
+  bool json = false;
+  for (int i = 2; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--json") == 0) {
+      json = true;
+    } else {
+      std::cerr << "usage: ixa devices [--json]\n";
+      return 64;
+    }
+  }
+  if (json) {
+    for (const hw::Device& d : hw::BuiltinDevices())
+      std::cout << DeviceJson(d).dump() << "\n";
+    return 0;
+  }
+  std::cout << std::left << std::setw(11) << "name" << std::setw(8) << "vendor"
+            << std::right << std::setw(5) << "warp" << std::setw(8) << "sector"
+            << std::setw(6) << "line" << std::setw(7) << "banks"
+            << std::setw(11) << "DRAM GB/s" << std::setw(8) << "fp32 TF"
+            << std::setw(8) << "bf16 TF" << std::setw(6) << "SMs"
+            << "\n";
+  for (const hw::Device& d : hw::BuiltinDevices()) {
+    std::cout << std::left << std::setw(11) << d.name << std::setw(8)
+              << d.vendor << std::right << std::setw(5) << d.warp_size
+              << std::setw(8) << d.sector_bytes << std::setw(6) << d.line_bytes
+              << std::setw(7) << d.smem_banks << std::setw(11) << d.dram_gbps
+              << std::setw(8) << d.peak_tflops_fp32 << std::setw(8)
+              << d.peak_tflops_bf16 << std::setw(6) << d.sm_count << "\n";
+  }
+  return 0;
+}
+
+int RunDrawCommand(int argc, char** argv) {
+  std::string shape_text, output, title;
+  int cell = 0;
+  bool memory = true;
+  std::map<std::string, std::vector<int64_t>> lists;
+  int64_t subgroup_size = 0, num_subgroups = 0;
+  const std::vector<std::string> list_flags = {
+      "--subgroup-tile", "--batch-tile",   "--outer-tile",
+      "--thread-tile",   "--element-tile", "--subgroup-strides",
+      "--thread-strides"};
+  for (int i = 2; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&]() -> const char* {
+      return i + 1 < argc ? argv[++i] : nullptr;
+    };
+    if (a == "--help" || a == "-h") {
+      std::cout << kDrawUsage;
+      return 0;
+    }
+    if (a == "--no-memory") {
+      memory = false;
+      continue;
+    }
+    const char* v = value();
+    if (!v) {
+      std::cerr << "ixa draw: " << a << " needs a value\n" << kDrawUsage;
+      return 64;
+    }
+    try {
+      if (a == "--shape") {
+        shape_text = v;
+      } else if (a == "-o" || a == "--output") {
+        output = v;
+      } else if (a == "--title") {
+        title = v;
+      } else if (a == "--cell") {
+        cell = std::stoi(v);
+      } else if (a == "--subgroup-size") {
+        subgroup_size = std::stoll(v);
+      } else if (a == "--num-subgroups") {
+        num_subgroups = std::stoll(v);
+      } else if (std::find(list_flags.begin(), list_flags.end(), a) !=
+                 list_flags.end()) {
+        if (!ParseIntList(v, &lists[a])) throw std::invalid_argument(a);
+      } else {
+        std::cerr << "ixa draw: unknown flag " << a << "\n" << kDrawUsage;
+        return 64;
+      }
+    } catch (const std::exception&) {
+      std::cerr << "ixa draw: bad value for " << a << ": " << v << "\n";
+      return 64;
+    }
+  }
+  if (cell < 0 || cell > 200) {
+    std::cerr << "ixa draw: --cell must be in [1, 200]\n";
+    return 64;
+  }
+  hw::SvgOptions options{cell, memory, title};
+  std::string svg;
+  if (!shape_text.empty()) {
+    auto shape = hw::ParseXlaShape(shape_text);
+    if (!shape.ok()) {
+      std::cerr << "ixa draw: " << shape.error().ToString() << "\n";
+      return 1;
+    }
+    ExprContext ctx;
+    auto info = hw::AnalyzeTiledLayout(*shape, &ctx);
+    if (!info.ok()) {
+      std::cerr << "ixa draw: " << info.error().ToString() << "\n";
+      return 1;
+    }
+    svg = hw::DrawTiledLayoutSvg(*shape, options);
+  } else if (lists.count("--thread-tile")) {
+    const size_t r = lists["--thread-tile"].size();
+    for (const std::string& f : list_flags) {
+      if (!lists.count(f)) {
+        lists[f] = f.find("strides") == std::string::npos
+                       ? std::vector<int64_t>(r, 1)
+                       : std::vector<int64_t>();
+      }
+    }
+    if (lists["--subgroup-strides"].empty())
+      lists["--subgroup-strides"] = CompactStrides(lists["--subgroup-tile"]);
+    if (lists["--thread-strides"].empty())
+      lists["--thread-strides"] = CompactStrides(lists["--thread-tile"]);
+    auto l = hw::MakeNestedLayout(
+        lists["--subgroup-tile"], lists["--batch-tile"], lists["--outer-tile"],
+        lists["--thread-tile"], lists["--element-tile"],
+        lists["--subgroup-strides"], lists["--thread-strides"]);
+    if (!l.ok()) {
+      std::cerr << "ixa draw: " << l.error().ToString() << "\n";
+      return 1;
+    }
+    if (subgroup_size < 0 || num_subgroups < 0 || subgroup_size > 4096 ||
+        num_subgroups > 4096) {
+      std::cerr << "ixa draw: --subgroup-size and --num-subgroups must be in "
+                   "[1, 4096]\n";
+      return 64;
+    }
+    svg = hw::DrawNestedLayoutSvg(
+        *l, hw::NestedIds{subgroup_size, num_subgroups}, options);
+  } else {
+    std::cerr << kDrawUsage;
+    return 64;
+  }
+  if (output.empty() || output == "-") {
+    std::cout << svg;
+    return 0;
+  }
+  std::ofstream out(output);
+  out << svg;
+  if (!out) {
+    std::cerr << "ixa draw: cannot write " << output << "\n";
+    return 73;
+  }
+  return 0;
+}
+
+}  // namespace ixa::cli
