@@ -150,8 +150,12 @@ Expr Rewriter::Simplify(Expr e) {
   return out;
 }
 
+// E1: a subexpression with a point range becomes that constant. In preserve
+// mode a bare variable is kept (XLA's op maps keep `d0` with
+// `d0 in [0, 0]`; its bound still says the value).
 Expr Rewriter::FoldPoint(Expr e) {
   if (e.IsConstant()) return e;
+  if (preserve_point_variables_ && e.IsVariable()) return e;
   if (auto v = FactsOf(e).PointValue()) {
     if (Allowed("range.point")) {
       Expr c = ctx_->Constant(*v);

@@ -137,6 +137,12 @@ class Rewriter {
   Rewriter(const IndexingMap& map, bool use_constraints,
            const RuleFilter* filter, std::vector<TraceStep>* trace);
 
+  // Keep bare variables whose range is a point instead of replacing them by
+  // their value (XLA's SimplifyPointDimensions::kPreserve).
+  void set_preserve_point_variables(bool preserve) {
+    preserve_point_variables_ = preserve;
+  }
+
   ExprContext* ctx() const { return ctx_; }
 
   // The simplified form of e.
@@ -172,6 +178,7 @@ class Rewriter {
   const IndexingMap& map_;
   ExprContext* ctx_;
   const RuleFilter* filter_;
+  bool preserve_point_variables_ = false;
   std::vector<TraceStep>* trace_;
   std::unordered_map<const ExprNode*, Interval> constraint_ranges_;
   NodeMap<Expr> memo_;

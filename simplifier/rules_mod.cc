@@ -38,12 +38,15 @@ Expr InRange(Rewriter& rw, const DivOperands& in) {
 }
 
 // mod.drop_multiples (E6, E22): (D*Q + R) mod D = R mod D for integer Q, and
-// the constant reduces modulo D: (R' + k) mod D = (R' + k mod D) mod D.
+// the constant reduces modulo D: (R' + k) mod D = (R' + (k - D*t)) mod D for
+// any integer t. We take t = trunc(k / D), so |k| < D keeps its sign: a
+// constraint written `(d1 - 3) mod 7` stays as XLA prints it rather than
+// turning into `(d1 + 4) mod 7`, and the constant still only shrinks.
 Expr DropMultiples(Rewriter& rw, const DivOperands& in) {
   if (!in.d || *in.d <= 1) return Expr();
   int64_t d = *in.d;
   DivisorSplit split = SplitByDivisor(in.sum, d);
-  int64_t k = *Mod(split.rest.constant, d);
+  int64_t k = split.rest.constant % d;  // truncated: same sign, |k| < d
   if (split.quotient.terms.empty() && k == split.rest.constant) return Expr();
   split.rest.constant = k;
   return rw.ctx()->Mod(BuildSum(rw.ctx(), split.rest), in.divisor);

@@ -47,6 +47,7 @@ SimplifyResult SimplifyWithFilter(IndexingMap* map,
       break;
     }
     simp::Rewriter rw(*map, /*use_constraints=*/true, filter, trace);  // P4
+    rw.set_preserve_point_variables(options.preserve_point_variables);
     for (Expr& r : map->mutable_results()) {
       Expr s = rw.Simplify(r);
       if (s != r) {

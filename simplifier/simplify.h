@@ -12,6 +12,10 @@ namespace ixa {
 struct SimplifyOptions {
   int max_rounds = 32;  // fixpoint budget
   bool trace = false;   // record {rule, before, after}
+  // Keep variables whose bounds are a single point in the results rather
+  // than replacing them by their value (XLA's kPreserve). The per-op HLO
+  // maps use it so that `d0 in [0, 0]` still reads `d0`.
+  bool preserve_point_variables = false;
 };
 
 struct TraceStep {

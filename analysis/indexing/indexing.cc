@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "analysis/indexing/internal.h"
+#include "simplifier/decide.h"
 #include "simplifier/simplify.h"
 
 namespace ixa {
@@ -11,16 +12,55 @@ namespace ixa {
 using hlo::Instruction;
 using hlo::Shape;
 
+namespace {
+
+// Runtime variables must name the same producers read the same way for two
+// maps to be the same access.
+bool SameRuntimeSources(const IndexingMap& a, const IndexingMap& b) {
+  if (a.num_rt_vars() != b.num_rt_vars()) return false;
+  for (int i = 0; i < a.num_rt_vars(); ++i) {
+    const Variable& x = a.rt_vars()[i];
+    const Variable& y = b.rt_vars()[i];
+    if (x.producer != y.producer || !x.producer_map != !y.producer_map) {
+      return false;
+    }
+    if (x.producer_map && *x.producer_map != *y.producer_map) return false;
+  }
+  return true;
+}
+
+// Budget for proving two differently-written maps equal; on exhaustion the
+// maps are kept apart (never wrongly merged).
+constexpr int64_t kDedupBudget = 20000;
+
+}  // namespace
+
+// Deduplicates maps that are equal as maps, not just as text: structural
+// equality first, then the exact equivalence decision (same domain, same
+// results on it) for maps over the same variables.
 bool IndexingMapSet::Insert(IndexingMap map) {
   for (const IndexingMap& m : maps_) {
     if (m == map) return false;
+  }
+  for (const IndexingMap& m : maps_) {
+    if (m.num_dims() != map.num_dims() ||
+        m.num_range_vars() != map.num_range_vars() ||
+        m.num_results() != map.num_results() || !SameRuntimeSources(m, map)) {
+      continue;
+    }
+    DecideOptions options;
+    options.budget = kDedupBudget;
+    auto eq = Equivalent(m, map, options);
+    if (eq.ok() && eq->equivalent) return false;
   }
   maps_.push_back(std::move(map));
   return true;
 }
 
 void FinishMap(IndexingMap* map) {
-  Simplify(map);
+  SimplifyOptions options;
+  options.preserve_point_variables = true;
+  Simplify(map, options);
   map->RemoveUnusedSymbols();
   // Composition gives runtime producers maps over the outer map's symbols
   // too; most do not use them (an offset read at `()`), so tidy them.
