@@ -47,7 +47,7 @@ bool IsAffineKind(ExprKind kind, const ExprNode* lhs, const ExprNode* rhs) {
 
 }  // namespace
 
-ExprContext::ExprContext() { table_.assign(256, nullptr); }
+ExprContext::ExprContext() { table_.assign(64, nullptr); }
 ExprContext::~ExprContext() = default;
 
 size_t ExprContext::bytes_allocated() const {
@@ -84,7 +84,8 @@ Expr ExprContext::Unique(ExprKind kind, int64_t value, Expr lhs, Expr rhs) {
   if (chunks_.empty() || chunk_used_ == chunk_size_) {
     chunk_size_ =
         chunks_.empty() ? 64 : std::min<size_t>(chunk_size_ * 2, 4096);
-    chunks_.push_back(std::make_unique<ExprNode[]>(chunk_size_));
+    // Every field is written before a node is used: no zero-filling.
+    chunks_.push_back(std::make_unique_for_overwrite<ExprNode[]>(chunk_size_));
     node_capacity_ += chunk_size_;
     chunk_used_ = 0;
   }

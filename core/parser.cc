@@ -12,7 +12,6 @@
 // Whitespace (including line breaks) is insignificant. Errors carry the
 // line and column of the offending token and say what was expected.
 #include <cctype>
-#include <unordered_map>
 
 #include "core/text.h"
 
@@ -42,11 +41,12 @@ class Parser {
 
  private:
   // ---- lexing helpers ----
+  static bool IsSpace(char c) {
+    return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' ||
+           c == '\v';
+  }
   void SkipSpace() {
-    while (pos_ < text_.size() &&
-           std::isspace(static_cast<unsigned char>(text_[pos_]))) {
-      ++pos_;
-    }
+    while (pos_ < text_.size() && IsSpace(text_[pos_])) ++pos_;
   }
   bool AtEnd() {
     SkipSpace();
@@ -62,10 +62,10 @@ class Parser {
     return true;
   }
   static bool IsIdentStart(char c) {
-    return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
   }
   static bool IsIdentChar(char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    return IsIdentStart(c) || (c >= '0' && c <= '9');
   }
   // Reads an identifier at the current position without consuming it.
   std::string_view PeekIdent() {
@@ -151,9 +151,17 @@ class Parser {
   size_t pos_ = 0;
   int depth_ = 0;
   ExprContext* ctx_;
-  std::unordered_map<std::string, Expr> names_;
-  // Where each header name was written, to point at a duplicate.
-  std::unordered_map<std::string, std::vector<size_t>> name_offsets_;
+  // Declared variables; maps have few, so a linear scan beats hashing.
+  std::vector<std::pair<std::string, Expr>> names_;
+  const Expr* FindName(std::string_view name) const {
+    for (const auto& [n, e] : names_) {
+      if (n == name) return &e;
+    }
+    return nullptr;
+  }
+  // Where each header name was written (dims, range, runtime in order), to
+  // point at a duplicate.
+  std::vector<size_t> name_offsets_;
 };
 
 Result<std::vector<std::string>> Parser::ParseNameList(char close) {
@@ -171,7 +179,7 @@ Result<std::vector<std::string>> Parser::ParseNameList(char close) {
       return ErrorAt(at, "'" + name + "' is a keyword, not a variable name");
     }
     names.push_back(name);
-    name_offsets_[name].push_back(at);
+    name_offsets_.push_back(at);
     if (Consume(close)) return names;
     if (!Consume(',')) {
       return Expected(std::string("',' or '") + close +
@@ -237,19 +245,29 @@ Result<ParsedTerm> Parser::ParseTerm() {
   while (true) {
     ExprKind kind;
     size_t op_at = (SkipSpace(), pos_);
-    if (Consume('*')) {
+    char c = op_at < text_.size() ? text_[op_at] : '\0';
+    if (c == '*') {
+      ++pos_;
       kind = ExprKind::kMul;
-    } else if (Peek() == '/') {
+    } else if (c == '/') {
       ++pos_;
       kind = ExprKind::kFloorDiv;  // XLA HEAD prints floordiv as '/'
-    } else if (ConsumeKeyword("floordiv") || ConsumeKeyword("floorDiv")) {
-      kind = ExprKind::kFloorDiv;
-    } else if (ConsumeKeyword("ceildiv") || ConsumeKeyword("ceilDiv")) {
-      kind = ExprKind::kCeilDiv;
-    } else if (ConsumeKeyword("mod") || Consume('%')) {
+    } else if (c == '%') {
+      ++pos_;
       kind = ExprKind::kMod;
     } else {
-      return lhs;
+      // One identifier scan decides between the word operators.
+      std::string_view id = PeekIdent();
+      if (id == "floordiv" || id == "floorDiv") {
+        kind = ExprKind::kFloorDiv;
+      } else if (id == "ceildiv" || id == "ceilDiv") {
+        kind = ExprKind::kCeilDiv;
+      } else if (id == "mod") {
+        kind = ExprKind::kMod;
+      } else {
+        return lhs;
+      }
+      pos_ += id.size();
     }
     IXA_ASSIGN_OR_RETURN(ParsedTerm rhs, ParseUnary());
     if (kind != ExprKind::kMul && rhs.expr.IsConstant(0)) {
@@ -307,12 +325,12 @@ Result<ParsedTerm> Parser::ParsePrimary() {
   }
   std::string_view id = PeekIdent();
   if (id.empty()) return Expected("an expression");
-  auto it = names_.find(std::string(id));
-  if (it == names_.end()) {
+  const Expr* var = FindName(id);
+  if (var == nullptr) {
     return ErrorAt(pos_, "unknown variable '" + std::string(id) + "'");
   }
   pos_ += id.size();
-  return ParsedTerm{it->second, false};
+  return ParsedTerm{*var, false};
 }
 
 Result<Interval> Parser::ParseInterval() {
@@ -342,13 +360,16 @@ Result<IndexingMap> Parser::ParseMap() {
   }
   std::vector<Variable> dims(dim_names.size()), ranges(range_names.size()),
       rts(rt_names.size());
+  names_.reserve(dim_names.size() + range_names.size() + rt_names.size());
   auto declare = [&](const std::string& name, Expr e) -> bool {
-    return names_.emplace(name, e).second;
+    if (FindName(name)) return false;
+    names_.emplace_back(name, e);
+    return true;
   };
   for (size_t i = 0; i < dim_names.size(); ++i) {
     dims[i].name = dim_names[i];
     if (!declare(dim_names[i], ctx_->Dim(i))) {
-      Error e = ErrorAt(name_offsets_[dim_names[i]].back(),
+      Error e = ErrorAt(name_offsets_[i],
                         "variable '" + dim_names[i] + "' is named twice");
       e.code = ErrorCode::kInvalidArgument;
       return e;
@@ -360,7 +381,7 @@ Result<IndexingMap> Parser::ParseMap() {
     (i < range_names.size() ? ranges[i] : rts[i - range_names.size()]).name =
         sym_names[i];
     if (!declare(sym_names[i], ctx_->Symbol(i))) {
-      Error e = ErrorAt(name_offsets_[sym_names[i]].back(),
+      Error e = ErrorAt(name_offsets_[dim_names.size() + i],
                         "variable '" + sym_names[i] + "' is named twice");
       e.code = ErrorCode::kInvalidArgument;
       return e;
@@ -425,10 +446,11 @@ Result<IndexingMap> Parser::ParseMap() {
 
 Result<Expr> Parser::ParseStandaloneExpr(const std::vector<std::string>& dims,
                                          const std::vector<std::string>& syms) {
-  for (size_t i = 0; i < dims.size(); ++i)
-    names_.emplace(dims[i], ctx_->Dim(i));
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (!FindName(dims[i])) names_.emplace_back(dims[i], ctx_->Dim(i));
+  }
   for (size_t i = 0; i < syms.size(); ++i) {
-    names_.emplace(syms[i], ctx_->Symbol(i));
+    if (!FindName(syms[i])) names_.emplace_back(syms[i], ctx_->Symbol(i));
   }
   IXA_ASSIGN_OR_RETURN(Expr e, ParseExpr());
   if (!AtEnd()) return Expected("end of expression");
