@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 
 #include "core/enumerate.h"
 
@@ -151,15 +152,27 @@ void IndexingMap::AddConstraint(Expr expr, Interval interval) {
   constraints_.push_back({expr, interval});
 }
 
+namespace {
+
+// A point must give exactly one value per dim and per symbol.
+std::optional<Error> CheckPointArity(const IndexingMap& map,
+                                     std::span<const int64_t> dims,
+                                     std::span<const int64_t> symbols) {
+  if (dims.size() == static_cast<size_t>(map.num_dims()) &&
+      symbols.size() == static_cast<size_t>(map.num_symbols())) {
+    return std::nullopt;
+  }
+  return Error::Invalid("expected " + std::to_string(map.num_dims()) +
+                        " dims and " + std::to_string(map.num_symbols()) +
+                        " symbols, got " + std::to_string(dims.size()) +
+                        " and " + std::to_string(symbols.size()));
+}
+
+}  // namespace
+
 Result<std::vector<int64_t>> IndexingMap::Evaluate(
     std::span<const int64_t> dims, std::span<const int64_t> symbols) const {
-  if (dims.size() != dims_.size() ||
-      symbols.size() != static_cast<size_t>(num_symbols())) {
-    return Error::Invalid("expected " + std::to_string(dims_.size()) +
-                          " dims and " + std::to_string(num_symbols()) +
-                          " symbols, got " + std::to_string(dims.size()) +
-                          " and " + std::to_string(symbols.size()));
-  }
+  if (auto error = CheckPointArity(*this, dims, symbols)) return *error;
   std::vector<int64_t> out;
   out.reserve(results_.size());
   for (Expr r : results_) {
@@ -171,13 +184,7 @@ Result<std::vector<int64_t>> IndexingMap::Evaluate(
 
 Result<bool> IndexingMap::InDomain(std::span<const int64_t> dims,
                                    std::span<const int64_t> symbols) const {
-  if (dims.size() != dims_.size() ||
-      symbols.size() != static_cast<size_t>(num_symbols())) {
-    return Error::Invalid("expected " + std::to_string(dims_.size()) +
-                          " dims and " + std::to_string(num_symbols()) +
-                          " symbols, got " + std::to_string(dims.size()) +
-                          " and " + std::to_string(symbols.size()));
-  }
+  if (auto error = CheckPointArity(*this, dims, symbols)) return *error;
   if (known_empty_) return false;
   for (size_t i = 0; i < dims.size(); ++i) {
     if (!dims_[i].bounds.Contains(dims[i])) return false;

@@ -64,6 +64,9 @@ class QueryServer {
 #ifdef IXA_HAVE_LAYOUTS
     RegisterLayoutOps(ops_);
 #endif
+#ifdef IXA_HAVE_USES
+    RegisterUseOps(ops_);
+#endif
   }
 
   // Answers one line; returns the response line.

@@ -26,6 +26,7 @@ using OpTable = std::map<std::string, OpHandler>;
 void RegisterAlgebraOps(OpTable& table);  // ops_algebra.cc
 void RegisterHloOps(OpTable& table);      // ops_hlo.cc
 void RegisterLayoutOps(OpTable& table);   // ops_layouts.cc
+void RegisterUseOps(OpTable& table);      // ops_uses.cc
 
 // Field access with bad_request errors naming the field.
 Result<std::string> GetString(const Json& request, const char* field);
