@@ -355,35 +355,83 @@ Result<int64_t> Evaluate(Expr e, std::span<const int64_t> dims,
   return Error::Invalid("value " + big.ToString() + " does not fit in int64");
 }
 
-Expr Substitute(Expr e, std::span<const Expr> dim_replacements,
-                std::span<const Expr> symbol_replacements) {
-  std::unordered_map<const ExprNode*, Expr> memo;
-  std::function<Expr(Expr)> rec = [&](Expr x) -> Expr {
+namespace {
+
+// Substitution with a memo over shared subtrees (hash-consing makes DAGs
+// common, e.g. `x floordiv 8 * 8 + x mod 8`; without the memo a tower of
+// such sums would be rebuilt exponentially often). Only binary nodes are
+// memoized, in a small open-addressing table keyed by node address.
+class Substituter {
+ public:
+  Substituter(std::span<const Expr> dims, std::span<const Expr> symbols)
+      : dims_(dims), symbols_(symbols) {}
+
+  Expr Run(Expr x) {
     switch (x.kind()) {
       case ExprKind::kConstant:
         return x;
       case ExprKind::kDim:
-        return static_cast<size_t>(x.position()) < dim_replacements.size()
-                   ? dim_replacements[x.position()]
+        return static_cast<size_t>(x.position()) < dims_.size()
+                   ? dims_[x.position()]
                    : x;
       case ExprKind::kSymbol:
-        return static_cast<size_t>(x.position()) < symbol_replacements.size()
-                   ? symbol_replacements[x.position()]
+        return static_cast<size_t>(x.position()) < symbols_.size()
+                   ? symbols_[x.position()]
                    : x;
       default:
         break;
     }
-    auto it = memo.find(x.node());
-    if (it != memo.end()) return it->second;
-    Expr l = rec(x.lhs());
-    Expr r = rec(x.rhs());
+    if (Expr* known = Find(x.node())) return *known;
+    Expr l = Run(x.lhs());
+    Expr r = Run(x.rhs());
     Expr out = (l == x.lhs() && r == x.rhs())
                    ? x
                    : x.context()->Binary(x.kind(), l, r);
-    memo.emplace(x.node(), out);
+    Put(x.node(), out);
     return out;
+  }
+
+ private:
+  struct Slot {
+    const ExprNode* key = nullptr;
+    Expr value;
   };
-  return rec(e);
+  static size_t HashOf(const ExprNode* n) { return n->hash; }
+  Expr* Find(const ExprNode* key) {
+    if (slots_.empty()) return nullptr;
+    size_t mask = slots_.size() - 1;
+    for (size_t i = HashOf(key) & mask;; i = (i + 1) & mask) {
+      if (slots_[i].key == key) return &slots_[i].value;
+      if (slots_[i].key == nullptr) return nullptr;
+    }
+  }
+  void Put(const ExprNode* key, Expr value) {
+    if ((used_ + 1) * 2 > slots_.size()) Grow();
+    size_t mask = slots_.size() - 1;
+    size_t i = HashOf(key) & mask;
+    while (slots_[i].key != nullptr && slots_[i].key != key) i = (i + 1) & mask;
+    if (slots_[i].key == nullptr) ++used_;
+    slots_[i] = {key, value};
+  }
+  void Grow() {
+    std::vector<Slot> old(slots_.empty() ? 32 : slots_.size() * 2);
+    old.swap(slots_);
+    used_ = 0;
+    for (const Slot& s : old) {
+      if (s.key != nullptr) Put(s.key, s.value);
+    }
+  }
+
+  std::span<const Expr> dims_, symbols_;
+  std::vector<Slot> slots_;
+  size_t used_ = 0;
+};
+
+}  // namespace
+
+Expr Substitute(Expr e, std::span<const Expr> dim_replacements,
+                std::span<const Expr> symbol_replacements) {
+  return Substituter(dim_replacements, symbol_replacements).Run(e);
 }
 
 void VisitNodes(Expr e, const std::function<void(Expr)>& f) {

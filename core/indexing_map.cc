@@ -459,6 +459,36 @@ bool IndexingMap::operator==(const IndexingMap& o) const {
   return true;
 }
 
+Interval RangeOverBounds(Expr e, const IndexingMap& map) {
+  switch (e.kind()) {
+    case ExprKind::kConstant:
+      return Interval::Point(e.constant());
+    case ExprKind::kDim:
+      return e.position() < map.num_dims() ? map.dims()[e.position()].bounds
+                                           : Interval::Full();
+    case ExprKind::kSymbol:
+      return e.position() < map.num_symbols()
+                 ? map.symbol(static_cast<int>(e.position())).bounds
+                 : Interval::Full();
+    default:
+      break;
+  }
+  Interval l = RangeOverBounds(e.lhs(), map);
+  Interval r = RangeOverBounds(e.rhs(), map);
+  switch (e.kind()) {
+    case ExprKind::kAdd:
+      return l + r;
+    case ExprKind::kMul:
+      return l * r;
+    case ExprKind::kFloorDiv:
+      return l.FloorDiv(r);
+    case ExprKind::kCeilDiv:
+      return l.CeilDiv(r);
+    default:
+      return l.Mod(r);
+  }
+}
+
 Result<IndexingMap> ComposeIndexingMaps(const IndexingMap& first,
                                         const IndexingMap& second) {
   if (first.num_results() != second.num_dims()) {
@@ -518,8 +548,17 @@ Result<IndexingMap> ComposeIndexingMaps(const IndexingMap& first,
     constraints.push_back({Substitute(c.expr, {}, first_syms), c.interval});
   }
   for (int i = 0; i < second.num_dims(); ++i) {
-    if (second.dims()[i].bounds.IsFull()) continue;
-    constraints.push_back({first_results[i], second.dims()[i].bounds});
+    const Interval& bound = second.dims()[i].bounds;
+    if (bound.IsFull()) continue;
+    // Skip a bound that first's result meets at every point of first's box
+    // (sound: interval arithmetic over-approximates). A saturated end means
+    // "unbounded", so it never counts as inside.
+    Interval range = RangeOverBounds(first.results()[i], first);
+    if (range.lower != kInt64Min && range.upper != kInt64Max &&
+        bound.Contains(range)) {
+      continue;
+    }
+    constraints.push_back({first_results[i], bound});
   }
   return IndexingMap(ctx, first.dims(), std::move(ranges), std::move(rts),
                      std::move(results), std::move(constraints));

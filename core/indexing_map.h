@@ -142,6 +142,11 @@ class IndexingMap {
   bool known_empty_ = false;
 };
 
+// A sound interval for e over the map's variable bounds (constraints
+// ignored), by saturating interval arithmetic. Exact ranges are the
+// simplifier's business (simplifier/decide.h BoundsOf).
+Interval RangeOverBounds(Expr e, const IndexingMap& map);
+
 // `second ∘ first` (M4): first's results feed second's dims. Symbols are
 // [range(second), range(first), rt(second), rt(first)]. Not simplified.
 // Errors when first's result count differs from second's dim count.
