@@ -46,8 +46,9 @@ Alignment AlignScale(const Alignment& a, int64_t c) {
     return v ? Alignment::Exact(*v) : Alignment::Unknown();
   }
   if (c == 0) return Alignment::Exact(0);
+  if (c == kInt64Min) return Alignment::Unknown();  // |c| does not fit
   auto m = CheckedMul(a.modulus, c < 0 ? -c : c);
-  if (!m || c == kInt64Min) return Alignment::Unknown();
+  if (!m) return Alignment::Unknown();
   Wide r = (static_cast<Wide>(a.remainder) * c) % *m;
   if (r < 0) r += *m;
   return {*m, static_cast<int64_t>(r)};
