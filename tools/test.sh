@@ -21,6 +21,8 @@ if [ "${IXA_SKIP_SANITIZERS:-0}" != "1" ]; then
   # second build short on 2 cores.
   cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE= -DCMAKE_CXX_FLAGS=-O1 \
     -DIXA_SANITIZE=address,undefined -DIXA_BUILD_BENCH=OFF >/dev/null
-  cmake --build build-asan -j"$IXA_TEST_JOBS"
+  # Only what ctest runs: the test executables and the CLI.
+  targets=$(cd build-asan && ninja -t targets all | sed -n 's/^\(test_[a-z_]*\|ixa\): .*/\1/p' | sort -u)
+  cmake --build build-asan -j"$IXA_TEST_JOBS" --target $targets
   (cd build-asan && IXA_SANITIZED=1 ctest --output-on-failure -j"$IXA_TEST_JOBS" -LE nosan)
 fi
