@@ -14,6 +14,7 @@
 #include <map>
 
 #include "core/text.h"
+#include "simplifier/box_fit.h"
 #include "simplifier/rule_util.h"
 
 namespace ixa::simp {
@@ -411,6 +412,88 @@ bool PropagateBounds(IndexingMap* map, const std::vector<Constraint>& list,
   return changed;
 }
 
+// constraint.single_variable_values: the constraints that mention only one
+// variable x, with at most kMaxBoxPoints values in its bounds, are evaluated
+// at every value of x. x's bounds shrink to [min, max] of the values that
+// satisfy all of them (none: KNOWN EMPTY), and a constraint that holds at
+// every value of the new bounds is dropped. Exact: the cut values violate a
+// constraint, and a dropped constraint holds wherever x can be. Pins
+// variables that the interval rules cannot:
+// `((d1 * 2 + 3) mod 13) mod 2 in [0, 0]` with d1 in [0, 10] -> d1 in
+// [5, 10], constraint dropped. Termination: bounds only shrink and
+// constraints are only removed.
+bool SingleVariableValues(IndexingMap* map, std::vector<Constraint>* list,
+                          std::vector<TraceStep>* trace) {
+  std::vector<Expr> vars;  // in order of first appearance
+  std::vector<Expr> sole(list->size());
+  for (size_t i = 0; i < list->size(); ++i) {
+    sole[i] = SoleVariable((*list)[i].expr);
+    if (sole[i] && std::find(vars.begin(), vars.end(), sole[i]) == vars.end()) {
+      vars.push_back(sole[i]);
+    }
+  }
+  bool changed = false;
+  std::vector<bool> drop(list->size(), false);
+  for (Expr x : vars) {
+    Variable& v = x.IsDim()
+                      ? map->mutable_dims()[x.position()]
+                      : map->mutable_symbol(static_cast<int>(x.position()));
+    std::vector<Expr> exprs;
+    std::vector<Interval> intervals;
+    std::vector<size_t> indices;
+    for (size_t i = 0; i < list->size(); ++i) {
+      if (sole[i] != x) continue;
+      exprs.push_back((*list)[i].expr);
+      intervals.push_back((*list)[i].interval);
+      indices.push_back(i);
+    }
+    auto values = AllowedValues(x, v.bounds, exprs, intervals);
+    if (!values) continue;
+    if (values->empty()) {
+      if (trace) {
+        trace->push_back({"constraint.single_variable_values",
+                          PrintExpr(x, *map) + " in " + v.bounds.ToString(),
+                          "KNOWN EMPTY"});
+      }
+      map->ResetToKnownEmpty();
+      return true;
+    }
+    Interval tight{values->front(), values->back()};
+    if (tight != v.bounds) {
+      if (trace) {
+        trace->push_back({"constraint.single_variable_values",
+                          PrintExpr(x, *map) + " in " + v.bounds.ToString(),
+                          tight.ToString()});
+      }
+      v.bounds = tight;
+      changed = true;
+    }
+    bool all_hold = static_cast<int64_t>(values->size()) == tight.Size();
+    for (size_t k = 0; k < indices.size(); ++k) {
+      bool holds = all_hold;
+      if (!holds) {
+        auto own = AllowedValues(x, tight, {&exprs[k], 1}, {&intervals[k], 1});
+        holds = own && static_cast<int64_t>(own->size()) == tight.Size();
+      }
+      if (!holds) continue;
+      if (trace) {
+        trace->push_back(
+            {"constraint.single_variable_values",
+             PrintExpr(exprs[k], *map) + " in " + intervals[k].ToString(), ""});
+      }
+      drop[indices[k]] = true;
+      changed = true;
+    }
+  }
+  if (!changed) return false;
+  std::vector<Constraint> kept;
+  for (size_t i = 0; i < list->size(); ++i) {
+    if (!drop[i]) kept.push_back((*list)[i]);
+  }
+  *list = std::move(kept);
+  return true;
+}
+
 }  // namespace
 
 std::span<const ConstraintRule> ConstraintRules() { return kConstraintRules; }
@@ -473,6 +556,11 @@ bool SimplifyConstraints(IndexingMap* map, const RuleFilter* filter,
   if (map->IsKnownEmpty()) return true;
   if ((!filter || filter->Enabled("constraint.propagate_bounds")) &&
       PropagateBounds(map, out, trace)) {
+    changed = true;
+    if (map->IsKnownEmpty()) return true;
+  }
+  if ((!filter || filter->Enabled("constraint.single_variable_values")) &&
+      SingleVariableValues(map, &out, trace)) {
     changed = true;
     if (map->IsKnownEmpty()) return true;
   }

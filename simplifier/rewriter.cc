@@ -1,6 +1,7 @@
 #include "simplifier/rewriter.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 #include "core/text.h"
@@ -27,12 +28,19 @@ bool RuleFilter::Enabled(const char* id) const {
 
 Rewriter::Rewriter(const IndexingMap& map, bool use_constraints,
                    const RuleFilter* filter, std::vector<TraceStep>* trace)
-    : map_(map), ctx_(map.context()), filter_(filter), trace_(trace) {
+    : map_(map),
+      ctx_(map.context()),
+      filter_(filter),
+      trace_(trace),
+      box_budget_(kMaxBoxEvaluations) {
   if (use_constraints) {
     for (const Constraint& c : map.constraints()) {
       auto [it, inserted] =
           constraint_ranges_.emplace(c.expr.node(), c.interval);
       if (!inserted) it->second = it->second.Intersect(c.interval);
+      if (Expr x = SoleVariable(c.expr)) {
+        variable_constraints_.push_back({x, c.expr, c.interval});
+      }
     }
   }
 }
@@ -218,18 +226,30 @@ Expr Rewriter::SimplifySum(Expr e) {
     return (a == e.lhs() && b == e.rhs()) ? e : ctx_->Binary(e.kind(), a, b);
   }
   // Sum rules until none applies; each one removes a div/mod node.
-  for (int iteration = 0; iteration < 16; ++iteration) {
+  // Every sum rule needs a div/mod term; most sums have none.
+  auto has_div_term = [&acc] {
+    for (const Term& t : acc.terms) {
+      if (t.expr.IsVariable()) continue;
+      if (t.expr.kind() != ExprKind::kMul || CountDivMod(t.expr) > 0) {
+        return true;
+      }
+    }
+    return false;
+  };
+  for (int iteration = 0; iteration < 16 && has_div_term(); ++iteration) {
     if (stats_.rule_firings >= kMaxRuleFirings) {
       stats_.budget_exhausted = true;
       break;
     }
     bool fired = false;
+    // Sum rules change the sum only when they fire, so one copy per round
+    // serves them all.
+    LinearSum before = acc;
     for (const SumRule& rule : SumRules()) {
       if (!Allowed(rule.id)) continue;
-      LinearSum before = acc;
       if (rule.apply(*this, &acc)) {
         if (!Normalize(&acc)) {
-          acc = std::move(before);
+          acc = before;  // copy: later rules of this round may need it
           continue;
         }
         Record(rule.id, BuildSum(ctx_, before), BuildSum(ctx_, acc));
@@ -290,7 +310,93 @@ Expr Rewriter::SimplifyDiv(Expr e) {
       return Simplify(r);
     }
   }
+  // div.affine_on_box: the node equals an affine form at every point of its
+  // variables' box (checked at all of them, see AffineOnBox), so it is that
+  // form on the domain, which lies inside the box. Generalizes
+  // div.affine_in_one_variable to several variables and to the values the
+  // single-variable constraints allow (`((d0 + d2 * 10 + 12) floordiv 9)`
+  // with d0 in [0, 1], d2 in [0, 2] -> `d2 + 1`). Termination: the output
+  // has no div/mod node.
+  //
+  // Skipped when the dividend is a sum of distinct variables over whole
+  // intervals, divided by a constant D: if such a node is affine, X - D*f
+  // (resp. X mod D) is an affine form with values in [0, D - 1], so each of
+  // its coefficients is c_i - D*a_i with |.| < D, the floor or ceiling
+  // remainder of c_i, and the interval range of a sum of distinct variables
+  // is exact; {floordiv,mod}.reduce_coefficients (and one_period,
+  // split_multiples) have then already found the form (ceildiv through
+  // ceildiv.via_floordiv). This keeps the catch-all off the common nodes.
+  if (Allowed("div.affine_on_box") && !CoveredByReduceCoefficients(in)) {
+    if (auto fit = AffineOnBox(node)) {
+      Expr r = BuildSum(ctx_, *fit);
+      Record("div.affine_on_box", node, r);
+      return Simplify(r);
+    }
+  }
   return node;
+}
+
+bool Rewriter::CoveredByReduceCoefficients(const DivOperands& in) const {
+  // FindPeriodSplit tries every remainder choice for up to 6 terms.
+  if (!in.d || *in.d <= 1 || in.sum.terms.size() > 6) return false;
+  for (const Term& t : in.sum.terms) {
+    if (!t.expr.IsVariable()) return false;
+    for (const VariableConstraint& c : variable_constraints_) {
+      if (c.var == t.expr) return false;
+    }
+  }
+  return true;
+}
+
+bool Rewriter::AxisOf(Expr var, BoxAxis* axis) {
+  const Interval range = FactsOf(var).range;
+  if (!IsFinite(range)) return false;
+  *axis = BoxAxis{var, range.lower, range.upper, nullptr};
+  if (variable_constraints_.empty()) return true;
+  auto it = allowed_values_.find(var.node());
+  if (it == allowed_values_.end()) {
+    std::vector<Expr> exprs;
+    std::vector<Interval> intervals;
+    for (const VariableConstraint& c : variable_constraints_) {
+      if (c.var != var) continue;
+      exprs.push_back(c.expr);
+      intervals.push_back(c.interval);
+    }
+    std::optional<std::vector<int64_t>> values;
+    if (!exprs.empty()) values = AllowedValues(var, range, exprs, intervals);
+    it = allowed_values_.emplace(var.node(), std::move(values)).first;
+  }
+  if (it->second) axis->values = &*it->second;
+  return true;
+}
+
+std::optional<LinearSum> Rewriter::AffineOnBox(Expr e, bool needs_value_list) {
+  if (box_budget_ <= 0 || e.IsConstant()) return std::nullopt;
+  if (needs_value_list && variable_constraints_.empty()) return std::nullopt;
+  if (std::find(box_failures_.begin(), box_failures_.end(), e.node()) !=
+      box_failures_.end()) {
+    return std::nullopt;
+  }
+  std::array<Expr, kMaxBoxVariables> vars;
+  std::array<BoxAxis, kMaxBoxVariables> axes;
+  int n = 0;
+  bool ok = CollectVariables(e, vars, &n);
+  int64_t points = 1;
+  bool sparse = false;
+  for (int i = 0; i < n && ok; ++i) {
+    ok = AxisOf(vars[i], &axes[i]) && axes[i].size() > 0 &&
+         axes[i].size() <= kMaxBoxPoints / points;
+    if (ok) points *= axes[i].size();
+    sparse |= axes[i].values != nullptr;
+  }
+  if (ok && needs_value_list && !sparse) return std::nullopt;
+  std::optional<LinearSum> fit;
+  if (ok) {
+    std::span<const BoxAxis> box(axes.data(), static_cast<size_t>(n));
+    fit = FitAffineOnBox(e, box, &box_budget_);
+  }
+  if (!fit) box_failures_.push_back(e.node());
+  return fit;
 }
 
 // div.affine_in_one_variable: a div/mod node that mentions one variable x

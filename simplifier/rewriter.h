@@ -17,6 +17,7 @@
 
 #include "core/expr.h"
 #include "core/indexing_map.h"
+#include "simplifier/box_fit.h"
 #include "simplifier/facts.h"
 #include "simplifier/linear.h"
 #include "simplifier/simplify.h"
@@ -102,7 +103,8 @@ struct DivRule {
 };
 
 // A sum rule rewrites a normalized linear sum in place; returns true if it
-// changed it (the rewriter re-normalizes and retries the table).
+// changed it (the rewriter re-normalizes and retries the table). A rule
+// that returns false must leave the sum untouched.
 using SumRuleFn = bool (*)(Rewriter& rw, LinearSum* sum);
 struct SumRule {
   const char* id;
@@ -156,6 +158,16 @@ class Rewriter {
   Expr Build(const LinearSum& sum) { return Simplify(BuildSum(ctx_, sum)); }
   Expr Const(int64_t v) { return ctx_->Constant(v); }
 
+  // If e equals an affine form of its variables at every point of their box
+  // (the variable bounds; for results also only the values that pass the
+  // single-variable constraints), returns that form. Exhaustive over at most
+  // kMaxBoxPoints points and a per-Rewriter budget of evaluations, hence
+  // exact (box_fit.h). Failures are remembered. With `needs_value_list`,
+  // fails at once unless some variable's values are a constraint-filtered
+  // list (on whole intervals, c*e is affine iff e is, so scaled copies of
+  // an expression that already failed need not be tried).
+  std::optional<LinearSum> AffineOnBox(Expr e, bool needs_value_list = false);
+
   // Forgets simplified forms but keeps facts (they depend only on the map).
   void ClearSimplifyMemo() { memo_.Clear(); }
 
@@ -170,6 +182,10 @@ class Rewriter {
   bool Flatten(Expr e, int64_t scale, LinearSum* acc);
   Expr FoldPoint(Expr e);
   Expr AffineInOneVariable(Expr node);
+  // The values of a variable as a box axis (null values: its whole range).
+  bool AxisOf(Expr var, BoxAxis* axis);
+  // See div.affine_on_box in SimplifyDiv.
+  bool CoveredByReduceCoefficients(const DivOperands& in) const;
   Facts ComputeFacts(Expr e);
   bool Allowed(const char* id) const {
     return filter_ == nullptr || filter_->Enabled(id);
@@ -185,6 +201,18 @@ class Rewriter {
   NodeMap<Facts> facts_;
   RewriterStats stats_;
   int depth_ = 0;
+  // Single-variable constraints (results only) and the values they allow,
+  // computed on first use; nullopt: too many values to list.
+  struct VariableConstraint {
+    Expr var;
+    Expr expr;
+    Interval interval;
+  };
+  std::vector<VariableConstraint> variable_constraints_;
+  std::unordered_map<const ExprNode*, std::optional<std::vector<int64_t>>>
+      allowed_values_;
+  std::vector<const ExprNode*> box_failures_;
+  int64_t box_budget_;
 };
 
 // Stops runaway rewriting inside one Rewriter: after this many rule
@@ -192,6 +220,8 @@ class Rewriter {
 inline constexpr int64_t kMaxRuleFirings = 100000;
 // div.affine_in_one_variable probes at most this many values.
 inline constexpr int64_t kMaxAffineProbe = 64;
+// The affine_on_box rules evaluate at most this many points per Rewriter.
+inline constexpr int64_t kMaxBoxEvaluations = 1 << 15;
 // Nesting limit for re-simplifying rule outputs.
 inline constexpr int kMaxRewriteDepth = 200;
 

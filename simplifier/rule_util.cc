@@ -1,6 +1,7 @@
 #include "simplifier/rule_util.h"
 
 #include <algorithm>
+#include <array>
 
 namespace ixa::simp {
 
@@ -49,6 +50,86 @@ std::optional<GcdSplit> FindGcdSplit(Rewriter& rw, const LinearSum& sum,
     if (!low_constant || !high_constant) continue;
     split.low.constant = *low_constant;
     split.high.constant = *high_constant;
+    return split;
+  }
+  return std::nullopt;
+}
+
+std::optional<PeriodSplit> FindPeriodSplit(Rewriter& rw, const LinearSum& sum,
+                                           int64_t divisor) {
+  constexpr size_t kMaxTerms = 8;
+  const size_t n = sum.terms.size();
+  if (divisor <= 1 || n == 0 || n > kMaxTerms) return std::nullopt;
+  // Floor remainders and range widths; the width of rest's range is
+  // sum_i |r_i| * width_i whatever the constant, and one period needs it to
+  // be at most D - 1. Nearest remainders give the least width: if even that
+  // is too wide, no choice works (the common case, so test it first).
+  std::array<int64_t, kMaxTerms> low{}, width{};
+  std::array<Interval, kMaxTerms> ranges;
+  std::array<size_t, kMaxTerms> two_way{};
+  size_t k = 0;
+  __int128 min_width = 0;
+  for (size_t i = 0; i < n; ++i) {
+    low[i] = *Mod(sum.terms[i].coeff, divisor);
+    if (low[i] == 0) continue;
+    two_way[k++] = i;
+    ranges[i] = rw.FactsOf(sum.terms[i].expr).range;
+    if (!IsFinite(ranges[i])) return std::nullopt;
+    width[i] = ranges[i].upper - ranges[i].lower;  // finite, may be huge
+    if (width[i] < 0) return std::nullopt;
+    min_width +=
+        static_cast<__int128>(std::min(low[i], divisor - low[i])) * width[i];
+    if (min_width >= divisor) return std::nullopt;
+  }
+  if (k == 0) return std::nullopt;  // floordiv.split_multiples
+  // Choice bit j set: term two_way[j] takes its ceiling remainder low - D.
+  const uint32_t choices = k <= 6 ? (1u << k) : 0;
+  uint32_t nearest = 0;
+  for (size_t j = 0; j < k; ++j) {
+    if (2 * low[two_way[j]] > divisor) nearest |= 1u << j;
+  }
+  for (uint32_t c = 0; c < std::max<uint32_t>(choices, 2); ++c) {
+    uint32_t choice = choices ? c : (c == 0 ? nearest : 0);
+    // rest = sum_j r_j t_j + constant; skip the choice that keeps every
+    // coefficient (floordiv.one_period and mod.in_range cover it).
+    bool reduces = false;
+    __int128 w = 0;
+    Interval range = Interval::Point(sum.constant);
+    std::array<int64_t, kMaxTerms> r{};
+    for (size_t j = 0; j < k; ++j) {
+      size_t i = two_way[j];
+      r[i] = choice & (1u << j) ? low[i] - divisor : low[i];
+      reduces |= r[i] != sum.terms[i].coeff;
+      w += static_cast<__int128>(r[i] < 0 ? -r[i] : r[i]) * width[i];
+    }
+    if (w >= divisor) continue;
+    // Terms with a zero remainder go entirely to the quotient.
+    for (size_t i = 0; i < n; ++i) reduces |= low[i] == 0;
+    if (!reduces) continue;
+    for (size_t j = 0; j < k; ++j) {
+      size_t i = two_way[j];
+      range = RangeAdd(range, RangeScale(ranges[i], r[i]));
+    }
+    auto m = OnePeriod(range, divisor);
+    if (!m) continue;
+    auto shift = CheckedMul(*m, divisor);
+    auto rest_constant =
+        shift ? CheckedSub(sum.constant, *shift) : std::nullopt;
+    if (!rest_constant) continue;
+    PeriodSplit split;
+    split.quotient.constant = *m;
+    split.rest.constant = *rest_constant;
+    bool ok = true;
+    for (size_t i = 0; i < n && ok; ++i) {
+      auto q = CheckedSub(sum.terms[i].coeff, r[i]);
+      ok = q.has_value();
+      if (!ok) break;
+      if (*q != 0) {
+        split.quotient.terms.push_back({sum.terms[i].expr, *q / divisor});
+      }
+      if (r[i] != 0) split.rest.terms.push_back({sum.terms[i].expr, r[i]});
+    }
+    if (!ok) continue;
     return split;
   }
   return std::nullopt;

@@ -33,6 +33,21 @@ struct GcdSplit {
 std::optional<GcdSplit> FindGcdSplit(Rewriter& rw, const LinearSum& sum,
                                      int64_t divisor);
 
+// A split of sum = D * quotient + rest where each coefficient c_i is
+// written D*q_i + r_i with r_i its floor remainder (in [0, D - 1]) or its
+// ceiling remainder (r_i - D), the constant stays in rest, and rest's range
+// lies in one period [m*D, m*D + D - 1]. Then
+//   sum floordiv D = quotient + m,   sum mod D = rest - m*D.
+// Tries every choice of remainders when at most 6 terms have two (else
+// all-floor and all-nearest). `quotient` already includes
+// m and `rest` has m*D subtracted. nullopt if no choice works.
+struct PeriodSplit {
+  LinearSum quotient;
+  LinearSum rest;
+};
+std::optional<PeriodSplit> FindPeriodSplit(Rewriter& rw, const LinearSum& sum,
+                                           int64_t divisor);
+
 // Returns s * k + c, or nullopt on overflow.
 std::optional<LinearSum> Scaled(const LinearSum& s, int64_t k, int64_t c = 0);
 

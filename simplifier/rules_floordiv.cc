@@ -5,10 +5,11 @@
 // divisors are left alone (XLA's `(s0 floordiv 2) floordiv -7` must stay),
 // except for the identities x floordiv 1 = x and x floordiv -1 = -x.
 //
-// Termination: every rule below either removes a div/mod node, or keeps the
-// div/mod count and makes the dividend strictly smaller (fewer terms, or a
-// constant moved out), except floordiv.of_mod, which only moves a mod node
-// outwards; no rule moves it back in.
+// Termination: every rule below either removes a div/mod node (one_period,
+// reduce_coefficients, ...), or keeps the div/mod count and makes the
+// dividend strictly smaller (fewer terms, or a constant moved out), except
+// floordiv.of_mod, which only moves a mod node outwards; no rule moves it
+// back in.
 #include "simplifier/rule_util.h"
 
 namespace ixa::simp {
@@ -76,6 +77,22 @@ Expr GcdSplitRule(Rewriter& rw, const DivOperands& in) {
   return rw.ctx()->FloorDiv(high, rw.Const(reduced));
 }
 
+// floordiv.reduce_coefficients: write each coefficient c_i = D*q_i + r_i
+// with r_i its floor or ceiling remainder, so a = D*Q + R with
+// Q = sum q_i t_i and R = sum r_i t_i + k. If R lies in one period
+// [m*D, m*D + D - 1] then
+//   floor(a / D) = Q + floor(R / D) = Q + m          (Q is an integer).
+// `(d0 + d2 * 10 + 12) floordiv 9` with d0 in [0, 1], d2 in [0, 2]: 10 =
+// 9 + 1 and d0 + d2 + 12 in [12, 15], so it is d2 + 1. Generalizes
+// split_multiples' one-period case to coefficients D does not divide.
+// Fires only when the floordiv disappears.
+Expr ReduceCoefficients(Rewriter& rw, const DivOperands& in) {
+  if (!in.d || *in.d <= 1) return Expr();
+  auto split = FindPeriodSplit(rw, in.sum, *in.d);
+  if (!split) return Expr();
+  return BuildSum(rw.ctx(), split->quotient);
+}
+
 // floordiv.nested (E10, E14): if exactly one term is `y floordiv c` (c > 0)
 // with coefficient 1, and R is the rest (an integer), then
 //   floor((floor(y / c) + R) / D) = floor(floor((y + R*c) / c) / D)
@@ -136,6 +153,7 @@ constexpr DivRule kFloorDivRules[] = {
     {"floordiv.one_period", &OnePeriodRule},
     {"floordiv.split_multiples", &SplitMultiples},
     {"floordiv.gcd_split", &GcdSplitRule},
+    {"floordiv.reduce_coefficients", &ReduceCoefficients},
     {"floordiv.nested", &Nested},
     {"floordiv.of_mod", &OfMod},
     {"floordiv.semi_affine_in_range", &SemiAffineInRange},

@@ -5,9 +5,10 @@
 // D > 0 except mod.by_one; negative divisors are left alone. E3 (mod 0) does
 // not apply: a zero constant divisor is invalid input.
 //
-// Termination: mod.in_range, mod.of_mod and mod.semi_affine_in_range remove
-// a mod node; mod.drop_multiples removes terms or shrinks the constant into
-// [0, D - 1]; mod.gcd_split divides the divisor by h > 1.
+// Termination: mod.in_range, mod.of_mod, mod.reduce_coefficients and
+// mod.semi_affine_in_range remove a mod node; mod.drop_multiples removes terms
+// or shrinks the constant into [0, D - 1]; mod.gcd_split divides the divisor by
+// h > 1.
 #include "simplifier/rule_util.h"
 
 namespace ixa::simp {
@@ -94,6 +95,19 @@ Expr GcdSplitRule(Rewriter& rw, const DivOperands& in) {
   return rw.ctx()->Add(rw.ctx()->Mul(high_mod, rw.Const(split->h)), low);
 }
 
+// mod.reduce_coefficients: as floordiv.reduce_coefficients, a = D*Q + R
+// with R = sum r_i t_i + k in one period [m*D, m*D + D - 1], where r_i is
+// the floor or ceiling remainder of c_i. Then
+//   a mod D = a - D*floor(a / D) = D*Q + R - D*(Q + m) = R - m*D.
+// `(d0 * 25 + d1) mod 24` with d0 in [0, 3], d1 in [0, 19] -> `d0 + d1`
+// (25 = 24 + 1, d0 + d1 in [0, 22]). Fires only when the mod disappears.
+Expr ReduceCoefficients(Rewriter& rw, const DivOperands& in) {
+  if (!in.d || *in.d <= 1) return Expr();
+  auto split = FindPeriodSplit(rw, in.sum, *in.d);
+  if (!split) return Expr();
+  return BuildSum(rw.ctx(), split->rest);
+}
+
 // mod.semi_affine_in_range: a non-constant divisor b with b >= lo > 0
 // everywhere and 0 <= a < lo: a mod b = a.
 Expr SemiAffineInRange(Rewriter&, const DivOperands& in) {
@@ -111,6 +125,7 @@ constexpr DivRule kModRules[] = {
     {"mod.drop_multiples", &DropMultiples},
     {"mod.of_mod", &OfMod},
     {"mod.gcd_split", &GcdSplitRule},
+    {"mod.reduce_coefficients", &ReduceCoefficients},
     {"mod.semi_affine_in_range", &SemiAffineInRange},
 };
 

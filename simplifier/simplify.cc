@@ -14,15 +14,17 @@
 namespace ixa {
 
 std::vector<std::string> AllSimplifierRuleIds() {
-  std::vector<std::string> ids = {"range.point", "div.affine_in_one_variable"};
+  std::vector<std::string> ids = {"range.point", "div.affine_in_one_variable",
+                                  "div.affine_on_box"};
   for (const auto& r : simp::SumRules()) ids.push_back(r.id);
   for (const auto& r : simp::FloorDivRules()) ids.push_back(r.id);
   for (const auto& r : simp::CeilDivRules()) ids.push_back(r.id);
   for (const auto& r : simp::ModRules()) ids.push_back(r.id);
   for (const auto& r : simp::ConstraintRules()) ids.push_back(r.id);
-  for (const char* id : {"constraint.always_true", "constraint.infeasible",
-                         "constraint.merge_mod", "constraint.round_bounds",
-                         "constraint.propagate_bounds"}) {
+  for (const char* id :
+       {"constraint.always_true", "constraint.infeasible",
+        "constraint.merge_mod", "constraint.round_bounds",
+        "constraint.propagate_bounds", "constraint.single_variable_values"}) {
     ids.push_back(id);
   }
   return ids;

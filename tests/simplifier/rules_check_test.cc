@@ -259,6 +259,68 @@ std::vector<RuleCase> Cases() {
                     {Safe(m, m.Linear(1), kinds[m.Int(0, 2)], m.Divisor())},
                     {}};
   });
+  for (K kind : {K::kFloorDiv, K::kMod}) {
+    std::string rule = kind == K::kFloorDiv ? "floordiv.reduce_coefficients"
+                                            : "mod.reduce_coefficients";
+    add(rule, [kind](Maker& m) {
+      // Coefficients near multiples of D, small ranges: the remainder part
+      // often fits in one period.
+      int64_t d = m.Chance(0.9) ? m.Int(2, 17) : m.Divisor();
+      auto near = [&](int64_t k) {
+        auto v = CheckedMul(d, k);
+        if (!v) return m.Constant();
+        auto w = CheckedAdd(*v, m.Int(-2, 2));
+        return w ? *w : *v;
+      };
+      Expr e = m.ctx()->Add(m.ctx()->Mul(m.D(0), m.C(near(m.Int(-3, 3)))),
+                            m.ctx()->Mul(m.D(1), m.C(near(m.Int(-3, 3)))));
+      e = m.ctx()->Add(e, m.C(m.Chance(0.9) ? m.Int(-40, 40) : m.Constant()));
+      return Instance{
+          {m.Range(3), m.Range(3), m.Range()}, {}, {Safe(m, e, kind, d)}, {}};
+    });
+  }
+  add("div.affine_on_box", [](Maker& m) {
+    K kinds[] = {K::kFloorDiv, K::kCeilDiv, K::kMod};
+    // A nested div term keeps the node off the reduce_coefficients path.
+    Expr dividend = m.Linear(2);
+    if (m.Chance(0.6)) {
+      dividend = m.ctx()->Add(
+          dividend, m.ctx()->Mul(Safe(m, m.D(1), K::kFloorDiv, m.Int(2, 3)),
+                                 m.C(m.Int(-9, 9))));
+    }
+    Instance in{{m.Range(3), m.Range(3), m.Range()},
+                {},
+                {Safe(m, dividend, kinds[m.Int(0, 2)], m.Divisor())},
+                {}};
+    // Sometimes only every other value of d0 is allowed.
+    if (m.Chance(0.3)) {
+      in.dims[0] = m.Range(9);
+      in.constraints.push_back(
+          {m.ctx()->Mod(m.D(0), m.C(2)), Interval::Point(m.Int(0, 1))});
+    }
+    return in;
+  });
+  add("sum.affine_on_box", [](Maker& m) {
+    int64_t a = m.Int(2, 6);
+    Expr y = m.Linear(2);
+    Expr e = m.ctx()->Add(m.ctx()->Mul(Safe(m, y, K::kFloorDiv, a),
+                                       m.C(m.Chance(0.7) ? a : m.Constant())),
+                          m.ctx()->Mul(Safe(m, y, K::kMod, a),
+                                       m.C(m.Chance(0.7) ? 1 : m.Constant())));
+    Instance in{{m.Range(6), m.Range(6), m.Range()}, {}, {}, {}};
+    if (m.Chance(0.3)) {
+      // One scaled term over a variable with every other value allowed.
+      int64_t r = m.Int(0, 1);
+      e = m.ctx()->Mul(m.ctx()->FloorDiv(m.ctx()->Add(m.D(0), m.C(-r)), m.C(2)),
+                       m.C(2));
+      in.dims[0] = m.Range(12);
+      in.constraints.push_back(
+          {m.ctx()->Mod(m.ctx()->Add(m.D(0), m.C(-r)), m.C(2)),
+           Interval::Point(0)});
+    }
+    in.results = {m.ctx()->Add(e, m.D(2))};
+    return in;
+  });
   // Constraint rules: `expr in [l, u]` over two or three small variables.
   auto constraint_case = [&](std::string rule, std::function<Expr(Maker&)> expr,
                              std::vector<std::string> helpers = {}) {
@@ -310,6 +372,17 @@ std::vector<RuleCase> Cases() {
   constraint_case("constraint.propagate_bounds", [](Maker& m) {
     return m.ctx()->Add(m.ctx()->Mul(m.D(0), m.C(m.Int(-3, 3))),
                         m.ctx()->Mul(m.D(1), m.C(m.Int(1, 3))));
+  });
+  constraint_case("constraint.single_variable_values", [](Maker& m) {
+    Expr x = m.Chance(0.5) ? m.D(0) : m.D(2);
+    Expr lin =
+        m.ctx()->Add(m.ctx()->Mul(x, m.C(m.Int(-5, 5))), m.C(m.Int(-9, 9)));
+    Expr e = m.ctx()->Mod(lin, m.C(m.Int(2, 9)));
+    if (m.Chance(0.5))
+      e = m.ctx()->Add(m.ctx()->Mod(e, m.C(m.Int(2, 3))), m.C(m.Int(-3, 0)));
+    if (m.Chance(0.3))
+      e = m.ctx()->Add(e, m.ctx()->FloorDiv(lin, m.C(m.Int(2, 5))));
+    return e;
   });
   for (const char* rule : {"constraint.merge_mod", "constraint.round_bounds"}) {
     add(rule, [](Maker& m) {

@@ -115,8 +115,8 @@ TEST_CASE("XLA simplifier examples", "[simplify][golden]") {
       {"(d0) -> ((d0 * 4) mod 24), domain: d0 in [0, 99]",
        "(d0) -> ((d0 mod 6) * 4), domain: d0 in [0, 99]"},
       // E9.
-      {"(d0) -> ((d0 mod 48) floordiv 16), domain: d0 in [0, 999]",
-       "(d0) -> ((d0 floordiv 16) mod 3), domain: d0 in [0, 999]"},
+      {"(d0) -> ((d0 mod 48) floordiv 16), domain: d0 in [0, 99]",
+       "(d0) -> ((d0 floordiv 16) mod 3), domain: d0 in [0, 99]"},
       // E15 / E16 in both operand orders and negated.
       {"(d0) -> ((d0 mod 8) * 3 + (d0 floordiv 8) * 24), domain: d0 in [0, "
        "99]",
@@ -165,6 +165,85 @@ TEST_CASE("XLA simplifier examples", "[simplify][golden]") {
        "20], d0 + d1 in [0, 15]",
        "(d0, d1) -> (0), domain: d0 in [0, 15], d1 in [0, 15], d0 + d1 in [0, "
        "15]"},
+  };
+  for (const Golden& g : cases) CheckGolden(g);
+}
+
+TEST_CASE("Composition chains (peer workload W2)", "[simplify][golden]") {
+  const Golden cases[] = {
+      // sum.recombine_div_mod with congruent dividends (3444 = 4 + 5 * 688);
+      // the box is far too large for the affine_on_box rules.
+      {"(d0, d1, d2) -> (((d0 * 2294 + d1 * 111 + d2 * 3 + 3444) floordiv 5) "
+       "* 5 + (d0 * 2294 + d1 * 111 + d2 * 3 + 4) mod 5 + 3), domain: d0 in "
+       "[0, 99], d1 in [0, 99], d2 in [0, 99]",
+       "(d0, d1, d2) -> (d0 * 2294 + d1 * 111 + d2 * 3 + 3447), domain: d0 in "
+       "[0, 99], d1 in [0, 99], d2 in [0, 99]"},
+      {"(d0, d1, d2)[s0] -> (((d0 * 2294 + d1 * 111 + d2 * 3 + 3444) floordiv "
+       "5) * 5 + (d0 * 2294 + d1 * 111 + d2 * 3 + 4) mod 5 + 3, s0 * 2 + 3), "
+       "domain: d0 in [0, 3], d1 in [0, 10], d2 in [0, 11], s0 in [0, 3]",
+       "(d0, d1, d2)[s0] -> (d0 * 2294 + d1 * 111 + d2 * 3 + 3447, s0 * 2 + "
+       "3), domain: d0 in [0, 3], d1 in [0, 10], d2 in [0, 11], s0 in [0, 3]"},
+      // {floordiv,mod}.reduce_coefficients: 10 = 9 + 1, d0 + d2 + 12 in
+      // [12, 15].
+      {"(d0, d1, d2) -> (((d0 + d2 * 10 + 12) floordiv 9) * 3 + 1), domain: "
+       "d0 in [0, 1], d1 in [0, 4], d2 in [0, 2]",
+       "(d0, d1, d2) -> (d2 * 3 + 4), domain: d0 in [0, 1], d1 in [0, 4], d2 "
+       "in [0, 2]"},
+      {"(d0, d1, d2) -> ((d0 * 25 + d1 + d2 * 24) floordiv 24, (d0 * 25 + d1 "
+       "+ d2 * 24) mod 24), domain: d0 in [0, 3], d1 in [0, 19], d2 in [0, "
+       "9999]",
+       "(d0, d1, d2) -> (d0 + d2, d0 + d1), domain: d0 in [0, 3], d1 in [0, "
+       "19], d2 in [0, 9999]"},
+      // Nearest remainder: 18 = 5 * 4 - 2, -2 * d0 + 2 * d1 + 7 in [5, 9].
+      {"(d0, d1, d2) -> ((d0 * 18 + d1 * 2 + 7 + d2 * 5000) floordiv 5), "
+       "domain: "
+       "d0 in [0, 1], d1 in [0, 1], d2 in [0, 9999]",
+       "(d0, d1, d2) -> (d0 * 4 + d2 * 1000 + 1), domain: d0 in [0, 1], d1 in "
+       "[0, 1], d2 in [0, 9999]"},
+      // constraint.single_variable_values pins d1 to [5, 10], where the
+      // constraint always holds.
+      {"(d0, d1) -> (d0 * 18 + ((d1 * 2 + 29) floordiv 13) * 3 - 1, ((d1 * 2 "
+       "+ 3) mod 13) floordiv 2), domain: d0 in [0, 9], d1 in [0, 10], ((d1 * "
+       "2 + 3) mod 13) mod 2 in [0, 0]",
+       "(d0, d1) -> (d0 * 18 + 8, d1 - 5), domain: d0 in [0, 9], d1 in [5, "
+       "10]"},
+      {"(d0) -> (d0), domain: d0 in [0, 10], (d0 * 3) mod 7 in [5, 5]",
+       "(d0) -> (4), domain: d0 in [4, 4]"},
+      {"(d0) -> (d0), domain: d0 in [0, 5], (d0 * 7) mod 11 in [5, 5]",
+       "KNOWN EMPTY"},
+      // Affine on the values the constraints allow (d0 odd; d1 in {4, 8,
+      // 12}; d2 even), not on the whole box.
+      {"(d0, d1)[s0] -> (d1 + ((d0 - 1) floordiv 2) * 2 - 1, s0 + 2), domain: "
+       "d0 in [1, 13], d1 in [2, 3], s0 in [0, 1], (d0 - 1) mod 2 in [0, 0]",
+       "(d0, d1)[s0] -> (d0 + d1 - 2, s0 + 2), domain: d0 in [1, 13], d1 in "
+       "[2, 3], s0 in [0, 1], (d0 - 1) mod 2 in [0, 0]"},
+      {"(d0, d1, d2)[s0] -> (d0 * 3 + 1, d2 + 17, d1 floordiv 4 - 1, ((d1 * 3 "
+       "+ 3877) floordiv 2) mod 3, s0 * 2 + ((d1 * 3 + 1) mod 2) * 34 + 25), "
+       "domain: d0 in [0, 1], d1 in [4, 15], d2 in [0, 1], s0 in [0, 3], ((d1 "
+       "* 3 + 3877) floordiv 2) mod 3 in [0, 1], (d1 floordiv 2) mod 2 in [0, "
+       "0]",
+       "(d0, d1, d2)[s0] -> (d0 * 3 + 1, d2 + 17, d1 floordiv 4 - 1, 0, s0 * 2 "
+       "+ 59), domain: d0 in [0, 1], d1 in [4, 12], d2 in [0, 1], s0 in [0, "
+       "3], ((d1 * 3 + 3877) floordiv 2) mod 3 in [0, 1], (d1 floordiv 2) mod "
+       "2 in [0, 0]"},
+      {"(d0, d1, d2, d3)[s0] -> ((d0 * 18 + d1 * 2 + 7) floordiv 5, -((d0 * "
+       "2106 + d1 * 234 + d3 * 3 + (d2 floordiv 2) * 26 + 1) mod 5) - (((d0 * "
+       "2106 + d1 * 234 + d3 * 3 + (d2 floordiv 2) * 26 + 816) floordiv 5) mod "
+       "117) * 5 + 584, s0), domain: d0 in [0, 1], d1 in [0, 1], d2 in [2, 6], "
+       "d3 in [2, 5], s0 in [0, 3], d2 mod 2 in [0, 0]",
+       "(d0, d1, d2, d3)[s0] -> (d0 * 4 + 1, d0 * 234 - d1 * 234 - d2 * 13 - "
+       "d3 * 3 + 353, s0), domain: d0 in [0, 1], d1 in [0, 1], d2 in [2, 6], "
+       "d3 in [2, 5], s0 in [0, 3], d2 mod 2 in [0, 0]"},
+      // div.affine_on_box: `(d0 * 2 + 69 * (d1 mod 2) + 2) mod 23` is
+      // `d0 * 2 + 2` (69 = 3 * 23).
+      {"(d0, d1) -> ((d0 * 2 + (((d1 mod 2) * 69) floordiv 2) * 2 + (d1 * 69) "
+       "mod 2 + 2) mod 23), domain: d0 in [0, 10], d1 in [0, 7]",
+       "(d0, d1) -> (d0 * 2 + 2), domain: d0 in [0, 10], d1 in [0, 7]"},
+      // Not affine on the box: stays.
+      {"(d0, d1) -> ((d0 + d1) floordiv 3), domain: d0 in [0, 5], d1 in [0, "
+       "5]",
+       "(d0, d1) -> ((d0 + d1) floordiv 3), domain: d0 in [0, 5], d1 in [0, "
+       "5]"},
   };
   for (const Golden& g : cases) CheckGolden(g);
 }

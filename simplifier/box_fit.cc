@@ -1,0 +1,183 @@
+#include "simplifier/box_fit.h"
+
+#include <algorithm>
+#include <array>
+
+#include "core/int_math.h"
+#include "simplifier/facts.h"
+
+namespace ixa::simp {
+
+namespace {
+
+// Variable values of one box point: var[i] has value value[i]. Few
+// variables, so a linear search by node beats any map.
+struct Point {
+  std::array<const ExprNode*, kMaxBoxVariables> var{};
+  std::array<int64_t, kMaxBoxVariables> value{};
+  int n = 0;
+};
+
+// Exact int64 evaluation; nullopt on overflow, a zero divisor or a variable
+// that the point does not set.
+std::optional<int64_t> Eval(const ExprNode* e, const Point& p) {
+  switch (e->kind) {
+    case ExprKind::kConstant:
+      return e->value;
+    case ExprKind::kDim:
+    case ExprKind::kSymbol:
+      for (int i = 0; i < p.n; ++i) {
+        if (p.var[i] == e) return p.value[i];
+      }
+      return std::nullopt;
+    default:
+      break;
+  }
+  auto a = Eval(e->lhs, p);
+  if (!a) return std::nullopt;
+  auto b = Eval(e->rhs, p);
+  if (!b) return std::nullopt;
+  switch (e->kind) {
+    case ExprKind::kAdd:
+      return CheckedAdd(*a, *b);
+    case ExprKind::kMul:
+      return CheckedMul(*a, *b);
+    case ExprKind::kFloorDiv:
+      return FloorDiv(*a, *b);
+    case ExprKind::kCeilDiv:
+      return CeilDiv(*a, *b);
+    default:
+      return Mod(*a, *b);
+  }
+}
+
+}  // namespace
+
+bool CollectVariables(Expr e, std::span<Expr> vars, int* count) {
+  if (e.IsVariable()) {
+    for (int i = 0; i < *count; ++i) {
+      if (vars[i] == e) return true;
+    }
+    if (static_cast<size_t>(*count) >= vars.size()) return false;
+    vars[(*count)++] = e;
+    return true;
+  }
+  if (!e.IsBinary()) return true;
+  return CollectVariables(e.lhs(), vars, count) &&
+         CollectVariables(e.rhs(), vars, count);
+}
+
+std::optional<LinearSum> FitAffineOnBox(Expr e, std::span<const BoxAxis> axes,
+                                        int64_t* budget) {
+  const int n = static_cast<int>(axes.size());
+  if (n > kMaxBoxVariables) return std::nullopt;
+  Point p;
+  p.n = n;
+  for (int i = 0; i < n; ++i) {
+    if (axes[i].size() <= 0) return std::nullopt;
+    p.var[i] = axes[i].var.node();
+    p.value[i] = axes[i].at(0);
+  }
+  const ExprNode* root = e.node();
+  auto take = [budget]() { return (*budget)-- > 0; };
+  if (!take()) return std::nullopt;
+  auto base = Eval(root, p);
+  if (!base) return std::nullopt;
+  // Candidate form: c_i from one step along each axis.
+  std::array<int64_t, kMaxBoxVariables> coeff{};
+  for (int i = 0; i < n; ++i) {
+    if (axes[i].size() < 2) continue;
+    if (!take()) return std::nullopt;
+    p.value[i] = axes[i].at(1);
+    auto v = Eval(root, p);
+    p.value[i] = axes[i].at(0);
+    if (!v) return std::nullopt;
+    auto diff = CheckedSub(*v, *base);
+    auto step = CheckedSub(axes[i].at(1), axes[i].at(0));
+    if (!diff || !step || *step <= 0 || *diff % *step != 0) {
+      return std::nullopt;
+    }
+    coeff[i] = *diff / *step;
+  }
+  // offset = base - sum_i c_i * at(0).
+  int64_t offset = *base;
+  for (int i = 0; i < n; ++i) {
+    auto t = CheckedMul(coeff[i], axes[i].at(0));
+    auto o = t ? CheckedSub(offset, *t) : std::nullopt;
+    if (!o) return std::nullopt;
+    offset = *o;
+  }
+  std::array<int64_t, kMaxBoxVariables> index{};
+  auto matches = [&]() -> bool {
+    if (!take()) return false;
+    int64_t want = offset;
+    for (int i = 0; i < n; ++i) {
+      auto t = CheckedMul(coeff[i], p.value[i]);
+      auto w = t ? CheckedAdd(want, *t) : std::nullopt;
+      if (!w) return false;
+      want = *w;
+    }
+    auto got = Eval(root, p);
+    return got && *got == want;
+  };
+  auto set_index = [&](int i, int64_t k) {
+    index[i] = k;
+    p.value[i] = axes[i].at(k);
+  };
+  // Far ends of each axis, then the far corner.
+  for (int i = 0; i < n; ++i) {
+    if (axes[i].size() < 3) continue;
+    set_index(i, axes[i].size() - 1);
+    if (!matches()) return std::nullopt;
+    set_index(i, 0);
+  }
+  if (n > 1) {
+    for (int i = 0; i < n; ++i) set_index(i, axes[i].size() - 1);
+    if (!matches()) return std::nullopt;
+    for (int i = 0; i < n; ++i) set_index(i, 0);
+  }
+  // Every point (odometer order, first axis fastest).
+  while (true) {
+    if (!matches()) return std::nullopt;
+    int i = 0;
+    for (; i < n; ++i) {
+      if (index[i] + 1 < axes[i].size()) {
+        set_index(i, index[i] + 1);
+        break;
+      }
+      set_index(i, 0);
+    }
+    if (i == n) break;
+  }
+  LinearSum out;
+  out.constant = offset;
+  for (int i = 0; i < n; ++i) {
+    if (coeff[i] != 0) out.terms.push_back({axes[i].var, coeff[i]});
+  }
+  if (!Normalize(&out)) return std::nullopt;
+  return out;
+}
+
+std::optional<std::vector<int64_t>> AllowedValues(
+    Expr var, const Interval& range, std::span<const Expr> exprs,
+    std::span<const Interval> intervals) {
+  if (!IsFinite(range) || range.Size() > kMaxBoxPoints) return std::nullopt;
+  Point p;
+  p.n = 1;
+  p.var[0] = var.node();
+  std::vector<int64_t> out;
+  for (int64_t v = range.lower;; ++v) {
+    p.value[0] = v;
+    bool ok = true;
+    for (size_t i = 0; i < exprs.size() && ok; ++i) {
+      auto got = Eval(exprs[i].node(), p);
+      if (!got) return std::nullopt;
+      ok = intervals[i].Contains(*got);
+    }
+    if (ok) out.push_back(v);
+    if (v == range.upper) break;
+  }
+  return out;
+}
+
+}  // namespace ixa::simp
