@@ -6,34 +6,13 @@
 #include "analysis/hlo/module.h"
 #include "analysis/indexing/indexing.h"
 #include "analysis/partition/partition.h"
+#include "tools/ixa/hlo_request.h"
 #include "tools/ixa/protocol.h"
 
 namespace ixa::cli {
 namespace {
 
 using hlo::Instruction;
-
-Result<std::unique_ptr<hlo::Module>> GetModule(const Json& request) {
-  IXA_ASSIGN_OR_RETURN(std::string text, GetString(request, "hlo"));
-  auto module = hlo::ParseHloModule(text);
-  if (!module.ok()) {
-    Error e = module.error();
-    e.message = "in 'hlo': " + e.message;
-    return e;
-  }
-  return module;
-}
-
-Result<std::string> GetOptionalString(const Json& request, const char* field) {
-  if (!Has(request, field)) return std::string();
-  return GetString(request, field);
-}
-
-Result<int64_t> GetOptionalInt(const Json& request, const char* field,
-                               int64_t fallback) {
-  if (!Has(request, field)) return fallback;
-  return GetInt(request, field);
-}
 
 Json MapList(const IndexingMapSet& set) {
   Json maps = Json::array();
@@ -124,28 +103,6 @@ Result<Json> Indexing(const Json& request, ExprContext& ctx) {
   }
   response["outputs"] = std::move(outputs);
   return response;
-}
-
-Result<FusionRegion> GetRegion(const Json& request, const hlo::Module& module) {
-  if (Has(request, "instructions")) {
-    const Json& list = request.at("instructions");
-    if (!list.is_array()) {
-      return Error::BadRequest(
-          "field 'instructions' must be a list of instruction names");
-    }
-    std::vector<std::string> names;
-    for (const Json& n : list) {
-      if (!n.is_string()) {
-        return Error::BadRequest(
-            "field 'instructions' must be a list of instruction names");
-      }
-      names.push_back(n.get<std::string>());
-    }
-    return RegionOfInstructions(*module.entry(), names);
-  }
-  IXA_ASSIGN_OR_RETURN(std::string fusion,
-                       GetOptionalString(request, "fusion"));
-  return ResolveFusion(module, fusion);
 }
 
 Result<Json> FusionIndexing(const Json& request, ExprContext& ctx) {

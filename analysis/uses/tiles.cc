@@ -1,0 +1,429 @@
+#include "analysis/uses/tiles.h"
+
+#include <algorithm>
+
+#include "core/text.h"
+#include "simplifier/simplify.h"
+
+namespace ixa {
+namespace {
+
+// A variable with bounds and a name (no runtime producer).
+Variable Var(Interval bounds, std::string name = "") {
+  Variable v;
+  v.bounds = bounds;
+  v.name = std::move(name);
+  return v;
+}
+
+// A term of a tile expression: its size over the tile-size dims, a
+// constant stride and the constraints that make it representable.
+struct SizeAndStride {
+  Expr size;
+  int64_t stride = 1;
+  // Set when the stride depends on the tile sizes (a combined sum); then
+  // `stride` is meaningless.
+  Expr symbolic_stride;
+  std::vector<TileClause> clauses;
+};
+
+class Extractor {
+ public:
+  Extractor(const IndexingMap& map, std::vector<int64_t> dim_ranges)
+      : map_(map), ctx_(map.context()), ranges_(std::move(dim_ranges)) {}
+
+  // The strided part of one result: constant and runtime-only summands are
+  // the offset's business and are skipped here.
+  Result<SizeAndStride> ExtractResult(Expr e) {
+    std::vector<Expr> summands;
+    Flatten(e, &summands);
+    std::vector<SizeAndStride> terms;
+    for (Expr s : summands) {
+      auto [uses_rt, uses_other] = VariableKinds(s);
+      if (!uses_other) continue;  // constant or runtime offset
+      if (uses_rt) {
+        return Unsupported(s, "mixes a runtime variable with tiled indices");
+      }
+      IXA_ASSIGN_OR_RETURN(SizeAndStride t, Extract(s));
+      terms.push_back(std::move(t));
+    }
+    if (terms.empty()) return SizeAndStride{ctx_->Constant(1), 0, {}, {}};
+    if (terms.size() == 1) return std::move(terms[0]);
+    return Combine(std::move(terms), e);
+  }
+
+ private:
+  Error Unsupported(Expr e, const std::string& why) const {
+    return Error::Unsupported("no symbolic tile for '" + PrintExpr(e, map_) +
+                              "': " + why);
+  }
+
+  static void Flatten(Expr e, std::vector<Expr>* out) {
+    if (e.kind() == ExprKind::kAdd) {
+      Flatten(e.lhs(), out);
+      Flatten(e.rhs(), out);
+    } else {
+      out->push_back(e);
+    }
+  }
+
+  // {uses a runtime variable, uses a dim or range variable}.
+  std::pair<bool, bool> VariableKinds(Expr e) const {
+    std::vector<bool> d, s;
+    CollectVariables(e, &d, &s);
+    bool rt = false, other = false;
+    for (bool b : d) other |= b;
+    for (size_t j = 0; j < s.size(); ++j) {
+      if (!s[j]) continue;
+      if (static_cast<int>(j) < map_.num_range_vars()) {
+        other = true;
+      } else {
+        rt = true;
+      }
+    }
+    return {rt, other};
+  }
+
+  // Range of a size term: a tile-size dim's maximum, or the constant.
+  std::optional<int64_t> RangeOf(Expr size) const {
+    if (size.IsConstant()) return size.constant();
+    if (size.IsDim()) return ranges_[size.position()];
+    return std::nullopt;
+  }
+
+  Result<SizeAndStride> Extract(Expr e) {
+    switch (e.kind()) {
+      case ExprKind::kDim:
+        return SizeAndStride{e, 1, {}, {}};
+      case ExprKind::kSymbol: {
+        const Interval& b = map_.symbol(e.position()).bounds;
+        if (e.position() >= map_.num_range_vars()) {
+          return Unsupported(e, "a runtime variable in a tiled position");
+        }
+        if (b.lower != 0) {
+          return Unsupported(e, "the range variable does not start at 0");
+        }
+        return SizeAndStride{ctx_->Constant(b.upper + 1), 1, {}, {}};
+      }
+      case ExprKind::kMul: {
+        if (!e.rhs().IsConstant()) {
+          return Unsupported(e, "a product of two variables");
+        }
+        IXA_ASSIGN_OR_RETURN(SizeAndStride t, Extract(e.lhs()));
+        if (t.symbolic_stride) {
+          t.symbolic_stride = t.symbolic_stride * e.rhs().constant();
+          return t;
+        }
+        auto stride = CheckedMul(t.stride, e.rhs().constant());
+        if (!stride) return Unsupported(e, "the stride overflows int64");
+        t.stride = *stride;
+        return t;
+      }
+      case ExprKind::kFloorDiv:
+      case ExprKind::kMod: {
+        if (!e.rhs().IsConstant() || e.rhs().constant() <= 0) {
+          return Unsupported(e, "the divisor is not a positive constant");
+        }
+        const int64_t c = e.rhs().constant();
+        IXA_ASSIGN_OR_RETURN(SizeAndStride t, Extract(e.lhs()));
+        if (t.symbolic_stride || t.stride != 1) {
+          return Unsupported(e, "the dividend is not a stride-1 tile");
+        }
+        Expr n = t.size;
+        if (e.kind() == ExprKind::kFloorDiv) {
+          t.size = (n + (c - 1)).FloorDiv(c);
+          return t;
+        }
+        // A tile of n consecutive values reduced mod c stays one strided
+        // tile only when c | n or n | c.
+        t.size = n - (n - 1).FloorDiv(c) * c;
+        if (n.IsConstant()) {
+          int64_t v = n.constant();
+          if (v % c != 0 && c % v != 0) {
+            return Unsupported(e, "a tile of " + std::to_string(v) +
+                                      " neither divides nor is divided by " +
+                                      std::to_string(c));
+          }
+        } else {
+          t.clauses.push_back({{n % c, Interval::Point(0)},
+                               {ctx_->Constant(c) % n, Interval::Point(0)}});
+        }
+        return t;
+      }
+      case ExprKind::kAdd: {
+        std::vector<Expr> summands;
+        Flatten(e, &summands);
+        std::vector<SizeAndStride> terms;
+        for (Expr s : summands) {
+          if (s.IsConstant()) {
+            return Unsupported(e, "a shifted dividend");
+          }
+          IXA_ASSIGN_OR_RETURN(SizeAndStride t, Extract(s));
+          terms.push_back(std::move(t));
+        }
+        return Combine(std::move(terms), e);
+      }
+      case ExprKind::kConstant:
+        return SizeAndStride{ctx_->Constant(1), 0, {}, {}};
+      case ExprKind::kCeilDiv:
+        break;
+    }
+    return Unsupported(e, "ceildiv is not handled");
+  }
+
+  // 1 when p == 1, else 0, for p in [1, e] (XLA's IfNeqOne condition).
+  Expr IfNeqOne(Expr p, Expr if_not_one, Expr if_one, int64_t e) {
+    if (p.IsConstant()) return p.constant() != 1 ? if_not_one : if_one;
+    if (e <= 1) return if_one;
+    Expr is_one = (ctx_->Constant(e + 1) - p).FloorDiv(e);
+    return is_one * if_one + (ctx_->Constant(1) - is_one) * if_not_one;
+  }
+
+  Result<SizeAndStride> Combine(std::vector<SizeAndStride> terms, Expr whole) {
+    for (const SizeAndStride& t : terms) {
+      if (!RangeOf(t.size)) {
+        return Unsupported(whole, "a summand's size is not a tile dim");
+      }
+      if (t.symbolic_stride || t.stride <= 0) {
+        return Unsupported(whole, "a summand has a non-positive stride");
+      }
+    }
+    std::stable_sort(
+        terms.begin(), terms.end(),
+        [](const auto& a, const auto& b) { return a.stride < b.stride; });
+    SizeAndStride out;
+    out.size = ctx_->Constant(1);
+    for (size_t i = 0; i < terms.size(); ++i) {
+      out.size = out.size * terms[i].size;
+      for (TileClause& c : terms[i].clauses) out.clauses.push_back(c);
+      if (i == 0) continue;
+      const int64_t range = *RangeOf(terms[i - 1].size);
+      if (range * terms[i - 1].stride != terms[i].stride) {
+        return Unsupported(whole,
+                           "the strides do not form a row-major collapse");
+      }
+      // Partially tiling a more minor term forces size 1 on the next one.
+      Expr minor = terms[i - 1].size, major = terms[i].size;
+      if (minor.IsConstant() || range == 1) continue;
+      if (major.IsConstant(1)) continue;
+      TileClause clause{{minor, Interval::Point(range)}};
+      if (!major.IsConstant()) {
+        clause.push_back({major, Interval::Point(1)});
+      }
+      out.clauses.push_back(std::move(clause));
+    }
+    // The combined stride is that of the most minor term of size != 1.
+    Expr stride = ctx_->Constant(0);
+    for (auto it = terms.rbegin(); it != terms.rend(); ++it) {
+      stride = IfNeqOne(it->size, ctx_->Constant(it->stride), stride,
+                        *RangeOf(it->size));
+    }
+    if (stride.IsConstant()) {
+      out.stride = stride.constant();
+    } else {
+      out.symbolic_stride = stride;
+    }
+    return out;
+  }
+
+  const IndexingMap& map_;
+  ExprContext* ctx_;
+  std::vector<int64_t> ranges_;
+};
+
+}  // namespace
+
+Result<SymbolicTile> SymbolicTileFromIndexingMap(
+    const IndexingMap& map, std::span<const int64_t> output_strides) {
+  ExprContext* ctx = map.context();
+  const int nd = map.num_dims(), nr = map.num_range_vars();
+  if (map.IsKnownEmpty()) {
+    return Error::Unsupported("no symbolic tile for a KNOWN EMPTY map");
+  }
+  if (!output_strides.empty() &&
+      static_cast<int>(output_strides.size()) != nd) {
+    return Error::Invalid("the output tile has " +
+                          std::to_string(output_strides.size()) +
+                          " strides for " + std::to_string(nd) + " dims");
+  }
+  if (!map.constraints().empty()) {
+    std::string list;
+    for (const Constraint& c : map.constraints()) {
+      if (!list.empty()) list += ", ";
+      list += PrintExpr(c.expr, map) + " in " + c.interval.ToString();
+    }
+    return Error::Unsupported("no symbolic tile for a map with constraints (" +
+                              list + "): a tile is a strided box");
+  }
+  // Fold the output strides in: d_k -> sigma_k * d_k, and the tile size of
+  // dim k ranges over [1, ceil(n_k / sigma_k)].
+  std::vector<Expr> scaled, zeros, sym_zero_or_rt;
+  std::vector<int64_t> ranges;
+  std::vector<Variable> tile_dims;
+  for (int k = 0; k < nd; ++k) {
+    int64_t sigma = output_strides.empty() ? 1 : output_strides[k];
+    if (sigma < 1) return Error::Invalid("output tile strides must be >= 1");
+    const Interval& b = map.dims()[k].bounds;
+    if (b.upper == kInt64Max || b.upper < 0) {
+      return Error::Unsupported("no symbolic tile: dim d" + std::to_string(k) +
+                                " is unbounded or empty");
+    }
+    int64_t range = (b.upper + 1 + sigma - 1) / sigma;
+    ranges.push_back(range);
+    tile_dims.push_back(Var(Interval{1, std::max<int64_t>(range, 1)}));
+    scaled.push_back(ctx->Dim(k) * sigma);
+    zeros.push_back(ctx->Constant(0));
+  }
+  for (int j = 0; j < map.num_symbols(); ++j) {
+    sym_zero_or_rt.push_back(j < nr ? ctx->Constant(0) : ctx->Symbol(j - nr));
+  }
+  // Offsets: the map at the origin; the strided part keeps the variables.
+  std::vector<Expr> identity_syms;
+  for (int j = 0; j < map.num_symbols(); ++j) {
+    identity_syms.push_back(ctx->Symbol(j));
+  }
+  IndexingMap strided = map;
+  for (Expr& r : strided.mutable_results()) {
+    r = Substitute(r, scaled, identity_syms);
+  }
+  Extractor extractor(strided, ranges);
+  std::vector<Expr> offsets, sizes, strides;
+  std::vector<TileClause> clauses;
+  for (Expr r : strided.results()) {
+    offsets.push_back(Substitute(r, zeros, sym_zero_or_rt));
+    IXA_ASSIGN_OR_RETURN(SizeAndStride t, extractor.ExtractResult(r));
+    sizes.push_back(t.size);
+    strides.push_back(t.symbolic_stride ? t.symbolic_stride
+                                        : ctx->Constant(t.stride));
+    for (TileClause& c : t.clauses) clauses.push_back(std::move(c));
+  }
+  // Simplify everything together over the tile-size domain, then split.
+  std::vector<Expr> all = offsets;
+  all.insert(all.end(), sizes.begin(), sizes.end());
+  all.insert(all.end(), strides.begin(), strides.end());
+  for (const TileClause& c : clauses) {
+    for (const TileAtom& a : c) all.push_back(a.expr);
+  }
+  std::vector<Variable> rt_vars = map.rt_vars();
+  IndexingMap joint(ctx, tile_dims, {}, rt_vars, all);
+  SimplifyOptions options;
+  options.preserve_point_variables = true;
+  Simplify(&joint, options);
+  const int rank = map.num_results();
+  SymbolicTile tile;
+  tile.rank = rank;
+  std::vector<Expr> tile_results(joint.results().begin(),
+                                 joint.results().begin() + 3 * rank);
+  tile.tile_map = IndexingMap(ctx, tile_dims, {}, rt_vars, tile_results);
+  size_t next = 3 * rank;
+  for (const TileClause& c : clauses) {
+    TileClause simplified;
+    bool always = false;
+    for (const TileAtom& a : c) {
+      Expr e = joint.results()[next++];
+      if (e.IsConstant()) {
+        if (a.interval.Contains(e.constant())) always = true;
+        continue;  // a constant false atom drops out of the disjunction
+      }
+      simplified.push_back({e, a.interval});
+    }
+    if (always) continue;
+    if (simplified.empty()) {
+      return Error::Unsupported(
+          "no symbolic tile: a representability constraint never holds");
+    }
+    tile.constraints.push_back(std::move(simplified));
+  }
+  return tile;
+}
+
+std::vector<std::string> PrintTileExprs(const SymbolicTile& tile, int part) {
+  std::vector<std::string> out;
+  for (int i = 0; i < tile.rank; ++i) {
+    Expr e = part == 0 ? tile.offset(i)
+                       : (part == 1 ? tile.size(i) : tile.stride(i));
+    out.push_back(PrintExpr(e, tile.tile_map));
+  }
+  return out;
+}
+
+std::vector<std::string> PrintTileConstraints(const SymbolicTile& tile) {
+  std::vector<std::string> out;
+  for (const TileClause& c : tile.constraints) {
+    std::string s;
+    for (const TileAtom& a : c) {
+      if (!s.empty()) s += " || ";
+      s += PrintExpr(a.expr, tile.tile_map) + " in " + a.interval.ToString();
+    }
+    out.push_back(s);
+  }
+  return out;
+}
+
+Result<ConcreteTile> EvaluateTile(const SymbolicTile& tile,
+                                  std::span<const int64_t> tile_sizes) {
+  const IndexingMap& m = tile.tile_map;
+  if (static_cast<int>(tile_sizes.size()) != m.num_dims()) {
+    return Error::Invalid("the output tile has " +
+                          std::to_string(tile_sizes.size()) + " sizes for " +
+                          std::to_string(m.num_dims()) + " dims");
+  }
+  for (int k = 0; k < m.num_dims(); ++k) {
+    if (!m.dims()[k].bounds.Contains(tile_sizes[k])) {
+      return Error::Invalid(
+          "output tile size " + std::to_string(tile_sizes[k]) + " of dim " +
+          std::to_string(k) + " is outside " + m.dims()[k].bounds.ToString());
+    }
+  }
+  std::vector<int64_t> syms;
+  for (const Variable& v : m.rt_vars()) syms.push_back(v.bounds.lower);
+  ConcreteTile out;
+  std::vector<int64_t> offsets;
+  for (int i = 0; i < tile.rank; ++i) {
+    IXA_ASSIGN_OR_RETURN(int64_t o, Evaluate(tile.offset(i), tile_sizes, syms));
+    IXA_ASSIGN_OR_RETURN(int64_t s, Evaluate(tile.size(i), tile_sizes, syms));
+    IXA_ASSIGN_OR_RETURN(int64_t st,
+                         Evaluate(tile.stride(i), tile_sizes, syms));
+    offsets.push_back(o);
+    out.sizes.push_back(s);
+    out.strides.push_back(st);
+  }
+  if (m.num_rt_vars() == 0) out.offsets = std::move(offsets);
+  for (const TileClause& c : tile.constraints) {
+    bool any = false;
+    for (const TileAtom& a : c) {
+      auto v = Evaluate(a.expr, tile_sizes, syms);
+      if (v.ok() && a.interval.Contains(*v)) any = true;
+    }
+    out.satisfied &= any;
+  }
+  return out;
+}
+
+Result<std::vector<OperandTile>> ComputeParameterTiles(
+    const FusionRegion& region, int output_id,
+    std::span<const int64_t> output_strides, ExprContext* ctx) {
+  IXA_ASSIGN_OR_RETURN(std::vector<IndexingMapSet> sets,
+                       ComputeFusionParameterIndexing(region, output_id, ctx));
+  std::vector<OperandTile> out;
+  for (size_t i = 0; i < sets.size() && i < region.parameters.size(); ++i) {
+    for (const IndexingMap& m : sets[i]) {
+      OperandTile t;
+      t.parameter = static_cast<int>(i);
+      t.name = region.parameters[i]->name;
+      t.map = m;
+      auto tile = SymbolicTileFromIndexingMap(m, output_strides);
+      if (tile.ok()) {
+        t.tile = std::move(tile).value();
+      } else if (tile.error().code == ErrorCode::kUnsupported) {
+        t.unsupported = tile.error().message;
+      } else {
+        return tile.error();
+      }
+      out.push_back(std::move(t));
+    }
+  }
+  return out;
+}
+
+}  // namespace ixa

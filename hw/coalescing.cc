@@ -1,0 +1,488 @@
+#include "hw/coalescing.h"
+
+#include <algorithm>
+#include <numeric>
+#include <set>
+
+#include "analysis/indexing/indexing.h"
+#include "analysis/uses/tiles.h"
+#include "analysis/uses/utilization.h"
+#include "core/enumerate.h"
+#include "core/int_math.h"
+#include "core/text.h"
+#include "simplifier/simplify.h"
+
+namespace ixa::hw {
+namespace {
+
+// A variable with bounds and a name (no runtime producer).
+Variable Var(Interval bounds, std::string name = "") {
+  Variable v;
+  v.bounds = bounds;
+  v.name = std::move(name);
+  return v;
+}
+
+int64_t CeilOfRatio(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// (lane in [0, W-1]) -> (lane, 0, 0, 0, 0, 0): the first warp of block 0
+// (XLA's thread_x_first_32_elements, with the device's warp size).
+IndexingMap FirstWarp(int num_grid_dims, int64_t warp_size, ExprContext* ctx) {
+  std::vector<Expr> results{ctx->Dim(0)};
+  for (int i = 1; i < num_grid_dims; ++i) results.push_back(ctx->Constant(0));
+  return IndexingMap(ctx, {Var(Interval{0, warp_size - 1}, "th_x")}, {}, {},
+                     results);
+}
+
+// Replaces all range variables but the last by their lower bound (XLA's
+// AssignValuesToOuterLoopIVs). `keep_constraints` = false drops the
+// constraints as XLA does; the exact counts keep them.
+IndexingMap FixOuterLoops(const IndexingMap& map, bool keep_constraints) {
+  const int nr = map.num_range_vars();
+  if (nr <= 1) return map;
+  ExprContext* ctx = map.context();
+  std::vector<Expr> dims, syms;
+  for (int i = 0; i < map.num_dims(); ++i) dims.push_back(ctx->Dim(i));
+  for (int j = 0; j + 1 < nr; ++j) {
+    syms.push_back(ctx->Constant(map.range_vars()[j].bounds.lower));
+  }
+  syms.push_back(ctx->Symbol(0));
+  std::vector<Expr> results;
+  for (Expr r : map.results()) results.push_back(Substitute(r, dims, syms));
+  std::vector<Constraint> cons;
+  if (keep_constraints) {
+    for (const Constraint& c : map.constraints()) {
+      cons.push_back({Substitute(c.expr, dims, syms), c.interval});
+    }
+  }
+  IndexingMap out(ctx, map.dims(), {map.range_vars().back()}, {}, results,
+                  cons);
+  Simplify(&out);
+  out.RemoveUnusedSymbols();
+  return out;
+}
+
+// The first warp's accesses: runtime variables at their midpoint, block 0,
+// outer loops fixed.
+Result<IndexingMap> FirstWarpSample(const IndexingMap& thread_to_linear,
+                                    const Device& device,
+                                    bool keep_constraints) {
+  IndexingMap fixed = FixRuntimeVars(thread_to_linear, /*midpoint=*/true);
+  IXA_ASSIGN_OR_RETURN(
+      IndexingMap sample,
+      ComposeIndexingMaps(
+          FirstWarp(fixed.num_dims(), device.warp_size, fixed.context()),
+          fixed));
+  Simplify(&sample);
+  sample.RescaleSymbols();
+  sample.RemoveUnusedSymbols();
+  if (sample.IsKnownEmpty()) return sample;
+  return FixOuterLoops(sample, keep_constraints);
+}
+
+bool UsesDim0(Expr e) {
+  std::vector<bool> d, s;
+  CollectVariables(e, &d, &s);
+  return !d.empty() && d[0];
+}
+bool UsesSymbol0(Expr e) {
+  std::vector<bool> d, s;
+  CollectVariables(e, &d, &s);
+  return !s.empty() && s[0];
+}
+
+void Summands(Expr e, std::vector<Expr>* out) {
+  if (e.kind() == ExprKind::kAdd) {
+    Summands(e.lhs(), out);
+    Summands(e.rhs(), out);
+  } else {
+    out->push_back(e);
+  }
+}
+
+// Sorted distinct values merged into runs of consecutive integers.
+std::vector<Interval> Runs(std::vector<int64_t> values) {
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+  std::vector<Interval> out;
+  for (int64_t v : values) {
+    if (!out.empty() && out.back().upper + 1 == v) {
+      out.back().upper = v;
+    } else {
+      out.push_back(Interval::Point(v));
+    }
+  }
+  return out;
+}
+
+struct Numbers {
+  int64_t transactions = 0, bytes_requested = 0, bytes_useful = 0;
+};
+
+// Exact warp numbers of one map (see the header).
+Result<Numbers> WarpNumbers(const IndexingMap& thread_to_linear,
+                            int64_t element_bytes, const Device& device) {
+  IXA_ASSIGN_OR_RETURN(IndexingMap sample,
+                       FirstWarpSample(thread_to_linear, device,
+                                       /*keep_constraints=*/true));
+  if (sample.IsKnownEmpty()) return Numbers{};
+  IXA_ASSIGN_OR_RETURN(
+      WarpAccess a,
+      AnalyzeWarpAccess(sample, element_bytes, device, MemorySpace::kGlobal));
+  return Numbers{a.sectors, a.sectors * device.sector_bytes, a.useful_bytes};
+}
+
+// Exact DRAM-to-L2 numbers of one output tile at the origin.
+Result<Numbers> TileNumbers(const IndexingMap& out_to_param,
+                            const IndexingMap& linearize,
+                            std::span<const int64_t> tile_sizes,
+                            int64_t element_bytes, int64_t transaction_bytes,
+                            int64_t limit, ExprContext* ctx) {
+  IndexingMap tile = IndexingMap::Identity(ctx, tile_sizes);
+  IXA_ASSIGN_OR_RETURN(IndexingMap a, ComposeIndexingMaps(tile, out_to_param));
+  IXA_ASSIGN_OR_RETURN(IndexingMap b, ComposeIndexingMaps(a, linearize));
+  IndexingMap m = FixRuntimeVars(b, /*midpoint=*/true);
+  Simplify(&m);
+  std::set<int64_t> elements;
+  std::optional<Error> error;
+  auto r = ForEachDomainPoint(m, limit, [&](const Point& p) {
+    auto v = Evaluate(m.results()[0], p.dims, p.symbols);
+    if (!v.ok()) {
+      error = v.error();
+      return false;
+    }
+    elements.insert(*v);
+    return true;
+  });
+  if (error) return *error;
+  if (!r.ok()) return r.error();
+  std::set<int64_t> blocks;
+  for (int64_t e : elements) {
+    int64_t first = e * element_bytes;
+    int64_t last = first + element_bytes - 1;
+    for (int64_t t = FloorDiv(first, transaction_bytes).value();
+         t <= FloorDiv(last, transaction_bytes).value(); ++t) {
+      blocks.insert(t);
+    }
+  }
+  Numbers n;
+  n.transactions = static_cast<int64_t>(blocks.size());
+  n.bytes_requested = n.transactions * transaction_bytes;
+  n.bytes_useful = static_cast<int64_t>(elements.size()) * element_bytes;
+  return n;
+}
+
+// XLA's BandwidthUtilizationRateHeuristicForTiledMemoryAccess.
+double TiledBandwidthRate(const hlo::Shape& shape, const ConcreteTile& tile,
+                          int64_t element_bytes, int64_t transaction_bytes) {
+  int64_t contiguous = 1;
+  for (int64_t d : shape.MinorToMajor()) {
+    const int64_t size = tile.sizes[d], dim = shape.dims[d];
+    if (size > 1 && tile.strides[d] != 1) break;
+    contiguous *= std::min(size, dim);
+    if (size < dim) break;
+  }
+  const int64_t bytes = contiguous * element_bytes;
+  const int64_t moved =
+      CeilOfRatio(bytes, transaction_bytes) * transaction_bytes;
+  return static_cast<double>(bytes) / static_cast<double>(moved);
+}
+
+}  // namespace
+
+LaunchConfig DefaultLoopLaunch(int64_t num_elements, const Device& device) {
+  LaunchConfig launch;
+  if (num_elements <= 1) return launch;
+  // XLA unrolls only when every core gets enough threads
+  // (threads_per_core_limit = 2048 on the GPUs modelled here).
+  if (device.sm_count > 0 && num_elements >= device.sm_count * 2048) {
+    launch.unroll = std::gcd(num_elements, int64_t{4});
+  }
+  const int64_t work = CeilOfRatio(num_elements, launch.unroll);
+  launch.threads_per_block = std::min(4 * device.warp_size, work);
+  launch.blocks = CeilOfRatio(work, launch.threads_per_block);
+  return launch;
+}
+
+Result<IndexingMap> LoopThreadToOutputMap(const hlo::Shape& output,
+                                          const LaunchConfig& launch,
+                                          ExprContext* ctx) {
+  if (!output.IsArray()) {
+    return Error::Unsupported("loop emitter map of a non-array output " +
+                              output.ToString());
+  }
+  const int64_t n = output.ElementCount();
+  if (launch.threads_per_block < 1 || launch.blocks < 1 || launch.unroll < 1) {
+    return Error::Invalid(
+        "launch: threads_per_block, blocks and unroll must be >= 1");
+  }
+  auto per_chunk = CheckedMul(launch.unroll, launch.threads_per_block);
+  if (per_chunk) per_chunk = CheckedMul(*per_chunk, launch.blocks);
+  if (!per_chunk) return Error::Invalid("launch: too many threads");
+  const int64_t chunks = std::max<int64_t>(1, CeilOfRatio(n, *per_chunk));
+  std::vector<Variable> dims = {
+      Var(Interval{0, launch.threads_per_block - 1}, "th_x"),
+      Var(Interval{0, 0}, "th_y"),
+      Var(Interval{0, 0}, "th_z"),
+      Var(Interval{0, launch.blocks - 1}, "bl_x"),
+      Var(Interval{0, 0}, "bl_y"),
+      Var(Interval{0, 0}, "bl_z")};
+  std::vector<Variable> ranges = {
+      Var(Interval{0, chunks - 1}, "chunk_id"),
+      Var(Interval{0, launch.unroll - 1}, "unroll_id")};
+  Expr linear =
+      ctx->Symbol(0) * *per_chunk +
+      (ctx->Dim(0) + ctx->Dim(3) * launch.threads_per_block) * launch.unroll +
+      ctx->Symbol(1);
+  std::vector<Expr> results(output.rank());
+  int64_t stride = 1;
+  for (int64_t d : output.MinorToMajor()) {
+    results[d] = linear.FloorDiv(stride) % output.dims[d];
+    stride = SaturatingMul(stride, output.dims[d]);
+  }
+  IndexingMap map(ctx, dims, ranges, {}, results,
+                  {{linear, Interval{0, std::max<int64_t>(n, 1) - 1}}});
+  Simplify(&map);
+  map.RemoveUnusedSymbols();
+  return map;
+}
+
+IndexingMap LinearizationMap(const hlo::Shape& shape, ExprContext* ctx) {
+  Expr linear = ctx->Constant(0);
+  int64_t stride = 1;
+  for (int64_t d : shape.MinorToMajor()) {
+    linear = linear + ctx->Dim(d) * stride;
+    stride = SaturatingMul(stride, shape.dims[d]);
+  }
+  return IndexingMap::FromTensorSizes(ctx, {linear}, shape.dims, {});
+}
+
+int64_t ElementBytes(const hlo::Shape& shape) {
+  return std::max(1, hlo::ElementBits(shape.type) / 8);
+}
+
+int64_t DramToL2TransactionBytes(const Device& device) {
+  return device.vendor == "nvidia" ? 64 : device.sector_bytes;
+}
+
+Result<bool> IsIndexingCoalesced(const IndexingMap& thread_to_linear,
+                                 int64_t element_bytes, const Device& device,
+                                 std::string* why) {
+  auto fail = [&](std::string reason) {
+    if (why) *why = std::move(reason);
+    return false;
+  };
+  if (thread_to_linear.num_results() == 0) return true;
+  IXA_ASSIGN_OR_RETURN(IndexingMap sample,
+                       FirstWarpSample(thread_to_linear, device,
+                                       /*keep_constraints=*/false));
+  if (sample.IsKnownEmpty()) return true;  // this warp reads nothing
+  ExprContext* ctx = sample.context();
+  const Expr lane = ctx->Dim(0);
+  const bool has_range = sample.num_range_vars() > 0;
+  const Expr range = has_range ? ctx->Symbol(0) : Expr();
+  // Partition the offset into f(lane) + g(s0).
+  Expr f = ctx->Constant(0), g = ctx->Constant(0);
+  std::vector<Expr> summands;
+  Summands(sample.results()[0], &summands);
+  for (Expr s : summands) {
+    bool on_lane = UsesDim0(s), on_range = has_range && UsesSymbol0(s);
+    if (on_lane && on_range) {
+      return fail("the offset mixes the lane and the loop variable in '" +
+                  PrintExpr(s, sample) + "'");
+    }
+    if (on_lane) f = f + s;
+    if (on_range) g = g + s;
+  }
+  if (sample.constraints().size() > 1) {
+    return fail("the warp's accesses have " +
+                std::to_string(sample.constraints().size()) + " constraints");
+  }
+  if (sample.constraints().size() == 1) {
+    // XLA requires the single constraint to be the offset itself; compare
+    // by value (the difference simplifies to 0), not by tree shape.
+    IndexingMap diff(ctx, sample.dims(), sample.range_vars(), {},
+                     {sample.constraints()[0].expr - (f + g)});
+    Simplify(&diff);
+    if (!diff.results()[0].IsConstant(0)) {
+      return fail("the warp's access constraint is not on the offset");
+    }
+  }
+  const int64_t w = device.warp_size;
+  std::vector<Interval> intervals;
+  const Interval s_range =
+      has_range ? sample.range_vars()[0].bounds : Interval::Point(0);
+  const int64_t trip = s_range.Size();
+  const bool g_is_s0 = has_range && g == range;
+  if (f == lane) {
+    intervals.push_back({0, w - 1});
+  } else if (f.kind() == ExprKind::kMul && f.lhs() == lane &&
+             f.rhs().IsConstant()) {
+    const int64_t c = f.rhs().constant();
+    if (c == -1) {
+      intervals.push_back({0, w - 1});
+    } else if (g_is_s0 && trip >= std::abs(c)) {
+      intervals.push_back({0, c * (w - 1) + trip - 1});
+    } else {
+      for (int64_t i = 0, dm = 0; i < w; ++i, dm += c) {
+        intervals.push_back(
+            g_is_s0 ? Interval{s_range.lower + dm, s_range.upper + dm}
+                    : Interval::Point(dm));
+      }
+    }
+  } else {
+    std::vector<int64_t> values;
+    std::vector<int64_t> syms(sample.num_symbols(), 0);
+    const Interval lanes = sample.dims()[0].bounds;
+    for (int64_t l = lanes.lower; l <= lanes.upper; ++l) {
+      std::vector<int64_t> dims = {l};
+      IXA_ASSIGN_OR_RETURN(int64_t v, Evaluate(f, dims, syms));
+      values.push_back(v);
+    }
+    intervals = Runs(std::move(values));
+    if (g_is_s0) {
+      // Extend each run by the loop's trip count and merge overlaps.
+      std::vector<Interval> merged;
+      for (Interval iv : intervals) {
+        iv.upper += trip - 1;
+        if (!merged.empty() && iv.lower <= merged.back().upper + 1) {
+          merged.back().upper = std::max(merged.back().upper, iv.upper);
+        } else {
+          merged.push_back(iv);
+        }
+      }
+      intervals = std::move(merged);
+    }
+  }
+  // EstimateCoalescingViaMemoryTransactionsCount, with line_bytes as XLA's
+  // 128-byte memory transaction.
+  const int64_t line = device.line_bytes;
+  int64_t transactions = 0, elements = 0;
+  for (const Interval& iv : intervals) {
+    const int64_t n = iv.upper - iv.lower + 1;
+    transactions += CeilOfRatio(n * element_bytes, line);
+    elements += n;
+  }
+  if (transactions == 0) return true;
+  const int64_t lower_bound = CeilOfRatio(elements * element_bytes, line);
+  if (static_cast<double>(lower_bound) > 0.9 * transactions) return true;
+  return fail(std::to_string(transactions) + " transactions of " +
+              std::to_string(line) + " bytes where " +
+              std::to_string(lower_bound) + " would do");
+}
+
+Result<CoalescingAnalysis> AnalyzeCoalescing(const FusionRegion& region,
+                                             const Device& device,
+                                             const CoalescingOptions& options,
+                                             ExprContext* ctx) {
+  if (device.warp_size < 1 || device.sector_bytes < 1 ||
+      device.line_bytes < 1) {
+    return Error::Invalid("device needs positive warp, sector and line sizes");
+  }
+  const hlo::Shape& out_shape = OutputShape(*region.root, 0);
+  if (!out_shape.IsArray()) {
+    return Error::Unsupported("coalescing: the fusion output is not an array");
+  }
+  CoalescingAnalysis result;
+  result.launch = options.launch.value_or(
+      DefaultLoopLaunch(out_shape.ElementCount(), device));
+  const bool tiled = !options.tile_sizes.empty();
+  if (tiled) {
+    if (options.tile_sizes.size() != out_shape.dims.size()) {
+      return Error::Invalid(
+          "tile_sizes has " + std::to_string(options.tile_sizes.size()) +
+          " entries for an output of rank " + std::to_string(out_shape.rank()));
+    }
+    for (size_t k = 0; k < out_shape.dims.size(); ++k) {
+      if (options.tile_sizes[k] < 1 ||
+          options.tile_sizes[k] > out_shape.dims[k]) {
+        return Error::Invalid(
+            "tile size " + std::to_string(options.tile_sizes[k]) + " of dim " +
+            std::to_string(k) + " is outside [1, " +
+            std::to_string(out_shape.dims[k]) + "]");
+      }
+    }
+  }
+  IndexingMap thread_map;
+  if (!tiled) {
+    IXA_ASSIGN_OR_RETURN(thread_map,
+                         LoopThreadToOutputMap(out_shape, result.launch, ctx));
+  }
+  // Every output of a loop fusion is written with output 0's indexing;
+  // outputs of another shape are not read through this thread mapping.
+  std::vector<IndexingMapSet> per_param(region.parameters.size());
+  for (int out = 0; out < OutputCount(*region.root); ++out) {
+    if (OutputDims(*region.root, out) != out_shape.dims) continue;
+    IXA_ASSIGN_OR_RETURN(std::vector<IndexingMapSet> sets,
+                         ComputeFusionParameterIndexing(region, out, ctx));
+    for (size_t i = 0; i < sets.size() && i < per_param.size(); ++i) {
+      for (const IndexingMap& m : sets[i]) per_param[i].Insert(m);
+    }
+  }
+  const int64_t txn = DramToL2TransactionBytes(device);
+  for (size_t i = 0; i < region.parameters.size(); ++i) {
+    const hlo::Instruction* param = region.parameters[i];
+    if (!param->shape.IsArray()) {
+      return Error::Unsupported("coalescing of parameter '" + param->name +
+                                "': not an array");
+    }
+    OperandCoalescing oc;
+    oc.parameter = static_cast<int>(i);
+    oc.name = param->name;
+    oc.num_maps = static_cast<int>(per_param[i].size());
+    const int64_t bytes = ElementBytes(param->shape);
+    IndexingMap linearize = LinearizationMap(param->shape, ctx);
+    double moved = 0;  // tiled: bytes moved according to the rate
+    for (const IndexingMap& m : per_param[i]) {
+      Numbers n;
+      if (tiled) {
+        IXA_ASSIGN_OR_RETURN(
+            n, TileNumbers(m, linearize, options.tile_sizes, bytes, txn,
+                           options.enumeration_limit, ctx));
+        double rate = n.bytes_requested == 0
+                          ? 1.0
+                          : static_cast<double>(n.bytes_useful) /
+                                static_cast<double>(n.bytes_requested);
+        auto tile = SymbolicTileFromIndexingMap(m);
+        if (tile.ok()) {
+          auto concrete = EvaluateTile(*tile, options.tile_sizes);
+          if (concrete.ok() && concrete->satisfied) {
+            rate = TiledBandwidthRate(param->shape, *concrete, bytes, txn);
+          }
+        }
+        moved += rate > 0 ? n.bytes_useful / rate : 0;
+        if (rate <= 0.9) oc.coalesced = false;
+      } else {
+        IXA_ASSIGN_OR_RETURN(IndexingMap to_out,
+                             ComposeIndexingMaps(thread_map, m));
+        IXA_ASSIGN_OR_RETURN(IndexingMap to_linear,
+                             ComposeIndexingMaps(to_out, linearize));
+        Simplify(&to_linear);
+        to_linear.RemoveUnusedSymbols();
+        std::string why;
+        IXA_ASSIGN_OR_RETURN(
+            bool ok, IsIndexingCoalesced(to_linear, bytes, device, &why));
+        if (!ok) {
+          oc.coalesced = false;
+          if (oc.note.empty()) oc.note = why;
+        }
+        IXA_ASSIGN_OR_RETURN(n, WarpNumbers(to_linear, bytes, device));
+      }
+      oc.transactions_per_warp_request += n.transactions;
+      oc.bytes_requested += n.bytes_requested;
+      oc.bytes_useful += n.bytes_useful;
+    }
+    oc.efficiency = oc.bytes_requested == 0
+                        ? 1.0
+                        : static_cast<double>(oc.bytes_useful) /
+                              static_cast<double>(oc.bytes_requested);
+    if (tiled) {
+      oc.bandwidth_utilization =
+          moved > 0 ? static_cast<double>(oc.bytes_useful) / moved : 1.0;
+    }
+    result.operands.push_back(std::move(oc));
+  }
+  return result;
+}
+
+}  // namespace ixa::hw

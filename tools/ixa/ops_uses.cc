@@ -1,0 +1,190 @@
+// Use ops of the query protocol (spec/cli.md "Uses (analysis, hw)"):
+// utilization, tile, coalescing, fusion_cost.
+#include <memory>
+
+#include "analysis/uses/tiles.h"
+#include "analysis/uses/utilization.h"
+#include "hw/coalescing.h"
+#include "hw/device.h"
+#include "hw/fusion_cost.h"
+#include "tools/ixa/device_request.h"
+#include "tools/ixa/hlo_request.h"
+#include "tools/ixa/protocol.h"
+
+namespace ixa::cli {
+namespace {
+
+Result<std::vector<int64_t>> GetOptionalIntList(const Json& request,
+                                                const char* field) {
+  if (!Has(request, field)) return std::vector<int64_t>();
+  return GetIntList(request, field);
+}
+
+Json LaunchJson(const hw::LaunchConfig& l) {
+  return Json{{"threads_per_block", l.threads_per_block},
+              {"blocks", l.blocks},
+              {"unroll", l.unroll}};
+}
+
+Result<std::optional<hw::LaunchConfig>> GetLaunch(const Json& request) {
+  if (!Has(request, "launch")) return std::optional<hw::LaunchConfig>();
+  const Json& j = request.at("launch");
+  if (!j.is_object()) {
+    return Error::BadRequest(
+        "field 'launch' must be an object {threads_per_block, blocks, "
+        "unroll}");
+  }
+  hw::LaunchConfig l;
+  IXA_ASSIGN_OR_RETURN(l.threads_per_block, GetInt(j, "threads_per_block"));
+  IXA_ASSIGN_OR_RETURN(l.blocks, GetInt(j, "blocks"));
+  IXA_ASSIGN_OR_RETURN(l.unroll, GetOptionalInt(j, "unroll", 1));
+  if (l.threads_per_block < 1 || l.blocks < 1 || l.unroll < 1) {
+    return Error::Invalid(
+        "launch: threads_per_block, blocks and unroll must be >= 1");
+  }
+  return std::optional<hw::LaunchConfig>(l);
+}
+
+Json UtilizationJson(const OperandUtilization& u) {
+  Json j{{"parameter", u.parameter},
+         {"name", u.name},
+         {"elements_total", u.elements_total},
+         {"elements_read", u.elements_read},
+         {"reads", u.reads},
+         {"utilization", u.utilization},
+         {"method", u.method}};
+  if (u.depends_on_runtime) j["depends_on_runtime"] = true;
+  return j;
+}
+
+Json CoalescingJson(const hw::OperandCoalescing& c) {
+  Json j{{"parameter", c.parameter},
+         {"name", c.name},
+         {"coalesced", c.coalesced},
+         {"transactions_per_warp_request", c.transactions_per_warp_request},
+         {"bytes_requested", c.bytes_requested},
+         {"bytes_useful", c.bytes_useful},
+         {"efficiency", c.efficiency}};
+  if (c.bandwidth_utilization) {
+    j["bandwidth_utilization"] = *c.bandwidth_utilization;
+  }
+  if (!c.note.empty()) j["note"] = c.note;
+  return j;
+}
+
+Result<Json> Utilization(const Json& request, ExprContext& ctx) {
+  IXA_ASSIGN_OR_RETURN(std::unique_ptr<hlo::Module> module, GetModule(request));
+  IXA_ASSIGN_OR_RETURN(FusionRegion region, GetRegion(request, *module));
+  IXA_ASSIGN_OR_RETURN(std::vector<OperandUtilization> uses,
+                       ComputeUtilization(region, &ctx));
+  Json operands = Json::array();
+  for (const OperandUtilization& u : uses) {
+    operands.push_back(UtilizationJson(u));
+  }
+  return Json{{"operands", std::move(operands)}};
+}
+
+Result<Json> Tile(const Json& request, ExprContext& ctx) {
+  IXA_ASSIGN_OR_RETURN(std::unique_ptr<hlo::Module> module, GetModule(request));
+  IXA_ASSIGN_OR_RETURN(FusionRegion region, GetRegion(request, *module));
+  IXA_ASSIGN_OR_RETURN(int64_t output, GetOptionalInt(request, "output", 0));
+  if (!Has(request, "tile") || !request.at("tile").is_object()) {
+    return Error::BadRequest(
+        "field 'tile' must be an object {sizes, strides?}");
+  }
+  const Json& tile = request.at("tile");
+  IXA_ASSIGN_OR_RETURN(std::vector<int64_t> sizes, GetIntList(tile, "sizes"));
+  IXA_ASSIGN_OR_RETURN(std::vector<int64_t> strides,
+                       GetOptionalIntList(tile, "strides"));
+  if (output < 0 || output >= OutputCount(*region.root)) {
+    return Error::Invalid("the fusion has no output " + std::to_string(output));
+  }
+  const std::vector<int64_t>& dims = OutputDims(*region.root, output);
+  if (sizes.size() != dims.size() ||
+      (!strides.empty() && strides.size() != dims.size())) {
+    return Error::Invalid("the output has rank " + std::to_string(dims.size()) +
+                          ": 'tile' needs that many sizes (and strides)");
+  }
+  IXA_ASSIGN_OR_RETURN(std::vector<OperandTile> tiles,
+                       ComputeParameterTiles(region, output, strides, &ctx));
+  Json operands = Json::array();
+  for (const OperandTile& t : tiles) {
+    Json j{{"parameter", t.parameter},
+           {"name", t.name},
+           {"map", MapToString(t.map)}};
+    if (!t.tile) {
+      j["unsupported"] = t.unsupported;
+      operands.push_back(std::move(j));
+      continue;
+    }
+    j["offsets"] = PrintTileExprs(*t.tile, 0);
+    j["sizes"] = PrintTileExprs(*t.tile, 1);
+    j["strides"] = PrintTileExprs(*t.tile, 2);
+    j["constraints"] = PrintTileConstraints(*t.tile);
+    j["tile_map"] = MapToString(t.tile->tile_map);
+    IXA_ASSIGN_OR_RETURN(ConcreteTile c, EvaluateTile(*t.tile, sizes));
+    Json values{{"sizes", c.sizes}, {"strides", c.strides}};
+    values["offsets"] = c.offsets ? Json(*c.offsets) : Json(nullptr);
+    j["values"] = std::move(values);
+    j["satisfied"] = c.satisfied;
+    operands.push_back(std::move(j));
+  }
+  return Json{{"operands", std::move(operands)}};
+}
+
+Result<Json> Coalescing(const Json& request, ExprContext& ctx) {
+  IXA_ASSIGN_OR_RETURN(std::unique_ptr<hlo::Module> module, GetModule(request));
+  IXA_ASSIGN_OR_RETURN(FusionRegion region, GetRegion(request, *module));
+  IXA_ASSIGN_OR_RETURN(hw::Device device, GetDevice(request));
+  hw::CoalescingOptions options;
+  IXA_ASSIGN_OR_RETURN(options.launch, GetLaunch(request));
+  IXA_ASSIGN_OR_RETURN(options.tile_sizes,
+                       GetOptionalIntList(request, "tile_sizes"));
+  IXA_ASSIGN_OR_RETURN(hw::CoalescingAnalysis analysis,
+                       hw::AnalyzeCoalescing(region, device, options, &ctx));
+  Json operands = Json::array();
+  for (const hw::OperandCoalescing& c : analysis.operands) {
+    operands.push_back(CoalescingJson(c));
+  }
+  return Json{{"device", device.name},
+              {"launch", LaunchJson(analysis.launch)},
+              {"operands", std::move(operands)}};
+}
+
+Result<Json> FusionCostOp(const Json& request, ExprContext& ctx) {
+  IXA_ASSIGN_OR_RETURN(std::unique_ptr<hlo::Module> module, GetModule(request));
+  IXA_ASSIGN_OR_RETURN(FusionRegion region, GetRegion(request, *module));
+  IXA_ASSIGN_OR_RETURN(hw::Device device, GetDevice(request));
+  IXA_ASSIGN_OR_RETURN(hw::FusionCost cost,
+                       hw::EstimateFusionCost(region, device, &ctx));
+  Json coalescing = Json::array();
+  for (const hw::OperandCoalescing& c : cost.coalescing) {
+    coalescing.push_back(CoalescingJson(c));
+  }
+  Json utilization = Json::array();
+  for (const OperandUtilization& u : cost.utilization) {
+    utilization.push_back(UtilizationJson(u));
+  }
+  return Json{{"device", device.name},
+              {"bytes_read", cost.bytes_read},
+              {"bytes_moved", cost.bytes_moved},
+              {"bytes_written", cost.bytes_written},
+              {"flops", cost.flops},
+              {"launch", LaunchJson(cost.launch)},
+              {"time_us", cost.time_us},
+              {"memory_us", cost.memory_us},
+              {"compute_us", cost.compute_us},
+              {"coalescing", std::move(coalescing)},
+              {"utilization", std::move(utilization)}};
+}
+
+}  // namespace
+
+void RegisterUseOps(OpTable& table) {
+  table["utilization"] = Utilization;
+  table["tile"] = Tile;
+  table["coalescing"] = Coalescing;
+  table["fusion_cost"] = FusionCostOp;
+}
+
+}  // namespace ixa::cli
