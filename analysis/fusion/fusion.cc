@@ -150,8 +150,9 @@ Result<GroupedIndexing> ComputeGroupedOutputToInputIndexing(
         IndexingMapSet& into = sets_of(operand)[target];
         for (const IndexingMap& consumer : consumer_sets[out]) {
           for (const IndexingMap& producer : operand_maps.indexing_maps[k]) {
-            IXA_ASSIGN_OR_RETURN(IndexingMap composed,
-                                 ComposeIndexingMaps(consumer, producer));
+            IXA_ASSIGN_OR_RETURN(
+                IndexingMap composed,
+                indexing_internal::ComposeWithProducers(consumer, producer));
             FinishMap(&composed);
             into.Insert(std::move(composed));
             if (into.size() > max_maps_per_instruction) {
@@ -210,8 +211,9 @@ Result<std::vector<IndexingMapSet>> ComputeFusionInputToOutputIndexing(
            ++j) {
         for (const IndexingMap& first : reaching) {
           for (const IndexingMap& second : step.indexing_maps[j]) {
-            IXA_ASSIGN_OR_RETURN(IndexingMap composed,
-                                 ComposeIndexingMaps(first, second));
+            IXA_ASSIGN_OR_RETURN(
+                IndexingMap composed,
+                indexing_internal::ComposeWithProducers(first, second));
             FinishMap(&composed);
             into[j].Insert(std::move(composed));
           }

@@ -265,7 +265,18 @@ Result<Shape> ParseShapeAt(Cursor* c) {
       if (!c->Consume(',')) return c->Fail("',' or ']' in the dimensions");
     }
   }
-  if (c->PeekRaw() == '{') {
+  // The layout usually follows the dims directly; XLA's lexer also takes
+  // `f32[2,3] {1,0}`. With a space, a '{' opens a layout only when a
+  // dimension number follows (a computation body after a signature's
+  // return shape starts with a name).
+  Position after_dims = c->raw_position();
+  bool layout_follows = c->PeekRaw() == '{';
+  if (!layout_follows && c->Peek() == '{') {
+    c->Consume('{');
+    layout_follows = std::isdigit(static_cast<unsigned char>(c->Peek()));
+  }
+  c->Reset(after_dims);
+  if (layout_follows) {
     c->Consume('{');
     IXA_ASSIGN_OR_RETURN(Layout layout, ParseLayout(c, shape.rank()));
     shape.layout = std::move(layout);

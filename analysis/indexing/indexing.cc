@@ -1,6 +1,7 @@
 // Dispatch by opcode and the helpers shared by the per-family files.
 #include "analysis/indexing/indexing.h"
 
+#include <algorithm>
 #include <memory>
 
 #include "analysis/indexing/internal.h"
@@ -57,18 +58,71 @@ bool IndexingMapSet::Insert(IndexingMap map) {
   return true;
 }
 
+namespace {
+
+// Rewrites every producer map's symbols through `repl` (old outer symbol ->
+// new outer symbol).
+void RenumberProducerMaps(IndexingMap* map, const std::vector<Expr>& repl) {
+  for (Variable& v : map->mutable_rt_vars()) {
+    if (!v.producer_map || v.producer_map->num_symbols() == 0) continue;
+    v.producer_map = std::make_shared<const IndexingMap>(
+        indexing_internal::RenumberProducerMap(*v.producer_map, repl, *map));
+  }
+}
+
+// RemoveUnusedSymbols that keeps the symbols producer maps read and
+// renumbers those maps. The kept symbols ride along as extra results while
+// the unused ones are erased, which reveals their new positions.
+void RemoveUnusedSymbolsKeepingProducers(IndexingMap* map) {
+  std::vector<bool> pinned = indexing_internal::ProducerMapSymbols(*map);
+  pinned.resize(map->num_range_vars());
+  if (std::find(pinned.begin(), pinned.end(), true) == pinned.end()) {
+    map->RemoveUnusedSymbols();
+    return;
+  }
+  ExprContext* ctx = map->context();
+  const int num_results = map->num_results();
+  const int num_symbols = map->num_symbols();
+  for (size_t i = 0; i < pinned.size(); ++i) {
+    if (pinned[i]) map->mutable_results().push_back(ctx->Symbol(i));
+  }
+  bool removed = map->RemoveUnusedSymbols();
+  if (map->IsKnownEmpty()) {
+    map->mutable_results().resize(num_results);
+    return;
+  }
+  std::vector<Expr> repl(num_symbols, ctx->Constant(0));
+  int extra = num_results;
+  for (size_t i = 0; i < pinned.size(); ++i) {
+    if (pinned[i]) repl[i] = map->results()[extra++];
+  }
+  map->mutable_results().resize(num_results);
+  if (removed) RenumberProducerMaps(map, repl);
+}
+
+}  // namespace
+
 void FinishMap(IndexingMap* map) {
   SimplifyOptions options;
   options.preserve_point_variables = true;
   Simplify(map, options);
-  map->RemoveUnusedSymbols();
+  RemoveUnusedSymbolsKeepingProducers(map);
   // Composition gives runtime producers maps over the outer map's symbols
-  // too; most do not use them (an offset read at `()`), so tidy them.
+  // too; most do not use them (an offset read at `()`), so tidy them. Only
+  // trailing symbols go: the others are positions in the outer map.
   for (Variable& v : map->mutable_rt_vars()) {
     if (v.producer_map && v.producer_map->num_symbols() > 0) {
       IndexingMap tidy = *v.producer_map;
       Simplify(&tidy);
-      tidy.RemoveUnusedSymbols();
+      std::vector<bool> dims, used;
+      for (Expr e : tidy.results()) CollectVariables(e, &dims, &used);
+      for (const Constraint& c : tidy.constraints()) {
+        CollectVariables(c.expr, &dims, &used);
+      }
+      used.resize(tidy.num_symbols());
+      std::vector<bool> erase(tidy.num_symbols(), false);
+      for (int i = tidy.num_symbols(); i-- > 0 && !used[i];) erase[i] = true;
+      tidy.EraseSymbols(erase);
       v.producer_map = std::make_shared<const IndexingMap>(std::move(tidy));
     }
   }
@@ -200,12 +254,16 @@ Result<HloInstructionIndexing> ComputeInputToOutputIndexing(
   if (op == "dynamic-update-slice") {
     return DynamicUpdateSliceInToOut(in, operand_id, ctx);
   }
+  if (op == "reduce-window") return ReduceWindowInToOut(in, operand_id, ctx);
+  if (op == "convolution") return ConvolutionInToOut(in, operand_id, ctx);
   if (op == "fusion" || op == "call") return FusionInToOut(in, operand_id, ctx);
   if (op == "all-reduce" || op == "all-gather" || op == "collective-permute" ||
       op == "reduce-scatter") {
     return CollectiveInToOut(in, operand_id, ctx);
   }
-  return Unsupported(in, "input-to-output indexing is not defined for it");
+  // Everything else with an output-to-input map (gather, ...): its exact
+  // inverse relation. Ops without one stay unsupported.
+  return InverseOfOutToIn(in, operand_id, ctx);
 }
 
 Result<IndexingMap> ToPhysicalIndexing(const IndexingMap& map,

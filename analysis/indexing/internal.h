@@ -64,6 +64,11 @@ Result<Indexing> SliceInToOut(const Instruction& in, ExprContext* ctx);
 IndexingMap PadMap(std::span<const int64_t> input_dims,
                    std::span<const hlo::PadDim> padding,
                    std::span<const int64_t> output_dims, ExprContext* ctx);
+// Input -> padded output map of one pad configuration (elements cut by
+// negative padding are excluded); not finished.
+IndexingMap PadInputMap(std::span<const int64_t> input_dims,
+                        std::span<const hlo::PadDim> padding,
+                        std::span<const int64_t> output_dims, ExprContext* ctx);
 Result<Indexing> PadOutToIn(const Instruction& in, ExprContext* ctx);
 Result<Indexing> PadInToOut(const Instruction& in, int operand,
                             ExprContext* ctx);
@@ -78,10 +83,14 @@ Result<Indexing> ReduceInToOut(const Instruction& in, int operand,
                                ExprContext* ctx);
 Result<Indexing> ReduceWindowOutToIn(const Instruction& in, int output_id,
                                      ExprContext* ctx);
+Result<Indexing> ReduceWindowInToOut(const Instruction& in, int operand,
+                                     ExprContext* ctx);
 Result<Indexing> DotOutToIn(const Instruction& in, ExprContext* ctx);
 Result<Indexing> DotInToOut(const Instruction& in, int operand,
                             ExprContext* ctx);
 Result<Indexing> ConvolutionOutToIn(const Instruction& in, ExprContext* ctx);
+Result<Indexing> ConvolutionInToOut(const Instruction& in, int operand,
+                                    ExprContext* ctx);
 
 // gather_dynamic.cc
 Result<Indexing> DynamicSliceOutToIn(const Instruction& in, ExprContext* ctx);
@@ -98,6 +107,29 @@ Result<Indexing> CollectiveOutToIn(const Instruction& in, int output_id,
                                    ExprContext* ctx);
 Result<Indexing> CollectiveInToOut(const Instruction& in, int operand,
                                    ExprContext* ctx);
+
+// inverse.cc
+// The exact inverse relation of an output -> input map f over an operand
+// with dims in_dims: (d_in)[o..., s...]{rt} -> (o...) with
+// f(o, s, rt) = d_in, equalities solved where a range variable can be
+// isolated. Not finished.
+Result<IndexingMap> InvertMap(const IndexingMap& f,
+                              std::span<const int64_t> in_dims);
+// Input -> output maps of any op from its output -> input maps (per output
+// of the op).
+Result<Indexing> InverseOfOutToIn(const Instruction& in, int operand,
+                                  ExprContext* ctx);
+// pm with its symbols replaced through repl (a producer map's symbols are
+// the leading range variables of `owner`, the map holding the variable).
+IndexingMap RenumberProducerMap(const IndexingMap& pm,
+                                const std::vector<Expr>& repl,
+                                const IndexingMap& owner);
+// ComposeIndexingMaps, with the runtime variables' producer maps reading
+// the composed map's symbols at their new positions.
+Result<IndexingMap> ComposeWithProducers(const IndexingMap& first,
+                                         const IndexingMap& second);
+// Symbols of `m` read by its runtime variables' producer maps.
+std::vector<bool> ProducerMapSymbols(const IndexingMap& m);
 
 // analysis/fusion/fusion.cc: fusion and call through their computation.
 Result<Indexing> FusionOutToIn(const Instruction& in, int output_id,

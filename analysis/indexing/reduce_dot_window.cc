@@ -82,24 +82,65 @@ Result<Indexing> ReduceInToOut(const Instruction& in, int operand,
   return FromMaps(std::move(maps));
 }
 
+namespace {
+
+// The window of output `output_id` over the padded input and the padding
+// (base dilation is interior padding) that leads there from the input.
+struct WindowMaps {
+  IndexingMap window;  // output -> padded input
+  std::vector<hlo::PadDim> padding;
+  std::vector<int64_t> padded_dims;
+};
+
+WindowMaps ReduceWindowMaps(const Instruction& in, int output_id,
+                            ExprContext* ctx) {
+  WindowMaps w;
+  const std::vector<int64_t>& in_dims = in.operand(0)->shape.dims;
+  w.window = WindowMap(OutputDims(in, output_id), in.window, &w.padded_dims,
+                       in_dims, ctx);
+  for (const hlo::WindowDim& d : in.window) {
+    w.padding.push_back({d.pad_low, d.pad_high, d.base_dilation - 1});
+  }
+  return w;
+}
+
+}  // namespace
+
 Result<Indexing> ReduceWindowOutToIn(const Instruction& in, int output_id,
                                      ExprContext* ctx) {
-  // The un-padded window map composed with the pad map (base dilation is
-  // interior padding).
+  // The un-padded window map composed with the pad map.
   const int k = in.operand_count() / 2;
   const std::vector<int64_t>& in_dims = in.operand(0)->shape.dims;
-  const std::vector<int64_t>& out_dims = OutputDims(in, output_id);
-  std::vector<int64_t> padded;
-  IndexingMap window = WindowMap(out_dims, in.window, &padded, in_dims, ctx);
-  std::vector<hlo::PadDim> padding;
-  for (const hlo::WindowDim& w : in.window) {
-    padding.push_back({w.pad_low, w.pad_high, w.base_dilation - 1});
-  }
-  IndexingMap pad = PadMap(in_dims, padding, padded, ctx);
-  IXA_ASSIGN_OR_RETURN(IndexingMap input, ComposeIndexingMaps(window, pad));
+  WindowMaps w = ReduceWindowMaps(in, output_id, ctx);
+  IndexingMap pad = PadMap(in_dims, w.padding, w.padded_dims, ctx);
+  IXA_ASSIGN_OR_RETURN(IndexingMap input, ComposeIndexingMaps(w.window, pad));
   std::vector<IndexingMap> maps;
   for (int i = 0; i < k; ++i) maps.push_back(input);
-  for (int i = 0; i < k; ++i) maps.push_back(ScalarMap(ctx, out_dims));
+  for (int i = 0; i < k; ++i) {
+    maps.push_back(ScalarMap(ctx, OutputDims(in, output_id)));
+  }
+  return FromMaps(std::move(maps));
+}
+
+Result<Indexing> ReduceWindowInToOut(const Instruction& in, int operand,
+                                     ExprContext* ctx) {
+  // Input element -> its place in the padded input -> every output whose
+  // window covers that place (the inverse of the window map).
+  const int k = in.operand_count() / 2;
+  const std::vector<int64_t>& in_dims = in.operand(0)->shape.dims;
+  std::vector<IndexingMap> maps;
+  for (int j = 0; j < OutputCount(in); ++j) {
+    if (operand >= k) {
+      maps.push_back(EverywhereMap(ctx, OutputDims(in, j)));
+      continue;
+    }
+    WindowMaps w = ReduceWindowMaps(in, j, ctx);
+    IXA_ASSIGN_OR_RETURN(IndexingMap covering,
+                         InvertMap(w.window, w.padded_dims));
+    IndexingMap place = PadInputMap(in_dims, w.padding, w.padded_dims, ctx);
+    IXA_ASSIGN_OR_RETURN(IndexingMap m, ComposeIndexingMaps(place, covering));
+    maps.push_back(std::move(m));
+  }
   return FromMaps(std::move(maps));
 }
 
@@ -178,7 +219,17 @@ Result<Indexing> DotInToOut(const Instruction& in, int operand,
                            std::move(results))});
 }
 
-Result<Indexing> ConvolutionOutToIn(const Instruction& in, ExprContext* ctx) {
+namespace {
+
+struct ConvolutionMaps {
+  IndexingMap padded_lhs;  // output -> padded lhs
+  std::vector<hlo::PadDim> padding;
+  std::vector<int64_t> padded_dims;
+  IndexingMap kernel;  // output -> rhs
+};
+
+Result<ConvolutionMaps> BuildConvolutionMaps(const Instruction& in,
+                                             ExprContext* ctx) {
   const hlo::ConvDimensionNumbers& dn = *in.conv;
   const hlo::Shape &lhs = in.operand(0)->shape, &rhs = in.operand(1)->shape;
   const std::vector<int64_t>& out = in.shape.dims;
@@ -198,11 +249,12 @@ Result<Indexing> ConvolutionOutToIn(const Instruction& in, ExprContext* ctx) {
   Expr d_batch = ctx->Dim(dn.output_batch),
        d_feature = ctx->Dim(dn.output_feature);
 
-  // Output -> padded lhs, then the pad map (padding and base dilation of
-  // the spatial dims) down to the lhs itself.
+  // Output -> padded lhs; the pad map (padding and base dilation of the
+  // spatial dims) leads from there down to the lhs itself.
+  ConvolutionMaps maps;
   std::vector<Expr> padded_results(lhs.rank());
-  std::vector<int64_t> padded_dims = lhs.dims;
-  std::vector<hlo::PadDim> padding(lhs.rank());
+  maps.padded_dims = lhs.dims;
+  maps.padding.resize(lhs.rank());
   padded_results[dn.input_batch] =
       bg == 1 ? d_batch
               : d_feature.FloorDiv(out_features / bg) * out[dn.output_batch] +
@@ -216,14 +268,11 @@ Result<Indexing> ConvolutionOutToIn(const Instruction& in, ExprContext* ctx) {
     padded_results[ld] = ctx->Dim(dn.output_spatial[i]) * w.stride +
                          ctx->Symbol(i) * w.window_dilation;
     int64_t n = lhs.dims[ld];
-    padded_dims[ld] =
+    maps.padded_dims[ld] =
         (n == 0 ? 0 : (n - 1) * w.base_dilation + 1) + w.pad_low + w.pad_high;
-    padding[ld] = {w.pad_low, w.pad_high, w.base_dilation - 1};
+    maps.padding[ld] = {w.pad_low, w.pad_high, w.base_dilation - 1};
   }
-  IndexingMap padded =
-      MakeMap(ctx, out, range_sizes, std::move(padded_results));
-  IndexingMap pad = PadMap(lhs.dims, padding, padded_dims, ctx);
-  IXA_ASSIGN_OR_RETURN(IndexingMap lhs_map, ComposeIndexingMaps(padded, pad));
+  maps.padded_lhs = MakeMap(ctx, out, range_sizes, std::move(padded_results));
 
   std::vector<Expr> kernel_results(rhs.rank());
   kernel_results[dn.kernel_input_feature] = s_feature;
@@ -233,8 +282,38 @@ Result<Indexing> ConvolutionOutToIn(const Instruction& in, ExprContext* ctx) {
     kernel_results[dn.kernel_spatial[i]] =
         in.window[i].reversal ? -s + (in.window[i].size - 1) : s;
   }
-  return FromMaps({std::move(lhs_map),
-                   MakeMap(ctx, out, range_sizes, std::move(kernel_results))});
+  maps.kernel = MakeMap(ctx, out, range_sizes, std::move(kernel_results));
+  return maps;
+}
+
+}  // namespace
+
+Result<Indexing> ConvolutionOutToIn(const Instruction& in, ExprContext* ctx) {
+  IXA_ASSIGN_OR_RETURN(ConvolutionMaps maps, BuildConvolutionMaps(in, ctx));
+  IndexingMap pad =
+      PadMap(in.operand(0)->shape.dims, maps.padding, maps.padded_dims, ctx);
+  IXA_ASSIGN_OR_RETURN(IndexingMap lhs_map,
+                       ComposeIndexingMaps(maps.padded_lhs, pad));
+  return FromMaps({std::move(lhs_map), std::move(maps.kernel)});
+}
+
+Result<Indexing> ConvolutionInToOut(const Instruction& in, int operand,
+                                    ExprContext* ctx) {
+  // Inverses of the window maps: an lhs element goes to its place in the
+  // padded lhs, then to every output whose window covers it; a kernel
+  // element to every output that multiplies it.
+  IXA_ASSIGN_OR_RETURN(ConvolutionMaps maps, BuildConvolutionMaps(in, ctx));
+  if (operand == 1) {
+    IXA_ASSIGN_OR_RETURN(IndexingMap m,
+                         InvertMap(maps.kernel, in.operand(1)->shape.dims));
+    return FromMaps({std::move(m)});
+  }
+  const std::vector<int64_t>& lhs = in.operand(0)->shape.dims;
+  IXA_ASSIGN_OR_RETURN(IndexingMap covering,
+                       InvertMap(maps.padded_lhs, maps.padded_dims));
+  IndexingMap place = PadInputMap(lhs, maps.padding, maps.padded_dims, ctx);
+  IXA_ASSIGN_OR_RETURN(IndexingMap m, ComposeIndexingMaps(place, covering));
+  return FromMaps({std::move(m)});
 }
 
 }  // namespace ixa::indexing_internal

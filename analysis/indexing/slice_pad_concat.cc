@@ -67,25 +67,32 @@ Result<Indexing> PadOutToIn(const Instruction& in, ExprContext* ctx) {
        ScalarMap(ctx, in.shape.dims)});
 }
 
-Result<Indexing> PadInToOut(const Instruction& in, int operand,
-                            ExprContext* ctx) {
-  const std::vector<int64_t>& out = in.shape.dims;
-  if (operand == 1) return FromMaps({EverywhereMap(ctx, out)});
+IndexingMap PadInputMap(std::span<const int64_t> input_dims,
+                        std::span<const hlo::PadDim> padding,
+                        std::span<const int64_t> output_dims,
+                        ExprContext* ctx) {
   std::vector<Expr> results;
   std::vector<Constraint> constraints;
-  for (size_t i = 0; i < in.padding.size(); ++i) {
-    const hlo::PadDim& p = in.padding[i];
+  for (size_t i = 0; i < padding.size(); ++i) {
+    const hlo::PadDim& p = padding[i];
     Expr r = ctx->Dim(i) * (p.interior + 1) + p.low;
     results.push_back(r);
     // Negative padding drops input elements that land outside the output.
     if (p.low < 0 || p.high < 0) {
-      constraints.push_back({r, Interval{0, out[i] - 1}});
+      constraints.push_back({r, Interval{0, output_dims[i] - 1}});
     }
   }
-  IndexingMap m =
-      MakeMap(ctx, in.operand(0)->shape.dims, {}, std::move(results));
+  IndexingMap m = MakeMap(ctx, input_dims, {}, std::move(results));
   for (const Constraint& c : constraints) m.AddConstraint(c.expr, c.interval);
-  return FromMaps({std::move(m)});
+  return m;
+}
+
+Result<Indexing> PadInToOut(const Instruction& in, int operand,
+                            ExprContext* ctx) {
+  const std::vector<int64_t>& out = in.shape.dims;
+  if (operand == 1) return FromMaps({EverywhereMap(ctx, out)});
+  return FromMaps(
+      {PadInputMap(in.operand(0)->shape.dims, in.padding, out, ctx)});
 }
 
 Result<Indexing> ConcatenateOutToIn(const Instruction& in, ExprContext* ctx) {

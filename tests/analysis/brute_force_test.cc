@@ -26,6 +26,8 @@ bool RuntimeValues(const IndexingMap& m, const std::vector<int64_t>& dims,
         range.begin() +
             std::min<size_t>(range.size(), v.producer_map->num_symbols()));
     auto idx = v.producer_map->Evaluate(dims, syms);
+    INFO("map " << PrintIndexingMap(m) << "\nproducer " << v.producer << ": "
+                << PrintIndexingMap(*v.producer_map));
     REQUIRE(idx.ok());
     const Tensor& t = values[p][0];
     rt->push_back(t.data[Linear(*idx, t.dims)]);
@@ -170,14 +172,26 @@ void RunCheck(const Check& check) {
     }
     if (check.exact) CHECK(named[l] == real[l]);
   }
-  if (check.fusion || !check.check_inverse) return;
-  // Input-to-output maps are the inverse relation of the output-to-input
-  // ones.
+  if (!check.check_inverse) return;
+  // Input-to-output maps are the exact inverse relation of the
+  // output-to-input ones: every (in, out) pair related by one is related by
+  // the other.
   for (size_t k = 0; k < maps.size(); ++k) {
-    auto r = ComputeInputToOutputIndexing(*root, k, &ctx);
-    INFO((r.ok() ? "" : r.error().ToString()));
-    REQUIRE(r.ok());
-    const IndexingMapSet& set = r->indexing_maps[check.output_id];
+    std::vector<IndexingMapSet> forward;
+    if (check.fusion) {
+      auto r = ComputeFusionInputToOutputIndexing(RegionOfComputation(comp), k,
+                                                  &ctx);
+      INFO((r.ok() ? "" : r.error().ToString()));
+      REQUIRE(r.ok());
+      forward = *r;
+    } else {
+      auto r = ComputeInputToOutputIndexing(*root, k, &ctx);
+      INFO((r.ok() ? "" : r.error().ToString()));
+      REQUIRE(r.ok());
+      forward = r->indexing_maps;
+    }
+    REQUIRE(static_cast<int>(forward.size()) > check.output_id);
+    const IndexingMapSet& set = forward[check.output_id];
     const Tensor& p = params[param_of[k]];
     for (int64_t e = 0; e < p.size(); ++e) {
       std::set<int64_t> image;
@@ -306,13 +320,11 @@ TEST_CASE("brute force: reduce, reduce-window, dot, convolution", "[brute]") {
   RunCheck({WithAdd(R"(
     p0 = s32[7,5] parameter(0)
     p1 = s32[] parameter(1)
-    ROOT r = s32[4,3] reduce-window(p0, p1), window={size=2x3 stride=2x1 pad=1_1x0_0 rhs_dilate=1x1}, to_apply=add)"),
-            true, /*check_inverse=*/false});
+    ROOT r = s32[4,3] reduce-window(p0, p1), window={size=2x3 stride=2x1 pad=1_1x0_0 rhs_dilate=1x1}, to_apply=add)")});
   RunCheck({WithAdd(R"(
     p0 = s32[4,3] parameter(0)
     p1 = s32[] parameter(1)
-    ROOT r = s32[7,3] reduce-window(p0, p1), window={size=2x2 pad=1_1x0_1 lhs_dilate=2x1 rhs_dilate=2x1}, to_apply=add)"),
-            true, false});
+    ROOT r = s32[7,3] reduce-window(p0, p1), window={size=2x2 pad=1_1x0_1 lhs_dilate=2x1 rhs_dilate=2x1}, to_apply=add)")});
   RunCheck({R"(
     p0 = s32[3,2,4] parameter(0)
     p1 = s32[4,5,2] parameter(1)
@@ -323,13 +335,36 @@ TEST_CASE("brute force: reduce, reduce-window, dot, convolution", "[brute]") {
     p1 = s32[2,3,2,3] parameter(1)
     ROOT r = s32[2,3,3,3] convolution(p0, p1), window={size=2x3 stride=2x1 pad=1_0x0_0 rhs_dilate=1x1},
       dim_labels=b01f_01io->bf01)",
-            /*exact=*/false, false});
+            /*exact=*/false});
   RunCheck({R"(
     p0 = s32[1,4,2,3] parameter(0)
     p1 = s32[2,1,2,4] parameter(1)
     ROOT r = s32[1,4,3,7] convolution(p0, p1), window={size=2x1 pad=1_1x1_1 lhs_dilate=1x2 rhs_reversal=1x0},
       dim_labels=bf01_01io->bf01, feature_group_count=2)",
-            false, false});
+            false});
+}
+
+// Input-to-output maps of the window ops are inverses that keep equations
+// (stride and window dilation both > 1) or come from the generic inverse
+// (batch groups, gather with fewer index columns than operand dims).
+TEST_CASE("brute force: inverses of window and gather maps", "[brute]") {
+  RunCheck({WithAdd(R"(
+    p0 = s32[9,5] parameter(0)
+    p1 = s32[] parameter(1)
+    ROOT r = s32[3,3] reduce-window(p0, p1), window={size=3x2 stride=3x2 pad=1_1x0_1 rhs_dilate=2x1}, to_apply=add)")});
+  RunCheck({R"(
+    p0 = s32[4,3,2] parameter(0)
+    p1 = s32[2,2,2] parameter(1)
+    ROOT r = s32[2,6,2] convolution(p0, p1), window={size=2 pad=1_1 lhs_dilate=2},
+      dim_labels=b0f_0io->b0f, batch_group_count=2)",
+            /*exact=*/false});
+  RunCheck({R"(
+    p0 = f32[5,4,3] parameter(0)
+    p1 = s32[3,1] parameter(1)
+    ROOT r = f32[3,2,4,3] gather(p0, p1), offset_dims={1,2,3},
+      collapsed_slice_dims={}, start_index_map={0}, index_vector_dim=1,
+      slice_sizes={2,4,3})",
+            /*exact=*/false});
 }
 
 TEST_CASE("brute force: dynamic-slice, dynamic-update-slice, gather",
@@ -347,14 +382,14 @@ TEST_CASE("brute force: dynamic-slice, dynamic-update-slice, gather",
     o1 = s32[] parameter(3)
     ROOT r = f32[5,6] dynamic-update-slice(p0, p1, o0, o1))",
             /*exact=*/false,
-            /*check_inverse=*/false, false, 0, /*clip=*/true});
+            /*check_inverse=*/true, false, 0, /*clip=*/true});
   RunCheck({R"(
     p0 = f32[5,6,3] parameter(0)
     p1 = s32[4,2] parameter(1)
     ROOT r = f32[4,2,3,2] gather(p0, p1), offset_dims={1,2,3},
       collapsed_slice_dims={}, start_index_map={0,1}, index_vector_dim=1,
       slice_sizes={2,3,2})",
-            /*exact=*/false, /*check_inverse=*/false});
+            /*exact=*/false});
 }
 
 TEST_CASE("brute force: fusions of chained ops", "[brute][fusion]") {
@@ -377,7 +412,7 @@ TEST_CASE("brute force: fusions of chained ops", "[brute][fusion]") {
     bz = s32[2,3,4] broadcast(z), dimensions={0,1}
     ROOT d = s32[2,3,4] divide(e, bz))",
                    "a0 = s32[2,3,4] parameter(0)", "s32[2,3,4]"),
-            false, false, true});
+            false, true, true});
   // Reshapes that cancel; reduce of reduce; slice of slice; concat then
   // slice; reshape of concat; dynamic-slice of dynamic-slice.
   RunCheck({fusion(R"(
@@ -386,20 +421,20 @@ TEST_CASE("brute force: fusions of chained ops", "[brute][fusion]") {
     r2 = f32[4,6] reshape(r1)
     ROOT r3 = f32[2,3,4] reshape(r2))",
                    "a0 = f32[2,3,4] parameter(0)", "f32[2,3,4]"),
-            true, false, true});
+            true, true, true});
   RunCheck({fusion(R"(
     p0 = s32[2,3,4] parameter(0)
     c = s32[] constant(0)
     r1 = s32[2,4] reduce(p0, c), dimensions={1}, to_apply=add
     ROOT r2 = s32[4] reduce(r1, c), dimensions={0}, to_apply=add)",
                    "a0 = s32[2,3,4] parameter(0)", "s32[4]"),
-            true, false, true});
+            true, true, true});
   RunCheck({fusion(R"(
     p0 = f32[12,9] parameter(0)
     s1 = f32[5,4] slice(p0), slice={[1:11:2], [1:9:2]}
     ROOT s2 = f32[2,2] slice(s1), slice={[1:5:2], [0:4:3]})",
                    "a0 = f32[12,9] parameter(0)", "f32[2,2]"),
-            true, false, true});
+            true, true, true});
   RunCheck({fusion(R"(
     p0 = f32[2,3] parameter(0)
     p1 = f32[2,4] parameter(1)
@@ -407,7 +442,7 @@ TEST_CASE("brute force: fusions of chained ops", "[brute][fusion]") {
     ROOT s = f32[2,3] slice(c), slice={[0:2], [2:5]})",
                    "a0 = f32[2,3] parameter(0)\na1 = f32[2,4] parameter(1)",
                    "f32[2,3]"),
-            true, false, true});
+            true, true, true});
   RunCheck({fusion(R"(
     p0 = f32[2,3] parameter(0)
     p1 = f32[2,5] parameter(1)
@@ -415,7 +450,7 @@ TEST_CASE("brute force: fusions of chained ops", "[brute][fusion]") {
     ROOT r = f32[4,4] reshape(c))",
                    "a0 = f32[2,3] parameter(0)\na1 = f32[2,5] parameter(1)",
                    "f32[4,4]"),
-            true, false, true});
+            true, true, true});
   RunCheck(
       {"HloModule m\nf {\n"
        "  p0 = f32[8,7] parameter(0)\n  i = s32[] parameter(1)\n"
@@ -426,7 +461,7 @@ TEST_CASE("brute force: fusions of chained ops", "[brute][fusion]") {
        "ENTRY e {\n  a0 = f32[8,7] parameter(0)\n  a1 = s32[] parameter(1)\n"
        "  a2 = s32[] parameter(2)\n"
        "  ROOT fu = f32[2,2] fusion(a0, a1, a2), kind=kLoop, calls=f\n}",
-       false, false, true});
+       false, true, true});
 }
 
 }  // namespace
