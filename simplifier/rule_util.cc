@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "simplifier/box_fit.h"
+
 namespace ixa::simp {
 
 DivisorSplit SplitByDivisor(const LinearSum& sum, int64_t divisor) {
@@ -153,41 +155,6 @@ bool IsOpByPositiveConstant(Expr e, ExprKind kind) {
   return e.kind() == kind && e.rhs().IsConstant() && e.rhs().constant() > 0;
 }
 
-namespace {
-
-// Evaluates e with `var` set to `value` (e mentions no other variable).
-std::optional<int64_t> EvaluateAt(Expr e, Expr var, int64_t value) {
-  switch (e.kind()) {
-    case ExprKind::kConstant:
-      return e.constant();
-    case ExprKind::kDim:
-    case ExprKind::kSymbol:
-      if (e != var) return std::nullopt;
-      return value;
-    default:
-      break;
-  }
-  auto a = EvaluateAt(e.lhs(), var, value);
-  if (!a) return std::nullopt;
-  auto b = EvaluateAt(e.rhs(), var, value);
-  if (!b) return std::nullopt;
-  switch (e.kind()) {
-    case ExprKind::kAdd:
-      return CheckedAdd(*a, *b);
-    case ExprKind::kMul:
-      return CheckedMul(*a, *b);
-    case ExprKind::kFloorDiv:
-      return FloorDiv(*a, *b);
-    case ExprKind::kCeilDiv:
-      return CeilDiv(*a, *b);
-    default:
-      return Mod(*a, *b);
-  }
-}
-
-// The single variable e mentions, or null if it mentions none or several.
-}  // namespace
-
 Expr SoleVariable(Expr e) {
   if (e.IsVariable()) return e;
   if (!e.IsBinary()) return Expr();
@@ -203,24 +170,12 @@ std::optional<AffineForm> AffineFit(Expr e, Expr x, const Interval& range,
   if (!IsFinite(range) || range.IsPoint() || range.Size() > max_points) {
     return std::nullopt;
   }
-  auto first = EvaluateAt(e, x, range.lower);
-  auto second = EvaluateAt(e, x, range.lower + 1);
-  if (!first || !second) return std::nullopt;
-  auto step = CheckedSub(*second, *first);
-  if (!step) return std::nullopt;
-  int64_t expected = *second;
-  for (int64_t v = range.lower + 2; v <= range.upper; ++v) {
-    auto next = CheckedAdd(expected, *step);
-    auto got = EvaluateAt(e, x, v);
-    if (!next || !got || *got != *next) return std::nullopt;
-    expected = *next;
-  }
-  // f(x) = step*x + (first - step*lo).
-  auto shift = CheckedMul(*step, range.lower);
-  if (!shift) return std::nullopt;
-  auto offset = CheckedSub(*first, *shift);
-  if (!offset) return std::nullopt;
-  return AffineForm{*step, *offset};
+  // The one-axis case of the box fit: every point is checked.
+  BoxAxis axis{x, range.lower, range.upper};
+  int64_t budget = 2 * range.Size() + 8;
+  auto fit = FitAffineOnBox(e, std::span<const BoxAxis>(&axis, 1), &budget);
+  if (!fit) return std::nullopt;
+  return AffineForm{fit->CoeffOf(x), fit->constant};
 }
 
 }  // namespace ixa::simp

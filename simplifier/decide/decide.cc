@@ -365,36 +365,6 @@ Result<Equivalence> EquivalentExact(const IndexingMap& a, const IndexingMap& b,
   return RunExact<Equivalence>(body, "equivalent");
 }
 
-// Sound interval of e over the variable box (constraints ignored).
-Interval BoxInterval(const IndexingMap& map, Expr e) {
-  switch (e.kind()) {
-    case ExprKind::kConstant:
-      return Interval::Point(e.constant());
-    case ExprKind::kDim:
-      return e.position() < map.num_dims() ? map.dims()[e.position()].bounds
-                                           : Interval::Full();
-    case ExprKind::kSymbol:
-      return e.position() < map.num_symbols()
-                 ? map.symbol(static_cast<int>(e.position())).bounds
-                 : Interval::Full();
-    default:
-      break;
-  }
-  Interval l = BoxInterval(map, e.lhs()), r = BoxInterval(map, e.rhs());
-  switch (e.kind()) {
-    case ExprKind::kAdd:
-      return l + r;
-    case ExprKind::kMul:
-      return l * r;
-    case ExprKind::kFloorDiv:
-      return l.FloorDiv(r);
-    case ExprKind::kCeilDiv:
-      return l.CeilDiv(r);
-    default:
-      return l.Mod(r);
-  }
-}
-
 // Exact minimum of f over the rows, by binary search on f <= mid between a
 // proven lower bound and the best witness value. `exact` is false when the
 // budget ran out: the value is then a proven lower bound. `lower` must be a
@@ -423,7 +393,7 @@ std::pair<Num, bool> Minimize(Encoding<Num>& enc,
 
 Result<ExprBounds> BoundsExact(const IndexingMap& map, Expr e,
                                const DecideOptions& opt) {
-  const Interval box = BoxInterval(map, e);
+  const Interval box = RangeOverBounds(e, map);
   auto body = [&]<class Num>(Num,
                              Sentinels s) -> std::optional<Result<ExprBounds>> {
     using R = Result<ExprBounds>;
@@ -552,7 +522,7 @@ Result<ExprBounds> BoundsOf(const IndexingMap& map, Expr e,
     auto done = ForEachDomainPoint(map, EnumerationLimit(options), visit);
     if (done.ok() && !error) return ExprBounds{hull, true};
     if (error) return *error;
-    return ExprBounds{decide_internal::BoxInterval(map, e), false};
+    return ExprBounds{RangeOverBounds(e, map), false};
   }
   return r;
 }

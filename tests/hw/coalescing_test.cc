@@ -33,7 +33,7 @@ Run Analyze(const std::string& hlo, CoalescingOptions options = {},
 }
 
 TEST_CASE("coalescing: launch of the loop emitter", "[hw][coalescing]") {
-  const Device& h100 = *FindDevice("h100");
+  const Device h100 = *FindDevice("h100");
   LaunchConfig l = DefaultLoopLaunch(1000, h100);
   CHECK(l.threads_per_block == 128);
   CHECK(l.blocks == 8);
@@ -212,7 +212,7 @@ TEST_CASE("fusion cost: roofline parts", "[hw][cost]") {
   ExprContext ctx;
   auto region = ResolveFusion(**module, "");
   REQUIRE(region.ok());
-  const Device& h100 = *FindDevice("h100");
+  const Device h100 = *FindDevice("h100");
   auto cost = EstimateFusionCost(*region, h100, &ctx);
   REQUIRE(cost.ok());
   const int64_t mb4 = 4 << 20;
