@@ -165,6 +165,20 @@ Expr SoleVariable(Expr e) {
   return a == b ? a : Expr();
 }
 
+Expr MoveMultiplesOut(Rewriter& rw, DivisorSplit split, int64_t d, Expr divisor,
+                      ExprKind kind) {
+  int64_t k = split.rest.constant;
+  bool move_constant = k != 0 && k % d == 0;
+  if (split.quotient.terms.empty() && !move_constant) return Expr();
+  if (move_constant) {
+    split.quotient.constant = k / d;
+    split.rest.constant = 0;
+  }
+  Expr low = BuildSum(rw.ctx(), split.rest);
+  return rw.ctx()->Add(BuildSum(rw.ctx(), split.quotient),
+                       rw.ctx()->Binary(kind, low, divisor));
+}
+
 std::optional<AffineForm> AffineFit(Expr e, Expr x, const Interval& range,
                                     int64_t max_points) {
   if (!IsFinite(range) || range.IsPoint() || range.Size() > max_points) {

@@ -20,6 +20,13 @@ struct DivisorSplit {
 };
 DivisorSplit SplitByDivisor(const LinearSum& sum, int64_t divisor);
 
+// For kind floordiv or ceildiv by d > 1 (the constant `divisor`):
+//   (d*Q + R) op d = Q + (R op d)      (Q an integer)
+// and a constant of R that d divides moves out too. Returns the rewritten
+// form, or null when there is nothing to move (Q empty, no such constant).
+Expr MoveMultiplesOut(Rewriter& rw, DivisorSplit split, int64_t d, Expr divisor,
+                      ExprKind kind);
+
 // A split of sum = h * high + low for a factor h > 1 of the divisor, where h
 // divides every coefficient of `high` and low's range lies in one period
 // [m*h, m*h + h - 1] (so floor(low / h) == m everywhere). `high` already

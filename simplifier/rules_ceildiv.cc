@@ -36,16 +36,8 @@ Expr SplitMultiples(Rewriter& rw, const DivOperands& in) {
   if (!in.d || *in.d <= 1) return Expr();
   int64_t d = *in.d;
   DivisorSplit split = SplitByDivisor(in.sum, d);
-  int64_t k = split.rest.constant;
-  bool move_constant = k != 0 && k % d == 0;
-  if (split.quotient.terms.empty() && !move_constant) return Expr();
-  if (move_constant) {
-    split.quotient.constant = k / d;
-    split.rest.constant = 0;
-  }
-  Expr low = BuildSum(rw.ctx(), split.rest);
-  return rw.ctx()->Add(BuildSum(rw.ctx(), split.quotient),
-                       rw.ctx()->CeilDiv(low, in.divisor));
+  return MoveMultiplesOut(rw, std::move(split), d, in.divisor,
+                          ExprKind::kCeilDiv);
 }
 
 // ceildiv.via_floordiv (E24): ceil(a / D) = floor((a + D - 1) / D) for

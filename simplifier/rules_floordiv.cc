@@ -50,16 +50,8 @@ Expr SplitMultiples(Rewriter& rw, const DivOperands& in) {
     split.quotient.constant = *q;
     return BuildSum(rw.ctx(), split.quotient);
   }
-  int64_t k = split.rest.constant;
-  bool move_constant = k != 0 && k % d == 0;
-  if (split.quotient.terms.empty() && !move_constant) return Expr();
-  if (move_constant) {
-    split.quotient.constant = k / d;
-    split.rest.constant = 0;
-  }
-  Expr low = BuildSum(rw.ctx(), split.rest);
-  return rw.ctx()->Add(BuildSum(rw.ctx(), split.quotient),
-                       rw.ctx()->FloorDiv(low, in.divisor));
+  return MoveMultiplesOut(rw, std::move(split), d, in.divisor,
+                          ExprKind::kFloorDiv);
 }
 
 // floordiv.gcd_split (E12, E13, E20): a = h*H + L with h = gcd of some
