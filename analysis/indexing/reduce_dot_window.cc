@@ -63,23 +63,39 @@ Result<Indexing> ReduceOutToIn(const Instruction& in, int output_id,
   return FromMaps(std::move(maps));
 }
 
-Result<Indexing> ReduceInToOut(const Instruction& in, int operand,
-                               ExprContext* ctx) {
+namespace {
+
+// Input -> output maps of a variadic reduction (k inputs, then k inits):
+// an init feeds every element of every output; input `operand` feeds output
+// j through `input_map(j)`.
+template <typename InputMap>
+Result<Indexing> VariadicInToOut(const Instruction& in, int operand,
+                                 ExprContext* ctx, InputMap input_map) {
   const int k = in.operand_count() / 2;
-  const std::vector<int64_t>& in_dims = in.operand(0)->shape.dims;
   std::vector<IndexingMap> maps;
   for (int j = 0; j < OutputCount(in); ++j) {
     if (operand >= k) {
       maps.push_back(EverywhereMap(ctx, OutputDims(in, j)));
       continue;
     }
+    IXA_ASSIGN_OR_RETURN(IndexingMap m, input_map(j));
+    maps.push_back(std::move(m));
+  }
+  return FromMaps(std::move(maps));
+}
+
+}  // namespace
+
+Result<Indexing> ReduceInToOut(const Instruction& in, int operand,
+                               ExprContext* ctx) {
+  const std::vector<int64_t>& in_dims = in.operand(0)->shape.dims;
+  return VariadicInToOut(in, operand, ctx, [&](int) -> Result<IndexingMap> {
     std::vector<Expr> results;
     for (size_t i = 0; i < in_dims.size(); ++i) {
       if (!Contains(in.dimensions, i)) results.push_back(ctx->Dim(i));
     }
-    maps.push_back(MakeMap(ctx, in_dims, {}, std::move(results)));
-  }
-  return FromMaps(std::move(maps));
+    return MakeMap(ctx, in_dims, {}, std::move(results));
+  });
 }
 
 namespace {
@@ -126,22 +142,14 @@ Result<Indexing> ReduceWindowInToOut(const Instruction& in, int operand,
                                      ExprContext* ctx) {
   // Input element -> its place in the padded input -> every output whose
   // window covers that place (the inverse of the window map).
-  const int k = in.operand_count() / 2;
   const std::vector<int64_t>& in_dims = in.operand(0)->shape.dims;
-  std::vector<IndexingMap> maps;
-  for (int j = 0; j < OutputCount(in); ++j) {
-    if (operand >= k) {
-      maps.push_back(EverywhereMap(ctx, OutputDims(in, j)));
-      continue;
-    }
+  return VariadicInToOut(in, operand, ctx, [&](int j) -> Result<IndexingMap> {
     WindowMaps w = ReduceWindowMaps(in, j, ctx);
     IXA_ASSIGN_OR_RETURN(IndexingMap covering,
                          InvertMap(w.window, w.padded_dims));
     IndexingMap place = PadInputMap(in_dims, w.padding, w.padded_dims, ctx);
-    IXA_ASSIGN_OR_RETURN(IndexingMap m, ComposeIndexingMaps(place, covering));
-    maps.push_back(std::move(m));
-  }
-  return FromMaps(std::move(maps));
+    return ComposeIndexingMaps(place, covering);
+  });
 }
 
 namespace {
