@@ -2,11 +2,11 @@
 // utilization, tile, coalescing, fusion_cost.
 #include <memory>
 
+#include "analysis/uses/coalescing.h"
+#include "analysis/uses/fusion_cost.h"
 #include "analysis/uses/tiles.h"
 #include "analysis/uses/utilization.h"
-#include "hw/coalescing.h"
 #include "hw/device.h"
-#include "hw/fusion_cost.h"
 #include "tools/ixa/device_request.h"
 #include "tools/ixa/hlo_request.h"
 #include "tools/ixa/protocol.h"
@@ -20,21 +20,21 @@ Result<std::vector<int64_t>> GetOptionalIntList(const Json& request,
   return GetIntList(request, field);
 }
 
-Json LaunchJson(const hw::LaunchConfig& l) {
+Json LaunchJson(const LaunchConfig& l) {
   return Json{{"threads_per_block", l.threads_per_block},
               {"blocks", l.blocks},
               {"unroll", l.unroll}};
 }
 
-Result<std::optional<hw::LaunchConfig>> GetLaunch(const Json& request) {
-  if (!Has(request, "launch")) return std::optional<hw::LaunchConfig>();
+Result<std::optional<LaunchConfig>> GetLaunch(const Json& request) {
+  if (!Has(request, "launch")) return std::optional<LaunchConfig>();
   const Json& j = request.at("launch");
   if (!j.is_object()) {
     return Error::BadRequest(
         "field 'launch' must be an object {threads_per_block, blocks, "
         "unroll}");
   }
-  hw::LaunchConfig l;
+  LaunchConfig l;
   IXA_ASSIGN_OR_RETURN(l.threads_per_block, GetInt(j, "threads_per_block"));
   IXA_ASSIGN_OR_RETURN(l.blocks, GetInt(j, "blocks"));
   IXA_ASSIGN_OR_RETURN(l.unroll, GetOptionalInt(j, "unroll", 1));
@@ -42,7 +42,7 @@ Result<std::optional<hw::LaunchConfig>> GetLaunch(const Json& request) {
     return Error::Invalid(
         "launch: threads_per_block, blocks and unroll must be >= 1");
   }
-  return std::optional<hw::LaunchConfig>(l);
+  return std::optional<LaunchConfig>(l);
 }
 
 Json UtilizationJson(const OperandUtilization& u) {
@@ -57,7 +57,7 @@ Json UtilizationJson(const OperandUtilization& u) {
   return j;
 }
 
-Json CoalescingJson(const hw::OperandCoalescing& c) {
+Json CoalescingJson(const OperandCoalescing& c) {
   Json j{{"parameter", c.parameter},
          {"name", c.name},
          {"coalesced", c.coalesced},
@@ -136,14 +136,14 @@ Result<Json> Coalescing(const Json& request, ExprContext& ctx) {
   IXA_ASSIGN_OR_RETURN(std::unique_ptr<hlo::Module> module, GetModule(request));
   IXA_ASSIGN_OR_RETURN(FusionRegion region, GetRegion(request, *module));
   IXA_ASSIGN_OR_RETURN(hw::Device device, GetDevice(request));
-  hw::CoalescingOptions options;
+  CoalescingOptions options;
   IXA_ASSIGN_OR_RETURN(options.launch, GetLaunch(request));
   IXA_ASSIGN_OR_RETURN(options.tile_sizes,
                        GetOptionalIntList(request, "tile_sizes"));
-  IXA_ASSIGN_OR_RETURN(hw::CoalescingAnalysis analysis,
-                       hw::AnalyzeCoalescing(region, device, options, &ctx));
+  IXA_ASSIGN_OR_RETURN(CoalescingAnalysis analysis,
+                       AnalyzeCoalescing(region, device, options, &ctx));
   Json operands = Json::array();
-  for (const hw::OperandCoalescing& c : analysis.operands) {
+  for (const OperandCoalescing& c : analysis.operands) {
     operands.push_back(CoalescingJson(c));
   }
   return Json{{"device", device.name},
@@ -155,10 +155,10 @@ Result<Json> FusionCostOp(const Json& request, ExprContext& ctx) {
   IXA_ASSIGN_OR_RETURN(std::unique_ptr<hlo::Module> module, GetModule(request));
   IXA_ASSIGN_OR_RETURN(FusionRegion region, GetRegion(request, *module));
   IXA_ASSIGN_OR_RETURN(hw::Device device, GetDevice(request));
-  IXA_ASSIGN_OR_RETURN(hw::FusionCost cost,
-                       hw::EstimateFusionCost(region, device, &ctx));
+  IXA_ASSIGN_OR_RETURN(FusionCost cost,
+                       EstimateFusionCost(region, device, &ctx));
   Json coalescing = Json::array();
-  for (const hw::OperandCoalescing& c : cost.coalescing) {
+  for (const OperandCoalescing& c : cost.coalescing) {
     coalescing.push_back(CoalescingJson(c));
   }
   Json utilization = Json::array();

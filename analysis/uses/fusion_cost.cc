@@ -1,11 +1,11 @@
-#include "hw/fusion_cost.h"
+#include "analysis/uses/fusion_cost.h"
 
 #include <algorithm>
 
 #include "analysis/indexing/indexing.h"
 #include "core/int_math.h"
 
-namespace ixa::hw {
+namespace ixa {
 namespace {
 
 int64_t Product(const std::vector<int64_t>& dims) {
@@ -82,7 +82,8 @@ int64_t FlopsPerElement(const hlo::Instruction& instr) {
 }
 
 Result<FusionCost> EstimateFusionCost(const FusionRegion& region,
-                                      const Device& device, ExprContext* ctx) {
+                                      const hw::Device& device,
+                                      ExprContext* ctx) {
   FusionCost cost;
   IXA_ASSIGN_OR_RETURN(cost.utilization, ComputeUtilization(region, ctx));
   IXA_ASSIGN_OR_RETURN(CoalescingAnalysis coalescing,
@@ -145,4 +146,4 @@ Result<FusionCost> EstimateFusionCost(const FusionRegion& region,
   return cost;
 }
 
-}  // namespace ixa::hw
+}  // namespace ixa

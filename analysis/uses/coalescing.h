@@ -33,8 +33,8 @@
 // over stride-1 dims up to the first partial one) over that amount rounded
 // up to the DRAM-to-L2 transaction size. An operand whose symbolic tile is
 // not representable falls back to the exact efficiency.
-#ifndef IXA_HW_COALESCING_H_
-#define IXA_HW_COALESCING_H_
+#ifndef IXA_ANALYSIS_USES_COALESCING_H_
+#define IXA_ANALYSIS_USES_COALESCING_H_
 
 #include <cstdint>
 #include <optional>
@@ -47,7 +47,7 @@
 #include "core/result.h"
 #include "hw/device.h"
 
-namespace ixa::hw {
+namespace ixa {
 
 struct LaunchConfig {
   int64_t threads_per_block = 1;
@@ -59,7 +59,7 @@ struct LaunchConfig {
 // when N >= sm_count * 2048 (enough work to fill every SM), else 1;
 // threads_per_block = min(4 * warp_size, ceil(N / unroll)); blocks =
 // ceil(ceil(N / unroll) / threads_per_block).
-LaunchConfig DefaultLoopLaunch(int64_t num_elements, const Device& device);
+LaunchConfig DefaultLoopLaunch(int64_t num_elements, const hw::Device& device);
 
 // (th_x, th_y, th_z, bl_x, bl_y, bl_z)[chunk, unroll] -> output index.
 Result<IndexingMap> LoopThreadToOutputMap(const hlo::Shape& output,
@@ -75,12 +75,13 @@ int64_t ElementBytes(const hlo::Shape& shape);
 
 // The DRAM-to-L2 transaction size: 64 bytes on NVIDIA GPUs (XLA's device
 // descriptions), the sector size elsewhere.
-int64_t DramToL2TransactionBytes(const Device& device);
+int64_t DramToL2TransactionBytes(const hw::Device& device);
 
 // XLA's IsIndexingCoalesced on a (grid dims)[symbols] -> (linear offset)
 // map. `why` (optional) receives the reason of a structural false.
 Result<bool> IsIndexingCoalesced(const IndexingMap& thread_to_linear,
-                                 int64_t element_bytes, const Device& device,
+                                 int64_t element_bytes,
+                                 const hw::Device& device,
                                  std::string* why = nullptr);
 
 struct OperandCoalescing {
@@ -108,10 +109,10 @@ struct CoalescingAnalysis {
 };
 
 Result<CoalescingAnalysis> AnalyzeCoalescing(const FusionRegion& region,
-                                             const Device& device,
+                                             const hw::Device& device,
                                              const CoalescingOptions& options,
                                              ExprContext* ctx);
 
-}  // namespace ixa::hw
+}  // namespace ixa
 
-#endif  // IXA_HW_COALESCING_H_
+#endif  // IXA_ANALYSIS_USES_COALESCING_H_

@@ -1,16 +1,16 @@
 // Coalescing and fusion cost (hw/coalescing, hw/fusion_cost): the
 // situations of XLA's coalescing tests, and the tiled variant's numbers.
-#include "hw/coalescing.h"
+#include "analysis/uses/coalescing.h"
 
 #include <catch2/catch.hpp>
 #include <set>
 
 #include "analysis/hlo/module.h"
+#include "analysis/uses/fusion_cost.h"
 #include "core/enumerate.h"
 #include "core/text.h"
-#include "hw/fusion_cost.h"
 
-namespace ixa::hw {
+namespace ixa {
 namespace {
 
 struct Run {
@@ -26,14 +26,14 @@ Run Analyze(const std::string& hlo, CoalescingOptions options = {},
   ExprContext ctx;
   auto region = ResolveFusion(**module, "");
   REQUIRE(region.ok());
-  auto a = AnalyzeCoalescing(*region, *FindDevice(device), options, &ctx);
+  auto a = AnalyzeCoalescing(*region, *hw::FindDevice(device), options, &ctx);
   INFO((a.ok() ? "" : a.error().ToString()));
   REQUIRE(a.ok());
   return Run{std::move(module).value(), *a};
 }
 
 TEST_CASE("coalescing: launch of the loop emitter", "[hw][coalescing]") {
-  const Device h100 = *FindDevice("h100");
+  const hw::Device h100 = *hw::FindDevice("h100");
   LaunchConfig l = DefaultLoopLaunch(1000, h100);
   CHECK(l.threads_per_block == 128);
   CHECK(l.blocks == 8);
@@ -48,8 +48,9 @@ TEST_CASE("coalescing: launch of the loop emitter", "[hw][coalescing]") {
   l = DefaultLoopLaunch((1 << 20) + 2, h100);
   CHECK(l.unroll == 2);
   // Wave64 devices use 256 threads.
-  CHECK(DefaultLoopLaunch(1 << 12, *FindDevice("mi300")).threads_per_block ==
-        256);
+  CHECK(
+      DefaultLoopLaunch(1 << 12, *hw::FindDevice("mi300")).threads_per_block ==
+      256);
 }
 
 TEST_CASE("coalescing: thread map of the loop emitter", "[hw][coalescing]") {
@@ -212,7 +213,7 @@ TEST_CASE("fusion cost: roofline parts", "[hw][cost]") {
   ExprContext ctx;
   auto region = ResolveFusion(**module, "");
   REQUIRE(region.ok());
-  const Device h100 = *FindDevice("h100");
+  const hw::Device h100 = *hw::FindDevice("h100");
   auto cost = EstimateFusionCost(*region, h100, &ctx);
   REQUIRE(cost.ok());
   const int64_t mb4 = 4 << 20;
@@ -241,4 +242,4 @@ TEST_CASE("fusion cost: roofline parts", "[hw][cost]") {
 }
 
 }  // namespace
-}  // namespace ixa::hw
+}  // namespace ixa

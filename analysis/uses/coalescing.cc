@@ -1,4 +1,4 @@
-#include "hw/coalescing.h"
+#include "analysis/uses/coalescing.h"
 
 #include <algorithm>
 #include <numeric>
@@ -12,7 +12,7 @@
 #include "core/text.h"
 #include "simplifier/simplify.h"
 
-namespace ixa::hw {
+namespace ixa {
 namespace {
 
 // A variable with bounds and a name (no runtime producer).
@@ -65,7 +65,7 @@ IndexingMap FixOuterLoops(const IndexingMap& map, bool keep_constraints) {
 // The first warp's accesses: runtime variables at their midpoint, block 0,
 // outer loops fixed.
 Result<IndexingMap> FirstWarpSample(const IndexingMap& thread_to_linear,
-                                    const Device& device,
+                                    const hw::Device& device,
                                     bool keep_constraints) {
   IndexingMap fixed = FixRuntimeVars(thread_to_linear, /*midpoint=*/true);
   IXA_ASSIGN_OR_RETURN(
@@ -121,14 +121,14 @@ struct Numbers {
 
 // Exact warp numbers of one map (see the header).
 Result<Numbers> WarpNumbers(const IndexingMap& thread_to_linear,
-                            int64_t element_bytes, const Device& device) {
+                            int64_t element_bytes, const hw::Device& device) {
   IXA_ASSIGN_OR_RETURN(IndexingMap sample,
                        FirstWarpSample(thread_to_linear, device,
                                        /*keep_constraints=*/true));
   if (sample.IsKnownEmpty()) return Numbers{};
-  IXA_ASSIGN_OR_RETURN(
-      WarpAccess a,
-      AnalyzeWarpAccess(sample, element_bytes, device, MemorySpace::kGlobal));
+  IXA_ASSIGN_OR_RETURN(hw::WarpAccess a,
+                       hw::AnalyzeWarpAccess(sample, element_bytes, device,
+                                             hw::MemorySpace::kGlobal));
   return Numbers{a.sectors, a.sectors * device.sector_bytes, a.useful_bytes};
 }
 
@@ -190,7 +190,7 @@ double TiledBandwidthRate(const hlo::Shape& shape, const ConcreteTile& tile,
 
 }  // namespace
 
-LaunchConfig DefaultLoopLaunch(int64_t num_elements, const Device& device) {
+LaunchConfig DefaultLoopLaunch(int64_t num_elements, const hw::Device& device) {
   LaunchConfig launch;
   if (num_elements <= 1) return launch;
   // XLA unrolls only when every core gets enough threads
@@ -261,13 +261,13 @@ int64_t ElementBytes(const hlo::Shape& shape) {
   return std::max(1, hlo::ElementBits(shape.type) / 8);
 }
 
-int64_t DramToL2TransactionBytes(const Device& device) {
+int64_t DramToL2TransactionBytes(const hw::Device& device) {
   return device.vendor == "nvidia" ? 64 : device.sector_bytes;
 }
 
 Result<bool> IsIndexingCoalesced(const IndexingMap& thread_to_linear,
-                                 int64_t element_bytes, const Device& device,
-                                 std::string* why) {
+                                 int64_t element_bytes,
+                                 const hw::Device& device, std::string* why) {
   auto fail = [&](std::string reason) {
     if (why) *why = std::move(reason);
     return false;
@@ -372,7 +372,7 @@ Result<bool> IsIndexingCoalesced(const IndexingMap& thread_to_linear,
 }
 
 Result<CoalescingAnalysis> AnalyzeCoalescing(const FusionRegion& region,
-                                             const Device& device,
+                                             const hw::Device& device,
                                              const CoalescingOptions& options,
                                              ExprContext* ctx) {
   if (device.warp_size < 1 || device.sector_bytes < 1 ||
@@ -485,4 +485,4 @@ Result<CoalescingAnalysis> AnalyzeCoalescing(const FusionRegion& region,
   return result;
 }
 
-}  // namespace ixa::hw
+}  // namespace ixa

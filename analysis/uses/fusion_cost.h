@@ -23,17 +23,17 @@
 //                    16-bit types, else fp32);
 //   time_us        = max(memory_us, compute_us): compute and memory overlap
 //                    perfectly; no launch overhead or tail effects.
-#ifndef IXA_HW_FUSION_COST_H_
-#define IXA_HW_FUSION_COST_H_
+#ifndef IXA_ANALYSIS_USES_FUSION_COST_H_
+#define IXA_ANALYSIS_USES_FUSION_COST_H_
 
 #include <vector>
 
 #include "analysis/fusion/fusion.h"
+#include "analysis/uses/coalescing.h"
 #include "analysis/uses/utilization.h"
-#include "hw/coalescing.h"
 #include "hw/device.h"
 
-namespace ixa::hw {
+namespace ixa {
 
 struct FusionCost {
   int64_t bytes_read = 0;
@@ -50,8 +50,9 @@ struct FusionCost {
 int64_t FlopsPerElement(const hlo::Instruction& instr);
 
 Result<FusionCost> EstimateFusionCost(const FusionRegion& region,
-                                      const Device& device, ExprContext* ctx);
+                                      const hw::Device& device,
+                                      ExprContext* ctx);
 
-}  // namespace ixa::hw
+}  // namespace ixa
 
-#endif  // IXA_HW_FUSION_COST_H_
+#endif  // IXA_ANALYSIS_USES_FUSION_COST_H_
