@@ -12,10 +12,9 @@
 #include <string>
 
 #include "core/expr.h"
-#include "tools/ixa/protocol.h"
-#ifdef IXA_HAVE_LAYOUTS
 #include "tools/ixa/commands.h"
-#endif
+#include "tools/ixa/emit_ops.h"
+#include "tools/ixa/protocol.h"
 
 namespace ixa::cli {
 namespace {
@@ -34,6 +33,8 @@ const char kUsage[] =
     "                   standard input, one response line per request\n"
     "  devices          list the built-in device descriptions\n"
     "  draw ...         render a layout to SVG (ixa draw --help)\n"
+    "  emit ...         print generated code for a fusion or a PTO\n"
+    "                   conversion (ixa emit --help)\n"
     "  version          print the version\n"
     "  --help           print this help\n"
     "\n"
@@ -58,15 +59,11 @@ class QueryServer {
  public:
   QueryServer() {
     RegisterAlgebraOps(ops_);
-#ifdef IXA_HAVE_HLO
     RegisterHloOps(ops_);
-#endif
-#ifdef IXA_HAVE_LAYOUTS
     RegisterLayoutOps(ops_);
-#endif
-#ifdef IXA_HAVE_USES
     RegisterUseOps(ops_);
-#endif
+    RegisterPlanOps(ops_);
+    RegisterEmitOps(ops_);
   }
 
   // Answers one line; returns the response line.
@@ -184,10 +181,9 @@ int main(int argc, char** argv) {
       return kExitOk;
     }
     if (cmd == "query") return RunQuery(argc, argv);
-#ifdef IXA_HAVE_LAYOUTS
     if (cmd == "devices") return ixa::cli::RunDevicesCommand(argc, argv);
     if (cmd == "draw") return ixa::cli::RunDrawCommand(argc, argv);
-#endif
+    if (cmd == "emit") return ixa::cli::RunEmitCommand(argc, argv);
   } catch (const std::exception& e) {
     std::cerr << "ixa: internal error: " << e.what() << "\n";
     return kExitInternal;

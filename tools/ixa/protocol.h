@@ -27,6 +27,8 @@ void RegisterAlgebraOps(OpTable& table);  // ops_algebra.cc
 void RegisterHloOps(OpTable& table);      // ops_hlo.cc
 void RegisterLayoutOps(OpTable& table);   // ops_layouts.cc
 void RegisterUseOps(OpTable& table);      // ops_uses.cc
+void RegisterPlanOps(OpTable& table);     // ops_plans.cc
+void RegisterEmitOps(OpTable& table);     // ops_emit.cc
 
 // Field access with bad_request errors naming the field.
 Result<std::string> GetString(const Json& request, const char* field);

@@ -1,0 +1,134 @@
+// Emitter plans (spec/xla-reference.md §(h), spec/emitters.md §1): which
+// XLA:GPU emitter a fusion gets, how it is launched, and which thread reads
+// and writes which element — as indexing maps.
+//
+// Every thread map has the six grid dims (th_x, th_y, th_z, bl_x, bl_y,
+// bl_z), each in [0, count - 1] of the launch, then the emitter's own
+// symbols, named as §(h) names them (the loop emitter's are chunk_id and
+// unroll_id). Maps are simplified and deterministic; none drops an unused
+// symbol (a [0, 0] symbol stays, as in XLA).
+//
+// This header is the contract between analysis (which computes plans) and
+// emit (which prints code from them) and the uses (coalescing, fusion cost),
+// which read a fusion's operands through `parameters`.
+#ifndef IXA_ANALYSIS_EMITTERS_PLAN_H_
+#define IXA_ANALYSIS_EMITTERS_PLAN_H_
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/fusion/fusion.h"
+#include "analysis/hlo/module.h"
+#include "core/indexing_map.h"
+#include "core/result.h"
+#include "hw/device.h"
+
+namespace ixa {
+
+enum class EmitterKind {
+  kLoop,
+  kTranspose,
+  kReduction,
+  kScatter,
+  kConcatenate,
+  kInPlaceDynamicUpdateSlice,
+  kInputSlices,
+};
+// "loop", "transpose", "reduction", "scatter", "concatenate",
+// "in_place_dynamic_update_slice", "input_slices" (spec/cli.md).
+const char* EmitterKindName(EmitterKind kind);
+
+enum class ReductionKind { kRow, kMultiRow, kColumn };
+// "row", "multi_row", "column".
+const char* ReductionKindName(ReductionKind kind);
+
+struct LaunchDimensions {
+  std::array<int64_t, 3> threads = {1, 1, 1};  // x, y, z
+  std::array<int64_t, 3> blocks = {1, 1, 1};   // x, y, z
+  int64_t shared_memory_bytes = 0;
+  int64_t unroll = 1;       // §(h) h.9
+  int64_t vector_size = 1;  // §(h) h.9
+  int64_t threads_per_block() const {
+    return threads[0] * threads[1] * threads[2];
+  }
+  int64_t num_blocks() const { return blocks[0] * blocks[1] * blocks[2]; }
+};
+
+// One shared-memory tile: a transpose tile (one per distinct tiled hero,
+// the last dim padded by one) or a reduction's scratch (one per reduce
+// input).
+struct SharedTile {
+  const hlo::Instruction* owner = nullptr;  // the transpose hero or reduce
+  int operand = 0;                          // reduce input it holds
+  hlo::ElementType type = hlo::ElementType::kInvalid;
+  std::vector<int64_t> dims;  // padding included, e.g. {1, 32, 33}
+  int64_t bytes() const;
+};
+
+// §(h) h.4 and h.7: the normalised tiled transpose.
+struct TransposeDescription {
+  std::vector<int64_t> dims;         // normalised output shape (3 dims)
+  std::vector<int64_t> permutation;  // {0, 2, 1} or {2, 1, 0}
+  std::vector<int64_t> input_dims;   // normalised input shape I
+  std::vector<int64_t> block_sizes;  // per normalised input dim
+  std::vector<int64_t> block_counts;
+};
+
+// §(h) h.8: the reduction's normalised dims and thread shape.
+struct ReductionDescription {
+  ReductionKind kind = ReductionKind::kRow;
+  // Row and multi-row: [major reduced, kept, minor reduced]; column:
+  // [major kept, reduced, minor kept].
+  std::array<int64_t, 3> dims = {1, 1, 1};
+  int64_t threads_reduced = 1;  // Tr (32 for column)
+  int64_t threads_kept = 1;     // Tk (32 for column)
+  int64_t tile = 1;             // row: per-thread tile along R/v
+  std::vector<int64_t> block_counts;
+  // Roots per group, in group order (launch.blocks[1] groups); a root's
+  // maps have bl_y in [g, g].
+  std::vector<std::vector<const hlo::Instruction*>> groups;
+};
+
+struct RootPlan {
+  const hlo::Instruction* root = nullptr;  // a root-tuple operand, or the root
+  int output = 0;                          // index among the fusion outputs
+  const hlo::Instruction* hero = nullptr;  // h.2
+  int group = 0;                           // reduction group, else 0
+  // ids -> the root's output index (for a real reduction hero: the reduce's
+  // output index); nullopt where XLA has no map.
+  std::optional<IndexingMap> output_map;
+  // ids -> index of each operand of the hero; nullopt where XLA has none.
+  std::vector<std::optional<IndexingMap>> hero_operand_maps;
+};
+
+struct ParameterPlan {
+  int parameter = 0;  // index in FusionRegion::parameters
+  std::string name;
+  std::vector<IndexingMap> maps;  // ids -> parameter index, deduplicated
+  // Set when the parameter could not be analysed (maps then empty).
+  std::optional<std::string> unknown_reason;
+};
+
+struct EmitterPlan {
+  EmitterKind kind = EmitterKind::kLoop;
+  std::optional<ReductionKind> reduction_kind;
+  LaunchDimensions launch;
+  std::vector<RootPlan> roots;  // in fusion output order
+  std::vector<ParameterPlan> parameters;
+  std::vector<SharedTile> shared_tiles;
+  std::optional<TransposeDescription> transpose;
+  std::optional<ReductionDescription> reduction;
+};
+
+// The plan of `region` on `device`. Errors: Unsupported for a fusion none
+// of the emitters takes (naming why), Limit when a budget is hit.
+Result<EmitterPlan> ComputeEmitterPlan(const FusionRegion& region,
+                                       const hw::Device& device,
+                                       ExprContext* ctx);
+
+}  // namespace ixa
+
+#endif  // IXA_ANALYSIS_EMITTERS_PLAN_H_
