@@ -275,3 +275,36 @@ TEST_CASE("driver: nvcc compiles CUDA when present") {
 
 }  // namespace
 }  // namespace ixa::emit_test
+
+#include "tests/emit/emit_random_fusions.h"
+
+namespace ixa::emit_test {
+namespace {
+
+std::vector<hlo::Shape> ParameterShapes(const hlo::Computation& c) {
+  std::vector<hlo::Shape> shapes;
+  for (int64_t i = 0; i < c.parameter_count(); ++i) {
+    shapes.push_back(c.parameter(i)->shape);
+  }
+  return shapes;
+}
+
+TEST_CASE("random fusions parse and interpret, deterministically") {
+  const int per_kind = Sanitized() ? 3 : 15;
+  for (TargetKind kind : AllTargetKinds()) {
+    for (int seed = 0; seed < per_kind; ++seed) {
+      GeneratedFusion f = GenerateFusion(kind, seed);
+      CHECK(GenerateFusion(kind, seed).hlo == f.hlo);
+      INFO(TargetKindName(kind) << " seed " << seed << "\n" << f.hlo);
+      auto module = hlo::ParseHloModule(f.hlo);
+      if (!module.ok()) FAIL(module.error().ToString());
+      const hlo::Computation& entry = *(*module)->entry();
+      auto inputs = GenerateInputs(f, ParameterShapes(entry), seed);
+      auto result = Interpret(entry, inputs);
+      if (!result.ok()) FAIL(result.error().ToString());
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ixa::emit_test
