@@ -183,7 +183,8 @@ CppBatch::~CppBatch() {
 }
 
 Result<bool> CppBatch::Run(const std::string& name,
-                           std::vector<std::vector<uint8_t>>* buffers) const {
+                           std::vector<std::vector<uint8_t>>* buffers,
+                           const std::vector<int>& aliases) const {
   using Kernel = void (*)(void* const*);
   void* sym = handle_ ? dlsym(handle_, name.c_str()) : nullptr;
   if (!sym) return Error::Invalid("kernel '" + name + "' not found");
@@ -205,9 +206,15 @@ Result<bool> CppBatch::Run(const std::string& name,
   uint8_t* base = static_cast<uint8_t*>(mem);
   std::memset(base, kGuardByte, total);
   std::vector<void*> pointers;
+  auto alias_of = [&](size_t i) -> size_t {
+    return i < aliases.size() && aliases[i] >= 0 ? aliases[i] : i;
+  };
   for (size_t i = 0; i < buffers->size(); ++i) {
-    std::memcpy(base + offsets[i], (*buffers)[i].data(), (*buffers)[i].size());
-    pointers.push_back(base + offsets[i]);
+    if (alias_of(i) == i) {
+      std::memcpy(base + offsets[i], (*buffers)[i].data(),
+                  (*buffers)[i].size());
+    }
+    pointers.push_back(base + offsets[alias_of(i)]);
   }
   pid_t pid = fork();
   if (pid == 0) {
@@ -229,7 +236,7 @@ Result<bool> CppBatch::Run(const std::string& name,
   }
   for (size_t i = 0; i < buffers->size() && error.empty(); ++i) {
     size_t size = (*buffers)[i].size();
-    std::memcpy((*buffers)[i].data(), base + offsets[i], size);
+    std::memcpy((*buffers)[i].data(), base + offsets[alias_of(i)], size);
     auto guard_ok = [&](size_t from, size_t to) {
       for (size_t k = from; k < to; ++k) {
         if (base[k] != kGuardByte) return false;
@@ -320,7 +327,7 @@ Result<bool> RunMlirHost(const std::string& module, const std::string& kernel,
     b.bytes.resize(layout.bytes());
     int64_t padded = std::max<int64_t>(8, (layout.bytes() + 7) / 8 * 8);
     words[i] = padded / 8;
-    if (!b.is_output) {
+    if (!b.is_output || b.initialized) {
       m << "memref.global \"private\" constant @ixa_in" << i << " : memref<"
         << padded << "xi8> = dense<[";
       for (int64_t k = 0; k < padded; ++k) {
@@ -342,7 +349,7 @@ Result<bool> RunMlirHost(const std::string& module, const std::string& kernel,
     int64_t padded = words[i] * 8;
     std::string mem = "memref<" + std::to_string(padded) + "xi8>";
     m << "  %raw" << i << " = memref.alloc() : " << mem << "\n";
-    if (b.is_output) {
+    if (b.is_output && !b.initialized) {
       m << "  %n" << i << " = arith.constant " << padded << " : index\n";
       m << "  scf.for %k = %c0 to %n" << i << " step %c1 {\n"
         << "    memref.store %fill, %raw" << i << "[%k] : " << mem << "\n  }\n";

@@ -62,8 +62,11 @@ class CppBatch {
   // Runs `name` on the buffers (inputs filled, outputs pre-filled with a
   // pattern by the caller) in a forked child; buffers come back updated.
   // Errors name a crash (signal) or a write outside the buffers.
+  // aliases[i] >= 0: buffer i is passed in buffer aliases[i]'s memory (an
+  // in-place output); its bytes come back from there.
   Result<bool> Run(const std::string& name,
-                   std::vector<std::vector<uint8_t>>* buffers) const;
+                   std::vector<std::vector<uint8_t>>* buffers,
+                   const std::vector<int>& aliases = {}) const;
   ~CppBatch();
 
  private:
@@ -93,6 +96,9 @@ struct MlirBuffer {
   hlo::Shape shape;            // with layout
   std::vector<uint8_t> bytes;  // physical bytes (inputs; outputs: out)
   bool is_output = false;
+  // An output that starts with `bytes` (an in-place output) instead of
+  // the fill pattern.
+  bool initialized = false;
 };
 Result<bool> RunMlirHost(const std::string& module, const std::string& kernel,
                          std::vector<MlirBuffer>* buffers);
