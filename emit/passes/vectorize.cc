@@ -165,6 +165,14 @@ void Vectorizer::Vectorize(Block* block, size_t at) {
     Stmt cond = std::move(loop.body[0]);
     loop.body = std::move(cond.body);
     cond.body.clear();
+    // The check does not depend on the variable, but may still name it
+    // (an unconstrained operand): outside the loop it reads the first lane.
+    ir::ValRewriter rw([&](const Val& v) -> std::optional<Val> {
+      if (v->kind == NodeKind::kVar && v->name == var)
+        return ir::Index(loop.lo);
+      return std::nullopt;
+    });
+    cond.value = rw.Rewrite(cond.value);
     prefix_ifs.push_back(std::move(cond));
   }
   std::vector<std::string> defined = ir::DefinedNames(loop.body);

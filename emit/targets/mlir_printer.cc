@@ -330,14 +330,25 @@ Text MlirPrinter::ApplyExpr(ixa::Expr e, const Node& apply) {
   const IndexingMap& map = *apply.map;
   IXA_ASSIGN_OR_RETURN(std::string body, AffineText(e));
   std::string dims, syms, dvals, svals;
+  // Operands the expression does not use are not evaluated (they may be
+  // out of scope here, e.g. a hoisted check's loop variable): any index
+  // stands in.
+  std::vector<bool> used_dims, used_syms;
+  CollectVariables(e, &used_dims, &used_syms);
+  used_dims.resize(map.num_dims());
+  used_syms.resize(map.num_symbols());
+  auto operand = [&](int i, bool used) -> Result<std::string> {
+    if (!used) return Constant(Type::kIndex, 0);
+    return Value(apply.operands[i]);
+  };
   for (int i = 0; i < map.num_dims(); ++i) {
-    IXA_ASSIGN_OR_RETURN(std::string v, Value(apply.operands[i]));
+    IXA_ASSIGN_OR_RETURN(std::string v, operand(i, used_dims[i]));
     dims += (i ? ", d" : "d") + std::to_string(i);
     dvals += (i ? ", " : "") + v;
   }
   for (int i = 0; i < map.num_symbols(); ++i) {
     IXA_ASSIGN_OR_RETURN(std::string v,
-                         Value(apply.operands[map.num_dims() + i]));
+                         operand(map.num_dims() + i, used_syms[i]));
     syms += (i ? ", s" : "s") + std::to_string(i);
     svals += (i ? ", " : "") + v;
   }
@@ -501,7 +512,8 @@ Text MlirPrinter::ValueUncached(const Val& v) {
   return Error::Unsupported("emit: unknown IR node");
 }
 
-Text MlirPrinter::OpValue(const Node& n, const std::vector<std::string>& x) {
+Text MlirPrinter::OpValue(const Node& n, const std::vector<std::string>& xs) {
+  const std::vector<std::string>& x = xs;
   const Type t = n.type;
   const std::string ct = ComputeType(t);
   const bool fl = ir::IsFloat(t);
@@ -686,7 +698,12 @@ Text MlirPrinter::OpValue(const Node& n, const std::vector<std::string>& x) {
         return Emit("select " + c2 + ", " + x[2] + ", " + m + " : " + ct);
       }
     case OpCode::kConvert: {
-      const Type from = n.operand_type;
+      Type from = n.operand_type;
+      std::vector<std::string> x = xs;
+      if (from == Type::kIndex) {  // iota: the index as a signed 64-bit int
+        x[0] = Emit("arith.index_cast " + x[0] + " : index to i64");
+        from = Type::kS64;
+      }
       const std::string fct = ComputeType(from);
       if (from == t) return x[0];
       if (t == Type::kPred) {

@@ -50,3 +50,26 @@ TEST_CASE("pipeline: elementwise chains with a fixed loop plan") {
 
 }  // namespace
 }  // namespace ixa::emit_test
+
+namespace ixa::emit_test {
+namespace {
+
+TEST_CASE("pipeline: random loop fusions with a fixed loop plan") {
+  std::vector<CheckCase> cases;
+  const int n = Sanitized() ? 4 : 40;
+  for (int seed = 0; seed < n; ++seed) {
+    GeneratedFusion f = GenerateFusion(TargetKind::kLoop, seed);
+    CheckCase c = FromGenerated(f, "fixture_loop_" + std::to_string(seed));
+    c.run_mlir = seed % 4 == 0;
+    cases.push_back(c);
+  }
+  CheckOptions options;
+  options.planner = [](const FusionRegion& r, ExprContext* ctx) {
+    return FixtureLoopPlan(r, ctx, 128, 4);
+  };
+  CheckSummary s = CheckFusions(cases, options);
+  Expect(s);
+}
+
+}  // namespace
+}  // namespace ixa::emit_test
