@@ -20,11 +20,6 @@ Result<PlanDraft> BuildInputSlicesPlan(const FusionInfo&, const hw::Device&,
                                        ExprContext*) {
   return Error::Unsupported("input slices emitter plan: not implemented yet");
 }
-Result<PlanDraft> BuildTransposePlan(const FusionInfo&,
-                                     const TransposeDescription&,
-                                     const hw::Device&, ExprContext*) {
-  return Error::Unsupported("transpose emitter plan: not implemented yet");
-}
 Result<PlanDraft> BuildReductionPlan(const FusionInfo&, int, const hw::Device&,
                                      ExprContext*) {
   return Error::Unsupported("reduction emitter plan: not implemented yet");

@@ -31,19 +31,32 @@ struct Planned {
   EmitterPlan plan;
 };
 
-inline Planned Plan(const std::string& hlo, const char* device = "h100",
-                    PlanOptions options = {}) {
+inline Planned PlanOn(const std::string& hlo, const hw::Device& device,
+                      PlanOptions options = {}) {
   Planned p;
   p.module = ParseOrDie(hlo);
   auto region = ResolveFusion(*p.module, "");
   REQUIRE(region.ok());
   p.region = *region;
-  auto plan = ComputeEmitterPlan(p.region, *hw::FindDevice(device), options,
-                                 p.ctx.get());
+  auto plan = ComputeEmitterPlan(p.region, device, options, p.ctx.get());
   INFO((plan.ok() ? std::string() : plan.error().ToString()));
   REQUIRE(plan.ok());
   p.plan = std::move(plan).value();
   return p;
+}
+
+inline Planned Plan(const std::string& hlo, const char* device = "h100",
+                    PlanOptions options = {}) {
+  return PlanOn(hlo, *hw::FindDevice(device), options);
+}
+
+// A GPU with one small core: every fusion has "enough work" to vectorise.
+inline hw::Device TinyGpu() {
+  hw::Device d = *hw::FindDevice("h100");
+  d.name = "tiny";
+  d.sm_count = 1;
+  d.threads_per_core = 64;
+  return d;
 }
 
 inline const Variable& SymbolNamed(const IndexingMap& m,
