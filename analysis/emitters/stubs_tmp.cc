@@ -20,10 +20,6 @@ Result<PlanDraft> BuildInputSlicesPlan(const FusionInfo&, const hw::Device&,
                                        ExprContext*) {
   return Error::Unsupported("input slices emitter plan: not implemented yet");
 }
-Result<PlanDraft> BuildReductionPlan(const FusionInfo&, int, const hw::Device&,
-                                     ExprContext*) {
-  return Error::Unsupported("reduction emitter plan: not implemented yet");
-}
 std::vector<const Instruction*> InPlaceDynamicUpdateSlices(const FusionInfo&) {
   return {};
 }
