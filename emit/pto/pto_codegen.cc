@@ -15,6 +15,8 @@ namespace {
 // Buffers larger than this are refused: every offset the kernel computes
 // stays far from int64 overflow.
 constexpr int64_t kMaxElements = int64_t{1} << 40;
+// A requested tile's rows and cols (any larger one is beyond every UB).
+constexpr int64_t kMaxTileDim = 65536;
 
 std::string S(int64_t v) { return std::to_string(v); }
 
@@ -108,6 +110,10 @@ Result<PtoKernel> GeneratePtoKernel(const PtoRequest& r) {
       return Error::Invalid("the source has more than 2^40 elements");
     total = *p;
   }
+  if (r.tile && ((*r.tile)[0] < 1 || (*r.tile)[1] < 1 ||
+                 (*r.tile)[0] > kMaxTileDim || (*r.tile)[1] > kMaxTileDim)) {
+    return Error::Invalid("tile rows and cols must be in [1, 65536]");
+  }
   const std::string kernel =
       r.kernel.empty() ? r.conversion + "_" + r.dtype.name : r.kernel;
   if (!IsIdentifier(kernel))
@@ -117,11 +123,11 @@ Result<PtoKernel> GeneratePtoKernel(const PtoRequest& r) {
   // tiled; the others are planned, and TTRANS's checks name what is wrong.
   std::vector<std::string> failures;
   const auto bytes = hw::ByteSize(r.dtype);
-  if (!hw::pto::IsTtransElementType(r.dtype))
-    failures.push_back(hw::pto::ElementTypeFailure(r.dtype));
+  const bool known_type = hw::pto::IsTtransElementType(r.dtype);
   if (!bytes || 32 % *bytes != 0) {
-    failures.push_back("element type " + r.dtype.name + " has no 32-byte " +
-                       "block of whole elements");
+    failures = {hw::pto::ElementTypeFailure(r.dtype),
+                "element type " + r.dtype.name +
+                    " has no 32-byte block of whole elements"};
     return Refuse(r, failures);
   }
 
@@ -129,8 +135,8 @@ Result<PtoKernel> GeneratePtoKernel(const PtoRequest& r) {
   Result<hw::pto::Format> format =
       hw::pto::MakeFormat(r.conversion, r.dtype, r.shape, &ctx, r.order);
   if (!format.ok()) {
-    if (failures.empty()) return format.error();  // e.g. the wrong rank
-    failures.push_back(format.error().message);
+    if (known_type) return format.error();  // e.g. the wrong rank
+    failures = {hw::pto::ElementTypeFailure(r.dtype), format.error().message};
     return Refuse(r, failures);
   }
   int64_t dst_total = 1;

@@ -634,10 +634,11 @@ BuiltKernel BuildKernel(const Geometry& g,
     const TransposeNest& t = r.transposes[0];
     int64_t p = 0, q = 0;
     if (tile) {
-      if ((*tile)[0] % t.group_rows != 0 || (*tile)[1] < 1) {
-        check.Fail("the source tile's rows must be a multiple of " +
-                   S(t.group_rows) + " (whole channel blocks) and its cols " +
-                   "positive; got " + S((*tile)[0]) + " x " + S((*tile)[1]));
+      if ((*tile)[0] % t.group_rows != 0 || (*tile)[0] < t.group_rows ||
+          (*tile)[1] < 1) {
+        check.Fail("the source tile's rows must be a positive multiple of " +
+                   S(t.group_rows) + " and its cols positive; got " +
+                   S((*tile)[0]) + " x " + S((*tile)[1]));
         return built;
       }
       p = (*tile)[0] / t.group_rows;

@@ -13,6 +13,7 @@
 
 #include <catch2/catch.hpp>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -117,8 +118,9 @@ std::vector<Case> AllCases(bool reduced) {
           c.shape = shapes[i].dims;
           c.order = shapes[i].order;
           c.elem = e;
-          c.kernel = std::to_string(cases.size());
-          c.kernel.insert(0, "k");
+          char name[32];
+          std::snprintf(name, sizeof name, "k%zu", cases.size());
+          c.kernel = name;
           cases.push_back(c);
         }
       }
