@@ -681,7 +681,8 @@ BuiltKernel BuildKernel(const Geometry& g,
     if (last.real_rows < last.group_rows) {
       tiles.group = k->AddAlias(
           "SrcGroupTile",
-          "one group's " + S(last.real_rows) + " real rows inside SrcTile",
+          "the " + S(last.real_rows) + " rows with data of a " +
+              S(t.group_rows) + "-row group (over SrcTile)",
           tiles.src, 0, t.group_rows, q, Extent::Fixed(last.real_rows), cs);
     }
     built.summary = "SrcTile " + S(rows) + " x " + S(q) + " over [" +

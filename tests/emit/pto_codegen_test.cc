@@ -167,21 +167,24 @@ std::vector<uint8_t> Expected(const Case& c, const std::vector<uint8_t>& src) {
   const int64_t e = c.elem, total = Product(f->dst_shape);
   std::vector<uint8_t> dst(static_cast<size_t>(total * e), 0);
   std::vector<int64_t> y(f->dst_shape.size(), 0);
-  for (int64_t o = 0; o < total; ++o) {
+  bool evaluated = true;
+  for (int64_t o = 0; o < total && evaluated; ++o) {
     auto in = f->map.InDomain(y, {});
-    REQUIRE(in.ok());
-    if (*in) {
+    evaluated = in.ok();
+    if (evaluated && *in) {
       auto x = f->map.Evaluate(y, {});
-      REQUIRE(x.ok());
+      evaluated = x.ok();
       int64_t s = 0;
-      for (size_t k = 0; k < x->size(); ++k) s = s * c.shape[k] + (*x)[k];
-      std::memcpy(&dst[o * e], &src[s * e], e);
+      for (size_t k = 0; evaluated && k < x->size(); ++k)
+        s = s * c.shape[k] + (*x)[k];
+      if (evaluated) std::memcpy(&dst[o * e], &src[s * e], e);
     }
     for (int k = static_cast<int>(y.size()) - 1; k >= 0; --k) {
       if (++y[k] < f->dst_shape[k]) break;
       y[k] = 0;
     }
   }
+  REQUIRE(evaluated);
   return dst;
 }
 
@@ -268,9 +271,9 @@ TEST_CASE("pto codegen: every conversion runs correctly on the CPU model",
   fs::create_directories(dir);
 
   // Generate every kernel and its input.
-  std::vector<std::vector<const Case*>> groups(4);
-  std::vector<std::vector<std::string>> types(4);
-  std::vector<std::vector<int64_t>> dst_bytes(4);
+  std::vector<std::vector<const Case*>> groups(2);
+  std::vector<std::vector<std::string>> types(2);
+  std::vector<std::vector<int64_t>> dst_bytes(2);
   std::vector<std::vector<uint8_t>> inputs(cases.size());
   for (size_t i = 0; i < cases.size(); ++i) {
     const Case& c = cases[i];
@@ -291,14 +294,14 @@ TEST_CASE("pto codegen: every conversion runs correctly on the CPU model",
     inputs[i] = RandomBytes(Product(c.shape) * c.elem, i + 1);
     WriteFile(dir / (c.kernel + ".src"),
               std::string(inputs[i].begin(), inputs[i].end()));
-    // Two translation units per arch (the model checks the arch's rules).
-    const size_t g = static_cast<size_t>(c.arch) * 2 + i % 2;
+    // One translation unit per arch (the model checks the arch's rules).
+    const size_t g = static_cast<size_t>(c.arch);
     groups[g].push_back(&c);
     types[g].push_back(CppType(c.dtype));
     dst_bytes[g].push_back(Product(k->buffers[1].dims) * c.elem);
   }
 
-  // Compile and run the four harnesses, two at a time.
+  // Compile and run the two harnesses at once.
   auto build_and_run = [&](size_t g) -> std::string {
     const std::string name = "harness" + std::to_string(g);
     WriteFile(dir / (name + ".cc"), Harness(groups[g], types[g], dst_bytes[g]));
@@ -317,13 +320,13 @@ TEST_CASE("pto codegen: every conversion runs correctly on the CPU model",
       return "run failed:\n" + ReadFile(dir / (name + ".out"));
     return "";
   };
-  for (size_t g = 0; g < groups.size(); g += 2) {
-    auto a = std::async(std::launch::async, build_and_run, g);
-    auto b = std::async(std::launch::async, build_and_run, g + 1);
-    const std::string ea = a.get(), eb = b.get();
+  {
+    auto a2a3 = std::async(std::launch::async, build_and_run, 0);
+    auto a5 = std::async(std::launch::async, build_and_run, 1);
+    const std::string e0 = a2a3.get(), e1 = a5.get();
     INFO("kernels in " << dir.string());
-    if (!ea.empty()) FAIL(ea);
-    if (!eb.empty()) FAIL(eb);
+    if (!e0.empty()) FAIL(e0);
+    if (!e1.empty()) FAIL(e1);
   }
 
   // Compare with the format map.

@@ -63,7 +63,15 @@ struct bfloat16_t {
       : bits(static_cast<uint16_t>(std::bit_cast<uint32_t>(f) >> 16)) {}
 };
 
-enum pipe_t { PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL };
+enum pipe_t {
+  PIPE_S,
+  PIPE_V,
+  PIPE_M,
+  PIPE_MTE1,
+  PIPE_MTE2,
+  PIPE_MTE3,
+  PIPE_ALL
+};
 enum event_t {
   EVENT_ID0,
   EVENT_ID1,
@@ -108,8 +116,8 @@ constexpr int kPipes = 7;
   std::abort();
 }
 
-#define PTO_MODEL_CHECK(cond, what)                             \
-  do {                                                          \
+#define PTO_MODEL_CHECK(cond, what)                            \
+  do {                                                         \
     if (!(cond)) ::pto::model::Fail(__FILE__, __LINE__, what); \
   } while (0)
 
@@ -227,13 +235,10 @@ struct Dims {
   static constexpr int kDynamic = kDynamicCount<V...>;
   int64_t v[5] = {V...};
 
-  Dims()
-    requires(kDynamic == 0)
-  = default;
+  Dims() requires(kDynamic == 0) = default;
   template <typename... I>
-    requires(kDynamic > 0 && sizeof...(I) == kDynamic &&
-             (std::is_integral_v<I> && ...))
-  explicit Dims(I... dynamic) {
+  requires(kDynamic > 0 && sizeof...(I) == kDynamic &&
+           (std::is_integral_v<I> && ...)) explicit Dims(I... dynamic) {
     const int64_t given[] = {static_cast<int64_t>(dynamic)...};
     int k = 0;
     for (int i = 0; i < 5; ++i) {
@@ -258,8 +263,7 @@ struct Stride : model::Dims<S0, S1, S2, S3, S4> {
   using model::Dims<S0, S1, S2, S3, S4>::Dims;
 };
 
-template <typename T, typename ShapeT, typename StrideT,
-          Layout L = Layout::ND>
+template <typename T, typename ShapeT, typename StrideT, Layout L = Layout::ND>
 struct GlobalTensor {
   using DType = T;
   static constexpr Layout kLayout = L;
@@ -287,18 +291,16 @@ struct Tile {
   static constexpr bool isRowMajor = B_ == BLayout::RowMajor;
   static constexpr int kElem = static_cast<int>(sizeof(T));
   // The inner box (hw-reference.md §3.1).
-  static constexpr int InnerRows =
-      S_ == SLayout::NoneBox  ? 1
-      : SFractalSize_ == 1024 ? 16
-      : SFractalSize_ == 32   ? 16
-      : S_ == SLayout::RowMajor ? 16
-                                : 32 / kElem;
-  static constexpr int InnerCols =
-      S_ == SLayout::NoneBox  ? 1
-      : SFractalSize_ == 1024 ? 16
-      : SFractalSize_ == 32   ? 2
-      : S_ == SLayout::RowMajor ? 32 / kElem
-                                : 16;
+  static constexpr int InnerRows = S_ == SLayout::NoneBox    ? 1
+                                   : SFractalSize_ == 1024   ? 16
+                                   : SFractalSize_ == 32     ? 16
+                                   : S_ == SLayout::RowMajor ? 16
+                                                             : 32 / kElem;
+  static constexpr int InnerCols = S_ == SLayout::NoneBox    ? 1
+                                   : SFractalSize_ == 1024   ? 16
+                                   : SFractalSize_ == 32     ? 2
+                                   : S_ == SLayout::RowMajor ? 32 / kElem
+                                                             : 16;
   static constexpr int64_t kBytes = int64_t{Rows_} * Cols_ * kElem;
 
   static_assert(Rows_ > 0 && Cols_ > 0, "Rows and Cols must be positive");
@@ -324,19 +326,16 @@ struct Tile {
   static constexpr int kDynamic =
       (ValidRow_ == DYNAMIC ? 1 : 0) + (ValidCol_ == DYNAMIC ? 1 : 0);
 
-  Tile()
-    requires(kDynamic == 0)
-  = default;
+  Tile() requires(kDynamic == 0) = default;
   template <typename I>
-    requires(kDynamic == 1 && std::is_integral_v<I>)
-  explicit Tile(I valid) {
+  requires(kDynamic == 1 && std::is_integral_v<I>) explicit Tile(I valid) {
     (ValidRow_ == DYNAMIC ? valid_row_ : valid_col_) =
         static_cast<int64_t>(valid);
     CheckValid();
   }
   template <typename I, typename J>
-    requires(kDynamic == 2 && std::is_integral_v<I> && std::is_integral_v<J>)
-  Tile(I valid_row, J valid_col)
+  requires(kDynamic == 2 && std::is_integral_v<I> && std::is_integral_v<J>)
+      Tile(I valid_row, J valid_col)
       : valid_row_(static_cast<int64_t>(valid_row)),
         valid_col_(static_cast<int64_t>(valid_col)) {
     CheckValid();
@@ -344,23 +343,6 @@ struct Tile {
 
   int64_t GetValidRow() const { return valid_row_; }
   int64_t GetValidCol() const { return valid_col_; }
-
-  // Element offset of (r, c) (tile_offsets.hpp, hw-reference.md §3.2).
-  static int64_t Offset(int64_t r, int64_t c) {
-    const int64_t ir = InnerRows, ic = InnerCols;
-    const int64_t box = isRowMajor
-                            ? (r / ir) * Cols_ * ir + (c / ic) * ir * ic
-                            : (c / ic) * Rows_ * ic + (r / ir) * ir * ic;
-    const int64_t inner = S_ == SLayout::ColMajor
-                              ? (c % ic) * ir + r % ir
-                              : (r % ir) * ic + c % ic;
-    return box + inner;
-  }
-  // UB byte address of element (r, c).
-  int64_t At(int64_t r, int64_t c) const {
-    PTO_MODEL_CHECK(addr_ >= 0, "tile used before TASSIGN");
-    return addr_ + Offset(r, c) * kElem;
-  }
 
   int64_t addr_ = -1;
   int64_t valid_row_ = ValidRow_ == DYNAMIC ? 0 : ValidRow_;
@@ -387,28 +369,85 @@ RecordEvent TASSIGN(TileT& tile, int64_t ub_byte_offset) {
 
 namespace model {
 
-// Rows and columns a view moves into or out of a tile: a row-major NoneBox
-// tile flattens dims 0-3 into rows; a boxed tile takes a 2-D view.
+// The instructions work on run-time descriptions of tiles and views, so a
+// kernel's many tile types instantiate only thin templates (the static
+// checks) and the test's translation units compile fast.
+struct TileRt {
+  int64_t addr, rows, cols, valid_row, valid_col, elem, inner_rows, inner_cols;
+  bool row_major;
+  SLayout slayout;
+
+  // UB byte address of element (r, c) (tile_offsets.hpp, §3.2).
+  int64_t At(int64_t r, int64_t c) const {
+    PTO_MODEL_CHECK(addr >= 0, "tile used before TASSIGN");
+    const int64_t ir = inner_rows, ic = inner_cols;
+    const int64_t box = row_major ? (r / ir) * cols * ir + (c / ic) * ir * ic
+                                  : (c / ic) * rows * ic + (r / ir) * ir * ic;
+    const int64_t inner = slayout == SLayout::ColMajor ? (c % ic) * ir + r % ir
+                                                       : (r % ir) * ic + c % ic;
+    return addr + (box + inner) * elem;
+  }
+};
+
+template <typename TileT>
+TileRt Rt(const TileT& t) {
+  return TileRt{t.addr_,          TileT::Rows,      TileT::Cols,
+                t.GetValidRow(),  t.GetValidCol(),  TileT::kElem,
+                TileT::InnerRows, TileT::InnerCols, TileT::isRowMajor,
+                TileT::SFractal};
+}
+
+struct ViewRt {
+  uint8_t* data;
+  int64_t shape[5], stride[5], elem;
+  bool boxed_tile;
+
+  // Byte address of row r (dims 0-3 flattened), column c.
+  uint8_t* At(int64_t r, int64_t c) const {
+    int64_t index = c * stride[4];
+    for (int d = 3; d >= 0; --d) {
+      index += (r % shape[d]) * stride[d];
+      r /= shape[d];
+    }
+    return data + index * elem;
+  }
+};
+
+// The static rules of a transfer between a view and a tile.
 template <typename TileT, typename G>
-void CheckTransfer(const TileT& tile, const G& g, int64_t* rows,
-                   int64_t* cols) {
+ViewRt Transfer(const TileT&, const G& g) {
   static_assert(!(TileT::SFractal == SLayout::NoneBox && !TileT::isRowMajor),
                 "model: DN (col-major NoneBox) tiles are not modelled");
   static_assert(G::kLayout == Layout::ND, "model: ND views only");
   static_assert(sizeof(typename G::DType) == sizeof(typename TileT::DType),
                 "view and tile element sizes differ");
-  if constexpr (TileT::SFractal != SLayout::NoneBox) {
-    PTO_MODEL_CHECK(g.shape.v[0] == 1 && g.shape.v[1] == 1 &&
-                        g.shape.v[2] == 1,
+  ViewRt v{reinterpret_cast<uint8_t*>(g.data),
+           {},
+           {},
+           TileT::kElem,
+           TileT::SFractal != SLayout::NoneBox};
+  for (int d = 0; d < 5; ++d) {
+    v.shape[d] = g.shape.v[d];
+    v.stride[d] = g.stride.v[d];
+  }
+  return v;
+}
+
+// The view must have exactly the tile's valid extents: rows flatten dims
+// 0-3 (a boxed tile takes a 2-D view), cols are dim 4.
+inline void CheckTransfer(const TileRt& t, const ViewRt& v, int64_t* rows,
+                          int64_t* cols) {
+  if (v.boxed_tile) {
+    PTO_MODEL_CHECK(v.shape[0] == 1 && v.shape[1] == 1 && v.shape[2] == 1,
                     "boxed tiles load from and store to 2-D views only");
   }
-  *rows = g.shape.v[0] * g.shape.v[1] * g.shape.v[2] * g.shape.v[3];
-  *cols = g.shape.v[4];
-  PTO_MODEL_CHECK(*rows == tile.GetValidRow(),
+  *rows = v.shape[0] * v.shape[1] * v.shape[2] * v.shape[3];
+  *cols = v.shape[4];
+  PTO_MODEL_CHECK(*rows == t.valid_row,
                   "the view's N0*N1*N2*N3 differs from the tile's valid rows");
-  PTO_MODEL_CHECK(*cols == tile.GetValidCol(),
+  PTO_MODEL_CHECK(*cols == t.valid_col,
                   "the view's N4 differs from the tile's valid cols");
-  PTO_MODEL_CHECK(g.stride.v[4] == 1,
+  PTO_MODEL_CHECK(v.stride[4] == 1,
                   "the innermost global stride must be 1 (the NPU DMA "
                   "ignores it)");
 #ifdef PTO_MODEL_A2A3
@@ -416,52 +455,105 @@ void CheckTransfer(const TileT& tile, const G& g, int64_t* rows,
 #endif
 }
 
-// Global element index of row r (dims 0-3 flattened), column c.
-template <typename G>
-int64_t GlobalIndex(const G& g, int64_t r, int64_t c) {
-  int64_t index = c * g.stride.v[4];
-  for (int d = 3; d >= 0; --d) {
-    index += (r % g.shape.v[d]) * g.stride.v[d];
-    r /= g.shape.v[d];
+inline void Load(const TileRt& t, const ViewRt& v) {
+  int64_t rows, cols;
+  CheckTransfer(t, v, &rows, &cols);
+  const uint32_t seq = Issue(PIPE_MTE2);
+  ++S().counts[kLoad];
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t c = 0; c < cols; ++c) {
+      const int64_t at = t.At(r, c);
+      Write(PIPE_MTE2, seq, at, t.elem);
+      std::memcpy(S().ub + at, v.At(r, c), t.elem);
+    }
   }
-  return index;
+}
+
+inline void Store(const ViewRt& v, const TileRt& t) {
+  int64_t rows, cols;
+  CheckTransfer(t, v, &rows, &cols);
+  const uint32_t seq = Issue(PIPE_MTE3);
+  ++S().counts[kStore];
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t c = 0; c < cols; ++c) {
+      const int64_t at = t.At(r, c);
+      Read(PIPE_MTE3, seq, at, t.elem);
+      std::memcpy(v.At(r, c), S().ub + at, t.elem);
+    }
+  }
+}
+
+// dst[j][i] = src[i][j] over src's valid region; through tmp (validCol
+// rows of round_up(validRow, RowStride)) when tmp holds that: the A2/A3
+// vector path. A tmp that overlaps a live tile then corrupts it.
+inline void Trans(const TileRt& dst, const TileRt& src, const TileRt& tmp,
+                  int64_t tmp_bytes) {
+  const int64_t h = src.valid_row, w = src.valid_col, e = src.elem;
+  PTO_MODEL_CHECK(dst.valid_row == w && dst.valid_col == h,
+                  "TTRANS: dst's valid region is not src's transposed");
+  const int64_t tmp_stride = RoundUp(h, e == 1 ? 32 : 16);
+  const bool staged = tmp_bytes >= w * tmp_stride * e;
+  const uint32_t seq = Issue(PIPE_V);
+  ++S().counts[kTrans];
+  uint8_t* ub = S().ub;
+  auto move = [&](int64_t from, int64_t to, bool read) {
+    if (read) Read(PIPE_V, seq, from, e);
+    Write(PIPE_V, seq, to, e);
+    std::memcpy(ub + to, ub + from, e);
+  };
+  if (staged) PTO_MODEL_CHECK(tmp.addr >= 0, "tmp used before TASSIGN");
+  for (int64_t i = 0; i < h; ++i) {
+    for (int64_t j = 0; j < w; ++j) {
+      move(src.At(i, j),
+           staged ? tmp.addr + (j * tmp_stride + i) * e : dst.At(j, i), true);
+    }
+  }
+  if (!staged) return;
+  for (int64_t j = 0; j < w; ++j) {
+    for (int64_t i = 0; i < h; ++i)
+      move(tmp.addr + (j * tmp_stride + i) * e, dst.At(j, i), false);
+  }
+}
+
+inline void Mov(const TileRt& dst, const TileRt& src) {
+  PTO_MODEL_CHECK(
+      dst.valid_row == src.valid_row && dst.valid_col == src.valid_col,
+      "TMOV: valid regions differ");
+  const uint32_t seq = Issue(PIPE_V);
+  ++S().counts[kMov];
+  for (int64_t r = 0; r < src.valid_row; ++r) {
+    for (int64_t c = 0; c < src.valid_col; ++c) {
+      const int64_t from = src.At(r, c), to = dst.At(r, c);
+      Read(PIPE_V, seq, from, src.elem);
+      Write(PIPE_V, seq, to, src.elem);
+      std::memmove(S().ub + to, S().ub + from, src.elem);
+    }
+  }
+}
+
+inline void Fill(const TileRt& t, const void* scalar) {
+  const uint32_t seq = Issue(PIPE_V);
+  ++S().counts[kExpands];
+  for (int64_t r = 0; r < t.valid_row; ++r) {
+    for (int64_t c = 0; c < t.valid_col; ++c) {
+      const int64_t at = t.At(r, c);
+      Write(PIPE_V, seq, at, t.elem);
+      std::memcpy(S().ub + at, scalar, t.elem);
+    }
+  }
 }
 
 }  // namespace model
 
 template <typename TileT, typename G, typename... WaitEvents>
 RecordEvent TLOAD(TileT& tile, G& global, WaitEvents&...) {
-  int64_t rows, cols;
-  model::CheckTransfer(tile, global, &rows, &cols);
-  const uint32_t seq = model::Issue(PIPE_MTE2);
-  ++model::S().counts[model::kLoad];
-  constexpr int64_t e = TileT::kElem;
-  for (int64_t r = 0; r < rows; ++r) {
-    for (int64_t c = 0; c < cols; ++c) {
-      const int64_t at = tile.At(r, c);
-      model::Write(PIPE_MTE2, seq, at, e);
-      std::memcpy(model::S().ub + at,
-                  global.data + model::GlobalIndex(global, r, c), e);
-    }
-  }
+  model::Load(model::Rt(tile), model::Transfer(tile, global));
   return {};
 }
 
 template <typename G, typename TileT, typename... WaitEvents>
 RecordEvent TSTORE(G& global, TileT& tile, WaitEvents&...) {
-  int64_t rows, cols;
-  model::CheckTransfer(tile, global, &rows, &cols);
-  const uint32_t seq = model::Issue(PIPE_MTE3);
-  ++model::S().counts[model::kStore];
-  constexpr int64_t e = TileT::kElem;
-  for (int64_t r = 0; r < rows; ++r) {
-    for (int64_t c = 0; c < cols; ++c) {
-      const int64_t at = tile.At(r, c);
-      model::Read(PIPE_MTE3, seq, at, e);
-      std::memcpy(global.data + model::GlobalIndex(global, r, c),
-                  model::S().ub + at, e);
-    }
-  }
+  model::Store(model::Transfer(tile, global), model::Rt(tile));
   return {};
 }
 
@@ -477,28 +569,26 @@ RecordEvent TTRANS(Dst& dst, Src& src, Tmp& tmp, WaitEvents&...) {
   static_assert(model::kTtransType<typename Src::DType> &&
                     model::kTtransType<typename Dst::DType>,
                 "TTRANS: element type not supported");
-  static_assert(Src::ValidRow == Dst::ValidCol &&
-                    Src::ValidCol == Dst::ValidRow,
-                "TTRANS: Src::ValidRow/ValidCol must equal "
-                "Dst::ValidCol/ValidRow");
-  const int64_t h = src.GetValidRow(), w = src.GetValidCol();
-  PTO_MODEL_CHECK(dst.GetValidRow() == w && dst.GetValidCol() == h,
-                  "TTRANS: dst's valid region is not src's transposed");
-  const int64_t row_stride = e == 1 ? 32 : 16;  // RowStride
-  const int64_t tmp_stride = model::RoundUp(h, row_stride);
-  const bool tmp_fits = Tmp::kBytes >= w * tmp_stride * e;
+  static_assert(
+      Src::ValidRow == Dst::ValidCol && Src::ValidCol == Dst::ValidRow,
+      "TTRANS: Src::ValidRow/ValidCol must equal "
+      "Dst::ValidCol/ValidRow");
 #ifdef PTO_MODEL_A2A3
-  constexpr int64_t src_stride = Src::Cols;
-  constexpr int64_t dst_stride = Dst::isRowMajor ? Dst::Cols : Dst::Rows;
-  constexpr int64_t epb = 32 / e;
-  if (dst_stride % row_stride == 0 && src_stride % epb == 0 &&
-      src_stride / epb <= 255) {
-    PTO_MODEL_CHECK(tmp_fits,
-                    "A2/A3 TTRANS (vector path): tmp smaller than "
-                    "W * round_up(H, RowStride) * sizeof(T)");
+  {
+    constexpr int64_t src_stride = Src::Cols;
+    constexpr int64_t dst_stride = Dst::isRowMajor ? Dst::Cols : Dst::Rows;
+    constexpr int64_t epb = 32 / e, row_stride = e == 1 ? 32 : 16;
+    const int64_t need =
+        src.GetValidCol() * model::RoundUp(src.GetValidRow(), row_stride) * e;
+    if (dst_stride % row_stride == 0 && src_stride % epb == 0 &&
+        src_stride / epb <= 255) {
+      PTO_MODEL_CHECK(Tmp::kBytes >= need,
+                      "A2/A3 TTRANS (vector path): tmp smaller than "
+                      "W * round_up(H, RowStride) * sizeof(T)");
+    }
+    PTO_MODEL_CHECK(Src::kBytes + Dst::kBytes + Tmp::kBytes < 192 * 1024,
+                    "A2/A3 TTRANS: src + dst + tmp must stay below 192 KiB");
   }
-  PTO_MODEL_CHECK(Src::kBytes + Dst::kBytes + Tmp::kBytes < 192 * 1024,
-                  "A2/A3 TTRANS: src + dst + tmp must stay below 192 KiB");
 #endif
 #ifdef PTO_MODEL_A5
   static_assert((Src::isRowMajor ? Src::Cols : Src::Rows) * e % 32 == 0 &&
@@ -510,38 +600,7 @@ RecordEvent TTRANS(Dst& dst, Src& src, Tmp& tmp, WaitEvents&...) {
                     (e == 4 ? 0xFFFFFFFFll : 0xFFFFll),
                 "A5 TTRANS: the gather/scatter index does not fit");
 #endif
-  const uint32_t seq = model::Issue(PIPE_V);
-  ++model::S().counts[model::kTrans];
-  uint8_t* ub = model::S().ub;
-  if (tmp_fits) {
-    // The vector path: src -> tmp (validCol rows of tmp_stride) -> dst.
-    PTO_MODEL_CHECK(tmp.addr_ >= 0, "tmp used before TASSIGN");
-    for (int64_t i = 0; i < h; ++i) {
-      for (int64_t j = 0; j < w; ++j) {
-        const int64_t from = src.At(i, j), to = tmp.addr_ + (j * tmp_stride + i) * e;
-        model::Read(PIPE_V, seq, from, e);
-        model::Write(PIPE_V, seq, to, e);
-        std::memcpy(ub + to, ub + from, e);
-      }
-    }
-    for (int64_t j = 0; j < w; ++j) {
-      for (int64_t i = 0; i < h; ++i) {
-        const int64_t from = tmp.addr_ + (j * tmp_stride + i) * e,
-                      to = dst.At(j, i);
-        model::Write(PIPE_V, seq, to, e);
-        std::memcpy(ub + to, ub + from, e);
-      }
-    }
-  } else {
-    for (int64_t i = 0; i < h; ++i) {
-      for (int64_t j = 0; j < w; ++j) {
-        const int64_t from = src.At(i, j), to = dst.At(j, i);
-        model::Read(PIPE_V, seq, from, e);
-        model::Write(PIPE_V, seq, to, e);
-        std::memcpy(ub + to, ub + from, e);
-      }
-    }
-  }
+  model::Trans(model::Rt(dst), model::Rt(src), model::Rt(tmp), Tmp::kBytes);
   return {};
 }
 
@@ -549,37 +608,14 @@ template <typename Dst, typename Src, typename... WaitEvents>
 RecordEvent TMOV(Dst& dst, Src& src, WaitEvents&...) {
   static_assert(std::is_same_v<typename Dst::DType, typename Src::DType>,
                 "TMOV: element types differ");
-  PTO_MODEL_CHECK(dst.GetValidRow() == src.GetValidRow() &&
-                      dst.GetValidCol() == src.GetValidCol(),
-                  "TMOV: valid regions differ");
-  const uint32_t seq = model::Issue(PIPE_V);
-  ++model::S().counts[model::kMov];
-  constexpr int64_t e = sizeof(typename Src::DType);
-  uint8_t* ub = model::S().ub;
-  for (int64_t r = 0; r < src.GetValidRow(); ++r) {
-    for (int64_t c = 0; c < src.GetValidCol(); ++c) {
-      const int64_t from = src.At(r, c), to = dst.At(r, c);
-      model::Read(PIPE_V, seq, from, e);
-      model::Write(PIPE_V, seq, to, e);
-      std::memmove(ub + to, ub + from, e);
-    }
-  }
+  model::Mov(model::Rt(dst), model::Rt(src));
   return {};
 }
 
 template <typename TileT, typename... WaitEvents>
 RecordEvent TEXPANDS(TileT& tile, typename TileT::DType scalar,
                      WaitEvents&...) {
-  const uint32_t seq = model::Issue(PIPE_V);
-  ++model::S().counts[model::kExpands];
-  constexpr int64_t e = TileT::kElem;
-  for (int64_t r = 0; r < tile.GetValidRow(); ++r) {
-    for (int64_t c = 0; c < tile.GetValidCol(); ++c) {
-      const int64_t at = tile.At(r, c);
-      model::Write(PIPE_V, seq, at, e);
-      std::memcpy(model::S().ub + at, &scalar, e);
-    }
-  }
+  model::Fill(model::Rt(tile), &scalar);
   return {};
 }
 
