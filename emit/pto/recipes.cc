@@ -494,8 +494,10 @@ void EmitTransposeNest(KernelBuilder* k, const Geometry& g,
     // Wait once, before the loop, for the pipes that used the tile last.
     k->SyncBefore(Pipe::kMte2, tiles.src);
     if (loop) {
-      k->OpenLoop("Each group's " + S(t.real_rows) + " real rows into its " +
-                      S(rows_per_group) + "-row slot of the tile.",
+      k->OpenLoop("Group gi: its " + S(t.real_rows) +
+                      " rows with data into rows [" + S(rows_per_group) +
+                      " * gi, " + S(rows_per_group) + " * gi + " +
+                      S(t.real_rows) + ") of the tile.",
                   "for (int64_t gi = 0; gi < " + gs.Print() + "; ++gi) {");
     }
     k->DeclareTile(tiles.group, "src_group", Extent::Fixed(t.real_rows), cs,
