@@ -15,8 +15,8 @@
 
 #include "tests/emit/emit_literal.h"
 
-#ifndef IXA_TEST_CXX
-#define IXA_TEST_CXX "g++"
+#ifndef IXA_CXX
+#define IXA_CXX "g++"
 #endif
 
 namespace ixa::emit_test {
@@ -116,7 +116,7 @@ namespace {
 
 std::string Compiler() {
   const char* env = std::getenv("IXA_TEST_CXX");
-  return env ? env : IXA_TEST_CXX;
+  return env ? env : IXA_CXX;
 }
 
 std::string FirstLines(const std::string& text, int n = 40) {
