@@ -105,10 +105,11 @@ std::string IntLiteral(int64_t v, Type t) {
     return "uint64_t(" + std::to_string(static_cast<uint64_t>(v)) + "ULL)";
   }
   if (v == INT64_MIN) return "int64_t(-9223372036854775807LL - 1)";
-  if (t == Type::kIndex || t == Type::kS64) {
+  if (t == Type::kIndex) {
     return v >= 0 && v < 1000000 ? std::to_string(v)
                                  : "int64_t(" + std::to_string(v) + "LL)";
   }
+  if (t == Type::kS64) return "int64_t(" + std::to_string(v) + "LL)";
   if (t == Type::kU32) return std::to_string(static_cast<uint32_t>(v)) + "u";
   if (t == Type::kS32) {
     return v == INT32_MIN ? "int32_t(-2147483647 - 1)"

@@ -1119,7 +1119,7 @@ Status MlirPrinter::PrintStmt(const Stmt& s) {
           Emit("arith.constant " + std::to_string(s.lanes) + " : i32");
       std::string ct = ComputeType(s.type);
       auto shuffle = [&](const std::string& x, const std::string& type) {
-        std::string r = "%" + std::to_string(counter_++);
+        std::string r = "%shfl" + std::to_string(counter_++);
         w_->Line(r + ", " + r + "_valid = gpu.shuffle down " + x + ", " + off +
                  ", " + width + " : " + type);
         return r;
