@@ -131,6 +131,8 @@ Text AffineText(ixa::Expr e) {
   }
 }
 
+std::string HelperText(const std::string& name, const std::string& func);
+
 // A statement of a simulated phase: an IR statement, or a shuffle's two
 // halves (write the exchange / read the partner).
 struct PhaseItem {
@@ -165,6 +167,10 @@ class MlirPrinter {
   std::string Call(const std::string& fn, const std::vector<std::string>& args,
                    const std::vector<std::string>& types,
                    const std::string& ret);
+  std::string InlineHelper(const std::string& name,
+                           const std::vector<std::string>& args);
+  Result<std::vector<std::string>> InlineFunction(
+      const std::string& name, const std::vector<std::string>& args);
   // A libm call (host) or math op (device) for a unary/binary function.
   std::string MathOp(const std::string& math_op, const std::string& libm,
                      bool host_lowers, Type t,
@@ -211,6 +217,10 @@ class MlirPrinter {
   std::map<std::string, std::string> slots_;
   std::set<std::string> thread_locals_;              // host multi-phase kernels
   std::map<std::string, std::string> vector_slots_;  // host: name -> NxT
+  // Inside a generic_atomic_rmw: calls are printed inline.
+  bool inline_calls_ = false;
+  std::string inline_error_;
+  std::vector<std::string>* capture_return_ = nullptr;
   std::map<std::string, std::string> thread_local_types_;
   std::set<std::string> helpers_;                   // helper functions needed
   std::map<std::string, std::string> externs_;      // libm name -> signature
@@ -258,12 +268,98 @@ std::string MlirPrinter::Call(const std::string& fn,
                               const std::vector<std::string>& args,
                               const std::vector<std::string>& types,
                               const std::string& ret) {
+  if (inline_calls_) {
+    if (fn.rfind("ixa_", 0) == 0) return InlineHelper(fn, args);
+    inline_error_ = "emit: '" + fn +
+                    "' cannot be called inside an atomic update (MLIR wants "
+                    "its body free of side effects)";
+  }
   std::string a, t;
   for (size_t i = 0; i < args.size(); ++i) {
     a += (i ? ", " : "") + args[i];
     t += (i ? ", " : "") + types[i];
   }
   return Emit("call @" + fn + "(" + a + ") : (" + t + ") -> " + ret);
+}
+
+// The helper's body printed in place, its values renamed apart (inside a
+// generic_atomic_rmw, whose body must not call functions).
+std::string MlirPrinter::InlineHelper(const std::string& name,
+                                      const std::vector<std::string>& args) {
+  std::string text = HelperText(name, "func");
+  std::stringstream in(text);
+  std::string header, line;
+  std::getline(in, header);
+  // Parameter names from `func @name(%a: f32, %b: f32) -> f32 {`.
+  std::map<std::string, std::string> rename;
+  size_t at = header.find('(');
+  for (size_t k = 0; k < args.size(); ++k) {
+    size_t p = header.find('%', at);
+    size_t e = header.find(':', p);
+    rename[header.substr(p + 1, e - p - 1)] = args[k];
+    at = e;
+  }
+  const std::string prefix = "%h" + std::to_string(counter_++) + "_";
+  auto renamed = [&](const std::string& l) {
+    std::string out;
+    for (size_t i = 0; i < l.size();) {
+      if (l[i] != '%') {
+        out += l[i++];
+        continue;
+      }
+      size_t j = i + 1;
+      while (j < l.size() &&
+             (std::isalnum(static_cast<unsigned char>(l[j])) || l[j] == '_'))
+        ++j;
+      std::string id = l.substr(i + 1, j - i - 1);
+      auto f = rename.find(id);
+      out += f != rename.end() ? f->second : prefix + id;
+      i = j;
+    }
+    return out;
+  };
+  std::string result;
+  while (std::getline(in, line)) {
+    size_t first = line.find_first_not_of(' ');
+    if (first == std::string::npos || line == "}") continue;
+    std::string body = line.substr(first);
+    if (body.rfind("return ", 0) == 0) {
+      result = renamed(body.substr(7, body.find(' ', 7) - 7));
+      continue;
+    }
+    // Keep the helper's own nesting (scf.for regions).
+    w_->Line(std::string(first - 2, ' ') + renamed(body));
+  }
+  return result;
+}
+
+// A module function's body printed in place with its parameters bound to
+// `args`; its return values come back.
+Result<std::vector<std::string>> MlirPrinter::InlineFunction(
+    const std::string& name, const std::vector<std::string>& args) {
+  const ir::Function* f = module_.FindFunction(name);
+  IXA_CHECK_MSG(f != nullptr, name);
+  bool declares = false;
+  ir::ForEachStmt(f->body, [&](const Stmt& st) {
+    declares = declares || st.kind == StmtKind::kDeclare;
+  });
+  if (declares || f->reads_buffers) {
+    return Error::Unsupported("emit: '" + name +
+                              "' cannot be inlined into an atomic update");
+  }
+  std::vector<std::string> ret;
+  std::vector<std::string>* saved = capture_return_;
+  capture_return_ = &ret;
+  scopes_.emplace_back();
+  for (size_t i = 0; i < f->params.size(); ++i)
+    BindLet(f->params[i].name, args[i]);
+  auto saved_memo = memo_;
+  Status st = PrintBlock(f->body);
+  memo_ = saved_memo;
+  scopes_.pop_back();
+  capture_return_ = saved;
+  if (!st.ok()) return st.error();
+  return ret;
 }
 
 void MlirPrinter::NeedHelper(const std::string& name) { helpers_.insert(name); }
@@ -826,9 +922,25 @@ std::string HelperText(const std::string& name, const std::string& func) {
     return o.str();
   }
   if (name == "ixa_round_bf16") {
+    // f32 -> bf16 bits -> f32 without calls (it is inlined into atomics):
+    // round to nearest even on the 16 dropped bits, keep NaN quiet.
     o << func << " @ixa_round_bf16(%f: f32) -> f32 {\n"
-      << "  %b = call @ixa_f32_to_bf16(%f) : (f32) -> i16\n"
-      << "  %r = call @ixa_bf16_to_f32(%b) : (i16) -> f32\n"
+      << "  %u = arith.bitcast %f : f32 to i32\n"
+      << "  %c16 = arith.constant 16 : i32\n"
+      << "  %one = arith.constant 1 : i32\n"
+      << "  %bias = arith.constant 32767 : i32\n"
+      << "  %quiet = arith.constant 4194304 : i32\n"
+      << "  %mask = arith.constant -65536 : i32\n"
+      << "  %hi = arith.shrui %u, %c16 : i32\n"
+      << "  %lsb = arith.andi %hi, %one : i32\n"
+      << "  %add = arith.addi %bias, %lsb : i32\n"
+      << "  %sum = arith.addi %u, %add : i32\n"
+      << "  %t = arith.andi %sum, %mask : i32\n"
+      << "  %nanbits = arith.ori %u, %quiet : i32\n"
+      << "  %nt = arith.andi %nanbits, %mask : i32\n"
+      << "  %isnan = arith.cmpf uno, %f, %f : f32\n"
+      << "  %bits = select %isnan, %nt, %t : i32\n"
+      << "  %r = arith.bitcast %bits : i32 to f32\n"
       << "  return %r : f32\n}\n";
     return o.str();
   }
@@ -1152,6 +1264,18 @@ Status MlirPrinter::PrintStmt(const Stmt& s) {
     case StmtKind::kCall: {
       const ir::Function* f = module_.FindFunction(s.name);
       IXA_CHECK_MSG(f != nullptr, s.name);
+      if (inline_calls_) {
+        std::vector<std::string> args;
+        for (const Val& a : s.args) {
+          IXA_ASSIGN_OR_RETURN(std::string v, Value(a));
+          args.push_back(v);
+        }
+        IXA_ASSIGN_OR_RETURN(std::vector<std::string> r,
+                             InlineFunction(s.name, args));
+        for (size_t i = 0; i < s.results.size(); ++i)
+          BindLet(s.results[i], r[i]);
+        return true;
+      }
       std::vector<std::string> args, types;
       if (f->reads_buffers) {
         for (int b : module_.InputBuffers()) {
@@ -1191,6 +1315,13 @@ Status MlirPrinter::PrintStmt(const Stmt& s) {
       return true;
     }
     case StmtKind::kReturn: {
+      if (capture_return_) {
+        for (const Val& a : s.args) {
+          IXA_ASSIGN_OR_RETURN(std::string v, Value(a));
+          capture_return_->push_back(v);
+        }
+        return true;
+      }
       std::string vals, types;
       for (size_t i = 0; i < s.args.size(); ++i) {
         IXA_ASSIGN_OR_RETURN(std::string v, Value(s.args[i]));
@@ -1215,13 +1346,19 @@ Status MlirPrinter::PrintStmt(const Stmt& s) {
                  BufferRef(s.buffer) + idx + " : " + MemrefType(b));
         return true;
       }
-      std::string r = "%" + std::to_string(counter_++);
+      std::string r = "%rmw" + std::to_string(counter_++);
       w_->Open(r + " = memref.generic_atomic_rmw " + BufferRef(s.buffer) + idx +
                " : " + MemrefType(b) + " {");
       w_->Line("^bb0(" + r + "_old: " + st + "):");
+      inline_calls_ = true;
+      inline_error_.clear();
       std::string old = FromStorage(s.type, r + "_old");
-      std::string n = Call(s.name, {old, v}, {ct, ct}, ct);
-      w_->Line("memref.atomic_yield " + ToStorage(s.type, n) + " : " + st);
+      auto n = InlineFunction(s.name, {old, v});
+      std::string stored = n.ok() ? ToStorage(s.type, (*n)[0]) : "";
+      inline_calls_ = false;
+      if (!n.ok()) return n.error();
+      if (!inline_error_.empty()) return Error::Unsupported(inline_error_);
+      w_->Line("memref.atomic_yield " + stored + " : " + st);
       w_->Close("}");
       return true;
     }
@@ -1670,10 +1807,6 @@ Text MlirPrinter::Print() {
   }
   // Helpers and the helpers they call.
   std::set<std::string> all = helpers_;
-  if (all.count("ixa_round_bf16")) {
-    all.insert("ixa_f32_to_bf16");
-    all.insert("ixa_bf16_to_f32");
-  }
   for (const std::string& h : all) {
     std::stringstream text(HelperText(h, FuncKeyword()));
     while (std::getline(text, line)) out.Line(line);

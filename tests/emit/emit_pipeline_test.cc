@@ -73,3 +73,52 @@ TEST_CASE("pipeline: random loop fusions with a fixed loop plan") {
 
 }  // namespace
 }  // namespace ixa::emit_test
+
+namespace ixa::emit_test {
+namespace {
+
+// The loop-like emitters whose plans come from fixtures (h.6 maps).
+TEST_CASE(
+    "pipeline: concatenate, in-place DUS, scatter, input slices with fixture "
+    "plans") {
+  struct Kind {
+    TargetKind kind;
+    Planner planner;
+  };
+  std::vector<Kind> kinds = {
+      {TargetKind::kConcatenate,
+       [](const FusionRegion& r, ExprContext* c) {
+         return FixtureConcatenatePlan(r, c);
+       }},
+      {TargetKind::kInPlaceDus,
+       [](const FusionRegion& r, ExprContext* c) {
+         return FixtureInPlaceDusPlan(r, c);
+       }},
+      {TargetKind::kScatter,
+       [](const FusionRegion& r, ExprContext* c) {
+         return FixtureScatterPlan(r, c);
+       }},
+      {TargetKind::kInputSlices,
+       [](const FusionRegion& r, ExprContext* c) {
+         return FixtureInputSlicesPlan(r, c);
+       }},
+  };
+  const int n = Sanitized() ? 2 : 8;
+  for (const Kind& k : kinds) {
+    std::vector<CheckCase> cases;
+    for (int seed = 0; seed < n; ++seed) {
+      GeneratedFusion f = GenerateFusion(k.kind, seed);
+      CheckCase c =
+          FromGenerated(f, std::string("fixture_") + TargetKindName(k.kind) +
+                               "_" + std::to_string(seed));
+      c.run_mlir = seed % 3 == 0;
+      cases.push_back(c);
+    }
+    CheckOptions options;
+    options.planner = k.planner;
+    Expect(CheckFusions(cases, options));
+  }
+}
+
+}  // namespace
+}  // namespace ixa::emit_test
