@@ -245,12 +245,27 @@ CheckSummary CheckFusions(const std::vector<CheckCase>& cases,
     prepared[i].c = &cases[i];
     Prepare(prepared[i], i, options, &ctx);
   }
+  // Sanitizer pass: emission above ran for all; tools for a subset.
+  std::vector<bool> skip(cases.size(), false);
+  if (Sanitized()) {
+    for (size_t i = 0; i < cases.size(); ++i) {
+      skip[i] = i % kSanitizedStride != 0;
+      if (skip[i] && prepared[i].error.empty()) {
+        prepared[i].cpp.code.clear();
+        prepared[i].cpp.stages.clear();
+        prepared[i].mlir.code.clear();
+        prepared[i].mlir.stages.clear();
+        prepared[i].mlir_host.code.clear();
+        prepared[i].cuda.code.clear();
+      }
+    }
+  }
   // cpp: one shared object for the batch.
   if (options.run_cpp) {
     std::vector<CppKernel> kernels;
     std::vector<size_t> owners;
     for (size_t i = 0; i < prepared.size(); ++i) {
-      if (!prepared[i].error.empty()) continue;
+      if (!prepared[i].error.empty() || prepared[i].cpp.code.empty()) continue;
       kernels.push_back({prepared[i].kernel, prepared[i].cpp.code});
       owners.push_back(i);
     }

@@ -46,6 +46,12 @@ struct CaseReport {
   std::string error;    // empty when every check passed
 };
 
+// Under the sanitizer pass (IXA_SANITIZED=1) every case is still planned
+// and emitted for every target, but only every `sanitized_stride`-th one
+// is compiled, run and verified (the generated code is not what the
+// sanitizers check, and the tools are slow there).
+inline constexpr int kSanitizedStride = 8;
+
 struct CheckSummary {
   std::vector<CaseReport> cases;
   bool nvcc_found = false;

@@ -130,7 +130,8 @@ TEST_CASE("worked example: exp, transpose, abs (transpose emitter)") {
       CheckFusions({Case("exp_transpose_abs", hlo, "transpose", true)}, check));
 }
 
-TEST_CASE("every planned emitter kind on shapes that do not divide the tiles") {
+TEST_CASE("every planned emitter kind on shapes that do not divide the tiles",
+          "[.][emit_kinds]") {
   std::vector<CheckCase> cases;
   // Loop.
   cases.push_back(Case("loop_1d",
@@ -236,7 +237,8 @@ TEST_CASE("every planned emitter kind on shapes that do not divide the tiles") {
   Expect(CheckFusions(cases, check));
 }
 
-TEST_CASE("tiled TPU layouts in and out (pack, unpack, tiled compute)") {
+TEST_CASE("tiled TPU layouts in and out (pack, unpack, tiled compute)",
+          "[.][emit_kinds]") {
   std::vector<CheckCase> cases;
   cases.push_back(Case("pack_T22",
                        "p = f32[3,5]{1,0} parameter(0)\n"

@@ -16,7 +16,8 @@ void Expect(const CheckSummary& s) {
   }
 }
 
-TEST_CASE("pipeline: elementwise chains with a fixed loop plan") {
+TEST_CASE("pipeline: elementwise chains with a fixed loop plan",
+          "[.][emit_pipeline]") {
   std::vector<CheckCase> cases;
   cases.push_back(
       {"add_exp",
@@ -54,7 +55,8 @@ TEST_CASE("pipeline: elementwise chains with a fixed loop plan") {
 namespace ixa::emit_test {
 namespace {
 
-TEST_CASE("pipeline: random loop fusions with a fixed loop plan") {
+TEST_CASE("pipeline: random loop fusions with a fixed loop plan",
+          "[.][emit_pipeline]") {
   std::vector<CheckCase> cases;
   const int n = Sanitized() ? 4 : 40;
   for (int seed = 0; seed < n; ++seed) {
@@ -80,7 +82,8 @@ namespace {
 // The loop-like emitters whose plans come from fixtures (h.6 maps).
 TEST_CASE(
     "pipeline: concatenate, in-place DUS, scatter, input slices with fixture "
-    "plans") {
+    "plans",
+    "[.][emit_fixture_kinds]") {
   struct Kind {
     TargetKind kind;
     Planner planner;
