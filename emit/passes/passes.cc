@@ -364,7 +364,38 @@ bool DropUnusedLets(Block* block, const std::set<std::string>& used) {
 
 }  // namespace
 
+namespace {
+
+// A loop of one iteration is its body with the variable replaced by the
+// start value.
+void InlineSingleTripLoops(Block* block) {
+  for (size_t i = 0; i < block->size(); ++i) {
+    Stmt& s = (*block)[i];
+    InlineSingleTripLoops(&s.body);
+    InlineSingleTripLoops(&s.else_body);
+    if (s.kind != StmtKind::kFor || s.hi - s.lo != 1) continue;
+    Block body = std::move(s.body);
+    const std::string var = s.name;
+    const int64_t value = s.lo;
+    ir::ValRewriter rw([&](const Val& v) -> std::optional<Val> {
+      if (v->kind == NodeKind::kVar && v->name == var &&
+          v->var_kind == ir::VarKind::kLocal) {
+        return ir::Index(value);
+      }
+      return std::nullopt;
+    });
+    rw.RewriteBlock(&body);
+    block->erase(block->begin() + i);
+    block->insert(block->begin() + i, body.begin(), body.end());
+    i += body.size();
+    --i;
+  }
+}
+
+}  // namespace
+
 Result<bool> Cleanup(ir::Module* m, ExprContext* ctx) {
+  for (Block* body : Bodies(m)) InlineSingleTripLoops(body);
   for (Block* body : Bodies(m)) {
     std::map<std::string, Val> lets = IndexLets(*body);
     ir::IndexComposer composer(ctx);
