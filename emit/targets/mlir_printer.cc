@@ -254,14 +254,26 @@ std::string MlirPrinter::BufferRef(int buffer) const {
   return f != buffer_args_.end() ? f->second : "%" + b.name;
 }
 
+// Constants are made once per scope (and reused in the scopes inside).
 std::string MlirPrinter::Constant(Type t, int64_t v) {
-  if (t == Type::kPred)
-    return Emit(std::string("arith.constant ") + (v ? "true" : "false"));
-  return Emit("arith.constant " + std::to_string(v) + " : " + ComputeType(t));
+  std::string key = "#c" + ComputeType(t) + ":" + std::to_string(v);
+  if (auto found = Lookup(key)) return *found;
+  std::string ssa =
+      t == Type::kPred
+          ? Emit(std::string("arith.constant ") + (v ? "true" : "false"))
+          : Emit("arith.constant " + std::to_string(v) + " : " +
+                 ComputeType(t));
+  if (!scopes_.empty()) BindLet(key, ssa);
+  return ssa;
 }
 
 std::string MlirPrinter::ConstantFloat(Type t, double v) {
-  return Emit("arith.constant " + FloatConst(v, t) + " : " + ComputeType(t));
+  std::string key = "#f" + ComputeType(t) + ":" + FloatConst(v, t);
+  if (auto found = Lookup(key)) return *found;
+  std::string ssa =
+      Emit("arith.constant " + FloatConst(v, t) + " : " + ComputeType(t));
+  if (!scopes_.empty()) BindLet(key, ssa);
+  return ssa;
 }
 
 std::string MlirPrinter::Call(const std::string& fn,
@@ -424,30 +436,36 @@ std::string MlirPrinter::MathOp(const std::string& math_op,
 
 Text MlirPrinter::ApplyExpr(ixa::Expr e, const Node& apply) {
   const IndexingMap& map = *apply.map;
-  IXA_ASSIGN_OR_RETURN(std::string body, AffineText(e));
-  std::string dims, syms, dvals, svals;
-  // Operands the expression does not use are not evaluated (they may be
-  // out of scope here, e.g. a hoisted check's loop variable): any index
-  // stands in.
+  // The map printed over the variables the expression uses, renumbered
+  // (the others are neither printed nor evaluated: they may be out of
+  // scope here, e.g. a hoisted check's loop variable).
   std::vector<bool> used_dims, used_syms;
   CollectVariables(e, &used_dims, &used_syms);
   used_dims.resize(map.num_dims());
   used_syms.resize(map.num_symbols());
-  auto operand = [&](int i, bool used) -> Result<std::string> {
-    if (!used) return Constant(Type::kIndex, 0);
-    return Value(apply.operands[i]);
-  };
+  ExprContext* ctx = map.context();
+  std::vector<Expr> dim_repl, sym_repl;
+  std::string dims, syms, dvals, svals;
+  int nd = 0, ns = 0;
   for (int i = 0; i < map.num_dims(); ++i) {
-    IXA_ASSIGN_OR_RETURN(std::string v, operand(i, used_dims[i]));
-    dims += (i ? ", d" : "d") + std::to_string(i);
-    dvals += (i ? ", " : "") + v;
+    dim_repl.push_back(ctx->Dim(used_dims[i] ? nd : 0));
+    if (!used_dims[i]) continue;
+    IXA_ASSIGN_OR_RETURN(std::string v, Value(apply.operands[i]));
+    dims += (nd ? ", d" : "d") + std::to_string(nd);
+    dvals += (nd ? ", " : "") + v;
+    ++nd;
   }
   for (int i = 0; i < map.num_symbols(); ++i) {
+    sym_repl.push_back(ctx->Symbol(used_syms[i] ? ns : 0));
+    if (!used_syms[i]) continue;
     IXA_ASSIGN_OR_RETURN(std::string v,
-                         operand(map.num_dims() + i, used_syms[i]));
-    syms += (i ? ", s" : "s") + std::to_string(i);
-    svals += (i ? ", " : "") + v;
+                         Value(apply.operands[map.num_dims() + i]));
+    syms += (ns ? ", s" : "s") + std::to_string(ns);
+    svals += (ns ? ", " : "") + v;
+    ++ns;
   }
+  IXA_ASSIGN_OR_RETURN(std::string body,
+                       AffineText(Substitute(e, dim_repl, sym_repl)));
   std::string text = "affine.apply affine_map<(" + dims + ")";
   if (!syms.empty()) text += "[" + syms + "]";
   text += " -> (" + body + ")>(" + dvals + ")";
@@ -1350,12 +1368,14 @@ Status MlirPrinter::PrintStmt(const Stmt& s) {
       w_->Open(r + " = memref.generic_atomic_rmw " + BufferRef(s.buffer) + idx +
                " : " + MemrefType(b) + " {");
       w_->Line("^bb0(" + r + "_old: " + st + "):");
+      scopes_.emplace_back();  // values of the region stay in it
       inline_calls_ = true;
       inline_error_.clear();
       std::string old = FromStorage(s.type, r + "_old");
       auto n = InlineFunction(s.name, {old, v});
       std::string stored = n.ok() ? ToStorage(s.type, (*n)[0]) : "";
       inline_calls_ = false;
+      scopes_.pop_back();
       if (!n.ok()) return n.error();
       if (!inline_error_.empty()) return Error::Unsupported(inline_error_);
       w_->Line("memref.atomic_yield " + stored + " : " + st);

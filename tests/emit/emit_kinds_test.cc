@@ -54,7 +54,8 @@ std::string ReadFile(const std::string& path) {
   return s.str();
 }
 
-TEST_CASE("worked example: GELU (loop emitter, vectorized and unrolled)") {
+TEST_CASE("worked example: GELU (loop emitter, vectorized and unrolled)",
+          "[.][emit_examples]") {
   // The full shape: plan and printed code.
   std::string full =
       ReadFile(std::string(IXA_SOURCE_DIR) + "/tests/emit/data/gelu.hlo");
@@ -102,7 +103,8 @@ TEST_CASE("worked example: GELU (loop emitter, vectorized and unrolled)") {
   Expect(CheckFusions({Case("gelu_small", small, "loop", true)}, check));
 }
 
-TEST_CASE("worked example: exp, transpose, abs (transpose emitter)") {
+TEST_CASE("worked example: exp, transpose, abs (transpose emitter)",
+          "[.][emit_examples]") {
   std::string hlo =
       "p = f32[20,160,170] parameter(0)\n"
       "e = f32[20,160,170] exponential(p)\n"
