@@ -132,25 +132,46 @@ Result<bool> BuildConcatenate(LoweringContext& lc, BlockBuilder& bb) {
       const int64_t shift = offset;
       bb.Add(ir::Comment("operand " + std::to_string(i) + " of " + hero->name +
                          " lands at offset " + std::to_string(shift)));
+      const std::vector<int64_t>& odims = hero->operand(i)->shape.dims;
+      auto body = [&](const std::vector<Val>& ops) -> Result<bool> {
+        std::vector<Val> idx = BindAll(bb, lc.ApplyAll(map, ops), "idx");
+        ElementalEmitter ee(&lc, &bb);
+        IXA_ASSIGN_OR_RETURN(Val v, ee.EmitOne(hero->operand(i), idx));
+        std::vector<Val> shift_by(idx.size(), ir::Index(0));
+        shift_by[dim] = ir::Index(shift);
+        std::vector<Val> hidx =
+            BindAll(bb, AddIndices(lc, idx, shift_by), "out");
+        IXA_ASSIGN_OR_RETURN(std::vector<Val> ridx,
+                             HeroToRootIndex(lc, hero, r.root, hidx));
+        ElementalEmitter epilogue(&lc, &bb);
+        epilogue.Override(hero, {v});
+        epilogue.set_inline(PathToHero(r.root, hero));
+        IXA_ASSIGN_OR_RETURN(std::vector<Val> values,
+                             epilogue.Emit(r.root, ridx));
+        for (size_t j = 0; j < buffers.size(); ++j) {
+          bb.Add(ir::Store(buffers[j], ridx, values[j]));
+        }
+        return true;
+      };
       IXA_EMIT_TRY(ForEachPoint(
           lc, bb, map, ids, [&](const std::vector<Val>& ops) -> Result<bool> {
-            std::vector<Val> idx = BindAll(bb, lc.ApplyAll(map, ops), "idx");
-            ElementalEmitter ee(&lc, &bb);
-            IXA_ASSIGN_OR_RETURN(Val v, ee.EmitOne(hero->operand(i), idx));
-            std::vector<Val> shift_by(idx.size(), ir::Index(0));
-            shift_by[dim] = ir::Index(shift);
-            std::vector<Val> hidx =
-                BindAll(bb, AddIndices(lc, idx, shift_by), "out");
-            IXA_ASSIGN_OR_RETURN(std::vector<Val> ridx,
-                                 HeroToRootIndex(lc, hero, r.root, hidx));
-            ElementalEmitter epilogue(&lc, &bb);
-            epilogue.Override(hero, {v});
-            epilogue.set_inline(PathToHero(r.root, hero));
-            IXA_ASSIGN_OR_RETURN(std::vector<Val> values,
-                                 epilogue.Emit(r.root, ridx));
-            for (size_t j = 0; j < buffers.size(); ++j) {
-              bb.Add(ir::Store(buffers[j], ridx, values[j]));
+            // The map may run over the largest operand (XLA launches over
+            // it): a smaller operand skips the indices past its end.
+            std::vector<Val> idx = lc.ApplyAll(map, ops);
+            std::vector<Val> inside;
+            for (size_t d = 0; d < idx.size(); ++d) {
+              if (ir::RangeOf(idx[d]).upper >= odims[d]) {
+                inside.push_back(ir::Op(OpCode::kLt, Type::kPred,
+                                        {idx[d], ir::Index(odims[d])},
+                                        Type::kIndex));
+              }
             }
+            if (inside.empty()) return body(ops);
+            bb.Open();
+            Result<bool> ok = body(ops);
+            ir::Block then = bb.Close();
+            if (!ok.ok()) return ok;
+            bb.Add(ir::If(ir::AllOf(inside), std::move(then)));
             return true;
           }));
       offset += hero->operand(i)->shape.dims[dim];

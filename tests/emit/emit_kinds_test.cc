@@ -231,6 +231,15 @@ TEST_CASE("every planned emitter kind on shapes that do not divide the tiles",
                      "s = f32[12] sqrt(r)\nn = f32[12,333] negate(x)\n"
                      "ROOT t = (f32[12], f32[12,333]) tuple(s, n) }",
            "reduction"));
+  cases.push_back(
+      Case("reduction_two_groups",
+           add_f32 + "ENTRY e { p = f32[6,400] parameter(0)\n"
+                     "q = f32[6,400] parameter(1)\nc = f32[] constant(0)\n"
+                     "r = f32[6] reduce(p, c), dimensions={1}, to_apply=red\n"
+                     "e = f32[6,400] exponential(q)\n"
+                     "s = f32[6] reduce(e, c), dimensions={1}, to_apply=red\n"
+                     "ROOT t = (f32[6], f32[6]) tuple(r, s) }",
+           "reduction", true));
   for (CheckCase& c : cases) {
     if (c.expect_emitter == "reduction") c.reassociates = true;
   }
