@@ -666,8 +666,8 @@ Status CPrinter::PrintStmt(const Stmt& s, CodeWriter& w) {
       if (ct == "int64_t") carrier = "long long";
       if (ct == "uint64_t") carrier = "unsigned long long";
       w.Line("const " + ct + " " + s.name + " = static_cast<" + ct +
-             ">(__shfl_down_sync(0xffffffffu, static_cast<" + carrier + ">(" +
-             v + "), " + std::to_string(s.offset) + ", " +
+             ">(__shfl_down_sync(__activemask(), static_cast<" + carrier +
+             ">(" + v + "), " + std::to_string(s.offset) + ", " +
              std::to_string(s.lanes) + "));");
       return true;
     }
