@@ -58,8 +58,9 @@ std::vector<Generator> Generators() {
                                            Pick(rng, 1, 512)};
                  std::string s = "f32" + Dims(d);
                  std::string row = "f32" + Dims({d[2]});
-                 return "ENTRY e {\n p0 = " + s + " parameter(0)\n p1 = " +
-                        row + " parameter(1)\n b = " + s +
+                 return "ENTRY e {\n p0 = " + s +
+                        " parameter(0)\n p1 = " + row +
+                        " parameter(1)\n b = " + s +
                         " broadcast(p1), dimensions={2}\n x = " + s +
                         " exponential(p0)\n ROOT a = " + s + " add(x, b)\n}";
                }});
@@ -76,15 +77,14 @@ std::vector<Generator> Generators() {
                         " parameter(0)\n ROOT t = f32" + Dims(out) +
                         " transpose(p0), dimensions={" + perm + "}\n}";
                }});
-  g.push_back({"reduction (row)", EmitterKind::kReduction,
-               [](std::mt19937_64& rng) {
-                 std::vector<int64_t> d = {Pick(rng, 1, 4096),
-                                           Pick(rng, 32, 8192)};
-                 return std::string(kAdd) + "ENTRY e {\n p0 = f32" + Dims(d) +
-                        " parameter(0)\n z = f32[] constant(0)\n ROOT r = f32" +
-                        Dims({d[0]}) +
-                        " reduce(p0, z), dimensions={1}, to_apply=add\n}";
-               }});
+  g.push_back(
+      {"reduction (row)", EmitterKind::kReduction, [](std::mt19937_64& rng) {
+         std::vector<int64_t> d = {Pick(rng, 1, 4096), Pick(rng, 32, 8192)};
+         return std::string(kAdd) + "ENTRY e {\n p0 = f32" + Dims(d) +
+                " parameter(0)\n z = f32[] constant(0)\n ROOT r = f32" +
+                Dims({d[0]}) +
+                " reduce(p0, z), dimensions={1}, to_apply=add\n}";
+       }});
   g.push_back({"reduction (multi-row)", EmitterKind::kReduction,
                [](std::mt19937_64& rng) {
                  const int64_t r = int64_t{1} << Pick(rng, 1, 4);
@@ -94,15 +94,15 @@ std::vector<Generator> Generators() {
                         Dims({d[0]}) +
                         " reduce(p0, z), dimensions={1}, to_apply=add\n}";
                }});
-  g.push_back({"reduction (column)", EmitterKind::kReduction,
-               [](std::mt19937_64& rng) {
-                 std::vector<int64_t> d = {Pick(rng, 1, 64), Pick(rng, 256, 4096),
-                                           Pick(rng, 32, 1024)};
-                 return std::string(kAdd) + "ENTRY e {\n p0 = f32" + Dims(d) +
-                        " parameter(0)\n z = f32[] constant(0)\n ROOT r = f32" +
-                        Dims({d[0], d[2]}) +
-                        " reduce(p0, z), dimensions={1}, to_apply=add\n}";
-               }});
+  g.push_back(
+      {"reduction (column)", EmitterKind::kReduction, [](std::mt19937_64& rng) {
+         std::vector<int64_t> d = {Pick(rng, 1, 64), Pick(rng, 256, 4096),
+                                   Pick(rng, 32, 1024)};
+         return std::string(kAdd) + "ENTRY e {\n p0 = f32" + Dims(d) +
+                " parameter(0)\n z = f32[] constant(0)\n ROOT r = f32" +
+                Dims({d[0], d[2]}) +
+                " reduce(p0, z), dimensions={1}, to_apply=add\n}";
+       }});
   g.push_back({"scatter", EmitterKind::kScatter, [](std::mt19937_64& rng) {
                  const int64_t n = Pick(rng, 16, 4096), k = Pick(rng, 1, 512),
                                w = Pick(rng, 1, 256);
@@ -116,24 +116,22 @@ std::vector<Generator> Generators() {
                         "scatter_dims_to_operand_dims={0}, "
                         "index_vector_dim=1, to_apply=add\n}";
                }});
-  g.push_back({"concatenate", EmitterKind::kConcatenate,
-               [](std::mt19937_64& rng) {
-                 const int count = static_cast<int>(Pick(rng, 2, 4));
-                 const int64_t rows = Pick(rng, 1, 256);
-                 std::string body, ops;
-                 int64_t total = 0;
-                 for (int i = 0; i < count; ++i) {
-                   const int64_t c = Pick(rng, 1, 1024);
-                   total += c;
-                   body += " p" + std::to_string(i) + " = f32" +
-                           Dims({rows, c}) + " parameter(" + std::to_string(i) +
-                           ")\n";
-                   ops += (i ? ", p" : "p") + std::to_string(i);
-                 }
-                 return "ENTRY e {\n" + body + " ROOT c = f32" +
-                        Dims({rows, total}) + " concatenate(" + ops +
-                        "), dimensions={1}\n}";
-               }});
+  g.push_back(
+      {"concatenate", EmitterKind::kConcatenate, [](std::mt19937_64& rng) {
+         const int count = static_cast<int>(Pick(rng, 2, 4));
+         const int64_t rows = Pick(rng, 1, 256);
+         std::string body, ops;
+         int64_t total = 0;
+         for (int i = 0; i < count; ++i) {
+           const int64_t c = Pick(rng, 1, 1024);
+           total += c;
+           body += " p" + std::to_string(i) + " = f32" + Dims({rows, c}) +
+                   " parameter(" + std::to_string(i) + ")\n";
+           ops += (i ? ", p" : "p") + std::to_string(i);
+         }
+         return "ENTRY e {\n" + body + " ROOT c = f32" + Dims({rows, total}) +
+                " concatenate(" + ops + "), dimensions={1}\n}";
+       }});
   g.push_back({"in-place DUS", EmitterKind::kInPlaceDynamicUpdateSlice,
                [](std::mt19937_64& rng) {
                  const int64_t n = Pick(rng, 16, 4096), k = Pick(rng, 1, 16),
@@ -143,24 +141,23 @@ std::vector<Generator> Generators() {
                         " parameter(1)\n i = s32[] parameter(2)\n z = s32[] "
                         "constant(0)\n x = f32" +
                         Dims({k, w}) + " exponential(p1)\n ROOT d = f32" +
-                        Dims({n, w}) +
-                        " dynamic-update-slice(p0, x, i, z)\n}";
+                        Dims({n, w}) + " dynamic-update-slice(p0, x, i, z)\n}";
                }});
-  g.push_back({"input slices", EmitterKind::kInputSlices,
-               [](std::mt19937_64& rng) {
-                 const int64_t r = Pick(rng, 2, 512), c = Pick(rng, 1, 512);
-                 const int64_t cut = Pick(rng, 1, r - 1);
-                 return "ENTRY e {\n p0 = f32" + Dims({r, c}) +
-                        " parameter(0)\n x = f32" + Dims({r, c}) +
-                        " exponential(p0)\n s0 = f32" + Dims({cut, c}) +
-                        " slice(x), slice={[0:" + std::to_string(cut) + "],[0:" +
-                        std::to_string(c) + "]}\n s1 = f32" +
-                        Dims({r - cut, c}) + " slice(x), slice={[" +
-                        std::to_string(cut) + ":" + std::to_string(r) +
-                        "],[0:" + std::to_string(c) +
-                        "]}\n ROOT t = (f32" + Dims({cut, c}) + ", f32" +
-                        Dims({r - cut, c}) + ") tuple(s0, s1)\n}";
-               }});
+  g.push_back(
+      {"input slices", EmitterKind::kInputSlices, [](std::mt19937_64& rng) {
+         const int64_t r = Pick(rng, 2, 512), c = Pick(rng, 1, 512);
+         const int64_t cut = Pick(rng, 1, r - 1);
+         return "ENTRY e {\n p0 = f32" + Dims({r, c}) +
+                " parameter(0)\n x = f32" + Dims({r, c}) +
+                " exponential(p0)\n s0 = f32" + Dims({cut, c}) +
+                " slice(x), slice={[0:" + std::to_string(cut) +
+                "],[0:" + std::to_string(c) + "]}\n s1 = f32" +
+                Dims({r - cut, c}) + " slice(x), slice={[" +
+                std::to_string(cut) + ":" + std::to_string(r) +
+                "],[0:" + std::to_string(c) + "]}\n ROOT t = (f32" +
+                Dims({cut, c}) + ", f32" + Dims({r - cut, c}) +
+                ") tuple(s0, s1)\n}";
+       }});
   return g;
 }
 
@@ -169,8 +166,8 @@ std::vector<Generator> Generators() {
 int main(int argc, char** argv) {
   const int per_kind = argc > 1 ? std::atoi(argv[1]) : 1000;
   const ixa::hw::Device device = *ixa::hw::FindDevice("h100");
-  std::printf("%-22s %8s %10s %12s %14s %9s\n", "kind", "fusions",
-              "read us", "plan us", "coalescing us", "off-kind");
+  std::printf("%-22s %8s %10s %12s %14s %9s\n", "kind", "fusions", "read us",
+              "plan us", "coalescing us", "off-kind");
   for (const Generator& g : Generators()) {
     std::mt19937_64 rng(12345);
     std::vector<std::unique_ptr<ixa::hlo::Module>> modules;
