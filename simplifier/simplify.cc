@@ -20,6 +20,7 @@ std::vector<std::string> AllSimplifierRuleIds() {
   for (const auto& r : simp::FloorDivRules()) ids.push_back(r.id);
   for (const auto& r : simp::CeilDivRules()) ids.push_back(r.id);
   for (const auto& r : simp::ModRules()) ids.push_back(r.id);
+  for (const auto& r : simp::MinMaxRules()) ids.push_back(r.id);
   for (const auto& r : simp::ConstraintRules()) ids.push_back(r.id);
   for (const char* id :
        {"constraint.always_true", "constraint.infeasible",
