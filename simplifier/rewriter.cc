@@ -363,14 +363,31 @@ Expr BuildMinMax(ExprContext* ctx, const MinMaxList& list) {
   return ctx->Add(acc, BuildSum(ctx, list.offset));
 }
 
-// min / max: the operands are simplified, then the list rules
-// (rules_minmax.cc) run until none applies. Each rule removes operands,
-// moves a common part out, or puts the nest into its canonical shape
-// (flattened to a left fold, operands sorted), so the loop ends; the
-// iteration cap is a backstop. A moved-out part makes the result a sum,
-// which is simplified as one.
+// min / max: the whole nest of e's kind is read as one list (like a sum is
+// read as one LinearSum: not a rule), its operands are simplified, then the
+// list rules (rules_minmax.cc) run until none applies. Each rule removes
+// operands, moves a common part out, or puts the list into its canonical
+// shape (operands that simplified into nests spliced in, sorted), so the
+// loop ends; the iteration cap is a backstop. A moved-out part makes the
+// result a sum, which is simplified as one.
+//
+// Reading the nest whole keeps the result a fixpoint: its inner nodes
+// (min(min(a, b), c) holds min(a, b)) are never simplified on their own
+// when the outer node is, where a rule could see less (a common part of a
+// and b that c does not share).
 Expr Rewriter::SimplifyMinMax(Expr e) {
-  MinMaxList list{e.kind(), {Simplify(e.lhs()), Simplify(e.rhs())}, {}};
+  MinMaxList list{e.kind(), {}, {}};
+  std::vector<Expr> stack = {e};
+  while (!stack.empty()) {
+    Expr x = stack.back();
+    stack.pop_back();
+    if (x.kind() == e.kind()) {
+      stack.push_back(x.rhs());
+      stack.push_back(x.lhs());
+    } else {
+      list.operands.push_back(Simplify(x));
+    }
+  }
   for (int iteration = 0; iteration < 32 && list.operands.size() > 1;
        ++iteration) {
     if (stats_.rule_firings >= kMaxRuleFirings) {

@@ -1,13 +1,13 @@
 // Rules for `min(a, b)` and `max(a, b)` (spec/xla-reference.md §(c) E18,
 // E24 HEAD; issue 14).
 //
-// The rewriter hands the rules a list: a nest `min(min(a, b), c)` is
-// kind(a, b, c), operands simplified, plus an offset moved out of every
-// operand (MinMaxList in rewriter.h). min and max are associative,
-// commutative and idempotent, so any regrouping, reordering or repetition of
-// the operands names the same value; that is the whole argument for
-// minmax.flatten, minmax.sort and minmax.duplicate. Below, "x <= y" means at
-// every point of the domain the rewriter knows (variable bounds, and for
+// The rewriter hands the rules a list: a nest `min(min(a, b), c)` (or
+// `min(a, min(b, c))`) is kind(a, b, c), operands simplified, plus an
+// offset moved out of every operand (MinMaxList in rewriter.h). min and max are
+// associative, commutative and idempotent, so any regrouping, reordering or
+// repetition of the operands names the same value; that is the whole argument
+// for minmax.flatten, minmax.sort and minmax.duplicate. Below, "x <= y" means
+// at every point of the domain the rewriter knows (variable bounds, and for
 // results also the constraints).
 //
 // Termination: minmax.flatten only splices nested operands in (the nest
@@ -26,13 +26,12 @@ namespace {
 bool IsMin(const MinMaxList& list) { return list.kind == ExprKind::kMin; }
 
 // minmax.flatten: min(a, min(b, c)) = min(min(a, b), c) = min(a, b, c)
-// (associativity), and likewise for max. Splices every operand of the same
-// kind after the first one (the first one already folds to the left).
+// (associativity), and likewise for max. The rewriter reads a written nest
+// whole; this splices operands that only became nests of the same kind
+// when simplified (`min(d0, min(d1, d2) floordiv 1)`).
 bool Flatten(Rewriter&, MinMaxList* list) {
   bool nested = false;
-  for (size_t i = 1; i < list->operands.size(); ++i) {
-    nested |= list->operands[i].kind() == list->kind;
-  }
+  for (Expr x : list->operands) nested |= x.kind() == list->kind;
   if (!nested) return false;
   std::vector<Expr> out;
   // Post-order over each same-kind operand's nest.

@@ -324,13 +324,18 @@ std::vector<RuleCase> Cases() {
   // min / max rules (rules_minmax.cc): operands are random linear forms,
   // the kind is drawn per instance.
   auto minmax_kind = [](Maker& m) { return m.Chance(0.5) ? K::kMin : K::kMax; };
-  add("minmax.flatten", [minmax_kind](Maker& m) {
-    K kind = minmax_kind(m);
-    Expr inner = m.ctx()->Binary(kind, m.Linear(1), m.D(1));
-    Expr e = m.ctx()->Binary(kind, m.Linear(2), inner);
-    if (m.Chance(0.3)) e = m.ctx()->Binary(kind, inner, e);
-    return Instance{{m.Range(), m.Range()}, {}, {e}, {}};
-  });
+  // A written nest is read whole; flatten splices operands that become
+  // nests once simplified (here through `x floordiv 1`).
+  add("minmax.flatten",
+      [minmax_kind](Maker& m) {
+        K kind = minmax_kind(m);
+        Expr inner = m.ctx()->Binary(kind, m.Linear(1), m.D(1));
+        if (m.Chance(0.8)) inner = m.ctx()->FloorDiv(inner, m.C(1));
+        Expr e = m.ctx()->Binary(kind, m.Linear(2), inner);
+        if (m.Chance(0.3)) e = m.ctx()->Binary(kind, inner, e);
+        return Instance{{m.Range(), m.Range()}, {}, {e}, {}};
+      },
+      {"floordiv.by_one"});
   add("minmax.fold_constants",
       [minmax_kind](Maker& m) {
         K kind = minmax_kind(m);
