@@ -1,5 +1,7 @@
 // HLO shapes as XLA prints them: `f32[10,20]{1,0}`, `f32[]`, tuples
-// `(f32[10], s32[10])`, layouts with tiles `{1,0:T(8,128)(2,1)}`.
+// `(f32[10], s32[10])`, layouts with tiles `{1,0:T(8,128)(2,1)}`, dynamic
+// dimensions `f32[<=8,784]` (bounded) and `f32[?,784]` (unbounded), buffer
+// shapes `b(f32[16])` (read as the shape inside).
 #ifndef IXA_ANALYSIS_HLO_SHAPE_H_
 #define IXA_ANALYSIS_HLO_SHAPE_H_
 
@@ -43,9 +45,22 @@ enum class ElementType {
   kF64,
   kC64,
   kC128,
+  kS1,
+  kU1,
+  kF6E2M3FN,
+  kF6E3M2FN,
+  kOpaque,
   kToken,
   kTuple,
 };
+
+// The size stored for an unbounded dynamic dimension (`?`): its indices
+// range over [0, INT64_MAX - 1], the widest domain a map can state.
+inline constexpr int64_t kUnboundedDim = INT64_MAX;
+
+// Tuple shapes nest at most this deep (the reader refuses deeper ones, so
+// that no recursive walk over a shape can exhaust the stack).
+inline constexpr int kMaxShapeDepth = 64;
 
 // "f32" -> kF32; kInvalid when unknown.
 ElementType ElementTypeFromName(std::string_view name);
@@ -76,8 +91,15 @@ struct Shape {
   std::vector<int64_t> dims;          // arrays only
   std::optional<Layout> layout;       // arrays only; nullopt = not written
   std::vector<Shape> tuple_elements;  // tuples only
+  // Per dim: written `<=N` or `?` (empty when every dim is static).
+  std::vector<bool> dynamic_dims;
 
   bool IsTuple() const { return type == ElementType::kTuple; }
+  bool IsDynamicDim(int i) const {
+    return i < static_cast<int>(dynamic_dims.size()) && dynamic_dims[i];
+  }
+  // Some dim (of this array or any tuple element) is `?`.
+  bool HasUnboundedDim() const;
   bool IsArray() const { return !IsTuple() && type != ElementType::kToken; }
   int rank() const { return static_cast<int>(dims.size()); }
   bool IsScalar() const { return IsArray() && dims.empty(); }
@@ -88,7 +110,8 @@ struct Shape {
   // Dims in physical order, most major first.
   std::vector<int64_t> PhysicalDims() const;
 
-  // Same type and dims (and tuple structure), layouts ignored.
+  // Same type and dims (and tuple structure), layouts and the bounded /
+  // static distinction ignored.
   bool Compatible(const Shape& o) const;
   bool operator==(const Shape& o) const {
     return Compatible(o) && layout == o.layout;

@@ -49,21 +49,69 @@ std::optional<std::string> AllArrays(const Instruction& in) {
   return std::nullopt;
 }
 
-// Output size of a window along one dimension (XLA's WindowedOutputSize).
+// Output size of a window along one dimension (XLA's WindowedOutputSize);
+// -1 when the arithmetic overflows.
 int64_t WindowedSize(int64_t n, const WindowDim& w) {
-  int64_t padded =
-      (n == 0 ? 0 : (n - 1) * w.base_dilation + 1) + w.pad_low + w.pad_high;
-  int64_t window = (w.size - 1) * w.window_dilation + 1;
+  int64_t dilated = 0, padded, window;
+  if (n > 0 && (__builtin_mul_overflow(n - 1, w.base_dilation, &dilated) ||
+                __builtin_add_overflow(dilated, 1, &dilated))) {
+    return -1;
+  }
+  if (__builtin_add_overflow(dilated, w.pad_low, &padded) ||
+      __builtin_add_overflow(padded, w.pad_high, &padded) ||
+      __builtin_mul_overflow(w.size - 1, w.window_dilation, &window) ||
+      __builtin_add_overflow(window, 1, &window)) {
+    return -1;
+  }
   if (padded < window) return 0;
   return (padded - window) / w.stride + 1;
 }
 
+bool AnyUnbounded(const Instruction& in) {
+  if (in.shape.HasUnboundedDim()) return true;
+  for (const Instruction* o : in.operands) {
+    if (o->shape.HasUnboundedDim()) return true;
+  }
+  return false;
+}
+
+// bitcast-convert between element types of different widths: the narrower
+// side has one more (minor) dim, of size wide bits / narrow bits.
+std::optional<std::string> VerifyBitcastConvert(const Instruction& in) {
+  if (auto e = NeedOperands(in, 1)) return e;
+  const Shape& src = in.operand(0)->shape;
+  const Shape& out = in.shape;
+  int in_bits = ElementBits(src.type), out_bits = ElementBits(out.type);
+  auto bad = [&]() -> std::optional<std::string> {
+    return "shape mismatch: bitcast-convert of " + Str(src) + " to " +
+           Str(out) + ": the " + std::to_string(in_bits) + "-bit and " +
+           std::to_string(out_bits) +
+           "-bit sides must have the same dims, the narrower one with one "
+           "more minor dim of the width ratio";
+  };
+  if (in_bits == out_bits) {
+    return src.dims == out.dims ? std::nullopt : bad();
+  }
+  const Shape& wide = in_bits > out_bits ? src : out;
+  const Shape& narrow = in_bits > out_bits ? out : src;
+  int wb = std::max(in_bits, out_bits), nb = std::min(in_bits, out_bits);
+  if (nb == 0 || wb % nb != 0 || narrow.rank() != wide.rank() + 1 ||
+      narrow.dims.back() != wb / nb ||
+      !std::equal(wide.dims.begin(), wide.dims.end(), narrow.dims.begin())) {
+    return bad();
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> VerifyArrayOp(const Instruction& in) {
+  // `?` dims carry no size to check sums and products against.
+  if (AnyUnbounded(in)) return std::nullopt;
   const std::string& op = in.opcode;
   const Shape& out = in.shape;
   auto operand_dims = [&](int i) -> const std::vector<int64_t>& {
     return in.operand(i)->shape.dims;
   };
+  if (op == "bitcast-convert") return VerifyBitcastConvert(in);
   if (IsElementwiseOpcode(op)) {
     for (const Instruction* o : in.operands) {
       if (o->shape.IsScalar() && !out.IsScalar()) continue;
@@ -82,7 +130,15 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
              Str(in.operand(0)->shape) + " -> " + Str(out);
     }
     for (size_t i = 0; i < d.size(); ++i) {
-      if (out.dims[d[i]] != operand_dims(0)[i]) return Mismatch(in, out);
+      if (out.dims[d[i]] != operand_dims(0)[i]) {
+        return "shape mismatch: broadcast '" + in.name + "' of '" +
+               in.operand(0)->name + "', which is " +
+               Str(in.operand(0)->shape) + ", cannot give " + Str(out) +
+               " with dimensions=" + Dims(d) + ": operand dimension " +
+               std::to_string(i) + " is " + std::to_string(operand_dims(0)[i]) +
+               " but output dimension " + std::to_string(d[i]) + " is " +
+               std::to_string(out.dims[d[i]]);
+      }
     }
     return std::nullopt;
   }
@@ -136,7 +192,8 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
                std::to_string(s.limit) + ":" + std::to_string(s.stride) +
                "] out of range for dimension " + std::to_string(i);
       }
-      if (out.dims[i] != (s.limit - s.start + s.stride - 1) / s.stride) {
+      if (out.dims[i] !=
+          (s.limit == s.start ? 0 : (s.limit - s.start - 1) / s.stride + 1)) {
         return Mismatch(in, out);
       }
     }
@@ -156,7 +213,9 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
           return Mismatch(in, o->shape);
         }
       }
-      total += o->shape.dims[d];
+      if (__builtin_add_overflow(total, o->shape.dims[d], &total)) {
+        return Mismatch(in, o->shape);
+      }
     }
     if (total != out.dims[d]) return Mismatch(in, out);
     return std::nullopt;
@@ -171,19 +230,26 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
     }
     for (size_t i = 0; i < src.size(); ++i) {
       const PadDim& p = in.padding[i];
-      int64_t n = src[i] + p.low + p.high +
-                  (src[i] > 0 ? (src[i] - 1) * p.interior : 0);
-      if (n != out.dims[i]) return Mismatch(in, out);
+      int64_t interior = 0, n;
+      if ((src[i] > 0 &&
+           __builtin_mul_overflow(src[i] - 1, p.interior, &interior)) ||
+          __builtin_add_overflow(src[i], interior, &n) ||
+          __builtin_add_overflow(n, p.low, &n) ||
+          __builtin_add_overflow(n, p.high, &n) || n != out.dims[i]) {
+        return Mismatch(in, out);
+      }
     }
     return std::nullopt;
   }
   if (op == "dynamic-slice") {
     const auto& src = operand_dims(0);
-    if (in.operand_count() != static_cast<int>(src.size()) + 1) {
+    if (OffsetVectorOperand(in) < 0 &&
+        in.operand_count() != static_cast<int>(src.size()) + 1) {
       return "dynamic-slice takes the operand and one scalar offset per "
-             "dimension";
+             "dimension (or one vector of them)";
     }
-    for (int i = 1; i < in.operand_count(); ++i) {
+    for (int i = 1; i < in.operand_count() && OffsetVectorOperand(in) < 0;
+         ++i) {
       if (!in.operand(i)->shape.IsScalar()) return "offsets must be scalars";
     }
     if (in.dynamic_slice_sizes.size() != src.size()) {
@@ -199,20 +265,28 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
   }
   if (op == "dynamic-update-slice") {
     const auto& src = operand_dims(0);
-    if (in.operand_count() != static_cast<int>(src.size()) + 2) {
+    if (OffsetVectorOperand(in) < 0 &&
+        in.operand_count() != static_cast<int>(src.size()) + 2) {
       return "dynamic-update-slice takes operand, update and one scalar "
-             "offset per dimension";
+             "offset per dimension (or one vector of them)";
     }
     const auto& upd = operand_dims(1);
     if (upd.size() != src.size()) return Mismatch(in, in.operand(1)->shape);
     for (size_t i = 0; i < src.size(); ++i) {
       if (upd[i] > src[i]) return "update larger than the operand";
     }
-    for (int i = 2; i < in.operand_count(); ++i) {
+    for (int i = 2; i < in.operand_count() && OffsetVectorOperand(in) < 0;
+         ++i) {
       if (!in.operand(i)->shape.IsScalar()) return "offsets must be scalars";
     }
     if (out.dims != src) return Mismatch(in, in.operand(0)->shape);
     return std::nullopt;
+  }
+  if (op == "dot" && in.HasAttribute("sparsity")) {
+    // Sparse dot: (lhs, rhs, metadata...) with a compressed operand.
+    return in.operand_count() >= 2
+               ? std::nullopt
+               : std::optional<std::string>("sparse dot needs two operands");
   }
   if (op == "dot") {
     if (auto e = NeedOperands(in, 2)) return e;
@@ -280,33 +354,6 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
 }
 
 }  // namespace
-
-std::optional<Shape> InferShape(const Instruction& in) {
-  if (in.operands.empty()) return std::nullopt;
-  const Shape& first = in.operand(0)->shape;
-  if (in.opcode == "dynamic-slice" && first.IsArray()) {
-    return Shape::Array(first.type, in.dynamic_slice_sizes);
-  }
-  if (in.opcode == "dynamic-update-slice" || in.opcode == "copy" ||
-      in.opcode == "negate" || in.opcode == "abs") {
-    return first;
-  }
-  if (IsElementwiseOpcode(in.opcode) && in.opcode != "convert" &&
-      in.opcode != "bitcast-convert") {
-    // The widest operand decides (select's predicate may be a scalar).
-    const Shape* widest = &first;
-    for (const Instruction* o : in.operands) {
-      if (o->shape.rank() > widest->rank()) widest = &o->shape;
-    }
-    Shape s = *widest;
-    if (in.opcode == "select" && in.operand_count() == 3) {
-      s.type = in.operand(1)->shape.type;
-    }
-    if (in.opcode == "compare") s.type = ElementType::kPred;
-    return s;
-  }
-  return std::nullopt;
-}
 
 std::optional<std::string> VerifyInstruction(const Instruction& in) {
   const std::string& op = in.opcode;
@@ -388,20 +435,25 @@ std::optional<std::string> VerifyInstruction(const Instruction& in) {
     return std::nullopt;
   }
   if (op == "convolution") {
-    if (auto e = NeedOperands(in, 2)) return e;
+    // Sparse convolution: a third operand holds the sparsity metadata and
+    // the lhs is stored compressed, so its sizes are not checked here.
+    const bool sparse = in.operand_count() == 3;
+    if (!sparse) {
+      if (auto e = NeedOperands(in, 2)) return e;
+    }
     if (auto e = AllArrays(in)) return e;
     if (!in.conv) return "convolution needs dim_labels=";
     const ConvDimensionNumbers& dn = *in.conv;
     const Shape &lhs = in.operand(0)->shape, &rhs = in.operand(1)->shape;
     size_t sp = dn.input_spatial.size();
-    if (static_cast<size_t>(lhs.rank()) != sp + 2 ||
-        static_cast<size_t>(rhs.rank()) != sp + 2 ||
-        static_cast<size_t>(in.shape.rank()) != sp + 2) {
+    if (lhs.rank() != dn.input_rank || rhs.rank() != dn.kernel_rank ||
+        in.shape.rank() != dn.output_rank) {
       return "dim_labels do not match the ranks of '" + in.name + "'";
     }
     if (in.window.size() != sp && !(sp == 0 && in.window.empty())) {
       return "window needs one entry per spatial dimension";
     }
+    if (sparse || AnyUnbounded(in)) return std::nullopt;
     for (size_t i = 0; i < sp; ++i) {
       if (in.window[i].size != rhs.dims[dn.kernel_spatial[i]]) {
         return "window size differs from the kernel's spatial size";
@@ -412,12 +464,22 @@ std::optional<std::string> VerifyInstruction(const Instruction& in) {
                " of '" + in.name + "'";
       }
     }
-    if (in.feature_group_count <= 0 || in.batch_group_count <= 0 ||
-        lhs.dims[dn.input_feature] !=
-            rhs.dims[dn.kernel_input_feature] * in.feature_group_count ||
+    int64_t kernel_in;
+    const int64_t fg = in.feature_group_count, bg = in.batch_group_count;
+    if (fg <= 0 || bg <= 0 ||
+        __builtin_mul_overflow(rhs.dims[dn.kernel_input_feature], fg,
+                               &kernel_in) ||
+        lhs.dims[dn.input_feature] != kernel_in ||
         in.shape.dims[dn.output_feature] !=
             rhs.dims[dn.kernel_output_feature]) {
       return "convolution feature dimensions do not match";
+    }
+    if (bg > 1 &&
+        (lhs.dims[dn.input_batch] % bg != 0 ||
+         in.shape.dims[dn.output_batch] != lhs.dims[dn.input_batch] / bg ||
+         in.shape.dims[dn.output_feature] % bg != 0)) {
+      return "convolution batch_group_count=" + std::to_string(bg) +
+             " does not divide the batch and output feature dimensions";
     }
     return std::nullopt;
   }
