@@ -732,10 +732,10 @@ Status ModuleBuilder::CheckCallGraph() {
           cycle += stack[i].comp->name() + " -> ";
         }
         cycle += next->name();
-        return Cursor::FailAt(at, "call cycle: '" + in.name + "' (" +
-                                      in.opcode + ") in '" + f.comp->name() +
-                                      "' calls '" + next->name() +
-                                      "', which calls back: " + cycle);
+        return Cursor::FailAt(
+            at, "computations call each other in a cycle: " + cycle + " ('" +
+                    in.name + "' (" + in.opcode + ") in '" + f.comp->name() +
+                    "' calls '" + next->name() + "')");
       }
       if (mark[next] == Mark::kDone) {
         if (static_cast<int>(stack.size()) + height[next] > kMaxCallDepth) {

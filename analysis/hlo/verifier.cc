@@ -103,6 +103,175 @@ std::optional<std::string> VerifyBitcastConvert(const Instruction& in) {
   return std::nullopt;
 }
 
+bool Has(const std::vector<int64_t>& v, int64_t x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+// Gather: the dimension numbers fit the shapes and give the output shape
+// (XLA's shape inference for gather).
+std::optional<std::string> VerifyGather(const Instruction& in) {
+  if (auto e = NeedOperands(in, 2)) return e;
+  const GatherDimensionNumbers& g = in.gather;
+  const Shape &operand = in.operand(0)->shape, &indices = in.operand(1)->shape;
+  const int64_t r_op = operand.rank(), r_ind = indices.rank();
+  const int64_t ivd = g.index_vector_dim;
+  auto bad = [&](const std::string& what) -> std::optional<std::string> {
+    return "gather '" + in.name + "': " + what;
+  };
+  if (in.slice_sizes.size() != static_cast<size_t>(r_op)) {
+    return bad("slice_sizes needs one size per operand dimension");
+  }
+  for (int64_t i = 0; i < r_op; ++i) {
+    if (in.slice_sizes[i] < 0 || in.slice_sizes[i] > operand.dims[i]) {
+      return bad("slice_sizes larger than the operand");
+    }
+  }
+  if (ivd < 0 || ivd > r_ind) return bad("index_vector_dim out of range");
+  const int64_t k = ivd == r_ind ? 1 : indices.dims[ivd];
+  if (static_cast<int64_t>(g.start_index_map.size()) != k ||
+      !DistinctIn(g.start_index_map, r_op) ||
+      !DistinctIn(g.collapsed_slice_dims, r_op) ||
+      !DistinctIn(g.operand_batching_dims, r_op) ||
+      g.operand_batching_dims.size() != g.start_indices_batching_dims.size() ||
+      !DistinctIn(g.start_indices_batching_dims, r_ind)) {
+    return bad(
+        "start_index_map, collapsed_slice_dims or batching dims do not fit "
+        "the operand and indices");
+  }
+  for (int64_t d : g.start_indices_batching_dims) {
+    if (d == ivd) return bad("a batching dim is the index vector dim");
+  }
+  std::vector<int64_t> window;
+  for (int64_t i = 0; i < r_op; ++i) {
+    bool collapsed = Has(g.collapsed_slice_dims, i);
+    bool batching = Has(g.operand_batching_dims, i);
+    if (collapsed && batching) return bad("a dim is collapsed and batching");
+    if ((collapsed || batching) && in.slice_sizes[i] != 1) {
+      return bad("collapsed and batching dims need slice size 1");
+    }
+    if (!collapsed && !batching) window.push_back(in.slice_sizes[i]);
+  }
+  const int64_t batch_rank = r_ind - (ivd < r_ind ? 1 : 0);
+  if (!DistinctIn(g.offset_dims, in.shape.rank()) ||
+      g.offset_dims.size() != window.size() ||
+      in.shape.rank() != batch_rank + static_cast<int64_t>(window.size())) {
+    return bad("offset_dims do not fit the output rank");
+  }
+  std::vector<int64_t> want;
+  size_t w = 0, b = 0;
+  std::vector<int64_t> batch;
+  for (int64_t i = 0; i < r_ind; ++i) {
+    if (i != ivd) batch.push_back(indices.dims[i]);
+  }
+  for (int64_t i = 0; i < in.shape.rank(); ++i) {
+    want.push_back(Has(g.offset_dims, i) ? window[w++] : batch[b++]);
+  }
+  if (want != in.shape.dims)
+    return Mismatch(in, Shape::Array(in.shape.type, want));
+  return std::nullopt;
+}
+
+// Scatter: operands, indices, updates; the dimension numbers fit.
+std::optional<std::string> VerifyScatter(const Instruction& in) {
+  const int n = in.operand_count();
+  auto bad = [&](const std::string& what) -> std::optional<std::string> {
+    return "scatter '" + in.name + "': " + what;
+  };
+  if (n < 3 || n % 2 == 0) return bad("takes operands, indices, then updates");
+  const int k = (n - 1) / 2;
+  const ScatterDimensionNumbers& s = in.scatter;
+  const Shape& operand = in.operand(0)->shape;
+  const Shape& indices = in.operand(k)->shape;
+  const Shape& updates = in.operand(k + 1)->shape;
+  for (int i = 0; i < n; ++i) {
+    if (!in.operand(i)->shape.IsArray()) return bad("operands must be arrays");
+  }
+  for (int i = 1; i < k; ++i) {
+    if (in.operand(i)->shape.dims != operand.dims) {
+      return bad("the operands differ in dimensions");
+    }
+  }
+  for (int i = k + 2; i < n; ++i) {
+    if (in.operand(i)->shape.dims != updates.dims) {
+      return bad("the updates differ in dimensions");
+    }
+  }
+  const int64_t r_op = operand.rank(), r_ind = indices.rank();
+  const int64_t ivd = s.index_vector_dim;
+  if (ivd < 0 || ivd > r_ind) return bad("index_vector_dim out of range");
+  const int64_t vec = ivd == r_ind ? 1 : indices.dims[ivd];
+  if (!DistinctIn(s.update_window_dims, updates.rank()) ||
+      !DistinctIn(s.inserted_window_dims, r_op) ||
+      !DistinctIn(s.input_batching_dims, r_op) ||
+      !DistinctIn(s.scatter_dims_to_operand_dims, r_op) ||
+      static_cast<int64_t>(s.scatter_dims_to_operand_dims.size()) != vec ||
+      s.input_batching_dims.size() != s.scatter_indices_batching_dims.size() ||
+      !DistinctIn(s.scatter_indices_batching_dims, r_ind)) {
+    return bad("the dimension numbers do not fit the shapes");
+  }
+  std::vector<int64_t> window;
+  for (int64_t i = 0; i < r_op; ++i) {
+    if (!Has(s.inserted_window_dims, i) && !Has(s.input_batching_dims, i)) {
+      window.push_back(i);
+    }
+  }
+  const int64_t batch_rank = r_ind - (ivd < r_ind ? 1 : 0);
+  if (window.size() != s.update_window_dims.size() ||
+      updates.rank() !=
+          batch_rank + static_cast<int64_t>(s.update_window_dims.size())) {
+    return bad("update_window_dims do not fit the operand and updates");
+  }
+  for (size_t w = 0; w < window.size(); ++w) {
+    if (updates.dims[s.update_window_dims[w]] > operand.dims[window[w]]) {
+      return bad("an update window is larger than the operand");
+    }
+  }
+  std::vector<int64_t> scatter_sizes, batch_sizes;
+  for (int64_t i = 0; i < updates.rank(); ++i) {
+    if (!Has(s.update_window_dims, i)) scatter_sizes.push_back(updates.dims[i]);
+  }
+  for (int64_t i = 0; i < r_ind; ++i) {
+    if (i != ivd) batch_sizes.push_back(indices.dims[i]);
+  }
+  if (scatter_sizes != batch_sizes) {
+    return bad("the updates' scatter dims differ from the indices' dims");
+  }
+  std::vector<Shape> outs;
+  for (int i = 0; i < k; ++i) outs.push_back(in.operand(i)->shape);
+  bool ok = k == 1 ? in.shape.Compatible(operand)
+                   : in.shape.IsTuple() &&
+                         static_cast<int>(in.shape.tuple_elements.size()) == k;
+  for (int i = 0; ok && k > 1 && i < k; ++i) {
+    ok = in.shape.tuple_elements[i].Compatible(outs[i]);
+  }
+  if (!ok) return Mismatch(in, k == 1 ? operand : in.shape);
+  return std::nullopt;
+}
+
+// Sort: every operand has the same dims; the output is the operands.
+std::optional<std::string> VerifySort(const Instruction& in) {
+  if (in.operands.empty()) return "sort needs an operand";
+  const Shape& first = in.operand(0)->shape;
+  if (in.dimensions.size() != 1 || in.dimensions[0] < 0 ||
+      in.dimensions[0] >= std::max(first.rank(), 1)) {
+    return "sort needs dimensions={d} within the operands' rank";
+  }
+  for (const Instruction* o : in.operands) {
+    if (!o->shape.IsArray() || o->shape.dims != first.dims) {
+      return "sort '" + in.name + "': the operands differ in dimensions";
+    }
+  }
+  const int k = in.operand_count();
+  bool ok = k == 1 ? in.shape.IsArray() && in.shape.dims == first.dims
+                   : in.shape.IsTuple() &&
+                         static_cast<int>(in.shape.tuple_elements.size()) == k;
+  for (int i = 0; ok && k > 1 && i < k; ++i) {
+    ok = in.shape.tuple_elements[i].dims == first.dims;
+  }
+  if (!ok) return Mismatch(in, first);
+  return std::nullopt;
+}
+
 std::optional<std::string> VerifyArrayOp(const Instruction& in) {
   // `?` dims carry no size to check sums and products against.
   if (AnyUnbounded(in)) return std::nullopt;
@@ -325,20 +494,8 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
     }
     return std::nullopt;
   }
-  if (op == "gather") {
-    if (auto e = NeedOperands(in, 2)) return e;
-    const auto& src = operand_dims(0);
-    if (in.slice_sizes.size() != src.size()) {
-      return "gather slice_sizes needs one size per operand dimension";
-    }
-    for (size_t i = 0; i < src.size(); ++i) {
-      if (in.slice_sizes[i] < 0 || in.slice_sizes[i] > src[i]) {
-        return "gather slice_sizes larger than the operand";
-      }
-    }
-    return std::nullopt;
-  }
-  if (op == "all-gather") {
+  if (op == "gather") return VerifyGather(in);
+  if (op == "all-gather" && in.operand_count() == 1) {
     if (in.dimensions.size() != 1 || in.operand_count() != 1) {
       return "all-gather takes one operand and dimensions={d}";
     }
@@ -383,6 +540,10 @@ std::optional<std::string> VerifyInstruction(const Instruction& in) {
     }
     return std::nullopt;
   }
+  if (op == "scatter") {
+    return AnyUnbounded(in) ? std::nullopt : VerifyScatter(in);
+  }
+  if (op == "sort") return VerifySort(in);
   if (op == "reduce" || op == "reduce-window") {
     int n = in.operand_count();
     if (n == 0 || n % 2 != 0) {
