@@ -310,7 +310,7 @@ Status ModuleBuilder::ParseAttributes(Computation* comp, Instruction* instr,
     std::string_view raw;
     if (attr == "literal") {
       // custom-call's `literal=s32[2] {1, 2}`: a shape, a blank, a value.
-      IXA_HLO_TRY(ParseShapeAt(&c_));
+      IXA_HLO_TRY(ParseShapeAt(&c_, /*layout_after_blank=*/false));
       IXA_ASSIGN_OR_RETURN(std::string_view value,
                            c_.RawValue("a literal value"));
       raw = c_.text().substr(

@@ -269,7 +269,7 @@ bool AtShape(Cursor* c) {
 
 namespace {
 
-Result<Shape> ParseShapeAtDepth(Cursor* c, int depth) {
+Result<Shape> ParseShapeAtDepth(Cursor* c, int depth, bool layout_after_blank) {
   Shape shape;
   if (depth > kMaxShapeDepth) {
     return c->Fail("a shape nested at most " + std::to_string(kMaxShapeDepth) +
@@ -278,7 +278,8 @@ Result<Shape> ParseShapeAtDepth(Cursor* c, int depth) {
   if (AtBufferShape(c)) {
     c->Name();
     c->Consume('(');
-    IXA_ASSIGN_OR_RETURN(shape, ParseShapeAtDepth(c, depth + 1));
+    IXA_ASSIGN_OR_RETURN(shape,
+                         ParseShapeAtDepth(c, depth + 1, layout_after_blank));
     IXA_HLO_TRY(c->Expect(')', "closing the buffer shape b(...)"));
     return shape;
   }
@@ -286,7 +287,8 @@ Result<Shape> ParseShapeAtDepth(Cursor* c, int depth) {
     shape.type = ElementType::kTuple;
     if (c->Consume(')')) return shape;
     while (true) {
-      IXA_ASSIGN_OR_RETURN(Shape element, ParseShapeAtDepth(c, depth + 1));
+      IXA_ASSIGN_OR_RETURN(Shape element,
+                           ParseShapeAtDepth(c, depth + 1, layout_after_blank));
       shape.tuple_elements.push_back(std::move(element));
       if (c->Consume(')')) return shape;
       if (!c->Consume(',')) return c->Fail("',' or ')' in a tuple shape");
@@ -339,7 +341,7 @@ Result<Shape> ParseShapeAtDepth(Cursor* c, int depth) {
   // shape (`-> f32[2]{` or `-> f32[2] {`) starts with a name.
   Position after_dims = c->raw_position();
   bool layout_follows = false;
-  if (c->Peek() == '{') {
+  if (layout_after_blank ? c->Peek() == '{' : c->PeekRaw() == '{') {
     c->Consume('{');
     char next = c->Peek();
     layout_follows = std::isdigit(static_cast<unsigned char>(next)) ||
@@ -356,7 +358,9 @@ Result<Shape> ParseShapeAtDepth(Cursor* c, int depth) {
 
 }  // namespace
 
-Result<Shape> ParseShapeAt(Cursor* c) { return ParseShapeAtDepth(c, 0); }
+Result<Shape> ParseShapeAt(Cursor* c, bool layout_after_blank) {
+  return ParseShapeAtDepth(c, 0, layout_after_blank);
+}
 
 Result<Shape> ParseShape(std::string_view text) {
   Cursor c(text);

@@ -130,8 +130,10 @@ struct Shape {
 Result<Shape> ParseShape(std::string_view text);
 
 class Cursor;
-// Parses a shape at the cursor (used by the module reader).
-Result<Shape> ParseShapeAt(Cursor* cursor);
+// Parses a shape at the cursor (used by the module reader). With
+// layout_after_blank false, only a '{' right after the dims opens a layout
+// (a literal's value follows its shape after a blank: `s32[2] {1, 2}`).
+Result<Shape> ParseShapeAt(Cursor* cursor, bool layout_after_blank = true);
 // True when the cursor is at something that starts a shape: `(` or an
 // element type name followed by `[`.
 bool AtShape(Cursor* cursor);

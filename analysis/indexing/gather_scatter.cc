@@ -106,7 +106,6 @@ Result<Indexing> GatherOutToIn(const Instruction& in, ExprContext* ctx) {
       IndexingMap read =
           MakeMap(ctx, out, {},
                   IndicesIndex(r_ind, ivd, batch_exprs, ctx->Constant(j)));
-      if (ivd == r_ind) read.mutable_results().pop_back();  // no vector dim
       start = RuntimeValue(*in.operand(1), std::move(read),
                            Interval{0, operand.dims[i] - in.slice_sizes[i]},
                            /*first_symbol=*/0, &rt_vars);
@@ -128,7 +127,6 @@ Result<Indexing> GatherOutToIn(const Instruction& in, ExprContext* ctx) {
   }
   std::vector<Expr> indices_results =
       IndicesIndex(r_ind, ivd, batch_exprs, vector_index);
-  if (ivd == r_ind) indices_results.pop_back();
   IndexingMap indices_map =
       MakeMap(ctx, out, range, std::move(indices_results));
   return FromMaps({std::move(operand_map), std::move(indices_map)});
@@ -207,7 +205,6 @@ Result<std::vector<Expr>> Starts(const Instruction& in, const ScatterLayout& l,
       IndexingMap read = shape_of_read;
       read.mutable_results() =
           IndicesIndex(r_ind, ivd, scatter, ctx->Constant(j));
-      if (ivd == r_ind) read.mutable_results().pop_back();
       start = RuntimeValue(*in.operand(l.k), std::move(read),
                            Interval{0, l.operand->dims[i] - l.window_size[i]},
                            first_symbol, rt_vars);
