@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "hw/xla_layout.h"
+
 namespace ixa::hlo {
 namespace {
 
@@ -65,6 +67,22 @@ int64_t WindowedSize(int64_t n, const WindowDim& w) {
   }
   if (padded < window) return 0;
   return (padded - window) / w.stride + 1;
+}
+
+bool Tiled(const Shape& s) {
+  return s.layout &&
+         (!s.layout->tiles.empty() || s.layout->element_size_bits != 0);
+}
+
+// Bytes of a shape's buffer under its (tiled) layout; nullopt when hw
+// cannot lay it out.
+std::optional<int64_t> PhysicalBytes(const Shape& s) {
+  auto xla = hw::ParseXlaShape(s.ToString(/*with_layout=*/true));
+  if (!xla.ok()) return std::nullopt;
+  ExprContext ctx;
+  auto info = hw::AnalyzeTiledLayout(*xla, &ctx);
+  if (!info.ok()) return std::nullopt;
+  return info->bytes;
 }
 
 bool AnyUnbounded(const Instruction& in) {
@@ -321,6 +339,18 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
     }
     for (size_t i = 0; i < p.size(); ++i) {
       if (out.dims[i] != operand_dims(0)[p[i]]) return Mismatch(in, out);
+    }
+    return std::nullopt;
+  }
+  if (op == "bitcast" && (Tiled(in.shape) || Tiled(in.operand(0)->shape))) {
+    // XLA compares the buffers' sizes, padding of the tiles included.
+    if (auto e = NeedOperands(in, 1)) return e;
+    std::optional<int64_t> a = PhysicalBytes(in.operand(0)->shape);
+    std::optional<int64_t> b = PhysicalBytes(in.shape);
+    if (!a || !b || *a != *b) {
+      return "shape mismatch: bitcast of " +
+             in.operand(0)->shape.ToString(true) + " to " +
+             in.shape.ToString(true) + " changes the size of the tiled buffer";
     }
     return std::nullopt;
   }
