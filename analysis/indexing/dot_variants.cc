@@ -204,8 +204,11 @@ Result<Indexing> RaggedDotOutToIn(const Instruction& in, ExprContext* ctx) {
     result = FromMaps({group_map});
     result.indexing_maps.insert(result.indexing_maps.begin(), 2,
                                 IndexingMapSet());
-    const char* why =
-        "each group's contracting range is decided by group_sizes at run time";
+    const std::string why =
+        Unsupported(in,
+                    "each group's contracting range is decided by "
+                    "group_sizes at run time")
+            .message;
     result.SetUnknown(0, why);
     result.SetUnknown(1, why);
     return result;
@@ -216,9 +219,11 @@ Result<Indexing> RaggedDotOutToIn(const Instruction& in, ExprContext* ctx) {
   result = FromMaps({std::move(maps.lhs), std::move(group_map)});
   result.indexing_maps.insert(result.indexing_maps.begin() + 1,
                               IndexingMapSet());
-  result.SetUnknown(1,
-                    "the rhs group each lhs row uses is decided by the prefix "
-                    "sums of group_sizes at run time");
+  result.SetUnknown(1, Unsupported(in,
+                                   "the rhs group each lhs row uses is decided "
+                                   "by the prefix sums of group_sizes at run "
+                                   "time")
+                           .message);
   return result;
 }
 

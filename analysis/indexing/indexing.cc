@@ -359,6 +359,9 @@ Result<Indexing> DispatchInToOut(const Instruction& in, int operand_id,
       op == "reduce-scatter") {
     return CollectiveInToOut(in, operand_id, ctx);
   }
+  if (std::string why = NoMapReason(in); !why.empty()) {
+    return Unsupported(in, why);
+  }
   // Everything else with an output-to-input map (gather, all-to-all,
   // scaled-dot, ...): its exact inverse relation. Ops without one answer
   // unknown.
