@@ -16,7 +16,7 @@ const Instruction* Computation::parameter(int64_t i) const {
 }
 
 const Instruction* Computation::Find(std::string_view name) const {
-  auto it = by_name_.find(std::string(name));
+  auto it = by_name_.find(name);
   return it == by_name_.end() ? nullptr : it->second;
 }
 

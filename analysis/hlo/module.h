@@ -168,7 +168,15 @@ class Computation {
   std::vector<std::unique_ptr<Instruction>> instructions_;
   std::vector<const Instruction*> post_order_;
   std::vector<const Instruction*> parameters_;
-  std::unordered_map<std::string, const Instruction*> by_name_;
+  // Looked up by string_view without building a string (transparent hash).
+  struct NameHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const {
+      return std::hash<std::string_view>()(s);
+    }
+  };
+  std::unordered_map<std::string, const Instruction*, NameHash, std::equal_to<>>
+      by_name_;
 };
 
 class Module {

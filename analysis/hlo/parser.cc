@@ -395,7 +395,7 @@ Status ModuleBuilder::ParseInstruction(Computation* comp, int depth) {
   Position pos = c_.position();
   IXA_ASSIGN_OR_RETURN(std::string_view name,
                        c_.ExpectName("an instruction name"));
-  if (comp->by_name_.count(std::string(name))) {
+  if (comp->by_name_.find(name) != comp->by_name_.end()) {
     return Cursor::FailAt(
         pos, "instruction '" + std::string(name) + "' is defined twice");
   }
