@@ -51,11 +51,19 @@ struct GatherDimensionNumbers {
   int64_t index_vector_dim = -1;
 };
 
+// Scatter's dimension numbers mirror gather's one for one, so the reader
+// keeps them in Instruction::gather (update_window_dims in offset_dims,
+// inserted_window_dims in collapsed_slice_dims, scatter_dims_to_operand_dims
+// in start_index_map, input / scatter_indices batching dims in the
+// operand / start_indices batching dims): one copy per instruction keeps
+// instructions small. ScatterDims() gives them under their own names.
 struct ScatterDimensionNumbers {
-  std::vector<int64_t> update_window_dims, inserted_window_dims,
-      scatter_dims_to_operand_dims, input_batching_dims,
-      scatter_indices_batching_dims;
-  int64_t index_vector_dim = -1;
+  const std::vector<int64_t>& update_window_dims;
+  const std::vector<int64_t>& inserted_window_dims;
+  const std::vector<int64_t>& scatter_dims_to_operand_dims;
+  const std::vector<int64_t>& input_batching_dims;
+  const std::vector<int64_t>& scatter_indices_batching_dims;
+  int64_t index_vector_dim;
 };
 
 // ragged-dot: `lhs_ragged_dims={d}`, `rhs_group_dims={g}` (with the dot
@@ -104,10 +112,11 @@ struct Instruction {
   // collective-permute's `slice_sizes={{128,32}}` (a list of lists).
   std::vector<std::vector<int64_t>> slice_sizes_list;
   DotDimensionNumbers dot;
-  GatherDimensionNumbers gather;
-  ScatterDimensionNumbers scatter;
+  GatherDimensionNumbers gather;  // also scatter's (ScatterDims)
   RaggedDotDimensionNumbers ragged;
-  std::optional<ConvDimensionNumbers> conv;
+  // Set for convolutions (dim_labels=); held apart so that the other
+  // instructions stay small.
+  std::unique_ptr<const ConvDimensionNumbers> conv;
   int64_t feature_group_count = 1, batch_group_count = 1;
   // Explicit `{{0,1},{2,3}}`, or expanded from the iota form
   // `[G,S]<=[dims]T(perm)` or a mesh `mesh['a'=2,'b'=2] {'b'}`.
@@ -124,6 +133,14 @@ struct Instruction {
     return attributes.count(std::string(name)) > 0;
   }
   std::string Attribute(std::string_view name) const;
+  ScatterDimensionNumbers ScatterDims() const {
+    return {gather.offset_dims,
+            gather.collapsed_slice_dims,
+            gather.start_index_map,
+            gather.operand_batching_dims,
+            gather.start_indices_batching_dims,
+            gather.index_vector_dim};
+  }
   // The computation of a fusion / call / map / reduce (first called one).
   const Computation* called() const {
     return called_computations.empty() ? nullptr : called_computations[0];

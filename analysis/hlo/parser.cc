@@ -133,26 +133,21 @@ Status ModuleBuilder::ParseAttribute(Instruction* instr, std::string_view name,
   if (name == "start_indices_batching_dims") {
     return ints(&instr->gather.start_indices_batching_dims);
   }
-  if (name == "update_window_dims") {
-    return ints(&instr->scatter.update_window_dims);
-  }
+  // Scatter's dimension numbers live in gather's fields (ScatterDims).
+  if (name == "update_window_dims") return ints(&instr->gather.offset_dims);
   if (name == "inserted_window_dims") {
-    return ints(&instr->scatter.inserted_window_dims);
+    return ints(&instr->gather.collapsed_slice_dims);
   }
   if (name == "scatter_dims_to_operand_dims") {
-    return ints(&instr->scatter.scatter_dims_to_operand_dims);
+    return ints(&instr->gather.start_index_map);
   }
   if (name == "input_batching_dims") {
-    return ints(&instr->scatter.input_batching_dims);
+    return ints(&instr->gather.operand_batching_dims);
   }
   if (name == "scatter_indices_batching_dims") {
-    return ints(&instr->scatter.scatter_indices_batching_dims);
+    return ints(&instr->gather.start_indices_batching_dims);
   }
-  if (name == "index_vector_dim") {
-    if (Status s = one(&instr->gather.index_vector_dim)) return s;
-    instr->scatter.index_vector_dim = instr->gather.index_vector_dim;
-    return std::nullopt;
-  }
+  if (name == "index_vector_dim") return one(&instr->gather.index_vector_dim);
   if (name == "index") return one(&instr->tuple_index);
   if (name == "iota_dimension") return one(&instr->iota_dimension);
   if (name == "feature_group_count") return one(&instr->feature_group_count);
@@ -164,7 +159,8 @@ Status ModuleBuilder::ParseAttribute(Instruction* instr, std::string_view name,
   } else if (name == "window") {
     IXA_ASSIGN_OR_RETURN(instr->window, WindowAttr(raw, pos));
   } else if (name == "dim_labels") {
-    IXA_ASSIGN_OR_RETURN(instr->conv, DimLabelsAttr(raw, pos));
+    IXA_ASSIGN_OR_RETURN(ConvDimensionNumbers dn, DimLabelsAttr(raw, pos));
+    instr->conv = std::make_unique<const ConvDimensionNumbers>(std::move(dn));
   } else if (name == "replica_groups") {
     IXA_ASSIGN_OR_RETURN(instr->replica_groups, ReplicaGroupsAttr(raw, pos));
   } else if (IsComputationAttribute(name)) {

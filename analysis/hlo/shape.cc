@@ -325,16 +325,17 @@ Result<Shape> ParseShapeAtDepth(Cursor* c, int depth, bool layout_after_blank) {
         }
         elements = next;
       }
-      shape.dims.push_back(d);
       if (dynamic) {
-        shape.dynamic_dims.resize(shape.dims.size(), false);
-        shape.dynamic_dims.back() = true;
+        if (shape.dims.size() >= 64) {
+          return c->Fail("dynamic dimensions among the first 64");
+        }
+        shape.dynamic_mask |= uint64_t{1} << shape.dims.size();
       }
+      shape.dims.push_back(d);
       if (c->Consume(']')) break;
       if (!c->Consume(',')) return c->Fail("',' or ']' in the dimensions");
     }
   }
-  if (!shape.dynamic_dims.empty()) shape.dynamic_dims.resize(shape.rank());
   // The layout usually follows the dims directly; XLA's lexer also takes
   // `f32[2,3] {1,0}`. A '{' opens a layout only when a dimension number,
   // ':' or '}' follows: a computation body after a signature's return

@@ -91,12 +91,13 @@ struct Shape {
   std::vector<int64_t> dims;          // arrays only
   std::optional<Layout> layout;       // arrays only; nullopt = not written
   std::vector<Shape> tuple_elements;  // tuples only
-  // Per dim: written `<=N` or `?` (empty when every dim is static).
-  std::vector<bool> dynamic_dims;
+  // Bit i: dim i is written `<=N` or `?` (a mask keeps every shape small;
+  // the reader refuses dynamic dims past the 64th).
+  uint64_t dynamic_mask = 0;
 
   bool IsTuple() const { return type == ElementType::kTuple; }
   bool IsDynamicDim(int i) const {
-    return i < static_cast<int>(dynamic_dims.size()) && dynamic_dims[i];
+    return i >= 0 && i < 64 && ((dynamic_mask >> i) & 1) != 0;
   }
   // Some dim (of this array or any tuple element) is `?`.
   bool HasUnboundedDim() const;

@@ -197,7 +197,7 @@ std::optional<std::string> VerifyScatter(const Instruction& in) {
   };
   if (n < 3 || n % 2 == 0) return bad("takes operands, indices, then updates");
   const int k = (n - 1) / 2;
-  const ScatterDimensionNumbers& s = in.scatter;
+  const ScatterDimensionNumbers s = in.ScatterDims();
   const Shape& operand = in.operand(0)->shape;
   const Shape& indices = in.operand(k)->shape;
   const Shape& updates = in.operand(k + 1)->shape;

@@ -147,7 +147,7 @@ struct ScatterLayout {
 };
 
 Result<ScatterLayout> Layout(const Instruction& in) {
-  const hlo::ScatterDimensionNumbers& s = in.scatter;
+  const hlo::ScatterDimensionNumbers s = in.ScatterDims();
   ScatterLayout l;
   const int n = in.operand_count();
   if (n < 3 || n % 2 == 0) {
@@ -195,7 +195,7 @@ Result<std::vector<Expr>> Starts(const Instruction& in, const ScatterLayout& l,
                                  const IndexingMap& shape_of_read,
                                  int first_symbol,
                                  std::vector<Variable>* rt_vars) {
-  const hlo::ScatterDimensionNumbers& s = in.scatter;
+  const hlo::ScatterDimensionNumbers s = in.ScatterDims();
   ExprContext* ctx = shape_of_read.context();
   const int64_t r_ind = l.indices->rank(), ivd = s.index_vector_dim;
   std::vector<Expr> starts;
@@ -223,7 +223,7 @@ Result<std::vector<Expr>> Starts(const Instruction& in, const ScatterLayout& l,
 Result<Indexing> ScatterOutToIn(const Instruction& in, int output_id,
                                 ExprContext* ctx) {
   IXA_ASSIGN_OR_RETURN(ScatterLayout l, Layout(in));
-  const hlo::ScatterDimensionNumbers& s = in.scatter;
+  const hlo::ScatterDimensionNumbers s = in.ScatterDims();
   const std::vector<int64_t>& out = OutputDims(in, output_id);
   std::vector<IndexingMap> maps;
   // The combiner sees every operand at the output's own index.
@@ -277,7 +277,7 @@ Result<Indexing> ScatterOutToIn(const Instruction& in, int output_id,
 Result<Indexing> ScatterInToOut(const Instruction& in, int operand,
                                 ExprContext* ctx) {
   IXA_ASSIGN_OR_RETURN(ScatterLayout l, Layout(in));
-  const hlo::ScatterDimensionNumbers& s = in.scatter;
+  const hlo::ScatterDimensionNumbers s = in.ScatterDims();
   const std::vector<int64_t>& out = l.operand->dims;
   const int outputs = OutputCount(in);
   auto every_output = [&](IndexingMap m) {

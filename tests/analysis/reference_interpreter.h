@@ -180,7 +180,7 @@ class Interpreter {
   // clamped: a window leaving the operand is skipped), combined through
   // to_apply with all operands and updates.
   std::vector<Tensor> Scatter(const hlo::Instruction& in, Values& v) {
-    const auto& s = in.scatter;
+    const hlo::ScatterDimensionNumbers s = in.ScatterDims();
     const int k = (in.operand_count() - 1) / 2;
     std::vector<Tensor> outs;
     for (int i = 0; i < k; ++i) outs.push_back(v[in.operand(i)][0]);

@@ -12,8 +12,10 @@
 //   build/bin/bench_hlo            all of them
 //   build/bin/bench_hlo --large    only 4 (for /usr/bin/time -v: peak memory)
 //   build/bin/bench_hlo --read     only 4's reading
-//   build/bin/bench_hlo --write-large FILE   writes 4's module as an
-//                                  `indexing` request for `ixa query`
+//   build/bin/bench_hlo --write-large FILE   writes 4's module as
+//                                  `indexing` and `fusion_indexing` requests
+//   build/bin/bench_hlo --write-classic FILE 3's module grown to 100,000
+//                                  instructions, in forms any reader takes
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -152,25 +154,32 @@ void BenchChain() {
       Seconds(t0, t2) * 1e3);
 }
 
-void BenchLargeModule() {
-  // 10,000 instructions: a mix of elementwise ops over two running values,
-  // with a transpose pair every 50 instructions.
+// A mix of elementwise ops over two running values, with a transpose pair
+// every 50 instructions (shapes written, the forms every reader takes).
+std::string ClassicModule(int n) {
   std::string text = "HloModule big\nENTRY e {\n";
   text += "a0 = f32[32,32] parameter(0)\na1 = f32[32,32] parameter(1)\n";
-  for (int i = 2; i < 10000; ++i) {
-    std::string n = "a" + std::to_string(i);
+  for (int i = 2; i < n; ++i) {
+    std::string a = "a" + std::to_string(i);
     std::string p1 = "a" + std::to_string(i - 1),
                 p2 = "a" + std::to_string(i - 2);
     if (i % 50 == 0) {
       text +=
-          n + " = f32[32,32]{1,0} transpose(" + p1 + "), dimensions={1,0}\n";
+          a + " = f32[32,32]{1,0} transpose(" + p1 + "), dimensions={1,0}\n";
     } else if (i % 3 == 0) {
-      text += n + " = f32[32,32] negate(" + p1 + ")\n";
+      text += a + " = f32[32,32] negate(" + p1 + ")\n";
     } else {
-      text += n + " = f32[32,32] add(" + p1 + ", " + p2 + ")\n";
+      text += a + " = f32[32,32] add(" + p1 + ", " + p2 + ")\n";
     }
   }
-  text += "ROOT r = f32[32,32] add(a9999, a9998)\n}\n";
+  text += "ROOT r = f32[32,32] add(a" + std::to_string(n - 1) + ", a" +
+          std::to_string(n - 2) + ")\n}\n";
+  return text;
+}
+
+void BenchLargeModule() {
+  // 10,000 instructions.
+  std::string text = ClassicModule(10000);
   auto t0 = Clock::now();
   auto m = ixa::hlo::ParseHloModule(text);
   auto t1 = Clock::now();
@@ -286,9 +295,10 @@ void BenchHugeModule() {
       grouped->unknown.size());
 }
 
-// The module as one `indexing` request line (JSON string escaping).
-int WriteLargeRequest(const char* path) {
-  std::string text = HugeModule(100000), escaped;
+// The module as `indexing` and `fusion_indexing` request lines (JSON
+// string escaping).
+int WriteLargeRequest(const char* path, const std::string& text) {
+  std::string escaped;
   for (char c : text) {
     if (c == '"' || c == '\\') escaped += '\\';
     if (c == '\n') {
@@ -311,7 +321,12 @@ int WriteLargeRequest(const char* path) {
 
 int main(int argc, char** argv) {
   std::string mode = argc > 1 ? argv[1] : "";
-  if (mode == "--write-large" && argc > 2) return WriteLargeRequest(argv[2]);
+  if (mode == "--write-large" && argc > 2) {
+    return WriteLargeRequest(argv[2], HugeModule(100000));
+  }
+  if (mode == "--write-classic" && argc > 2) {
+    return WriteLargeRequest(argv[2], ClassicModule(100000));
+  }
   if (mode == "--large") {
     BenchHugeModule();
     return 0;
