@@ -441,7 +441,8 @@ Result<IndexingMap> IndexingMap::ConvertRangeVariablesToDims(
     if (i < 0 || i >= num_range_vars()) {
       return Error::Invalid("symbol " + std::to_string(i) +
                             " is not a range variable (the map has " +
-                            std::to_string(num_range_vars()) + ")");
+                            std::to_string(num_range_vars()) +
+                            " range variables)");
     }
     if (k > 0 && i <= range_var_indices[k - 1]) {
       return Error::Invalid(
