@@ -76,7 +76,11 @@ hlo::Shape DescendingShape(const hlo::Shape& like, std::vector<int64_t> dims) {
 IndexingMap BitcastMap(const hlo::Shape& from, const hlo::Shape& to,
                        ExprContext* ctx) {
   // from logical -> from physical (major to minor) -> row-major reshape to
-  // to's physical dims -> to logical.
+  // to's physical dims -> to logical. Empty shapes have no element: 0s.
+  if (from.ElementCount() == 0 || to.ElementCount() == 0) {
+    return IndexingMap::FromTensorSizes(
+        ctx, std::vector<Expr>(to.rank(), ctx->Constant(0)), from.dims, {});
+  }
   const std::vector<int64_t> from_m2m = from.MinorToMajor();
   const std::vector<int64_t> to_m2m = to.MinorToMajor();
   const std::vector<int64_t> from_phys = from.PhysicalDims();

@@ -299,7 +299,8 @@ ReductionDims GetReductionDims(const Instruction& reduce) {
 bool IsContiguousReduction(const Instruction& instr) {
   if (instr.opcode != "reduce" || instr.operand_count() < 2) return false;
   const hlo::Shape& input = instr.operand(0)->shape;
-  if (!input.IsArray()) return false;
+  // An empty reduction has nothing for the reduction emitters to do.
+  if (!input.IsArray() || input.ElementCount() == 0) return false;
   const std::vector<int64_t> kept = KeptDims(instr);
   return (AreDimensionsConsecutive(input, kept) ||
           AreDimensionsConsecutive(input, instr.dimensions)) &&

@@ -192,9 +192,12 @@ Result<IndexingMap> DefaultThreadMap(const LaunchDimensions& launch,
     return Error::Limit("launch: too many threads");
   }
   Expr element = linear * unroll + ctx->Symbol(0) * per_chunk + ctx->Symbol(1);
-  std::vector<Expr> results(shape.rank());
+  // An empty shape has no element to write (and no chunk: the domain is
+  // empty); its results are 0 rather than a mod by 0.
+  std::vector<Expr> results(shape.rank(), ctx->Constant(0));
   int64_t divisor = 1;
   for (int64_t d : shape.MinorToMajor()) {
+    if (n == 0) break;
     results[d] = element.FloorDiv(divisor) % shape.dims[d];
     divisor = SaturatingMul(divisor, shape.dims[d]);
   }

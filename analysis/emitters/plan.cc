@@ -125,34 +125,10 @@ class ParameterDeriver {
   // from `thread`'s results to from's index, when given).
   void Add(const Instruction* from, const Instruction* stop,
            const IndexingMap& thread, const IndexingMap* to_from) {
-    if (ReachableParameters(info_, from, stop).empty()) return;
-    FusionRegion sub = SubRegion(info_, from, stop);
-    auto grouped = ComputeGroupedOutputToInputIndexing(sub, 0, ctx_);
-    if (!grouped.ok()) {
-      MarkUnknown(from, stop, grouped.error().message);
-      return;
-    }
-    for (size_t p = 0; p < info_.region->parameters.size(); ++p) {
-      for (const IndexingMap& g :
-           grouped->MapsOf(info_.region->parameters[p])) {
-        IndexingMap coverage = g;
-        if (to_from) {
-          auto c = ComposeSimplified(*to_from, g);
-          if (!c.ok()) {
-            acc_.unknown[p] = c.error().message;
-            continue;
-          }
-          coverage = std::move(c).value();
-        }
-        auto composed = ComposeSimplified(thread, coverage);
-        if (!composed.ok()) {
-          acc_.unknown[p] = composed.error().message;
-          continue;
-        }
-        acc_.maps[p].Insert(std::move(composed).value());
-        acc_.coverage[p].Insert(std::move(coverage));
-      }
-    }
+    IndexingMap start =
+        to_from ? *to_from : IndexingMap::Identity(ctx_, OutputDims(*from, 0));
+    int budget = kMaxPiecewiseSteps;
+    AddFrom(from, stop, thread, start, &budget);
   }
 
   std::vector<ParameterPlan> Finish() const {
@@ -174,6 +150,64 @@ class ParameterDeriver {
   }
 
  private:
+  // When a path has an op without maps, the walk goes one op at a time so
+  // that only the parameters behind that op become unknown; this bounds
+  // the steps.
+  static constexpr int kMaxPiecewiseSteps = 256;
+
+  // `coverage` maps the coverage domain to `node`'s output index.
+  void AddFrom(const Instruction* node, const Instruction* stop,
+               const IndexingMap& thread, const IndexingMap& coverage,
+               int* budget) {
+    if (ReachableParameters(info_, node, stop).empty()) return;
+    FusionRegion sub = SubRegion(info_, node, stop);
+    auto grouped = ComputeGroupedOutputToInputIndexing(sub, 0, ctx_);
+    if (grouped.ok()) {
+      for (size_t p = 0; p < info_.region->parameters.size(); ++p) {
+        for (const IndexingMap& g :
+             grouped->MapsOf(info_.region->parameters[p])) {
+          auto c = ComposeSimplified(coverage, g);
+          if (!c.ok()) {
+            acc_.unknown[p] = c.error().message;
+            continue;
+          }
+          auto composed = ComposeSimplified(thread, *c);
+          if (!composed.ok()) {
+            acc_.unknown[p] = composed.error().message;
+            continue;
+          }
+          acc_.maps[p].Insert(std::move(composed).value());
+          acc_.coverage[p].Insert(std::move(c).value());
+        }
+      }
+      return;
+    }
+    if (!info_.IsInside(node) || --*budget < 0) {
+      MarkUnknown(node, stop, grouped.error().message);
+      return;
+    }
+    auto own = ComputeOutputToInputIndexing(*node, 0, ctx_);
+    for (int i = 0; i < node->operand_count(); ++i) {
+      const Instruction* operand = node->operand(i);
+      if (operand == stop) continue;
+      if (!own.ok() || i >= static_cast<int>(own->indexing_maps.size())) {
+        MarkUnknown(operand, stop,
+                    own.ok() ? "no map of operand " + std::to_string(i) +
+                                   " of " + node->name
+                             : own.error().message);
+        continue;
+      }
+      for (const IndexingMap& m : own->indexing_maps[i]) {
+        auto c = ComposeSimplified(coverage, m);
+        if (!c.ok()) {
+          MarkUnknown(operand, stop, c.error().message);
+          continue;
+        }
+        AddFrom(operand, stop, thread, *c, budget);
+      }
+    }
+  }
+
   const FusionInfo& info_;
   ExprContext* ctx_;
   ParameterAccumulator acc_;

@@ -9,6 +9,7 @@
 
 #include "analysis/emitters/internal.h"
 #include "analysis/indexing/indexing.h"
+#include "core/int_math.h"
 
 namespace ixa::emitters {
 namespace {
@@ -175,7 +176,7 @@ KindMaps RowMaps(const FusionInfo& info, const ReductionDims& rd,
   const int64_t d0 = rd.dims[0], kept = rd.dims[1], r = rd.dims[2];
   const int64_t tr = std::min<int64_t>(1024, RoundUp(CeilDiv(r, 16), kWarp));
   int64_t tk = 1;
-  if (2 * tr <= 256) tk = kept * tr <= 256 ? kept : 256 / tr;
+  if (2 * tr <= 256) tk = kept <= 256 / tr ? kept : 256 / tr;
   const int64_t v = VectorSize(info, r, tr);
   k.input = {d0, kept, r / v, v};
   const int64_t tile = std::min(16 / v, CeilDiv(r / v, tr));
@@ -217,7 +218,7 @@ KindMaps MultiRowMaps(const FusionInfo& info, const ReductionDims& rd,
   int64_t tr = 0, tk = 0, blocks = 0;
   auto compute = [&](int64_t v) {
     tr = r / v;
-    tk = kept * tr <= 256 ? kept : 256 / tr;
+    tk = kept <= 256 / tr ? kept : 256 / tr;
     blocks = CeilDiv(kept, tk);
   };
   compute(1);

@@ -6,6 +6,7 @@
 
 #include "analysis/emitters/internal.h"
 #include "analysis/indexing/indexing.h"
+#include "core/int_math.h"
 
 namespace ixa::emitters {
 namespace {
@@ -92,7 +93,7 @@ Result<PlanDraft> BuildTransposePlan(const FusionInfo& info,
   for (int64_t v = kMaxVectorizedBytes / std::max<int64_t>(max_bytes, 1); v > 1;
        v /= 2) {
     const bool enough_work =
-        Product(tiling.block_counts) * kNumThreadsPerBlock >=
+        SaturatingMul(Product(tiling.block_counts), kNumThreadsPerBlock) >=
         v * v * device.sm_count * device.threads_per_core;
     const bool enough_shmem =
         smem_per_tile_set * v * v <= device.shared_memory_per_block;

@@ -241,6 +241,34 @@ TEST_CASE("loop plan: a forced launch overrides h.5", "[emitters][loop]") {
   CheckParametersFollowOutputs(p);
 }
 
+TEST_CASE("devices: the launch model of h.12", "[emitters][loop]") {
+  const hw::Device a6000 = *hw::FindDevice("rtx_a6000");
+  CHECK(a6000.sm_count == 84);
+  CHECK(a6000.threads_per_core == 1536);
+  CHECK(a6000.sm_count * a6000.threads_per_core == 129024);
+  CHECK(a6000.threads_per_block_limit == 1024);
+  CHECK(a6000.warp_size == 32);
+  CHECK(a6000.block_dim_limit ==
+        std::array<int64_t, 3>{2147483647, 65535, 65535});
+  CHECK(a6000.shared_memory_per_block == 48 * 1024);
+  CHECK(a6000.shared_memory_per_block_optin == 99 * 1024);
+  CHECK(a6000.smem_bytes_per_sm == 100 * 1024);
+  CHECK(a6000.clock_ghz == 1.41);
+  CHECK(a6000.dram_gbps == 768.096);
+  CHECK(a6000.l2_bytes == 6 * 1024 * 1024);
+  CHECK(a6000.fpus_per_core == 128);
+  const hw::Device h100 = *hw::FindDevice("h100");
+  CHECK(h100.sm_count * h100.threads_per_core == 270336);
+  CHECK(h100.shared_memory_per_block == 48 * 1024);
+  CHECK(h100.shared_memory_per_block_optin == 227 * 1024);
+  CHECK(h100.smem_bytes_per_sm == 228 * 1024);
+  CHECK(h100.clock_ghz == 1.98);
+  CHECK(h100.dram_gbps == 3352.32);
+  CHECK(h100.l2_bytes == 50 * 1024 * 1024);
+  CHECK(h100.fpus_per_core == 128);
+  CHECK_FALSE(hw::FindDevice("tpu_v5e")->HasLaunchModel());
+}
+
 TEST_CASE("loop plan: devices without a launch model are refused",
           "[emitters][loop]") {
   auto module = ParseOrDie(kNegate);

@@ -119,6 +119,7 @@ inline void CheckWritesEachOnce(const IndexingMap& thread_to_output,
 inline std::set<Index> CheckReadsFollow(
     const IndexingMap& thread_to_in, const IndexingMap& thread_to_out,
     const std::map<Index, std::set<Index>>& relation) {
+  if (thread_to_in.IsKnownEmpty()) return {};
   const int extra = thread_to_in.num_symbols() - thread_to_out.num_symbols();
   REQUIRE(extra >= 0);
   std::set<Index> read;

@@ -1,6 +1,7 @@
 // ixa: the command-line front end.
 //
-//   ixa query [FILE|-]   JSON Lines requests in, one response line each out
+//   ixa query [--syntax affine|symbolic] [FILE|-]
+//                        JSON Lines requests in, one response line each out
 //   ixa version          prints the version
 //   ixa devices          lists the built-in device descriptions
 //   ixa draw ...         renders a layout to SVG
@@ -29,8 +30,12 @@ const char kUsage[] =
     "usage: ixa <command> [args]\n"
     "\n"
     "commands:\n"
-    "  query [FILE|-]   answer JSON Lines requests (spec/cli.md) from FILE or\n"
-    "                   standard input, one response line per request\n"
+    "  query [--syntax affine|symbolic] [FILE|-]\n"
+    "                   answer JSON Lines requests (spec/cli.md) from FILE or\n"
+    "                   standard input, one response line per request;\n"
+    "                   --syntax: how maps print (affine: `floordiv`, the\n"
+    "                   default; symbolic: XLA's `/` form), unless a request\n"
+    "                   says otherwise in its `syntax` field\n"
     "  devices          list the built-in device descriptions\n"
     "  draw ...         render a layout to SVG (ixa draw --help)\n"
     "  emit ...         print generated code for a fusion or a PTO\n"
@@ -57,7 +62,8 @@ std::string Dump(const nlohmann::ordered_json& j) {
 
 class QueryServer {
  public:
-  QueryServer() {
+  explicit QueryServer(TextSyntax default_syntax)
+      : default_syntax_(default_syntax) {
     RegisterAlgebraOps(ops_);
     RegisterHloOps(ops_);
     RegisterLayoutOps(ops_);
@@ -120,34 +126,65 @@ class QueryServer {
     if (it == ops_.end()) {
       return Error::BadRequest("unknown op '" + op + "'");
     }
+    // Every map of this response prints in the request's syntax.
+    IXA_ASSIGN_OR_RETURN(TextSyntax syntax,
+                         GetSyntax(request, default_syntax_));
+    SetResponseSyntax(syntax);
     ExprContext ctx;  // one context per request
     return it->second(request, ctx);
   }
 
+  TextSyntax default_syntax_;
   OpTable ops_;
   int failures_ = 0;
   bool internal_ = false;
 };
 
 int RunQuery(int argc, char** argv) {
-  if (argc > 3) {
-    std::cerr << "ixa query: expected at most one FILE argument\n" << kUsage;
-    return kExitUsage;
+  const char* path = nullptr;
+  TextSyntax syntax = TextSyntax::kAffine;
+  for (int i = 2; i < argc; ++i) {
+    std::string arg = argv[i];
+    std::string value;
+    if (arg == "--syntax" || arg.rfind("--syntax=", 0) == 0) {
+      if (arg == "--syntax") {
+        if (i + 1 == argc) {
+          std::cerr << "ixa query: --syntax needs a value\n" << kUsage;
+          return kExitUsage;
+        }
+        value = argv[++i];
+      } else {
+        value = arg.substr(9);
+      }
+      auto s = TextSyntaxFromName(value);
+      if (!s) {
+        std::cerr << "ixa query: --syntax must be affine or symbolic, not '"
+                  << value << "'\n";
+        return kExitUsage;
+      }
+      syntax = *s;
+      continue;
+    }
+    if (path != nullptr) {
+      std::cerr << "ixa query: expected at most one FILE argument\n" << kUsage;
+      return kExitUsage;
+    }
+    path = argv[i];
   }
   std::ifstream file;
   std::istream* in = &std::cin;
-  if (argc == 3 && std::strcmp(argv[2], "-") != 0) {
+  if (path != nullptr && std::strcmp(path, "-") != 0) {
     std::error_code ec;
-    bool is_dir = std::filesystem::is_directory(argv[2], ec);
-    if (!is_dir) file.open(argv[2], std::ios::binary);
+    bool is_dir = std::filesystem::is_directory(path, ec);
+    if (!is_dir) file.open(path, std::ios::binary);
     if (is_dir || !file) {
-      std::cerr << "ixa query: cannot read '" << argv[2] << "'\n";
+      std::cerr << "ixa query: cannot read '" << path << "'\n";
       return kExitNoInput;
     }
     in = &file;
   }
   std::ios::sync_with_stdio(false);
-  QueryServer server;
+  QueryServer server(syntax);
   std::string line;
   std::string out;
   while (std::getline(*in, line)) {
