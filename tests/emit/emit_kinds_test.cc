@@ -240,8 +240,48 @@ TEST_CASE("every planned emitter kind on shapes that do not divide the tiles",
                      "s = f32[6] reduce(e, c), dimensions={1}, to_apply=red\n"
                      "ROOT t = (f32[6], f32[6]) tuple(r, s) }",
            "reduction", true));
+  // Concatenate (an epilogue on it), in-place dynamic-update-slice (the
+  // output is the operand's memory), scatter (out-of-bounds updates
+  // skipped, duplicates combined), input slices.
+  cases.push_back(Case("concatenate_epilogue",
+                       "a = f32[5,7] parameter(0)\nb = f32[5,13] parameter(1)\n"
+                       "c = f32[5,2] parameter(2)\n"
+                       "k = f32[5,22] concatenate(a, b, c), dimensions={1}\n"
+                       "ROOT n = f32[5,22] negate(k)",
+                       "concatenate", true));
+  cases.push_back(
+      Case("in_place_dus",
+           "p = s32[33,17] parameter(0)\nu = s32[5,9] parameter(1)\n"
+           "i = s32[] parameter(2)\nj = s32[] parameter(3)\n"
+           "m = s32[5,9] multiply(u, u)\n"
+           "ROOT d = s32[33,17] dynamic-update-slice(p, m, i, j)",
+           "in_place_dynamic_update_slice", true));
+  {
+    CheckCase sc =
+        Case("scatter_add",
+             Reducer("f32", "add") +
+                 "ENTRY e { p = f32[20,6] parameter(0)\n"
+                 "i = s32[30,1] parameter(1)\nu = f32[30,6] parameter(2)\n"
+                 "ROOT s = f32[20,6] scatter(p, i, u), update_window_dims={1}, "
+                 "inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, "
+                 "index_vector_dim=1, to_apply=red }",
+             "scatter", true);
+    sc.parameters.resize(3);
+    sc.parameters[1].random.int_lo = -2;  // some updates fall outside
+    sc.parameters[1].random.int_hi = 22;
+    cases.push_back(sc);
+  }
+  cases.push_back(
+      Case("input_slices",
+           "p = f32[9,40] parameter(0)\ne = f32[9,40] exponential(p)\n"
+           "a = f32[4,40] slice(e), slice={[0:4], [0:40]}\n"
+           "b = f32[5,33] slice(e), slice={[4:9], [7:40]}\n"
+           "ROOT t = (f32[4,40], f32[5,33]) tuple(a, b)",
+           "input_slices"));
   for (CheckCase& c : cases) {
-    if (c.expect_emitter == "reduction") c.reassociates = true;
+    if (c.expect_emitter == "reduction" || c.label == "scatter_add") {
+      c.reassociates = true;
+    }
   }
   CheckOptions check;
   check.planner = RealPlanner();

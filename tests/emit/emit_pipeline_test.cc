@@ -106,7 +106,7 @@ TEST_CASE(
          return FixtureInputSlicesPlan(r, c);
        }},
   };
-  const int n = Sanitized() ? 2 : 8;
+  const int n = Sanitized() ? 2 : 4;
   for (const Kind& k : kinds) {
     std::vector<CheckCase> cases;
     for (int seed = 0; seed < n; ++seed) {
