@@ -288,6 +288,43 @@ TEST_CASE("every planned emitter kind on shapes that do not divide the tiles",
   Expect(CheckFusions(cases, check));
 }
 
+TEST_CASE("vectorized transposes (a small GPU, so that vectors pay)",
+          "[.][emit_kinds]") {
+  // h.7 vectorizes when the grid has work for v^2 waves: on a 4-SM copy of
+  // the H100 that happens at test sizes.
+  hw::Device small = *hw::FindDevice("h100");
+  small.sm_count = 4;
+  CheckOptions check;
+  check.planner = [small](const FusionRegion& r, ExprContext* ctx) {
+    return ComputeEmitterPlan(r, small, ctx);
+  };
+  std::vector<CheckCase> cases;
+  cases.push_back(
+      Case("transpose_021_f16_vectors",
+           "p = f16[16,256,130] parameter(0)\n"
+           "ROOT t = f16[16,130,256] transpose(p), dimensions={0,2,1}",
+           "transpose"));
+  cases.push_back(
+      Case("transpose_021_u8_vectors",
+           "p = u8[8,256,260] parameter(0)\nn = u8[8,256,260] not(p)\n"
+           "ROOT t = u8[8,260,256] transpose(n), dimensions={0,2,1}",
+           "transpose", true));
+  CheckSummary s = CheckFusions(cases, check);
+  Expect(s);
+  // The plans did vectorize.
+  for (const CheckCase& c : cases) {
+    auto module = hlo::ParseHloModule(c.hlo);
+    REQUIRE(module.ok());
+    auto region = ResolveFusion(**module, "");
+    REQUIRE(region.ok());
+    ExprContext ctx;
+    auto plan = ComputeEmitterPlan(*region, small, &ctx);
+    REQUIRE(plan.ok());
+    INFO(c.label);
+    CHECK(plan->launch.vector_size > 1);
+  }
+}
+
 TEST_CASE("tiled TPU layouts in and out (pack, unpack, tiled compute)",
           "[.][emit_kinds]") {
   std::vector<CheckCase> cases;
