@@ -171,17 +171,22 @@ void Prepare(Prepared& p, size_t i, const CheckOptions& options,
     p.input_shapes.push_back(comp.parameter(k)->shape);
   }
   OutputShapes(p.region.root->shape, &p.output_shapes);
+  for (const emit::EmittedBuffer& b : p.cpp.buffers)
+    p.aliases.push_back(b.aliases);
+}
+
+// Inputs and the interpreter's outputs, for a case that will run.
+void Expected(Prepared& p) {
+  if (!p.error.empty()) return;
   GeneratedFusion g;
-  g.parameters = c.parameters;
-  p.inputs = GenerateInputs(g, p.input_shapes, c.seed);
-  auto expected = Interpret(comp, p.inputs);
+  g.parameters = p.c->parameters;
+  p.inputs = GenerateInputs(g, p.input_shapes, p.c->seed);
+  auto expected = Interpret(*p.region.computation, p.inputs);
   if (!expected.ok()) {
     p.error = "interpreter: " + expected.error().ToString();
     return;
   }
   p.expected = OutputLeaves(*expected);
-  for (const emit::EmittedBuffer& b : p.cpp.buffers)
-    p.aliases.push_back(b.aliases);
 }
 
 std::string CompareOutputs(const Prepared& p,
@@ -259,6 +264,9 @@ CheckSummary CheckFusions(const std::vector<CheckCase>& cases,
         prepared[i].cuda.code.clear();
       }
     }
+  }
+  for (size_t i = 0; i < cases.size(); ++i) {
+    if (!skip[i]) Expected(prepared[i]);
   }
   // cpp: one shared object for the batch.
   if (options.run_cpp) {

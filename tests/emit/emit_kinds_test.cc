@@ -288,6 +288,43 @@ TEST_CASE("every planned emitter kind on shapes that do not divide the tiles",
   Expect(CheckFusions(cases, check));
 }
 
+TEST_CASE(
+    "edge cases: scalars, empty shapes, roots that are parameters or tuples",
+    "[.][emit_kinds]") {
+  std::vector<CheckCase> cases = {
+      Case("scalar", "p = f32[] parameter(0)\nROOT r = f32[] negate(p)", "loop",
+           true),
+      Case("empty", "p = f32[0,5] parameter(0)\nROOT r = f32[0,5] negate(p)",
+           "loop"),
+      Case("parameter_root", "ROOT p = f32[4] parameter(0)", "loop"),
+      Case("constant_root", "ROOT c = s32[3] constant({1, 2, 3})", "loop",
+           true),
+      Case("iota_root", "ROOT i = f32[4,3] iota(), iota_dimension=1", "loop"),
+      Case("nested_tuple_root",
+           "p = f32[4] parameter(0)\nn = f32[4] negate(p)\n"
+           "t = (f32[4], f32[4]) tuple(p, n)\n"
+           "ROOT r = ((f32[4], f32[4]), f32[4]) tuple(t, n)",
+           "loop"),
+      Case("bitcast_with_layouts",
+           "p = f32[4,6]{0,1} parameter(0)\nROOT b = f32[6,4]{1,0} bitcast(p)",
+           "loop"),
+      Case("pred_io",
+           "p = pred[7] parameter(0)\nq = pred[7] parameter(1)\n"
+           "ROOT r = pred[7] xor(p, q)",
+           "loop", true),
+      Case("reduce_to_scalar",
+           Reducer("f32", "add") +
+               "ENTRY e { p = f32[1000] parameter(0)\n"
+               "c = f32[] constant(0)\n"
+               "ROOT r = f32[] reduce(p, c), dimensions={0}, to_apply=red }",
+           "reduction", true),
+  };
+  cases.back().reassociates = true;
+  CheckOptions check;
+  check.planner = RealPlanner();
+  Expect(CheckFusions(cases, check));
+}
+
 TEST_CASE("vectorized transposes (a small GPU, so that vectors pay)",
           "[.][emit_kinds]") {
   // h.7 vectorizes when the grid has work for v^2 waves: on a 4-SM copy of
