@@ -285,12 +285,13 @@ TEST_CASE("every planned emitter kind on shapes that do not divide the tiles",
   }
   CheckOptions check;
   check.planner = RealPlanner();
+  check.check_stages = true;  // every stage compiles / verifies
   Expect(CheckFusions(cases, check));
 }
 
 TEST_CASE(
     "edge cases: scalars, empty shapes, roots that are parameters or tuples",
-    "[.][emit_kinds]") {
+    "[.][emit_layouts]") {
   std::vector<CheckCase> cases = {
       Case("scalar", "p = f32[] parameter(0)\nROOT r = f32[] negate(p)", "loop",
            true),
@@ -326,7 +327,7 @@ TEST_CASE(
 }
 
 TEST_CASE("vectorized transposes (a small GPU, so that vectors pay)",
-          "[.][emit_kinds]") {
+          "[.][emit_layouts]") {
   // h.7 vectorizes when the grid has work for v^2 waves: on a 4-SM copy of
   // the H100 that happens at test sizes.
   hw::Device small = *hw::FindDevice("h100");
@@ -363,7 +364,7 @@ TEST_CASE("vectorized transposes (a small GPU, so that vectors pay)",
 }
 
 TEST_CASE("tiled TPU layouts in and out (pack, unpack, tiled compute)",
-          "[.][emit_kinds]") {
+          "[.][emit_layouts]") {
   std::vector<CheckCase> cases;
   cases.push_back(Case("pack_T22",
                        "p = f32[3,5]{1,0} parameter(0)\n"
