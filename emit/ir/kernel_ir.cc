@@ -287,6 +287,12 @@ Interval ExprRange(Expr e, const std::vector<Interval>& dims,
     case ExprKind::kMod:
       return ExprRange(e.lhs(), dims, symbols)
           .Mod(ExprRange(e.rhs(), dims, symbols));
+    case ExprKind::kMin:
+      return ExprRange(e.lhs(), dims, symbols)
+          .Min(ExprRange(e.rhs(), dims, symbols));
+    case ExprKind::kMax:
+      return ExprRange(e.lhs(), dims, symbols)
+          .Max(ExprRange(e.rhs(), dims, symbols));
     default:
       return Interval::Full();  // a kind this code does not know
   }

@@ -88,6 +88,8 @@ bool KnownExprKinds(Expr e) {
     case ExprKind::kFloorDiv:
     case ExprKind::kCeilDiv:
     case ExprKind::kMod:
+    case ExprKind::kMin:
+    case ExprKind::kMax:
       return KnownExprKinds(e.lhs()) && KnownExprKinds(e.rhs());
     default:
       return false;  // a kind the printers do not know: refuse, never guess

@@ -305,6 +305,13 @@ Text CPrinter::AffineExpr(ixa::Expr e, const Node& apply) {
       }
       return Helper("ixa_ceildiv") + "(" + a + ", " + b + ")";
     }
+    case ExprKind::kMin:
+    case ExprKind::kMax: {
+      IXA_ASSIGN_OR_RETURN(std::string a, AffineExpr(e.lhs(), apply));
+      IXA_ASSIGN_OR_RETURN(std::string b, AffineExpr(e.rhs(), apply));
+      return Helper(e.kind() == ExprKind::kMin ? "ixa_imin" : "ixa_imax") +
+             "(" + a + ", " + b + ")";
+    }
     default:
       return Error::Unsupported(
           "emit: the C printer has no form for an indexing expression kind");

@@ -99,6 +99,14 @@ const CHelper kHelpers[] = {
      "  return a - b * ixa_floordiv(a, b);\n"
      "}\n",
      "ixa_floordiv"},
+    {"ixa_imin",
+     "IXA_FN int64_t ixa_imin(int64_t a, int64_t b) { return a < b ? a : b; "
+     "}\n",
+     ""},
+    {"ixa_imax",
+     "IXA_FN int64_t ixa_imax(int64_t a, int64_t b) { return a > b ? a : b; "
+     "}\n",
+     ""},
     {"ixa_clamp_index",
      "IXA_FN int64_t ixa_clamp_index(int64_t x, int64_t lo, int64_t hi) {\n"
      "  return x < lo ? lo : (x > hi ? hi : x);\n"

@@ -317,6 +317,52 @@ std::string MlirPrinter::MathOp(const std::string& math_op,
 
 Text MlirPrinter::ApplyExpr(ixa::Expr e, const Node& apply) {
   const IndexingMap& map = *apply.map;
+  if (CountMinMax(e) > 0) {
+    // Affine maps have no min / max: a min or max at the top is a compare
+    // and select of its sides; below the top, each outermost min / max
+    // becomes a value of its own, read by the map as an extra dim.
+    ExprContext* ctx = map.context();
+    if (IsMinMaxKind(e.kind())) {
+      IXA_ASSIGN_OR_RETURN(std::string a, ApplyExpr(e.lhs(), apply));
+      IXA_ASSIGN_OR_RETURN(std::string b, ApplyExpr(e.rhs(), apply));
+      std::string c = Emit(std::string("arith.cmpi ") +
+                           (e.kind() == ExprKind::kMin ? "slt" : "sgt") + ", " +
+                           a + ", " + b + " : index");
+      return Emit("select " + c + ", " + a + ", " + b + " : index");
+    }
+    std::vector<Expr> parts;
+    std::function<void(Expr)> collect = [&](Expr x) {
+      if (IsMinMaxKind(x.kind())) {
+        parts.push_back(x);
+      } else if (x.IsBinary()) {
+        collect(x.lhs());
+        collect(x.rhs());
+      }
+    };
+    collect(e);
+    auto extended = std::make_shared<Node>(apply);
+    std::vector<Variable> dims = map.dims();
+    for (Expr part : parts) {
+      IXA_ASSIGN_OR_RETURN(std::string v, ApplyExpr(part, apply));
+      std::string name = "#mm" + std::to_string(counter_++);
+      BindLet(name, v);
+      extended->operands.insert(extended->operands.begin() + dims.size(),
+                                ir::Var(name, Type::kIndex));
+      dims.push_back(Variable{});
+    }
+    std::function<Expr(Expr)> rebuild = [&](Expr x) -> Expr {
+      for (size_t i = 0; i < parts.size(); ++i) {
+        if (x == parts[i]) return ctx->Dim(map.num_dims() + i);
+      }
+      if (!x.IsBinary()) return x;
+      return ctx->Binary(x.kind(), rebuild(x.lhs()), rebuild(x.rhs()));
+    };
+    Expr flat = rebuild(e);
+    extended->map = std::make_shared<const IndexingMap>(
+        IndexingMap(ctx, dims, map.range_vars(), map.rt_vars(), {flat}));
+    extended->result = 0;
+    return ApplyExpr(flat, *extended);
+  }
   // The map printed over the variables the expression uses, renumbered
   // (the others are neither printed nor evaluated: they may be out of
   // scope here, e.g. a hoisted check's loop variable).

@@ -1,7 +1,8 @@
 // Unit checks of the kernel IR, its printers and passes on hand-built
-// modules: what is refused (expression kinds a printer does not know),
+// modules: min / max index expressions on every target,
 // how index arithmetic prints, what the passes prove before rewriting.
 #include <catch2/catch.hpp>
+#include <cstring>
 
 #include "emit/ir/kernel_ir.h"
 #include "emit/ir/rewrite.h"
@@ -40,23 +41,64 @@ ir::Module StoreModule(const IndexingMap& map, int64_t threads,
   return m;
 }
 
-TEST_CASE("printers refuse expression kinds they do not know") {
+TEST_CASE("min and max in index maps print and run on every target") {
   ExprContext ctx;
-  Expr e = ctx.Dim(0).Min(ctx.Constant(5));
-  IndexingMap map =
-      IndexingMap::FromTensorSizes(&ctx, {e}, std::vector<int64_t>{8}, {});
-  auto checked = CheckPrintableMap(map);
-  REQUIRE_FALSE(checked.ok());
-  CHECK(checked.error().code == ErrorCode::kUnsupported);
-  ir::Module m = StoreModule(map, 8, 8);
-  for (Target t : {Target::kCpp, Target::kCuda, Target::kMlir}) {
-    PrintOptions o;
-    o.target = t;
-    auto printed = PrintModule(m, o);
-    INFO(TargetName(t));
-    REQUIRE_FALSE(printed.ok());
-    CHECK(printed.error().code == ErrorCode::kUnsupported);
+  // b0[th_x] = min(th_x, 5) + max(th_x - 9, 0) * 3 - max(min(th_x, 7), 2).
+  Expr d = ctx.Dim(0);
+  Expr e = d.Min(ctx.Constant(5)) + (d - 9).Max(ctx.Constant(0)) * 3 -
+           d.Min(ctx.Constant(7)).Max(ctx.Constant(2));
+  IndexingMap value =
+      IndexingMap::FromTensorSizes(&ctx, {e}, std::vector<int64_t>{16}, {});
+  REQUIRE(CheckPrintableMap(value).ok());
+  ir::Module m;
+  ir::Buffer out;
+  out.name = "b0";
+  out.type = Type::kS32;
+  out.shape = hlo::Shape::Array(hlo::ElementType::kS32, {16});
+  out.is_output = true;
+  m.buffers.push_back(out);
+  ir::Kernel k;
+  k.name = "minmax";
+  k.launch.threads = {16, 1, 1};
+  Val th = ir::GridId(ir::VarKind::kThreadX, 16);
+  Val v = ir::Apply(std::make_shared<const IndexingMap>(value), 0, {th});
+  k.body.push_back(ir::Store(
+      0, {th}, ir::Op(ir::OpCode::kConvert, Type::kS32, {v}, Type::kIndex)));
+  m.kernel = std::move(k);
+  std::vector<int32_t> expected;
+  for (int64_t x = 0; x < 16; ++x) {
+    expected.push_back(static_cast<int32_t>(
+        std::min<int64_t>(x, 5) + std::max<int64_t>(x - 9, 0) * 3 -
+        std::max<int64_t>(std::min<int64_t>(x, 7), 2)));
   }
+  PrintOptions cpp;
+  auto code = PrintModule(m, cpp);
+  REQUIRE(code.ok());
+  emit_test::CppBatch batch;
+  REQUIRE(batch.Build({{"minmax", *code}}).ok());
+  std::vector<std::vector<uint8_t>> buffers(1, std::vector<uint8_t>(64, 0));
+  REQUIRE(batch.Run("minmax", &buffers).ok());
+  std::vector<int32_t> got(16);
+  std::memcpy(got.data(), buffers[0].data(), 64);
+  CHECK(got == expected);
+  PrintOptions mlir;
+  mlir.target = Target::kMlir;
+  auto device = PrintModule(m, mlir);
+  REQUIRE(device.ok());
+  mlir.host = true;
+  auto host = PrintModule(m, mlir);
+  REQUIRE(host.ok());
+  if (!emit_test::FindTool("mlir-opt-14", {"/usr/lib/llvm-14/bin"})) {
+    WARN("mlir-opt-14 not found: MLIR not checked");
+    return;
+  }
+  auto errors = emit_test::VerifyMlir({*device, *host});
+  CHECK(errors[0] == "");
+  CHECK(errors[1] == "");
+  std::vector<emit_test::MlirBuffer> mb = {{out.shape, {}, true}};
+  REQUIRE(emit_test::RunMlirHost(*host, "minmax", &mb).ok());
+  std::memcpy(got.data(), mb[0].bytes.data(), 64);
+  CHECK(got == expected);
 }
 
 TEST_CASE("index division prints as C division only where it is exact") {
