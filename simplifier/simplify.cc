@@ -7,6 +7,7 @@
 // form so far is always a valid answer.
 #include "simplifier/simplify.h"
 
+#include "core/budget.h"
 #include "simplifier/constraints.h"
 #include "simplifier/rewriter.h"
 #include "simplifier/rule_registry.h"
@@ -39,7 +40,7 @@ SimplifyResult SimplifyWithFilter(IndexingMap* map,
   bool exhausted = false;
   bool converged = false;
   int rounds = options.max_rounds < 1 ? 1 : options.max_rounds;
-  for (int round = 0; round < rounds; ++round) {
+  for (int round = 0; round < rounds && !DeadlineExpired("simplify"); ++round) {
     bool constraints_changed =
         simp::SimplifyConstraints(map, filter, trace, &exhausted);  // P2, P3
     bool round_changed = constraints_changed;
