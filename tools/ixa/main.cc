@@ -1,16 +1,19 @@
 // ixa: the command-line front end.
 //
-//   ixa query [FILE|-]   JSON Lines requests in, one response line each out
+//   ixa query [--budget-ms N] [FILE|-]
+//                        JSON Lines requests in, one response line each out
 //   ixa version          prints the version
 //   ixa devices          lists the built-in device descriptions
 //   ixa draw ...         renders a layout to SVG
 //   ixa --help
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <string>
 
+#include "core/budget.h"
 #include "core/expr.h"
 #include "tools/ixa/commands.h"
 #include "tools/ixa/emit_ops.h"
@@ -29,8 +32,11 @@ const char kUsage[] =
     "usage: ixa <command> [args]\n"
     "\n"
     "commands:\n"
-    "  query [FILE|-]   answer JSON Lines requests (spec/cli.md) from FILE or\n"
-    "                   standard input, one response line per request\n"
+    "  query [--budget-ms N] [FILE|-]\n"
+    "                   answer JSON Lines requests (spec/cli.md) from FILE or\n"
+    "                   standard input, one response line per request; a\n"
+    "                   request that runs longer than N ms answers\n"
+    "                   limit_exceeded (default: no time budget)\n"
     "  devices          list the built-in device descriptions\n"
     "  draw ...         render a layout to SVG (ixa draw --help)\n"
     "  emit ...         print generated code for a fusion or a PTO\n"
@@ -57,7 +63,8 @@ std::string Dump(const nlohmann::ordered_json& j) {
 
 class QueryServer {
  public:
-  QueryServer() {
+  // budget_ms > 0: the wall-time budget of each request (core/budget.h).
+  explicit QueryServer(int64_t budget_ms = 0) : budget_ms_(budget_ms) {
     RegisterAlgebraOps(ops_);
     RegisterHloOps(ops_);
     RegisterLayoutOps(ops_);
@@ -87,7 +94,10 @@ class QueryServer {
                          : Json(nullptr);
     Result<Json> result = Error::BadRequest("internal: unset");
     try {
+      DeadlineScope deadline(budget_ms_);
       result = Dispatch(request);
+      // Work cut short by the deadline is never a complete answer.
+      if (DeadlineExpiredIn()) result = DeadlineError();
     } catch (const std::exception& e) {
       result = Error{ErrorCode::kInternal, e.what(), 0, 0};
     } catch (...) {
@@ -125,29 +135,44 @@ class QueryServer {
   }
 
   OpTable ops_;
+  int64_t budget_ms_ = 0;
   int failures_ = 0;
   bool internal_ = false;
 };
 
 int RunQuery(int argc, char** argv) {
-  if (argc > 3) {
+  int64_t budget_ms = 0;
+  int arg = 2;
+  if (arg < argc && std::strcmp(argv[arg], "--budget-ms") == 0) {
+    char* end = nullptr;
+    long long v = arg + 1 < argc ? std::strtoll(argv[arg + 1], &end, 10) : 0;
+    if (arg + 1 >= argc || *end != '\0' || end == argv[arg + 1] || v <= 0) {
+      std::cerr << "ixa query: --budget-ms takes a positive number of "
+                   "milliseconds\n"
+                << kUsage;
+      return kExitUsage;
+    }
+    budget_ms = v;
+    arg += 2;
+  }
+  if (argc > arg + 1) {
     std::cerr << "ixa query: expected at most one FILE argument\n" << kUsage;
     return kExitUsage;
   }
   std::ifstream file;
   std::istream* in = &std::cin;
-  if (argc == 3 && std::strcmp(argv[2], "-") != 0) {
+  if (arg < argc && std::strcmp(argv[arg], "-") != 0) {
     std::error_code ec;
-    bool is_dir = std::filesystem::is_directory(argv[2], ec);
-    if (!is_dir) file.open(argv[2], std::ios::binary);
+    bool is_dir = std::filesystem::is_directory(argv[arg], ec);
+    if (!is_dir) file.open(argv[arg], std::ios::binary);
     if (is_dir || !file) {
-      std::cerr << "ixa query: cannot read '" << argv[2] << "'\n";
+      std::cerr << "ixa query: cannot read '" << argv[arg] << "'\n";
       return kExitNoInput;
     }
     in = &file;
   }
   std::ios::sync_with_stdio(false);
-  QueryServer server;
+  QueryServer server(budget_ms);
   std::string line;
   std::string out;
   while (std::getline(*in, line)) {
@@ -162,8 +187,16 @@ int RunQuery(int argc, char** argv) {
 }
 
 }  // namespace
+
+std::string AnswerRequestLine(const std::string& line) {
+  static QueryServer* server = new QueryServer();  // never destroyed
+  return server->Answer(line);
+}
+
 }  // namespace ixa::cli
 
+// The request fuzzer (tests/fuzz) links these files without main().
+#ifndef IXA_CLI_NO_MAIN
 int main(int argc, char** argv) {
   using namespace ixa::cli;
   if (argc < 2) {
@@ -191,3 +224,4 @@ int main(int argc, char** argv) {
   std::cerr << "ixa: unknown command '" << cmd << "'\n" << kUsage;
   return kExitUsage;
 }
+#endif  // IXA_CLI_NO_MAIN

@@ -44,6 +44,11 @@ Result<IndexingMap> GetMap(const Json& request, const char* field,
 // Canonical printed form of a map, as every response returns it.
 std::string MapToString(const IndexingMap& map);
 
+// One request line answered by a long-lived server, exactly as `ixa query`
+// answers it (no time budget); the response line without its newline.
+// main.cc; the request fuzzer (tests/fuzz) calls it.
+std::string AnswerRequestLine(const std::string& line);
+
 }  // namespace ixa::cli
 
 #endif  // IXA_TOOLS_IXA_PROTOCOL_H_
