@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/budget.h"
 #include "simplifier/decide/num.h"
 
 namespace ixa::decide_internal {
@@ -98,9 +99,10 @@ class OmegaSolver {
   };
   enum class RowState { kKeep, kDrop, kFalse };
 
+  // The work budget, and the caller's deadline (core/budget.h).
   void Spend(int64_t units) {
     budget_ -= units;
-    if (budget_ < 0) throw BudgetExhausted();
+    if (budget_ < 0 || DeadlineExpired("decide")) throw BudgetExhausted();
   }
 
   static Num RowGcd(const Num* r, int cols) {
