@@ -614,6 +614,53 @@ class BoundsOverBox {
   std::unordered_map<const ExprNode*, std::optional<WideRange>> memo_;
 };
 
+// Substitute (core/expr.h) for compose: second's dims become first's
+// results. A divisor can then become the constant 0 (`100 mod d0` when
+// first's result for d0 is 0), which no expression may hold: that is an
+// error here, not a broken invariant. Memoized over shared subexpressions.
+class ComposeSubstituter {
+ public:
+  ComposeSubstituter(std::span<const Expr> dims, std::span<const Expr> symbols)
+      : dims_(dims), symbols_(symbols) {}
+
+  Result<Expr> Run(Expr x) {
+    switch (x.kind()) {
+      case ExprKind::kConstant:
+        return x;
+      case ExprKind::kDim:
+        return static_cast<size_t>(x.position()) < dims_.size()
+                   ? dims_[x.position()]
+                   : x;
+      case ExprKind::kSymbol:
+        return static_cast<size_t>(x.position()) < symbols_.size()
+                   ? symbols_[x.position()]
+                   : x;
+      default:
+        break;
+    }
+    auto it = memo_.find(x.node());
+    if (it != memo_.end()) return it->second;
+    IXA_ASSIGN_OR_RETURN(Expr l, Run(x.lhs()));
+    IXA_ASSIGN_OR_RETURN(Expr r, Run(x.rhs()));
+    bool divides = x.kind() == ExprKind::kFloorDiv ||
+                   x.kind() == ExprKind::kCeilDiv || x.kind() == ExprKind::kMod;
+    if (divides && r.IsConstant(0)) {
+      return Error::Invalid(
+          "cannot compose: a divisor of the second map is 0 at every point "
+          "the first map reaches");
+    }
+    Expr out = (l == x.lhs() && r == x.rhs())
+                   ? x
+                   : x.context()->Binary(x.kind(), l, r);
+    memo_.emplace(x.node(), out);
+    return out;
+  }
+
+ private:
+  std::span<const Expr> dims_, symbols_;
+  std::unordered_map<const ExprNode*, Expr> memo_;
+};
+
 int64_t ClampToInt64(Wide v) {
   if (v < kInt64Min) return kInt64Min;
   if (v > kInt64Max) return kInt64Max;
@@ -660,9 +707,11 @@ Result<IndexingMap> ComposeIndexingMaps(const IndexingMap& first,
   for (Expr r : first.results()) {
     first_results.push_back(Substitute(r, {}, first_syms));
   }
+  ComposeSubstituter into_second(first_results, second_syms);
   std::vector<Expr> results;
   for (Expr r : second.results()) {
-    results.push_back(Substitute(r, first_results, second_syms));
+    IXA_ASSIGN_OR_RETURN(Expr composed, into_second.Run(r));
+    results.push_back(composed);
   }
   std::vector<Variable> ranges, rts;
   for (const Variable& v : second.range_vars()) ranges.push_back(v);
@@ -684,8 +733,8 @@ Result<IndexingMap> ComposeIndexingMaps(const IndexingMap& first,
   // Default names are positional; custom ones survive.
   std::vector<Constraint> constraints;
   for (const Constraint& c : second.constraints()) {
-    constraints.push_back(
-        {Substitute(c.expr, first_results, second_syms), c.interval});
+    IXA_ASSIGN_OR_RETURN(Expr composed, into_second.Run(c.expr));
+    constraints.push_back({composed, c.interval});
   }
   for (const Constraint& c : first.constraints()) {
     constraints.push_back({Substitute(c.expr, {}, first_syms), c.interval});
@@ -708,9 +757,10 @@ Result<IndexingMap> ComposeIndexingMaps(const IndexingMap& first,
   for (const Constraint& c : constraints) all.push_back(c.expr);
   if (TreeSize(all, kMaxComposedTreeNodes) > kMaxComposedTreeNodes) {
     return Error::Limit(
-        "compose: the composed map would have more than " +
+        "compose: size budget exceeded: the composed map would have more "
+        "than " +
         std::to_string(kMaxComposedTreeNodes) +
-        " expression nodes written out (simplify between compositions)");
+        " expression nodes written out");
   }
   return IndexingMap(ctx, first.dims(), std::move(ranges), std::move(rts),
                      std::move(results), std::move(constraints));

@@ -88,6 +88,37 @@ TEST_CASE("RangeOverBounds does not trust saturated ends", "[reliability]") {
   CHECK(ComposeIndexingMaps(small, wide)->constraints().empty());
 }
 
+// fuzz_map_simplify: composing made a divisor of the second map the
+// constant 0, which aborted (an IXA_CHECK in the expression builder).
+TEST_CASE("compose that divides by zero everywhere is an error",
+          "[reliability]") {
+  ExprContext ctx;
+  IndexingMap first = MustParse("(d0) -> (0), domain: d0 in [0, 9]", &ctx);
+  IndexingMap second = MustParse(
+      "(d0) -> (100 mod d0, d0 floordiv (d0 * 2)), domain: d0 in "
+      "[0, 9]",
+      &ctx);
+  auto composed = ComposeIndexingMaps(first, second);
+  REQUIRE_FALSE(composed.ok());
+  CHECK(composed.error().code == ErrorCode::kInvalidArgument);
+  // In a constraint too.
+  IndexingMap constrained = MustParse(
+      "(d0) -> (d0), domain: d0 in [0, 9], 7 ceildiv d0 in [0, 3]", &ctx);
+  CHECK(ComposeIndexingMaps(first, constrained).error().code ==
+        ErrorCode::kInvalidArgument);
+  // The exact input the fuzzer found (composed with itself), when the
+  // parser still reads it.
+  auto found = ParseIndexingMap(
+      "(d0, d1, d2) -> ((100d0 + 10d1 +-d2) floorDiv 10*0, ((100 mod d0 + "
+      "05d1 + d2) mod 100) floordiv 10, 2 mod 10), domain: 00 in [0, 9], d1 "
+      "in [0, 9], d2 in [0, 9]",
+      &ctx);
+  if (found.ok()) {
+    auto self = ComposeIndexingMaps(*found, *found);
+    CHECK((self.ok() || self.error().code == ErrorCode::kInvalidArgument));
+  }
+}
+
 TEST_CASE("TreeSize counts shared nodes once per use", "[reliability]") {
   ExprContext ctx;
   Expr x = ctx.Dim(0);
