@@ -155,6 +155,27 @@ def exit_codes(ixa):
     expect("unknown command (usage)", run(ixa, ["frobnicate"], b""), 64, 0)
     expect("missing file", run(ixa, ["query", "/nonexistent/requests.jsonl"]),
            66, 0)
+    # --budget-ms N: a positive wall-time budget per request.
+    expect("budget (ok)", run(ixa, ["query", "--budget-ms", "60000"], ok), 0, 1)
+    expect("budget and '-'",
+           run(ixa, ["query", "--budget-ms", "60000", "-"], ok), 0, 1)
+    for args in (["--budget-ms"], ["--budget-ms", "0"], ["--budget-ms", "x"],
+                 ["--budget-ms", "5ms"], ["--budget-ms", "5", "a", "b"]):
+        expect("budget usage %s" % args, run(ixa, ["query"] + args, ok), 64, 0)
+    # A request that needs far more than 1 ms (an irregular 16-map compose
+    # chain) answers limit_exceeded naming the time budget; the next one is
+    # served.
+    slow = json.dumps({"id": 3, "op": "compose",
+                       "maps": compose_chain(16, True)}).encode() + b"\n"
+    proc = run(ixa, ["query", "--budget-ms", "1"], slow + ok)
+    expect("budget exceeded", proc, 1, 2)
+    lines = proc.stdout.decode("utf-8", "replace").splitlines()
+    if len(lines) == 2:
+        first = json.loads(lines[0])
+        if first.get("error", {}).get("code") != "limit_exceeded" or \
+                "time budget of 1 ms" not in first["error"].get("message", ""):
+            failures += 1
+            print("FAIL budget exceeded: got %s" % lines[0][:300])
     with tempfile.TemporaryDirectory() as tmp:
         expect("a directory", run(ixa, ["query", tmp]), 66, 0)
         path = os.path.join(tmp, "r.jsonl")
