@@ -1,7 +1,6 @@
 #include "core/indexing_map.h"
 
 #include <algorithm>
-#include <limits>
 #include <numeric>
 #include <optional>
 #include <unordered_map>
@@ -40,6 +39,11 @@ using Wide = __int128;
 struct WideRange {
   Wide lo, hi;
 };
+
+// -2^127 (std::numeric_limits is not specialized for __int128 in strict
+// C++ modes).
+constexpr Wide kWideMin =
+    -static_cast<Wide>((static_cast<unsigned __int128>(1) << 127) - 1) - 1;
 
 Wide WideDiv(Wide a, Wide b, bool ceil) {
   Wide q = a / b;
@@ -514,7 +518,7 @@ std::optional<WideRange> WideDivRange(const WideRange& a, const WideRange& d,
   auto side = [&](Wide lo, Wide hi) {
     for (Wide x : {a.lo, a.hi}) {
       for (Wide y : {lo, hi}) {
-        if (y == -1 && x == std::numeric_limits<Wide>::min()) return false;
+        if (y == -1 && x == kWideMin) return false;  // no 128-bit value
         Wide q = WideDiv(x, y, ceil);
         if (!out) out = WideRange{q, q};
         out->lo = std::min(out->lo, q);

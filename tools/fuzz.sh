@@ -7,6 +7,8 @@
 #   tools/fuzz.sh [SECONDS] [TARGET...]    (default: 30 s, every target)
 #   tools/fuzz.sh 3600                     one hour per target
 #   tools/fuzz.sh 60 map_simplify          one target
+#   tools/fuzz.sh 0                        replay the corpora only (every
+#                                          input once, no new inputs)
 #
 # Targets: map_roundtrip (parse -> print -> parse), map_simplify (parse +
 # simplify checked by enumeration), hlo (HLO reader + indexing + fusion
@@ -61,7 +63,7 @@ build_targets=()
 for t in "${TARGETS[@]}"; do build_targets+=("fuzz_$t"); done
 cmake --build "$BUILD_DIR" -j"$JOBS" --target "${build_targets[@]}"
 
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1:quarantine_size_mb=64}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 failures=0
 for t in "${TARGETS[@]}"; do
@@ -74,8 +76,13 @@ for t in "${TARGETS[@]}"; do
   echo "== fuzz_$t for ${SECONDS_PER_TARGET} s" >&2
   # A single input may take at most 20 s (a hang is a finding too); 2 GiB
   # of memory.
+  if [ "$SECONDS_PER_TARGET" = 0 ]; then
+    mode=(-runs=0)  # run every corpus input once
+  else
+    mode=(-max_total_time="$SECONDS_PER_TARGET")
+  fi
   if "$BUILD_DIR/bin/fuzz_$t" "$corpus" "tests/fuzz/corpus/$t" "${dict[@]}" \
-    -max_total_time="$SECONDS_PER_TARGET" -timeout=20 -rss_limit_mb=2048 \
+    "${mode[@]}" -timeout=20 -rss_limit_mb=2048 \
     -max_len=16384 -print_final_stats=1 -artifact_prefix="$findings/" \
     >"$log" 2>&1; then
     status=ok
