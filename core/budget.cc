@@ -28,6 +28,9 @@ using budget_internal::deadline_state;
 
 DeadlineScope::DeadlineScope(int64_t budget_ms) : saved_(deadline_state) {
   if (budget_ms <= 0) return;
+  // About 30 years: keeps the clock arithmetic (in nanoseconds) in range.
+  constexpr int64_t kLongestBudgetMs = int64_t{1} << 40;
+  budget_ms = std::min(budget_ms, kLongestBudgetMs);
   auto deadline =
       std::chrono::steady_clock::now() + std::chrono::milliseconds(budget_ms);
   budget_internal::DeadlineState& s = deadline_state;

@@ -157,6 +157,8 @@ def exit_codes(ixa):
            66, 0)
     # --budget-ms N: a positive wall-time budget per request.
     expect("budget (ok)", run(ixa, ["query", "--budget-ms", "60000"], ok), 0, 1)
+    expect("budget (huge)",
+           run(ixa, ["query", "--budget-ms", "9223372036854775807"], ok), 0, 1)
     expect("budget and '-'",
            run(ixa, ["query", "--budget-ms", "60000", "-"], ok), 0, 1)
     for args in (["--budget-ms"], ["--budget-ms", "0"], ["--budget-ms", "x"],
