@@ -4,6 +4,7 @@
 #include <unordered_set>
 
 #include "analysis/indexing/internal.h"
+#include "core/budget.h"
 
 namespace ixa {
 
@@ -180,6 +181,7 @@ Result<GroupedIndexing> ComputeGroupedOutputToInputIndexing(
         IndexingMapSet& into = sets_of(operand)[target];
         for (const IndexingMap& consumer : consumer_sets[out]) {
           for (const IndexingMap& producer : operand_maps.indexing_maps[k]) {
+            if (DeadlineExpired("fusion_indexing")) return DeadlineError();
             IXA_ASSIGN_OR_RETURN(
                 IndexingMap composed,
                 indexing_internal::ComposeWithProducers(consumer, producer));
@@ -287,6 +289,7 @@ Result<std::vector<PartialIndexing>> ForwardIndexing(const FusionRegion& region,
         }
         for (const IndexingMap& first : reaching) {
           for (const IndexingMap& second : step.indexing_maps[j]) {
+            if (DeadlineExpired("fusion_indexing")) return DeadlineError();
             IXA_ASSIGN_OR_RETURN(
                 IndexingMap composed,
                 indexing_internal::ComposeWithProducers(first, second));

@@ -1,17 +1,19 @@
 // ixa: the command-line front end.
 //
-//   ixa query [--syntax affine|symbolic] [FILE|-]
+//   ixa query [--syntax affine|symbolic] [--budget-ms N] [FILE|-]
 //                        JSON Lines requests in, one response line each out
 //   ixa version          prints the version
 //   ixa devices          lists the built-in device descriptions
 //   ixa draw ...         renders a layout to SVG
 //   ixa --help
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <string>
 
+#include "core/budget.h"
 #include "core/expr.h"
 #include "tools/ixa/commands.h"
 #include "tools/ixa/emit_ops.h"
@@ -30,12 +32,14 @@ const char kUsage[] =
     "usage: ixa <command> [args]\n"
     "\n"
     "commands:\n"
-    "  query [--syntax affine|symbolic] [FILE|-]\n"
+    "  query [--syntax affine|symbolic] [--budget-ms N] [FILE|-]\n"
     "                   answer JSON Lines requests (spec/cli.md) from FILE or\n"
     "                   standard input, one response line per request;\n"
     "                   --syntax: how maps print (affine: `floordiv`, the\n"
     "                   default; symbolic: XLA's `/` form), unless a request\n"
-    "                   says otherwise in its `syntax` field\n"
+    "                   says otherwise in its `syntax` field; --budget-ms: a\n"
+    "                   request that runs longer than N ms answers\n"
+    "                   limit_exceeded (default: no time budget)\n"
     "  devices          list the built-in device descriptions\n"
     "  draw ...         render a layout to SVG (ixa draw --help)\n"
     "  emit ...         print generated code for a fusion or a PTO\n"
@@ -62,8 +66,10 @@ std::string Dump(const nlohmann::ordered_json& j) {
 
 class QueryServer {
  public:
-  explicit QueryServer(TextSyntax default_syntax)
-      : default_syntax_(default_syntax) {
+  // budget_ms > 0: the wall-time budget of each request (core/budget.h).
+  explicit QueryServer(TextSyntax default_syntax = TextSyntax::kAffine,
+                       int64_t budget_ms = 0)
+      : default_syntax_(default_syntax), budget_ms_(budget_ms) {
     RegisterAlgebraOps(ops_);
     RegisterHloOps(ops_);
     RegisterLayoutOps(ops_);
@@ -93,7 +99,10 @@ class QueryServer {
                          : Json(nullptr);
     Result<Json> result = Error::BadRequest("internal: unset");
     try {
+      DeadlineScope deadline(budget_ms_);
       result = Dispatch(request);
+      // Work cut short by the deadline is never a complete answer.
+      if (DeadlineExpiredIn()) result = DeadlineError();
     } catch (const std::exception& e) {
       result = Error{ErrorCode::kInternal, e.what(), 0, 0};
     } catch (...) {
@@ -136,6 +145,7 @@ class QueryServer {
 
   TextSyntax default_syntax_;
   OpTable ops_;
+  int64_t budget_ms_ = 0;
   int failures_ = 0;
   bool internal_ = false;
 };
@@ -143,18 +153,25 @@ class QueryServer {
 int RunQuery(int argc, char** argv) {
   const char* path = nullptr;
   TextSyntax syntax = TextSyntax::kAffine;
+  int64_t budget_ms = 0;
   for (int i = 2; i < argc; ++i) {
     std::string arg = argv[i];
+    // `--flag value` or `--flag=value`; false (usage error) when absent.
+    auto flag_value = [&](const char* flag, std::string* value) {
+      std::string eq = std::string(flag) + "=";
+      if (arg.rfind(eq, 0) == 0) {
+        *value = arg.substr(eq.size());
+        return true;
+      }
+      if (i + 1 == argc) return false;
+      *value = argv[++i];
+      return true;
+    };
     std::string value;
     if (arg == "--syntax" || arg.rfind("--syntax=", 0) == 0) {
-      if (arg == "--syntax") {
-        if (i + 1 == argc) {
-          std::cerr << "ixa query: --syntax needs a value\n" << kUsage;
-          return kExitUsage;
-        }
-        value = argv[++i];
-      } else {
-        value = arg.substr(9);
+      if (!flag_value("--syntax", &value)) {
+        std::cerr << "ixa query: --syntax needs a value\n" << kUsage;
+        return kExitUsage;
       }
       auto s = TextSyntaxFromName(value);
       if (!s) {
@@ -163,6 +180,20 @@ int RunQuery(int argc, char** argv) {
         return kExitUsage;
       }
       syntax = *s;
+      continue;
+    }
+    if (arg == "--budget-ms" || arg.rfind("--budget-ms=", 0) == 0) {
+      char* end = nullptr;
+      long long v = 0;
+      bool ok = flag_value("--budget-ms", &value);
+      if (ok) v = std::strtoll(value.c_str(), &end, 10);
+      if (!ok || value.empty() || *end != '\0' || v <= 0) {
+        std::cerr << "ixa query: --budget-ms takes a positive number of "
+                     "milliseconds\n"
+                  << kUsage;
+        return kExitUsage;
+      }
+      budget_ms = v;
       continue;
     }
     if (path != nullptr) {
@@ -184,7 +215,7 @@ int RunQuery(int argc, char** argv) {
     in = &file;
   }
   std::ios::sync_with_stdio(false);
-  QueryServer server(syntax);
+  QueryServer server(syntax, budget_ms);
   std::string line;
   std::string out;
   while (std::getline(*in, line)) {
@@ -199,8 +230,16 @@ int RunQuery(int argc, char** argv) {
 }
 
 }  // namespace
+
+std::string AnswerRequestLine(const std::string& line) {
+  static QueryServer* server = new QueryServer();  // never destroyed
+  return server->Answer(line);
+}
+
 }  // namespace ixa::cli
 
+// The request fuzzer (tests/fuzz) links these files without main().
+#ifndef IXA_CLI_NO_MAIN
 int main(int argc, char** argv) {
   using namespace ixa::cli;
   if (argc < 2) {
@@ -228,3 +267,4 @@ int main(int argc, char** argv) {
   std::cerr << "ixa: unknown command '" << cmd << "'\n" << kUsage;
   return kExitUsage;
 }
+#endif  // IXA_CLI_NO_MAIN

@@ -4,6 +4,7 @@
 
 #include "core/enumerate.h"
 #include "core/text.h"
+#include "simplifier/compose.h"
 #include "simplifier/decide.h"
 #include "simplifier/simplify.h"
 #include "tools/ixa/protocol.h"
@@ -66,7 +67,8 @@ Result<Json> OpCompose(const Json& req, ExprContext& ctx) {
       acc = std::move(m).value();
       continue;
     }
-    auto composed = ComposeIndexingMaps(*acc, *m);
+    // Simplified step by step: see ComposeSimplified.
+    auto composed = ComposeSimplified(*acc, *m);
     if (!composed.ok()) {
       Error e = composed.error();
       e.message =
@@ -75,7 +77,6 @@ Result<Json> OpCompose(const Json& req, ExprContext& ctx) {
     }
     acc = std::move(composed).value();
   }
-  Simplify(&*acc);
   return Json{{"map", MapToString(*acc)}};
 }
 
