@@ -458,6 +458,82 @@ IndexingMap IndexingMap::ConvertSymbolsToDims() const {
   return out;
 }
 
+Result<IndexingMap> IndexingMap::ConvertRangeVariablesToDims(
+    std::span<const int64_t> range_var_indices) const {
+  std::vector<bool> convert(num_range_vars(), false);
+  for (size_t k = 0; k < range_var_indices.size(); ++k) {
+    int64_t i = range_var_indices[k];
+    if (i < 0 || i >= num_range_vars()) {
+      return Error::Invalid("symbol " + std::to_string(i) +
+                            " is not a range variable (the map has " +
+                            std::to_string(num_range_vars()) +
+                            " range variables)");
+    }
+    if (k > 0 && i <= range_var_indices[k - 1]) {
+      return Error::Invalid(
+          "the symbols to convert must be ascending and distinct");
+    }
+    convert[i] = true;
+  }
+  std::vector<Variable> dims = dims_, ranges;
+  std::vector<Expr> repl(num_symbols());
+  for (int i = 0; i < num_range_vars(); ++i) {
+    if (convert[i]) {
+      repl[i] = ctx_->Dim(static_cast<int64_t>(dims.size()));
+      dims.push_back(range_vars_[i]);
+    } else {
+      repl[i] = ctx_->Symbol(static_cast<int64_t>(ranges.size()));
+      ranges.push_back(range_vars_[i]);
+    }
+  }
+  const int64_t kept_ranges = static_cast<int64_t>(ranges.size());
+  for (int i = 0; i < num_rt_vars(); ++i) {
+    repl[num_range_vars() + i] = ctx_->Symbol(kept_ranges + i);
+  }
+  // Runtime variables' producer maps read this map's dims and leading
+  // range variables: give them the new dims and renumber their symbols.
+  std::vector<Variable> rt_vars = rt_vars_;
+  for (Variable& v : rt_vars) {
+    if (!v.producer_map) continue;
+    const IndexingMap& pm = *v.producer_map;
+    std::vector<Expr> pm_repl(
+        repl.begin(),
+        repl.begin() + std::min<size_t>(repl.size(), pm.num_symbols()));
+    std::vector<Expr> results;
+    for (Expr e : pm.results()) results.push_back(Substitute(e, {}, pm_repl));
+    std::vector<Variable> pm_dims = dims;
+    for (Variable& d : pm_dims) {
+      d.producer.clear();
+      d.producer_map.reset();
+    }
+    v.producer_map = std::make_shared<const IndexingMap>(
+        ctx_, std::move(pm_dims), ranges, std::vector<Variable>{},
+        std::move(results));
+  }
+  std::vector<Expr> results;
+  for (Expr r : results_) results.push_back(Substitute(r, {}, repl));
+  std::vector<Constraint> constraints;
+  for (const Constraint& c : constraints_) {
+    constraints.push_back({Substitute(c.expr, {}, repl), c.interval});
+  }
+  // Names: kept, unless the move makes two variables print alike (a dim
+  // and a renumbered symbol); then every variable takes its default name.
+  IndexingMap out(ctx_, std::move(dims), std::move(ranges), std::move(rt_vars),
+                  std::move(results), std::move(constraints));
+  std::vector<std::string> names;
+  for (int i = 0; i < out.num_dims(); ++i) names.push_back(out.DimName(i));
+  for (int i = 0; i < out.num_symbols(); ++i)
+    names.push_back(out.SymbolName(i));
+  std::sort(names.begin(), names.end());
+  if (std::adjacent_find(names.begin(), names.end()) != names.end()) {
+    for (Variable& v : out.dims_) v.name.clear();
+    for (Variable& v : out.range_vars_) v.name.clear();
+    for (Variable& v : out.rt_vars_) v.name.clear();
+  }
+  if (known_empty_) out.ResetToKnownEmpty();
+  return out;
+}
+
 bool IndexingMap::operator==(const IndexingMap& o) const {
   if (num_dims() != o.num_dims() || num_range_vars() != o.num_range_vars() ||
       num_rt_vars() != o.num_rt_vars() || results_ != o.results_ ||
@@ -604,9 +680,19 @@ class BoundsOverBox {
         case ExprKind::kCeilDiv:
           out = WideDivRange(*l, *r, /*ceil=*/true);
           break;
-        default:
+        case ExprKind::kMod:
           out = WideModRange(*l, *r);
           break;
+        case ExprKind::kMin:
+          out = WideRange{std::min(l->lo, r->lo), std::min(l->hi, r->hi)};
+          break;
+        case ExprKind::kMax:
+          out = WideRange{std::max(l->lo, r->lo), std::max(l->hi, r->hi)};
+          break;
+        case ExprKind::kConstant:
+        case ExprKind::kDim:
+        case ExprKind::kSymbol:
+          IXA_CHECK_MSG(false, "leaves are handled above");
       }
     }
     memo_.emplace(e.node(), out);

@@ -126,6 +126,13 @@ class IndexingMap {
   bool RescaleSymbols();
   // M3. Range then runtime variables become trailing dims.
   IndexingMap ConvertSymbolsToDims() const;
+  // XLA's ConvertRangeVariablesToDimensions: the listed range variables
+  // (by index, ascending, each < num_range_vars()) become trailing dims in
+  // that order; the other range variables and the runtime variables stay
+  // symbols, renumbered. Error::Invalid for an index that is out of range,
+  // repeated or not ascending.
+  Result<IndexingMap> ConvertRangeVariablesToDims(
+      std::span<const int64_t> range_var_indices) const;
 
   bool UsesSemiAffine() const;
 

@@ -4,6 +4,7 @@
 #ifndef IXA_HW_DEVICE_H_
 #define IXA_HW_DEVICE_H_
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -29,6 +30,25 @@ struct Device {
   double peak_tflops_bf16 = 0;  // dense matrix units
   int64_t sm_count = 0;         // SMs / CUs / TensorCores / AI cores
   std::string notes;            // what is approximate, and why
+  // The launch model of XLA:GPU's emitters (spec/xla-reference.md §(h)
+  // h.5-h.8, h.12). warp_size above is XLA's threads_per_warp and
+  // smem_bytes_per_sm its shared memory per core; sm_count its core count.
+  // Zero where a device has no such model (TPU, Ascend): plans then fail
+  // with invalid_argument.
+  int64_t threads_per_block_limit = 1024;
+  int64_t threads_per_core = 2048;  // XLA's threads_per_core_limit
+  std::array<int64_t, 3> block_dim_limit = {2147483647, 65535, 65535};
+  int64_t shared_memory_per_block = 48 * 1024;
+  int64_t shared_memory_per_block_optin = 0;
+  double clock_ghz = 0;
+  int64_t l2_bytes = 0;
+  int64_t fpus_per_core = 0;
+  // True when the launch-model fields above describe a GPU (threads, cores,
+  // shared memory per block all positive).
+  bool HasLaunchModel() const {
+    return warp_size > 0 && threads_per_block_limit > 0 &&
+           threads_per_core > 0 && sm_count > 0 && shared_memory_per_block > 0;
+  }
 };
 
 std::span<const Device> BuiltinDevices();

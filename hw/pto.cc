@@ -25,14 +25,6 @@ Result<int64_t> ElemBytes(const DType& t) {
   return static_cast<int64_t>(*b);
 }
 
-bool TtransType(const DType& t) {
-  for (const char* n :
-       {"u32", "s32", "f32", "u16", "s16", "f16", "bf16", "u8", "s8"}) {
-    if (t.name == n) return true;
-  }
-  return false;
-}
-
 Result<int64_t> Product(const std::vector<int64_t>& v) {
   int64_t p = 1;
   for (int64_t x : v) {
@@ -42,6 +34,12 @@ Result<int64_t> Product(const std::vector<int64_t>& v) {
     p = *q;
   }
   return p;
+}
+
+Result<int64_t> CheckedMulOr(int64_t a, int64_t b) {
+  auto p = CheckedMul(a, b);
+  if (!p) return Error::Invalid("shape size overflows int64");
+  return *p;
 }
 
 Error RankError(std::string_view conversion, size_t want, size_t got) {
@@ -228,6 +226,34 @@ Check CheckTile(const Tile& t) {
   return check;
 }
 
+bool IsTtransElementType(const DType& t) {
+  for (const char* n :
+       {"u32", "s32", "f32", "u16", "s16", "f16", "bf16", "u8", "s8"}) {
+    if (t.name == n) return true;
+  }
+  return false;
+}
+
+std::string ElementTypeFailure(const DType& t) {
+  return "element type " + t.name +
+         " is not one of u32/s32/f32, u16/s16/f16/bf16, u8/s8";
+}
+
+int64_t UbBytes(Arch) { return kUbBytes; }
+
+Check CheckDma(Arch arch, int64_t rows, int64_t innermost_stride) {
+  Check check;
+  if (innermost_stride != 1) {
+    check.Fail("the innermost global stride of a TLOAD/TSTORE must be 1 (got " +
+               S(innermost_stride) + ")");
+  }
+  if (arch == Arch::kA2A3 && rows >= 4096) {
+    check.Fail("an A2/A3 TLOAD/TSTORE moves fewer than 4096 rows (got " +
+               S(rows) + ")");
+  }
+  return check;
+}
+
 std::optional<Arch> ParseArch(std::string_view s) {
   if (s == "a2a3" || s == "A2A3" || s == "a2" || s == "a3") return Arch::kA2A3;
   if (s == "a5" || s == "A5") return Arch::kA5;
@@ -259,10 +285,8 @@ TtransPlan CheckTtrans(Arch arch, const Tile& src, const Tile& dst) {
     check.Fail("element size must be 1, 2 or 4 bytes (got " + S(sz) + ")");
   for (const auto& [name, tile] :
        {std::pair<const char*, const Tile*>{"src", &src}, {"dst", &dst}}) {
-    if (!TtransType(tile->dtype)) {
-      check.Fail(std::string(name) + " element type " + tile->dtype.name +
-                 " is not one of u32/s32/f32, u16/s16/f16/bf16, u8/s8");
-    }
+    if (!IsTtransElementType(tile->dtype))
+      check.Fail(std::string(name) + " " + ElementTypeFailure(tile->dtype));
   }
   if (src.blayout != Order::kRowMajor) check.Fail("src must be row-major");
   const int64_t rs = TransposeRowStride(sz), epb = kBlockBytes / sz;
@@ -375,7 +399,17 @@ Result<int64_t> TmpBytes(std::string_view conversion, const DType& dtype,
 Result<Format> MakeFormat(std::string_view conversion, const DType& dtype,
                           const std::vector<int64_t>& shape, ExprContext* ctx,
                           Fz3dOrder order, int64_t c0_override) {
-  IXA_ASSIGN_OR_RETURN(int64_t type_c0, C0ForType(dtype));
+  // Formats that take C0 from the source shape (nz_to_nd, nc1hwc0_to_*) or
+  // have none (transpose_2d) accept any element type; the others need the
+  // type's C0.
+  const bool c0_from_type =
+      conversion != "transpose_2d" && conversion != "nz_to_nd" &&
+      conversion != "nc1hwc0_to_nchw" && conversion != "nc1hwc0_to_fractal_z" &&
+      conversion != "gnc1hwc0_to_fractal_z";
+  int64_t type_c0 = 0;
+  if (c0_from_type && c0_override <= 0) {
+    IXA_ASSIGN_OR_RETURN(type_c0, C0ForType(dtype));
+  }
   IXA_ASSIGN_OR_RETURN(int64_t total, Product(shape));
   (void)total;
   Format f;
@@ -401,7 +435,37 @@ Result<Format> MakeFormat(std::string_view conversion, const DType& dtype,
     if (shape.size() != r) return RankError(conversion, r, shape.size());
     return std::nullopt;
   };
-  if (conversion == "nchw_to_nc1hwc0" || conversion == "gnchw_to_gnc1hwc0") {
+  if (conversion == "transpose_2d") {
+    // dst[i, j] = src[j, i].
+    if (auto e = need(2)) return *e;
+    f.dst_shape = {shape[1], shape[0]};
+    results = {d(1), d(0)};
+  } else if (conversion == "nd_to_nz") {
+    // [R, C] -> [C1, R, C0]: dst[c1, r, c0] = src[r, c1*C0 + c0].
+    if (auto e = need(2)) return *e;
+    f.c1 = *CeilDiv(shape[1], f.c0);
+    f.dst_shape = {f.c1, shape[0], f.c0};
+    results = {d(1), channel(d(0), d(2), shape[1])};
+  } else if (conversion == "nz_to_nd") {
+    // [C1, R, C0] -> [R, C1*C0]: dst[r, c] = src[c fd C0, r, c mod C0]; C0
+    // is the source's innermost size, every destination point is data.
+    if (auto e = need(3)) return *e;
+    f.c1 = shape[0];
+    f.c0 = shape[2];
+    IXA_ASSIGN_OR_RETURN(int64_t cols, CheckedMulOr(f.c1, f.c0));
+    f.dst_shape = {shape[1], cols};
+    results = {d(1).FloorDiv(f.c0), d(0), d(1) % f.c0};
+  } else if (conversion == "nc1hwc0_to_nchw") {
+    // [N, C1, H, W, C0] -> [N, C1*C0, H, W]: the NC1HWC0 map read backwards;
+    // the channel count is the padded C1*C0 (the source does not know C).
+    if (auto e = need(5)) return *e;
+    f.c1 = shape[1];
+    f.c0 = shape[4];
+    IXA_ASSIGN_OR_RETURN(int64_t channels, CheckedMulOr(f.c1, f.c0));
+    f.dst_shape = {shape[0], channels, shape[2], shape[3]};
+    results = {d(0), d(1).FloorDiv(f.c0), d(2), d(3), d(1) % f.c0};
+  } else if (conversion == "nchw_to_nc1hwc0" ||
+             conversion == "gnchw_to_gnc1hwc0") {
     const int g = conversion[0] == 'g' ? 1 : 0;
     if (auto e = need(4 + g)) return *e;
     const int64_t c = shape[g + 1];
@@ -480,7 +544,15 @@ Result<FormatPoint> FormatForward(const Format& f,
   const std::string& cv = f.conversion;
   const int64_t c0 = f.c0, c1 = f.c1;
   FormatPoint p;
-  if (cv == "nchw_to_nc1hwc0" || cv == "gnchw_to_gnc1hwc0") {
+  if (cv == "transpose_2d") {
+    p.coords = {x[1], x[0]};
+  } else if (cv == "nd_to_nz") {
+    p.coords = {x[1] / c0, x[0], x[1] % c0};
+  } else if (cv == "nz_to_nd") {
+    p.coords = {x[1], x[0] * c0 + x[2]};
+  } else if (cv == "nc1hwc0_to_nchw") {
+    p.coords = {x[0], x[1] * c0 + x[4], x[2], x[3]};
+  } else if (cv == "nchw_to_nc1hwc0" || cv == "gnchw_to_gnc1hwc0") {
     const size_t g = cv[0] == 'g' ? 1 : 0;
     p.coords.assign(x.begin(), x.begin() + g + 1);
     p.coords.insert(p.coords.end(),

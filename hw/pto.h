@@ -75,6 +75,23 @@ struct TtransPlan {
 // TTRANS legality on A2/A3 or A5, the path taken and its tmp size.
 TtransPlan CheckTtrans(Arch arch, const Tile& src, const Tile& dst);
 
+// TTRANS's element types: u32/s32/f32, u16/s16/f16/bf16, u8/s8. The PTO
+// code generator takes the same types for every conversion.
+bool IsTtransElementType(const DType& t);
+// "element type T is not one of u32/s32/f32, u16/s16/f16/bf16, u8/s8".
+std::string ElementTypeFailure(const DType& t);
+
+// Unified buffer capacity in bytes: 192 KiB on A2/A3 (hw-reference.md §3.4).
+// The spec gives no A5 size; A5 uses the same 192 KiB, the size every
+// Ascend part of the reference has at least, so a plan that fits here fits
+// there.
+int64_t UbBytes(Arch arch);
+
+// One TLOAD or TSTORE between global memory and a tile (pto-codegen.md §4):
+// the innermost global stride must be 1 (the A2/A3 DMA ignores it) and on
+// A2/A3 one transfer moves fewer than 4096 rows (the DMA's burst count).
+Check CheckDma(Arch arch, int64_t rows, int64_t innermost_stride);
+
 // RowStride (32 for 8-bit, else 16) and ElemPerBlock (32 / sizeof).
 int64_t TransposeRowStride(int64_t elem_bytes);
 
@@ -103,8 +120,12 @@ struct Format {
 };
 // Conversions: nchw_to_nc1hwc0, gnchw_to_gnc1hwc0, ncdhw_to_ndc1hwc0,
 // nc1hwc0_to_fractal_z, gnc1hwc0_to_fractal_z, nchw_to_fractal_z,
-// ncdhw_to_fractal_z_3d. `c0` overrides the type's C0 (ConvTile also
-// allows 4) for formats that take it from the type.
+// ncdhw_to_fractal_z_3d, and the code generator's others: transpose_2d
+// ([R,C] -> [C,R]), nd_to_nz ([R,C] -> [C1,R,C0]), nz_to_nd ([C1,R,C0] ->
+// [R,C1*C0]), nc1hwc0_to_nchw ([N,C1,H,W,C0] -> [N,C1*C0,H,W]); the last
+// two and nc1hwc0_to_fractal_z take C0 from the source shape. `c0` overrides
+// the type's C0 (ConvTile also allows 4) for formats that take it from the
+// type.
 Result<Format> MakeFormat(std::string_view conversion, const DType& dtype,
                           const std::vector<int64_t>& shape, ExprContext* ctx,
                           Fz3dOrder order = Fz3dOrder::kDMajor, int64_t c0 = 0);

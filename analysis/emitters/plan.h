@@ -92,6 +92,14 @@ struct ReductionDescription {
   std::vector<std::vector<const hlo::Instruction*>> groups;
 };
 
+// XLA's LaunchDimensionsConfig of the loop-like emitters (h.5): the unroll
+// factor and the few-waves / row-vectorised launch flags.
+struct LoopConfig {
+  int64_t unroll = 1;
+  bool few_waves = false;
+  bool row_vectorized = false;
+};
+
 struct RootPlan {
   const hlo::Instruction* root = nullptr;  // a root-tuple operand, or the root
   int output = 0;                          // index among the fusion outputs
@@ -110,6 +118,16 @@ struct ParameterPlan {
   std::vector<IndexingMap> maps;  // ids -> parameter index, deduplicated
   // Set when the parameter could not be analysed (maps then empty).
   std::optional<std::string> unknown_reason;
+  // The same reads without the thread ids: maps from the index of what the
+  // plan's thread maps cover (a hero operand, a root, or a hero output for
+  // an epilogue) to the parameter index. The thread maps visit every
+  // element of those domains (the emitters' brute-force tests check it),
+  // so these maps' images are the elements the kernel reads: a cost model
+  // counts them without enumerating threads.
+  std::vector<IndexingMap> coverage_maps;
+  // The emitter never reads the parameter (an in-place operand), so it has
+  // no maps and is not unknown.
+  bool not_read = false;
 };
 
 struct EmitterPlan {
@@ -121,6 +139,19 @@ struct EmitterPlan {
   std::vector<SharedTile> shared_tiles;
   std::optional<TransposeDescription> transpose;
   std::optional<ReductionDescription> reduction;
+  // Loop, concatenate (computed over the largest operand) and input slices:
+  // the loop configuration the launch was computed with. For concatenate,
+  // launch.unroll is u' (the gcd with the operands' concat-dim sizes) while
+  // loop_config.unroll is the u the launch used.
+  std::optional<LoopConfig> loop_config;
+};
+
+struct PlanOptions {
+  // Plan the fusion with the loop emitter whatever its hero (used by
+  // coalescing's `launch` override).
+  bool force_loop = false;
+  // With force_loop: this launch and launch.unroll instead of h.5's.
+  std::optional<LaunchDimensions> loop_launch;
 };
 
 // The plan of `region` on `device`. Errors: Unsupported for a fusion none
@@ -128,6 +159,14 @@ struct EmitterPlan {
 Result<EmitterPlan> ComputeEmitterPlan(const FusionRegion& region,
                                        const hw::Device& device,
                                        ExprContext* ctx);
+Result<EmitterPlan> ComputeEmitterPlan(const FusionRegion& region,
+                                       const hw::Device& device,
+                                       const PlanOptions& options,
+                                       ExprContext* ctx);
+
+// The roots of a region: the root tuple's operands (nested tuples
+// flattened), else the root itself. RootPlan::output indexes this list.
+std::vector<const hlo::Instruction*> FusionRoots(const FusionRegion& region);
 
 }  // namespace ixa
 

@@ -4,12 +4,14 @@
 #include <numeric>
 #include <set>
 
+#include "analysis/emitters/plan.h"
 #include "analysis/indexing/indexing.h"
 #include "analysis/uses/tiles.h"
 #include "analysis/uses/utilization.h"
 #include "core/enumerate.h"
 #include "core/int_math.h"
 #include "core/text.h"
+#include "hw/xla_layout.h"
 #include "simplifier/simplify.h"
 
 namespace ixa {
@@ -25,13 +27,62 @@ Variable Var(Interval bounds, std::string name = "") {
 
 int64_t CeilOfRatio(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-// (lane in [0, W-1]) -> (lane, 0, 0, 0, 0, 0): the first warp of block 0
-// (XLA's thread_x_first_32_elements, with the device's warp size).
-IndexingMap FirstWarp(int num_grid_dims, int64_t warp_size, ExprContext* ctx) {
+// (lane in [0, W-1]) -> (lane, lo_1, ..., lo_5): the first warp along th_x
+// of the first block of the map's domain (XLA's
+// thread_x_first_32_elements maps to 0 instead of the lower bounds; they
+// differ only where a dim's domain excludes 0, as bl_y of a reduction
+// group g > 0).
+IndexingMap FirstWarp(const IndexingMap& map, int64_t warp_size) {
+  ExprContext* ctx = map.context();
   std::vector<Expr> results{ctx->Dim(0)};
-  for (int i = 1; i < num_grid_dims; ++i) results.push_back(ctx->Constant(0));
+  for (int i = 1; i < map.num_dims(); ++i) {
+    const Interval& b = map.dims()[i].bounds;
+    results.push_back(ctx->Constant(b.IsFull() ? 0 : b.lower));
+  }
   return IndexingMap(ctx, {Var(Interval{0, warp_size - 1}, "th_x")}, {}, {},
                      results);
+}
+
+// The warp_size consecutive threads of the first block (th_x fastest, then
+// th_y, th_z), every block dim at its lower bound.
+IndexingMap RealFirstWarp(const IndexingMap& map,
+                          const LaunchDimensions& launch, int64_t warp_size) {
+  ExprContext* ctx = map.context();
+  const int64_t tx = launch.threads[0], ty = launch.threads[1];
+  const int64_t lanes = std::min(warp_size, launch.threads_per_block());
+  Expr lane = ctx->Dim(0);
+  std::vector<Expr> results = {
+      tx == 1 ? ctx->Constant(0) : lane % tx,
+      ty == 1 ? ctx->Constant(0) : lane.FloorDiv(tx) % ty,
+      launch.threads[2] == 1 ? ctx->Constant(0) : lane.FloorDiv(tx * ty)};
+  for (int i = 3; i < map.num_dims(); ++i) {
+    const Interval& b = map.dims()[i].bounds;
+    results.push_back(ctx->Constant(b.IsFull() ? 0 : b.lower));
+  }
+  return IndexingMap(ctx, {Var(Interval{0, lanes - 1}, "lane")}, {}, {},
+                     results);
+}
+
+// Every range variable but the last at its lower bound: one request of the
+// emitter's innermost loop.
+IndexingMap FixAllButLastRangeVar(const IndexingMap& map) {
+  const int nr = map.num_range_vars();
+  if (nr <= 1) return map;
+  ExprContext* ctx = map.context();
+  std::vector<Expr> dims, syms;
+  for (int i = 0; i < map.num_dims(); ++i) dims.push_back(ctx->Dim(i));
+  for (int j = 0; j + 1 < nr; ++j) {
+    syms.push_back(ctx->Constant(map.range_vars()[j].bounds.lower));
+  }
+  syms.push_back(ctx->Symbol(0));
+  std::vector<Expr> results;
+  for (Expr r : map.results()) results.push_back(Substitute(r, dims, syms));
+  std::vector<Constraint> cons;
+  for (const Constraint& c : map.constraints()) {
+    cons.push_back({Substitute(c.expr, dims, syms), c.interval});
+  }
+  return IndexingMap(ctx, map.dims(), {map.range_vars().back()}, {}, results,
+                     cons);
 }
 
 // Replaces all range variables but the last by their lower bound (XLA's
@@ -70,9 +121,7 @@ Result<IndexingMap> FirstWarpSample(const IndexingMap& thread_to_linear,
   IndexingMap fixed = FixRuntimeVars(thread_to_linear, /*midpoint=*/true);
   IXA_ASSIGN_OR_RETURN(
       IndexingMap sample,
-      ComposeIndexingMaps(
-          FirstWarp(fixed.num_dims(), device.warp_size, fixed.context()),
-          fixed));
+      ComposeIndexingMaps(FirstWarp(fixed, device.warp_size), fixed));
   Simplify(&sample);
   sample.RescaleSymbols();
   sample.RemoveUnusedSymbols();
@@ -119,17 +168,47 @@ struct Numbers {
   int64_t transactions = 0, bytes_requested = 0, bytes_useful = 0;
 };
 
-// Exact warp numbers of one map (see the header).
-Result<Numbers> WarpNumbers(const IndexingMap& thread_to_linear,
-                            int64_t element_bytes, const hw::Device& device) {
-  IXA_ASSIGN_OR_RETURN(IndexingMap sample,
-                       FirstWarpSample(thread_to_linear, device,
-                                       /*keep_constraints=*/true));
+// Exact numbers of one warp request (see the header). Sub-byte elements
+// are packed: offsets become byte offsets.
+Result<Numbers> WarpNumbers(const IndexingMap& thread_to_offset,
+                            int64_t element_bits,
+                            const LaunchDimensions& launch,
+                            const hw::Device& device) {
+  IndexingMap fixed = FixAllButLastRangeVar(
+      FixRuntimeVars(thread_to_offset, /*midpoint=*/true));
+  IXA_ASSIGN_OR_RETURN(
+      IndexingMap sample,
+      ComposeIndexingMaps(RealFirstWarp(fixed, launch, device.warp_size),
+                          fixed));
+  int64_t element_bytes = std::max<int64_t>(1, element_bits / 8);
+  if (element_bits > 0 && element_bits < 8 && sample.num_results() == 1) {
+    sample.mutable_results()[0] =
+        sample.results()[0].FloorDiv(8 / element_bits);
+    element_bytes = 1;
+  }
+  Simplify(&sample);
   if (sample.IsKnownEmpty()) return Numbers{};
   IXA_ASSIGN_OR_RETURN(hw::WarpAccess a,
                        hw::AnalyzeWarpAccess(sample, element_bytes, device,
                                              hw::MemorySpace::kGlobal));
   return Numbers{a.sectors, a.sectors * device.sector_bytes, a.useful_bytes};
+}
+
+hw::XlaShape ToXlaShape(const hlo::Shape& s) {
+  hw::XlaShape x;
+  const char* name = hlo::ElementTypeName(s.type);
+  auto type = hw::FindDType(name);
+  x.type = type ? *type
+                : hw::DType{name, hlo::ElementBits(s.type), /*is_float=*/true};
+  x.dims = s.dims;
+  if (s.layout) {
+    hw::XlaLayout l;
+    l.minor_to_major = s.MinorToMajor();
+    for (const hlo::Tile& t : s.layout->tiles) l.tiles.push_back(t.dims);
+    l.element_size_bits = s.layout->element_size_bits;
+    x.layout = std::move(l);
+  }
+  return x;
 }
 
 // Exact DRAM-to-L2 numbers of one output tile at the origin.
@@ -190,71 +269,15 @@ double TiledBandwidthRate(const hlo::Shape& shape, const ConcreteTile& tile,
 
 }  // namespace
 
-LaunchConfig DefaultLoopLaunch(int64_t num_elements, const hw::Device& device) {
-  LaunchConfig launch;
-  if (num_elements <= 1) return launch;
-  // XLA unrolls only when every core gets enough threads
-  // (threads_per_core_limit = 2048 on the GPUs modelled here).
-  if (device.sm_count > 0 && num_elements >= device.sm_count * 2048) {
-    launch.unroll = std::gcd(num_elements, int64_t{4});
+Result<IndexingMap> PhysicalOffsetMap(const hlo::Shape& shape,
+                                      ExprContext* ctx) {
+  if (!shape.IsArray()) {
+    return Error::Unsupported("the physical layout of " + shape.ToString() +
+                              ": not an array");
   }
-  const int64_t work = CeilOfRatio(num_elements, launch.unroll);
-  launch.threads_per_block = std::min(4 * device.warp_size, work);
-  launch.blocks = CeilOfRatio(work, launch.threads_per_block);
-  return launch;
-}
-
-Result<IndexingMap> LoopThreadToOutputMap(const hlo::Shape& output,
-                                          const LaunchConfig& launch,
-                                          ExprContext* ctx) {
-  if (!output.IsArray()) {
-    return Error::Unsupported("loop emitter map of a non-array output " +
-                              output.ToString());
-  }
-  const int64_t n = output.ElementCount();
-  if (launch.threads_per_block < 1 || launch.blocks < 1 || launch.unroll < 1) {
-    return Error::Invalid(
-        "launch: threads_per_block, blocks and unroll must be >= 1");
-  }
-  auto per_chunk = CheckedMul(launch.unroll, launch.threads_per_block);
-  if (per_chunk) per_chunk = CheckedMul(*per_chunk, launch.blocks);
-  if (!per_chunk) return Error::Invalid("launch: too many threads");
-  const int64_t chunks = std::max<int64_t>(1, CeilOfRatio(n, *per_chunk));
-  std::vector<Variable> dims = {
-      Var(Interval{0, launch.threads_per_block - 1}, "th_x"),
-      Var(Interval{0, 0}, "th_y"),
-      Var(Interval{0, 0}, "th_z"),
-      Var(Interval{0, launch.blocks - 1}, "bl_x"),
-      Var(Interval{0, 0}, "bl_y"),
-      Var(Interval{0, 0}, "bl_z")};
-  std::vector<Variable> ranges = {
-      Var(Interval{0, chunks - 1}, "chunk_id"),
-      Var(Interval{0, launch.unroll - 1}, "unroll_id")};
-  Expr linear =
-      ctx->Symbol(0) * *per_chunk +
-      (ctx->Dim(0) + ctx->Dim(3) * launch.threads_per_block) * launch.unroll +
-      ctx->Symbol(1);
-  std::vector<Expr> results(output.rank());
-  int64_t stride = 1;
-  for (int64_t d : output.MinorToMajor()) {
-    results[d] = linear.FloorDiv(stride) % output.dims[d];
-    stride = SaturatingMul(stride, output.dims[d]);
-  }
-  IndexingMap map(ctx, dims, ranges, {}, results,
-                  {{linear, Interval{0, std::max<int64_t>(n, 1) - 1}}});
-  Simplify(&map);
-  map.RemoveUnusedSymbols();
-  return map;
-}
-
-IndexingMap LinearizationMap(const hlo::Shape& shape, ExprContext* ctx) {
-  Expr linear = ctx->Constant(0);
-  int64_t stride = 1;
-  for (int64_t d : shape.MinorToMajor()) {
-    linear = linear + ctx->Dim(d) * stride;
-    stride = SaturatingMul(stride, shape.dims[d]);
-  }
-  return IndexingMap::FromTensorSizes(ctx, {linear}, shape.dims, {});
+  IXA_ASSIGN_OR_RETURN(hw::TiledLayoutInfo info,
+                       hw::AnalyzeTiledLayout(ToXlaShape(shape), ctx));
+  return info.map;
 }
 
 int64_t ElementBytes(const hlo::Shape& shape) {
@@ -371,6 +394,185 @@ Result<bool> IsIndexingCoalesced(const IndexingMap& thread_to_linear,
               std::to_string(lower_bound) + " would do");
 }
 
+Result<OperandCoalescing> AnalyzeReads(std::span<const IndexingMap> thread_maps,
+                                       const hlo::Shape& shape,
+                                       const LaunchDimensions& launch,
+                                       const hw::Device& device) {
+  if (device.warp_size < 1 || device.sector_bytes < 1 ||
+      device.line_bytes < 1) {
+    return Error::Invalid("device needs positive warp, sector and line sizes");
+  }
+  if (thread_maps.empty()) return OperandCoalescing{};
+  ExprContext* ctx = thread_maps[0].context();
+  IXA_ASSIGN_OR_RETURN(IndexingMap physical, PhysicalOffsetMap(shape, ctx));
+  OperandCoalescing oc;
+  oc.num_maps = static_cast<int>(thread_maps.size());
+  const int64_t bytes = ElementBytes(shape);
+  const int64_t bits = hlo::ElementBits(shape.type);
+  for (const IndexingMap& m : thread_maps) {
+    IXA_ASSIGN_OR_RETURN(IndexingMap to_offset,
+                         ComposeIndexingMaps(m, physical));
+    Simplify(&to_offset);
+    std::string why;
+    IXA_ASSIGN_OR_RETURN(bool ok,
+                         IsIndexingCoalesced(to_offset, bytes, device, &why));
+    if (!ok) {
+      oc.coalesced = false;
+      if (oc.note.empty()) oc.note = why;
+    }
+    IXA_ASSIGN_OR_RETURN(Numbers n,
+                         WarpNumbers(to_offset, bits, launch, device));
+    oc.transactions_per_warp_request += n.transactions;
+    oc.bytes_requested += n.bytes_requested;
+    oc.bytes_useful += n.bytes_useful;
+  }
+  oc.efficiency = oc.bytes_requested == 0
+                      ? 1.0
+                      : static_cast<double>(oc.bytes_useful) /
+                            static_cast<double>(oc.bytes_requested);
+  return oc;
+}
+
+CoalescingAnalysis AnalyzePlanCoalescing(const FusionRegion& region,
+                                         const EmitterPlan& plan,
+                                         const hw::Device& device) {
+  CoalescingAnalysis result;
+  result.emitter = plan.kind;
+  result.reduction_kind = plan.reduction_kind;
+  result.launch = plan.launch;
+  for (size_t i = 0; i < region.parameters.size(); ++i) {
+    const hlo::Instruction* param = region.parameters[i];
+    const ParameterPlan* pp =
+        i < plan.parameters.size() ? &plan.parameters[i] : nullptr;
+    auto unknown = [&](std::string reason) {
+      result.unknown.push_back(
+          {static_cast<int>(i), param->name, std::move(reason)});
+    };
+    if (!pp) {
+      unknown("the plan has no entry for this parameter");
+      continue;
+    }
+    if (pp->unknown_reason) {
+      unknown(*pp->unknown_reason);
+      continue;
+    }
+    if (!param->shape.IsArray()) {
+      unknown("not an array (" + param->shape.ToString() + ")");
+      continue;
+    }
+    OperandCoalescing oc;
+    if (pp->not_read) {
+      oc.not_read = true;
+    } else {
+      auto reads = AnalyzeReads(pp->maps, param->shape, plan.launch, device);
+      if (!reads.ok()) {
+        unknown(reads.error().message);
+        continue;
+      }
+      oc = std::move(reads).value();
+    }
+    oc.parameter = static_cast<int>(i);
+    oc.name = param->name;
+    result.operands.push_back(std::move(oc));
+  }
+  return result;
+}
+
+namespace {
+
+Result<std::vector<OperandCoalescing>> TiledCoalescing(
+    const FusionRegion& region, const hw::Device& device,
+    const CoalescingOptions& options, std::vector<UnknownOperand>* unknown,
+    ExprContext* ctx) {
+  const hlo::Shape& out_shape = OutputShape(*region.root, 0);
+  if (!out_shape.IsArray()) {
+    return Error::Unsupported(
+        "coalescing with tile_sizes: the fusion output is not an array");
+  }
+  if (options.tile_sizes.size() != out_shape.dims.size()) {
+    return Error::Invalid(
+        "tile_sizes has " + std::to_string(options.tile_sizes.size()) +
+        " entries for an output of rank " + std::to_string(out_shape.rank()));
+  }
+  for (size_t k = 0; k < out_shape.dims.size(); ++k) {
+    if (options.tile_sizes[k] < 1 ||
+        options.tile_sizes[k] > out_shape.dims[k]) {
+      return Error::Invalid("tile size " +
+                            std::to_string(options.tile_sizes[k]) + " of dim " +
+                            std::to_string(k) + " is outside [1, " +
+                            std::to_string(out_shape.dims[k]) + "]");
+    }
+  }
+  std::vector<OperandCoalescing> out;
+  auto maps = ComputeFusionParameterIndexing(region, 0, ctx);
+  if (!maps.ok()) {
+    for (size_t i = 0; i < region.parameters.size(); ++i) {
+      unknown->push_back({static_cast<int>(i), region.parameters[i]->name,
+                          maps.error().message});
+    }
+    return out;
+  }
+  const int64_t txn = DramToL2TransactionBytes(device);
+  for (size_t i = 0; i < region.parameters.size(); ++i) {
+    const hlo::Instruction* param = region.parameters[i];
+    if (!param->shape.IsArray()) {
+      unknown->push_back({static_cast<int>(i), param->name,
+                          "not an array (" + param->shape.ToString() + ")"});
+      continue;
+    }
+    OperandCoalescing oc;
+    oc.parameter = static_cast<int>(i);
+    oc.name = param->name;
+    oc.num_maps = static_cast<int>((*maps)[i].size());
+    const int64_t bytes = ElementBytes(param->shape);
+    auto physical = PhysicalOffsetMap(param->shape, ctx);
+    if (!physical.ok()) {
+      unknown->push_back(
+          {static_cast<int>(i), param->name, physical.error().message});
+      continue;
+    }
+    double moved = 0;
+    bool failed = false;
+    for (const IndexingMap& m : (*maps)[i]) {
+      auto n = TileNumbers(m, *physical, options.tile_sizes, bytes, txn,
+                           options.enumeration_limit, ctx);
+      if (!n.ok()) {
+        unknown->push_back(
+            {static_cast<int>(i), param->name, n.error().message});
+        failed = true;
+        break;
+      }
+      double rate = n->bytes_requested == 0
+                        ? 1.0
+                        : static_cast<double>(n->bytes_useful) /
+                              static_cast<double>(n->bytes_requested);
+      auto tile = SymbolicTileFromIndexingMap(m);
+      if (tile.ok()) {
+        auto concrete = EvaluateTile(*tile, options.tile_sizes);
+        if (concrete.ok() && concrete->satisfied) {
+          rate = TiledBandwidthRate(param->shape, *concrete, bytes, txn);
+        }
+      }
+      moved += rate > 0 ? n->bytes_useful / rate : 0;
+      if (rate <= 0.9) oc.coalesced = false;
+      oc.transactions_per_warp_request += n->transactions;
+      oc.bytes_requested += n->bytes_requested;
+      oc.bytes_useful += n->bytes_useful;
+    }
+    if (failed) continue;
+    oc.efficiency = oc.bytes_requested == 0
+                        ? 1.0
+                        : static_cast<double>(oc.bytes_useful) /
+                              static_cast<double>(oc.bytes_requested);
+    oc.bandwidth_utilization =
+        moved > 0 ? static_cast<double>(oc.bytes_useful) / moved : 1.0;
+    out.push_back(std::move(oc));
+  }
+  return out;
+}
+
+}  // namespace
+
 Result<CoalescingAnalysis> AnalyzeCoalescing(const FusionRegion& region,
                                              const hw::Device& device,
                                              const CoalescingOptions& options,
@@ -379,110 +581,45 @@ Result<CoalescingAnalysis> AnalyzeCoalescing(const FusionRegion& region,
       device.line_bytes < 1) {
     return Error::Invalid("device needs positive warp, sector and line sizes");
   }
-  const hlo::Shape& out_shape = OutputShape(*region.root, 0);
-  if (!out_shape.IsArray()) {
-    return Error::Unsupported("coalescing: the fusion output is not an array");
+  PlanOptions plan_options;
+  if (options.launch) {
+    const LaunchConfig& l = *options.launch;
+    if (l.threads_per_block < 1 || l.blocks < 1 || l.unroll < 1) {
+      return Error::Invalid(
+          "launch: threads_per_block, blocks and unroll must be >= 1");
+    }
+    LaunchDimensions launch;
+    launch.threads = {l.threads_per_block, 1, 1};
+    launch.blocks = {l.blocks, 1, 1};
+    launch.unroll = l.unroll;
+    plan_options.force_loop = true;
+    plan_options.loop_launch = launch;
+  }
+  auto plan = ComputeEmitterPlan(region, device, plan_options, ctx);
+  if (!plan.ok() && plan.error().code == ErrorCode::kInvalidArgument &&
+      options.tile_sizes.empty()) {
+    return plan.error();
   }
   CoalescingAnalysis result;
-  result.launch = options.launch.value_or(
-      DefaultLoopLaunch(out_shape.ElementCount(), device));
-  const bool tiled = !options.tile_sizes.empty();
-  if (tiled) {
-    if (options.tile_sizes.size() != out_shape.dims.size()) {
-      return Error::Invalid(
-          "tile_sizes has " + std::to_string(options.tile_sizes.size()) +
-          " entries for an output of rank " + std::to_string(out_shape.rank()));
+  if (!options.tile_sizes.empty()) {
+    if (plan.ok()) {
+      result.emitter = plan->kind;
+      result.reduction_kind = plan->reduction_kind;
+      result.launch = plan->launch;
     }
-    for (size_t k = 0; k < out_shape.dims.size(); ++k) {
-      if (options.tile_sizes[k] < 1 ||
-          options.tile_sizes[k] > out_shape.dims[k]) {
-        return Error::Invalid(
-            "tile size " + std::to_string(options.tile_sizes[k]) + " of dim " +
-            std::to_string(k) + " is outside [1, " +
-            std::to_string(out_shape.dims[k]) + "]");
-      }
-    }
+    IXA_ASSIGN_OR_RETURN(
+        result.operands,
+        TiledCoalescing(region, device, options, &result.unknown, ctx));
+    return result;
   }
-  IndexingMap thread_map;
-  if (!tiled) {
-    IXA_ASSIGN_OR_RETURN(thread_map,
-                         LoopThreadToOutputMap(out_shape, result.launch, ctx));
+  if (!plan.ok()) {
+    for (size_t i = 0; i < region.parameters.size(); ++i) {
+      result.unknown.push_back({static_cast<int>(i), region.parameters[i]->name,
+                                plan.error().message});
+    }
+    return result;
   }
-  // Every output of a loop fusion is written with output 0's indexing;
-  // outputs of another shape are not read through this thread mapping.
-  std::vector<IndexingMapSet> per_param(region.parameters.size());
-  for (int out = 0; out < OutputCount(*region.root); ++out) {
-    if (OutputDims(*region.root, out) != out_shape.dims) continue;
-    IXA_ASSIGN_OR_RETURN(std::vector<IndexingMapSet> sets,
-                         ComputeFusionParameterIndexing(region, out, ctx));
-    for (size_t i = 0; i < sets.size() && i < per_param.size(); ++i) {
-      for (const IndexingMap& m : sets[i]) per_param[i].Insert(m);
-    }
-  }
-  const int64_t txn = DramToL2TransactionBytes(device);
-  for (size_t i = 0; i < region.parameters.size(); ++i) {
-    const hlo::Instruction* param = region.parameters[i];
-    if (!param->shape.IsArray()) {
-      return Error::Unsupported("coalescing of parameter '" + param->name +
-                                "': not an array");
-    }
-    OperandCoalescing oc;
-    oc.parameter = static_cast<int>(i);
-    oc.name = param->name;
-    oc.num_maps = static_cast<int>(per_param[i].size());
-    const int64_t bytes = ElementBytes(param->shape);
-    IndexingMap linearize = LinearizationMap(param->shape, ctx);
-    double moved = 0;  // tiled: bytes moved according to the rate
-    for (const IndexingMap& m : per_param[i]) {
-      Numbers n;
-      if (tiled) {
-        IXA_ASSIGN_OR_RETURN(
-            n, TileNumbers(m, linearize, options.tile_sizes, bytes, txn,
-                           options.enumeration_limit, ctx));
-        double rate = n.bytes_requested == 0
-                          ? 1.0
-                          : static_cast<double>(n.bytes_useful) /
-                                static_cast<double>(n.bytes_requested);
-        auto tile = SymbolicTileFromIndexingMap(m);
-        if (tile.ok()) {
-          auto concrete = EvaluateTile(*tile, options.tile_sizes);
-          if (concrete.ok() && concrete->satisfied) {
-            rate = TiledBandwidthRate(param->shape, *concrete, bytes, txn);
-          }
-        }
-        moved += rate > 0 ? n.bytes_useful / rate : 0;
-        if (rate <= 0.9) oc.coalesced = false;
-      } else {
-        IXA_ASSIGN_OR_RETURN(IndexingMap to_out,
-                             ComposeIndexingMaps(thread_map, m));
-        IXA_ASSIGN_OR_RETURN(IndexingMap to_linear,
-                             ComposeIndexingMaps(to_out, linearize));
-        Simplify(&to_linear);
-        to_linear.RemoveUnusedSymbols();
-        std::string why;
-        IXA_ASSIGN_OR_RETURN(
-            bool ok, IsIndexingCoalesced(to_linear, bytes, device, &why));
-        if (!ok) {
-          oc.coalesced = false;
-          if (oc.note.empty()) oc.note = why;
-        }
-        IXA_ASSIGN_OR_RETURN(n, WarpNumbers(to_linear, bytes, device));
-      }
-      oc.transactions_per_warp_request += n.transactions;
-      oc.bytes_requested += n.bytes_requested;
-      oc.bytes_useful += n.bytes_useful;
-    }
-    oc.efficiency = oc.bytes_requested == 0
-                        ? 1.0
-                        : static_cast<double>(oc.bytes_useful) /
-                              static_cast<double>(oc.bytes_requested);
-    if (tiled) {
-      oc.bandwidth_utilization =
-          moved > 0 ? static_cast<double>(oc.bytes_useful) / moved : 1.0;
-    }
-    result.operands.push_back(std::move(oc));
-  }
-  return result;
+  return AnalyzePlanCoalescing(region, *plan, device);
 }
 
 }  // namespace ixa

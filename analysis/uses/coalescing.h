@@ -1,46 +1,56 @@
 // Coalescing of a fusion's reads (spec/xla-reference.md §(f), §(h)).
 //
-// Thread mapping: XLA's loop emitter. A thread (th_x, bl_x) with chunk s0
-// and unroll index s1 writes output element
-//   linear = s0 * (unroll * threads) + (th_x + bl_x * threads_per_block) *
-//            unroll + s1,      linear in [0, N - 1],
-// delinearized over the output's physical (minor-to-major) order. Each
-// parameter is read through thread -> output -> parameter (the grouped
-// output-to-input maps) -> physical linear offset (the parameter's
-// minor_to_major permutation; layout tiles are not modelled).
+// Thread mapping: the fusion's emitter plan (analysis/emitters/plan.h).
+// Each parameter is read through the plan's thread -> parameter maps
+// (ParameterPlan::maps) composed with the parameter's physical layout:
+// hw's XLA tiled-layout map, minor_to_major and tiles included, giving the
+// element offset in memory. A transpose fusion reads its input through
+// the shared-memory tile, so its global reads are the tile loads.
 //
-// Per operand and map, on the first warp (lanes 0..warp_size-1 of block 0,
-// outer loop variables at their lower bound, runtime variables at the
-// midpoint of their range):
-//   coalesced      — XLA's verdict (IsIndexingCoalesced): the offset must
-//                    split as f(lane) + g(last range var) and have no
-//                    constraint other than the offset itself; the
-//                    contiguous intervals then need fewer than 1/0.9 times
-//                    the minimal number of line_bytes transactions.
+// Per operand and map, on the first warp:
+//   coalesced      — XLA's verdict (IsIndexingCoalesced) on the offset map:
+//                    lanes (d0 in [0, 31]) of the first block, the other
+//                    grid dims at their lower bound (XLA uses 0; the two
+//                    differ only for a reduction group g > 0, whose maps
+//                    have bl_y = g and which XLA's sample misses), runtime
+//                    variables at their midpoint, every range variable but
+//                    the last at its lower bound; the offset must split as
+//                    f(lane) + g(last range var) with no other constraint;
+//                    the contiguous intervals then need fewer than 1/0.9
+//                    times the minimal number of line_bytes transactions.
 //                    Structural failures give false, as in XLA.
-//   the numbers    — exact, by enumerating the warp's accesses
-//                    (hw::AnalyzeWarpAccess): transactions = distinct
-//                    sector_bytes sectors touched by one warp request
-//                    (what Nsight reports as sectors/request),
-//                    bytes_requested = sectors * sector_bytes,
-//                    bytes_useful = distinct bytes, efficiency = their
-//                    ratio. Several maps of one operand are separate
-//                    requests: their numbers add up.
+//   the numbers    — exact, by enumerating one warp's request
+//                    (hw::AnalyzeWarpAccess): the warp's warp_size
+//                    consecutive threads (th_x fastest, then th_y, th_z) of
+//                    the first block, the plan's innermost range variable
+//                    (the unroll / vector index) over its whole range and
+//                    every outer one at its lower bound; transactions =
+//                    distinct sector_bytes sectors, bytes_requested =
+//                    sectors * sector_bytes, bytes_useful = distinct bytes,
+//                    efficiency = their ratio. Several maps of one operand
+//                    are separate requests: their numbers add up.
+// Operands the plan cannot map (an op without indexing maps on the path, a
+// scatter operand written through runtime indices) are listed in
+// `unknown` and the rest is answered; operands the kernel never reads (an
+// in-place DUS operand) count as coalesced with no transactions.
 // With tile_sizes (the Triton-style tiled variant): one output tile at the
-// origin is read; the numbers count DRAM-to-L2 transactions of the whole
-// tile, and bandwidth_utilization is XLA's heuristic: the contiguous bytes
-// of the operand's tile (the product, minor to major, of min(tile, dim)
-// over stride-1 dims up to the first partial one) over that amount rounded
-// up to the DRAM-to-L2 transaction size. An operand whose symbolic tile is
-// not representable falls back to the exact efficiency.
+// origin is read through the fusion's output-to-input maps; the numbers
+// count DRAM-to-L2 transactions of the whole tile, and
+// bandwidth_utilization is XLA's heuristic: the contiguous bytes of the
+// operand's tile (the product, minor to major, of min(tile, dim) over
+// stride-1 dims up to the first partial one) over that amount rounded up to
+// the DRAM-to-L2 transaction size. An operand whose symbolic tile is not
+// representable falls back to the exact efficiency.
 #ifndef IXA_ANALYSIS_USES_COALESCING_H_
 #define IXA_ANALYSIS_USES_COALESCING_H_
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "analysis/emitters/plan.h"
 #include "analysis/fusion/fusion.h"
 #include "analysis/hlo/shape.h"
 #include "core/indexing_map.h"
@@ -49,26 +59,18 @@
 
 namespace ixa {
 
+// The coalescing request's `launch` override: the loop emitter's plan with
+// (threads_per_block, 1, 1) threads, (blocks, 1, 1) blocks and `unroll`.
 struct LaunchConfig {
   int64_t threads_per_block = 1;
   int64_t blocks = 1;
   int64_t unroll = 1;
 };
 
-// XLA's loop-emitter launch for `num_elements` outputs: unroll = gcd(N, 4)
-// when N >= sm_count * 2048 (enough work to fill every SM), else 1;
-// threads_per_block = min(4 * warp_size, ceil(N / unroll)); blocks =
-// ceil(ceil(N / unroll) / threads_per_block).
-LaunchConfig DefaultLoopLaunch(int64_t num_elements, const hw::Device& device);
-
-// (th_x, th_y, th_z, bl_x, bl_y, bl_z)[chunk, unroll] -> output index.
-Result<IndexingMap> LoopThreadToOutputMap(const hlo::Shape& output,
-                                          const LaunchConfig& launch,
-                                          ExprContext* ctx);
-
-// Logical index -> element offset in memory (row-major over the physical
-// order given by minor_to_major). A scalar maps to offset 0.
-IndexingMap LinearizationMap(const hlo::Shape& shape, ExprContext* ctx);
+// Logical index -> element offset in memory: the shape's physical layout
+// (minor_to_major and tiles, hw/xla_layout.h). A scalar maps to offset 0.
+Result<IndexingMap> PhysicalOffsetMap(const hlo::Shape& shape,
+                                      ExprContext* ctx);
 
 // Bytes per element (sub-byte types count as one byte).
 int64_t ElementBytes(const hlo::Shape& shape);
@@ -77,9 +79,9 @@ int64_t ElementBytes(const hlo::Shape& shape);
 // descriptions), the sector size elsewhere.
 int64_t DramToL2TransactionBytes(const hw::Device& device);
 
-// XLA's IsIndexingCoalesced on a (grid dims)[symbols] -> (linear offset)
+// XLA's IsIndexingCoalesced on a (grid dims)[symbols] -> (element offset)
 // map. `why` (optional) receives the reason of a structural false.
-Result<bool> IsIndexingCoalesced(const IndexingMap& thread_to_linear,
+Result<bool> IsIndexingCoalesced(const IndexingMap& thread_to_offset,
                                  int64_t element_bytes,
                                  const hw::Device& device,
                                  std::string* why = nullptr);
@@ -94,24 +96,51 @@ struct OperandCoalescing {
   double efficiency = 1.0;
   std::optional<double> bandwidth_utilization;  // tiled only
   int num_maps = 0;
-  std::string note;  // why XLA's verdict is false by structure, if it is
+  bool not_read = false;  // the kernel never reads it
+  std::string note;       // why XLA's verdict is false by structure, if it is
 };
 
+// An operand the analysis could not answer, and why.
+struct UnknownOperand {
+  int parameter = 0;
+  std::string name;
+  std::string reason;
+};
+
+// Coalescing of the reads `thread_maps` (grid ids -> logical index of a
+// tensor of `shape`) make; parameter and name are left for the caller.
+Result<OperandCoalescing> AnalyzeReads(std::span<const IndexingMap> thread_maps,
+                                       const hlo::Shape& shape,
+                                       const LaunchDimensions& launch,
+                                       const hw::Device& device);
+
 struct CoalescingOptions {
-  std::optional<LaunchConfig> launch;  // default: DefaultLoopLaunch
+  std::optional<LaunchConfig> launch;  // override of the loop plan's launch
   std::vector<int64_t> tile_sizes;     // non-empty: the tiled variant
   int64_t enumeration_limit = int64_t{1} << 22;
 };
 
 struct CoalescingAnalysis {
-  LaunchConfig launch;
+  EmitterKind emitter = EmitterKind::kLoop;
+  std::optional<ReductionKind> reduction_kind;
+  LaunchDimensions launch;
   std::vector<OperandCoalescing> operands;
+  std::vector<UnknownOperand> unknown;
 };
 
+// Plans the region (ComputeEmitterPlan, or the loop plan with the launch
+// override) and analyses every parameter. Errors only for bad requests
+// (an invalid device, tile sizes or launch); a plan the emitters refuse
+// makes every operand unknown.
 Result<CoalescingAnalysis> AnalyzeCoalescing(const FusionRegion& region,
                                              const hw::Device& device,
                                              const CoalescingOptions& options,
                                              ExprContext* ctx);
+
+// The same for a plan already computed.
+CoalescingAnalysis AnalyzePlanCoalescing(const FusionRegion& region,
+                                         const EmitterPlan& plan,
+                                         const hw::Device& device);
 
 }  // namespace ixa
 

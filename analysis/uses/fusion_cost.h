@@ -1,10 +1,18 @@
-// A roofline cost estimate of one fusion on one device, built from the
-// exact utilization and coalescing analyses:
-//   bytes_read     = Σ over parameters of element_bytes * elements_read;
+// A roofline cost estimate of one fusion on one device, read through its
+// emitter plan (analysis/emitters/plan.h):
+//   bytes_read     = Σ over parameters of element_bytes * elements_read,
+//                    the elements the plan's thread maps read from global
+//                    memory (counted exactly on its coverage maps). Shared
+//                    tile reads of a transpose or a reduction are not DRAM
+//                    traffic and are not counted; an in-place operand is
+//                    not read; an operand the plan cannot map is counted
+//                    as read whole (and listed in `unknown`);
 //   bytes_moved    = bytes_read, except that an uncoalesced operand's bytes
 //                    are divided by its warp efficiency (a warp that uses
 //                    half of each sector moves twice the bytes);
-//   bytes_written  = the bytes of every output of the root;
+//   bytes_written  = what the plan writes: every root's output, or only the
+//                    updates of an in-place dynamic-update-slice or a
+//                    scatter;
 //   flops          = Σ over instructions of flops per evaluation times the
 //                    number of evaluations, i.e. the domain points of the
 //                    maps from the root to that instruction (XLA's indexing
@@ -13,21 +21,29 @@
 //                    elementwise arithmetic and comparisons 1, data
 //                    movement 0 (broadcast, transpose, slice, ...), reduce
 //                    and reduce-window (inputs) * (elements folded into one
-//                    output), dot 2 * K (so 2*M*N*K in all), convolution
-//                    2 * (kernel elements per output). Transcendentals
-//                    count 1 as well: the roofline is meant for
-//                    memory-bound fusions, and XLA's own per-op costs are
-//                    device-specific.
+//                    output), dot 2 * K, convolution 2 * (kernel elements
+//                    per output). Transcendentals count 1 as well;
+//   launch, waves  = the plan's launch; resident blocks per core = the
+//                    fewest of threads_per_core / threads per block,
+//                    shared memory per core / shared memory per block and
+//                    32; waves = ceil(blocks / (cores * resident blocks));
 //   memory_us      = (bytes_moved + bytes_written) / DRAM bandwidth;
-//   compute_us     = flops / peak flops (the bf16 matrix peak for dots on
-//                    16-bit types, else fp32);
+//   compute_us     = flops / (peak * active fraction): the bf16 matrix peak
+//                    for dots on 16-bit types, else fp32; the active
+//                    fraction is XLA's ComputeTime's min(blocks, cores) /
+//                    cores * min(threads per block, fpus per core) / fpus
+//                    per core (a small launch leaves units idle);
 //   time_us        = max(memory_us, compute_us): compute and memory overlap
-//                    perfectly; no launch overhead or tail effects.
+//                    perfectly; no launch overhead (fusion_decision adds
+//                    one per kernel).
 #ifndef IXA_ANALYSIS_USES_FUSION_COST_H_
 #define IXA_ANALYSIS_USES_FUSION_COST_H_
 
+#include <optional>
+#include <span>
 #include <vector>
 
+#include "analysis/emitters/plan.h"
 #include "analysis/fusion/fusion.h"
 #include "analysis/uses/coalescing.h"
 #include "analysis/uses/utilization.h"
@@ -36,18 +52,48 @@
 namespace ixa {
 
 struct FusionCost {
+  EmitterKind emitter = EmitterKind::kLoop;
+  std::optional<ReductionKind> reduction_kind;
+  LaunchDimensions launch;
+  int64_t blocks_per_core = 0;
+  int64_t waves = 0;
   int64_t bytes_read = 0;
   double bytes_moved = 0;
   int64_t bytes_written = 0;
   int64_t flops = 0;
-  LaunchConfig launch;
+  int64_t matrix_flops = 0;  // the part of flops on the matrix units
+  double active_fraction = 1;
   double memory_us = 0, compute_us = 0, time_us = 0;
   std::vector<OperandUtilization> utilization;
   std::vector<OperandCoalescing> coalescing;
+  std::vector<UnknownOperand> unknown;
+  // Why flops are 0 when the region's maps could not be composed.
+  std::optional<std::string> flops_unknown;
+  // Set when the emitters refuse the fusion (e.g. a reduction XLA would
+  // decompose first): it is then costed with the loop emitter's plan.
+  std::string note;
 };
 
 // Flops of one evaluation of `instr` (one output element).
 int64_t FlopsPerElement(const hlo::Instruction& instr);
+
+// Exact element reads of a tensor of `shape` through `coverage` maps
+// (ParameterPlan::coverage_maps): reads = Σ domain points, elements_read =
+// |∪ images|. A count beyond the budgets falls back to the whole tensor
+// (method "bound").
+OperandUtilization UtilizationOfCoverage(std::span<const IndexingMap> coverage,
+                                         const hlo::Shape& shape);
+
+// Flops of the region: vector and matrix parts (see the header).
+Result<std::pair<int64_t, int64_t>> RegionFlops(const FusionRegion& region,
+                                                ExprContext* ctx);
+
+// Bytes the plan writes (see the header).
+int64_t PlanBytesWritten(const EmitterPlan& plan);
+
+// Fills blocks_per_core, waves, active_fraction, memory_us, compute_us and
+// time_us from the launch, bytes and flops already set.
+void FinishCost(const hw::Device& device, FusionCost* cost);
 
 Result<FusionCost> EstimateFusionCost(const FusionRegion& region,
                                       const hw::Device& device,

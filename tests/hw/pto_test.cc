@@ -194,6 +194,58 @@ TEST_CASE("pto: formats", "[hw][pto]") {
   CHECK(*C0ForType(T("f32")) == 8);
 }
 
+// The code generator's conversions (pto-codegen.md §3) as formats.
+TEST_CASE("pto: code generator formats", "[hw][pto]") {
+  ExprContext ctx;
+  int64_t off = 0;
+  auto tr = MakeFormat("transpose_2d", T("f64"), {3, 5}, &ctx);
+  REQUIRE(tr.ok());  // no C0 needed: any type
+  CHECK(tr->dst_shape == std::vector<int64_t>{5, 3});
+  CHECK(Coords(*tr, {2, 4}, &off) == std::vector<int64_t>{4, 2});
+  CHECK(off == 14);
+  auto nz = MakeFormat("nd_to_nz", T("f16"), {3, 37}, &ctx);
+  REQUIRE(nz.ok());
+  CHECK(nz->dst_shape == std::vector<int64_t>{3, 3, 16});
+  CHECK(Coords(*nz, {2, 35}, &off) == std::vector<int64_t>{2, 2, 3});
+  CHECK(off == 2 * 48 + 2 * 16 + 3);
+  auto pad = FormatBackward(*nz, {2, 0, 5});  // column 37 >= 37
+  REQUIRE(pad.ok());
+  CHECK(!pad->has_value());
+  CHECK(!MakeFormat("nd_to_nz", T("f64"), {3, 5}, &ctx).ok());
+  auto nd = MakeFormat("nz_to_nd", T("f32"), {3, 5, 8}, &ctx);
+  REQUIRE(nd.ok());
+  CHECK(nd->dst_shape == std::vector<int64_t>{5, 24});
+  auto back = FormatBackward(*nd, {4, 17});
+  REQUIRE(back.ok());
+  CHECK(**back == std::vector<int64_t>{2, 4, 1});
+  auto nchw = MakeFormat("nc1hwc0_to_nchw", T("f16"), {2, 2, 3, 1, 16}, &ctx);
+  REQUIRE(nchw.ok());
+  CHECK(nchw->dst_shape == std::vector<int64_t>{2, 32, 3, 1});
+  CHECK(Coords(*nchw, {1, 1, 2, 0, 5}) == std::vector<int64_t>{1, 21, 2, 0});
+  auto rank = MakeFormat("nz_to_nd", T("f32"), {3, 5}, &ctx);
+  REQUIRE(!rank.ok());
+  CHECK(rank.error().message ==
+        "nz_to_nd takes a rank-3 source shape, got rank 2");
+}
+
+TEST_CASE("pto: element types, UB and DMA rules", "[hw][pto]") {
+  CHECK(IsTtransElementType(T("bf16")));
+  CHECK(IsTtransElementType(T("u8")));
+  CHECK(!IsTtransElementType(T("pred")));
+  CHECK(!IsTtransElementType(T("f64")));
+  CHECK(ElementTypeFailure(T("f64")) ==
+        "element type f64 is not one of u32/s32/f32, u16/s16/f16/bf16, u8/s8");
+  CHECK(UbBytes(Arch::kA2A3) == 192 * 1024);
+  CHECK(UbBytes(Arch::kA5) == 192 * 1024);
+  CHECK(CheckDma(Arch::kA2A3, 4095, 1).valid);
+  Check rows = CheckDma(Arch::kA2A3, 4096, 1);
+  REQUIRE(!rows.valid);
+  CHECK(rows.failures[0].find("4096") != std::string::npos);
+  CHECK(CheckDma(Arch::kA5, 6144, 1).valid);
+  Check both = CheckDma(Arch::kA2A3, 5000, 2);
+  CHECK(both.failures.size() == 2);
+}
+
 // Every tile kind: offsets of the valid region are distinct, inside the
 // tile, the map agrees with the numeric form, and the inverse inverts them;
 // the other offsets are exactly the padding.
@@ -257,6 +309,11 @@ TEST_CASE("pto: brute force on formats", "[hw][pto]") {
       {"nchw_to_fractal_z", "f32", {17, 9, 2, 2}, Fz3dOrder::kDMajor},
       {"ncdhw_to_fractal_z_3d", "f32", {17, 9, 2, 2, 1}, Fz3dOrder::kDMajor},
       {"ncdhw_to_fractal_z_3d", "f32", {17, 9, 2, 2, 1}, Fz3dOrder::kC1Major},
+      {"transpose_2d", "s8", {5, 7}, Fz3dOrder::kDMajor},
+      {"nd_to_nz", "f16", {3, 37}, Fz3dOrder::kDMajor},
+      {"nd_to_nz", "s8", {2, 64}, Fz3dOrder::kDMajor},
+      {"nz_to_nd", "f32", {3, 5, 8}, Fz3dOrder::kDMajor},
+      {"nc1hwc0_to_nchw", "f16", {2, 2, 3, 1, 16}, Fz3dOrder::kDMajor},
   };
   for (const Case& c : cases) {
     INFO(c.conv);

@@ -1,8 +1,9 @@
 #include "tools/ixa/device_request.h"
 
+#include <utility>
+
 namespace ixa::cli {
 
-// `device`: a built-in name or an object of Device fields (default h100).
 Result<hw::Device> GetDevice(const Json& req) {
   if (!Has(req, "device")) return *hw::FindDevice("h100");
   const Json& j = req.at("device");
@@ -25,20 +26,37 @@ Result<hw::Device> GetDevice(const Json& req) {
   if (Has(j, "vendor")) {
     IXA_ASSIGN_OR_RETURN(d.vendor, GetString(j, "vendor"));
   }
-  for (auto [field, slot] : {std::pair{"warp_size", &d.warp_size},
-                             {"sector_bytes", &d.sector_bytes},
-                             {"line_bytes", &d.line_bytes},
-                             {"smem_banks", &d.smem_banks},
-                             {"bank_bytes", &d.bank_bytes},
-                             {"sm_count", &d.sm_count},
-                             {"smem_bytes_per_sm", &d.smem_bytes_per_sm}}) {
+  for (auto [field, slot] :
+       {std::pair{"warp_size", &d.warp_size},
+        {"sector_bytes", &d.sector_bytes},
+        {"line_bytes", &d.line_bytes},
+        {"smem_banks", &d.smem_banks},
+        {"bank_bytes", &d.bank_bytes},
+        {"sm_count", &d.sm_count},
+        {"smem_bytes_per_sm", &d.smem_bytes_per_sm},
+        {"threads_per_block_limit", &d.threads_per_block_limit},
+        {"threads_per_core", &d.threads_per_core},
+        {"shared_memory_per_block", &d.shared_memory_per_block},
+        {"shared_memory_per_block_optin", &d.shared_memory_per_block_optin},
+        {"l2_bytes", &d.l2_bytes},
+        {"fpus_per_core", &d.fpus_per_core}}) {
     if (Has(j, field)) {
       IXA_ASSIGN_OR_RETURN(*slot, GetInt(j, field));
     }
   }
+  if (Has(j, "block_dim_limit")) {
+    IXA_ASSIGN_OR_RETURN(std::vector<int64_t> limits,
+                         GetIntList(j, "block_dim_limit"));
+    if (limits.size() != 3) {
+      return Error::BadRequest(
+          "device field 'block_dim_limit' must be a list [x, y, z]");
+    }
+    d.block_dim_limit = {limits[0], limits[1], limits[2]};
+  }
   for (auto [field, slot] : {std::pair{"dram_gbps", &d.dram_gbps},
                              {"peak_tflops_fp32", &d.peak_tflops_fp32},
-                             {"peak_tflops_bf16", &d.peak_tflops_bf16}}) {
+                             {"peak_tflops_bf16", &d.peak_tflops_bf16},
+                             {"clock_ghz", &d.clock_ghz}}) {
     if (!Has(j, field)) continue;
     if (!j.at(field).is_number()) {
       return Error::BadRequest(std::string("device field '") + field +
@@ -49,11 +67,47 @@ Result<hw::Device> GetDevice(const Json& req) {
   if (d.warp_size < 1 || d.warp_size > 4096 || d.sector_bytes < 1 ||
       d.line_bytes < 1 || d.smem_banks < 0 || d.bank_bytes < 0 ||
       d.sm_count < 0 || d.dram_gbps < 0 || d.peak_tflops_fp32 < 0 ||
-      d.peak_tflops_bf16 < 0) {
+      d.peak_tflops_bf16 < 0 || d.threads_per_block_limit < 0 ||
+      d.threads_per_core < 0 || d.shared_memory_per_block < 0 ||
+      d.shared_memory_per_block_optin < 0 || d.l2_bytes < 0 ||
+      d.fpus_per_core < 0 || d.clock_ghz < 0 || d.block_dim_limit[0] < 0 ||
+      d.block_dim_limit[1] < 0 || d.block_dim_limit[2] < 0) {
     return Error::Invalid(
         "device: warp_size must be in [1, 4096] and sizes positive");
   }
+  if (d.sm_count > (int64_t{1} << 20) ||
+      d.threads_per_block_limit > (int64_t{1} << 20) ||
+      d.threads_per_core > (int64_t{1} << 24)) {
+    return Error::Invalid(
+        "device: sm_count, threads_per_block_limit or threads_per_core is "
+        "implausibly large");
+  }
   return d;
+}
+
+Json DeviceJson(const hw::Device& d) {
+  return Json{
+      {"name", d.name},
+      {"vendor", d.vendor},
+      {"warp_size", d.warp_size},
+      {"sector_bytes", d.sector_bytes},
+      {"line_bytes", d.line_bytes},
+      {"smem_banks", d.smem_banks},
+      {"bank_bytes", d.bank_bytes},
+      {"smem_bytes_per_sm", d.smem_bytes_per_sm},
+      {"dram_gbps", d.dram_gbps},
+      {"peak_tflops_fp32", d.peak_tflops_fp32},
+      {"peak_tflops_bf16", d.peak_tflops_bf16},
+      {"sm_count", d.sm_count},
+      {"threads_per_block_limit", d.threads_per_block_limit},
+      {"threads_per_core", d.threads_per_core},
+      {"block_dim_limit", d.block_dim_limit},
+      {"shared_memory_per_block", d.shared_memory_per_block},
+      {"shared_memory_per_block_optin", d.shared_memory_per_block_optin},
+      {"clock_ghz", d.clock_ghz},
+      {"l2_bytes", d.l2_bytes},
+      {"fpus_per_core", d.fpus_per_core},
+      {"notes", d.notes}};
 }
 
 }  // namespace ixa::cli

@@ -1,6 +1,6 @@
 // ixa: the command-line front end.
 //
-//   ixa query [--budget-ms N] [FILE|-]
+//   ixa query [--syntax affine|symbolic] [--budget-ms N] [FILE|-]
 //                        JSON Lines requests in, one response line each out
 //   ixa version          prints the version
 //   ixa devices          lists the built-in device descriptions
@@ -32,9 +32,12 @@ const char kUsage[] =
     "usage: ixa <command> [args]\n"
     "\n"
     "commands:\n"
-    "  query [--budget-ms N] [FILE|-]\n"
+    "  query [--syntax affine|symbolic] [--budget-ms N] [FILE|-]\n"
     "                   answer JSON Lines requests (spec/cli.md) from FILE or\n"
-    "                   standard input, one response line per request; a\n"
+    "                   standard input, one response line per request;\n"
+    "                   --syntax: how maps print (affine: `floordiv`, the\n"
+    "                   default; symbolic: XLA's `/` form), unless a request\n"
+    "                   says otherwise in its `syntax` field; --budget-ms: a\n"
     "                   request that runs longer than N ms answers\n"
     "                   limit_exceeded (default: no time budget)\n"
     "  devices          list the built-in device descriptions\n"
@@ -64,7 +67,9 @@ std::string Dump(const nlohmann::ordered_json& j) {
 class QueryServer {
  public:
   // budget_ms > 0: the wall-time budget of each request (core/budget.h).
-  explicit QueryServer(int64_t budget_ms = 0) : budget_ms_(budget_ms) {
+  explicit QueryServer(TextSyntax default_syntax = TextSyntax::kAffine,
+                       int64_t budget_ms = 0)
+      : default_syntax_(default_syntax), budget_ms_(budget_ms) {
     RegisterAlgebraOps(ops_);
     RegisterHloOps(ops_);
     RegisterLayoutOps(ops_);
@@ -130,10 +135,15 @@ class QueryServer {
     if (it == ops_.end()) {
       return Error::BadRequest("unknown op '" + op + "'");
     }
+    // Every map of this response prints in the request's syntax.
+    IXA_ASSIGN_OR_RETURN(TextSyntax syntax,
+                         GetSyntax(request, default_syntax_));
+    SetResponseSyntax(syntax);
     ExprContext ctx;  // one context per request
     return it->second(request, ctx);
   }
 
+  TextSyntax default_syntax_;
   OpTable ops_;
   int64_t budget_ms_ = 0;
   int failures_ = 0;
@@ -141,38 +151,71 @@ class QueryServer {
 };
 
 int RunQuery(int argc, char** argv) {
+  const char* path = nullptr;
+  TextSyntax syntax = TextSyntax::kAffine;
   int64_t budget_ms = 0;
-  int arg = 2;
-  if (arg < argc && std::strcmp(argv[arg], "--budget-ms") == 0) {
-    char* end = nullptr;
-    long long v = arg + 1 < argc ? std::strtoll(argv[arg + 1], &end, 10) : 0;
-    if (arg + 1 >= argc || *end != '\0' || end == argv[arg + 1] || v <= 0) {
-      std::cerr << "ixa query: --budget-ms takes a positive number of "
-                   "milliseconds\n"
-                << kUsage;
+  for (int i = 2; i < argc; ++i) {
+    std::string arg = argv[i];
+    // `--flag value` or `--flag=value`; false (usage error) when absent.
+    auto flag_value = [&](const char* flag, std::string* value) {
+      std::string eq = std::string(flag) + "=";
+      if (arg.rfind(eq, 0) == 0) {
+        *value = arg.substr(eq.size());
+        return true;
+      }
+      if (i + 1 == argc) return false;
+      *value = argv[++i];
+      return true;
+    };
+    std::string value;
+    if (arg == "--syntax" || arg.rfind("--syntax=", 0) == 0) {
+      if (!flag_value("--syntax", &value)) {
+        std::cerr << "ixa query: --syntax needs a value\n" << kUsage;
+        return kExitUsage;
+      }
+      auto s = TextSyntaxFromName(value);
+      if (!s) {
+        std::cerr << "ixa query: --syntax must be affine or symbolic, not '"
+                  << value << "'\n";
+        return kExitUsage;
+      }
+      syntax = *s;
+      continue;
+    }
+    if (arg == "--budget-ms" || arg.rfind("--budget-ms=", 0) == 0) {
+      char* end = nullptr;
+      long long v = 0;
+      bool ok = flag_value("--budget-ms", &value);
+      if (ok) v = std::strtoll(value.c_str(), &end, 10);
+      if (!ok || value.empty() || *end != '\0' || v <= 0) {
+        std::cerr << "ixa query: --budget-ms takes a positive number of "
+                     "milliseconds\n"
+                  << kUsage;
+        return kExitUsage;
+      }
+      budget_ms = v;
+      continue;
+    }
+    if (path != nullptr) {
+      std::cerr << "ixa query: expected at most one FILE argument\n" << kUsage;
       return kExitUsage;
     }
-    budget_ms = v;
-    arg += 2;
-  }
-  if (argc > arg + 1) {
-    std::cerr << "ixa query: expected at most one FILE argument\n" << kUsage;
-    return kExitUsage;
+    path = argv[i];
   }
   std::ifstream file;
   std::istream* in = &std::cin;
-  if (arg < argc && std::strcmp(argv[arg], "-") != 0) {
+  if (path != nullptr && std::strcmp(path, "-") != 0) {
     std::error_code ec;
-    bool is_dir = std::filesystem::is_directory(argv[arg], ec);
-    if (!is_dir) file.open(argv[arg], std::ios::binary);
+    bool is_dir = std::filesystem::is_directory(path, ec);
+    if (!is_dir) file.open(path, std::ios::binary);
     if (is_dir || !file) {
-      std::cerr << "ixa query: cannot read '" << argv[arg] << "'\n";
+      std::cerr << "ixa query: cannot read '" << path << "'\n";
       return kExitNoInput;
     }
     in = &file;
   }
   std::ios::sync_with_stdio(false);
-  QueryServer server(budget_ms);
+  QueryServer server(syntax, budget_ms);
   std::string line;
   std::string out;
   while (std::getline(*in, line)) {

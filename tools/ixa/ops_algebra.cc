@@ -1,4 +1,5 @@
 // Algebra ops of the query protocol (spec/cli.md, "Algebra").
+#include <algorithm>
 #include <array>
 
 #include "core/enumerate.h"
@@ -179,6 +180,28 @@ OpHandler MapRewrite(Transform transform) {
   };
 }
 
+// Without `symbols`, every symbol (range then runtime variables) becomes a
+// dim; with it, only the listed range variables (XLA's
+// ConvertRangeVariablesToDimensions).
+Result<Json> OpConvertSymbolsToDims(const Json& req, ExprContext& ctx) {
+  IXA_ASSIGN_OR_RETURN(IndexingMap map, GetMap(req, "map", ctx));
+  if (!Has(req, "symbols")) {
+    bool changed = map.num_symbols() > 0;
+    map = map.ConvertSymbolsToDims();
+    return Json{{"map", MapToString(map)}, {"changed", changed}};
+  }
+  IXA_ASSIGN_OR_RETURN(std::vector<int64_t> symbols,
+                       GetIntList(req, "symbols"));
+  std::sort(symbols.begin(), symbols.end());
+  auto converted = map.ConvertRangeVariablesToDims(symbols);
+  if (!converted.ok()) {
+    Error e = converted.error();
+    e.message = "in 'symbols': " + e.message;
+    return e;
+  }
+  return Json{{"map", MapToString(*converted)}, {"changed", !symbols.empty()}};
+}
+
 Result<Json> OpBounds(const Json& req, ExprContext& ctx) {
   IXA_ASSIGN_OR_RETURN(IndexingMap map, GetMap(req, "map", ctx));
   std::vector<Expr> exprs;
@@ -222,11 +245,7 @@ void RegisterAlgebraOps(OpTable& table) {
       MapRewrite([](IndexingMap& m) { return m.RemoveUnusedVars(); });
   table["rescale_symbols"] =
       MapRewrite([](IndexingMap& m) { return m.RescaleSymbols(); });
-  table["convert_symbols_to_dims"] = MapRewrite([](IndexingMap& m) {
-    bool changed = m.num_symbols() > 0;
-    m = m.ConvertSymbolsToDims();
-    return changed;
-  });
+  table["convert_symbols_to_dims"] = OpConvertSymbolsToDims;
 }
 
 }  // namespace ixa::cli

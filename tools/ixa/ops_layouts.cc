@@ -315,21 +315,7 @@ Result<Json> PtoOp(const Json& req, ExprContext& ctx) {
 
 // --------------------------------------------------------- warp_access
 
-Json DeviceJson(const hw::Device& d) {
-  return Json{{"name", d.name},
-              {"vendor", d.vendor},
-              {"warp_size", d.warp_size},
-              {"sector_bytes", d.sector_bytes},
-              {"line_bytes", d.line_bytes},
-              {"smem_banks", d.smem_banks},
-              {"bank_bytes", d.bank_bytes},
-              {"smem_bytes_per_sm", d.smem_bytes_per_sm},
-              {"dram_gbps", d.dram_gbps},
-              {"peak_tflops_fp32", d.peak_tflops_fp32},
-              {"peak_tflops_bf16", d.peak_tflops_bf16},
-              {"sm_count", d.sm_count},
-              {"notes", d.notes}};
-}
+// DeviceJson: tools/ixa/device_request.cc.
 
 Result<Json> WarpAccessOp(const Json& req, ExprContext& ctx) {
   IXA_ASSIGN_OR_RETURN(IndexingMap map, GetMap(req, "map", ctx));

@@ -1,14 +1,16 @@
 // Use ops of the query protocol (spec/cli.md "Uses (analysis, hw)"):
-// utilization, tile, coalescing, fusion_cost.
+// utilization, tile, coalescing, fusion_cost, fusion_decision.
 #include <memory>
 
 #include "analysis/uses/coalescing.h"
 #include "analysis/uses/fusion_cost.h"
+#include "analysis/uses/fusion_decision.h"
 #include "analysis/uses/tiles.h"
 #include "analysis/uses/utilization.h"
 #include "hw/device.h"
 #include "tools/ixa/device_request.h"
 #include "tools/ixa/hlo_request.h"
+#include "tools/ixa/plan_json.h"
 #include "tools/ixa/protocol.h"
 
 namespace ixa::cli {
@@ -18,12 +20,6 @@ Result<std::vector<int64_t>> GetOptionalIntList(const Json& request,
                                                 const char* field) {
   if (!Has(request, field)) return std::vector<int64_t>();
   return GetIntList(request, field);
-}
-
-Json LaunchJson(const LaunchConfig& l) {
-  return Json{{"threads_per_block", l.threads_per_block},
-              {"blocks", l.blocks},
-              {"unroll", l.unroll}};
 }
 
 Result<std::optional<LaunchConfig>> GetLaunch(const Json& request) {
@@ -69,6 +65,52 @@ Json CoalescingJson(const OperandCoalescing& c) {
     j["bandwidth_utilization"] = *c.bandwidth_utilization;
   }
   if (!c.note.empty()) j["note"] = c.note;
+  if (c.not_read) j["not_read"] = true;
+  return j;
+}
+
+Json UnknownJson(const std::vector<UnknownOperand>& unknown) {
+  Json out = Json::array();
+  for (const UnknownOperand& u : unknown) {
+    out.push_back(Json{
+        {"parameter", u.parameter}, {"name", u.name}, {"reason", u.reason}});
+  }
+  return out;
+}
+
+// The emitter, its reduction kind and the launch.
+void PlanSummary(EmitterKind kind, const std::optional<ReductionKind>& rk,
+                 const LaunchDimensions& launch, Json* out) {
+  (*out)["emitter"] = EmitterKindName(kind);
+  if (rk) (*out)["reduction_kind"] = ReductionKindName(*rk);
+  (*out)["launch"] = LaunchDimensionsJson(launch);
+}
+
+Json CostJson(const FusionCost& cost) {
+  Json coalescing = Json::array();
+  for (const OperandCoalescing& c : cost.coalescing) {
+    coalescing.push_back(CoalescingJson(c));
+  }
+  Json utilization = Json::array();
+  for (const OperandUtilization& u : cost.utilization) {
+    utilization.push_back(UtilizationJson(u));
+  }
+  Json j{{"bytes_read", cost.bytes_read},
+         {"bytes_moved", cost.bytes_moved},
+         {"bytes_written", cost.bytes_written},
+         {"flops", cost.flops},
+         {"blocks_per_core", cost.blocks_per_core},
+         {"waves", cost.waves},
+         {"active_fraction", cost.active_fraction},
+         {"time_us", cost.time_us},
+         {"memory_us", cost.memory_us},
+         {"compute_us", cost.compute_us},
+         {"coalescing", std::move(coalescing)},
+         {"utilization", std::move(utilization)},
+         {"unknown", UnknownJson(cost.unknown)}};
+  PlanSummary(cost.emitter, cost.reduction_kind, cost.launch, &j);
+  if (cost.flops_unknown) j["flops_unknown"] = *cost.flops_unknown;
+  if (!cost.note.empty()) j["note"] = cost.note;
   return j;
 }
 
@@ -146,9 +188,11 @@ Result<Json> Coalescing(const Json& request, ExprContext& ctx) {
   for (const OperandCoalescing& c : analysis.operands) {
     operands.push_back(CoalescingJson(c));
   }
-  return Json{{"device", device.name},
-              {"launch", LaunchJson(analysis.launch)},
-              {"operands", std::move(operands)}};
+  Json out{{"device", device.name},
+           {"operands", std::move(operands)},
+           {"unknown", UnknownJson(analysis.unknown)}};
+  PlanSummary(analysis.emitter, analysis.reduction_kind, analysis.launch, &out);
+  return out;
 }
 
 Result<Json> FusionCostOp(const Json& request, ExprContext& ctx) {
@@ -157,25 +201,42 @@ Result<Json> FusionCostOp(const Json& request, ExprContext& ctx) {
   IXA_ASSIGN_OR_RETURN(hw::Device device, GetDevice(request));
   IXA_ASSIGN_OR_RETURN(FusionCost cost,
                        EstimateFusionCost(region, device, &ctx));
-  Json coalescing = Json::array();
-  for (const OperandCoalescing& c : cost.coalescing) {
-    coalescing.push_back(CoalescingJson(c));
-  }
-  Json utilization = Json::array();
-  for (const OperandUtilization& u : cost.utilization) {
-    utilization.push_back(UtilizationJson(u));
-  }
-  return Json{{"device", device.name},
-              {"bytes_read", cost.bytes_read},
-              {"bytes_moved", cost.bytes_moved},
-              {"bytes_written", cost.bytes_written},
-              {"flops", cost.flops},
-              {"launch", LaunchJson(cost.launch)},
-              {"time_us", cost.time_us},
-              {"memory_us", cost.memory_us},
-              {"compute_us", cost.compute_us},
-              {"coalescing", std::move(coalescing)},
-              {"utilization", std::move(utilization)}};
+  Json out = CostJson(cost);
+  out["device"] = device.name;
+  return out;
+}
+
+Result<Json> FusionDecisionOp(const Json& request, ExprContext& ctx) {
+  IXA_ASSIGN_OR_RETURN(std::unique_ptr<hlo::Module> module, GetModule(request));
+  IXA_ASSIGN_OR_RETURN(std::string producer, GetString(request, "producer"));
+  IXA_ASSIGN_OR_RETURN(std::string consumer, GetString(request, "consumer"));
+  IXA_ASSIGN_OR_RETURN(hw::Device device, GetDevice(request));
+  IXA_ASSIGN_OR_RETURN(
+      FusionDecision d,
+      DecideFusion(*module->entry(), producer, consumer, device, &ctx));
+  Json unfused{
+      {"time_us", d.unfused_us},
+      {"kernels", d.unfused_kernels},
+      {"launch_overhead_us", d.unfused_kernels * kKernelLaunchOverheadUs},
+      {"memory_us", d.producer.memory_us + d.consumer.memory_us},
+      {"compute_us", d.producer.compute_us + d.consumer.compute_us},
+      {"bytes_read", d.producer.bytes_read + d.consumer.bytes_read},
+      {"bytes_written", d.producer.bytes_written + d.consumer.bytes_written},
+      {"producer", CostJson(d.producer)},
+      {"consumer", CostJson(d.consumer)}};
+  Json fused = CostJson(d.fused);
+  fused["kernel_us"] = d.fused.time_us;
+  fused["time_us"] = d.fused_us;
+  fused["kernels"] = d.fused_kernels;
+  fused["launch_overhead_us"] = d.fused_kernels * kKernelLaunchOverheadUs;
+  fused["recompute_factor"] = d.recompute_factor;
+  fused["producer_reads"] = d.producer_reads;
+  fused["producer_elements_read"] = d.producer_elements_read;
+  fused["producer_kept"] = d.producer_kept;
+  return Json{{"device", device.name},    {"producer", producer},
+              {"consumer", consumer},     {"fuse", d.fuse},
+              {"speedup", d.speedup},     {"unfused", std::move(unfused)},
+              {"fused", std::move(fused)}};
 }
 
 }  // namespace
@@ -185,6 +246,7 @@ void RegisterUseOps(OpTable& table) {
   table["tile"] = Tile;
   table["coalescing"] = Coalescing;
   table["fusion_cost"] = FusionCostOp;
+  table["fusion_decision"] = FusionDecisionOp;
 }
 
 }  // namespace ixa::cli

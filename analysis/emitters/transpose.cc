@@ -1,0 +1,160 @@
+// The tiled transpose emitter (spec/xla-reference.md §(h) h.7): 128
+// threads read a (32 v)-wide tile of the normalised input into shared
+// memory, 4 rows at a time, and write it transposed; XLA's
+// MlirTransposeFusion at the pinned revision.
+#include <algorithm>
+
+#include "analysis/emitters/internal.h"
+#include "analysis/indexing/indexing.h"
+#include "core/int_math.h"
+
+namespace ixa::emitters {
+namespace {
+
+constexpr int64_t kNumRows = 4;
+constexpr int64_t kBaseBlockSize = 32;
+constexpr int64_t kNumThreadsPerBlock = 128;
+constexpr int64_t kMaxVectorizedBytes = 4;
+
+struct Tiling {
+  int64_t vector_size = 1;
+  int64_t block_size = kBaseBlockSize;
+  std::vector<int64_t> block_sizes, block_counts;
+};
+
+Tiling TilingFor(int64_t v, const std::vector<int64_t>& input,
+                 const std::vector<int64_t>& perm) {
+  Tiling t;
+  t.vector_size = v;
+  t.block_size = kBaseBlockSize * v;
+  t.block_sizes = {1, 1, t.block_size};
+  t.block_sizes[perm[2]] = t.block_size;
+  for (int i = 0; i < 3; ++i) {
+    t.block_counts.push_back(CeilDiv(input[i], t.block_sizes[i]));
+  }
+  return t;
+}
+
+// GetIndexing(input, shape): the ids to the normalised input (or output)
+// index of the tile element, composed with the bitcast onto `shape`.
+IndexingMap TileMap(bool input, const Tiling& t, const TransposeDescription& d,
+                    const LaunchDimensions& l, const hlo::Shape& shape,
+                    ExprContext* ctx) {
+  Expr linear = ctx->Symbol(0) * (kNumRows * t.block_size) +
+                ctx->Dim(0) * t.vector_size + ctx->Symbol(1);
+  std::vector<Expr> offsets = DelinearizeInBounds(linear, t.block_sizes, ctx);
+  std::vector<Expr> blocks =
+      DelinearizeInBounds(ctx->Dim(3), t.block_counts, ctx);
+  const std::vector<int64_t>& bounds = input ? d.input_dims : d.dims;
+  std::vector<Expr> results;
+  std::vector<Constraint> constraints;
+  for (int i = 0; i < 3; ++i) {
+    Expr block = input ? blocks[i] : blocks[d.permutation[i]];
+    results.push_back(block * t.block_sizes[i] + offsets[i]);
+    constraints.push_back({results.back(), Interval{0, bounds[i] - 1}});
+  }
+  IndexingMap map(ctx, GridDims(l),
+                  {RangeVar(t.block_size / kNumRows), RangeVar(t.vector_size)},
+                  {}, results, constraints);
+  IndexingMap bitcast = BitcastMap(DescendingShape(shape, bounds), shape, ctx);
+  auto composed = ComposeSimplified(map, bitcast);
+  IXA_CHECK(composed.ok());
+  return std::move(composed).value();
+}
+
+int64_t ByteWidth(hlo::ElementType type) {
+  return std::max(1, hlo::ElementBits(type) / 8);
+}
+
+}  // namespace
+
+Result<PlanDraft> BuildTransposePlan(const FusionInfo& info,
+                                     const TransposeDescription& description,
+                                     const hw::Device& device,
+                                     ExprContext* ctx) {
+  PlanDraft draft;
+  EmitterPlan& plan = draft.plan;
+  plan.kind = EmitterKind::kTranspose;
+  TransposeDescription d = description;
+  const std::vector<int64_t>& perm = d.permutation;
+  d.input_dims = {d.dims[perm[0]], d.dims[perm[1]], d.dims[perm[2]]};
+  // Roots with a description share the tile; shared memory is counted per
+  // root for the vector-size test, per distinct hero for the allocation.
+  std::vector<bool> described(info.roots.size(), false);
+  int64_t max_bytes = 0, smem_per_tile_set = 0;
+  for (size_t k = 0; k < info.roots.size(); ++k) {
+    if (!TiledTransposeDescription(*info.roots[k], *info.heroes[k])) continue;
+    described[k] = true;
+    const int64_t bytes = ByteWidth(info.heroes[k]->shape.type);
+    max_bytes = std::max(max_bytes, bytes);
+    smem_per_tile_set += kBaseBlockSize * (kBaseBlockSize + 1) * bytes;
+  }
+  Tiling tiling = TilingFor(1, d.input_dims, perm);
+  for (int64_t v = kMaxVectorizedBytes / std::max<int64_t>(max_bytes, 1); v > 1;
+       v /= 2) {
+    const bool enough_work =
+        SaturatingMul(Product(tiling.block_counts), kNumThreadsPerBlock) >=
+        v * v * device.sm_count * device.threads_per_core;
+    const bool enough_shmem =
+        smem_per_tile_set * v * v <= device.shared_memory_per_block;
+    const bool aligned =
+        d.input_dims[2] % v == 0 && d.input_dims[perm[2]] % v == 0;
+    if (enough_work && enough_shmem && aligned) {
+      tiling = TilingFor(v, d.input_dims, perm);
+      break;
+    }
+  }
+  d.block_sizes = tiling.block_sizes;
+  d.block_counts = tiling.block_counts;
+  plan.launch.threads = {kNumThreadsPerBlock, 1, 1};
+  plan.launch.blocks = {Product(tiling.block_counts), 1, 1};
+  plan.launch.vector_size = tiling.vector_size;
+  // One tile per distinct hero, the last dim padded against bank conflicts.
+  std::vector<const Instruction*> tiled;
+  for (size_t k = 0; k < info.roots.size(); ++k) {
+    if (!described[k]) continue;
+    const Instruction* hero = info.heroes[k];
+    if (std::find(tiled.begin(), tiled.end(), hero) != tiled.end()) continue;
+    tiled.push_back(hero);
+    SharedTile tile;
+    tile.owner = hero;
+    tile.type = hero->shape.type;
+    tile.dims = tiling.block_sizes;
+    tile.dims.back() += 1;
+    plan.launch.shared_memory_bytes += tile.bytes();
+    plan.shared_tiles.push_back(std::move(tile));
+  }
+  for (size_t k = 0; k < info.roots.size(); ++k) {
+    const Instruction* root = info.roots[k];
+    const Instruction* hero = info.heroes[k];
+    RootDraft rd;
+    rd.plan.root = root;
+    rd.plan.output = static_cast<int>(k);
+    if (described[k]) {
+      rd.plan.hero = hero;
+      IndexingMap output =
+          TileMap(false, tiling, d, plan.launch, hero->shape, ctx);
+      rd.plan.hero_operand_maps.push_back(
+          TileMap(true, tiling, d, plan.launch, hero->operand(0)->shape, ctx));
+      rd.reads = {OperandRead::kMap};
+      rd.hero_output_maps.push_back(output);
+      rd.plan.output_map = std::move(output);
+    } else {
+      // A side output: written where the tile is read. A root whose hero
+      // is another instruction is indexed on its own shape.
+      rd.plan.hero = root;
+      IndexingMap output =
+          TileMap(true, tiling, d, plan.launch, OutputShape(*root, 0), ctx);
+      if (info.IsInside(root)) {
+        rd.plan.hero_operand_maps = OwnOperandMaps(*root, output, ctx);
+      }
+      rd.plan.output_map = std::move(output);
+      rd.read_through_output = true;
+    }
+    draft.roots.push_back(std::move(rd));
+  }
+  plan.transpose = std::move(d);
+  return draft;
+}
+
+}  // namespace ixa::emitters
