@@ -4,10 +4,12 @@
 #ifndef IXA_ANALYSIS_FUSION_FUSION_H_
 #define IXA_ANALYSIS_FUSION_FUSION_H_
 
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/fusion/map_pool.h"
 #include "analysis/hlo/module.h"
 #include "analysis/indexing/indexing.h"
 
@@ -41,7 +43,6 @@ struct GroupedIndexing {
   // from the root: maps from the root output to each of its outputs (one
   // set per output; a single set for arrays).
   std::vector<const hlo::Instruction*> order;
-  std::unordered_map<const hlo::Instruction*, std::vector<IndexingMapSet>> maps;
   // Partial answers (FusionIndexingOptions::allow_unknown): instructions
   // reached along some path through an op without a map, with the reason.
   // Their maps (if any) cover the known paths only: do not use them as the
@@ -50,11 +51,25 @@ struct GroupedIndexing {
 
   // All maps of an instruction, every output's set flattened.
   std::vector<IndexingMap> MapsOf(const hlo::Instruction* instr) const;
+  // The same deduplicated across outputs: what inserting MapsOf into one
+  // IndexingMapSet gives (equal to MapsOf for a single output).
+  std::vector<IndexingMap> DistinctMapsOf(const hlo::Instruction* instr) const;
+  // DistinctMapsOf as ids of Map(): equal ids are the same map, so a
+  // caller printing many instructions prints each distinct map once.
+  std::vector<uint32_t> DistinctMapIdsOf(const hlo::Instruction* instr) const;
+  const IndexingMap& Map(uint32_t id) const { return pool->map(id); }
   bool IsUnknown(const hlo::Instruction* instr) const {
     return unknown.count(instr) > 0;
   }
   // The reason an instruction is unknown, or empty.
   std::string UnknownReason(const hlo::Instruction* instr) const;
+
+  // The walk's storage (fusion_internal::MapPool): every distinct map once,
+  // and per instruction reached one set of ids per output.
+  std::shared_ptr<fusion_internal::MapPool> pool;
+  std::unordered_map<const hlo::Instruction*,
+                     std::vector<fusion_internal::IdSet>>
+      sets;
 };
 
 struct FusionIndexingOptions {
