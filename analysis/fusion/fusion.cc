@@ -82,6 +82,34 @@ Result<FusionRegion> ResolveFusion(const hlo::Module& module,
   return Error::Invalid("no fusion or computation named '" + name + "'");
 }
 
+FusionRegion SubRegionBelow(const FusionRegion& region, const Instruction* root,
+                            const Instruction* stop) {
+  std::unordered_set<const Instruction*> members(region.members.begin(),
+                                                 region.members.end());
+  std::unordered_set<const Instruction*> parameters(region.parameters.begin(),
+                                                    region.parameters.end());
+  auto inside = [&](const Instruction* n) {
+    return members.count(n) > 0 && parameters.count(n) == 0 &&
+           n->opcode != "parameter";
+  };
+  std::unordered_set<const Instruction*> reach;
+  std::vector<const Instruction*> stack = {root};
+  while (!stack.empty()) {
+    const Instruction* n = stack.back();
+    stack.pop_back();
+    if (n == stop || !inside(n) || !reach.insert(n).second) continue;
+    for (const Instruction* o : n->operands) stack.push_back(o);
+  }
+  FusionRegion sub;
+  sub.computation = region.computation;
+  sub.root = root;
+  sub.parameters = region.parameters;
+  for (const Instruction* m : region.members) {
+    if (reach.count(m)) sub.members.push_back(m);
+  }
+  return sub;
+}
+
 using fusion_internal::IdSet;
 using fusion_internal::MapId;
 using fusion_internal::MapPool;

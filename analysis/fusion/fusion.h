@@ -38,6 +38,16 @@ Result<FusionRegion> RegionOfInstructions(
 Result<FusionRegion> ResolveFusion(const hlo::Module& module,
                                    const std::string& name);
 
+// The part of `region` below `root` (one of its members or parameters):
+// the members reachable from `root` through operands, never through `stop`
+// (nullptr: none) nor past a parameter. The parameters stay the region's,
+// in the same order (those not reached get no maps), so parameter indices
+// of the part are those of the whole. The emitter plans read a fusion's
+// parameters from a hero operand, or from a root up to its hero, this way.
+FusionRegion SubRegionBelow(const FusionRegion& region,
+                            const hlo::Instruction* root,
+                            const hlo::Instruction* stop = nullptr);
+
 struct GroupedIndexing {
   // Per instruction reached (members and parameters), in the order reached
   // from the root: maps from the root output to each of its outputs (one
@@ -107,7 +117,11 @@ struct PartialIndexing {
 };
 
 // Per region parameter, partial: every parameter reached only through ops
-// with maps gets its maps; the others are unknown with the reason.
+// with maps gets its maps; the others are unknown with the reason (the
+// one of the op without a map nearest the root). Errors: only budgets
+// (Error::Limit, the deadline) and bad regions. This is the one way every
+// use (utilization, tile, coalescing, fusion_cost, fusion_decision) and
+// the emitter plans learn which parameters are unknown, and why.
 Result<std::vector<PartialIndexing>> ComputeFusionParameterIndexingPartial(
     const FusionRegion& region, int output_id, ExprContext* ctx);
 
