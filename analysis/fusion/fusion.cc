@@ -223,6 +223,7 @@ Result<GroupedIndexing> ComputeGroupedOutputToInputIndexing(
           if (!options.allow_unknown) {
             return Error::Unsupported(operand_maps.unknown[k]);
           }
+          result.unknown_origins.emplace(instr, operand_maps.unknown[k]);
           mark_unknown(operand, operand_maps.unknown[k]);
           continue;
         }
@@ -235,6 +236,7 @@ Result<GroupedIndexing> ComputeGroupedOutputToInputIndexing(
           std::string why = "'" + instr->name + "' (" + instr->opcode +
                             ") reads a whole tuple: no map";
           if (!options.allow_unknown) return Error::Unsupported(why);
+          result.unknown_origins.emplace(instr, why);
           mark_unknown(operand, why);
           continue;
         }

@@ -58,6 +58,11 @@ struct GroupedIndexing {
   // Their maps (if any) cover the known paths only: do not use them as the
   // instruction's accesses.
   std::unordered_map<const hlo::Instruction*, std::string> unknown;
+  // Where the unknown answers start: the instructions reached with maps
+  // that have an operand without one (a custom call, a sparse dot, ...),
+  // with the first such reason. Their own work per element is not
+  // modelled either (fusion_cost names them).
+  std::unordered_map<const hlo::Instruction*, std::string> unknown_origins;
 
   // All maps of an instruction, every output's set flattened.
   std::vector<IndexingMap> MapsOf(const hlo::Instruction* instr) const;
