@@ -162,6 +162,9 @@ class QueryServer {
     IXA_ASSIGN_OR_RETURN(TextSyntax syntax,
                          GetSyntax(request, default_syntax_));
     SetResponseSyntax(syntax);
+    // And every other expression string of it (traces, tile expressions,
+    // messages): the printer's default for this request.
+    ScopedTextSyntax printed_as(syntax);
     ExprContext ctx;  // one context per request
     return it->second(request, ctx);
   }
