@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <string>
 
 #include "core/budget.h"
@@ -78,8 +79,8 @@ class QueryServer {
     RegisterEmitOps(ops_);
   }
 
-  // Answers one line; returns the response line.
-  std::string Answer(const std::string& line) {
+  // Answers one line: writes the response line and its newline to `out`.
+  void Answer(const std::string& line, std::ostream& out) {
     nlohmann::ordered_json response;
     Json request;
     try {
@@ -92,7 +93,8 @@ class QueryServer {
           Error{ErrorCode::kInternal, "the line is not JSON: " + what, 0, 0});
       response["error"]["code"] = "bad_json";
       ++failures_;
-      return Dump(response);
+      out << Dump(response) << '\n';
+      return;
     }
     response["id"] = request.is_object() && request.contains("id")
                          ? request.at("id")
@@ -108,6 +110,27 @@ class QueryServer {
     } catch (...) {
       result = Error{ErrorCode::kInternal, "unknown exception", 0, 0};
     }
+    request = Json();  // the request can be as large as the answer
+    if (result.ok() && result->is_object() && !result->contains("id") &&
+        !result->contains("ok")) {
+      // id and ok, then the op's fields streamed one by one: the same line
+      // as copying them into `response` and dumping it, without a second
+      // copy of an answer that can hold hundreds of thousands of maps, or
+      // the whole line in memory.
+      response["ok"] = true;
+      std::string head = Dump(response);
+      head.pop_back();  // its closing brace
+      out << head;
+      for (const auto& [key, value] : result->items()) {
+        out << ',' << Dump(nlohmann::ordered_json(key)) << ':';
+        nlohmann::detail::serializer<Json> serializer(
+            nlohmann::detail::output_adapter<char>(out), ' ',
+            nlohmann::json::error_handler_t::replace);
+        serializer.dump(value, false, false, 0);
+      }
+      out << "}\n";
+      return;
+    }
     if (result.ok()) {
       response["ok"] = true;
       for (auto& [key, value] : result->items()) response[key] = value;
@@ -117,7 +140,7 @@ class QueryServer {
       ++failures_;
       if (result.error().code == ErrorCode::kInternal) internal_ = true;
     }
-    return Dump(response);
+    out << Dump(response) << '\n';
   }
 
   int ExitCode() const {
@@ -139,6 +162,9 @@ class QueryServer {
     IXA_ASSIGN_OR_RETURN(TextSyntax syntax,
                          GetSyntax(request, default_syntax_));
     SetResponseSyntax(syntax);
+    // And every other expression string of it (traces, tile expressions,
+    // messages): the printer's default for this request.
+    ScopedTextSyntax printed_as(syntax);
     ExprContext ctx;  // one context per request
     return it->second(request, ctx);
   }
@@ -217,13 +243,10 @@ int RunQuery(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
   QueryServer server(syntax, budget_ms);
   std::string line;
-  std::string out;
   while (std::getline(*in, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.find_first_not_of(" \t") == std::string::npos) continue;
-    out = server.Answer(line);
-    out += '\n';
-    std::cout.write(out.data(), static_cast<std::streamsize>(out.size()));
+    server.Answer(line, std::cout);
   }
   std::cout.flush();
   return server.ExitCode();
@@ -233,7 +256,11 @@ int RunQuery(int argc, char** argv) {
 
 std::string AnswerRequestLine(const std::string& line) {
   static QueryServer* server = new QueryServer();  // never destroyed
-  return server->Answer(line);
+  std::ostringstream out;
+  server->Answer(line, out);
+  std::string response = std::move(out).str();
+  response.pop_back();  // the newline
+  return response;
 }
 
 }  // namespace ixa::cli
