@@ -10,6 +10,13 @@
 
 namespace ixa {
 
+Variable MakeVariable(Interval bounds, std::string name) {
+  Variable v;
+  v.bounds = bounds;
+  v.name = std::move(name);
+  return v;
+}
+
 namespace {
 
 std::string DefaultName(const char* prefix, int i) {
