@@ -152,8 +152,8 @@ double TimeCli(const std::string& ixa, const std::string& file, int jobs) {
   posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
   pid_t pid;
   auto t0 = Clock::now();
-  int rc = posix_spawn(&pid, ixa.c_str(), &actions, nullptr, argv.data(),
-                       environ);
+  int rc =
+      posix_spawn(&pid, ixa.c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   if (rc != 0) return -1;
   int status = 0;
@@ -217,9 +217,10 @@ int main(int argc, char** argv) {
         mlir->NewContext();
         sink = CallgrindMlirPass(mlir.get());
       }
-      std::printf("{\"workload\":\"W%d\",\"side\":\"%s\",\"items\":%zu,"
-                  "\"sink\":%zu}\n",
-                  w, once.c_str(), n, sink);
+      std::printf(
+          "{\"workload\":\"W%d\",\"side\":\"%s\",\"items\":%zu,"
+          "\"sink\":%zu}\n",
+          w, once.c_str(), n, sink);
       continue;
     }
 

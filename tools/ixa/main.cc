@@ -1,10 +1,13 @@
 // ixa: the command-line front end.
 //
-//   ixa query [FILE|-]   JSON Lines requests in, one response line each out
+//   ixa query [--jobs N] [FILE|-]
+//                        JSON Lines requests in, one response line each out
 //   ixa version          prints the version
 //   ixa devices          lists the built-in device descriptions
 //   ixa draw ...         renders a layout to SVG
 //   ixa --help
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +17,9 @@
 #include "core/expr.h"
 #include "tools/ixa/commands.h"
 #include "tools/ixa/emit_ops.h"
+#include "tools/ixa/fast_json.h"
+#include "tools/ixa/fast_ops.h"
+#include "tools/ixa/parallel_query.h"
 #include "tools/ixa/protocol.h"
 
 namespace ixa::cli {
@@ -29,8 +35,11 @@ const char kUsage[] =
     "usage: ixa <command> [args]\n"
     "\n"
     "commands:\n"
-    "  query [FILE|-]   answer JSON Lines requests (spec/cli.md) from FILE or\n"
-    "                   standard input, one response line per request\n"
+    "  query [--jobs N] [FILE|-]\n"
+    "                   answer JSON Lines requests (spec/cli.md) from FILE or\n"
+    "                   standard input, one response line per request;\n"
+    "                   --jobs N: answer on N threads (responses still in\n"
+    "                   request order)\n"
     "  devices          list the built-in device descriptions\n"
     "  draw ...         render a layout to SVG (ixa draw --help)\n"
     "  emit ...         print generated code for a fusion or a PTO\n"
@@ -40,15 +49,6 @@ const char kUsage[] =
     "\n"
     "exit codes of query: 0 all requests ok, 1 some request failed,\n"
     "64 usage error, 66 FILE cannot be read, 70 internal failure\n";
-
-Json ErrorJson(const Error& e) {
-  Json err{{"code", ErrorCodeName(e.code)}, {"message", e.message}};
-  if (e.line > 0) {
-    err["line"] = e.line;
-    err["column"] = e.column;
-  }
-  return err;
-}
 
 std::string Dump(const nlohmann::ordered_json& j) {
   // Replace invalid UTF-8 (echoed user text) instead of throwing.
@@ -68,41 +68,40 @@ class QueryServer {
 
   // Answers one line; returns the response line.
   std::string Answer(const std::string& line) {
-    nlohmann::ordered_json response;
     Json request;
-    try {
-      request = Json::parse(line);
-    } catch (const std::exception& e) {
-      response["id"] = nullptr;
-      response["ok"] = false;
-      std::string what = e.what();
-      response["error"] = ErrorJson(
-          Error{ErrorCode::kInternal, "the line is not JSON: " + what, 0, 0});
-      response["error"]["code"] = "bad_json";
-      ++failures_;
-      return Dump(response);
-    }
-    response["id"] = request.is_object() && request.contains("id")
-                         ? request.at("id")
-                         : Json(nullptr);
-    Result<Json> result = Error::BadRequest("internal: unset");
-    try {
-      result = Dispatch(request);
-    } catch (const std::exception& e) {
-      result = Error{ErrorCode::kInternal, e.what(), 0, 0};
-    } catch (...) {
-      result = Error{ErrorCode::kInternal, "unknown exception", 0, 0};
-    }
-    if (result.ok()) {
-      response["ok"] = true;
-      for (auto& [key, value] : result->items()) response[key] = value;
+    // Flat requests skip nlohmann's lexer, and those of the hot ops
+    // nlohmann::json altogether (fast_json.h, fast_ops.h); everything else,
+    // bad JSON included, goes through nlohmann.
+    if (flat_.Read(line)) {
+      if (IsFastOp(flat_)) {
+        Result<std::string> fields = Guarded([this] {
+          ExprContext ctx;  // one context per request
+          return AnswerFastOp(flat_, ctx);
+        });
+        Count(fields);
+        return FastResponseLine(flat_, fields);
+      }
+      request = flat_.ToJson();
     } else {
-      response["ok"] = false;
-      response["error"] = ErrorJson(result.error());
-      ++failures_;
-      if (result.error().code == ErrorCode::kInternal) internal_ = true;
+      try {
+        request = Json::parse(line);
+      } catch (const std::exception& e) {
+        nlohmann::ordered_json response;
+        response["id"] = nullptr;
+        response["ok"] = false;
+        std::string what = e.what();
+        response["error"] = ErrorJson(
+            Error{ErrorCode::kInternal, "the line is not JSON: " + what, 0, 0});
+        response["error"]["code"] = "bad_json";
+        ++failures_;
+        return Dump(response);
+      }
     }
-    return Dump(response);
+    Json id = request.is_object() && request.contains("id") ? request.at("id")
+                                                            : Json(nullptr);
+    Result<Json> result = Guarded([&] { return Dispatch(request); });
+    Count(result);
+    return ResponseLine(id, result);
   }
 
   int ExitCode() const {
@@ -124,41 +123,83 @@ class QueryServer {
     return it->second(request, ctx);
   }
 
+  // Runs an op; an exception becomes an internal error.
+  template <typename Answering>
+  auto Guarded(Answering answering) -> decltype(answering()) {
+    decltype(answering()) result = Error::BadRequest("internal: unset");
+    try {
+      result = answering();
+    } catch (const std::exception& e) {
+      result = Error{ErrorCode::kInternal, e.what(), 0, 0};
+    } catch (...) {
+      result = Error{ErrorCode::kInternal, "unknown exception", 0, 0};
+    }
+    return result;
+  }
+
+  template <typename T>
+  void Count(const Result<T>& result) {
+    if (!result.ok()) {
+      ++failures_;
+      if (result.error().code == ErrorCode::kInternal) internal_ = true;
+    }
+  }
+
   OpTable ops_;
+  FlatRequest flat_;  // reused line after line
   int failures_ = 0;
   bool internal_ = false;
 };
 
 int RunQuery(int argc, char** argv) {
-  if (argc > 3) {
-    std::cerr << "ixa query: expected at most one FILE argument\n" << kUsage;
-    return kExitUsage;
+  const char* path = nullptr;
+  int jobs = 1;
+  for (int i = 2; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--jobs" || arg.rfind("--jobs=", 0) == 0) {
+      std::string value =
+          arg == "--jobs" ? (i + 1 < argc ? argv[++i] : "") : arg.substr(7);
+      char* end = nullptr;
+      long v = std::strtol(value.c_str(), &end, 10);
+      if (value.empty() || *end != '\0' || v < 1 || v > 256) {
+        std::cerr << "ixa query: --jobs takes a number of threads from 1 to "
+                     "256\n"
+                  << kUsage;
+        return kExitUsage;
+      }
+      jobs = static_cast<int>(v);
+      continue;
+    }
+    if (path != nullptr) {
+      std::cerr << "ixa query: expected at most one FILE argument\n" << kUsage;
+      return kExitUsage;
+    }
+    path = argv[i];
   }
   std::ifstream file;
   std::istream* in = &std::cin;
-  if (argc == 3 && std::strcmp(argv[2], "-") != 0) {
+  if (path != nullptr && std::strcmp(path, "-") != 0) {
     std::error_code ec;
-    bool is_dir = std::filesystem::is_directory(argv[2], ec);
-    if (!is_dir) file.open(argv[2], std::ios::binary);
+    bool is_dir = std::filesystem::is_directory(path, ec);
+    if (!is_dir) file.open(path, std::ios::binary);
     if (is_dir || !file) {
-      std::cerr << "ixa query: cannot read '" << argv[2] << "'\n";
+      std::cerr << "ixa query: cannot read '" << path << "'\n";
       return kExitNoInput;
     }
     in = &file;
   }
   std::ios::sync_with_stdio(false);
-  QueryServer server;
-  std::string line;
-  std::string out;
-  while (std::getline(*in, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.find_first_not_of(" \t") == std::string::npos) continue;
-    out = server.Answer(line);
-    out += '\n';
-    std::cout.write(out.data(), static_cast<std::streamsize>(out.size()));
+  // One server per worker thread: each answers with its own contexts.
+  std::vector<QueryServer> servers(jobs);
+  ServeLines(*in, std::cout, jobs,
+             [&servers](int worker, const std::string& line) {
+               return servers[worker].Answer(line);
+             });
+  int exit_code = kExitOk;
+  for (const QueryServer& server : servers) {
+    exit_code = std::max(exit_code, server.ExitCode());
   }
-  std::cout.flush();
-  return server.ExitCode();
+  return exit_code;
 }
 
 }  // namespace
