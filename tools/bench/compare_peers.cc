@@ -6,7 +6,7 @@
 // the same moments; the sum of per-item minima is the figure reported.
 //
 //   compare_peers DATA_DIR [--workloads 1,2,3] [--reps N] [--cli IXA]
-//                 [--jobs N] [--once ixa|mlir]
+//                 [--jobs N] [--once ixa|parse|mlir]
 //
 // DATA_DIR holds gen_workload.py's mlir_w<k>.tsv and score_ixa.py's
 // ixa_w<k>.jsonl (the same items in each engine's syntax, same order).
@@ -22,9 +22,12 @@
 //   alternating, best of the repetitions each; with --jobs N also
 //   `IXA query --jobs N`.
 // --once SIDE: one pass of one side only, inside the functions
-//   CallgrindIxaPass / CallgrindMlirPass, for
-//   `valgrind --tool=callgrind --toggle-collect=CallgrindIxaPass` (the
-//   instruction counts of compare_peers.sh).
+//   CallgrindIxaPass / CallgrindParsePass (ixa's parser alone) /
+//   CallgrindMlirPass, for `valgrind --tool=callgrind
+//   --toggle-collect=CallgrindIxaPass` (the instruction counts of
+//   compare_peers.sh).
+// Allocations: every operator new of ixa's items, counted on the first
+// repetition (LLVM also allocates through malloc: no MLIR figure).
 //
 // Output: one JSON object per workload on stdout.
 #include <fcntl.h>
@@ -124,6 +127,16 @@ int RunIxaItem(int workload, const IxaItem& item) {
   }
 }
 
+// Parses the item's maps only (a fresh ExprContext, as RunIxaItem).
+int ParseIxaItem(const IxaItem& item) {
+  ixa::ExprContext ctx;
+  int parsed = 0;
+  for (const std::string& text : item.maps) {
+    parsed += ixa::ParseIndexingMap(text, &ctx).ok();
+  }
+  return parsed;
+}
+
 std::vector<int> ReadW3Truth(const std::string& path) {
   std::vector<int> truth;
   std::ifstream in(path);
@@ -172,6 +185,12 @@ extern "C" __attribute__((noinline)) size_t CallgrindIxaPass(
   for (const IxaItem& it : *items) sink += RunIxaItem(workload, it);
   return sink;
 }
+extern "C" __attribute__((noinline)) size_t CallgrindParsePass(
+    const std::vector<IxaItem>* items) {
+  size_t sink = 0;
+  for (const IxaItem& it : *items) sink += ParseIxaItem(it);
+  return sink;
+}
 extern "C" __attribute__((noinline)) size_t CallgrindMlirPass(
     mlir_peer::Runner* runner) {
   size_t sink = 0;
@@ -183,7 +202,7 @@ int main(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr,
                  "usage: compare_peers DATA_DIR [--workloads 1,2,3] "
-                 "[--reps N] [--cli IXA] [--jobs N] [--once ixa|mlir]\n");
+                 "[--reps N] [--cli IXA] [--jobs N] [--once ixa|parse|mlir]\n");
     return 64;
   }
   std::string data = argv[1];
@@ -213,6 +232,8 @@ int main(int argc, char** argv) {
       size_t sink = 0;
       if (once == "ixa") {
         sink = CallgrindIxaPass(w, &items);
+      } else if (once == "parse") {
+        sink = CallgrindParsePass(&items);
       } else {
         mlir->NewContext();
         sink = CallgrindMlirPass(mlir.get());
@@ -225,7 +246,8 @@ int main(int argc, char** argv) {
     }
 
     // Alternating per-item timing; allocations counted on the first pass.
-    std::vector<double> ixa_best(n, 1e30), mlir_best(n, 1e30);
+    std::vector<double> ixa_best(n, 1e30), mlir_best(n, 1e30),
+        parse_best(n, 1e30);
     size_t ixa_allocs = 0;
     int ixa_failures = 0, mlir_failures = 0, ixa_correct = 0;
     std::vector<int> truth =
@@ -234,6 +256,9 @@ int main(int argc, char** argv) {
       mlir->NewContext();
       bool ixa_first = rep % 2 == 0;
       for (size_t i = 0; i < n; ++i) {
+        auto p0 = Clock::now();
+        if (ParseIxaItem(items[i]) == 0) ++ixa_failures;
+        parse_best[i] = std::min(parse_best[i], Seconds(Clock::now() - p0));
         for (int side = 0; side < 2; ++side) {
           bool run_ixa = (side == 0) == ixa_first;
           size_t a0 = g_allocations;
@@ -255,10 +280,11 @@ int main(int argc, char** argv) {
         }
       }
     }
-    double ixa_sum = 0, mlir_sum = 0;
+    double ixa_sum = 0, mlir_sum = 0, parse_sum = 0;
     for (size_t i = 0; i < n; ++i) {
       ixa_sum += ixa_best[i];
       mlir_sum += mlir_best[i];
+      parse_sum += parse_best[i];
     }
     nlohmann::ordered_json out;
     out["workload"] = "W" + std::to_string(w);
@@ -267,6 +293,7 @@ int main(int argc, char** argv) {
     out["ixa_us"] = ixa_sum / n * 1e6;
     out["mlir_us"] = mlir_sum / n * 1e6;
     out["time_ratio"] = ixa_sum / mlir_sum;
+    out["ixa_parse_us"] = parse_sum / n * 1e6;
     out["ixa_allocs_per_item"] = static_cast<double>(ixa_allocs) / n;
     out["ixa_failures"] = ixa_failures;
     out["mlir_failures"] = mlir_failures;

@@ -104,10 +104,11 @@ ARGS=(--reps "$REPS")
 if [ "$CALLGRIND" = 1 ]; then
   echo "== callgrind" >&2
   for w in 1 2 3; do
-    for side in ixa mlir; do
+    for side in ixa parse mlir; do
       f="$OUT/callgrind.out.w$w.$side"
       valgrind --tool=callgrind --callgrind-out-file="$f" \
         --toggle-collect=CallgrindIxaPass --toggle-collect=CallgrindMlirPass \
+        --toggle-collect=CallgrindParsePass \
         "$HARNESS" "$DATA" --workloads "$w" --once "$side" >/dev/null 2>&1
       echo "W$w $side $(sed -n 's/^totals: //p' "$f")" >> "$OUT/callgrind.txt"
     done
@@ -158,6 +159,11 @@ rule += "---:|"
 if ir:
     head += " ixa/MLIR instructions | ixa Ir/item | MLIR Ir/item |"
     rule += "---:|---:|---:|"
+head += " ixa parse µs/item |"
+rule += "---:|"
+if ir:
+    head += " ixa parse Ir/item |"
+    rule += "---:|"
 head += " ixa allocations/item |"
 rule += "---:|"
 print()
@@ -173,6 +179,9 @@ for w in ("W1", "W2", "W3"):
         a, m = ir[(w, "ixa")], ir[(w, "mlir")]
         n = t["items"]
         row += " %.2f | %.0f | %.0f |" % (a / m, a / n, m / n)
+    row += " %.2f |" % t["ixa_parse_us"]
+    if ir:
+        row += " %.0f |" % (ir[(w, "parse")] / t["items"])
     row += " %.1f |" % t["ixa_allocs_per_item"]
     print(row)
 print()
