@@ -1,5 +1,6 @@
 #include "core/expr.h"
 
+#include <algorithm>
 #include <unordered_map>
 
 #include "core/bigint.h"
@@ -40,9 +41,15 @@ bool IsAffineKind(ExprKind kind, const ExprNode* lhs, const ExprNode* rhs) {
       return lhs->pure_affine && rhs->pure_affine &&
              (lhs->kind == ExprKind::kConstant ||
               rhs->kind == ExprKind::kConstant);
-    default:
+    case ExprKind::kFloorDiv:
+    case ExprKind::kCeilDiv:
+    case ExprKind::kMod:
       return lhs->pure_affine && rhs->kind == ExprKind::kConstant;
+    case ExprKind::kMin:
+    case ExprKind::kMax:
+      return false;  // piecewise: flagged like semi-affine forms
   }
+  return false;
 }
 
 }  // namespace
@@ -193,6 +200,22 @@ Expr ExprContext::Mod(Expr a, Expr b) {
   return Unique(ExprKind::kMod, 0, a, b);
 }
 
+Expr ExprContext::Min(Expr a, Expr b) {
+  IXA_CHECK(a && b);
+  if (a.IsConstant() && b.IsConstant()) {
+    return Constant(std::min(a.constant(), b.constant()));
+  }
+  return Unique(ExprKind::kMin, 0, a, b);
+}
+
+Expr ExprContext::Max(Expr a, Expr b) {
+  IXA_CHECK(a && b);
+  if (a.IsConstant() && b.IsConstant()) {
+    return Constant(std::max(a.constant(), b.constant()));
+  }
+  return Unique(ExprKind::kMax, 0, a, b);
+}
+
 Expr ExprContext::Binary(ExprKind kind, Expr a, Expr b) {
   switch (kind) {
     case ExprKind::kAdd:
@@ -205,9 +228,16 @@ Expr ExprContext::Binary(ExprKind kind, Expr a, Expr b) {
       return CeilDiv(a, b);
     case ExprKind::kMod:
       return Mod(a, b);
-    default:
-      IXA_CHECK_MSG(false, "Binary() with a leaf kind");
+    case ExprKind::kMin:
+      return Min(a, b);
+    case ExprKind::kMax:
+      return Max(a, b);
+    case ExprKind::kConstant:
+    case ExprKind::kDim:
+    case ExprKind::kSymbol:
+      break;
   }
+  IXA_CHECK_MSG(false, "Binary() with a leaf kind");
 }
 
 Expr Expr::operator+(Expr o) const { return context()->Add(*this, o); }
@@ -239,6 +269,8 @@ Expr Expr::operator%(Expr o) const { return context()->Mod(*this, o); }
 Expr Expr::operator%(int64_t c) const {
   return context()->Mod(*this, context()->Constant(c));
 }
+Expr Expr::Min(Expr o) const { return context()->Min(*this, o); }
+Expr Expr::Max(Expr o) const { return context()->Max(*this, o); }
 
 namespace {
 
@@ -268,6 +300,10 @@ Result<BigInt> EvaluateBig(Expr e, std::span<const int64_t> dims,
       return l + r;
     case ExprKind::kMul:
       return l * r;
+    case ExprKind::kMin:
+      return r < l ? r : l;
+    case ExprKind::kMax:
+      return l < r ? r : l;
     default:
       break;
   }
@@ -327,8 +363,16 @@ EvalStatus EvaluateFast(Expr e, std::span<const int64_t> dims,
       if (r == 0) return EvalStatus::kDivByZero;
       v = ixa::Mod(l, r);
       break;
-    default:
+    case ExprKind::kMin:
+      v = std::min(l, r);
       break;
+    case ExprKind::kMax:
+      v = std::max(l, r);
+      break;
+    case ExprKind::kConstant:
+    case ExprKind::kDim:
+    case ExprKind::kSymbol:
+      break;  // handled above
   }
   if (!v) return EvalStatus::kOverflow;
   *out = *v;
@@ -471,11 +515,14 @@ void CollectVariables(Expr e, std::vector<bool>* used_dims,
 
 int CountDivMod(Expr e) {
   if (!e.IsBinary()) return 0;
-  int own = (e.kind() == ExprKind::kFloorDiv ||
-             e.kind() == ExprKind::kCeilDiv || e.kind() == ExprKind::kMod)
-                ? 1
-                : 0;
+  int own = IsDivModKind(e.kind()) ? 1 : 0;
   return own + CountDivMod(e.lhs()) + CountDivMod(e.rhs());
+}
+
+int CountMinMax(Expr e) {
+  if (!e.IsBinary()) return 0;
+  return (IsMinMaxKind(e.kind()) ? 1 : 0) + CountMinMax(e.lhs()) +
+         CountMinMax(e.rhs());
 }
 
 int CompareExprs(Expr a, Expr b) {

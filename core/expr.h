@@ -3,6 +3,11 @@
 // the same node. Construction folds only trivial cases (G2): constant
 // operands, x + 0, x * 1, x * 0, and constants moved to the right of + and *.
 // Every other rewrite lives in simplifier/.
+//
+// Besides MLIR's affine operators, expressions may hold `min(a, b)` and
+// `max(a, b)` (XLA's symbolic expressions, 2026): first-class binary nodes,
+// never pure affine, folded at construction only when both operands are
+// constants.
 #ifndef IXA_CORE_EXPR_H_
 #define IXA_CORE_EXPR_H_
 
@@ -26,16 +31,28 @@ enum class ExprKind : uint8_t {
   kFloorDiv,
   kCeilDiv,
   kMod,
+  kMin,  // min(lhs, rhs)
+  kMax,  // max(lhs, rhs)
 };
+
+// floordiv, ceildiv or mod.
+inline bool IsDivModKind(ExprKind k) {
+  return k == ExprKind::kFloorDiv || k == ExprKind::kCeilDiv ||
+         k == ExprKind::kMod;
+}
+// min or max.
+inline bool IsMinMaxKind(ExprKind k) {
+  return k == ExprKind::kMin || k == ExprKind::kMax;
+}
 
 class ExprContext;
 
 struct ExprNode {
   ExprKind kind;
   // True when the node is affine in MLIR's sense: every multiplication has a
-  // constant factor and every divisor is a constant. Semi-affine nodes (a
-  // symbol as multiplier or divisor) parse, print and evaluate, and rules
-  // may refuse them.
+  // constant factor, every divisor is a constant and there is no min / max.
+  // Semi-affine nodes (a symbol as multiplier or divisor) and min / max
+  // parse, print and evaluate, and rules may refuse them.
   bool pure_affine;
   uint32_t depth;  // 1 for leaves
   int64_t value;   // constant value, or dim / symbol position
@@ -85,6 +102,8 @@ class Expr {
   Expr CeilDiv(int64_t c) const;
   Expr operator%(Expr o) const;
   Expr operator%(int64_t c) const;
+  Expr Min(Expr o) const;
+  Expr Max(Expr o) const;
 
  private:
   const ExprNode* node_ = nullptr;
@@ -115,7 +134,10 @@ class ExprContext {
   Expr FloorDiv(Expr a, Expr b);
   Expr CeilDiv(Expr a, Expr b);
   Expr Mod(Expr a, Expr b);
-  // Generic binary builder by kind (kAdd ... kMod).
+  // min(a, b) / max(a, b); folded only when both are constants.
+  Expr Min(Expr a, Expr b);
+  Expr Max(Expr a, Expr b);
+  // Generic binary builder by kind (kAdd ... kMax).
   Expr Binary(ExprKind kind, Expr a, Expr b);
 
   size_t num_nodes() const { return num_nodes_; }
@@ -157,6 +179,9 @@ void CollectVariables(Expr e, std::vector<bool>* used_dims,
 // Number of floordiv / ceildiv / mod nodes in the tree (counted with
 // multiplicity).
 int CountDivMod(Expr e);
+
+// Number of min / max nodes in the tree (counted with multiplicity).
+int CountMinMax(Expr e);
 
 // A total order on expressions that depends only on structure (never on
 // addresses), used wherever output order matters.

@@ -484,9 +484,18 @@ Interval RangeOverBounds(Expr e, const IndexingMap& map) {
       return l.FloorDiv(r);
     case ExprKind::kCeilDiv:
       return l.CeilDiv(r);
-    default:
+    case ExprKind::kMod:
       return l.Mod(r);
+    case ExprKind::kMin:
+      return l.Min(r);
+    case ExprKind::kMax:
+      return l.Max(r);
+    case ExprKind::kConstant:
+    case ExprKind::kDim:
+    case ExprKind::kSymbol:
+      break;  // handled above
   }
+  return Interval::Full();
 }
 
 Result<IndexingMap> ComposeIndexingMaps(const IndexingMap& first,

@@ -1,16 +1,41 @@
-// Parser for XLA's text form of indexing maps (spec/indexing.md §2).
+// Parser for XLA's text form of indexing maps (spec/indexing.md §2,
+// spec/xla-reference.md §b), both generations of the expression syntax.
 //
 //   map     := "KNOWN EMPTY" | header "->" "(" [expr {"," expr}] ")"
 //              [[","] "domain" ":" (item {[","] item} | "KNOWN EMPTY")]
 //   header  := "(" names ")" ["[" names "]"] ["{" names "}"]
 //   item    := expr "in" "[" int "," int "]"
+//            | "is_simplified" ":" ("true" | "false")      (XLA 2024-09)
 //   expr    := term {("+" | "-") term}
-//   term    := unary {("*" | "floordiv" | "ceildiv" | "mod" | "/") unary}
+//   term    := unary {("*" | "floordiv" | "floorDiv" | "/" | "ceildiv" |
+//                      "ceilDiv" | "mod" | "%") unary}
 //   unary   := "-" unary | primary
-//   primary := "(" expr ")" | int [name] | name        (`16d0` = d0 * 16)
+//   primary := "(" expr ")" | int [name] | name            (`16d0` = d0 * 16)
+//            | ("min" | "max") "(" expr "," expr {"," expr} ")"
 //
 // Whitespace (including line breaks) is insignificant. Errors carry the
 // line and column of the offending token and say what was expected.
+//
+// Leniencies, on purpose:
+//   - The comma before `domain:` is optional, and so are the commas between
+//     domain items: `(d0) -> (d0) domain: d0 in [0, 3]` reads like
+//     `(d0) -> (d0), domain: d0 in [0, 3]`. The documents write maps one
+//     item per line without commas (the seed's dynamic-slice maps), and
+//     XLA's own parser took `domain:` without the comma in some versions.
+//     Nothing else can follow the result list, so this is unambiguous; the
+//     printer always writes the comma. (Issue 12, item 7.)
+//   - `min(a, b, c, ...)` (more than two arguments) reads as the left fold
+//     `min(min(a, b), c)`; XLA's printer only writes two. `min` and `max`
+//     stay usable as variable names: a name followed by `(` is a call.
+//   - `/` is floordiv (XLA's symbolic syntax prints it so since 2026-06).
+//
+// Limits, so that no input can exhaust the stack: parentheses, unary
+// minus and min/max argument lists nest at most kMaxTextNesting deep, an
+// expression tree is at most kMaxExprDepth deep, and an expression whose
+// printed form would nest deeper than kMaxTextNesting is refused too, so
+// that every accepted map prints to text that this parser reads back
+// (issue 12, item 6: `-` written 200 times before a literal is accepted,
+// and prints as 200 minus signs, not as `-(-(...))`).
 #include <cctype>
 
 #include "core/text.h"
@@ -19,7 +44,7 @@ namespace ixa {
 
 namespace {
 
-constexpr int kMaxNesting = 256;
+constexpr int kMaxNesting = kMaxTextNesting;
 // Deepest expression tree accepted from text. Every later pass (evaluate,
 // print, substitute, simplify) recurses over the tree, so an unbounded
 // chain like `d0 * 2 * 2 * ...` would overflow the stack; sums are
@@ -139,8 +164,10 @@ class Parser {
 
   // ---- grammar ----
   Result<std::vector<std::string>> ParseNameList(char close);
+  Result<Expr> ParseTopExpr();
   Result<Expr> ParseExpr();
   Result<Expr> ParseExprNoDepthCheck();
+  Result<ParsedTerm> ParseMinMax(ExprKind kind);
   Result<ParsedTerm> ParseTerm();
   Result<ParsedTerm> ParseUnary();
   Result<ParsedTerm> ParsePrimary();
@@ -210,6 +237,23 @@ Result<Expr> Parser::ParseExpr() {
     return ErrorAt(start, "expression tree deeper than " +
                               std::to_string(kMaxExprDepth) +
                               " levels (e.g. a sum of that many terms)");
+  }
+  return e;
+}
+
+// A whole result or constraint expression: also refused when its printed
+// form would nest deeper than the parser accepts (see the file comment).
+// The printed nesting is at most 2 per tree level plus 1, so only deep
+// trees need the check.
+Result<Expr> Parser::ParseTopExpr() {
+  size_t start = (SkipSpace(), pos_);
+  IXA_ASSIGN_OR_RETURN(Expr e, ParseExpr());
+  if (2 * static_cast<int64_t>(e.depth()) + 1 > kMaxNesting &&
+      PrintedNesting(e) > kMaxNesting) {
+    return ErrorAt(start, "expression would print nested deeper than " +
+                              std::to_string(kMaxNesting) +
+                              " levels (its printed form could not be read "
+                              "back; e.g. a chain of that many operators)");
   }
   return e;
 }
@@ -325,12 +369,40 @@ Result<ParsedTerm> Parser::ParsePrimary() {
   }
   std::string_view id = PeekIdent();
   if (id.empty()) return Expected("an expression");
+  if (id == "min" || id == "max") {
+    // A call when `(` follows; otherwise a variable named min / max.
+    size_t after = pos_ + id.size();
+    while (after < text_.size() && IsSpace(text_[after])) ++after;
+    if (after < text_.size() && text_[after] == '(') {
+      pos_ = after + 1;
+      return ParseMinMax(id == "min" ? ExprKind::kMin : ExprKind::kMax);
+    }
+  }
   const Expr* var = FindName(id);
   if (var == nullptr) {
     return ErrorAt(pos_, "unknown variable '" + std::string(id) + "'");
   }
   pos_ += id.size();
   return ParsedTerm{*var, false};
+}
+
+// After `min(` / `max(`: two or more arguments, folded to the left.
+Result<ParsedTerm> Parser::ParseMinMax(ExprKind kind) {
+  const char* name = kind == ExprKind::kMin ? "min" : "max";
+  IXA_ASSIGN_OR_RETURN(Expr acc, ParseExpr());
+  if (!Consume(',')) {
+    return Expected(std::string("',' and a second argument of '") + name + "'");
+  }
+  while (true) {
+    IXA_ASSIGN_OR_RETURN(Expr next, ParseExpr());
+    acc = ctx_->Binary(kind, acc, next);
+    if (Consume(')')) break;
+    if (!Consume(',')) {
+      return Expected(std::string("',' or ')' in the arguments of '") + name +
+                      "'");
+    }
+  }
+  return ParsedTerm{acc, false};
 }
 
 Result<Interval> Parser::ParseInterval() {
@@ -397,7 +469,7 @@ Result<IndexingMap> Parser::ParseMap() {
   std::vector<Expr> results;
   if (!Consume(')')) {
     while (true) {
-      IXA_ASSIGN_OR_RETURN(Expr e, ParseExpr());
+      IXA_ASSIGN_OR_RETURN(Expr e, ParseTopExpr());
       results.push_back(e);
       if (Consume(')')) break;
       if (!Consume(',')) return Expected("',' or ')' in the result list");
@@ -405,8 +477,9 @@ Result<IndexingMap> Parser::ParseMap() {
   }
   std::vector<Constraint> constraints;
   bool known_empty = false;
-  // The comma before `domain:` and between domain items is optional: the
-  // documents often write one item per line without commas.
+  // The comma before `domain:` and between domain items is optional (see
+  // the file comment): the documents often write one item per line without
+  // commas, and XLA's parser accepted `) domain:` in some versions.
   bool comma = Consume(',');
   if (comma || PeekIdent() == "domain") {
     if (!ConsumeKeyword("domain")) return Expected("'domain'");
@@ -424,7 +497,7 @@ Result<IndexingMap> Parser::ParseMap() {
             return Expected("'true' or 'false'");
           }
         } else {
-          IXA_ASSIGN_OR_RETURN(Expr e, ParseExpr());
+          IXA_ASSIGN_OR_RETURN(Expr e, ParseTopExpr());
           if (!ConsumeKeyword("in"))
             return Expected("'in' after a domain expression");
           IXA_ASSIGN_OR_RETURN(Interval iv, ParseInterval());
@@ -452,7 +525,7 @@ Result<Expr> Parser::ParseStandaloneExpr(const std::vector<std::string>& dims,
   for (size_t i = 0; i < syms.size(); ++i) {
     if (!FindName(syms[i])) names_.emplace_back(syms[i], ctx_->Symbol(i));
   }
-  IXA_ASSIGN_OR_RETURN(Expr e, ParseExpr());
+  IXA_ASSIGN_OR_RETURN(Expr e, ParseTopExpr());
   if (!AtEnd()) return Expected("end of expression");
   return e;
 }

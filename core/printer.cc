@@ -1,9 +1,32 @@
-// Printing in XLA's classic (MLIR affine) syntax:
+// Printing in XLA's two text syntaxes (spec/xla-reference.md §b).
+//
+// Affine (classic MLIR affine syntax, the default):
 //   - coefficient after the operand (`d0 * 4`), `-d0` for `d0 * -1`;
 //   - `a - b` for `a + b * -1`, `a - b * 3` for `a + b * -3`, `a - 5`;
 //   - binary operands of a non-add op are parenthesised
-//     (`(d0 floordiv 8) * 8`, `(s0 * 128) mod 715`).
+//     (`(d0 floordiv 8) * 8`, `(s0 * 128) mod 715`);
+//   - `min(a, b)` / `max(a, b)` as calls (MLIR's AffineExpr has neither;
+//     they print the same way in both syntaxes).
+// Symbolic (XLA's SymbolicExpr printer, 2026-06 on): the same, except
+//   - floordiv prints `/`;
+//   - the summands of every sum are printed in SymbolicExpr's canonical
+//     order (E17 HEAD: Add, Mul, Mod, FloorDiv, CeilDiv, Max, Min, Variable,
+//     Constant, then by operands). Nested sums are flattened into their
+//     sum (`a + (b + c)` prints as `a + b + c`), so no summand is an Add.
+//     The spec does not pin the order of operands of one type; we use
+//     core's structural order (CompareExprs: dims before symbols by
+//     position, then the operands left to right), on the already reordered
+//     subterms so that printing is idempotent.
+//   - Not pinned either, and kept from the affine form so that both
+//     syntaxes nest the same: the sign conventions (`-d0`, `a - b * 3`),
+//     and parentheses around every binary operand of a non-add op (XLA
+//     HEAD omits some, e.g. `d0 * 2 * 3`; ours parse to the same tree).
+//
+// A chain of negations prints as `--x` (not `-(-x)`): both read back as
+// the same tree, and the short form nests half as deep, so that a map the
+// parser accepted with many minus signs prints to text it accepts again.
 #include <algorithm>
+#include <unordered_map>
 
 #include "core/text.h"
 
@@ -11,13 +34,19 @@ namespace ixa {
 
 namespace {
 
+bool IsNegation(Expr e) {
+  return e.kind() == ExprKind::kMul && e.rhs().IsConstant(-1);
+}
+
 class ExprPrinter {
  public:
   ExprPrinter(const std::vector<std::string>& dims,
-              const std::vector<std::string>& syms)
-      : dims_(dims), syms_(syms) {}
+              const std::vector<std::string>& syms, TextSyntax syntax)
+      : dims_(dims), syms_(syms), syntax_(syntax) {}
 
-  void Print(Expr e, bool strong, std::string& out) const {
+  // Prints e (already in the syntax's order). `strong`: e is an operand of
+  // a non-add operator and must be parenthesised if it is an operation.
+  void Print(Expr e, bool strong, std::string& out) {
     switch (e.kind()) {
       case ExprKind::kConstant:
         out += std::to_string(e.constant());
@@ -33,18 +62,31 @@ class ExprPrinter {
                    : "s" + std::to_string(e.position());
         return;
       case ExprKind::kAdd:
-        if (strong) out += '(';
+        Open(strong, out);
         PrintSum(e, out);
-        if (strong) out += ')';
+        Close(strong, out);
         return;
-      default:
+      case ExprKind::kMin:
+      case ExprKind::kMax:
+        // A call is a primary: never parenthesised.
+        out += e.kind() == ExprKind::kMin ? "min(" : "max(";
+        Enter();
+        Print(e.lhs(), /*strong=*/false, out);
+        out += ", ";
+        Print(e.rhs(), /*strong=*/false, out);
+        Leave();
+        out += ')';
+        return;
+      case ExprKind::kMul:
+      case ExprKind::kFloorDiv:
+      case ExprKind::kCeilDiv:
+      case ExprKind::kMod:
         break;
     }
     // Multiplicative operators: parenthesise when nested in a strong slot.
-    if (strong) out += '(';
-    if (e.kind() == ExprKind::kMul && e.rhs().IsConstant(-1)) {
-      out += '-';
-      Print(e.lhs(), /*strong=*/true, out);
+    Open(strong, out);
+    if (IsNegation(e)) {
+      PrintNegation(e, out);
     } else {
       Print(e.lhs(), /*strong=*/true, out);
       switch (e.kind()) {
@@ -52,7 +94,7 @@ class ExprPrinter {
           out += " * ";
           break;
         case ExprKind::kFloorDiv:
-          out += " floordiv ";
+          out += syntax_ == TextSyntax::kSymbolic ? " / " : " floordiv ";
           break;
         case ExprKind::kCeilDiv:
           out += " ceildiv ";
@@ -63,12 +105,46 @@ class ExprPrinter {
       }
       Print(e.rhs(), /*strong=*/true, out);
     }
-    if (strong) out += ')';
+    Close(strong, out);
   }
 
+  int max_nesting() const { return max_nesting_; }
+
  private:
+  // The parser's nesting count: parentheses, unary minus on a non-literal,
+  // min/max argument lists (the expression itself counts 1).
+  void Enter() { max_nesting_ = std::max(max_nesting_, ++nesting_); }
+  void Leave() { --nesting_; }
+  void Open(bool strong, std::string& out) {
+    if (!strong) return;
+    out += '(';
+    Enter();
+  }
+  void Close(bool strong, std::string& out) {
+    if (!strong) return;
+    out += ')';
+    Leave();
+  }
+
+  // `-x` for x * -1; a chain of negations as `--x` (the parser reads a
+  // unary minus applied to a unary minus exactly like `-(-x)`). The minus
+  // is never followed by a digit that would make it a literal: x * -1 with
+  // a constant x only survives construction for x = INT64_MIN, whose own
+  // `-` follows.
+  void PrintNegation(Expr e, std::string& out) {
+    int depth = 0;
+    while (IsNegation(e)) {
+      out += '-';
+      Enter();
+      ++depth;
+      e = e.lhs();
+    }
+    Print(e, /*strong=*/true, out);
+    for (int i = 0; i < depth; ++i) Leave();
+  }
+
   // Prints a (left-nested) sum, writing negative terms as subtractions.
-  void PrintSum(Expr e, std::string& out) const {
+  void PrintSum(Expr e, std::string& out) {
     std::vector<Expr> terms;
     CollectTerms(e, terms);
     for (size_t i = 0; i < terms.size(); ++i) {
@@ -95,7 +171,7 @@ class ExprPrinter {
     }
   }
 
-  void PrintTerm(Expr t, std::string& out) const {
+  void PrintTerm(Expr t, std::string& out) {
     // A nested sum on the right keeps its grouping: `a + (b + c)` is a
     // different tree from `(a + b) + c` and must round-trip as such.
     Print(t, /*strong=*/t.kind() == ExprKind::kAdd, out);
@@ -114,9 +190,109 @@ class ExprPrinter {
 
   const std::vector<std::string>& dims_;
   const std::vector<std::string>& syms_;
+  TextSyntax syntax_;
+  int nesting_ = 1;
+  int max_nesting_ = 1;
 };
 
+// SymbolicExpr's type order (spec/xla-reference.md §c E17, HEAD).
+int SymbolicRank(ExprKind kind) {
+  switch (kind) {
+    case ExprKind::kAdd:
+      return 0;
+    case ExprKind::kMul:
+      return 1;
+    case ExprKind::kMod:
+      return 2;
+    case ExprKind::kFloorDiv:
+      return 3;
+    case ExprKind::kCeilDiv:
+      return 4;
+    case ExprKind::kMax:
+      return 5;
+    case ExprKind::kMin:
+      return 6;
+    case ExprKind::kDim:
+    case ExprKind::kSymbol:
+      return 7;
+    case ExprKind::kConstant:
+      return 8;
+  }
+  return 9;
+}
+
+class SymbolicOrderer {
+ public:
+  Expr Run(Expr e) {
+    if (!e.IsBinary()) return e;
+    auto it = memo_.find(e.node());
+    if (it != memo_.end()) return it->second;
+    Expr out;
+    ExprContext* ctx = e.context();
+    if (e.kind() == ExprKind::kAdd) {
+      // Every summand, nested sums included (`a + (b + c)` has the three),
+      // so that the sorted left-nested rebuild is exactly the printed
+      // structure and ordering it again changes nothing.
+      std::vector<Expr> terms, stack = {e};
+      while (!stack.empty()) {
+        Expr x = stack.back();
+        stack.pop_back();
+        if (x.kind() == ExprKind::kAdd) {
+          stack.push_back(x.rhs());
+          stack.push_back(x.lhs());
+        } else {
+          terms.push_back(Run(x));
+        }
+      }
+      std::stable_sort(terms.begin(), terms.end(), [](Expr a, Expr b) {
+        int ra = SymbolicRank(a.kind()), rb = SymbolicRank(b.kind());
+        if (ra != rb) return ra < rb;
+        return CompareExprs(a, b) < 0;
+      });
+      out = terms[0];
+      for (size_t i = 1; i < terms.size(); ++i) out = ctx->Add(out, terms[i]);
+    } else {
+      Expr l = Run(e.lhs()), r = Run(e.rhs());
+      out = (l == e.lhs() && r == e.rhs()) ? e : ctx->Binary(e.kind(), l, r);
+    }
+    memo_.emplace(e.node(), out);
+    return out;
+  }
+
+ private:
+  std::unordered_map<const ExprNode*, Expr> memo_;
+};
+
+std::string PrintInSyntax(Expr e, const std::vector<std::string>& dims,
+                          const std::vector<std::string>& syms,
+                          TextSyntax syntax, SymbolicOrderer* orderer) {
+  std::string out;
+  ExprPrinter printer(dims, syms, syntax);
+  Expr shown = syntax == TextSyntax::kSymbolic ? orderer->Run(e) : e;
+  printer.Print(shown, /*strong=*/false, out);
+  return out;
+}
+
 }  // namespace
+
+std::optional<TextSyntax> TextSyntaxFromName(std::string_view name) {
+  if (name == "affine") return TextSyntax::kAffine;
+  if (name == "symbolic") return TextSyntax::kSymbolic;
+  return std::nullopt;
+}
+
+Expr ToSymbolicOrder(Expr e) { return SymbolicOrderer().Run(e); }
+
+int PrintedNesting(Expr e) {
+  static const std::vector<std::string> kNoNames;
+  std::string scratch;
+  ExprPrinter affine(kNoNames, kNoNames, TextSyntax::kAffine);
+  affine.Print(e, /*strong=*/false, scratch);
+  scratch.clear();
+  ExprPrinter symbolic(kNoNames, kNoNames, TextSyntax::kSymbolic);
+  symbolic.Print(ToSymbolicOrder(e), /*strong=*/false, scratch);
+  return std::max(affine.max_nesting(), symbolic.max_nesting());
+}
 
 std::vector<std::string> DimNames(const IndexingMap& map) {
   std::vector<std::string> names;
@@ -132,20 +308,23 @@ std::vector<std::string> SymbolNames(const IndexingMap& map) {
 }
 
 std::string PrintExpr(Expr e, const std::vector<std::string>& dim_names,
-                      const std::vector<std::string>& symbol_names) {
-  std::string out;
-  ExprPrinter(dim_names, symbol_names).Print(e, /*strong=*/false, out);
-  return out;
+                      const std::vector<std::string>& symbol_names,
+                      TextSyntax syntax) {
+  SymbolicOrderer orderer;
+  return PrintInSyntax(e, dim_names, symbol_names, syntax, &orderer);
 }
 
-std::string PrintExpr(Expr e, const IndexingMap& map) {
-  return PrintExpr(e, DimNames(map), SymbolNames(map));
+std::string PrintExpr(Expr e, const IndexingMap& map, TextSyntax syntax) {
+  return PrintExpr(e, DimNames(map), SymbolNames(map), syntax);
 }
 
-std::string PrintIndexingMap(const IndexingMap& map) {
+std::string PrintIndexingMap(const IndexingMap& map, TextSyntax syntax) {
   if (map.IsKnownEmpty()) return "KNOWN EMPTY";
   std::vector<std::string> dims = DimNames(map), syms = SymbolNames(map);
-  ExprPrinter printer(dims, syms);
+  SymbolicOrderer orderer;  // shared: results and constraints share nodes
+  auto print = [&](Expr e) {
+    return PrintInSyntax(e, dims, syms, syntax, &orderer);
+  };
   std::string out = "(";
   for (size_t i = 0; i < dims.size(); ++i) {
     if (i) out += ", ";
@@ -171,7 +350,7 @@ std::string PrintIndexingMap(const IndexingMap& map) {
   out += " -> (";
   for (int i = 0; i < map.num_results(); ++i) {
     if (i) out += ", ";
-    printer.Print(map.results()[i], /*strong=*/false, out);
+    out += print(map.results()[i]);
   }
   out += ")";
 
@@ -199,9 +378,7 @@ std::string PrintIndexingMap(const IndexingMap& map) {
   // maps print equal strings whatever their insertion order.
   std::vector<std::string> constraints;
   for (const Constraint& c : map.constraints()) {
-    std::string s;
-    printer.Print(c.expr, /*strong=*/false, s);
-    constraints.push_back(s + " in " + c.interval.ToString());
+    constraints.push_back(print(c.expr) + " in " + c.interval.ToString());
   }
   std::sort(constraints.begin(), constraints.end());
   for (const std::string& c : constraints) item(c);

@@ -46,9 +46,18 @@ std::optional<int64_t> Eval(const ExprNode* e, const Point& p) {
       return FloorDiv(*a, *b);
     case ExprKind::kCeilDiv:
       return CeilDiv(*a, *b);
-    default:
+    case ExprKind::kMod:
       return Mod(*a, *b);
+    case ExprKind::kMin:
+      return std::min(*a, *b);
+    case ExprKind::kMax:
+      return std::max(*a, *b);
+    case ExprKind::kConstant:
+    case ExprKind::kDim:
+    case ExprKind::kSymbol:
+      break;  // handled above
   }
+  return std::nullopt;
 }
 
 }  // namespace

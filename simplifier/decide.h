@@ -4,7 +4,10 @@
 // a budget; on exhaustion it answers limit_exceeded, never a wrong answer.
 //
 // Method (simplifier/decide/): lift.h turns each distinct floordiv / mod /
-// ceildiv by a constant into a variable with two linear rows; omega.h
+// ceildiv by a constant into a variable with two linear rows, and each
+// min / max into a variable with two relaxation rows plus a disjunction of
+// two one-row cases (split lazily, only where a witness of the relaxation
+// breaks it, each split charged to the budget); omega.h
 // decides integer feasibility exactly (Pugh's Omega test: equalities by
 // substitution and mod-hat, inequalities by exact / dark / real shadows,
 // grey-shadow splinters or value enumeration, whichever is fewer cases) and

@@ -78,6 +78,20 @@ Alignment AlignFloorDiv(const Alignment& a, int64_t m) {
   return Alignment::Unknown();
 }
 
+Alignment AlignUnion(const Alignment& a, const Alignment& b) {
+  // v = m_a*k + r_a or v = m_b*k + r_b: both forms are r_a modulo
+  // g = gcd(m_a, m_b, r_a - r_b) (modulus 0 is an exact value, and
+  // gcd(0, x) = |x|). Wide arithmetic: r_a - r_b may not fit int64.
+  Wide diff = static_cast<Wide>(a.remainder) - b.remainder;
+  if (diff < 0) diff = -diff;
+  if (diff > static_cast<Wide>(kInt64Max)) return Alignment::Unknown();
+  int64_t g = Gcd(Gcd(a.modulus, b.modulus), static_cast<int64_t>(diff));
+  if (g == 0) return a;  // the same exact value
+  Wide r = static_cast<Wide>(a.remainder) % g;
+  if (r < 0) r += g;
+  return {g, static_cast<int64_t>(r)};
+}
+
 std::optional<int64_t> Facts::PointValue() const {
   if (align.modulus == 0) return align.remainder;
   if (IsFinite(range) && range.IsPoint()) return range.lower;

@@ -35,6 +35,9 @@ Alignment AlignScale(const Alignment& a, int64_t c);
 // Alignment of x mod m (m > 0) and of x floordiv m (m > 0).
 Alignment AlignMod(const Alignment& a, int64_t m);
 Alignment AlignFloorDiv(const Alignment& a, int64_t m);
+// Alignment of a value that is either a value of `a` or one of `b` (min,
+// max): the largest modulus both share, gcd(m_a, m_b, r_a - r_b).
+Alignment AlignUnion(const Alignment& a, const Alignment& b);
 
 struct Facts {
   Interval range = Interval::Full();

@@ -114,6 +114,19 @@ Facts Rewriter::ComputeFacts(Expr e) {
       }
       break;
     }
+    case ExprKind::kMin:
+    case ExprKind::kMax: {
+      // The value is one of the operands: the hull of the pointwise min /
+      // max (core's Interval::Min/Max keep the unbounded markers: a side
+      // is unbounded only if the operands let it be), and the alignment
+      // both operands share.
+      const Facts a = FactsOf(e.lhs());
+      const Facts b = FactsOf(e.rhs());
+      f.range = e.kind() == ExprKind::kMin ? a.range.Min(b.range)
+                                           : a.range.Max(b.range);
+      f.align = AlignUnion(a.align, b.align);
+      break;
+    }
   }
   if (!constraint_ranges_.empty()) {
     auto it = constraint_ranges_.find(e.node());
@@ -183,9 +196,15 @@ Expr Rewriter::SimplifyUncached(Expr e) {
     case ExprKind::kAdd:
     case ExprKind::kMul:
       return SimplifySum(e);
-    default:
+    case ExprKind::kFloorDiv:
+    case ExprKind::kCeilDiv:
+    case ExprKind::kMod:
       return SimplifyDiv(e);
+    case ExprKind::kMin:
+    case ExprKind::kMax:
+      return SimplifyMinMax(e);
   }
+  return e;
 }
 
 // Adds scale * e to acc, simplifying the leaves of e's +/* tree. Sums are
@@ -334,6 +353,62 @@ Expr Rewriter::SimplifyDiv(Expr e) {
     }
   }
   return node;
+}
+
+Expr BuildMinMax(ExprContext* ctx, const MinMaxList& list) {
+  Expr acc;
+  for (Expr x : list.operands) acc = acc ? ctx->Binary(list.kind, acc, x) : x;
+  if (!acc) acc = ctx->Constant(0);  // never: a list keeps one operand
+  if (list.offset.terms.empty() && list.offset.constant == 0) return acc;
+  return ctx->Add(acc, BuildSum(ctx, list.offset));
+}
+
+// min / max: the whole nest of e's kind is read as one list (like a sum is
+// read as one LinearSum: not a rule), its operands are simplified, then the
+// list rules (rules_minmax.cc) run until none applies. Each rule removes
+// operands, moves a common part out, or puts the list into its canonical
+// shape (operands that simplified into nests spliced in, sorted), so the
+// loop ends; the iteration cap is a backstop. A moved-out part makes the
+// result a sum, which is simplified as one.
+//
+// Reading the nest whole keeps the result a fixpoint: its inner nodes
+// (min(min(a, b), c) holds min(a, b)) are never simplified on their own
+// when the outer node is, where a rule could see less (a common part of a
+// and b that c does not share).
+Expr Rewriter::SimplifyMinMax(Expr e) {
+  MinMaxList list{e.kind(), {}, {}};
+  std::vector<Expr> stack = {e};
+  while (!stack.empty()) {
+    Expr x = stack.back();
+    stack.pop_back();
+    if (x.kind() == e.kind()) {
+      stack.push_back(x.rhs());
+      stack.push_back(x.lhs());
+    } else {
+      list.operands.push_back(Simplify(x));
+    }
+  }
+  for (int iteration = 0; iteration < 32 && list.operands.size() > 1;
+       ++iteration) {
+    if (stats_.rule_firings >= kMaxRuleFirings) {
+      stats_.budget_exhausted = true;
+      break;
+    }
+    bool fired = false;
+    for (const MinMaxRule& rule : MinMaxRules()) {
+      if (!Allowed(rule.id)) continue;
+      MinMaxList before = list;
+      if (rule.apply(*this, &list)) {
+        Record(rule.id, BuildMinMax(ctx_, before), BuildMinMax(ctx_, list));
+        fired = true;
+        break;
+      }
+    }
+    if (!fired) break;
+  }
+  Expr out = BuildMinMax(ctx_, list);
+  bool moved_out = !list.offset.terms.empty() || list.offset.constant != 0;
+  return moved_out ? Simplify(out) : out;
 }
 
 bool Rewriter::CoveredByReduceCoefficients(const DivOperands& in) const {

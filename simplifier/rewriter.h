@@ -111,12 +111,32 @@ struct SumRule {
   SumRuleFn apply;
 };
 
+// What a min / max rule sees: `kind`(operands...) + offset, where the
+// operands are simplified and the nest is folded to the left
+// (min(min(a, b), c) for [a, b, c]). A rule rewrites the list in place and
+// returns true if it changed it; a rule that returns false must leave it
+// untouched. `offset` collects a common linear part moved out of every
+// operand (rules_minmax.cc).
+struct MinMaxList {
+  ExprKind kind;  // kMin or kMax
+  std::vector<Expr> operands;
+  LinearSum offset;
+};
+using MinMaxRuleFn = bool (*)(Rewriter& rw, MinMaxList* list);
+struct MinMaxRule {
+  const char* id;
+  MinMaxRuleFn apply;
+};
+// kind(operands folded to the left) + offset.
+Expr BuildMinMax(ExprContext* ctx, const MinMaxList& list);
+
 // The operator tables (rules_*.cc), tried in order; the first rule that
 // applies wins.
 std::span<const DivRule> FloorDivRules();
 std::span<const DivRule> CeilDivRules();
 std::span<const DivRule> ModRules();
 std::span<const SumRule> SumRules();
+std::span<const MinMaxRule> MinMaxRules();
 
 // Which rules may fire. Empty `only` means all of them (the default); the
 // per-rule tests enable one rule at a time. Canonicalization of sums
@@ -179,6 +199,7 @@ class Rewriter {
   Expr SimplifyUncached(Expr e);
   Expr SimplifySum(Expr e);
   Expr SimplifyDiv(Expr e);
+  Expr SimplifyMinMax(Expr e);
   bool Flatten(Expr e, int64_t scale, LinearSum* acc);
   Expr FoldPoint(Expr e);
   Expr AffineInOneVariable(Expr node);

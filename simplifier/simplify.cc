@@ -7,6 +7,8 @@
 // form so far is always a valid answer.
 #include "simplifier/simplify.h"
 
+#include <algorithm>
+
 #include "simplifier/constraints.h"
 #include "simplifier/rewriter.h"
 #include "simplifier/rule_registry.h"
@@ -20,6 +22,7 @@ std::vector<std::string> AllSimplifierRuleIds() {
   for (const auto& r : simp::FloorDivRules()) ids.push_back(r.id);
   for (const auto& r : simp::CeilDivRules()) ids.push_back(r.id);
   for (const auto& r : simp::ModRules()) ids.push_back(r.id);
+  for (const auto& r : simp::MinMaxRules()) ids.push_back(r.id);
   for (const auto& r : simp::ConstraintRules()) ids.push_back(r.id);
   for (const char* id :
        {"constraint.always_true", "constraint.infeasible",
@@ -35,6 +38,18 @@ SimplifyResult SimplifyWithFilter(IndexingMap* map,
                                   const simp::RuleFilter* filter) {
   SimplifyResult result;
   if (map->IsKnownEmpty() || map->context() == nullptr) return result;  // P1
+  // The rules visit constraints in order, so put them in a canonical
+  // (structural) order first: constraints are a set, and equal maps must
+  // simplify to the same text however they were built (the parser keeps
+  // text order, builders insertion order; a fuzz finding).
+  std::vector<Constraint> sorted = map->constraints();
+  auto by_structure = [](const Constraint& a, const Constraint& b) {
+    return CompareExprs(a.expr, b.expr) < 0;  // exprs are distinct
+  };
+  if (!std::is_sorted(sorted.begin(), sorted.end(), by_structure)) {
+    std::sort(sorted.begin(), sorted.end(), by_structure);
+    map->SetConstraints(std::move(sorted));
+  }
   std::vector<TraceStep>* trace = options.trace ? &result.trace : nullptr;
   bool exhausted = false;
   bool converged = false;

@@ -222,6 +222,7 @@ Result<HloInstructionIndexing> ComputeOutputToInputIndexing(
   if (op == "dynamic-slice") return DynamicSliceOutToIn(in, ctx);
   if (op == "dynamic-update-slice") return DynamicUpdateSliceOutToIn(in, ctx);
   if (op == "gather") return GatherOutToIn(in, ctx);
+  if (op == "scan") return ScanOutToIn(in, output_id, ctx);
   if (op == "fusion" || op == "call") return FusionOutToIn(in, output_id, ctx);
   if (op == "all-reduce" || op == "all-gather" || op == "collective-permute" ||
       op == "reduce-scatter") {
@@ -256,6 +257,7 @@ Result<HloInstructionIndexing> ComputeInputToOutputIndexing(
   }
   if (op == "reduce-window") return ReduceWindowInToOut(in, operand_id, ctx);
   if (op == "convolution") return ConvolutionInToOut(in, operand_id, ctx);
+  if (op == "scan") return ScanInToOut(in, operand_id, ctx);
   if (op == "fusion" || op == "call") return FusionInToOut(in, operand_id, ctx);
   if (op == "all-reduce" || op == "all-gather" || op == "collective-permute" ||
       op == "reduce-scatter") {

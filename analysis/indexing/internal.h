@@ -108,6 +108,12 @@ Result<Indexing> CollectiveOutToIn(const Instruction& in, int output_id,
 Result<Indexing> CollectiveInToOut(const Instruction& in, int operand,
                                    ExprContext* ctx);
 
+// scan.cc
+Result<Indexing> ScanOutToIn(const Instruction& in, int output_id,
+                             ExprContext* ctx);
+Result<Indexing> ScanInToOut(const Instruction& in, int operand,
+                             ExprContext* ctx);
+
 // inverse.cc
 // The exact inverse relation of an output -> input map f over an operand
 // with dims in_dims: (d_in)[o..., s...]{rt} -> (o...) with

@@ -167,6 +167,9 @@ class Extractor {
         return SizeAndStride{ctx_->Constant(1), 0, {}, {}};
       case ExprKind::kCeilDiv:
         break;
+      case ExprKind::kMin:
+      case ExprKind::kMax:
+        return Unsupported(e, "min / max is not handled");
     }
     return Unsupported(e, "ceildiv is not handled");
   }

@@ -11,6 +11,7 @@
 // guess.
 #include "simplifier/decide.h"
 
+#include <algorithm>
 #include <boost/multiprecision/cpp_int.hpp>
 #include <optional>
 #include <utility>
@@ -184,16 +185,42 @@ class Encoding {
       for (const Form<Num>& row : *set) add(row);
     }
     if (extra) add(*extra);
+    std::vector<int> minmax;  // reached min / max variables
     while (!work.empty()) {
       int v = work.back();
       work.pop_back();
       const auto& def = lifter_.Definition(v);
       add(def.first);
       add(def.second);
+      if (lifter_.IsMinMax(v)) minmax.push_back(v);
     }
+    std::sort(minmax.begin(), minmax.end());  // deterministic branching
+    return SolveCases(std::move(s), minmax);
+  }
+
+  // Solves s, in which every min / max variable of `minmax` has only its
+  // relaxation rows (lift.h), exactly: a witness of the relaxation in which
+  // every such variable already equals its min / max is a witness; else
+  // the first variable that does not is split into its two cases (one row
+  // each, which pins it), and each case is solved the same way. The
+  // relaxation holds in both cases, so an infeasible relaxation prunes the
+  // whole subtree. Each solve is charged to the budget.
+  std::optional<std::vector<Num>> SolveCases(System<Num> s,
+                                             const std::vector<int>& minmax) {
     std::vector<Num> point;
+    System<Num> copy;
+    if (!minmax.empty()) copy = s;
     if (!solver_.Solve(std::move(s), &point)) return std::nullopt;
     point.resize(std::max<size_t>(point.size(), lifter_.num_vars()), Num(0));
+    for (int v : minmax) {
+      if (lifter_.Exact(v, point)) continue;
+      for (int which = 0; which < 2; ++which) {
+        System<Num> split = copy;
+        split.AddGeq(lifter_.CaseRow(v, which));
+        if (auto w = SolveCases(std::move(split), minmax)) return w;
+      }
+      return std::nullopt;
+    }
     return point;
   }
 

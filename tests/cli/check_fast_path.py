@@ -94,6 +94,9 @@ def request():
         fields.append(field("expr", js("d0 floordiv 2")))
     if random.random() < 0.2:
         fields.append(field("extra", random.choice(IDS)))
+    if random.random() < 0.2:
+        fields.append(field("syntax", random.choice(
+            ['"affine"', '"symbolic"', '"xla"', "3", "null"])))
     if random.random() < 0.05:
         fields.append(fields[0])  # a duplicate key
     random.shuffle(fields)
@@ -108,11 +111,11 @@ def request():
     return random.choice(SPACE) + line + random.choice(SPACE)
 
 
-def run(ixa, path, env_fast, jobs):
+def run(ixa, path, env_fast, jobs, extra):
     env = dict(os.environ)
     if not env_fast:
         env["IXA_QUERY_FAST_JSON"] = "0"
-    args = [ixa, "query"] + (["--jobs", str(jobs)] if jobs else []) + [path]
+    args = [ixa, "query"] + extra + (["--jobs", str(jobs)] if jobs else []) + [path]
     p = subprocess.run(args, capture_output=True, env=env, timeout=300)
     return p.returncode, p.stdout
 
@@ -158,10 +161,16 @@ def main(argv):
             for _ in range(3000):
                 f.write(request().encode("utf-8", "surrogateescape") + b"\n")
         files.append(gen)
-        for path in files:
-            reference = run(ixa, path, False, 0)
+        runs = [(path, []) for path in files]
+        runs.append((gen, ["--syntax", "symbolic"]))
+        for path, extra in runs:
+            args_path = path[:-len(".jsonl")] + ".args"
+            if os.path.exists(args_path):  # as run_golden.py
+                with open(args_path) as f:
+                    extra = extra + f.read().split()
+            reference = run(ixa, path, False, 0, extra)
             for fast, jobs in ((True, 0), (True, 2), (True, 3), (False, 2)):
-                got = run(ixa, path, fast, jobs)
+                got = run(ixa, path, fast, jobs, extra)
                 if got != reference:
                     failures += 1
                     ref_lines = reference[1].splitlines()
@@ -173,10 +182,11 @@ def main(argv):
                             detail += "\n  line %d:\n  got      %r\n  expected %r" % (
                                 i + 1, a[:300], b[:300])
                             break
-                    print("FAIL %s (fast=%s, jobs=%d): %s" % (
-                        os.path.basename(path), fast, jobs, detail))
+                    print("FAIL %s %s (fast=%s, jobs=%d): %s" % (
+                        os.path.basename(path), " ".join(extra), fast, jobs,
+                        detail))
     failures += interactive(ixa, 2)
-    print("fast path: %d files, %d failures" % (len(files), failures))
+    print("fast path: %d runs, %d failures" % (len(runs), failures))
     return 1 if failures else 0
 
 

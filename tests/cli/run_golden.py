@@ -11,6 +11,8 @@
       it is checked only when the expected object has one, and then as a
       substring; "line" and "column" are checked when expected (and must be
       present for a parse_error). --update rewrites the expected file from the actual output.
+      If CASE.args exists, its whitespace-separated words are passed to
+      `ixa query` before the file (e.g. `--syntax symbolic`).
 
   run_golden.py IXA --exit-codes
       Checks the exit codes 0, 1, 64 and 66 and the empty-input case.
@@ -88,7 +90,12 @@ def same(expected, actual, path="$", in_error=False):
 
 def golden(ixa, case, update):
     expected_path = case[:-len(".jsonl")] + ".expected.jsonl"
-    proc = run(ixa, ["query", case])
+    args_path = case[:-len(".jsonl")] + ".args"
+    args = []
+    if os.path.exists(args_path):
+        with open(args_path) as f:
+            args = f.read().split()
+    proc = run(ixa, ["query"] + args + [case])
     out = proc.stdout.decode("utf-8")
     actual = [json.loads(line) for line in out.splitlines()]
     if update:
@@ -147,6 +154,14 @@ def exit_codes(ixa):
     expect("CRLF", run(ixa, ["query"], ok.replace(b"\n", b"\r\n") * 2), 0, 2)
     expect("no final newline", run(ixa, ["query"], ok.rstrip()), 0, 1)
     expect("two files (usage)", run(ixa, ["query", "a", "b"], b""), 64, 0)
+    expect("--syntax symbolic", run(ixa, ["query", "--syntax", "symbolic"], ok),
+           0, 1)
+    expect("--syntax=affine -", run(ixa, ["query", "--syntax=affine", "-"], ok),
+           0, 1)
+    expect("--syntax unknown (usage)",
+           run(ixa, ["query", "--syntax", "xla"], ok), 64, 0)
+    expect("--syntax without value (usage)", run(ixa, ["query", "--syntax"], ok),
+           64, 0)
     expect("no command (usage)", run(ixa, [], b""), 64, 0)
     expect("unknown command (usage)", run(ixa, ["frobnicate"], b""), 64, 0)
     expect("missing file", run(ixa, ["query", "/nonexistent/requests.jsonl"]),

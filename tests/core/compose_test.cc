@@ -103,6 +103,30 @@ TEST_CASE("composition equals evaluate-then-evaluate on random maps",
   CHECK(non_empty > 500);  // the generator must not make only empty maps
 }
 
+TEST_CASE("composition with min / max equals evaluate-then-evaluate",
+          "[compose][random][minmax]") {
+  testing::RandomMaps gen(1414);
+  gen.set_min_max(true);
+  int non_empty = 0, with_min_max = 0;
+  for (int iter = 0; iter < 1000; ++iter) {
+    ExprContext ctx;
+    int nd1 = static_cast<int>(gen.Uniform(1, 2));
+    int nres = static_cast<int>(gen.Uniform(1, 2));
+    IndexingMap first =
+        gen.RandomMap(&ctx, nd1, gen.Uniform(0, 1), gen.Uniform(0, 1), nres, 2);
+    IndexingMap second = gen.RandomMap(&ctx, nres, gen.Uniform(0, 1),
+                                       gen.Uniform(0, 1), gen.Uniform(1, 2), 2);
+    auto composed = ComposeIndexingMaps(first, second);
+    REQUIRE(composed.ok());
+    if (first.IsKnownEmpty() || second.IsKnownEmpty()) continue;
+    CheckComposition(first, second, *composed);
+    non_empty += composed->IsKnownEmpty() ? 0 : 1;
+    for (Expr r : composed->results()) with_min_max += CountMinMax(r) > 0;
+  }
+  CHECK(non_empty > 300);
+  CHECK(with_min_max > 300);
+}
+
 TEST_CASE("composition of spec maps", "[compose]") {
   ExprContext ctx;
   // Collapse then expand is the identity on [0, 3] x [0, 7].

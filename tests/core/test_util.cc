@@ -61,6 +61,10 @@ Expr RandomMaps::RandomExpr(ExprContext* ctx, int num_dims, int num_symbols,
     int64_t c = Uniform(-4, 4);
     return c == 0 ? int64_t{3} : c;
   };
+  if (min_max_ && Coin(25)) {
+    Expr b = RandomExpr(ctx, num_dims, num_symbols, depth - 1, semi_affine);
+    return Coin(50) ? ctx->Min(a, b) : ctx->Max(a, b);
+  }
   switch (Uniform(0, 6)) {
     case 0:
     case 1:

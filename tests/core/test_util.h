@@ -55,8 +55,13 @@ class RandomMaps {
 
   std::mt19937_64& rng() { return rng_; }
 
+  // From now on RandomExpr also builds min / max nodes (off by default so
+  // that the older tests keep their random streams).
+  void set_min_max(bool on) { min_max_ = on; }
+
  private:
   std::mt19937_64 rng_;
+  bool min_max_ = false;
 };
 
 }  // namespace ixa::testing

@@ -111,8 +111,18 @@ struct Generator {
     if (op < 62) return ctx->Mod(Random(depth - 1), ctx->Constant(Divisor()));
     if (op < 70)
       return ctx->CeilDiv(Random(depth - 1), ctx->Constant(Divisor()));
-    if (op < 82) return Linear();
-    if (op < 95) return Tower(depth);
+    if (op < 80) return Linear();
+    if (op < 89) return Tower(depth);
+    if (op < 95) {  // min / max of two random operands, or a clamp
+      Expr a = Random(depth - 1);
+      Expr b = Chance(rng, 0.3) ? ctx->Constant(Uniform(rng, -6, 24))
+                                : Random(depth - 1);
+      if (Chance(rng, 0.15)) {
+        return ctx->Max(ctx->Min(a, ctx->Constant(Uniform(rng, 0, 20))),
+                        ctx->Constant(Uniform(rng, -4, 4)));
+      }
+      return Chance(rng, 0.5) ? ctx->Min(a, b) : ctx->Max(a, b);
+    }
     // Semi-affine: symbols have positive bounds (see RandomMap).
     if (num_symbols == 0) return Linear();
     Expr s = ctx->Symbol(Uniform(rng, 0, num_symbols - 1));
@@ -134,6 +144,13 @@ int TotalDivMod(const IndexingMap& m) {
   return n;
 }
 
+int TotalMinMax(const IndexingMap& m) {
+  int n = 0;
+  for (Expr r : m.results()) n += CountMinMax(r);
+  for (const Constraint& c : m.constraints()) n += CountMinMax(c.expr);
+  return n;
+}
+
 // Rebuilds e with the node at pre-order `index` replaced by `with` (or by
 // its lhs / rhs when `with` is null and which is 0 / 1). Null if the result
 // would divide by the constant 0.
@@ -149,7 +166,7 @@ Expr ReplaceAt(Expr e, int* index, Expr with, int which) {
   Expr b = ReplaceAt(e.rhs(), index, with, which);
   if (!b) return Expr();
   if (a == e.lhs() && b == e.rhs()) return e;
-  if (e.kind() >= ExprKind::kFloorDiv && b.IsConstant(0)) return Expr();
+  if (IsDivModKind(e.kind()) && b.IsConstant(0)) return Expr();
   return e.context()->Binary(e.kind(), a, b);
 }
 
@@ -219,6 +236,9 @@ std::string CheckMap(const IndexingMap& original) {
   }
   if (!m.IsKnownEmpty() && TotalDivMod(m) > TotalDivMod(original)) {
     return "div/mod count grew: " + out;
+  }
+  if (!m.IsKnownEmpty() && TotalMinMax(m) > TotalMinMax(original)) {
+    return "min/max count grew: " + out;
   }
   ExprContext fresh;
   auto reparsed = ParseIndexingMap(PrintIndexingMap(original), &fresh);

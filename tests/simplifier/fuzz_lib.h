@@ -15,8 +15,8 @@ namespace ixa::fuzz {
 
 // A random map over a small box (at most a few hundred points): sums,
 // products by constants, floordiv/mod/ceildiv towers by positive and
-// negative constants, delinearize/linearize chains, a few semi-affine
-// nodes, and 0-2 constraints.
+// negative constants, delinearize/linearize chains, min/max (also clamps),
+// a few semi-affine nodes, and 0-2 constraints.
 IndexingMap RandomMap(std::mt19937_64& rng, ExprContext* ctx);
 
 // Checks one map; empty string when every property holds, else a
@@ -25,7 +25,8 @@ IndexingMap RandomMap(std::mt19937_64& rng, ExprContext* ctx);
 //      (brute force),
 //  (b) simplifying again changes nothing,
 //  (c) the same input text gives the same output text in a fresh context,
-//  (d) the number of floordiv/mod/ceildiv nodes does not grow,
+//  (d) the number of floordiv/mod/ceildiv nodes does not grow, nor the
+//      number of min/max nodes,
 //  (e) the budget is not exhausted.
 std::string CheckMap(const IndexingMap& map);
 

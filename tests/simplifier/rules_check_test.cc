@@ -321,6 +321,84 @@ std::vector<RuleCase> Cases() {
     in.results = {m.ctx()->Add(e, m.D(2))};
     return in;
   });
+  // min / max rules (rules_minmax.cc): operands are random linear forms,
+  // the kind is drawn per instance.
+  auto minmax_kind = [](Maker& m) { return m.Chance(0.5) ? K::kMin : K::kMax; };
+  // A written nest is read whole; flatten splices operands that become
+  // nests once simplified (here through `x floordiv 1`).
+  add("minmax.flatten",
+      [minmax_kind](Maker& m) {
+        K kind = minmax_kind(m);
+        Expr inner = m.ctx()->Binary(kind, m.Linear(1), m.D(1));
+        if (m.Chance(0.8)) inner = m.ctx()->FloorDiv(inner, m.C(1));
+        Expr e = m.ctx()->Binary(kind, m.Linear(2), inner);
+        if (m.Chance(0.3)) e = m.ctx()->Binary(kind, inner, e);
+        return Instance{{m.Range(), m.Range()}, {}, {e}, {}};
+      },
+      {"floordiv.by_one"});
+  add("minmax.fold_constants",
+      [minmax_kind](Maker& m) {
+        K kind = minmax_kind(m);
+        Expr inner = m.ctx()->Binary(kind, m.Linear(2), m.C(m.Constant()));
+        Expr e = m.Chance(0.5)
+                     ? m.ctx()->Binary(kind, inner, m.C(m.Constant()))
+                     : m.ctx()->Binary(kind, m.C(m.Constant()), inner);
+        return Instance{{m.Range(), m.Range()}, {}, {e}, {}};
+      },
+      {"minmax.flatten"});
+  add("minmax.duplicate",
+      [minmax_kind](Maker& m) {
+        K kind = minmax_kind(m);
+        Expr a = m.Linear(2);
+        Expr e = m.Chance(0.5) ? m.ctx()->Binary(kind, a, a)
+                               : m.ctx()->Binary(
+                                     kind, m.ctx()->Binary(kind, a, m.D(1)), a);
+        return Instance{{m.Range(), m.Range()}, {}, {e}, {}};
+      },
+      {"minmax.flatten"});
+  add("minmax.dominated", [minmax_kind](Maker& m) {
+    K kind = minmax_kind(m);
+    Expr a = m.Linear(2);
+    Expr b;
+    switch (m.Int(0, 2)) {
+      case 0:  // a shifted copy: always ordered
+        b = m.ctx()->Add(a, m.C(m.Chance(0.8) ? m.Int(-3, 3) : m.Constant()));
+        break;
+      case 1:  // a constant: ordered when it lies outside a's range
+        b = m.C(m.Chance(0.8) ? m.Int(-60, 60) : m.Constant());
+        break;
+      default:  // another form: sometimes ordered by the ranges
+        b = m.ctx()->Add(m.ctx()->Mul(m.D(1), m.C(m.Int(-3, 3))),
+                         m.C(m.Int(-40, 40)));
+        break;
+    }
+    Expr e = m.Chance(0.5) ? m.ctx()->Binary(kind, a, b)
+                           : m.ctx()->Binary(kind, b, a);
+    return Instance{{m.Range(), m.Range()}, {}, {e}, {}};
+  });
+  add("minmax.common_part", [minmax_kind](Maker& m) {
+    K kind = minmax_kind(m);
+    Expr shared =
+        m.ctx()->Add(m.ctx()->Mul(m.D(2), m.C(m.Int(-3, 3))),
+                     m.C(m.Chance(0.8) ? m.Int(-9, 9) : m.Constant()));
+    Expr a = m.ctx()->Add(m.ctx()->Mul(m.D(0), m.C(m.Constant())), shared);
+    Expr b =
+        m.Chance(0.3)
+            ? shared
+            : m.ctx()->Add(m.ctx()->Mul(m.D(1), m.C(m.Constant())), shared);
+    if (m.Chance(0.2)) b = m.ctx()->Add(b, m.C(m.Int(-2, 2)));
+    return Instance{{m.Range(), m.Range(), m.Range(4)},
+                    {},
+                    {m.ctx()->Binary(kind, a, b)},
+                    {}};
+  });
+  add("minmax.sort", [minmax_kind](Maker& m) {
+    K kind = minmax_kind(m);
+    Expr e = m.Chance(0.5)
+                 ? m.ctx()->Binary(kind, m.C(m.Constant()), m.Linear(1))
+                 : m.ctx()->Binary(kind, m.D(1), m.D(0));
+    return Instance{{m.Range(), m.Range()}, {}, {e}, {}};
+  });
   // Constraint rules: `expr in [l, u]` over two or three small variables.
   auto constraint_case = [&](std::string rule, std::function<Expr(Maker&)> expr,
                              std::vector<std::string> helpers = {}) {

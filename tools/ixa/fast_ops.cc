@@ -40,6 +40,11 @@ void AppendMapField(const IndexingMap& map, std::string* out) {
 bool IsFastOp(const FlatRequest& request) {
   const FlatValue* id = request.Find("id");
   if (id != nullptr && id->kind == FlatValue::Kind::kList) return false;
+  const FlatValue* syntax = request.Find("syntax");
+  if (syntax != nullptr &&
+      !(IsString(syntax) && TextSyntaxFromName(syntax->text))) {
+    return false;
+  }
   switch (HotOpOf(request)) {
     case HotOp::kNone:
       return false;
@@ -68,7 +73,12 @@ bool IsFastOp(const FlatRequest& request) {
 
 // Mirrors OpParse, OpSimplify, OpCompose and OpIsEmpty (ops_algebra.cc):
 // the same calls, the same fields in the same (alphabetical) order.
-Result<std::string> AnswerFastOp(const FlatRequest& request, ExprContext& ctx) {
+Result<std::string> AnswerFastOp(const FlatRequest& request,
+                                 TextSyntax batch_syntax, ExprContext& ctx) {
+  // Every map of this response prints in the request's syntax.
+  const FlatValue* syntax = request.Find("syntax");
+  SetResponseSyntax(syntax != nullptr ? *TextSyntaxFromName(syntax->text)
+                                      : batch_syntax);
   std::string fields;
   switch (HotOpOf(request)) {
     case HotOp::kParse: {

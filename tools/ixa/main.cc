@@ -1,6 +1,6 @@
 // ixa: the command-line front end.
 //
-//   ixa query [--jobs N] [FILE|-]
+//   ixa query [--syntax affine|symbolic] [--jobs N] [FILE|-]
 //                        JSON Lines requests in, one response line each out
 //   ixa version          prints the version
 //   ixa devices          lists the built-in device descriptions
@@ -35,9 +35,12 @@ const char kUsage[] =
     "usage: ixa <command> [args]\n"
     "\n"
     "commands:\n"
-    "  query [--jobs N] [FILE|-]\n"
+    "  query [--syntax affine|symbolic] [--jobs N] [FILE|-]\n"
     "                   answer JSON Lines requests (spec/cli.md) from FILE or\n"
     "                   standard input, one response line per request;\n"
+    "                   --syntax: how maps print (affine: `floordiv`, the\n"
+    "                   default; symbolic: XLA's `/` form), unless a request\n"
+    "                   says otherwise in its `syntax` field;\n"
     "                   --jobs N: answer on N threads (responses still in\n"
     "                   request order)\n"
     "  devices          list the built-in device descriptions\n"
@@ -57,7 +60,8 @@ std::string Dump(const nlohmann::ordered_json& j) {
 
 class QueryServer {
  public:
-  QueryServer() {
+  explicit QueryServer(TextSyntax default_syntax)
+      : default_syntax_(default_syntax) {
     RegisterAlgebraOps(ops_);
     RegisterHloOps(ops_);
     RegisterLayoutOps(ops_);
@@ -76,7 +80,7 @@ class QueryServer {
       if (IsFastOp(flat_)) {
         Result<std::string> fields = Guarded([this] {
           ExprContext ctx;  // one context per request
-          return AnswerFastOp(flat_, ctx);
+          return AnswerFastOp(flat_, default_syntax_, ctx);
         });
         Count(fields);
         return FastResponseLine(flat_, fields);
@@ -119,6 +123,10 @@ class QueryServer {
     if (it == ops_.end()) {
       return Error::BadRequest("unknown op '" + op + "'");
     }
+    // Every map of this response prints in the request's syntax.
+    IXA_ASSIGN_OR_RETURN(TextSyntax syntax,
+                         GetSyntax(request, default_syntax_));
+    SetResponseSyntax(syntax);
     ExprContext ctx;  // one context per request
     return it->second(request, ctx);
   }
@@ -145,6 +153,7 @@ class QueryServer {
     }
   }
 
+  TextSyntax default_syntax_;
   OpTable ops_;
   FlatRequest flat_;  // reused line after line
   int failures_ = 0;
@@ -153,9 +162,30 @@ class QueryServer {
 
 int RunQuery(int argc, char** argv) {
   const char* path = nullptr;
+  TextSyntax syntax = TextSyntax::kAffine;
   int jobs = 1;
   for (int i = 2; i < argc; ++i) {
     std::string arg = argv[i];
+    std::string value;
+    if (arg == "--syntax" || arg.rfind("--syntax=", 0) == 0) {
+      if (arg == "--syntax") {
+        if (i + 1 == argc) {
+          std::cerr << "ixa query: --syntax needs a value\n" << kUsage;
+          return kExitUsage;
+        }
+        value = argv[++i];
+      } else {
+        value = arg.substr(9);
+      }
+      auto s = TextSyntaxFromName(value);
+      if (!s) {
+        std::cerr << "ixa query: --syntax must be affine or symbolic, not '"
+                  << value << "'\n";
+        return kExitUsage;
+      }
+      syntax = *s;
+      continue;
+    }
     if (arg == "--jobs" || arg.rfind("--jobs=", 0) == 0) {
       std::string value =
           arg == "--jobs" ? (i + 1 < argc ? argv[++i] : "") : arg.substr(7);
@@ -190,7 +220,9 @@ int RunQuery(int argc, char** argv) {
   }
   std::ios::sync_with_stdio(false);
   // One server per worker thread: each answers with its own contexts.
-  std::vector<QueryServer> servers(jobs);
+  std::vector<QueryServer> servers;
+  servers.reserve(jobs);
+  for (int w = 0; w < jobs; ++w) servers.emplace_back(syntax);
   ServeLines(*in, std::cout, jobs,
              [&servers](int worker, const std::string& line) {
                return servers[worker].Answer(line);

@@ -98,8 +98,26 @@ Result<IndexingMap> GetMap(const Json& request, const char* field,
   return ParseMapField(v.get_ref<const std::string&>(), field, ctx);
 }
 
+namespace {
+// Per thread: `ixa query --jobs N` answers N requests at once, each on its
+// own thread (parallel_query.h).
+thread_local TextSyntax response_syntax = TextSyntax::kAffine;
+}  // namespace
+
+void SetResponseSyntax(TextSyntax syntax) { response_syntax = syntax; }
+TextSyntax ResponseSyntax() { return response_syntax; }
+
+Result<TextSyntax> GetSyntax(const Json& request, TextSyntax batch_default) {
+  if (!Has(request, "syntax")) return batch_default;
+  const Json& v = request.at("syntax");
+  if (v.is_string()) {
+    if (auto s = TextSyntaxFromName(v.get<std::string>())) return *s;
+  }
+  return Error::BadRequest("field 'syntax' must be \"affine\" or \"symbolic\"");
+}
+
 std::string MapToString(const IndexingMap& map) {
-  return PrintIndexingMap(map);
+  return PrintIndexingMap(map, response_syntax);
 }
 
 }  // namespace ixa::cli

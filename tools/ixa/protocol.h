@@ -12,6 +12,7 @@
 #include "core/expr.h"
 #include "core/indexing_map.h"
 #include "core/result.h"
+#include "core/text.h"
 
 namespace ixa::cli {
 
@@ -46,8 +47,19 @@ Result<IndexingMap> GetMap(const Json& request, const char* field,
 Result<IndexingMap> ParseMapField(std::string_view text, const char* field,
                                   ExprContext& ctx);
 
-// Canonical printed form of a map, as every response returns it.
+// Canonical printed form of a map, as every response returns it, in the
+// current response's syntax (below).
 std::string MapToString(const IndexingMap& map);
+
+// The syntax every map of the current response prints in: the request's
+// `syntax` field ("affine", the default, or "symbolic"), else the batch
+// default of `ixa query --syntax`. The server sets it before dispatching
+// each request, so op handlers need not know about it.
+void SetResponseSyntax(TextSyntax syntax);
+TextSyntax ResponseSyntax();
+// Reads the request's optional `syntax` field (bad_request if it is not one
+// of the names), falling back to `batch_default`.
+Result<TextSyntax> GetSyntax(const Json& request, TextSyntax batch_default);
 
 }  // namespace ixa::cli
 
