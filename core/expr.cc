@@ -10,23 +10,19 @@ namespace ixa {
 
 namespace {
 
-constexpr int64_t kSmallConstantMin = -16;
-constexpr int64_t kSmallConstantMax = 64;
-
 size_t HashOf(ExprKind kind, int64_t value, const ExprNode* lhs,
               const ExprNode* rhs) {
   // Hash from structure hashes (not addresses) so that iteration-free uses
-  // of hashes stay deterministic across runs.
-  uint64_t h = static_cast<uint64_t>(kind) * 0x9E3779B97F4A7C15ull;
-  auto mix = [&h](uint64_t v) {
-    h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
-    h *= 0xBF58476D1CE4E5B9ull;
-    h ^= h >> 31;
-  };
-  mix(static_cast<uint64_t>(value));
-  mix(lhs ? lhs->hash : 0x1234567ull);
-  mix(rhs ? rhs->hash : 0x7654321ull);
-  return static_cast<size_t>(h);
+  // of hashes stay deterministic across runs. Two multiply-xorshift rounds:
+  // the uniquing table and the simplifier's memo tables index by the low
+  // bits, which the final shift mixes from the whole word.
+  uint64_t h = (static_cast<uint64_t>(value) + static_cast<uint64_t>(kind)) *
+               0x9E3779B97F4A7C15ull;
+  h ^= lhs ? lhs->hash : 0x1234567ull;
+  h *= 0xBF58476D1CE4E5B9ull;
+  h ^= (h >> 29) + (rhs ? rhs->hash : 0x7654321ull);
+  h *= 0x94D049BB133111EBull;
+  return static_cast<size_t>(h ^ (h >> 32));
 }
 
 bool IsAffineKind(ExprKind kind, const ExprNode* lhs, const ExprNode* rhs) {
@@ -54,32 +50,49 @@ bool IsAffineKind(ExprKind kind, const ExprNode* lhs, const ExprNode* rhs) {
 
 }  // namespace
 
-ExprContext::ExprContext() { table_.assign(64, nullptr); }
+ExprContext::ExprContext() {
+  block_ = inline_nodes_;
+  table_ = inline_table_.data();
+}
 ExprContext::~ExprContext() = default;
 
 size_t ExprContext::bytes_allocated() const {
   return node_capacity_ * sizeof(ExprNode) +
-         table_.size() * sizeof(const ExprNode*);
+         table_size_ * sizeof(const ExprNode*);
 }
 
-void ExprContext::Grow() {
-  std::vector<const ExprNode*> old;
-  old.swap(table_);
-  table_.assign(old.size() * 2, nullptr);
-  size_t mask = table_.size() - 1;
-  for (const ExprNode* n : old) {
+void ExprContext::GrowTable() {
+  size_t size = table_size_ * 2;
+  auto table = std::make_unique<const ExprNode*[]>(size);  // zeroed
+  size_t mask = size - 1;
+  for (size_t k = 0; k < table_size_; ++k) {
+    const ExprNode* n = table_[k];
     if (!n) continue;
     size_t i = n->hash & mask;
-    while (table_[i]) i = (i + 1) & mask;
-    table_[i] = n;
+    while (table[i]) i = (i + 1) & mask;
+    table[i] = n;
   }
+  heap_table_ = std::move(table);
+  table_ = heap_table_.get();
+  table_size_ = size;
+}
+
+ExprNode* ExprContext::NewBlock() {
+  block_size_ = std::min<size_t>(block_size_ * 2, 4096);
+  // Every field is written before a node is used: no zero-filling.
+  heap_blocks_.push_back(
+      std::make_unique_for_overwrite<ExprNode[]>(block_size_));
+  block_ = heap_blocks_.back().get();
+  node_capacity_ += block_size_;
+  block_used_ = 1;
+  return &block_[0];
 }
 
 Expr ExprContext::Unique(ExprKind kind, int64_t value, Expr lhs, Expr rhs) {
   const ExprNode* l = lhs.node();
   const ExprNode* r = rhs.node();
   size_t hash = HashOf(kind, value, l, r);
-  size_t mask = table_.size() - 1;
+  size_t mask = table_size_ - 1;
   size_t i = hash & mask;
   while (const ExprNode* n = table_[i]) {
     if (n->hash == hash && n->kind == kind && n->value == value &&
@@ -88,15 +101,8 @@ Expr ExprContext::Unique(ExprKind kind, int64_t value, Expr lhs, Expr rhs) {
     }
     i = (i + 1) & mask;
   }
-  if (chunks_.empty() || chunk_used_ == chunk_size_) {
-    chunk_size_ =
-        chunks_.empty() ? 64 : std::min<size_t>(chunk_size_ * 2, 4096);
-    // Every field is written before a node is used: no zero-filling.
-    chunks_.push_back(std::make_unique_for_overwrite<ExprNode[]>(chunk_size_));
-    node_capacity_ += chunk_size_;
-    chunk_used_ = 0;
-  }
-  ExprNode* node = &chunks_.back()[chunk_used_++];
+  ExprNode* node =
+      block_used_ < block_size_ ? &block_[block_used_++] : NewBlock();
   node->kind = kind;
   node->value = value;
   node->lhs = l;
@@ -107,15 +113,12 @@ Expr ExprContext::Unique(ExprKind kind, int64_t value, Expr lhs, Expr rhs) {
   node->depth = 1 + std::max(l ? l->depth : 0u, r ? r->depth : 0u);
   table_[i] = node;
   ++num_nodes_;
-  if (num_nodes_ * 2 > table_.size()) Grow();
+  if (num_nodes_ * 2 > table_size_) GrowTable();
   return Expr(node);
 }
 
 Expr ExprContext::Constant(int64_t v) {
   if (v >= kSmallConstantMin && v <= kSmallConstantMax) {
-    if (small_constants_.empty()) {
-      small_constants_.resize(kSmallConstantMax - kSmallConstantMin + 1);
-    }
     auto& slot = small_constants_[v - kSmallConstantMin];
     if (!slot) slot = Unique(ExprKind::kConstant, v, Expr(), Expr()).node();
     return Expr(slot);
@@ -125,9 +128,7 @@ Expr ExprContext::Constant(int64_t v) {
 
 Expr ExprContext::Dim(int64_t position) {
   IXA_CHECK(position >= 0);
-  if (static_cast<size_t>(position) < 64) {
-    if (dims_.size() <= static_cast<size_t>(position))
-      dims_.resize(position + 1);
+  if (static_cast<size_t>(position) < kCachedPositions) {
     auto& slot = dims_[position];
     if (!slot) slot = Unique(ExprKind::kDim, position, Expr(), Expr()).node();
     return Expr(slot);
@@ -137,13 +138,11 @@ Expr ExprContext::Dim(int64_t position) {
 
 Expr ExprContext::Symbol(int64_t position) {
   IXA_CHECK(position >= 0);
-  if (static_cast<size_t>(position) < 64) {
-    if (symbols_.size() <= static_cast<size_t>(position)) {
-      symbols_.resize(position + 1);
-    }
+  if (static_cast<size_t>(position) < kCachedPositions) {
     auto& slot = symbols_[position];
-    if (!slot)
+    if (!slot) {
       slot = Unique(ExprKind::kSymbol, position, Expr(), Expr()).node();
+    }
     return Expr(slot);
   }
   return Unique(ExprKind::kSymbol, position, Expr(), Expr());

@@ -11,6 +11,7 @@
 #ifndef IXA_CORE_EXPR_H_
 #define IXA_CORE_EXPR_H_
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -145,15 +146,33 @@ class ExprContext {
 
  private:
   Expr Unique(ExprKind kind, int64_t value, Expr lhs, Expr rhs);
-  void Grow();
+  ExprNode* NewBlock();  // a node in a new block, when the current is full
+  void GrowTable();
 
-  std::vector<std::unique_ptr<ExprNode[]>> chunks_;
-  size_t chunk_used_ = 0;
-  size_t chunk_size_ = 0;
-  size_t node_capacity_ = 0;
-  std::vector<const ExprNode*> table_;  // open addressing, power of two
+  // Small contexts (one per query; most hold a few dozen nodes) live
+  // entirely inside the object: the first block of nodes, the first
+  // uniquing table and the caches of variables and small constants. Past
+  // them, node blocks double up to 4096 nodes and the table doubles.
+  static constexpr size_t kInlineNodes = 64;
+  static constexpr size_t kInlineTableSize = 128;  // a power of two
+  static constexpr size_t kCachedPositions = 16;
+  static constexpr int64_t kSmallConstantMin = -16;
+  static constexpr int64_t kSmallConstantMax = 64;
+
+  ExprNode* block_ = nullptr;  // the block being filled
+  size_t block_used_ = 0;
+  size_t block_size_ = kInlineNodes;
+  size_t node_capacity_ = kInlineNodes;
+  std::vector<std::unique_ptr<ExprNode[]>> heap_blocks_;
+  const ExprNode** table_ = nullptr;  // inline_table_ or heap_table_
+  size_t table_size_ = kInlineTableSize;
+  std::unique_ptr<const ExprNode*[]> heap_table_;
   size_t num_nodes_ = 0;
-  std::vector<const ExprNode*> dims_, symbols_, small_constants_;
+  std::array<const ExprNode*, kCachedPositions> dims_{}, symbols_{};
+  std::array<const ExprNode*, kSmallConstantMax - kSmallConstantMin + 1>
+      small_constants_{};
+  std::array<const ExprNode*, kInlineTableSize> inline_table_{};
+  ExprNode inline_nodes_[kInlineNodes];
 };
 
 // Evaluates e at a point. Errors: a zero divisor (only possible with a
