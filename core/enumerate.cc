@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/budget.h"
+
 namespace ixa {
 
 namespace {
@@ -33,6 +35,7 @@ Result<bool> ForEachBoxPoint(const std::vector<Interval>& bounds, int num_dims,
   };
   for (size_t i = 0; i < bounds.size(); ++i) at(i) = bounds[i].lower;
   while (true) {
+    if (DeadlineExpired("enumeration")) return DeadlineError();
     if (!f(p)) return false;
     size_t i = bounds.size();
     while (i > 0) {

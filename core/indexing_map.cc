@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <numeric>
 #include <optional>
+#include <unordered_map>
 
+#include "core/budget.h"
 #include "core/enumerate.h"
 
 namespace ixa {
@@ -46,6 +48,26 @@ bool SameVariable(const Variable& a, const Variable& b) {
   if (a.bounds != b.bounds || a.producer != b.producer) return false;
   if (!a.producer_map != !b.producer_map) return false;
   return !a.producer_map || *a.producer_map == *b.producer_map;
+}
+
+using Wide = __int128;
+
+// An exact range of values, in 128 bits: variable bounds are int64, so a
+// sum or product of a few of them is exact here where int64 would saturate
+// (and a saturated end such as INT64_MAX + (-5) looks like a real bound).
+struct WideRange {
+  Wide lo, hi;
+};
+
+// -2^127 (std::numeric_limits is not specialized for __int128 in strict
+// C++ modes).
+constexpr Wide kWideMin =
+    -static_cast<Wide>((static_cast<unsigned __int128>(1) << 127) - 1) - 1;
+
+Wide WideDiv(Wide a, Wide b, bool ceil) {
+  Wide q = a / b;
+  if (a % b != 0 && ((a < 0) == (b < 0)) == ceil) q += ceil ? 1 : -1;
+  return q;
 }
 
 // Largest box we enumerate to prove a removable constraint group feasible.
@@ -392,23 +414,26 @@ bool IndexingMap::RescaleSymbols() {
         continue;
       }
       const int64_t m = c.expr.rhs().constant(), r = c.interval.lower;
-      constraints_.erase(constraints_.begin() + k);
       if (r < 0 || r >= m) {  // a remainder mod m lies in [0, m-1]
         ResetToKnownEmpty();
         return true;
       }
       // s = m * s' + r; s in [lo, hi]  <=>  s' in [ceil((lo-r)/m),
       // floor((hi-r)/m)] (exact rounding; XLA truncates, which is wrong for
-      // negative bounds).
+      // negative bounds). In 128 bits: the int64 limits are real bounds
+      // (s in [INT64_MIN, INT64_MAX], s mod 2^62 in [0, 0] gives s' in
+      // [-2, 1]), and a bound that does not fit leaves the map unchanged
+      // rather than widening it.
       Variable& v = mutable_symbol(s);
-      Interval b = v.bounds;
-      int64_t lo = b.lower == kInt64Min
-                       ? kInt64Min
-                       : *CeilDiv(SaturatingAdd(b.lower, -r), m);
-      int64_t hi = b.upper == kInt64Max
-                       ? kInt64Max
-                       : *FloorDiv(SaturatingAdd(b.upper, -r), m);
-      v.bounds = Interval{lo, hi};
+      const Interval b = v.bounds;
+      Wide lo = WideDiv(static_cast<Wide>(b.lower) - r, m, /*ceil=*/true);
+      Wide hi = WideDiv(static_cast<Wide>(b.upper) - r, m, /*ceil=*/false);
+      if (lo < kInt64Min || lo > kInt64Max || hi < kInt64Min ||
+          hi > kInt64Max) {
+        continue;
+      }
+      constraints_.erase(constraints_.begin() + k);
+      v.bounds = Interval{static_cast<int64_t>(lo), static_cast<int64_t>(hi)};
       std::vector<Expr> repl(num_symbols());
       for (int i = 0; i < num_symbols(); ++i) repl[i] = ctx_->Symbol(i);
       repl[s] = ctx_->Add(ctx_->Mul(sym, ctx_->Constant(m)), ctx_->Constant(r));
@@ -452,6 +477,82 @@ IndexingMap IndexingMap::ConvertSymbolsToDims() const {
   return out;
 }
 
+Result<IndexingMap> IndexingMap::ConvertRangeVariablesToDims(
+    std::span<const int64_t> range_var_indices) const {
+  std::vector<bool> convert(num_range_vars(), false);
+  for (size_t k = 0; k < range_var_indices.size(); ++k) {
+    int64_t i = range_var_indices[k];
+    if (i < 0 || i >= num_range_vars()) {
+      return Error::Invalid("symbol " + std::to_string(i) +
+                            " is not a range variable (the map has " +
+                            std::to_string(num_range_vars()) +
+                            " range variables)");
+    }
+    if (k > 0 && i <= range_var_indices[k - 1]) {
+      return Error::Invalid(
+          "the symbols to convert must be ascending and distinct");
+    }
+    convert[i] = true;
+  }
+  std::vector<Variable> dims = dims_, ranges;
+  std::vector<Expr> repl(num_symbols());
+  for (int i = 0; i < num_range_vars(); ++i) {
+    if (convert[i]) {
+      repl[i] = ctx_->Dim(static_cast<int64_t>(dims.size()));
+      dims.push_back(range_vars_[i]);
+    } else {
+      repl[i] = ctx_->Symbol(static_cast<int64_t>(ranges.size()));
+      ranges.push_back(range_vars_[i]);
+    }
+  }
+  const int64_t kept_ranges = static_cast<int64_t>(ranges.size());
+  for (int i = 0; i < num_rt_vars(); ++i) {
+    repl[num_range_vars() + i] = ctx_->Symbol(kept_ranges + i);
+  }
+  // Runtime variables' producer maps read this map's dims and leading
+  // range variables: give them the new dims and renumber their symbols.
+  std::vector<Variable> rt_vars = rt_vars_;
+  for (Variable& v : rt_vars) {
+    if (!v.producer_map) continue;
+    const IndexingMap& pm = *v.producer_map;
+    std::vector<Expr> pm_repl(
+        repl.begin(),
+        repl.begin() + std::min<size_t>(repl.size(), pm.num_symbols()));
+    std::vector<Expr> results;
+    for (Expr e : pm.results()) results.push_back(Substitute(e, {}, pm_repl));
+    std::vector<Variable> pm_dims = dims;
+    for (Variable& d : pm_dims) {
+      d.producer.clear();
+      d.producer_map.reset();
+    }
+    v.producer_map = std::make_shared<const IndexingMap>(
+        ctx_, std::move(pm_dims), ranges, std::vector<Variable>{},
+        std::move(results));
+  }
+  std::vector<Expr> results;
+  for (Expr r : results_) results.push_back(Substitute(r, {}, repl));
+  std::vector<Constraint> constraints;
+  for (const Constraint& c : constraints_) {
+    constraints.push_back({Substitute(c.expr, {}, repl), c.interval});
+  }
+  // Names: kept, unless the move makes two variables print alike (a dim
+  // and a renumbered symbol); then every variable takes its default name.
+  IndexingMap out(ctx_, std::move(dims), std::move(ranges), std::move(rt_vars),
+                  std::move(results), std::move(constraints));
+  std::vector<std::string> names;
+  for (int i = 0; i < out.num_dims(); ++i) names.push_back(out.DimName(i));
+  for (int i = 0; i < out.num_symbols(); ++i)
+    names.push_back(out.SymbolName(i));
+  std::sort(names.begin(), names.end());
+  if (std::adjacent_find(names.begin(), names.end()) != names.end()) {
+    for (Variable& v : out.dims_) v.name.clear();
+    for (Variable& v : out.range_vars_) v.name.clear();
+    for (Variable& v : out.rt_vars_) v.name.clear();
+  }
+  if (known_empty_) out.ResetToKnownEmpty();
+  return out;
+}
+
 bool IndexingMap::operator==(const IndexingMap& o) const {
   if (num_dims() != o.num_dims() || num_range_vars() != o.num_range_vars() ||
       num_rt_vars() != o.num_rt_vars() || results_ != o.results_ ||
@@ -478,43 +579,211 @@ bool IndexingMap::operator==(const IndexingMap& o) const {
   return true;
 }
 
+namespace {
+
+std::optional<WideRange> WideAdd(const WideRange& a, const WideRange& b) {
+  WideRange r;
+  if (__builtin_add_overflow(a.lo, b.lo, &r.lo) ||
+      __builtin_add_overflow(a.hi, b.hi, &r.hi)) {
+    return std::nullopt;
+  }
+  return r;
+}
+
+std::optional<WideRange> WideMul(const WideRange& a, const WideRange& b) {
+  WideRange r{0, 0};
+  bool first = true;
+  for (Wide x : {a.lo, a.hi}) {
+    for (Wide y : {b.lo, b.hi}) {
+      Wide v;
+      if (__builtin_mul_overflow(x, y, &v)) return std::nullopt;
+      r.lo = first ? v : std::min(r.lo, v);
+      r.hi = first ? v : std::max(r.hi, v);
+      first = false;
+    }
+  }
+  return r;
+}
+
+// Hull of floor (or ceil) of x / y over the divisor's nonzero values:
+// monotone in each argument on each side of zero, so corners suffice.
+std::optional<WideRange> WideDivRange(const WideRange& a, const WideRange& d,
+                                      bool ceil) {
+  std::optional<WideRange> out;
+  auto side = [&](Wide lo, Wide hi) {
+    for (Wide x : {a.lo, a.hi}) {
+      for (Wide y : {lo, hi}) {
+        if (y == -1 && x == kWideMin) return false;  // no 128-bit value
+        Wide q = WideDiv(x, y, ceil);
+        if (!out) out = WideRange{q, q};
+        out->lo = std::min(out->lo, q);
+        out->hi = std::max(out->hi, q);
+      }
+    }
+    return true;
+  };
+  if (d.hi >= 1 && !side(std::max<Wide>(d.lo, 1), d.hi)) return std::nullopt;
+  if (d.lo <= -1 && !side(d.lo, std::min<Wide>(d.hi, -1))) return std::nullopt;
+  return out;  // nullopt when the divisor is always 0
+}
+
+std::optional<WideRange> WideModRange(const WideRange& a, const WideRange& d) {
+  if (d.lo == d.hi) {
+    Wide m = d.lo;
+    if (m == 0) return std::nullopt;
+    if (m == 1 || m == -1) return WideRange{0, 0};
+    Wide q_lo = WideDiv(a.lo, m, false), q_hi = WideDiv(a.hi, m, false);
+    if (q_lo == q_hi) {  // one period: a shift of the range
+      Wide r_lo = a.lo - q_lo * m, r_hi = a.hi - q_lo * m;
+      return WideRange{std::min(r_lo, r_hi), std::max(r_lo, r_hi)};
+    }
+    return m > 0 ? WideRange{0, m - 1} : WideRange{m + 1, 0};
+  }
+  // The result lies strictly between 0 and the divisor.
+  std::optional<WideRange> out;
+  if (d.hi >= 1) {
+    out = WideRange{0, d.hi - 1};
+    if (a.lo >= 0) out->hi = std::min(out->hi, a.hi);
+  }
+  if (d.lo <= -1) {
+    WideRange neg{d.lo + 1, 0};
+    if (a.hi <= 0) neg.lo = std::max(neg.lo, a.lo);
+    out = out ? WideRange{std::min(out->lo, neg.lo), std::max(out->hi, neg.hi)}
+              : neg;
+  }
+  return out;
+}
+
+// The exact hull of an expression's values over a map's variable box
+// (constraints ignored), memoized per node: expressions are DAGs
+// (composition shares subexpressions), and a plain tree walk would revisit
+// shared nodes once per path, exponentially often. nullopt: unknown (128
+// bits overflowed, or a divisor that is always zero).
+class BoundsOverBox {
+ public:
+  explicit BoundsOverBox(const IndexingMap& map) : map_(map) {}
+
+  std::optional<WideRange> Of(Expr e) {
+    switch (e.kind()) {
+      case ExprKind::kConstant:
+        return WideRange{e.constant(), e.constant()};
+      case ExprKind::kDim:
+      case ExprKind::kSymbol: {
+        int64_t n = e.IsDim() ? map_.num_dims() : map_.num_symbols();
+        if (e.position() >= n) return std::nullopt;
+        const Interval& b =
+            e.IsDim() ? map_.dims()[e.position()].bounds
+                      : map_.symbol(static_cast<int>(e.position())).bounds;
+        if (b.IsEmpty()) return std::nullopt;
+        return WideRange{b.lower, b.upper};
+      }
+      default:
+        break;
+    }
+    auto it = memo_.find(e.node());
+    if (it != memo_.end()) return it->second;
+    std::optional<WideRange> out;
+    auto l = Of(e.lhs());
+    auto r = l ? Of(e.rhs()) : std::nullopt;
+    if (l && r) {
+      switch (e.kind()) {
+        case ExprKind::kAdd:
+          out = WideAdd(*l, *r);
+          break;
+        case ExprKind::kMul:
+          out = WideMul(*l, *r);
+          break;
+        case ExprKind::kFloorDiv:
+          out = WideDivRange(*l, *r, /*ceil=*/false);
+          break;
+        case ExprKind::kCeilDiv:
+          out = WideDivRange(*l, *r, /*ceil=*/true);
+          break;
+        case ExprKind::kMod:
+          out = WideModRange(*l, *r);
+          break;
+        case ExprKind::kMin:
+          out = WideRange{std::min(l->lo, r->lo), std::min(l->hi, r->hi)};
+          break;
+        case ExprKind::kMax:
+          out = WideRange{std::max(l->lo, r->lo), std::max(l->hi, r->hi)};
+          break;
+        case ExprKind::kConstant:
+        case ExprKind::kDim:
+        case ExprKind::kSymbol:
+          IXA_CHECK_MSG(false, "leaves are handled above");
+      }
+    }
+    memo_.emplace(e.node(), out);
+    return out;
+  }
+
+ private:
+  const IndexingMap& map_;
+  std::unordered_map<const ExprNode*, std::optional<WideRange>> memo_;
+};
+
+// Substitute (core/expr.h) for compose: second's dims become first's
+// results. A divisor can then become the constant 0 (`100 mod d0` when
+// first's result for d0 is 0), which no expression may hold: that is an
+// error here, not a broken invariant. Memoized over shared subexpressions.
+class ComposeSubstituter {
+ public:
+  ComposeSubstituter(std::span<const Expr> dims, std::span<const Expr> symbols)
+      : dims_(dims), symbols_(symbols) {}
+
+  Result<Expr> Run(Expr x) {
+    switch (x.kind()) {
+      case ExprKind::kConstant:
+        return x;
+      case ExprKind::kDim:
+        return static_cast<size_t>(x.position()) < dims_.size()
+                   ? dims_[x.position()]
+                   : x;
+      case ExprKind::kSymbol:
+        return static_cast<size_t>(x.position()) < symbols_.size()
+                   ? symbols_[x.position()]
+                   : x;
+      default:
+        break;
+    }
+    auto it = memo_.find(x.node());
+    if (it != memo_.end()) return it->second;
+    IXA_ASSIGN_OR_RETURN(Expr l, Run(x.lhs()));
+    IXA_ASSIGN_OR_RETURN(Expr r, Run(x.rhs()));
+    bool divides = x.kind() == ExprKind::kFloorDiv ||
+                   x.kind() == ExprKind::kCeilDiv || x.kind() == ExprKind::kMod;
+    if (divides && r.IsConstant(0)) {
+      return Error::Invalid(
+          "cannot compose: a divisor of the second map is 0 at every point "
+          "the first map reaches");
+    }
+    Expr out = (l == x.lhs() && r == x.rhs())
+                   ? x
+                   : x.context()->Binary(x.kind(), l, r);
+    memo_.emplace(x.node(), out);
+    return out;
+  }
+
+ private:
+  std::span<const Expr> dims_, symbols_;
+  std::unordered_map<const ExprNode*, Expr> memo_;
+};
+
+int64_t ClampToInt64(Wide v) {
+  if (v < kInt64Min) return kInt64Min;
+  if (v > kInt64Max) return kInt64Max;
+  return static_cast<int64_t>(v);
+}
+
+}  // namespace
+
 Interval RangeOverBounds(Expr e, const IndexingMap& map) {
-  switch (e.kind()) {
-    case ExprKind::kConstant:
-      return Interval::Point(e.constant());
-    case ExprKind::kDim:
-      return e.position() < map.num_dims() ? map.dims()[e.position()].bounds
-                                           : Interval::Full();
-    case ExprKind::kSymbol:
-      return e.position() < map.num_symbols()
-                 ? map.symbol(static_cast<int>(e.position())).bounds
-                 : Interval::Full();
-    default:
-      break;
-  }
-  Interval l = RangeOverBounds(e.lhs(), map);
-  Interval r = RangeOverBounds(e.rhs(), map);
-  switch (e.kind()) {
-    case ExprKind::kAdd:
-      return l + r;
-    case ExprKind::kMul:
-      return l * r;
-    case ExprKind::kFloorDiv:
-      return l.FloorDiv(r);
-    case ExprKind::kCeilDiv:
-      return l.CeilDiv(r);
-    case ExprKind::kMod:
-      return l.Mod(r);
-    case ExprKind::kMin:
-      return l.Min(r);
-    case ExprKind::kMax:
-      return l.Max(r);
-    case ExprKind::kConstant:
-    case ExprKind::kDim:
-    case ExprKind::kSymbol:
-      break;  // handled above
-  }
-  return Interval::Full();
+  auto r = BoundsOverBox(map).Of(e);
+  if (!r) return Interval::Full();
+  // Values past the int64 limits saturate (the result is then no longer a
+  // real bound on that side, which the header documents).
+  return Interval{ClampToInt64(r->lo), ClampToInt64(r->hi)};
 }
 
 Result<IndexingMap> ComposeIndexingMaps(const IndexingMap& first,
@@ -528,6 +797,7 @@ Result<IndexingMap> ComposeIndexingMaps(const IndexingMap& first,
   if (first.context() != second.context()) {
     return Error::Invalid("cannot compose maps from different contexts");
   }
+  if (DeadlineExpired("compose")) return DeadlineError();
   ExprContext* ctx = first.context();
   if (first.IsKnownEmpty() || second.IsKnownEmpty()) {
     return IndexingMap::KnownEmpty(ctx, first.num_dims(), second.num_results());
@@ -546,9 +816,11 @@ Result<IndexingMap> ComposeIndexingMaps(const IndexingMap& first,
   for (Expr r : first.results()) {
     first_results.push_back(Substitute(r, {}, first_syms));
   }
+  ComposeSubstituter into_second(first_results, second_syms);
   std::vector<Expr> results;
   for (Expr r : second.results()) {
-    results.push_back(Substitute(r, first_results, second_syms));
+    IXA_ASSIGN_OR_RETURN(Expr composed, into_second.Run(r));
+    results.push_back(composed);
   }
   std::vector<Variable> ranges, rts;
   for (const Variable& v : second.range_vars()) ranges.push_back(v);
@@ -557,11 +829,12 @@ Result<IndexingMap> ComposeIndexingMaps(const IndexingMap& first,
     Variable moved = v;
     // The producer map read second's dims; it now reads first's.
     if (v.producer_map && v.producer_map->num_dims() == first.num_results()) {
-      auto composed = ComposeIndexingMaps(first, *v.producer_map);
-      if (composed.ok()) {
-        moved.producer_map =
-            std::make_shared<const IndexingMap>(std::move(composed).value());
-      }
+      // A failure (a budget) fails the whole composition: keeping the old
+      // producer map would leave it reading the wrong dims.
+      IXA_ASSIGN_OR_RETURN(IndexingMap composed,
+                           ComposeIndexingMaps(first, *v.producer_map));
+      moved.producer_map =
+          std::make_shared<const IndexingMap>(std::move(composed));
     }
     rts.push_back(std::move(moved));
   }
@@ -569,24 +842,34 @@ Result<IndexingMap> ComposeIndexingMaps(const IndexingMap& first,
   // Default names are positional; custom ones survive.
   std::vector<Constraint> constraints;
   for (const Constraint& c : second.constraints()) {
-    constraints.push_back(
-        {Substitute(c.expr, first_results, second_syms), c.interval});
+    IXA_ASSIGN_OR_RETURN(Expr composed, into_second.Run(c.expr));
+    constraints.push_back({composed, c.interval});
   }
   for (const Constraint& c : first.constraints()) {
     constraints.push_back({Substitute(c.expr, {}, first_syms), c.interval});
   }
+  BoundsOverBox first_box(first);
   for (int i = 0; i < second.num_dims(); ++i) {
     const Interval& bound = second.dims()[i].bounds;
     if (bound.IsFull()) continue;
     // Skip a bound that first's result meets at every point of first's box
-    // (sound: interval arithmetic over-approximates). A saturated end means
-    // "unbounded", so it never counts as inside.
-    Interval range = RangeOverBounds(first.results()[i], first);
-    if (range.lower != kInt64Min && range.upper != kInt64Max &&
-        bound.Contains(range)) {
+    // (the range is exact interval arithmetic in 128 bits, an
+    // over-approximation of the values, never saturated).
+    auto range = first_box.Of(first.results()[i]);
+    if (range && bound.lower <= range->lo && range->hi <= bound.upper) {
       continue;
     }
     constraints.push_back({first_results[i], bound});
+  }
+  // Size budget: see kMaxComposedTreeNodes.
+  std::vector<Expr> all = results;
+  for (const Constraint& c : constraints) all.push_back(c.expr);
+  if (TreeSize(all, kMaxComposedTreeNodes) > kMaxComposedTreeNodes) {
+    return Error::Limit(
+        "compose: size budget exceeded: the composed map would have more "
+        "than " +
+        std::to_string(kMaxComposedTreeNodes) +
+        " expression nodes written out");
   }
   return IndexingMap(ctx, first.dims(), std::move(ranges), std::move(rts),
                      std::move(results), std::move(constraints));

@@ -126,6 +126,13 @@ class IndexingMap {
   bool RescaleSymbols();
   // M3. Range then runtime variables become trailing dims.
   IndexingMap ConvertSymbolsToDims() const;
+  // XLA's ConvertRangeVariablesToDimensions: the listed range variables
+  // (by index, ascending, each < num_range_vars()) become trailing dims in
+  // that order; the other range variables and the runtime variables stay
+  // symbols, renumbered. Error::Invalid for an index that is out of range,
+  // repeated or not ascending.
+  Result<IndexingMap> ConvertRangeVariablesToDims(
+      std::span<const int64_t> range_var_indices) const;
 
   bool UsesSemiAffine() const;
 
@@ -143,8 +150,11 @@ class IndexingMap {
 };
 
 // A sound interval for e over the map's variable bounds (constraints
-// ignored), by saturating interval arithmetic. Exact ranges are the
-// simplifier's business (simplifier/decide.h BoundsOf).
+// ignored), by interval arithmetic computed exactly in 128 bits and
+// clamped to int64 at the end (an end at an int64 limit may stand for
+// values past it; Full when 128 bits overflow). Linear in e's distinct
+// nodes. Exact ranges are the simplifier's business (simplifier/decide.h
+// BoundsOf).
 Interval RangeOverBounds(Expr e, const IndexingMap& map);
 
 // `second ∘ first` (M4): first's results feed second's dims. Symbols are

@@ -16,23 +16,65 @@ double Interval::SizeDouble() const {
   return static_cast<double>(upper) - static_cast<double>(lower) + 1.0;
 }
 
+// XLA's Interval semantics: INT64_MIN as a lower end and INT64_MAX as an
+// upper end stand for "unbounded" (-inf / +inf) and stay unbounded through
+// arithmetic: [100, MAX] + [MIN, MAX] is [MIN, MAX], not [MIN + 100, MAX],
+// and [0, MAX] * [-1, -1] is [MIN, 0] (-MAX is -inf, not MIN + 1).
+//
+// Each end is computed in its own direction so that the result also holds
+// when a limit is a real value (a variable bounded by [MAX, MAX]): a lower
+// end only ever moves down to MIN and an upper end up to MAX, never the
+// other way (law 1: intervals are sound over-approximations).
+namespace {
+
+bool IsLimit(int64_t v) { return v == kInt64Min || v == kInt64Max; }
+
+int64_t Saturate(bool negative) { return negative ? kInt64Min : kInt64Max; }
+
+// a * b rounded toward -inf (lower = true) or +inf: a factor at an int64
+// limit makes the product unbounded in that direction when the product's
+// sign points that way; otherwise the exact product, saturating.
+int64_t DirectedMul(int64_t a, int64_t b, bool lower) {
+  if (a == 0 || b == 0) return 0;
+  bool negative = (a < 0) != (b < 0);
+  if ((IsLimit(a) || IsLimit(b)) && negative == lower) {
+    return Saturate(negative);
+  }
+  return SaturatingMul(a, b);
+}
+
+}  // namespace
+
 Interval Interval::operator+(const Interval& o) const {
   if (IsEmpty() || o.IsEmpty()) return Empty();
-  return {SaturatingAdd(lower, o.lower), SaturatingAdd(upper, o.upper)};
+  int64_t lo = lower == kInt64Min || o.lower == kInt64Min
+                   ? kInt64Min
+                   : SaturatingAdd(lower, o.lower);
+  int64_t hi = upper == kInt64Max || o.upper == kInt64Max
+                   ? kInt64Max
+                   : SaturatingAdd(upper, o.upper);
+  return {lo, hi};
 }
 
 Interval Interval::operator-() const {
   if (IsEmpty()) return Empty();
-  return {SaturatingNeg(upper), SaturatingNeg(lower)};
+  // -(+inf) is -inf; -(MIN) is 2^63, which saturates to +inf.
+  return {upper == kInt64Max ? kInt64Min : SaturatingNeg(upper),
+          SaturatingNeg(lower)};
 }
 
 Interval Interval::operator-(const Interval& o) const { return *this + (-o); }
 
 Interval Interval::operator*(const Interval& o) const {
   if (IsEmpty() || o.IsEmpty()) return Empty();
-  int64_t a = SaturatingMul(lower, o.lower), b = SaturatingMul(lower, o.upper);
-  int64_t c = SaturatingMul(upper, o.lower), d = SaturatingMul(upper, o.upper);
-  return {std::min({a, b, c, d}), std::max({a, b, c, d})};
+  int64_t lo = kInt64Max, hi = kInt64Min;
+  for (int64_t x : {lower, upper}) {
+    for (int64_t y : {o.lower, o.upper}) {
+      lo = std::min(lo, DirectedMul(x, y, /*lower=*/true));
+      hi = std::max(hi, DirectedMul(x, y, /*lower=*/false));
+    }
+  }
+  return {lo, hi};
 }
 
 namespace {
@@ -48,8 +90,18 @@ Interval DivCorners(const Interval& num, const Interval& den, bool ceil) {
       // Only INT64_MIN / -1 overflows: its true value is 2^63, which
       // saturates to INT64_MAX.
       int64_t v = q ? *q : kInt64Max;
-      lo = std::min(lo, v);
-      hi = std::max(hi, v);
+      int64_t v_lo = v, v_hi = v;
+      // An unbounded numerator stays unbounded in the quotient's direction
+      // (XLA's saturate_div); the divisor's limits are plain values.
+      if (IsLimit(x)) {
+        if ((x < 0) != (y < 0)) {
+          v_lo = kInt64Min;
+        } else {
+          v_hi = kInt64Max;
+        }
+      }
+      lo = std::min(lo, v_lo);
+      hi = std::max(hi, v_hi);
     }
   }
   return {lo, hi};
@@ -89,9 +141,11 @@ Interval Interval::Mod(const Interval& o) const {
     int64_t m = o.lower;
     if (m == 0) return Empty();
     if (m == 1 || m == -1) return Point(0);
-    // If the whole range lies in one period, mod is a shift of it.
+    // If the whole range lies in one period, mod is a shift of it. An
+    // unbounded end spans every period.
+    bool unbounded = lower == kInt64Min || upper == kInt64Max;
     auto q_lo = ixa::FloorDiv(lower, m), q_hi = ixa::FloorDiv(upper, m);
-    if (q_lo && q_hi && *q_lo == *q_hi) {
+    if (!unbounded && q_lo && q_hi && *q_lo == *q_hi) {
       auto r_lo = ixa::Mod(lower, m), r_hi = ixa::Mod(upper, m);
       return {std::min(*r_lo, *r_hi), std::max(*r_lo, *r_hi)};
     }

@@ -33,8 +33,11 @@ struct BoxAxis {
   int64_t hi = -1;
   const std::vector<int64_t>* values = nullptr;
 
+  // Saturates at INT64_MAX (a finite range can hold more than 2^63 values).
   int64_t size() const {
-    return values ? static_cast<int64_t>(values->size()) : hi - lo + 1;
+    if (values) return static_cast<int64_t>(values->size());
+    __int128 n = static_cast<__int128>(hi) - lo + 1;
+    return n > INT64_MAX ? INT64_MAX : static_cast<int64_t>(n);
   }
   int64_t at(int64_t i) const { return values ? (*values)[i] : lo + i; }
 };

@@ -82,6 +82,9 @@ bool Negate(Rewriter& rw, ConstraintState* c) {
   if (!sum || sum->terms.empty() || sum->terms[0].coeff >= 0) return false;
   auto neg = Scaled(*sum, -1);
   if (!neg) return false;
+  // A finite end of INT64_MIN (an interval [INT64_MIN, INT64_MIN]) has no
+  // negation in int64.
+  if (c->interval.upper == kInt64Min) return false;
   Interval iv;
   iv.lower = IsUpperInf(c->interval.upper) ? kInt64Min : -c->interval.upper;
   iv.upper = IsLowerInf(c->interval.lower) ? kInt64Max : -c->interval.lower;
@@ -390,8 +393,13 @@ bool PropagateBounds(IndexingMap* map, const std::vector<Constraint>& list,
       int64_t hi_end = cj > 0 ? scaled.upper : scaled.lower;
       bool lo_inf = cj > 0 ? IsLowerInf(lo_end) : IsUpperInf(lo_end);
       bool hi_inf = cj > 0 ? IsUpperInf(hi_end) : IsLowerInf(hi_end);
-      if (!lo_inf) implied.lower = *CeilDiv(lo_end, cj);
-      if (!hi_inf) implied.upper = *FloorDiv(hi_end, cj);
+      // INT64_MIN / -1 has no int64 value: no bound from that end.
+      if (!lo_inf) {
+        if (auto q = CeilDiv(lo_end, cj)) implied.lower = *q;
+      }
+      if (!hi_inf) {
+        if (auto q = FloorDiv(hi_end, cj)) implied.upper = *q;
+      }
       Variable& v = bounds_of(sum->terms[j].expr);
       Interval tightened = v.bounds.Intersect(implied);
       if (tightened == v.bounds) continue;

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstring>
 
+#include "core/budget.h"
 #include "core/text.h"
 #include "simplifier/rule_util.h"
 
@@ -159,7 +160,7 @@ Facts Rewriter::FactsOfSum(const LinearSum& sum) {
 Expr Rewriter::Simplify(Expr e) {
   if (e.IsConstant()) return e;
   if (const Expr* known = memo_.Find(e.node())) return *known;
-  if (depth_ >= kMaxRewriteDepth) {
+  if (depth_ >= kMaxRewriteDepth || DeadlineExpired("simplify")) {
     stats_.budget_exhausted = true;
     return e;
   }

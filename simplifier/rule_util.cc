@@ -77,8 +77,10 @@ std::optional<PeriodSplit> FindPeriodSplit(Rewriter& rw, const LinearSum& sum,
     two_way[k++] = i;
     ranges[i] = rw.FactsOf(sum.terms[i].expr).range;
     if (!IsFinite(ranges[i])) return std::nullopt;
-    width[i] = ranges[i].upper - ranges[i].lower;  // finite, may be huge
-    if (width[i] < 0) return std::nullopt;
+    // Finite, may be huge: a width past int64 is far wider than any period.
+    auto w = CheckedSub(ranges[i].upper, ranges[i].lower);
+    if (!w || *w < 0) return std::nullopt;
+    width[i] = *w;
     min_width +=
         static_cast<__int128>(std::min(low[i], divisor - low[i])) * width[i];
     if (min_width >= divisor) return std::nullopt;
@@ -88,7 +90,8 @@ std::optional<PeriodSplit> FindPeriodSplit(Rewriter& rw, const LinearSum& sum,
   const uint32_t choices = k <= 6 ? (1u << k) : 0;
   uint32_t nearest = 0;
   for (size_t j = 0; j < k; ++j) {
-    if (2 * low[two_way[j]] > divisor) nearest |= 1u << j;
+    // low > D - low, i.e. 2 * low > D without overflow (D may be huge).
+    if (low[two_way[j]] > divisor - low[two_way[j]]) nearest |= 1u << j;
   }
   for (uint32_t c = 0; c < std::max<uint32_t>(choices, 2); ++c) {
     uint32_t choice = choices ? c : (c == 0 ? nearest : 0);

@@ -46,8 +46,9 @@ bool RecombineCongruent(const LinearSum& sum, const Term& m, int64_t kb,
   auto yl = ToLinear(m.expr.lhs());
   if (!yl) return false;
   for (const Term& t : sum.terms) {
-    if (t.coeff != kb || t.expr.kind() != ExprKind::kFloorDiv ||
-        t.expr.rhs() != b || t.expr.lhs() == m.expr.lhs()) {
+    if (t.coeff != kb || kb == kInt64Min ||
+        t.expr.kind() != ExprKind::kFloorDiv || t.expr.rhs() != b ||
+        t.expr.lhs() == m.expr.lhs()) {
       continue;
     }
     auto diff = ToLinear(t.expr.lhs());
@@ -80,7 +81,8 @@ bool RecombineDivMod(Rewriter& rw, LinearSum* sum) {
     Expr y = m.expr.lhs();
     int64_t b = m.expr.rhs().constant();
     auto kb = CheckedMul(m.coeff, b);
-    if (!kb || m.coeff == kInt64Min) continue;
+    // Both are negated below.
+    if (!kb || *kb == kInt64Min || m.coeff == kInt64Min) continue;
     Expr q = rw.Simplify(rw.ctx()->FloorDiv(y, m.expr.rhs()));
     auto ql = ToLinear(q);
     if (ql && ContainsScaled(*sum, *ql, *kb)) {
@@ -134,7 +136,10 @@ bool ModFromDiv(Rewriter& rw, LinearSum* sum) {
     }
     // (B)
     for (const Term& u : sum->terms) {
-      if (u.expr == t.expr || u.coeff == 0 || a % u.coeff != 0) continue;
+      if (u.expr == t.expr || u.coeff == 0 || u.coeff == kInt64Min ||
+          a % u.coeff != 0) {
+        continue;
+      }
       if (u.expr.kind() != ExprKind::kFloorDiv) continue;
       int64_t ratio = -(a / u.coeff);
       if (ratio <= 1) continue;

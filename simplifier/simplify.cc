@@ -9,6 +9,7 @@
 
 #include <algorithm>
 
+#include "core/budget.h"
 #include "simplifier/constraints.h"
 #include "simplifier/rewriter.h"
 #include "simplifier/rule_registry.h"
@@ -54,7 +55,7 @@ SimplifyResult SimplifyWithFilter(IndexingMap* map,
   bool exhausted = false;
   bool converged = false;
   int rounds = options.max_rounds < 1 ? 1 : options.max_rounds;
-  for (int round = 0; round < rounds; ++round) {
+  for (int round = 0; round < rounds && !DeadlineExpired("simplify"); ++round) {
     bool constraints_changed =
         simp::SimplifyConstraints(map, filter, trace, &exhausted);  // P2, P3
     bool round_changed = constraints_changed;

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: format check, Release build + all tests, then the
-# same tests under AddressSanitizer + UndefinedBehaviorSanitizer.
+# same tests under AddressSanitizer + UndefinedBehaviorSanitizer, then each
+# libFuzzer target for a short fixed time (tools/fuzz.sh; skip with
+# IXA_SKIP_FUZZ=1, change the time with IXA_FUZZ_SECONDS).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export IXA_TEST_JOBS=${IXA_TEST_JOBS:-$(nproc)}
@@ -27,4 +29,12 @@ if [ "${IXA_SKIP_SANITIZERS:-0}" != "1" ]; then
   targets=$(cd build-asan && ninja -t targets all | sed -n 's/^\(test_[a-z_]*\|ixa\): .*/\1/p' | sort -u)
   cmake --build build-asan -j"$IXA_TEST_JOBS" --target $targets
   (cd build-asan && IXA_SANITIZED=1 ctest --output-on-failure -j"$IXA_TEST_JOBS" -LE nosan)
+fi
+
+if [ "${IXA_SKIP_FUZZ:-0}" != "1" ]; then
+  # Keeps the fuzzers alive: each target runs on its seed corpus for a short
+  # fixed time and any finding (crash, sanitizer report, failed property,
+  # hang) fails the suite. A long run: tools/fuzz.sh 3600.
+  echo "== fuzz (${IXA_FUZZ_SECONDS:-20} s per target)" >&2
+  tools/fuzz.sh "${IXA_FUZZ_SECONDS:-20}"
 fi

@@ -4,6 +4,7 @@
 #include <unordered_set>
 
 #include "analysis/indexing/internal.h"
+#include "core/budget.h"
 
 namespace ixa {
 
@@ -102,9 +103,14 @@ int ReadOutput(const Instruction& user) {
 
 }  // namespace
 
+std::string GroupedIndexing::UnknownReason(const Instruction* instr) const {
+  auto it = unknown.find(instr);
+  return it == unknown.end() ? std::string() : it->second;
+}
+
 Result<GroupedIndexing> ComputeGroupedOutputToInputIndexing(
     const FusionRegion& region, int output_id, ExprContext* ctx,
-    size_t max_maps_per_instruction) {
+    const FusionIndexingOptions& options) {
   GroupedIndexing result;
   const Instruction* root = region.root;
   if (output_id < 0 || output_id >= OutputCount(*root)) {
@@ -119,6 +125,12 @@ Result<GroupedIndexing> ComputeGroupedOutputToInputIndexing(
     }
     return it->second;
   };
+  // The first reason reaching an instruction is kept (the one nearest the
+  // root along the walk).
+  auto mark_unknown = [&](const Instruction* instr, const std::string& why) {
+    sets_of(instr);
+    result.unknown.emplace(instr, why);
+  };
   IndexingMap seed = IndexingMap::Identity(ctx, OutputDims(*root, output_id));
   FinishMap(&seed);
   sets_of(root)[output_id].Insert(std::move(seed));
@@ -130,34 +142,55 @@ Result<GroupedIndexing> ComputeGroupedOutputToInputIndexing(
     auto found = result.maps.find(instr);
     if (found == result.maps.end() || instr->operands.empty()) continue;
     if (instr->opcode == "parameter") continue;
+    if (auto why = result.unknown.find(instr); why != result.unknown.end()) {
+      // What an unknown instruction reads is unknown too.
+      const std::string reason = why->second;
+      for (const Instruction* operand : instr->operands) {
+        mark_unknown(operand, reason);
+      }
+      continue;
+    }
     // Copied: inserting operands may rehash the map.
     std::vector<IndexingMapSet> consumer_sets = found->second;
     for (int out = 0; out < static_cast<int>(consumer_sets.size()); ++out) {
       if (consumer_sets[out].empty()) continue;
-      IXA_ASSIGN_OR_RETURN(HloInstructionIndexing operand_maps,
-                           ComputeOutputToInputIndexing(*instr, out, ctx));
+      IXA_ASSIGN_OR_RETURN(
+          HloInstructionIndexing operand_maps,
+          ComputeOutputToInputIndexingPartial(*instr, out, ctx));
       for (int k = 0; k < instr->operand_count(); ++k) {
         const Instruction* operand = instr->operand(k);
+        if (operand_maps.IsUnknown(k)) {
+          if (!options.allow_unknown) {
+            return Error::Unsupported(operand_maps.unknown[k]);
+          }
+          mark_unknown(operand, operand_maps.unknown[k]);
+          continue;
+        }
         if (k >= static_cast<int>(operand_maps.indexing_maps.size()) ||
             operand_maps.indexing_maps[k].empty()) {
           continue;
         }
         int target = ReadOutput(*instr);
         if (operand->shape.IsTuple() && instr->opcode != "get-tuple-element") {
-          return Error::Unsupported("'" + instr->name + "' (" + instr->opcode +
-                                    ") reads a whole tuple: no map");
+          std::string why = "'" + instr->name + "' (" + instr->opcode +
+                            ") reads a whole tuple: no map";
+          if (!options.allow_unknown) return Error::Unsupported(why);
+          mark_unknown(operand, why);
+          continue;
         }
         IndexingMapSet& into = sets_of(operand)[target];
         for (const IndexingMap& consumer : consumer_sets[out]) {
           for (const IndexingMap& producer : operand_maps.indexing_maps[k]) {
+            if (DeadlineExpired("fusion_indexing")) return DeadlineError();
             IXA_ASSIGN_OR_RETURN(
                 IndexingMap composed,
                 indexing_internal::ComposeWithProducers(consumer, producer));
             FinishMap(&composed);
             into.Insert(std::move(composed));
-            if (into.size() > max_maps_per_instruction) {
+            if (into.size() > options.max_maps_per_instruction) {
               return Error::Limit(
-                  "more than " + std::to_string(max_maps_per_instruction) +
+                  "more than " +
+                  std::to_string(options.max_maps_per_instruction) +
                   " distinct maps reach '" + operand->name + "'");
             }
           }
@@ -166,6 +199,14 @@ Result<GroupedIndexing> ComputeGroupedOutputToInputIndexing(
     }
   }
   return result;
+}
+
+Result<GroupedIndexing> ComputeGroupedOutputToInputIndexing(
+    const FusionRegion& region, int output_id, ExprContext* ctx,
+    size_t max_maps_per_instruction) {
+  FusionIndexingOptions options;
+  options.max_maps_per_instruction = max_maps_per_instruction;
+  return ComputeGroupedOutputToInputIndexing(region, output_id, ctx, options);
 }
 
 Result<std::vector<IndexingMapSet>> ComputeFusionParameterIndexing(
@@ -182,8 +223,34 @@ Result<std::vector<IndexingMapSet>> ComputeFusionParameterIndexing(
   return out;
 }
 
-Result<std::vector<IndexingMapSet>> ComputeFusionInputToOutputIndexing(
-    const FusionRegion& region, int parameter, ExprContext* ctx) {
+Result<std::vector<PartialIndexing>> ComputeFusionParameterIndexingPartial(
+    const FusionRegion& region, int output_id, ExprContext* ctx) {
+  FusionIndexingOptions options;
+  options.allow_unknown = true;
+  IXA_ASSIGN_OR_RETURN(
+      GroupedIndexing grouped,
+      ComputeGroupedOutputToInputIndexing(region, output_id, ctx, options));
+  std::vector<PartialIndexing> out(region.parameters.size());
+  for (size_t i = 0; i < region.parameters.size(); ++i) {
+    const Instruction* p = region.parameters[i];
+    if (grouped.IsUnknown(p)) {
+      out[i].unknown_reason = grouped.UnknownReason(p);
+      continue;
+    }
+    for (const IndexingMap& m : grouped.MapsOf(p)) out[i].maps.Insert(m);
+  }
+  return out;
+}
+
+namespace {
+
+// The forward walk behind both input-to-output forms. `unknown` gets the
+// instructions reached through an op without a map (allow_unknown), else
+// such an op is an error.
+Result<std::vector<PartialIndexing>> ForwardIndexing(const FusionRegion& region,
+                                                     int parameter,
+                                                     ExprContext* ctx,
+                                                     bool allow_unknown) {
   if (parameter < 0 ||
       parameter >= static_cast<int>(region.parameters.size())) {
     return Error::Invalid("the fusion has no parameter " +
@@ -191,6 +258,7 @@ Result<std::vector<IndexingMapSet>> ComputeFusionInputToOutputIndexing(
   }
   const Instruction* source = region.parameters[parameter];
   std::unordered_map<const Instruction*, std::vector<IndexingMapSet>> maps;
+  std::unordered_map<const Instruction*, std::string> unknown;
   IndexingMap seed = IndexingMap::Identity(ctx, source->shape.dims);
   FinishMap(&seed);
   maps[source].resize(OutputCount(*source));
@@ -199,18 +267,29 @@ Result<std::vector<IndexingMapSet>> ComputeFusionInputToOutputIndexing(
   for (const Instruction* instr : region.members) {
     if (instr == source) continue;
     for (int k = 0; k < instr->operand_count(); ++k) {
-      auto found = maps.find(instr->operand(k));
+      const Instruction* operand = instr->operand(k);
+      if (auto why = unknown.find(operand); why != unknown.end()) {
+        unknown.emplace(instr, why->second);
+        continue;
+      }
+      auto found = maps.find(operand);
       if (found == maps.end()) continue;
       const IndexingMapSet& reaching = found->second[ReadOutput(*instr)];
       if (reaching.empty()) continue;
       IXA_ASSIGN_OR_RETURN(HloInstructionIndexing step,
-                           ComputeInputToOutputIndexing(*instr, k, ctx));
+                           ComputeInputToOutputIndexingPartial(*instr, k, ctx));
       std::vector<IndexingMapSet>& into = maps[instr];
       into.resize(OutputCount(*instr));
       for (size_t j = 0; j < step.indexing_maps.size() && j < into.size();
            ++j) {
+        if (step.IsUnknown(j)) {
+          if (!allow_unknown) return Error::Unsupported(step.unknown[j]);
+          unknown.emplace(instr, step.unknown[j]);
+          continue;
+        }
         for (const IndexingMap& first : reaching) {
           for (const IndexingMap& second : step.indexing_maps[j]) {
+            if (DeadlineExpired("fusion_indexing")) return DeadlineError();
             IXA_ASSIGN_OR_RETURN(
                 IndexingMap composed,
                 indexing_internal::ComposeWithProducers(first, second));
@@ -221,11 +300,64 @@ Result<std::vector<IndexingMapSet>> ComputeFusionInputToOutputIndexing(
       }
     }
   }
-  auto found = maps.find(region.root);
-  if (found == maps.end()) {
-    return std::vector<IndexingMapSet>(OutputCount(*region.root));
+  std::vector<PartialIndexing> out(OutputCount(*region.root));
+  if (auto why = unknown.find(region.root); why != unknown.end()) {
+    for (PartialIndexing& p : out) p.unknown_reason = why->second;
+    return out;
   }
-  return found->second;
+  auto found = maps.find(region.root);
+  if (found == maps.end()) return out;
+  for (size_t j = 0; j < out.size() && j < found->second.size(); ++j) {
+    out[j].maps = found->second[j];
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<std::vector<IndexingMapSet>> ComputeFusionInputToOutputIndexing(
+    const FusionRegion& region, int parameter, ExprContext* ctx) {
+  IXA_ASSIGN_OR_RETURN(std::vector<PartialIndexing> partial,
+                       ForwardIndexing(region, parameter, ctx, false));
+  std::vector<IndexingMapSet> out;
+  for (PartialIndexing& p : partial) out.push_back(std::move(p.maps));
+  return out;
+}
+
+Result<std::vector<PartialIndexing>> ComputeFusionInputToOutputIndexingPartial(
+    const FusionRegion& region, int parameter, ExprContext* ctx) {
+  return ForwardIndexing(region, parameter, ctx, true);
+}
+
+Result<std::vector<ProducerGroup>> GroupIndexingMapsByProducers(
+    const FusionRegion& region, int output_id, ExprContext* ctx) {
+  const Instruction* root = region.root;
+  IXA_ASSIGN_OR_RETURN(
+      HloInstructionIndexing indexing,
+      ComputeOutputToInputIndexingPartial(*root, output_id, ctx));
+  std::vector<ProducerGroup> groups;
+  for (int k = 0; k < root->operand_count(); ++k) {
+    const Instruction* producer = root->operand(k);
+    auto it = std::find_if(
+        groups.begin(), groups.end(),
+        [&](const ProducerGroup& g) { return g.producer == producer; });
+    if (it == groups.end()) {
+      groups.push_back({producer, {}});
+      it = groups.end() - 1;
+    }
+    PartialIndexing& into = it->indexing;
+    if (into.unknown()) continue;
+    if (indexing.IsUnknown(k)) {
+      into.maps = IndexingMapSet();
+      into.unknown_reason = indexing.unknown[k];
+      continue;
+    }
+    if (k < static_cast<int>(indexing.indexing_maps.size())) {
+      for (const IndexingMap& m : indexing.indexing_maps[k])
+        into.maps.Insert(m);
+    }
+  }
+  return groups;
 }
 
 namespace indexing_internal {
@@ -234,11 +366,18 @@ Result<Indexing> FusionOutToIn(const Instruction& in, int output_id,
                                ExprContext* ctx) {
   if (!in.called()) return Unsupported(in, "no called computation");
   FusionRegion region = RegionOfComputation(*in.called());
-  IXA_ASSIGN_OR_RETURN(std::vector<IndexingMapSet> params,
-                       ComputeFusionParameterIndexing(region, output_id, ctx));
+  IXA_ASSIGN_OR_RETURN(
+      std::vector<PartialIndexing> params,
+      ComputeFusionParameterIndexingPartial(region, output_id, ctx));
   Indexing out;
-  out.indexing_maps = std::move(params);
   out.indexing_maps.resize(in.operand_count());
+  for (size_t i = 0; i < params.size() && i < out.indexing_maps.size(); ++i) {
+    if (params[i].unknown()) {
+      out.SetUnknown(i, params[i].unknown_reason);
+    } else {
+      out.indexing_maps[i] = std::move(params[i].maps);
+    }
+  }
   return out;
 }
 
@@ -247,10 +386,17 @@ Result<Indexing> FusionInToOut(const Instruction& in, int operand,
   if (!in.called()) return Unsupported(in, "no called computation");
   FusionRegion region = RegionOfComputation(*in.called());
   IXA_ASSIGN_OR_RETURN(
-      std::vector<IndexingMapSet> outs,
-      ComputeFusionInputToOutputIndexing(region, operand, ctx));
+      std::vector<PartialIndexing> outs,
+      ComputeFusionInputToOutputIndexingPartial(region, operand, ctx));
   Indexing out;
-  out.indexing_maps = std::move(outs);
+  out.indexing_maps.resize(outs.size());
+  for (size_t j = 0; j < outs.size(); ++j) {
+    if (outs[j].unknown()) {
+      out.SetUnknown(j, outs[j].unknown_reason);
+    } else {
+      out.indexing_maps[j] = std::move(outs[j].maps);
+    }
+  }
   return out;
 }
 

@@ -42,26 +42,77 @@ struct GroupedIndexing {
   // set per output; a single set for arrays).
   std::vector<const hlo::Instruction*> order;
   std::unordered_map<const hlo::Instruction*, std::vector<IndexingMapSet>> maps;
+  // Partial answers (FusionIndexingOptions::allow_unknown): instructions
+  // reached along some path through an op without a map, with the reason.
+  // Their maps (if any) cover the known paths only: do not use them as the
+  // instruction's accesses.
+  std::unordered_map<const hlo::Instruction*, std::string> unknown;
+
   // All maps of an instruction, every output's set flattened.
   std::vector<IndexingMap> MapsOf(const hlo::Instruction* instr) const;
+  bool IsUnknown(const hlo::Instruction* instr) const {
+    return unknown.count(instr) > 0;
+  }
+  // The reason an instruction is unknown, or empty.
+  std::string UnknownReason(const hlo::Instruction* instr) const;
+};
+
+struct FusionIndexingOptions {
+  // false: an op on a path without a map is an error (Error::Unsupported
+  // naming it). true: what it reaches is marked unknown instead
+  // (GroupedIndexing::unknown) and the rest is answered.
+  bool allow_unknown = false;
+  // More distinct maps at one instruction is Error::Limit.
+  size_t max_maps_per_instruction = 4096;
 };
 
 // XLA's ComputeGroupedOutputToInputIndexing over a region. Errors: an op on
-// a path without a map (Error::Unsupported naming it), or more than
-// `max_maps_per_instruction` distinct maps at one instruction
+// a path without a map (unless options.allow_unknown), or more than
+// options.max_maps_per_instruction distinct maps at one instruction
 // (Error::Limit).
+Result<GroupedIndexing> ComputeGroupedOutputToInputIndexing(
+    const FusionRegion& region, int output_id, ExprContext* ctx,
+    const FusionIndexingOptions& options);
+// Strict (allow_unknown = false), as before partial answers existed.
 Result<GroupedIndexing> ComputeGroupedOutputToInputIndexing(
     const FusionRegion& region, int output_id, ExprContext* ctx,
     size_t max_maps_per_instruction = 4096);
 
 // Maps per region parameter (index i = parameters[i]), deduplicated.
+// Strict: a parameter without a map is Error::Unsupported.
 Result<std::vector<IndexingMapSet>> ComputeFusionParameterIndexing(
     const FusionRegion& region, int output_id, ExprContext* ctx);
 
+// Maps of one region parameter or one root output: a known set, or
+// unknown with the reason (then `maps` is empty).
+struct PartialIndexing {
+  IndexingMapSet maps;
+  std::string unknown_reason;
+  bool unknown() const { return !unknown_reason.empty(); }
+};
+
+// Per region parameter, partial: every parameter reached only through ops
+// with maps gets its maps; the others are unknown with the reason.
+Result<std::vector<PartialIndexing>> ComputeFusionParameterIndexingPartial(
+    const FusionRegion& region, int output_id, ExprContext* ctx);
+
 // Epilogue direction: from region parameter `parameter` forward to every
-// output of the root (one set per root output).
+// output of the root (one set per root output). Strict.
 Result<std::vector<IndexingMapSet>> ComputeFusionInputToOutputIndexing(
     const FusionRegion& region, int parameter, ExprContext* ctx);
+// Partial: a root output reached through an op without a map is unknown.
+Result<std::vector<PartialIndexing>> ComputeFusionInputToOutputIndexingPartial(
+    const FusionRegion& region, int parameter, ExprContext* ctx);
+
+// XLA's GroupIndexingMapsByProducers: the root's output-to-input maps of
+// output `output_id`, grouped by the instruction producing each operand
+// (in order of first use; an unknown operand makes its producer unknown).
+struct ProducerGroup {
+  const hlo::Instruction* producer = nullptr;
+  PartialIndexing indexing;
+};
+Result<std::vector<ProducerGroup>> GroupIndexingMapsByProducers(
+    const FusionRegion& region, int output_id, ExprContext* ctx);
 
 }  // namespace ixa
 

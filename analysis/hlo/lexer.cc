@@ -112,7 +112,8 @@ Result<int64_t> Cursor::ExpectInt(std::string_view what) {
     ++end;
   }
   int64_t v = 0;
-  const char* first = text_.data() + start + (text_[start] == '+' ? 1 : 0);
+  const char* first =
+      text_.data() + start + (end > start && text_[start] == '+' ? 1 : 0);
   auto [ptr, ec] = std::from_chars(first, text_.data() + end, v);
   if (ec != std::errc() || ptr != text_.data() + end || end == start) {
     if (ec == std::errc::result_out_of_range) {

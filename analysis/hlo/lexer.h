@@ -42,6 +42,12 @@ class Cursor {
     return pos_.offset < text_.size() ? text_[pos_.offset] : '\0';
   }
   bool Consume(char c);
+  // Consumes the next character as is (no blank skipping); '\0' at the end.
+  char Next() {
+    char c = PeekRaw();
+    Advance();
+    return c;
+  }
   bool ConsumeString(std::string_view s);  // exact characters, after blanks
   // A word (identifier) equal to w followed by a non-name character.
   bool ConsumeWord(std::string_view w);

@@ -16,7 +16,7 @@ const Instruction* Computation::parameter(int64_t i) const {
 }
 
 const Instruction* Computation::Find(std::string_view name) const {
-  auto it = by_name_.find(std::string(name));
+  auto it = by_name_.find(name);
   return it == by_name_.end() ? nullptr : it->second;
 }
 
@@ -35,6 +35,20 @@ const Instruction* Module::FindInstruction(std::string_view name) const {
     if (const Instruction* i = c->Find(name)) return i;
   }
   return nullptr;
+}
+
+int OffsetVectorOperand(const Instruction& instr) {
+  int first = instr.opcode == "dynamic-slice"          ? 1
+              : instr.opcode == "dynamic-update-slice" ? 2
+                                                       : -1;
+  if (first < 0 || instr.operand_count() != first + 1) return -1;
+  const Shape& offsets = instr.operand(first)->shape;
+  const Shape& operand = instr.operand(0)->shape;
+  if (!offsets.IsArray() || offsets.rank() != 1 || operand.rank() == 0 ||
+      offsets.dims[0] != operand.rank()) {
+    return -1;
+  }
+  return first;
 }
 
 bool IsElementwiseOpcode(std::string_view opcode) {

@@ -51,7 +51,30 @@ struct GatherDimensionNumbers {
   int64_t index_vector_dim = -1;
 };
 
-// `dim_labels=b01f_01io->b01f`: positions of each role per tensor.
+// Scatter's dimension numbers mirror gather's one for one, so the reader
+// keeps them in Instruction::gather (update_window_dims in offset_dims,
+// inserted_window_dims in collapsed_slice_dims, scatter_dims_to_operand_dims
+// in start_index_map, input / scatter_indices batching dims in the
+// operand / start_indices batching dims): one copy per instruction keeps
+// instructions small. ScatterDims() gives them under their own names.
+struct ScatterDimensionNumbers {
+  const std::vector<int64_t>& update_window_dims;
+  const std::vector<int64_t>& inserted_window_dims;
+  const std::vector<int64_t>& scatter_dims_to_operand_dims;
+  const std::vector<int64_t>& input_batching_dims;
+  const std::vector<int64_t>& scatter_indices_batching_dims;
+  int64_t index_vector_dim;
+};
+
+// ragged-dot: `lhs_ragged_dims={d}`, `rhs_group_dims={g}` (with the dot
+// dimension numbers in Instruction::dot).
+struct RaggedDotDimensionNumbers {
+  std::vector<int64_t> lhs_ragged, rhs_group;
+};
+
+// `dim_labels=b01f_01io->b01f`: positions of each role per tensor. A `?`
+// marks a position no role names (XLA prints it for such dims); the ranks
+// count every position.
 struct ConvDimensionNumbers {
   int64_t input_batch = 0, input_feature = 0;
   std::vector<int64_t> input_spatial;
@@ -59,6 +82,8 @@ struct ConvDimensionNumbers {
   std::vector<int64_t> kernel_spatial;
   int64_t output_batch = 0, output_feature = 0;
   std::vector<int64_t> output_spatial;
+  int64_t input_rank = 0, kernel_rank = 0, output_rank = 0;
+  bool has_unlabeled = false;  // some position is `?`
 };
 
 struct Instruction {
@@ -68,7 +93,10 @@ struct Instruction {
   std::vector<const Instruction*> operands;
   std::vector<const Instruction*> users;  // unique, in text order
   const Computation* parent = nullptr;
-  // to_apply= / calls= (resolved module-wide).
+  // Computations named by to_apply=, calls=, condition=, body=,
+  // branch_computations=, true/false_computation=, select=, scatter=
+  // (resolved module-wide), in attribute order; inline bodies
+  // (`to_apply={ a = ... }`) are computations of their own.
   std::vector<const Computation*> called_computations;
   int line = 0, column = 0;  // where the instruction's name starts
 
@@ -81,10 +109,17 @@ struct Instruction {
   std::vector<WindowDim> window;
   std::vector<int64_t> dynamic_slice_sizes;
   std::vector<int64_t> slice_sizes;  // gather
+  // collective-permute's `slice_sizes={{128,32}}` (a list of lists).
+  std::vector<std::vector<int64_t>> slice_sizes_list;
   DotDimensionNumbers dot;
-  GatherDimensionNumbers gather;
-  std::optional<ConvDimensionNumbers> conv;
+  GatherDimensionNumbers gather;  // also scatter's (ScatterDims)
+  RaggedDotDimensionNumbers ragged;
+  // Set for convolutions (dim_labels=); held apart so that the other
+  // instructions stay small.
+  std::unique_ptr<const ConvDimensionNumbers> conv;
   int64_t feature_group_count = 1, batch_group_count = 1;
+  // Explicit `{{0,1},{2,3}}`, or expanded from the iota form
+  // `[G,S]<=[dims]T(perm)` or a mesh `mesh['a'=2,'b'=2] {'b'}`.
   std::vector<std::vector<int64_t>> replica_groups;
   int64_t iota_dimension = -1;
   std::string literal;               // constant(...) text
@@ -98,6 +133,14 @@ struct Instruction {
     return attributes.count(std::string(name)) > 0;
   }
   std::string Attribute(std::string_view name) const;
+  ScatterDimensionNumbers ScatterDims() const {
+    return {gather.offset_dims,
+            gather.collapsed_slice_dims,
+            gather.start_index_map,
+            gather.operand_batching_dims,
+            gather.start_indices_batching_dims,
+            gather.index_vector_dim};
+  }
   // The computation of a fusion / call / map / reduce (first called one).
   const Computation* called() const {
     return called_computations.empty() ? nullptr : called_computations[0];
@@ -125,17 +168,32 @@ class Computation {
   }
   const Instruction* Find(std::string_view name) const;
   int line() const { return line_; }
+  int column() const { return column_; }
+  // Attributes written after the closing brace (`}, execution_thread=
+  // "host"`), raw text by name.
+  const std::map<std::string, std::string>& attributes() const {
+    return attributes_;
+  }
 
  private:
   friend class ModuleBuilder;
   std::string name_;
+  std::map<std::string, std::string> attributes_;
   bool is_entry_ = false;
   int line_ = 0, column_ = 0;
   const Instruction* root_ = nullptr;
   std::vector<std::unique_ptr<Instruction>> instructions_;
   std::vector<const Instruction*> post_order_;
   std::vector<const Instruction*> parameters_;
-  std::unordered_map<std::string, const Instruction*> by_name_;
+  // Looked up by string_view without building a string (transparent hash).
+  struct NameHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const {
+      return std::hash<std::string_view>()(s);
+    }
+  };
+  std::unordered_map<std::string, const Instruction*, NameHash, std::equal_to<>>
+      by_name_;
 };
 
 class Module {
@@ -156,12 +214,25 @@ class Module {
   std::vector<std::unique_ptr<Computation>> computations_;
 };
 
+// Limits of the reader (issue 12: no input may exhaust the stack). Deeper
+// input is a parse error naming the limit.
+inline constexpr int kMaxOperandNesting = 64;      // `reshape(f32[2] add(...))`
+inline constexpr int kMaxInlineComputations = 32;  // `to_apply={ ... }`
+inline constexpr int kMaxCallDepth = 64;  // computations calling computations
+
 // Reads a module. Also accepts a bare computation (`f { ... }`) or bare
 // instruction lines, which become the entry computation (root: the ROOT
 // instruction, else the last one). Errors: Error::Parse with line and column
 // naming what was expected; unknown operands, shape mismatches and
-// malformed attributes are parse errors too.
+// malformed attributes are parse errors too, and so is a cycle in the call
+// graph (a fusion calling its own computation), named computation by
+// computation.
 Result<std::unique_ptr<Module>> ParseHloModule(std::string_view text);
+
+// The legacy dynamic-slice / dynamic-update-slice form whose offsets are
+// one rank-1 vector (`dynamic-slice(s32[4,4] p, s32[2] o)`): the operand
+// holding them (1 or 2), or -1 for the form with one scalar per dim.
+int OffsetVectorOperand(const Instruction& instr);
 
 // True for ops whose output element i depends only on element i of each
 // operand (add, select, convert, map, ...).

@@ -1,11 +1,18 @@
 // The HLO text reader (module.h). Token-based like XLA's own parser, so an
 // instruction may span lines; names may be written with or without '%',
-// operands with or without their shapes.
+// operands with or without their shapes, or as nested instructions
+// (`reshape(f32[1,8] parameter(0))`); computations may be written inline
+// (`to_apply={ a = f32[] parameter(0) ... }`). Every recursive path (tuple
+// shapes, nested operands, inline computations, calls) has a depth limit,
+// so no input exhausts the stack.
+#include <algorithm>
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/topological_sort.hpp>
+#include <cctype>
 #include <iterator>
 #include <unordered_set>
 
+#include "analysis/hlo/attributes.h"
 #include "analysis/hlo/lexer.h"
 #include "analysis/hlo/module.h"
 #include "analysis/hlo/verifier.h"
@@ -14,6 +21,24 @@ namespace ixa::hlo {
 
 using Status = std::optional<Error>;
 
+namespace {
+
+// Attributes whose value names computations.
+bool IsComputationAttribute(std::string_view name) {
+  return name == "to_apply" || name == "calls" || name == "condition" ||
+         name == "body" || name == "branch_computations" ||
+         name == "true_computation" || name == "false_computation" ||
+         name == "select" || name == "scatter";
+}
+
+// The stack-frame tables XLA appends to a module.
+bool IsStackFrameTable(std::string_view word) {
+  return word == "FileNames" || word == "FunctionNames" ||
+         word == "FileLocations" || word == "StackFrames";
+}
+
+}  // namespace
+
 class ModuleBuilder {
  public:
   explicit ModuleBuilder(std::string_view text) : c_(text) {}
@@ -21,7 +46,8 @@ class ModuleBuilder {
 
  private:
   struct PendingOperand {
-    std::string name;
+    std::string name;                     // resolved by name, or
+    const Instruction* direct = nullptr;  // a nested / synthesized one
     std::optional<Shape> shape;
     Position pos;
   };
@@ -37,13 +63,29 @@ class ModuleBuilder {
   };
 
   Status ParseHeader();
+  Status SkipStackFrameTable();
   Status ParseComputation();
+  Status ParseComputationBody(Computation* comp, int depth);
+  Status ParseComputationAttributes(Computation* comp);
   Status ParseBareEntry();
-  Status ParseInstruction(Computation* comp, bool* is_root);
+  Status ParseInstruction(Computation* comp, int depth);
+  // Everything after `name =`; `nesting` counts enclosing operand lists.
+  Result<Instruction*> ParseInstructionRhs(Computation* comp, std::string name,
+                                           Position pos, bool allow_attributes,
+                                           int nesting, int depth);
+  Status ParseOperand(Computation* comp, PendingInstruction* pending,
+                      int nesting, int depth);
+  Status ParseAttributes(Computation* comp, Instruction* instr, int depth);
+  Status ParseInlineComputation(Instruction* instr, std::string_view attr,
+                                int depth);
   Status ParseAttribute(Instruction* instr, std::string_view name,
                         std::string_view raw, Position pos);
   Status FinishComputation(Computation* comp, Position pos);
+  Status CheckCalls();
+  Status CheckCallGraph();
   Computation* NewComputation(std::string name, Position pos);
+  Instruction* AddInstruction(Computation* comp,
+                              std::unique_ptr<Instruction> instr);
 
   Cursor c_;
   std::unique_ptr<Module> module_ = std::make_unique<Module>();
@@ -51,218 +93,6 @@ class ModuleBuilder {
   std::vector<PendingCall> calls_;
   std::unordered_set<std::string> computation_names_;
 };
-
-namespace {
-
-Result<std::vector<int64_t>> IntListAttr(std::string_view raw, Position pos,
-                                         std::string_view what) {
-  Cursor c(raw, pos);
-  IXA_ASSIGN_OR_RETURN(std::vector<int64_t> v, c.IntList(what));
-  if (!c.AtEnd()) return c.Fail("end of " + std::string(what));
-  return v;
-}
-
-Result<int64_t> IntAttr(std::string_view raw, Position pos,
-                        std::string_view what) {
-  Cursor c(raw, pos);
-  IXA_ASSIGN_OR_RETURN(int64_t v, c.ExpectInt(what));
-  if (!c.AtEnd()) return c.Fail("end of " + std::string(what));
-  return v;
-}
-
-// `{[5:10:1], [3:20:7]}`; the stride may be omitted.
-Result<std::vector<SliceDim>> SliceAttr(std::string_view raw, Position pos) {
-  Cursor c(raw, pos);
-  std::vector<SliceDim> out;
-  IXA_HLO_TRY(c.Expect('{', "starting slice"));
-  if (c.Consume('}')) return out;
-  while (true) {
-    SliceDim d;
-    IXA_HLO_TRY(
-        c.Expect('[', "starting a slice dimension [start:limit:stride]"));
-    IXA_ASSIGN_OR_RETURN(d.start, c.ExpectInt("a slice start"));
-    IXA_HLO_TRY(c.Expect(':', "after the slice start"));
-    IXA_ASSIGN_OR_RETURN(d.limit, c.ExpectInt("a slice limit"));
-    if (c.Consume(':')) {
-      IXA_ASSIGN_OR_RETURN(d.stride, c.ExpectInt("a slice stride"));
-    }
-    IXA_HLO_TRY(c.Expect(']', "closing a slice dimension"));
-    out.push_back(d);
-    if (c.Consume('}')) break;
-    IXA_HLO_TRY(c.Expect(',', "or '}' in slice"));
-  }
-  if (!c.AtEnd()) return c.Fail("end of slice");
-  return out;
-}
-
-// `1_4_1x4_8_0`: low_high[_interior] per dimension, separated by 'x'.
-Result<std::vector<PadDim>> PaddingAttr(std::string_view raw, Position pos) {
-  Cursor c(raw, pos);
-  std::vector<PadDim> out;
-  while (true) {
-    PadDim d;
-    IXA_ASSIGN_OR_RETURN(d.low, c.ExpectInt("a low padding"));
-    IXA_HLO_TRY(c.Expect('_', "between low and high padding"));
-    IXA_ASSIGN_OR_RETURN(d.high, c.ExpectInt("a high padding"));
-    if (c.Consume('_')) {
-      IXA_ASSIGN_OR_RETURN(d.interior, c.ExpectInt("an interior padding"));
-      if (d.interior < 0) return c.Fail("a non-negative interior padding");
-    }
-    out.push_back(d);
-    if (c.AtEnd()) break;
-    IXA_HLO_TRY(c.Expect('x', "between padding dimensions"));
-  }
-  return out;
-}
-
-// `{size=1x512 pad=0_0x0_0 stride=1x2 lhs_dilate=1x1 rhs_dilate=1x1
-// rhs_reversal=0x1}`.
-Result<std::vector<WindowDim>> WindowAttr(std::string_view raw, Position pos) {
-  Cursor c(raw, pos);
-  std::vector<WindowDim> dims;
-  IXA_HLO_TRY(c.Expect('{', "starting window"));
-  auto ensure = [&](size_t n) {
-    if (dims.size() < n) dims.resize(n);
-  };
-  while (!c.Consume('}')) {
-    Position key_pos = c.position();
-    IXA_ASSIGN_OR_RETURN(std::string_view key,
-                         c.ExpectName("a window field (size, pad, stride, "
-                                      "lhs_dilate, rhs_dilate) or '}'"));
-    // Names may swallow the 'x' separators of the value, so values are
-    // read character by character here.
-    IXA_HLO_TRY(c.Expect('=', "after the window field"));
-    size_t i = 0;
-    while (true) {
-      ensure(i + 1);
-      WindowDim& d = dims[i];
-      if (key == "pad") {
-        IXA_ASSIGN_OR_RETURN(d.pad_low, c.ExpectInt("a low padding"));
-        IXA_HLO_TRY(c.Expect('_', "between low and high padding"));
-        IXA_ASSIGN_OR_RETURN(d.pad_high, c.ExpectInt("a high padding"));
-      } else {
-        IXA_ASSIGN_OR_RETURN(int64_t v, c.ExpectInt("a window value"));
-        if (key == "size") {
-          d.size = v;
-        } else if (key == "stride") {
-          d.stride = v;
-        } else if (key == "lhs_dilate") {
-          d.base_dilation = v;
-        } else if (key == "rhs_dilate") {
-          d.window_dilation = v;
-        } else if (key == "rhs_reversal") {
-          d.reversal = v != 0;
-        } else {
-          return Cursor::FailAt(
-              key_pos, "unknown window field '" + std::string(key) + "'");
-        }
-        if (key != "rhs_reversal" && v <= 0) {
-          return Cursor::FailAt(
-              key_pos, "window " + std::string(key) + " must be positive");
-        }
-      }
-      ++i;
-      if (c.PeekRaw() != 'x') break;
-      c.Consume('x');
-    }
-  }
-  if (!c.AtEnd()) return c.Fail("end of window");
-  return dims;
-}
-
-// `b01f_01io->b01f`.
-Result<ConvDimensionNumbers> DimLabelsAttr(std::string_view raw, Position pos) {
-  ConvDimensionNumbers dn;
-  auto fail = [&](const std::string& m) {
-    return Cursor::FailAt(pos, "dim_labels: " + m);
-  };
-  size_t us = raw.find('_'), arrow = raw.find("->");
-  if (us == std::string_view::npos || arrow == std::string_view::npos ||
-      us > arrow) {
-    return fail("expected <input>_<kernel>-><output>, e.g. b01f_01io->b01f");
-  }
-  std::string_view in = raw.substr(0, us),
-                   ker = raw.substr(us + 1, arrow - us - 1),
-                   out = raw.substr(arrow + 2);
-  auto parse = [&](std::string_view s, char a, char b, int64_t* pa, int64_t* pb,
-                   std::vector<int64_t>* spatial) -> bool {
-    *pa = *pb = -1;
-    std::vector<int64_t> sp(s.size(), -1);
-    size_t n_spatial = 0;
-    for (size_t i = 0; i < s.size(); ++i) {
-      if (s[i] == a) {
-        if (*pa >= 0) return false;
-        *pa = i;
-      } else if (s[i] == b) {
-        if (*pb >= 0) return false;
-        *pb = i;
-      } else if (s[i] >= '0' && s[i] <= '9') {
-        size_t k = s[i] - '0';
-        if (k >= sp.size() || sp[k] >= 0) return false;
-        sp[k] = i;
-        ++n_spatial;
-      } else {
-        return false;
-      }
-    }
-    if (*pa < 0 || *pb < 0) return false;
-    sp.resize(n_spatial);
-    for (int64_t v : sp) {
-      if (v < 0) return false;
-    }
-    *spatial = sp;
-    return true;
-  };
-  if (!parse(in, 'b', 'f', &dn.input_batch, &dn.input_feature,
-             &dn.input_spatial) ||
-      !parse(ker, 'i', 'o', &dn.kernel_input_feature, &dn.kernel_output_feature,
-             &dn.kernel_spatial) ||
-      !parse(out, 'b', 'f', &dn.output_batch, &dn.output_feature,
-             &dn.output_spatial) ||
-      dn.input_spatial.size() != dn.kernel_spatial.size() ||
-      dn.input_spatial.size() != dn.output_spatial.size()) {
-    return fail("malformed labels '" + std::string(raw) + "'");
-  }
-  return dn;
-}
-
-// `{{0,1},{2,3}}`, `{}`, or the iota form `[G,S]<=[N]`.
-Result<std::vector<std::vector<int64_t>>> ReplicaGroupsAttr(
-    std::string_view raw, Position pos) {
-  Cursor c(raw, pos);
-  std::vector<std::vector<int64_t>> groups;
-  if (c.Consume('[')) {
-    IXA_ASSIGN_OR_RETURN(int64_t g, c.ExpectInt("the number of groups"));
-    IXA_HLO_TRY(c.Expect(',', "in the iota replica groups"));
-    IXA_ASSIGN_OR_RETURN(int64_t s, c.ExpectInt("the group size"));
-    IXA_HLO_TRY(c.Expect(']', "in the iota replica groups"));
-    if (!c.ConsumeString("<="))
-      return c.Fail("'<=' in the iota replica groups");
-    IXA_HLO_TRY(c.Expect('[', "in the iota replica groups"));
-    IXA_ASSIGN_OR_RETURN(int64_t n, c.ExpectInt("the device count"));
-    IXA_HLO_TRY(c.Expect(']', "in the iota replica groups"));
-    if (!c.AtEnd()) return groups;  // transposed iota forms: group sizes only
-    if (g <= 0 || s <= 0 || g * s != n) {
-      return Cursor::FailAt(pos, "replica_groups: [G,S]<=[N] needs G*S == N");
-    }
-    for (int64_t i = 0; i < g; ++i) {
-      groups.emplace_back();
-      for (int64_t j = 0; j < s; ++j) groups.back().push_back(i * s + j);
-    }
-    return groups;
-  }
-  IXA_HLO_TRY(c.Expect('{', "starting replica_groups"));
-  if (c.Consume('}')) return groups;
-  while (true) {
-    IXA_ASSIGN_OR_RETURN(std::vector<int64_t> g, c.IntList("a replica group"));
-    groups.push_back(std::move(g));
-    if (c.Consume('}')) break;
-    IXA_HLO_TRY(c.Expect(',', "or '}' in replica_groups"));
-  }
-  return groups;
-}
-
-}  // namespace
 
 Status ModuleBuilder::ParseAttribute(Instruction* instr, std::string_view name,
                                      std::string_view raw, Position pos) {
@@ -277,11 +107,21 @@ Status ModuleBuilder::ParseAttribute(Instruction* instr, std::string_view name,
   };
   if (name == "dimensions") return ints(&instr->dimensions);
   if (name == "dynamic_slice_sizes") return ints(&instr->dynamic_slice_sizes);
-  if (name == "slice_sizes") return ints(&instr->slice_sizes);
+  if (name == "slice_sizes") {
+    // collective-permute writes a list of lists.
+    if (raw.substr(0, 2) == "{{") {
+      IXA_ASSIGN_OR_RETURN(instr->slice_sizes_list,
+                           IntListListAttr(raw, pos, name));
+      return std::nullopt;
+    }
+    return ints(&instr->slice_sizes);
+  }
   if (name == "lhs_batch_dims") return ints(&instr->dot.lhs_batch);
   if (name == "rhs_batch_dims") return ints(&instr->dot.rhs_batch);
   if (name == "lhs_contracting_dims") return ints(&instr->dot.lhs_contracting);
   if (name == "rhs_contracting_dims") return ints(&instr->dot.rhs_contracting);
+  if (name == "lhs_ragged_dims") return ints(&instr->ragged.lhs_ragged);
+  if (name == "rhs_group_dims") return ints(&instr->ragged.rhs_group);
   if (name == "offset_dims") return ints(&instr->gather.offset_dims);
   if (name == "collapsed_slice_dims") {
     return ints(&instr->gather.collapsed_slice_dims);
@@ -291,6 +131,20 @@ Status ModuleBuilder::ParseAttribute(Instruction* instr, std::string_view name,
     return ints(&instr->gather.operand_batching_dims);
   }
   if (name == "start_indices_batching_dims") {
+    return ints(&instr->gather.start_indices_batching_dims);
+  }
+  // Scatter's dimension numbers live in gather's fields (ScatterDims).
+  if (name == "update_window_dims") return ints(&instr->gather.offset_dims);
+  if (name == "inserted_window_dims") {
+    return ints(&instr->gather.collapsed_slice_dims);
+  }
+  if (name == "scatter_dims_to_operand_dims") {
+    return ints(&instr->gather.start_index_map);
+  }
+  if (name == "input_batching_dims") {
+    return ints(&instr->gather.operand_batching_dims);
+  }
+  if (name == "scatter_indices_batching_dims") {
     return ints(&instr->gather.start_indices_batching_dims);
   }
   if (name == "index_vector_dim") return one(&instr->gather.index_vector_dim);
@@ -305,36 +159,182 @@ Status ModuleBuilder::ParseAttribute(Instruction* instr, std::string_view name,
   } else if (name == "window") {
     IXA_ASSIGN_OR_RETURN(instr->window, WindowAttr(raw, pos));
   } else if (name == "dim_labels") {
-    IXA_ASSIGN_OR_RETURN(instr->conv, DimLabelsAttr(raw, pos));
+    IXA_ASSIGN_OR_RETURN(ConvDimensionNumbers dn, DimLabelsAttr(raw, pos));
+    instr->conv = std::make_unique<const ConvDimensionNumbers>(std::move(dn));
   } else if (name == "replica_groups") {
     IXA_ASSIGN_OR_RETURN(instr->replica_groups, ReplicaGroupsAttr(raw, pos));
-  } else if (name == "to_apply" || name == "calls") {
+  } else if (IsComputationAttribute(name)) {
     Cursor c(raw, pos);
     bool braced = c.Consume('{');
-    do {
-      Position p = c.position();
-      IXA_ASSIGN_OR_RETURN(std::string_view callee,
-                           c.ExpectName("a computation name"));
-      calls_.push_back({instr, std::string(callee), p});
-    } while (braced && c.Consume(','));
+    if (!braced || c.Peek() != '}') {
+      do {
+        Position p = c.position();
+        IXA_ASSIGN_OR_RETURN(std::string_view callee,
+                             c.ExpectName("a computation name"));
+        calls_.push_back({instr, std::string(callee), p});
+        // Known already: available to shape inference right away (the
+        // final pass re-resolves every call in attribute order).
+        if (const Computation* known = module_->FindComputation(callee)) {
+          instr->called_computations.push_back(known);
+        }
+      } while (braced && c.Consume(','));
+    }
     if (braced) IXA_HLO_TRY(c.Expect('}', "closing the computation list"));
     if (!c.AtEnd()) return c.Fail("end of " + std::string(name));
   }
   return std::nullopt;
 }
 
-Status ModuleBuilder::ParseInstruction(Computation* comp, bool* is_root) {
-  *is_root = c_.ConsumeWord("ROOT");
-  Position pos = c_.position();
-  IXA_ASSIGN_OR_RETURN(std::string_view name,
-                       c_.ExpectName("an instruction name"));
-  if (comp->by_name_.count(std::string(name))) {
-    return Cursor::FailAt(
-        pos, "instruction '" + std::string(name) + "' is defined twice");
+Instruction* ModuleBuilder::AddInstruction(Computation* comp,
+                                           std::unique_ptr<Instruction> instr) {
+  Instruction* raw = instr.get();
+  comp->by_name_[raw->name] = raw;
+  comp->instructions_.push_back(std::move(instr));
+  return raw;
+}
+
+// operand ::= shape? name ('#' index)? | shape? opcode '(' operands ')'
+Status ModuleBuilder::ParseOperand(Computation* comp,
+                                   PendingInstruction* pending, int nesting,
+                                   int depth) {
+  PendingOperand operand;
+  if (AtShape(&c_)) {
+    IXA_ASSIGN_OR_RETURN(operand.shape, ParseShapeAt(&c_));
   }
-  IXA_HLO_TRY(c_.Expect('=', "after the instruction name"));
+  operand.pos = c_.position();
+  IXA_ASSIGN_OR_RETURN(std::string_view op_name,
+                       c_.ExpectName("an operand name"));
+  if (c_.PeekRaw() == '(') {
+    // A nested instruction; its name says where it was written (the '@'
+    // keeps it apart from every name the text can define).
+    if (nesting >= kMaxOperandNesting) {
+      return Cursor::FailAt(operand.pos,
+                            "operands nest deeper than " +
+                                std::to_string(kMaxOperandNesting) + " levels");
+    }
+    c_.Reset(operand.pos);
+    std::string name = std::string(op_name) + "@" +
+                       std::to_string(operand.pos.line) + ":" +
+                       std::to_string(operand.pos.column);
+    // The shape read above belongs to the nested instruction.
+    Position shape_pos = operand.pos;
+    IXA_ASSIGN_OR_RETURN(
+        Instruction * nested,
+        ParseInstructionRhs(comp, name, shape_pos, /*allow_attributes=*/false,
+                            nesting + 1, depth));
+    if (operand.shape) {
+      pending_.back().shape_written = true;
+      nested->shape = *operand.shape;
+      operand.shape.reset();
+    }
+    operand.direct = nested;
+    operand.name = name;
+    pending->operands.push_back(std::move(operand));
+    return std::nullopt;
+  }
+  operand.name = std::string(op_name);
+  if (c_.PeekRaw() == '#') {
+    // `%p0#1`: element 1 of the tuple p0, an implicit get-tuple-element.
+    c_.Next();
+    IXA_ASSIGN_OR_RETURN(int64_t index,
+                         c_.ExpectInt("a tuple index after '#'"));
+    std::string name = operand.name + "#" + std::to_string(index);
+    const Instruction* gte = comp->Find(name);
+    if (!gte) {
+      auto instr = std::make_unique<Instruction>();
+      instr->name = name;
+      instr->opcode = "get-tuple-element";
+      instr->tuple_index = index;
+      instr->line = operand.pos.line;
+      instr->column = operand.pos.column;
+      instr->parent = comp;
+      PendingInstruction p{instr.get(), {}, /*shape_written=*/false};
+      p.operands.push_back({operand.name, nullptr, std::nullopt, operand.pos});
+      gte = AddInstruction(comp, std::move(instr));
+      pending_.push_back(std::move(p));
+    }
+    operand.direct = gte;
+    operand.name = name;
+  }
+  pending->operands.push_back(std::move(operand));
+  return std::nullopt;
+}
+
+Status ModuleBuilder::ParseInlineComputation(Instruction* instr,
+                                             std::string_view attr, int depth) {
+  Position pos = c_.position();
+  if (depth >= kMaxInlineComputations) {
+    return Cursor::FailAt(pos, "inline computations nest deeper than " +
+                                   std::to_string(kMaxInlineComputations) +
+                                   " levels");
+  }
+  std::string name = instr->name + ":" + std::string(attr);
+  c_.Consume('{');
+  Computation* comp = NewComputation(name, pos);
+  computation_names_.insert(name);
+  if (Status s = ParseComputationBody(comp, depth + 1)) return s;
+  instr->attributes[std::string(attr)] = name;
+  calls_.push_back({instr, name, pos});
+  instr->called_computations.push_back(comp);
+  return std::nullopt;
+}
+
+Status ModuleBuilder::ParseAttributes(Computation* comp, Instruction* instr,
+                                      int depth) {
+  (void)comp;
+  while (c_.Consume(',')) {
+    Position attr_pos = c_.position();
+    IXA_ASSIGN_OR_RETURN(std::string_view attr,
+                         c_.ExpectName("an attribute name"));
+    IXA_HLO_TRY(c_.Expect('=', "after attribute '" + std::string(attr) + "'"));
+    if (instr->attributes.count(std::string(attr))) {
+      return Cursor::FailAt(
+          attr_pos, "attribute '" + std::string(attr) + "' is given twice");
+    }
+    Position value_pos = c_.position();
+    if (IsComputationAttribute(attr) && c_.Peek() == '{') {
+      // `to_apply={ a = f32[] parameter(0) ... }`: an inline body.
+      c_.Consume('{');
+      bool inline_body = c_.ConsumeWord("ROOT");
+      if (!inline_body && !c_.Name().empty()) inline_body = c_.Peek() == '=';
+      c_.Reset(value_pos);
+      if (inline_body) {
+        if (Status s = ParseInlineComputation(instr, attr, depth)) return s;
+        continue;
+      }
+    }
+    std::string_view raw;
+    if (attr == "literal") {
+      // custom-call's `literal=s32[2] {1, 2}`: a shape, a blank, a value.
+      IXA_HLO_TRY(ParseShapeAt(&c_, /*layout_after_blank=*/false));
+      IXA_ASSIGN_OR_RETURN(std::string_view value,
+                           c_.RawValue("a literal value"));
+      raw = c_.text().substr(
+          value_pos.offset,
+          value.data() + value.size() - c_.text().data() - value_pos.offset);
+    } else {
+      IXA_ASSIGN_OR_RETURN(
+          raw, c_.RawValue("a value for '" + std::string(attr) + "'"));
+      if (attr == "replica_groups" && raw.substr(0, 4) == "mesh" &&
+          c_.Peek() == '{') {
+        // `mesh['a'=2,'b'=2] {'b'}`: the axes follow after a blank.
+        IXA_ASSIGN_OR_RETURN(std::string_view axes,
+                             c_.RawValue("the mesh group axes"));
+        raw = c_.text().substr(
+            value_pos.offset,
+            axes.data() + axes.size() - c_.text().data() - value_pos.offset);
+      }
+    }
+    if (Status s = ParseAttribute(instr, attr, raw, value_pos)) return s;
+  }
+  return std::nullopt;
+}
+
+Result<Instruction*> ModuleBuilder::ParseInstructionRhs(
+    Computation* comp, std::string name, Position pos, bool allow_attributes,
+    int nesting, int depth) {
   auto instr = std::make_unique<Instruction>();
-  instr->name = std::string(name);
+  instr->name = std::move(name);
   instr->line = pos.line;
   instr->column = pos.column;
   instr->parent = comp;
@@ -373,44 +373,40 @@ Status ModuleBuilder::ParseInstruction(Computation* comp, bool* is_root) {
     IXA_HLO_TRY(c_.Expect(')', "closing parameter("));
   } else if (!c_.Consume(')')) {
     while (true) {
-      PendingOperand operand;
-      if (AtShape(&c_)) {
-        IXA_ASSIGN_OR_RETURN(operand.shape, ParseShapeAt(&c_));
-      }
-      operand.pos = c_.position();
-      IXA_ASSIGN_OR_RETURN(std::string_view op_name,
-                           c_.ExpectName("an operand name"));
-      operand.name = std::string(op_name);
-      pending.operands.push_back(std::move(operand));
+      if (Status s = ParseOperand(comp, &pending, nesting, depth)) return *s;
       if (c_.Consume(')')) break;
       if (!c_.Consume(',')) return c_.Fail("',' or ')' after an operand");
     }
   }
-  while (c_.Consume(',')) {
-    Position attr_pos = c_.position();
-    IXA_ASSIGN_OR_RETURN(std::string_view attr,
-                         c_.ExpectName("an attribute name"));
-    IXA_HLO_TRY(c_.Expect('=', "after attribute '" + std::string(attr) + "'"));
-    Position value_pos = c_.position();
-    IXA_ASSIGN_OR_RETURN(
-        std::string_view raw,
-        c_.RawValue("a value for '" + std::string(attr) + "'"));
-    if (instr->attributes.count(std::string(attr))) {
-      return Cursor::FailAt(
-          attr_pos, "attribute '" + std::string(attr) + "' is given twice");
-    }
-    if (Status s = ParseAttribute(instr.get(), attr, raw, value_pos)) return s;
+  if (allow_attributes) {
+    if (Status s = ParseAttributes(comp, instr.get(), depth)) return *s;
   }
-  comp->by_name_[instr->name] = instr.get();
-  if (*is_root) {
+  Instruction* raw = AddInstruction(comp, std::move(instr));
+  pending_.push_back(std::move(pending));
+  return raw;
+}
+
+Status ModuleBuilder::ParseInstruction(Computation* comp, int depth) {
+  bool is_root = c_.ConsumeWord("ROOT");
+  Position pos = c_.position();
+  IXA_ASSIGN_OR_RETURN(std::string_view name,
+                       c_.ExpectName("an instruction name"));
+  if (comp->by_name_.find(name) != comp->by_name_.end()) {
+    return Cursor::FailAt(
+        pos, "instruction '" + std::string(name) + "' is defined twice");
+  }
+  IXA_HLO_TRY(c_.Expect('=', "after the instruction name"));
+  IXA_ASSIGN_OR_RETURN(
+      Instruction * instr,
+      ParseInstructionRhs(comp, std::string(name), pos,
+                          /*allow_attributes=*/true, /*nesting=*/0, depth));
+  if (is_root) {
     if (comp->root_) {
       return Cursor::FailAt(
           pos, "computation '" + comp->name_ + "' has two ROOT instructions");
     }
-    comp->root_ = instr.get();
+    comp->root_ = instr;
   }
-  pending_.push_back(std::move(pending));
-  comp->instructions_.push_back(std::move(instr));
   return std::nullopt;
 }
 
@@ -431,7 +427,11 @@ Status ModuleBuilder::FinishComputation(Computation* comp, Position pos) {
     return Cursor::FailAt(
         pos, "computation '" + comp->name_ + "' has no instructions");
   }
-  if (!comp->root_) comp->root_ = comp->instructions_.back().get();
+  if (!comp->root_) {
+    // The last instruction written at the top level (nested operands are
+    // added before the instruction that holds them).
+    comp->root_ = comp->instructions_.back().get();
+  }
   std::unordered_map<const Instruction*, size_t> index;
   for (size_t i = 0; i < comp->instructions_.size(); ++i) {
     index[comp->instructions_[i].get()] = i;
@@ -444,7 +444,7 @@ Status ModuleBuilder::FinishComputation(Computation* comp, Position pos) {
     if (p.instr->parent != comp) continue;
     mine[index[p.instr]] = &p;
     for (const PendingOperand& o : p.operands) {
-      const Instruction* operand = comp->Find(o.name);
+      const Instruction* operand = o.direct ? o.direct : comp->Find(o.name);
       if (!operand) {
         return Cursor::FailAt(o.pos, "unknown operand '" + o.name + "' of '" +
                                          p.instr->name + "'");
@@ -470,11 +470,10 @@ Status ModuleBuilder::FinishComputation(Computation* comp, Position pos) {
     PendingInstruction& p = *mine[*it];
     Position at{0, instr->line, instr->column};
     if (!p.shape_written) {
-      std::optional<Shape> inferred = InferShape(*instr);
-      if (!inferred) {
+      Result<Shape> inferred = InferShape(*instr);
+      if (!inferred.ok()) {
         return Cursor::FailAt(at, "expected a shape for '" + instr->name +
-                                      "' (cannot infer the shape of " +
-                                      instr->opcode + ")");
+                                      "' (" + inferred.error().message + ")");
       }
       instr->shape = std::move(*inferred);
     }
@@ -499,6 +498,13 @@ Status ModuleBuilder::FinishComputation(Computation* comp, Position pos) {
     if (instr->opcode == "parameter") {
       auto& params = comp->parameters_;
       int64_t n = instr->parameter_number;
+      if (n >= static_cast<int64_t>(comp->instructions_.size())) {
+        return Cursor::FailAt(at,
+                              "parameter(" + std::to_string(n) +
+                                  ") but the computation has only " +
+                                  std::to_string(comp->instructions_.size()) +
+                                  " instructions");
+      }
       if (static_cast<int64_t>(params.size()) <= n) params.resize(n + 1);
       if (params[n]) {
         return Cursor::FailAt(
@@ -527,6 +533,37 @@ Status ModuleBuilder::FinishComputation(Computation* comp, Position pos) {
   return std::nullopt;
 }
 
+// Instructions up to the closing '}' (the '{' consumed).
+Status ModuleBuilder::ParseComputationBody(Computation* comp, int depth) {
+  Position pos{0, comp->line_, comp->column_};
+  while (!c_.Consume('}')) {
+    if (c_.AtEnd()) {
+      return c_.Fail("'}' closing computation '" + comp->name_ + "'");
+    }
+    if (Status s = ParseInstruction(comp, depth)) return s;
+  }
+  return FinishComputation(comp, pos);
+}
+
+// `}, execution_thread="host"`: attributes after the closing brace.
+Status ModuleBuilder::ParseComputationAttributes(Computation* comp) {
+  while (c_.Consume(',')) {
+    Position attr_pos = c_.position();
+    IXA_ASSIGN_OR_RETURN(std::string_view attr,
+                         c_.ExpectName("a computation attribute name"));
+    IXA_HLO_TRY(c_.Expect('=', "after attribute '" + std::string(attr) + "'"));
+    IXA_ASSIGN_OR_RETURN(
+        std::string_view raw,
+        c_.RawValue("a value for '" + std::string(attr) + "'"));
+    if (!comp->attributes_.emplace(std::string(attr), std::string(raw))
+             .second) {
+      return Cursor::FailAt(
+          attr_pos, "attribute '" + std::string(attr) + "' is given twice");
+    }
+  }
+  return std::nullopt;
+}
+
 Status ModuleBuilder::ParseComputation() {
   bool is_entry = c_.ConsumeWord("ENTRY");
   Position pos = c_.position();
@@ -551,14 +588,8 @@ Status ModuleBuilder::ParseComputation() {
     }
     module_->entry_ = comp;
   }
-  while (!c_.Consume('}')) {
-    if (c_.AtEnd()) {
-      return c_.Fail("'}' closing computation '" + std::string(name) + "'");
-    }
-    bool is_root = false;
-    if (Status s = ParseInstruction(comp, &is_root)) return s;
-  }
-  return FinishComputation(comp, pos);
+  if (Status s = ParseComputationBody(comp, 0)) return s;
+  return ParseComputationAttributes(comp);
 }
 
 Status ModuleBuilder::ParseBareEntry() {
@@ -567,16 +598,17 @@ Status ModuleBuilder::ParseBareEntry() {
   comp->is_entry_ = true;
   module_->entry_ = comp;
   while (!c_.AtEnd()) {
-    bool is_root = false;
-    if (Status s = ParseInstruction(comp, &is_root)) return s;
+    if (Status s = ParseInstruction(comp, 0)) return s;
   }
   return FinishComputation(comp, pos);
 }
 
+// `HloModule name[:][, attr=value]*`.
 Status ModuleBuilder::ParseHeader() {
   if (!c_.ConsumeWord("HloModule")) return std::nullopt;
   IXA_ASSIGN_OR_RETURN(std::string_view name, c_.ExpectName("a module name"));
   module_->name_ = std::string(name);
+  if (c_.PeekRaw() == ':') c_.Next();
   while (c_.Consume(',')) {
     IXA_HLO_TRY(c_.ExpectName("a module attribute name"));
     IXA_HLO_TRY(c_.Expect('=', "after the module attribute name"));
@@ -585,26 +617,27 @@ Status ModuleBuilder::ParseHeader() {
   return std::nullopt;
 }
 
-Result<std::unique_ptr<Module>> ModuleBuilder::Build() {
-  if (Status s = ParseHeader()) return *s;
-  if (c_.AtEnd()) return c_.Fail("a computation");
-  // Bare instruction lines: `name = ...` right away.
-  Position start = c_.position();
-  c_.ConsumeWord("ROOT");
-  c_.Name();
-  bool bare = c_.Peek() == '=';
-  c_.Reset(start);
-  if (bare) {
-    if (Status s = ParseBareEntry()) return *s;
-  } else {
-    while (!c_.AtEnd()) {
-      if (Status s = ParseComputation()) return *s;
+// `FileNames` / `FunctionNames` / `FileLocations` / `StackFrames`, the word
+// consumed: entries `<id> "text"` or `<id> {fields}`, skipped.
+Status ModuleBuilder::SkipStackFrameTable() {
+  while (std::isdigit(static_cast<unsigned char>(c_.Peek()))) {
+    IXA_HLO_TRY(c_.ExpectInt("a table entry id"));
+    if (c_.Peek() == '"') {
+      IXA_HLO_TRY(c_.RawValue("a table entry"));
+    } else if (c_.Consume('{')) {
+      IXA_HLO_TRY(c_.RawUntilClose('{', '}'));
+    } else {
+      return c_.Fail("a string or '{' after the table entry id");
     }
   }
-  if (!module_->entry_) {
-    module_->entry_ = module_->computations_.back().get();
-    const_cast<Computation*>(module_->entry_)->is_entry_ = true;
-  }
+  return std::nullopt;
+}
+
+// Every named call resolved, in attribute order; fusion and call operands
+// against the callee's parameters.
+Status ModuleBuilder::CheckCalls() {
+  for (const PendingCall& call : calls_)
+    call.instr->called_computations.clear();
   for (const PendingCall& call : calls_) {
     const Computation* callee = module_->FindComputation(call.name);
     if (!callee) {
@@ -613,7 +646,6 @@ Result<std::unique_ptr<Module>> ModuleBuilder::Build() {
     }
     call.instr->called_computations.push_back(callee);
   }
-  // Fusion / call operands must match the callee's parameters.
   for (const auto& comp : module_->computations_) {
     for (const auto& instr : comp->instructions()) {
       const Computation* callee = instr->called();
@@ -632,8 +664,10 @@ Result<std::unique_ptr<Module>> ModuleBuilder::Build() {
         if (!callee->parameter(i)->shape.Compatible(instr->operand(i)->shape)) {
           return Cursor::FailAt(
               at, "shape mismatch: operand " + std::to_string(i) + " of '" +
-                      instr->name + "' does not match " + callee->name() +
-                      "'s parameter(" + std::to_string(i) + ")");
+                      instr->name + "' is " +
+                      instr->operand(i)->shape.ToString() + " but '" +
+                      callee->name() + "'s parameter(" + std::to_string(i) +
+                      ") is " + callee->parameter(i)->shape.ToString());
         }
       }
       if (!callee->root()->shape.Compatible(instr->shape)) {
@@ -644,6 +678,116 @@ Result<std::unique_ptr<Module>> ModuleBuilder::Build() {
       }
     }
   }
+  return std::nullopt;
+}
+
+// The call graph must be acyclic (a fusion calling its own computation
+// would send every analysis into endless recursion) and at most
+// kMaxCallDepth deep. Iterative depth-first search, so the check itself
+// needs no deep stack.
+Status ModuleBuilder::CheckCallGraph() {
+  enum class Mark { kNew, kOnPath, kDone };
+  std::unordered_map<const Computation*, Mark> mark;
+  std::unordered_map<const Computation*, int> height;  // longest chain below
+  struct Frame {
+    const Computation* comp;
+    size_t instr = 0, callee = 0;
+  };
+  for (const auto& root : module_->computations_) {
+    if (mark[root.get()] != Mark::kNew) continue;
+    std::vector<Frame> stack = {{root.get()}};
+    mark[root.get()] = Mark::kOnPath;
+    while (!stack.empty()) {
+      Frame& f = stack.back();
+      const auto& instrs = f.comp->instructions();
+      if (f.instr >= instrs.size()) {
+        int h = 0;
+        for (const auto& in : instrs) {
+          for (const Computation* c : in->called_computations) {
+            h = std::max(h, height[c] + 1);
+          }
+        }
+        height[f.comp] = h;
+        mark[f.comp] = Mark::kDone;
+        stack.pop_back();
+        continue;
+      }
+      const Instruction& in = *instrs[f.instr];
+      if (f.callee >= in.called_computations.size()) {
+        ++f.instr;
+        f.callee = 0;
+        continue;
+      }
+      const Computation* next = in.called_computations[f.callee++];
+      Position at{0, in.line, in.column};
+      if (mark[next] == Mark::kOnPath) {
+        std::string cycle;
+        size_t start = 0;
+        while (stack[start].comp != next) ++start;
+        for (size_t i = start; i < stack.size(); ++i) {
+          cycle += stack[i].comp->name() + " -> ";
+        }
+        cycle += next->name();
+        return Cursor::FailAt(
+            at, "computations call each other in a cycle: " + cycle + " ('" +
+                    in.name + "' (" + in.opcode + ") in '" + f.comp->name() +
+                    "' calls '" + next->name() + "')");
+      }
+      if (mark[next] == Mark::kDone) {
+        if (static_cast<int>(stack.size()) + height[next] > kMaxCallDepth) {
+          return Cursor::FailAt(at,
+                                "computations call each other deeper than " +
+                                    std::to_string(kMaxCallDepth) + " levels");
+        }
+        continue;
+      }
+      if (static_cast<int>(stack.size()) > kMaxCallDepth) {
+        return Cursor::FailAt(at, "computations call each other deeper than " +
+                                      std::to_string(kMaxCallDepth) +
+                                      " levels");
+      }
+      mark[next] = Mark::kOnPath;
+      stack.push_back({next});
+    }
+  }
+  return std::nullopt;
+}
+
+Result<std::unique_ptr<Module>> ModuleBuilder::Build() {
+  if (Status s = ParseHeader()) return *s;
+  if (c_.AtEnd()) return c_.Fail("a computation");
+  // Bare instruction lines: `name = ...` right away.
+  Position start = c_.position();
+  c_.ConsumeWord("ROOT");
+  c_.Name();
+  bool bare = c_.Peek() == '=';
+  c_.Reset(start);
+  if (bare) {
+    if (Status s = ParseBareEntry()) return *s;
+  } else {
+    while (!c_.AtEnd()) {
+      Position p = c_.position();
+      std::string_view word = c_.Name();
+      if (IsStackFrameTable(word)) {
+        if (Status s = SkipStackFrameTable()) return *s;
+        continue;
+      }
+      c_.Reset(p);
+      if (Status s = ParseComputation()) return *s;
+    }
+  }
+  if (module_->computations_.empty()) return c_.Fail("a computation");
+  if (!module_->entry_) {
+    // The last computation written at the top level.
+    Computation* last = nullptr;
+    for (auto& c : module_->computations_) {
+      if (c->name_.find(':') == std::string::npos) last = c.get();
+    }
+    module_->entry_ = last ? last : module_->computations_.back().get();
+    const_cast<Computation*>(module_->entry_)->is_entry_ = true;
+  }
+  if (Status s = CheckCalls()) return *s;
+  if (Status s = CheckCallGraph()) return *s;
   return std::move(module_);
 }
 

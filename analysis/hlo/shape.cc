@@ -45,6 +45,11 @@ constexpr std::array kTypes = {
     TypeInfo{ElementType::kF64, "f64", 64},
     TypeInfo{ElementType::kC64, "c64", 64},
     TypeInfo{ElementType::kC128, "c128", 128},
+    TypeInfo{ElementType::kS1, "s1", 1},
+    TypeInfo{ElementType::kU1, "u1", 1},
+    TypeInfo{ElementType::kF6E2M3FN, "f6e2m3fn", 6},
+    TypeInfo{ElementType::kF6E3M2FN, "f6e3m2fn", 6},
+    TypeInfo{ElementType::kOpaque, "opaque", 0},
     TypeInfo{ElementType::kToken, "token", 0},
 };
 
@@ -76,7 +81,18 @@ int ElementBits(ElementType type) {
 }
 
 bool IsIntegral(ElementType type) {
-  return type >= ElementType::kS2 && type <= ElementType::kU64;
+  return (type >= ElementType::kS2 && type <= ElementType::kU64) ||
+         type == ElementType::kS1 || type == ElementType::kU1;
+}
+
+bool Shape::HasUnboundedDim() const {
+  for (int64_t d : dims) {
+    if (d == kUnboundedDim) return true;
+  }
+  for (const Shape& e : tuple_elements) {
+    if (e.HasUnboundedDim()) return true;
+  }
+  return false;
 }
 
 int64_t Shape::ElementCount() const {
@@ -128,6 +144,11 @@ std::string Shape::ToString(bool with_layout) const {
   out += "[";
   for (size_t i = 0; i < dims.size(); ++i) {
     if (i) out += ",";
+    if (dims[i] == kUnboundedDim) {
+      out += "?";
+      continue;
+    }
+    if (IsDynamicDim(static_cast<int>(i))) out += "<=";
     out += std::to_string(dims[i]);
   }
   out += "]";
@@ -222,24 +243,52 @@ Result<Layout> ParseLayout(Cursor* c, int rank) {
 
 }  // namespace
 
+namespace {
+
+// `b(` starts a buffer shape; an element type name followed (after blanks)
+// by `[` starts an array shape.
+bool AtBufferShape(Cursor* c) {
+  Position p = c->position();
+  bool is_buffer = c->Name() == "b" && c->PeekRaw() == '(';
+  c->Reset(p);
+  return is_buffer;
+}
+
+}  // namespace
+
 bool AtShape(Cursor* c) {
   Position p = c->position();
   if (c->Peek() == '(') return true;
   std::string_view n = c->Name();
   bool is_shape = !n.empty() &&
                   ElementTypeFromName(n) != ElementType::kInvalid &&
-                  c->PeekRaw() == '[';
+                  c->Peek() == '[';
   c->Reset(p);
-  return is_shape;
+  return is_shape || AtBufferShape(c);
 }
 
-Result<Shape> ParseShapeAt(Cursor* c) {
+namespace {
+
+Result<Shape> ParseShapeAtDepth(Cursor* c, int depth, bool layout_after_blank) {
   Shape shape;
+  if (depth > kMaxShapeDepth) {
+    return c->Fail("a shape nested at most " + std::to_string(kMaxShapeDepth) +
+                   " tuples deep");
+  }
+  if (AtBufferShape(c)) {
+    c->Name();
+    c->Consume('(');
+    IXA_ASSIGN_OR_RETURN(shape,
+                         ParseShapeAtDepth(c, depth + 1, layout_after_blank));
+    IXA_HLO_TRY(c->Expect(')', "closing the buffer shape b(...)"));
+    return shape;
+  }
   if (c->Consume('(')) {
     shape.type = ElementType::kTuple;
     if (c->Consume(')')) return shape;
     while (true) {
-      IXA_ASSIGN_OR_RETURN(Shape element, ParseShapeAt(c));
+      IXA_ASSIGN_OR_RETURN(Shape element,
+                           ParseShapeAtDepth(c, depth + 1, layout_after_blank));
       shape.tuple_elements.push_back(std::move(element));
       if (c->Consume(')')) return shape;
       if (!c->Consume(',')) return c->Fail("',' or ')' in a tuple shape");
@@ -252,28 +301,52 @@ Result<Shape> ParseShapeAt(Cursor* c) {
     c->Reset(p);
     return c->Fail("an element type (f32, s32, pred, ...)");
   }
-  if (c->PeekRaw() != '[') return c->Fail("'[' after the element type");
+  // XLA's lexer also takes a blank between the type and the dims
+  // (`s32 [5696,10,4]`).
+  if (c->Peek() != '[') return c->Fail("'[' after the element type");
   c->Consume('[');
+  int64_t elements = 1;
   if (!c->Consume(']')) {
     while (true) {
-      c->ConsumeString("<=");  // bounded dynamic dims count as their bound
-      if (c->Consume('?')) return c->Fail("a static dimension size");
-      IXA_ASSIGN_OR_RETURN(int64_t d, c->ExpectInt("a dimension size"));
-      if (d < 0) return c->Fail("a non-negative dimension size");
+      bool dynamic = false;
+      int64_t d = 0;
+      if (c->Consume('?')) {
+        dynamic = true;
+        d = kUnboundedDim;
+      } else {
+        dynamic = c->ConsumeString("<=");
+        IXA_ASSIGN_OR_RETURN(d, c->ExpectInt("a dimension size"));
+        if (d < 0) return c->Fail("a non-negative dimension size");
+        // A static element count must fit in int64: every map over the
+        // shape (linear indices, strides) is then free of overflow.
+        int64_t next;
+        if (__builtin_mul_overflow(elements, d, &next)) {
+          return c->Fail("dimensions whose product fits in 64 bits");
+        }
+        elements = next;
+      }
+      if (dynamic) {
+        if (shape.dims.size() >= 64) {
+          return c->Fail("dynamic dimensions among the first 64");
+        }
+        shape.dynamic_mask |= uint64_t{1} << shape.dims.size();
+      }
       shape.dims.push_back(d);
       if (c->Consume(']')) break;
       if (!c->Consume(',')) return c->Fail("',' or ']' in the dimensions");
     }
   }
   // The layout usually follows the dims directly; XLA's lexer also takes
-  // `f32[2,3] {1,0}`. With a space, a '{' opens a layout only when a
-  // dimension number follows (a computation body after a signature's
-  // return shape starts with a name).
+  // `f32[2,3] {1,0}`. A '{' opens a layout only when a dimension number,
+  // ':' or '}' follows: a computation body after a signature's return
+  // shape (`-> f32[2]{` or `-> f32[2] {`) starts with a name.
   Position after_dims = c->raw_position();
-  bool layout_follows = c->PeekRaw() == '{';
-  if (!layout_follows && c->Peek() == '{') {
+  bool layout_follows = false;
+  if (layout_after_blank ? c->Peek() == '{' : c->PeekRaw() == '{') {
     c->Consume('{');
-    layout_follows = std::isdigit(static_cast<unsigned char>(c->Peek()));
+    char next = c->Peek();
+    layout_follows = std::isdigit(static_cast<unsigned char>(next)) ||
+                     next == ':' || next == '}';
   }
   c->Reset(after_dims);
   if (layout_follows) {
@@ -282,6 +355,12 @@ Result<Shape> ParseShapeAt(Cursor* c) {
     shape.layout = std::move(layout);
   }
   return shape;
+}
+
+}  // namespace
+
+Result<Shape> ParseShapeAt(Cursor* c, bool layout_after_blank) {
+  return ParseShapeAtDepth(c, 0, layout_after_blank);
 }
 
 Result<Shape> ParseShape(std::string_view text) {

@@ -1,5 +1,7 @@
 // HLO shapes as XLA prints them: `f32[10,20]{1,0}`, `f32[]`, tuples
-// `(f32[10], s32[10])`, layouts with tiles `{1,0:T(8,128)(2,1)}`.
+// `(f32[10], s32[10])`, layouts with tiles `{1,0:T(8,128)(2,1)}`, dynamic
+// dimensions `f32[<=8,784]` (bounded) and `f32[?,784]` (unbounded), buffer
+// shapes `b(f32[16])` (read as the shape inside).
 #ifndef IXA_ANALYSIS_HLO_SHAPE_H_
 #define IXA_ANALYSIS_HLO_SHAPE_H_
 
@@ -43,9 +45,22 @@ enum class ElementType {
   kF64,
   kC64,
   kC128,
+  kS1,
+  kU1,
+  kF6E2M3FN,
+  kF6E3M2FN,
+  kOpaque,
   kToken,
   kTuple,
 };
+
+// The size stored for an unbounded dynamic dimension (`?`): its indices
+// range over [0, INT64_MAX - 1], the widest domain a map can state.
+inline constexpr int64_t kUnboundedDim = INT64_MAX;
+
+// Tuple shapes nest at most this deep (the reader refuses deeper ones, so
+// that no recursive walk over a shape can exhaust the stack).
+inline constexpr int kMaxShapeDepth = 64;
 
 // "f32" -> kF32; kInvalid when unknown.
 ElementType ElementTypeFromName(std::string_view name);
@@ -76,8 +91,16 @@ struct Shape {
   std::vector<int64_t> dims;          // arrays only
   std::optional<Layout> layout;       // arrays only; nullopt = not written
   std::vector<Shape> tuple_elements;  // tuples only
+  // Bit i: dim i is written `<=N` or `?` (a mask keeps every shape small;
+  // the reader refuses dynamic dims past the 64th).
+  uint64_t dynamic_mask = 0;
 
   bool IsTuple() const { return type == ElementType::kTuple; }
+  bool IsDynamicDim(int i) const {
+    return i >= 0 && i < 64 && ((dynamic_mask >> i) & 1) != 0;
+  }
+  // Some dim (of this array or any tuple element) is `?`.
+  bool HasUnboundedDim() const;
   bool IsArray() const { return !IsTuple() && type != ElementType::kToken; }
   int rank() const { return static_cast<int>(dims.size()); }
   bool IsScalar() const { return IsArray() && dims.empty(); }
@@ -88,7 +111,8 @@ struct Shape {
   // Dims in physical order, most major first.
   std::vector<int64_t> PhysicalDims() const;
 
-  // Same type and dims (and tuple structure), layouts ignored.
+  // Same type and dims (and tuple structure), layouts and the bounded /
+  // static distinction ignored.
   bool Compatible(const Shape& o) const;
   bool operator==(const Shape& o) const {
     return Compatible(o) && layout == o.layout;
@@ -107,8 +131,10 @@ struct Shape {
 Result<Shape> ParseShape(std::string_view text);
 
 class Cursor;
-// Parses a shape at the cursor (used by the module reader).
-Result<Shape> ParseShapeAt(Cursor* cursor);
+// Parses a shape at the cursor (used by the module reader). With
+// layout_after_blank false, only a '{' right after the dims opens a layout
+// (a literal's value follows its shape after a blank: `s32[2] {1, 2}`).
+Result<Shape> ParseShapeAt(Cursor* cursor, bool layout_after_blank = true);
 // True when the cursor is at something that starts a shape: `(` or an
 // element type name followed by `[`.
 bool AtShape(Cursor* cursor);

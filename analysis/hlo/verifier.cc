@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "hw/xla_layout.h"
+
 namespace ixa::hlo {
 namespace {
 
@@ -49,21 +51,254 @@ std::optional<std::string> AllArrays(const Instruction& in) {
   return std::nullopt;
 }
 
-// Output size of a window along one dimension (XLA's WindowedOutputSize).
+// Output size of a window along one dimension (XLA's WindowedOutputSize);
+// -1 when the arithmetic overflows.
 int64_t WindowedSize(int64_t n, const WindowDim& w) {
-  int64_t padded =
-      (n == 0 ? 0 : (n - 1) * w.base_dilation + 1) + w.pad_low + w.pad_high;
-  int64_t window = (w.size - 1) * w.window_dilation + 1;
+  int64_t dilated = 0, padded, window;
+  if (n > 0 && (__builtin_mul_overflow(n - 1, w.base_dilation, &dilated) ||
+                __builtin_add_overflow(dilated, 1, &dilated))) {
+    return -1;
+  }
+  if (__builtin_add_overflow(dilated, w.pad_low, &padded) ||
+      __builtin_add_overflow(padded, w.pad_high, &padded) ||
+      __builtin_mul_overflow(w.size - 1, w.window_dilation, &window) ||
+      __builtin_add_overflow(window, 1, &window)) {
+    return -1;
+  }
   if (padded < window) return 0;
   return (padded - window) / w.stride + 1;
 }
 
+bool Tiled(const Shape& s) {
+  return s.layout &&
+         (!s.layout->tiles.empty() || s.layout->element_size_bits != 0);
+}
+
+// Bytes of a shape's buffer under its (tiled) layout; nullopt when hw
+// cannot lay it out.
+std::optional<int64_t> PhysicalBytes(const Shape& s) {
+  auto xla = hw::ParseXlaShape(s.ToString(/*with_layout=*/true));
+  if (!xla.ok()) return std::nullopt;
+  ExprContext ctx;
+  auto info = hw::AnalyzeTiledLayout(*xla, &ctx);
+  if (!info.ok()) return std::nullopt;
+  return info->bytes;
+}
+
+bool AnyUnbounded(const Instruction& in) {
+  if (in.shape.HasUnboundedDim()) return true;
+  for (const Instruction* o : in.operands) {
+    if (o->shape.HasUnboundedDim()) return true;
+  }
+  return false;
+}
+
+// bitcast-convert between element types of different widths: the narrower
+// side has one more (minor) dim, of size wide bits / narrow bits.
+std::optional<std::string> VerifyBitcastConvert(const Instruction& in) {
+  if (auto e = NeedOperands(in, 1)) return e;
+  const Shape& src = in.operand(0)->shape;
+  const Shape& out = in.shape;
+  int in_bits = ElementBits(src.type), out_bits = ElementBits(out.type);
+  auto bad = [&]() -> std::optional<std::string> {
+    return "shape mismatch: bitcast-convert of " + Str(src) + " to " +
+           Str(out) + ": the " + std::to_string(in_bits) + "-bit and " +
+           std::to_string(out_bits) +
+           "-bit sides must have the same dims, the narrower one with one "
+           "more minor dim of the width ratio";
+  };
+  if (in_bits == out_bits) {
+    return src.dims == out.dims ? std::nullopt : bad();
+  }
+  const Shape& wide = in_bits > out_bits ? src : out;
+  const Shape& narrow = in_bits > out_bits ? out : src;
+  int wb = std::max(in_bits, out_bits), nb = std::min(in_bits, out_bits);
+  if (nb == 0 || wb % nb != 0 || narrow.rank() != wide.rank() + 1 ||
+      narrow.dims.back() != wb / nb ||
+      !std::equal(wide.dims.begin(), wide.dims.end(), narrow.dims.begin())) {
+    return bad();
+  }
+  return std::nullopt;
+}
+
+bool Has(const std::vector<int64_t>& v, int64_t x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+// Gather: the dimension numbers fit the shapes and give the output shape
+// (XLA's shape inference for gather).
+std::optional<std::string> VerifyGather(const Instruction& in) {
+  if (auto e = NeedOperands(in, 2)) return e;
+  const GatherDimensionNumbers& g = in.gather;
+  const Shape &operand = in.operand(0)->shape, &indices = in.operand(1)->shape;
+  const int64_t r_op = operand.rank(), r_ind = indices.rank();
+  const int64_t ivd = g.index_vector_dim;
+  auto bad = [&](const std::string& what) -> std::optional<std::string> {
+    return "gather '" + in.name + "': " + what;
+  };
+  if (in.slice_sizes.size() != static_cast<size_t>(r_op)) {
+    return bad("slice_sizes needs one size per operand dimension");
+  }
+  for (int64_t i = 0; i < r_op; ++i) {
+    if (in.slice_sizes[i] < 0 || in.slice_sizes[i] > operand.dims[i]) {
+      return bad("slice_sizes larger than the operand");
+    }
+  }
+  if (ivd < 0 || ivd > r_ind) return bad("index_vector_dim out of range");
+  const int64_t k = ivd == r_ind ? 1 : indices.dims[ivd];
+  if (static_cast<int64_t>(g.start_index_map.size()) != k ||
+      !DistinctIn(g.start_index_map, r_op) ||
+      !DistinctIn(g.collapsed_slice_dims, r_op) ||
+      !DistinctIn(g.operand_batching_dims, r_op) ||
+      g.operand_batching_dims.size() != g.start_indices_batching_dims.size() ||
+      !DistinctIn(g.start_indices_batching_dims, r_ind)) {
+    return bad(
+        "start_index_map, collapsed_slice_dims or batching dims do not fit "
+        "the operand and indices");
+  }
+  for (int64_t d : g.start_indices_batching_dims) {
+    if (d == ivd) return bad("a batching dim is the index vector dim");
+  }
+  std::vector<int64_t> window;
+  for (int64_t i = 0; i < r_op; ++i) {
+    bool collapsed = Has(g.collapsed_slice_dims, i);
+    bool batching = Has(g.operand_batching_dims, i);
+    if (collapsed && batching) return bad("a dim is collapsed and batching");
+    if ((collapsed || batching) && in.slice_sizes[i] != 1) {
+      return bad("collapsed and batching dims need slice size 1");
+    }
+    if (!collapsed && !batching) window.push_back(in.slice_sizes[i]);
+  }
+  const int64_t batch_rank = r_ind - (ivd < r_ind ? 1 : 0);
+  if (!DistinctIn(g.offset_dims, in.shape.rank()) ||
+      g.offset_dims.size() != window.size() ||
+      in.shape.rank() != batch_rank + static_cast<int64_t>(window.size())) {
+    return bad("offset_dims do not fit the output rank");
+  }
+  std::vector<int64_t> want;
+  size_t w = 0, b = 0;
+  std::vector<int64_t> batch;
+  for (int64_t i = 0; i < r_ind; ++i) {
+    if (i != ivd) batch.push_back(indices.dims[i]);
+  }
+  for (int64_t i = 0; i < in.shape.rank(); ++i) {
+    want.push_back(Has(g.offset_dims, i) ? window[w++] : batch[b++]);
+  }
+  if (want != in.shape.dims)
+    return Mismatch(in, Shape::Array(in.shape.type, want));
+  return std::nullopt;
+}
+
+// Scatter: operands, indices, updates; the dimension numbers fit.
+std::optional<std::string> VerifyScatter(const Instruction& in) {
+  const int n = in.operand_count();
+  auto bad = [&](const std::string& what) -> std::optional<std::string> {
+    return "scatter '" + in.name + "': " + what;
+  };
+  if (n < 3 || n % 2 == 0) return bad("takes operands, indices, then updates");
+  const int k = (n - 1) / 2;
+  const ScatterDimensionNumbers s = in.ScatterDims();
+  const Shape& operand = in.operand(0)->shape;
+  const Shape& indices = in.operand(k)->shape;
+  const Shape& updates = in.operand(k + 1)->shape;
+  for (int i = 0; i < n; ++i) {
+    if (!in.operand(i)->shape.IsArray()) return bad("operands must be arrays");
+  }
+  for (int i = 1; i < k; ++i) {
+    if (in.operand(i)->shape.dims != operand.dims) {
+      return bad("the operands differ in dimensions");
+    }
+  }
+  for (int i = k + 2; i < n; ++i) {
+    if (in.operand(i)->shape.dims != updates.dims) {
+      return bad("the updates differ in dimensions");
+    }
+  }
+  const int64_t r_op = operand.rank(), r_ind = indices.rank();
+  const int64_t ivd = s.index_vector_dim;
+  if (ivd < 0 || ivd > r_ind) return bad("index_vector_dim out of range");
+  const int64_t vec = ivd == r_ind ? 1 : indices.dims[ivd];
+  if (!DistinctIn(s.update_window_dims, updates.rank()) ||
+      !DistinctIn(s.inserted_window_dims, r_op) ||
+      !DistinctIn(s.input_batching_dims, r_op) ||
+      !DistinctIn(s.scatter_dims_to_operand_dims, r_op) ||
+      static_cast<int64_t>(s.scatter_dims_to_operand_dims.size()) != vec ||
+      s.input_batching_dims.size() != s.scatter_indices_batching_dims.size() ||
+      !DistinctIn(s.scatter_indices_batching_dims, r_ind)) {
+    return bad("the dimension numbers do not fit the shapes");
+  }
+  std::vector<int64_t> window;
+  for (int64_t i = 0; i < r_op; ++i) {
+    if (!Has(s.inserted_window_dims, i) && !Has(s.input_batching_dims, i)) {
+      window.push_back(i);
+    }
+  }
+  const int64_t batch_rank = r_ind - (ivd < r_ind ? 1 : 0);
+  if (window.size() != s.update_window_dims.size() ||
+      updates.rank() !=
+          batch_rank + static_cast<int64_t>(s.update_window_dims.size())) {
+    return bad("update_window_dims do not fit the operand and updates");
+  }
+  for (size_t w = 0; w < window.size(); ++w) {
+    if (updates.dims[s.update_window_dims[w]] > operand.dims[window[w]]) {
+      return bad("an update window is larger than the operand");
+    }
+  }
+  std::vector<int64_t> scatter_sizes, batch_sizes;
+  for (int64_t i = 0; i < updates.rank(); ++i) {
+    if (!Has(s.update_window_dims, i)) scatter_sizes.push_back(updates.dims[i]);
+  }
+  for (int64_t i = 0; i < r_ind; ++i) {
+    if (i != ivd) batch_sizes.push_back(indices.dims[i]);
+  }
+  if (scatter_sizes != batch_sizes) {
+    return bad("the updates' scatter dims differ from the indices' dims");
+  }
+  std::vector<Shape> outs;
+  for (int i = 0; i < k; ++i) outs.push_back(in.operand(i)->shape);
+  bool ok = k == 1 ? in.shape.Compatible(operand)
+                   : in.shape.IsTuple() &&
+                         static_cast<int>(in.shape.tuple_elements.size()) == k;
+  for (int i = 0; ok && k > 1 && i < k; ++i) {
+    ok = in.shape.tuple_elements[i].Compatible(outs[i]);
+  }
+  if (!ok) return Mismatch(in, k == 1 ? operand : in.shape);
+  return std::nullopt;
+}
+
+// Sort: every operand has the same dims; the output is the operands.
+std::optional<std::string> VerifySort(const Instruction& in) {
+  if (in.operands.empty()) return "sort needs an operand";
+  const Shape& first = in.operand(0)->shape;
+  if (in.dimensions.size() != 1 || in.dimensions[0] < 0 ||
+      in.dimensions[0] >= std::max(first.rank(), 1)) {
+    return "sort needs dimensions={d} within the operands' rank";
+  }
+  for (const Instruction* o : in.operands) {
+    if (!o->shape.IsArray() || o->shape.dims != first.dims) {
+      return "sort '" + in.name + "': the operands differ in dimensions";
+    }
+  }
+  const int k = in.operand_count();
+  bool ok = k == 1 ? in.shape.IsArray() && in.shape.dims == first.dims
+                   : in.shape.IsTuple() &&
+                         static_cast<int>(in.shape.tuple_elements.size()) == k;
+  for (int i = 0; ok && k > 1 && i < k; ++i) {
+    ok = in.shape.tuple_elements[i].dims == first.dims;
+  }
+  if (!ok) return Mismatch(in, first);
+  return std::nullopt;
+}
+
 std::optional<std::string> VerifyArrayOp(const Instruction& in) {
+  // `?` dims carry no size to check sums and products against.
+  if (AnyUnbounded(in)) return std::nullopt;
   const std::string& op = in.opcode;
   const Shape& out = in.shape;
   auto operand_dims = [&](int i) -> const std::vector<int64_t>& {
     return in.operand(i)->shape.dims;
   };
+  if (op == "bitcast-convert") return VerifyBitcastConvert(in);
   if (IsElementwiseOpcode(op)) {
     for (const Instruction* o : in.operands) {
       if (o->shape.IsScalar() && !out.IsScalar()) continue;
@@ -82,7 +317,15 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
              Str(in.operand(0)->shape) + " -> " + Str(out);
     }
     for (size_t i = 0; i < d.size(); ++i) {
-      if (out.dims[d[i]] != operand_dims(0)[i]) return Mismatch(in, out);
+      if (out.dims[d[i]] != operand_dims(0)[i]) {
+        return "shape mismatch: broadcast '" + in.name + "' of '" +
+               in.operand(0)->name + "', which is " +
+               Str(in.operand(0)->shape) + ", cannot give " + Str(out) +
+               " with dimensions=" + Dims(d) + ": operand dimension " +
+               std::to_string(i) + " is " + std::to_string(operand_dims(0)[i]) +
+               " but output dimension " + std::to_string(d[i]) + " is " +
+               std::to_string(out.dims[d[i]]);
+      }
     }
     return std::nullopt;
   }
@@ -96,6 +339,18 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
     }
     for (size_t i = 0; i < p.size(); ++i) {
       if (out.dims[i] != operand_dims(0)[p[i]]) return Mismatch(in, out);
+    }
+    return std::nullopt;
+  }
+  if (op == "bitcast" && (Tiled(in.shape) || Tiled(in.operand(0)->shape))) {
+    // XLA compares the buffers' sizes, padding of the tiles included.
+    if (auto e = NeedOperands(in, 1)) return e;
+    std::optional<int64_t> a = PhysicalBytes(in.operand(0)->shape);
+    std::optional<int64_t> b = PhysicalBytes(in.shape);
+    if (!a || !b || *a != *b) {
+      return "shape mismatch: bitcast of " +
+             in.operand(0)->shape.ToString(true) + " to " +
+             in.shape.ToString(true) + " changes the size of the tiled buffer";
     }
     return std::nullopt;
   }
@@ -136,7 +391,8 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
                std::to_string(s.limit) + ":" + std::to_string(s.stride) +
                "] out of range for dimension " + std::to_string(i);
       }
-      if (out.dims[i] != (s.limit - s.start + s.stride - 1) / s.stride) {
+      if (out.dims[i] !=
+          (s.limit == s.start ? 0 : (s.limit - s.start - 1) / s.stride + 1)) {
         return Mismatch(in, out);
       }
     }
@@ -156,7 +412,9 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
           return Mismatch(in, o->shape);
         }
       }
-      total += o->shape.dims[d];
+      if (__builtin_add_overflow(total, o->shape.dims[d], &total)) {
+        return Mismatch(in, o->shape);
+      }
     }
     if (total != out.dims[d]) return Mismatch(in, out);
     return std::nullopt;
@@ -171,19 +429,26 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
     }
     for (size_t i = 0; i < src.size(); ++i) {
       const PadDim& p = in.padding[i];
-      int64_t n = src[i] + p.low + p.high +
-                  (src[i] > 0 ? (src[i] - 1) * p.interior : 0);
-      if (n != out.dims[i]) return Mismatch(in, out);
+      int64_t interior = 0, n;
+      if ((src[i] > 0 &&
+           __builtin_mul_overflow(src[i] - 1, p.interior, &interior)) ||
+          __builtin_add_overflow(src[i], interior, &n) ||
+          __builtin_add_overflow(n, p.low, &n) ||
+          __builtin_add_overflow(n, p.high, &n) || n != out.dims[i]) {
+        return Mismatch(in, out);
+      }
     }
     return std::nullopt;
   }
   if (op == "dynamic-slice") {
     const auto& src = operand_dims(0);
-    if (in.operand_count() != static_cast<int>(src.size()) + 1) {
+    if (OffsetVectorOperand(in) < 0 &&
+        in.operand_count() != static_cast<int>(src.size()) + 1) {
       return "dynamic-slice takes the operand and one scalar offset per "
-             "dimension";
+             "dimension (or one vector of them)";
     }
-    for (int i = 1; i < in.operand_count(); ++i) {
+    for (int i = 1; i < in.operand_count() && OffsetVectorOperand(in) < 0;
+         ++i) {
       if (!in.operand(i)->shape.IsScalar()) return "offsets must be scalars";
     }
     if (in.dynamic_slice_sizes.size() != src.size()) {
@@ -199,20 +464,28 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
   }
   if (op == "dynamic-update-slice") {
     const auto& src = operand_dims(0);
-    if (in.operand_count() != static_cast<int>(src.size()) + 2) {
+    if (OffsetVectorOperand(in) < 0 &&
+        in.operand_count() != static_cast<int>(src.size()) + 2) {
       return "dynamic-update-slice takes operand, update and one scalar "
-             "offset per dimension";
+             "offset per dimension (or one vector of them)";
     }
     const auto& upd = operand_dims(1);
     if (upd.size() != src.size()) return Mismatch(in, in.operand(1)->shape);
     for (size_t i = 0; i < src.size(); ++i) {
       if (upd[i] > src[i]) return "update larger than the operand";
     }
-    for (int i = 2; i < in.operand_count(); ++i) {
+    for (int i = 2; i < in.operand_count() && OffsetVectorOperand(in) < 0;
+         ++i) {
       if (!in.operand(i)->shape.IsScalar()) return "offsets must be scalars";
     }
     if (out.dims != src) return Mismatch(in, in.operand(0)->shape);
     return std::nullopt;
+  }
+  if (op == "dot" && in.HasAttribute("sparsity")) {
+    // Sparse dot: (lhs, rhs, metadata...) with a compressed operand.
+    return in.operand_count() >= 2
+               ? std::nullopt
+               : std::optional<std::string>("sparse dot needs two operands");
   }
   if (op == "dot") {
     if (auto e = NeedOperands(in, 2)) return e;
@@ -251,20 +524,8 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
     }
     return std::nullopt;
   }
-  if (op == "gather") {
-    if (auto e = NeedOperands(in, 2)) return e;
-    const auto& src = operand_dims(0);
-    if (in.slice_sizes.size() != src.size()) {
-      return "gather slice_sizes needs one size per operand dimension";
-    }
-    for (size_t i = 0; i < src.size(); ++i) {
-      if (in.slice_sizes[i] < 0 || in.slice_sizes[i] > src[i]) {
-        return "gather slice_sizes larger than the operand";
-      }
-    }
-    return std::nullopt;
-  }
-  if (op == "all-gather") {
+  if (op == "gather") return VerifyGather(in);
+  if (op == "all-gather" && in.operand_count() == 1) {
     if (in.dimensions.size() != 1 || in.operand_count() != 1) {
       return "all-gather takes one operand and dimensions={d}";
     }
@@ -280,33 +541,6 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
 }
 
 }  // namespace
-
-std::optional<Shape> InferShape(const Instruction& in) {
-  if (in.operands.empty()) return std::nullopt;
-  const Shape& first = in.operand(0)->shape;
-  if (in.opcode == "dynamic-slice" && first.IsArray()) {
-    return Shape::Array(first.type, in.dynamic_slice_sizes);
-  }
-  if (in.opcode == "dynamic-update-slice" || in.opcode == "copy" ||
-      in.opcode == "negate" || in.opcode == "abs") {
-    return first;
-  }
-  if (IsElementwiseOpcode(in.opcode) && in.opcode != "convert" &&
-      in.opcode != "bitcast-convert") {
-    // The widest operand decides (select's predicate may be a scalar).
-    const Shape* widest = &first;
-    for (const Instruction* o : in.operands) {
-      if (o->shape.rank() > widest->rank()) widest = &o->shape;
-    }
-    Shape s = *widest;
-    if (in.opcode == "select" && in.operand_count() == 3) {
-      s.type = in.operand(1)->shape.type;
-    }
-    if (in.opcode == "compare") s.type = ElementType::kPred;
-    return s;
-  }
-  return std::nullopt;
-}
 
 std::optional<std::string> VerifyInstruction(const Instruction& in) {
   const std::string& op = in.opcode;
@@ -336,6 +570,10 @@ std::optional<std::string> VerifyInstruction(const Instruction& in) {
     }
     return std::nullopt;
   }
+  if (op == "scatter") {
+    return AnyUnbounded(in) ? std::nullopt : VerifyScatter(in);
+  }
+  if (op == "sort") return VerifySort(in);
   if (op == "reduce" || op == "reduce-window") {
     int n = in.operand_count();
     if (n == 0 || n % 2 != 0) {
@@ -388,20 +626,25 @@ std::optional<std::string> VerifyInstruction(const Instruction& in) {
     return std::nullopt;
   }
   if (op == "convolution") {
-    if (auto e = NeedOperands(in, 2)) return e;
+    // Sparse convolution: a third operand holds the sparsity metadata and
+    // the lhs is stored compressed, so its sizes are not checked here.
+    const bool sparse = in.operand_count() == 3;
+    if (!sparse) {
+      if (auto e = NeedOperands(in, 2)) return e;
+    }
     if (auto e = AllArrays(in)) return e;
     if (!in.conv) return "convolution needs dim_labels=";
     const ConvDimensionNumbers& dn = *in.conv;
     const Shape &lhs = in.operand(0)->shape, &rhs = in.operand(1)->shape;
     size_t sp = dn.input_spatial.size();
-    if (static_cast<size_t>(lhs.rank()) != sp + 2 ||
-        static_cast<size_t>(rhs.rank()) != sp + 2 ||
-        static_cast<size_t>(in.shape.rank()) != sp + 2) {
+    if (lhs.rank() != dn.input_rank || rhs.rank() != dn.kernel_rank ||
+        in.shape.rank() != dn.output_rank) {
       return "dim_labels do not match the ranks of '" + in.name + "'";
     }
     if (in.window.size() != sp && !(sp == 0 && in.window.empty())) {
       return "window needs one entry per spatial dimension";
     }
+    if (sparse || AnyUnbounded(in)) return std::nullopt;
     for (size_t i = 0; i < sp; ++i) {
       if (in.window[i].size != rhs.dims[dn.kernel_spatial[i]]) {
         return "window size differs from the kernel's spatial size";
@@ -412,12 +655,22 @@ std::optional<std::string> VerifyInstruction(const Instruction& in) {
                " of '" + in.name + "'";
       }
     }
-    if (in.feature_group_count <= 0 || in.batch_group_count <= 0 ||
-        lhs.dims[dn.input_feature] !=
-            rhs.dims[dn.kernel_input_feature] * in.feature_group_count ||
+    int64_t kernel_in;
+    const int64_t fg = in.feature_group_count, bg = in.batch_group_count;
+    if (fg <= 0 || bg <= 0 ||
+        __builtin_mul_overflow(rhs.dims[dn.kernel_input_feature], fg,
+                               &kernel_in) ||
+        lhs.dims[dn.input_feature] != kernel_in ||
         in.shape.dims[dn.output_feature] !=
             rhs.dims[dn.kernel_output_feature]) {
       return "convolution feature dimensions do not match";
+    }
+    if (bg > 1 &&
+        (lhs.dims[dn.input_batch] % bg != 0 ||
+         in.shape.dims[dn.output_batch] != lhs.dims[dn.input_batch] / bg ||
+         in.shape.dims[dn.output_feature] % bg != 0)) {
+      return "convolution batch_group_count=" + std::to_string(bg) +
+             " does not divide the batch and output feature dimensions";
     }
     return std::nullopt;
   }

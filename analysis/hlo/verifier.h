@@ -12,8 +12,10 @@
 namespace ixa::hlo {
 
 // The result shape of an instruction written without one (`ds =
-// dynamic-slice(...)`), from its operands; nullopt when not inferable.
-std::optional<Shape> InferShape(const Instruction& instr);
+// dynamic-slice(...)`, `t = tuple(a, b)`), from its operands, attributes
+// and called computations by XLA's shape rules (shape_inference.cc); an
+// error naming why when it cannot be inferred.
+Result<Shape> InferShape(const Instruction& instr);
 
 // nullopt when the instruction's shapes and attributes agree; else a
 // message naming the mismatch (the reader adds the position).

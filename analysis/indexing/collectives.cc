@@ -1,22 +1,82 @@
-// Collectives seen from one replica: all-reduce and collective-permute read
-// the same index of their operand (on other replicas too); all-gather reads
-// `d mod n` along the gathered dim (the replica is `d floordiv n`);
-// reduce-scatter reads the whole gathered range of its shard.
+// Collectives seen from one replica. all-reduce and collective-permute
+// read the same index of their operand (on other replicas too). all-gather
+// reads `d mod n` along the gathered dim of the replica `d floordiv n` of
+// its group: two maps, as XLA reports them (the element within the source
+// replica's slice, and the replica: HloInstructionIndexing::replica_maps).
+// reduce-scatter reads the whole gathered range of its shard. all-to-all
+// reads chunk `d floordiv c` from replica `d floordiv c`, at the place of
+// this replica's own rank in the group, which the analysis does not know:
+// that rank is a range variable over the group (a sound superset).
 #include "analysis/indexing/internal.h"
 
 namespace ixa::indexing_internal {
 namespace {
 
-Result<int64_t> GatheredDim(const Instruction& in) {
-  if (in.dimensions.size() != 1 || in.operand_count() != 1 ||
-      !in.shape.IsArray() || in.operand(0)->shape.rank() != in.shape.rank()) {
-    return Unsupported(in, "needs one array operand and dimensions={d}");
+Result<int64_t> GatheredDim(const Instruction& in, int operand, int output) {
+  const hlo::Shape& out = OutputShape(in, output);
+  if (in.dimensions.size() != 1 || operand >= in.operand_count() ||
+      !out.IsArray() || in.operand(operand)->shape.rank() != out.rank()) {
+    return Unsupported(in, "needs array operands and dimensions={d}");
   }
   int64_t d = in.dimensions[0];
-  if (d < 0 || d >= in.shape.rank()) {
-    return Error::Invalid("'" + in.name + "': dimension out of range");
+  if (d < 0 || d >= out.rank()) {
+    return Unsupported(in, "dimension out of range");
   }
   return d;
+}
+
+// The size of every replica group, when all groups are written and equal.
+std::optional<int64_t> GroupSize(const Instruction& in) {
+  if (in.replica_groups.empty()) return std::nullopt;
+  size_t n = in.replica_groups[0].size();
+  for (const auto& g : in.replica_groups) {
+    if (g.size() != n) return std::nullopt;
+  }
+  if (n == 0) return std::nullopt;
+  return static_cast<int64_t>(n);
+}
+
+Result<Indexing> AllToAllOutToIn(const Instruction& in, int output_id,
+                                 ExprContext* ctx) {
+  const std::vector<int64_t>& out = OutputDims(in, output_id);
+  Indexing result;
+  if (in.dimensions.empty()) {
+    // Tuple form: output j is operand (own rank) of replica j, read at the
+    // same index.
+    for (int i = 0; i < in.operand_count(); ++i) {
+      IndexingMap m = IndexingMap::Identity(ctx, out);
+      FinishMap(&m);
+      IndexingMap replica = MakeMap(ctx, out, {}, {ctx->Constant(output_id)});
+      FinishMap(&replica);
+      result.indexing_maps.emplace_back();
+      result.indexing_maps.back().Insert(std::move(m));
+      result.replica_maps.emplace_back();
+      result.replica_maps.back().Insert(std::move(replica));
+    }
+    return result;
+  }
+  IXA_ASSIGN_OR_RETURN(int64_t dim, GatheredDim(in, 0, 0));
+  std::optional<int64_t> n = GroupSize(in);
+  if (!n) {
+    return Unsupported(in,
+                       "the replica group size is not written "
+                       "(replica_groups={} or groups of different sizes)");
+  }
+  if (out[dim] % *n != 0) {
+    return Unsupported(in, "the group size does not divide the split dim");
+  }
+  const int64_t chunk = out[dim] / *n;
+  std::vector<Expr> results, replica;
+  for (size_t i = 0; i < out.size(); ++i) results.push_back(ctx->Dim(i));
+  results[dim] = ctx->Dim(dim) % chunk + ctx->Symbol(0) * chunk;
+  replica.push_back(ctx->Dim(dim).FloorDiv(chunk));
+  result = FromMaps(
+      {MakeMap(ctx, out, std::vector<int64_t>{*n}, std::move(results))});
+  IndexingMap r = MakeMap(ctx, out, {}, std::move(replica));
+  FinishMap(&r);
+  result.replica_maps.emplace_back();
+  result.replica_maps.back().Insert(std::move(r));
+  return result;
 }
 
 }  // namespace
@@ -25,39 +85,64 @@ Result<Indexing> CollectiveOutToIn(const Instruction& in, int output_id,
                                    ExprContext* ctx) {
   const std::string& op = in.opcode;
   if (op == "all-reduce" || op == "collective-permute") {
+    if (op == "collective-permute" &&
+        (in.operand_count() != 1 || output_id != 0)) {
+      return Unsupported(in,
+                         "the in-place collective-permute with offsets "
+                         "operands");
+    }
     // Operand i feeds output i (a tuple when there are several).
     Indexing out;
     out.indexing_maps.resize(in.operand_count());
-    if (op == "collective-permute" && output_id != 0) {
-      return Unsupported(in, "collective-permute with several outputs");
-    }
     IndexingMap m = IndexingMap::Identity(ctx, OutputDims(in, output_id));
     FinishMap(&m);
     out.indexing_maps[op == "all-reduce" ? output_id : 0].Insert(std::move(m));
     return out;
   }
-  IXA_ASSIGN_OR_RETURN(int64_t dim, GatheredDim(in));
-  const std::vector<int64_t>& out = in.shape.dims;
-  const std::vector<int64_t>& src = in.operand(0)->shape.dims;
+  if (op == "all-to-all") return AllToAllOutToIn(in, output_id, ctx);
+  // all-gather and reduce-scatter: operand j feeds output j.
+  const int j = in.operand_count() == 1 ? 0 : output_id;
+  IXA_ASSIGN_OR_RETURN(int64_t dim, GatheredDim(in, j, output_id));
+  const std::vector<int64_t>& out = OutputDims(in, output_id);
+  const std::vector<int64_t>& src = in.operand(j)->shape.dims;
   std::vector<Expr> results;
   std::vector<int64_t> range_sizes;
-  for (int i = 0; i < in.shape.rank(); ++i) results.push_back(ctx->Dim(i));
+  for (size_t i = 0; i < out.size(); ++i) results.push_back(ctx->Dim(i));
+  Indexing result;
+  result.indexing_maps.resize(in.operand_count());
   if (op == "all-gather") {
+    if (src[dim] == 0 || out[dim] % src[dim] != 0) {
+      return Unsupported(in,
+                         "the gathered dim is no multiple of the operand's");
+    }
     results[dim] = ctx->Dim(dim) % src[dim];
+    IndexingMap replica =
+        MakeMap(ctx, out, {}, {ctx->Dim(dim).FloorDiv(src[dim])});
+    FinishMap(&replica);
+    result.replica_maps.resize(in.operand_count());
+    result.replica_maps[j].Insert(std::move(replica));
   } else {  // reduce-scatter: every shard of the operand's dim is reduced
     if (out[dim] == 0 || src[dim] % out[dim] != 0) {
-      return Error::Invalid("'" + in.name + "': scattered dim does not divide");
+      return Unsupported(in, "the scattered dim does not divide the operand's");
     }
     results[dim] = ctx->Dim(dim) + ctx->Symbol(0) * out[dim];
     range_sizes.push_back(src[dim] / out[dim]);
   }
-  return FromMaps({MakeMap(ctx, out, range_sizes, std::move(results))});
+  IndexingMap m = MakeMap(ctx, out, range_sizes, std::move(results));
+  FinishMap(&m);
+  result.indexing_maps[j].Insert(std::move(m));
+  return result;
 }
 
 Result<Indexing> CollectiveInToOut(const Instruction& in, int operand,
                                    ExprContext* ctx) {
   const std::string& op = in.opcode;
   if (op == "all-reduce" || op == "collective-permute") {
+    if (op == "collective-permute" && in.operand_count() != 1) {
+      return Unsupported(in,
+                         "the in-place collective-permute with offsets "
+                         "operands");
+    }
     Indexing out;
     out.indexing_maps.resize(OutputCount(in));
     int target = op == "all-reduce" ? operand : 0;
@@ -66,23 +151,33 @@ Result<Indexing> CollectiveInToOut(const Instruction& in, int operand,
     out.indexing_maps[target].Insert(std::move(m));
     return out;
   }
-  IXA_ASSIGN_OR_RETURN(int64_t dim, GatheredDim(in));
-  const std::vector<int64_t>& out = in.shape.dims;
-  const std::vector<int64_t>& src = in.operand(0)->shape.dims;
+  const int j = in.operand_count() == 1 ? 0 : operand;
+  IXA_ASSIGN_OR_RETURN(int64_t dim, GatheredDim(in, operand, j));
+  const std::vector<int64_t>& out = OutputDims(in, j);
+  const std::vector<int64_t>& src = in.operand(operand)->shape.dims;
   std::vector<Expr> results;
   std::vector<int64_t> range_sizes;
-  for (int i = 0; i < in.shape.rank(); ++i) results.push_back(ctx->Dim(i));
+  for (size_t i = 0; i < out.size(); ++i) results.push_back(ctx->Dim(i));
   if (op == "all-gather") {
+    if (src[dim] == 0 || out[dim] % src[dim] != 0) {
+      return Unsupported(in,
+                         "the gathered dim is no multiple of the operand's");
+    }
     // Seen from all replicas, element d lands in every replica's block.
     results[dim] = ctx->Dim(dim) + ctx->Symbol(0) * src[dim];
     range_sizes.push_back(out[dim] / src[dim]);
   } else {
     if (out[dim] == 0 || src[dim] % out[dim] != 0) {
-      return Error::Invalid("'" + in.name + "': scattered dim does not divide");
+      return Unsupported(in, "the scattered dim does not divide the operand's");
     }
     results[dim] = ctx->Dim(dim) % out[dim];
   }
-  return FromMaps({MakeMap(ctx, src, range_sizes, std::move(results))});
+  Indexing result;
+  result.indexing_maps.resize(OutputCount(in));
+  IndexingMap m = MakeMap(ctx, src, range_sizes, std::move(results));
+  FinishMap(&m);
+  result.indexing_maps[j].Insert(std::move(m));
+  return result;
 }
 
 }  // namespace ixa::indexing_internal

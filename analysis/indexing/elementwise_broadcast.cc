@@ -113,4 +113,40 @@ Result<Indexing> GetTupleElementIndexing(const Instruction& in,
   return FromMaps({IndexingMap::Identity(ctx, in.shape.dims)});
 }
 
+Result<Indexing> SortIndexing(const Instruction& in, int id, ExprContext* ctx) {
+  // Where an element ends up along the sort dim depends on every key of
+  // that row: the sort dim becomes a range variable, for every operand
+  // (the comparator may read them all). The relation is symmetric.
+  const std::vector<int64_t>& dims = in.operand(0)->shape.dims;
+  if (in.dimensions.size() != 1 || in.dimensions[0] < 0 ||
+      in.dimensions[0] >= static_cast<int64_t>(dims.size())) {
+    return Unsupported(in, "sort needs dimensions={d} within the rank");
+  }
+  (void)id;
+  const int64_t d = in.dimensions[0];
+  std::vector<Expr> results;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    results.push_back(static_cast<int64_t>(i) == d ? ctx->Symbol(0)
+                                                   : ctx->Dim(i));
+  }
+  IndexingMap m = MakeMap(ctx, dims, std::vector<int64_t>{dims[d]}, results);
+  // Out -> in: one entry per operand; in -> out: one per output.
+  const size_t n = std::max<size_t>(in.operand_count(), OutputCount(in));
+  return FromMaps(std::vector<IndexingMap>(n, m));
+}
+
+Result<Indexing> AddDependencyIndexing(const Instruction& in,
+                                       ExprContext* ctx) {
+  // add-dependency passes operand 0 through (the token orders, it is not
+  // read); get-dimension-size reads no element at all.
+  Indexing out;
+  out.indexing_maps.resize(in.operand_count());
+  if (in.opcode == "add-dependency" && in.shape.IsArray()) {
+    IndexingMap m = IndexingMap::Identity(ctx, in.shape.dims);
+    FinishMap(&m);
+    out.indexing_maps[0].Insert(std::move(m));
+  }
+  return out;
+}
+
 }  // namespace ixa::indexing_internal

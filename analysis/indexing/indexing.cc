@@ -191,20 +191,109 @@ Error BadOperand(const Instruction& instr, int operand_id) {
 
 }  // namespace indexing_internal
 
+bool HloInstructionIndexing::AnyUnknown() const {
+  for (size_t i = 0; i < unknown.size(); ++i) {
+    if (IsUnknown(i)) return true;
+  }
+  return false;
+}
+
+void HloInstructionIndexing::SetUnknown(size_t i, std::string reason) {
+  if (indexing_maps.size() <= i) indexing_maps.resize(i + 1);
+  if (unknown.size() <= i) unknown.resize(i + 1);
+  indexing_maps[i] = IndexingMapSet();
+  if (i < replica_maps.size()) replica_maps[i] = IndexingMapSet();
+  unknown[i] = std::move(reason);
+}
+
+std::string NoMapReason(const Instruction& in) {
+  const std::string& op = in.opcode;
+  auto ends_with = [&](std::string_view suffix) {
+    return op.size() > suffix.size() &&
+           op.compare(op.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  if (op == "custom-call") {
+    return "a custom call: what it reads is up to its target";
+  }
+  if (op == "while") {
+    return "a loop: its body may read any element of the state on any "
+           "iteration";
+  }
+  if (op == "conditional") {
+    return "the branch taken, and so what is read, is chosen at run time";
+  }
+  if (op == "fft") {
+    return "every output element of an FFT mixes the whole transformed "
+           "dimensions";
+  }
+  if (op == "rng" || op == "rng-bit-generator" ||
+      op == "rng-get-and-update-state") {
+    return "random number generation reads no operand element per output "
+           "element";
+  }
+  if (ends_with("-start") || ends_with("-done") || op == "async-update") {
+    return "an asynchronous wrapper: the wrapped work runs apart from it";
+  }
+  if (op == "send" || op == "recv") {
+    return "a transfer to or from another program";
+  }
+  if (op == "infeed" || op == "outfeed") return "a transfer with the host";
+  if (op == "triangular-solve") {
+    return "each element of a triangular solve depends on the whole "
+           "triangle";
+  }
+  if (op == "cholesky") {
+    return "each element of a Cholesky factor depends on the whole matrix";
+  }
+  if (op == "select-and-scatter") {
+    return "where each source element lands is selected at run time";
+  }
+  return "";
+}
+
 using namespace indexing_internal;  // NOLINT: the dispatch below uses all
 
-Result<HloInstructionIndexing> ComputeOutputToInputIndexing(
-    const Instruction& in, int output_id, ExprContext* ctx) {
-  if (output_id < 0 || output_id >= OutputCount(in)) {
-    return Error::Invalid("'" + in.name + "' has no output " +
-                          std::to_string(output_id));
+namespace {
+
+bool IsCollective(const std::string& op) {
+  return op == "all-reduce" || op == "all-gather" ||
+         op == "collective-permute" || op == "reduce-scatter" ||
+         op == "all-to-all";
+}
+
+// Ops whose maps stay valid over `?` dims (no linearization, no sums of
+// sizes): their indices just range over [0, INT64_MAX - 1].
+bool HandlesUnboundedDims(const Instruction& in) {
+  const std::string& op = in.opcode;
+  return hlo::IsElementwiseOpcode(op) || op == "broadcast" ||
+         op == "transpose" || op == "reverse" || op == "tuple" ||
+         op == "get-tuple-element" || op == "reduce" || op == "dot" ||
+         op == "slice" || op == "dynamic-slice" || op == "all-reduce" ||
+         op == "sort";
+}
+
+std::optional<Error> UnboundedGuard(const Instruction& in) {
+  bool unbounded = in.shape.HasUnboundedDim();
+  for (const Instruction* o : in.operands) {
+    unbounded = unbounded || o->shape.HasUnboundedDim();
   }
+  if (!unbounded || HandlesUnboundedDims(in)) return std::nullopt;
+  return Unsupported(in,
+                     "an unbounded dynamic dimension (?) has no size to "
+                     "lay indices out with");
+}
+
+Result<Indexing> DispatchOutToIn(const Instruction& in, int output_id,
+                                 ExprContext* ctx) {
   const std::string& op = in.opcode;
   if (op == "parameter" || op == "constant" || op == "iota") {
     return HloInstructionIndexing{};
   }
-  if (hlo::IsElementwiseOpcode(op))
+  if (std::optional<Error> e = UnboundedGuard(in)) return *e;
+  if (op == "bitcast-convert") return BitcastConvertOutToIn(in, ctx);
+  if (hlo::IsElementwiseOpcode(op)) {
     return ElementwiseOutToIn(in, output_id, ctx);
+  }
   if (op == "broadcast") return BroadcastOutToIn(in, ctx);
   if (op == "transpose") return TransposeOutToIn(in, ctx);
   if (op == "reverse") return ReverseIndexing(in, ctx);
@@ -212,33 +301,40 @@ Result<HloInstructionIndexing> ComputeOutputToInputIndexing(
   if (op == "get-tuple-element") return GetTupleElementIndexing(in, ctx);
   if (op == "reshape") return ReshapeOutToIn(in, ctx);
   if (op == "bitcast") return BitcastOutToIn(in, ctx);
+  if (op == "dynamic-reshape") return DynamicReshapeOutToIn(in, ctx);
   if (op == "slice") return SliceOutToIn(in, ctx);
   if (op == "pad") return PadOutToIn(in, ctx);
   if (op == "concatenate") return ConcatenateOutToIn(in, ctx);
   if (op == "reduce") return ReduceOutToIn(in, output_id, ctx);
   if (op == "reduce-window") return ReduceWindowOutToIn(in, output_id, ctx);
   if (op == "dot") return DotOutToIn(in, ctx);
+  if (op == "scaled-dot") return ScaledDotOutToIn(in, ctx);
+  if (op == "ragged-dot") return RaggedDotOutToIn(in, ctx);
   if (op == "convolution") return ConvolutionOutToIn(in, ctx);
   if (op == "dynamic-slice") return DynamicSliceOutToIn(in, ctx);
   if (op == "dynamic-update-slice") return DynamicUpdateSliceOutToIn(in, ctx);
   if (op == "gather") return GatherOutToIn(in, ctx);
   if (op == "scan") return ScanOutToIn(in, output_id, ctx);
+  if (op == "scatter") return ScatterOutToIn(in, output_id, ctx);
+  if (op == "sort") return SortIndexing(in, output_id, ctx);
   if (op == "fusion" || op == "call") return FusionOutToIn(in, output_id, ctx);
-  if (op == "all-reduce" || op == "all-gather" || op == "collective-permute" ||
-      op == "reduce-scatter") {
-    return CollectiveOutToIn(in, output_id, ctx);
+  if (IsCollective(op)) return CollectiveOutToIn(in, output_id, ctx);
+  if (op == "add-dependency" || op == "get-dimension-size") {
+    return AddDependencyIndexing(in, ctx);
   }
-  return Unsupported(in);
+  std::string why = NoMapReason(in);
+  return Unsupported(in,
+                     why.empty() ? "the analysis has no map for this op" : why);
 }
 
-Result<HloInstructionIndexing> ComputeInputToOutputIndexing(
-    const Instruction& in, int operand_id, ExprContext* ctx) {
-  if (operand_id < 0 || operand_id >= in.operand_count()) {
-    return BadOperand(in, operand_id);
-  }
+Result<Indexing> DispatchInToOut(const Instruction& in, int operand_id,
+                                 ExprContext* ctx) {
   const std::string& op = in.opcode;
-  if (hlo::IsElementwiseOpcode(op))
+  if (std::optional<Error> e = UnboundedGuard(in)) return *e;
+  if (op == "bitcast-convert") return BitcastConvertInToOut(in, ctx);
+  if (hlo::IsElementwiseOpcode(op)) {
     return ElementwiseInToOut(in, operand_id, ctx);
+  }
   if (op == "broadcast") return BroadcastInToOut(in, ctx);
   if (op == "transpose") return TransposeInToOut(in, ctx);
   if (op == "reverse") return ReverseIndexing(in, ctx);
@@ -258,14 +354,71 @@ Result<HloInstructionIndexing> ComputeInputToOutputIndexing(
   if (op == "reduce-window") return ReduceWindowInToOut(in, operand_id, ctx);
   if (op == "convolution") return ConvolutionInToOut(in, operand_id, ctx);
   if (op == "scan") return ScanInToOut(in, operand_id, ctx);
+  if (op == "scatter") return ScatterInToOut(in, operand_id, ctx);
+  if (op == "sort") return SortIndexing(in, operand_id, ctx);
   if (op == "fusion" || op == "call") return FusionInToOut(in, operand_id, ctx);
   if (op == "all-reduce" || op == "all-gather" || op == "collective-permute" ||
       op == "reduce-scatter") {
     return CollectiveInToOut(in, operand_id, ctx);
   }
-  // Everything else with an output-to-input map (gather, ...): its exact
-  // inverse relation. Ops without one stay unsupported.
+  if (std::string why = NoMapReason(in); !why.empty()) {
+    return Unsupported(in, why);
+  }
+  // Everything else with an output-to-input map (gather, all-to-all,
+  // scaled-dot, ...): its exact inverse relation. Ops without one answer
+  // unknown.
   return InverseOfOutToIn(in, operand_id, ctx);
+}
+
+// An Unsupported error becomes "every entry unknown, for that reason";
+// entries the op filled are normalized to `n`.
+Result<Indexing> Partial(Result<Indexing> r, size_t n) {
+  if (r.ok()) {
+    Indexing out = std::move(r).value();
+    if (out.indexing_maps.size() < n) out.indexing_maps.resize(n);
+    return out;
+  }
+  if (r.error().code != ErrorCode::kUnsupported) return r.error();
+  Indexing out;
+  for (size_t i = 0; i < n; ++i) out.SetUnknown(i, r.error().message);
+  return out;
+}
+
+Result<Indexing> Strict(Result<Indexing> r) {
+  if (!r.ok()) return r;
+  for (size_t i = 0; i < r->unknown.size(); ++i) {
+    if (r->IsUnknown(i)) return Error::Unsupported(r->unknown[i]);
+  }
+  return r;
+}
+
+}  // namespace
+
+Result<HloInstructionIndexing> ComputeOutputToInputIndexingPartial(
+    const Instruction& in, int output_id, ExprContext* ctx) {
+  if (output_id < 0 || output_id >= OutputCount(in)) {
+    return Error::Invalid("'" + in.name + "' has no output " +
+                          std::to_string(output_id));
+  }
+  return Partial(DispatchOutToIn(in, output_id, ctx), in.operand_count());
+}
+
+Result<HloInstructionIndexing> ComputeInputToOutputIndexingPartial(
+    const Instruction& in, int operand_id, ExprContext* ctx) {
+  if (operand_id < 0 || operand_id >= in.operand_count()) {
+    return BadOperand(in, operand_id);
+  }
+  return Partial(DispatchInToOut(in, operand_id, ctx), OutputCount(in));
+}
+
+Result<HloInstructionIndexing> ComputeOutputToInputIndexing(
+    const Instruction& in, int output_id, ExprContext* ctx) {
+  return Strict(ComputeOutputToInputIndexingPartial(in, output_id, ctx));
+}
+
+Result<HloInstructionIndexing> ComputeInputToOutputIndexing(
+    const Instruction& in, int operand_id, ExprContext* ctx) {
+  return Strict(ComputeInputToOutputIndexingPartial(in, operand_id, ctx));
 }
 
 Result<IndexingMap> ToPhysicalIndexing(const IndexingMap& map,

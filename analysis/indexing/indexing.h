@@ -9,9 +9,14 @@
 // Maps come back simplified (Simplify, then RemoveUnusedSymbols). An op with
 // no map gives Error::Unsupported naming the op; bad arguments give
 // Error::Invalid. Nothing here aborts on user input.
+//
+// The *Partial forms answer what they can instead (XLA's "unknown
+// indexing"): an operand (or output) without a map is marked unknown with
+// the reason, and only bad arguments are errors.
 #ifndef IXA_ANALYSIS_INDEXING_INDEXING_H_
 #define IXA_ANALYSIS_INDEXING_INDEXING_H_
 
+#include <string>
 #include <vector>
 
 #include "analysis/hlo/module.h"
@@ -40,13 +45,38 @@ struct HloInstructionIndexing {
   // Output-to-input: one set per operand. Input-to-output: one set per
   // output (a single set for array-shaped instructions).
   std::vector<IndexingMapSet> indexing_maps;
+  // Per entry of indexing_maps: why it has no map; empty (or shorter than
+  // indexing_maps) where the maps are known. An unknown entry's set is
+  // empty.
+  std::vector<std::string> unknown;
+  // Collectives that read other replicas (all-gather, all-to-all), per
+  // entry of indexing_maps: which replica of the group holds the element
+  // the map names (XLA's replica-id map). Empty for every other op.
+  std::vector<IndexingMapSet> replica_maps;
+
+  bool IsUnknown(size_t i) const {
+    return i < unknown.size() && !unknown[i].empty();
+  }
+  bool AnyUnknown() const;
+  // Marks entry i unknown (clearing its maps).
+  void SetUnknown(size_t i, std::string reason);
 };
 
+// Strict: an operand without a map is Error::Unsupported (its reason).
 Result<HloInstructionIndexing> ComputeOutputToInputIndexing(
     const hlo::Instruction& instr, int output_id, ExprContext* ctx);
-
 Result<HloInstructionIndexing> ComputeInputToOutputIndexing(
     const hlo::Instruction& instr, int operand_id, ExprContext* ctx);
+
+// Partial: one entry per operand (per output), unknown ones with a reason.
+Result<HloInstructionIndexing> ComputeOutputToInputIndexingPartial(
+    const hlo::Instruction& instr, int output_id, ExprContext* ctx);
+Result<HloInstructionIndexing> ComputeInputToOutputIndexingPartial(
+    const hlo::Instruction& instr, int operand_id, ExprContext* ctx);
+
+// Why `opcode` has no elementwise map (custom-call, while, fft, ...), or
+// empty when the analysis indexes it.
+std::string NoMapReason(const hlo::Instruction& instr);
 
 // The dims of output `output_id` (the instruction's own dims when it is an
 // array).

@@ -50,12 +50,23 @@ Result<Indexing> TupleInToOut(const Instruction& in, int operand,
                               ExprContext* ctx);
 Result<Indexing> GetTupleElementIndexing(const Instruction& in,
                                          ExprContext* ctx);
+// sort: every output element reads the whole sort dimension of every
+// operand (a range variable over it); the same map in both directions.
+Result<Indexing> SortIndexing(const Instruction& in, int id, ExprContext* ctx);
+// add-dependency (data, token) and get-dimension-size (reads no element).
+Result<Indexing> AddDependencyIndexing(const Instruction& in, ExprContext* ctx);
 
 // reshape_bitcast.cc
 Result<Indexing> ReshapeOutToIn(const Instruction& in, ExprContext* ctx);
 Result<Indexing> ReshapeInToOut(const Instruction& in, ExprContext* ctx);
 Result<Indexing> BitcastOutToIn(const Instruction& in, ExprContext* ctx);
 Result<Indexing> BitcastInToOut(const Instruction& in, ExprContext* ctx);
+// bitcast-convert; between widths the narrower side has an extra minor dim.
+Result<Indexing> BitcastConvertOutToIn(const Instruction& in, ExprContext* ctx);
+Result<Indexing> BitcastConvertInToOut(const Instruction& in, ExprContext* ctx);
+// dynamic-reshape: the row-major reshape of the bounds when only the most
+// major dims are dynamic (the linearization never reads their size).
+Result<Indexing> DynamicReshapeOutToIn(const Instruction& in, ExprContext* ctx);
 
 // slice_pad_concat.cc
 Result<Indexing> SliceOutToIn(const Instruction& in, ExprContext* ctx);
@@ -89,6 +100,9 @@ Result<Indexing> DotOutToIn(const Instruction& in, ExprContext* ctx);
 Result<Indexing> DotInToOut(const Instruction& in, int operand,
                             ExprContext* ctx);
 Result<Indexing> ConvolutionOutToIn(const Instruction& in, ExprContext* ctx);
+// dot_variants.cc
+Result<Indexing> ScaledDotOutToIn(const Instruction& in, ExprContext* ctx);
+Result<Indexing> RaggedDotOutToIn(const Instruction& in, ExprContext* ctx);
 Result<Indexing> ConvolutionInToOut(const Instruction& in, int operand,
                                     ExprContext* ctx);
 
@@ -100,7 +114,27 @@ Result<Indexing> DynamicUpdateSliceOutToIn(const Instruction& in,
                                            ExprContext* ctx);
 Result<Indexing> DynamicUpdateSliceInToOut(const Instruction& in, int operand,
                                            ExprContext* ctx);
+
+// gather_scatter.cc
 Result<Indexing> GatherOutToIn(const Instruction& in, ExprContext* ctx);
+Result<Indexing> ScatterOutToIn(const Instruction& in, int output_id,
+                                ExprContext* ctx);
+Result<Indexing> ScatterInToOut(const Instruction& in, int operand,
+                                ExprContext* ctx);
+
+// runtime_vars.cc
+// A runtime value read from `producer` at the element `read` names (a map
+// over the consumer's dims and leading range variables), feasible in
+// `feasible`. XLA folds some: a constant read at a constant index is its
+// value, an iota read is the index along its dimension (following bitcast,
+// broadcast, reshape, reverse, slice, transpose, copy and convert to the
+// constant or iota). A folded value is used only when its range lies in
+// `feasible`; otherwise the runtime variable stays, linked to the last
+// producer reached. Returns the expression to use: the folded one, or
+// the symbol `first_symbol + rt_vars->size()` after appending the variable.
+Expr RuntimeValue(const Instruction& producer, IndexingMap read,
+                  Interval feasible, int first_symbol,
+                  std::vector<Variable>* rt_vars);
 
 // collectives.cc
 Result<Indexing> CollectiveOutToIn(const Instruction& in, int output_id,

@@ -233,8 +233,12 @@ Result<Indexing> InverseOfOutToIn(const Instruction& in, int operand,
   Indexing out;
   for (int j = 0; j < OutputCount(in); ++j) {
     IXA_ASSIGN_OR_RETURN(Indexing forward,
-                         ComputeOutputToInputIndexing(in, j, ctx));
+                         ComputeOutputToInputIndexingPartial(in, j, ctx));
     out.indexing_maps.emplace_back();
+    if (forward.IsUnknown(operand)) {
+      out.SetUnknown(j, forward.unknown[operand]);
+      continue;
+    }
     if (operand >= static_cast<int>(forward.indexing_maps.size())) continue;
     for (const IndexingMap& f : forward.indexing_maps[operand]) {
       IXA_ASSIGN_OR_RETURN(IndexingMap inverse, InvertMap(f, shape.dims));

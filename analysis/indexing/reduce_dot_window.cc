@@ -166,6 +166,11 @@ std::vector<int64_t> FreeDims(int64_t rank, const std::vector<int64_t>& batch,
 }  // namespace
 
 Result<Indexing> DotOutToIn(const Instruction& in, ExprContext* ctx) {
+  if (in.operand_count() != 2 || in.HasAttribute("sparsity")) {
+    return Unsupported(in,
+                       "a sparse dot: one operand is stored compressed, its "
+                       "metadata says where the values are");
+  }
   // Output dims: batch, then lhs free, then rhs free. Contracting dims are
   // range variables shared by both operands.
   const hlo::DotDimensionNumbers& dn = in.dot;
@@ -198,6 +203,9 @@ Result<Indexing> DotOutToIn(const Instruction& in, ExprContext* ctx) {
 
 Result<Indexing> DotInToOut(const Instruction& in, int operand,
                             ExprContext* ctx) {
+  if (in.operand_count() != 2 || in.HasAttribute("sparsity")) {
+    return DotOutToIn(in, ctx);  // the same answer: unknown
+  }
   // The other operand's free dims become range variables.
   const hlo::DotDimensionNumbers& dn = in.dot;
   const hlo::Shape &lhs = in.operand(0)->shape, &rhs = in.operand(1)->shape;
@@ -238,6 +246,14 @@ struct ConvolutionMaps {
 
 Result<ConvolutionMaps> BuildConvolutionMaps(const Instruction& in,
                                              ExprContext* ctx) {
+  if (in.operand_count() != 2) {
+    return Unsupported(in,
+                       "a sparse convolution: one operand is stored "
+                       "compressed, its metadata says where the values are");
+  }
+  if (!in.conv || in.conv->has_unlabeled) {
+    return Unsupported(in, "dim_labels leave a dimension unlabeled ('?')");
+  }
   const hlo::ConvDimensionNumbers& dn = *in.conv;
   const hlo::Shape &lhs = in.operand(0)->shape, &rhs = in.operand(1)->shape;
   const std::vector<int64_t>& out = in.shape.dims;

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "analysis/indexing/internal.h"
+#include "hw/xla_layout.h"
 
 namespace ixa {
 namespace {
@@ -103,17 +104,58 @@ IndexingMap ComputeReshapeIndexingMap(const std::vector<int64_t>& input_dims,
 namespace indexing_internal {
 namespace {
 
+bool Tiled(const hlo::Shape& s) {
+  return s.layout &&
+         (!s.layout->tiles.empty() || s.layout->element_size_bits != 0);
+}
+
+// A bitcast between tiled layouts (hw's layout maps): logical `from` ->
+// offset in `from`'s tiled buffer -> the logical index of `to` stored at
+// that offset (padding offsets hold no element: the inverse map's
+// constraints leave them out).
+Result<IndexingMap> TiledBitcastMap(const Instruction& in,
+                                    const hlo::Shape& from,
+                                    const hlo::Shape& to, ExprContext* ctx) {
+  auto xla = [&](const hlo::Shape& s) -> Result<hw::XlaShape> {
+    auto parsed = hw::ParseXlaShape(s.ToString(/*with_layout=*/true));
+    if (!parsed.ok()) {
+      return Unsupported(
+          in, "layout " + s.ToString(true) + ": " + parsed.error().message);
+    }
+    return parsed;
+  };
+  IXA_ASSIGN_OR_RETURN(hw::XlaShape xf, xla(from));
+  IXA_ASSIGN_OR_RETURN(hw::XlaShape xt, xla(to));
+  if (xf.ElementBits() != xt.ElementBits()) {
+    return Unsupported(in, "a tiled bitcast between element sizes");
+  }
+  auto info_from = hw::AnalyzeTiledLayout(xf, ctx);
+  auto info_to = hw::AnalyzeTiledLayout(xt, ctx);
+  if (!info_from.ok() || !info_to.ok()) {
+    return Unsupported(in, "tiled layouts whose size overflows");
+  }
+  if (info_from->physical_elements != info_to->physical_elements) {
+    return Unsupported(
+        in, "the tiled buffers differ in size (" +
+                std::to_string(info_from->physical_elements) + " and " +
+                std::to_string(info_to->physical_elements) + " elements)");
+  }
+  auto inverse = hw::InverseTiledLayoutMap(xt, ctx);
+  if (!inverse.ok()) return Unsupported(in, inverse.error().message);
+  IXA_ASSIGN_OR_RETURN(IndexingMap m,
+                       ComposeIndexingMaps(info_from->map, *inverse));
+  return m;
+}
+
 // out -> in of a bitcast: logical out -> physical out, a row-major reshape
 // of the physical shapes, physical in -> logical in (the
-// transpose-reshape-transpose decomposition).
+// transpose-reshape-transpose decomposition); through the tiled layout
+// maps when either side is tiled.
 Result<IndexingMap> BitcastMap(const Instruction& in, const hlo::Shape& from,
                                const hlo::Shape& to, ExprContext* ctx) {
+  if (Tiled(from) || Tiled(to)) return TiledBitcastMap(in, from, to, ctx);
   if (from.ElementCount() != to.ElementCount()) {
     return Unsupported(in, "the element count changes");
-  }
-  if ((from.layout && !from.layout->tiles.empty()) ||
-      (to.layout && !to.layout->tiles.empty())) {
-    return Unsupported(in, "bitcasts between tiled layouts");
   }
   std::vector<int64_t> m2m_from = from.MinorToMajor();
   std::vector<int64_t> m2m_to = to.MinorToMajor();
@@ -153,6 +195,92 @@ Result<Indexing> BitcastInToOut(const Instruction& in, ExprContext* ctx) {
   IXA_ASSIGN_OR_RETURN(IndexingMap m,
                        BitcastMap(in, in.operand(0)->shape, in.shape, ctx));
   return FromMaps({std::move(m)});
+}
+
+namespace {
+
+// The map from the narrower side (one extra minor dim) to the wider side,
+// and the one back (a range variable over that minor dim).
+IndexingMap DropMinor(std::span<const int64_t> narrow, ExprContext* ctx) {
+  std::vector<Expr> results;
+  for (size_t i = 0; i + 1 < narrow.size(); ++i) results.push_back(ctx->Dim(i));
+  return MakeMap(ctx, narrow, {}, std::move(results));
+}
+
+IndexingMap AddMinor(std::span<const int64_t> wide, int64_t ratio,
+                     ExprContext* ctx) {
+  std::vector<Expr> results;
+  for (size_t i = 0; i < wide.size(); ++i) results.push_back(ctx->Dim(i));
+  results.push_back(ctx->Symbol(0));
+  return MakeMap(ctx, wide, std::vector<int64_t>{ratio}, std::move(results));
+}
+
+Result<IndexingMap> BitcastConvertMap(const Instruction& in,
+                                      const hlo::Shape& from,
+                                      const hlo::Shape& to, ExprContext* ctx) {
+  int fb = hlo::ElementBits(from.type), tb = hlo::ElementBits(to.type);
+  if (fb == tb || from.dims == to.dims) {
+    return IndexingMap::Identity(ctx, from.dims);
+  }
+  if (fb == 0 || tb == 0)
+    return Unsupported(in, "an element type without bits");
+  // `from` narrower: it has the extra minor dim and reads one wide element.
+  if (fb < tb) return DropMinor(from.dims, ctx);
+  return AddMinor(from.dims, fb / tb, ctx);
+}
+
+}  // namespace
+
+Result<Indexing> BitcastConvertOutToIn(const Instruction& in,
+                                       ExprContext* ctx) {
+  IXA_ASSIGN_OR_RETURN(
+      IndexingMap m,
+      BitcastConvertMap(in, in.shape, in.operand(0)->shape, ctx));
+  return FromMaps({std::move(m)});
+}
+
+Result<Indexing> BitcastConvertInToOut(const Instruction& in,
+                                       ExprContext* ctx) {
+  IXA_ASSIGN_OR_RETURN(
+      IndexingMap m,
+      BitcastConvertMap(in, in.operand(0)->shape, in.shape, ctx));
+  return FromMaps({std::move(m)});
+}
+
+Result<Indexing> DynamicReshapeOutToIn(const Instruction& in,
+                                       ExprContext* ctx) {
+  // The row-major linearization never reads the most major dim's size, so
+  // the reshape of the bounds is exact when only dim 0 (of either side) is
+  // dynamic. A size operand that is a constant equal to its bound makes
+  // that dim static.
+  const hlo::Shape& src = in.operand(0)->shape;
+  const hlo::Shape& out = in.shape;
+  if (in.operand_count() != out.rank() + 1) {
+    return Unsupported(in, "dynamic-reshape takes one size per output dim");
+  }
+  auto dynamic_minor = [](const hlo::Shape& s, auto is_static) {
+    for (int i = 1; i < s.rank(); ++i) {
+      if (s.IsDynamicDim(i) && !is_static(i)) return true;
+    }
+    return false;
+  };
+  auto src_static = [](int) { return false; };
+  auto out_static = [&](int i) {
+    const Instruction* size = in.operand(i + 1);
+    return size->opcode == "constant" && size->int_value &&
+           *size->int_value == out.dims[i];
+  };
+  if (dynamic_minor(src, src_static) || dynamic_minor(out, out_static)) {
+    return Unsupported(in,
+                       "a dynamic dim other than the most major one "
+                       "changes the linearization at run time");
+  }
+  std::vector<IndexingMap> maps;
+  maps.push_back(ComputeReshapeIndexingMap(src.dims, out.dims, ctx));
+  for (int i = 1; i < in.operand_count(); ++i) {
+    maps.push_back(ScalarMap(ctx, out.dims));
+  }
+  return FromMaps(std::move(maps));
 }
 
 }  // namespace indexing_internal

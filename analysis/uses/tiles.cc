@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/budget.h"
 #include "core/text.h"
 #include "simplifier/simplify.h"
 
@@ -411,6 +412,7 @@ Result<std::vector<OperandTile>> ComputeParameterTiles(
   std::vector<OperandTile> out;
   for (size_t i = 0; i < sets.size() && i < region.parameters.size(); ++i) {
     for (const IndexingMap& m : sets[i]) {
+      if (DeadlineExpired("tile")) return DeadlineError();
       OperandTile t;
       t.parameter = static_cast<int>(i);
       t.name = region.parameters[i]->name;

@@ -5,6 +5,7 @@
 #include <numeric>
 #include <unordered_set>
 
+#include "core/budget.h"
 #include "core/enumerate.h"
 #include "core/int_math.h"
 #include "core/text.h"
@@ -100,6 +101,7 @@ bool ForEachSubBoxPoint(
 Result<bool> Satisfies(const std::vector<const Constraint*>& cons,
                        const std::vector<int64_t>& dims,
                        const std::vector<int64_t>& syms) {
+  if (DeadlineExpired("utilization")) return DeadlineError();
   for (const Constraint* c : cons) {
     IXA_ASSIGN_OR_RETURN(int64_t v, Evaluate(c->expr, dims, syms));
     if (!c->interval.Contains(v)) return false;
@@ -305,6 +307,7 @@ Result<std::optional<ImageCount>> CountByProduct(
       visit = [&](int start, const std::vector<std::vector<int64_t>>* current,
                   int size) {
         for (int mi = start; mi < k; ++mi) {
+          if (DeadlineExpired("utilization")) return;
           std::vector<std::vector<int64_t>> next;
           int64_t product = 1;
           for (size_t b = 0; b < blocks.size(); ++b) {
@@ -326,6 +329,7 @@ Result<std::optional<ImageCount>> CountByProduct(
         }
       };
   visit(0, nullptr, 0);
+  if (DeadlineExpiredIn()) return DeadlineError();
   return std::optional<ImageCount>(ImageCount{total, "product"});
 }
 

@@ -17,6 +17,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/budget.h"
+#include "core/int_math.h"
 #include "core/text.h"
 #include "simplifier/decide/lift.h"
 #include "simplifier/decide/num.h"
@@ -289,6 +291,7 @@ Result<T> RunExact(const Body& body, const char* what) {
     return Error{ErrorCode::kInternal,
                  std::string(what) + ": witness outside int64", 0, 0};
   } catch (const BudgetExhausted&) {
+    if (DeadlineExpiredIn()) return DeadlineError();
     return Error::Limit(std::string(what) +
                         ": decision budget exhausted (raise the budget)");
   } catch (const InternalFailure& f) {
@@ -299,8 +302,9 @@ Result<T> RunExact(const Body& body, const char* what) {
 // Brute force on small boxes: the fallback for semi-affine maps and for
 // problems that exhaust the budget.
 int64_t EnumerationLimit(const DecideOptions& options) {
-  return std::min<int64_t>(kDefaultEnumerationLimit,
-                           std::max<int64_t>(options.budget, 0) * 4);
+  return std::min<int64_t>(
+      kDefaultEnumerationLimit,
+      SaturatingMul(std::max<int64_t>(options.budget, 0), 4));
 }
 
 bool IsFallbackError(const Error& e) {
@@ -485,7 +489,7 @@ Result<std::optional<Point>> FindPoint(const IndexingMap& map,
                                        const DecideOptions& options) {
   if (map.IsKnownEmpty()) return std::optional<Point>();
   auto r = decide_internal::FindPointExact(map, options);
-  if (!r.ok() && IsFallbackError(r.error())) {
+  if (!r.ok() && IsFallbackError(r.error()) && !DeadlineExpiredIn()) {
     std::optional<Point> found;
     auto brute =
         ForEachDomainPoint(map, EnumerationLimit(options), [&](const Point& p) {
@@ -522,7 +526,7 @@ Result<Equivalence> Equivalent(const IndexingMap& a, const IndexingMap& b,
     return eq;
   }
   auto r = decide_internal::EquivalentExact(a, b, options);
-  if (!r.ok() && IsFallbackError(r.error())) {
+  if (!r.ok() && IsFallbackError(r.error()) && !DeadlineExpiredIn()) {
     auto brute = EquivalentByEnumeration(a, b, EnumerationLimit(options));
     if (brute.ok()) return brute;
   }
@@ -533,7 +537,8 @@ Result<ExprBounds> BoundsOf(const IndexingMap& map, Expr e,
                             const DecideOptions& options) {
   if (map.IsKnownEmpty()) return ExprBounds{Interval::Empty(), true};
   auto r = decide_internal::BoundsExact(map, e, options);
-  if (!r.ok() && r.error().code == ErrorCode::kUnsupported) {
+  if (!r.ok() && r.error().code == ErrorCode::kUnsupported &&
+      !DeadlineExpiredIn()) {
     // Semi-affine: exact by enumeration on small boxes, else the box hull.
     Interval hull = Interval::Empty();
     std::optional<Error> error;

@@ -25,6 +25,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/budget.h"
+#include "core/int_math.h"
 #include "simplifier/decide/num.h"
 
 namespace ixa::decide_internal {
@@ -98,9 +100,18 @@ class OmegaSolver {
   };
   enum class RowState { kKeep, kDrop, kFalse };
 
+  // The work budget, and the caller's deadline (core/budget.h).
   void Spend(int64_t units) {
     budget_ -= units;
-    if (budget_ < 0) throw BudgetExhausted();
+    if (budget_ < 0 || DeadlineExpired("decide")) throw BudgetExhausted();
+  }
+  // Work on `rows` rows of `cols` columns: a unit per row up to
+  // kColumnsPerUnit columns, more for wider rows (a system over many lifted
+  // variables costs that much more per row; charged by rows alone, the
+  // budget of one call could take tens of seconds).
+  static constexpr int kColumnsPerUnit = 16;
+  void SpendRows(int64_t rows, int cols) {
+    Spend(SaturatingMul(rows, 1 + cols / kColumnsPerUnit));
   }
 
   static Num RowGcd(const Num* r, int cols) {
@@ -173,7 +184,7 @@ class OmegaSolver {
       if (i != e_index) apply(s.eq(i));
     }
     for (int i = 0; i < s.num_geqs(); ++i) apply(s.geq(i));
-    Spend(1 + s.num_eqs() + s.num_geqs());
+    SpendRows(1 + s.num_eqs() + s.num_geqs(), cols);
     Compact(&s.eqs, cols, drop);
     steps.push_back(Step{k, true, cols, std::move(e)});
   }
@@ -262,7 +273,7 @@ class OmegaSolver {
       }
       keys_.emplace_back(h, i);
     }
-    Spend(1 + n);
+    SpendRows(1 + n, cols);
     auto same = [&](int a, int b) {
       const Num* ra = s.geq(a);
       const Num* rb = s.geq(b);
@@ -493,7 +504,7 @@ class OmegaSolver {
         uppers.push_back(i);
       }
     }
-    Spend(static_cast<int64_t>(lowers.size()) * uppers.size());
+    SpendRows(static_cast<int64_t>(lowers.size()) * uppers.size(), s.cols);
     System<Num> dark;
     if (!exact) dark = real;
     for (int l : lowers) {

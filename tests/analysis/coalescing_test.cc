@@ -417,7 +417,7 @@ TEST_CASE("coalescing: unknown operands do not fail the request",
       p1 = s32[42,1] parameter(1)
       p2 = f32[42,10,20] parameter(2)
       ROOT s = f32[100,10,20] scatter(p0, p1, p2), update_window_dims={1,2},
-        inserted_window_dims={}, scatter_dims_to_operand_dims={0},
+        inserted_window_dims={0}, scatter_dims_to_operand_dims={0},
         index_vector_dim=1, to_apply=add
     })");
   CHECK(r.analysis.emitter == EmitterKind::kScatter);

@@ -91,7 +91,7 @@ const char kScatter[] = R"(
     p1 = s32[42,1] parameter(1)
     p2 = f32[42,10,20] parameter(2)
     ROOT s = f32[100,10,20] scatter(p0, p1, p2), update_window_dims={1,2},
-      inserted_window_dims={}, scatter_dims_to_operand_dims={0},
+      inserted_window_dims={0}, scatter_dims_to_operand_dims={0},
       index_vector_dim=1, to_apply=add
   })";
 
@@ -125,7 +125,7 @@ TEST_CASE("scatter plan: brute force of the indices map",
       p1 = s32[5,2] parameter(1)
       p2 = f32[5,3,4] parameter(2)
       ROOT s = f32[10,6,4] scatter(p0, p1, p2), update_window_dims={1,2},
-        inserted_window_dims={}, scatter_dims_to_operand_dims={0,1},
+        inserted_window_dims={0}, scatter_dims_to_operand_dims={0,1},
         index_vector_dim=1, to_apply=add
     })");
   REQUIRE(p.plan.kind == EmitterKind::kScatter);

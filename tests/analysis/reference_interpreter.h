@@ -7,11 +7,13 @@
 
 #include <algorithm>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "analysis/hlo/module.h"
+#include "hw/xla_layout.h"
 
 namespace ixa::testing {
 
@@ -90,6 +92,253 @@ class Interpreter {
     return Wrap(x * 31 + y * 17);               // divide, power, ...
   }
 
+  // Calls f(lhs_index, rhs_index) for every contracting position of the
+  // dot output element `idx`.
+  template <typename F>
+  static void DotTerms(const hlo::DotDimensionNumbers& dn,
+                       const std::vector<int64_t>& ad,
+                       const std::vector<int64_t>& bd,
+                       const std::vector<int64_t>& idx, F f) {
+    auto is_in = [](const std::vector<int64_t>& v, int64_t x) {
+      return std::find(v.begin(), v.end(), x) != v.end();
+    };
+    std::vector<int64_t> csizes;
+    for (int64_t c : dn.lhs_contracting) csizes.push_back(ad[c]);
+    for (int64_t s = 0; s < Count(csizes); ++s) {
+      std::vector<int64_t> c = Unlinear(s, csizes);
+      std::vector<int64_t> ai(ad.size()), bi(bd.size());
+      size_t pos = dn.lhs_batch.size();
+      for (size_t i = 0; i < dn.lhs_batch.size(); ++i) {
+        ai[dn.lhs_batch[i]] = idx[i];
+        bi[dn.rhs_batch[i]] = idx[i];
+      }
+      for (size_t i = 0; i < c.size(); ++i) {
+        ai[dn.lhs_contracting[i]] = c[i];
+        bi[dn.rhs_contracting[i]] = c[i];
+      }
+      for (size_t i = 0; i < ad.size(); ++i) {
+        if (!is_in(dn.lhs_batch, i) && !is_in(dn.lhs_contracting, i))
+          ai[i] = idx[pos++];
+      }
+      for (size_t i = 0; i < bd.size(); ++i) {
+        if (!is_in(dn.rhs_batch, i) && !is_in(dn.rhs_contracting, i))
+          bi[i] = idx[pos++];
+      }
+      f(ai, bi);
+    }
+  }
+
+  static bool Has(const std::vector<int64_t>& v, int64_t x) {
+    return std::find(v.begin(), v.end(), x) != v.end();
+  }
+  static int64_t Pos(const std::vector<int64_t>& v, int64_t x) {
+    auto it = std::find(v.begin(), v.end(), x);
+    return it == v.end() ? -1 : it - v.begin();
+  }
+
+  // XLA's gather: batch dims index the indices, start indices clamped.
+  static Tensor Gather(const hlo::Instruction& in, const Tensor& src,
+                       const Tensor& ind) {
+    const auto& g = in.gather;
+    const int64_t r_ind = ind.dims.size(), ivd = g.index_vector_dim;
+    Tensor out = Make(in.shape.dims);
+    for (int64_t l = 0; l < out.size(); ++l) {
+      std::vector<int64_t> o = Unlinear(l, out.dims), batch;
+      for (size_t d = 0; d < o.size(); ++d) {
+        if (!Has(g.offset_dims, d)) batch.push_back(o[d]);
+      }
+      auto indices_at = [&](int64_t j) {
+        std::vector<int64_t> ii;
+        size_t b = 0;
+        for (int64_t d = 0; d < r_ind; ++d)
+          ii.push_back(d == ivd ? j : batch[b++]);
+        return ind.data[Linear(ii, ind.dims)];
+      };
+      std::vector<int64_t> window, s(src.dims.size());
+      for (size_t i = 0; i < src.dims.size(); ++i) {
+        if (!Has(g.collapsed_slice_dims, i) && !Has(g.operand_batching_dims, i))
+          window.push_back(i);
+      }
+      for (size_t i = 0; i < src.dims.size(); ++i) {
+        int64_t start = 0;
+        if (int64_t j = Pos(g.start_index_map, i); j >= 0) {
+          start = std::clamp<int64_t>(indices_at(j), 0,
+                                      src.dims[i] - in.slice_sizes[i]);
+        } else if (int64_t m = Pos(g.operand_batching_dims, i); m >= 0) {
+          int64_t d = g.start_indices_batching_dims[m];
+          start = batch[d - (ivd < d ? 1 : 0)];
+        }
+        int64_t w = Pos(window, i);
+        s[i] = start + (w >= 0 ? o[g.offset_dims[w]] : 0);
+      }
+      out.data[l] = src.data[Linear(s, src.dims)];
+    }
+    return out;
+  }
+
+  // XLA's scatter: each update window lands at its start indices (not
+  // clamped: a window leaving the operand is skipped), combined through
+  // to_apply with all operands and updates.
+  std::vector<Tensor> Scatter(const hlo::Instruction& in, Values& v) {
+    const hlo::ScatterDimensionNumbers s = in.ScatterDims();
+    const int k = (in.operand_count() - 1) / 2;
+    std::vector<Tensor> outs;
+    for (int i = 0; i < k; ++i) outs.push_back(v[in.operand(i)][0]);
+    const Tensor& ind = v[in.operand(k)][0];
+    const Tensor& upd0 = v[in.operand(k + 1)][0];
+    const std::vector<int64_t>& od = outs[0].dims;
+    const int64_t r_ind = ind.dims.size(), ivd = s.index_vector_dim;
+    std::vector<int64_t> window;
+    for (size_t i = 0; i < od.size(); ++i) {
+      if (!Has(s.inserted_window_dims, i) && !Has(s.input_batching_dims, i))
+        window.push_back(i);
+    }
+    for (int64_t l = 0; l < upd0.size(); ++l) {
+      std::vector<int64_t> u = Unlinear(l, upd0.dims), scatter;
+      for (size_t d = 0; d < u.size(); ++d) {
+        if (!Has(s.update_window_dims, d)) scatter.push_back(u[d]);
+      }
+      auto indices_at = [&](int64_t j) {
+        std::vector<int64_t> ii;
+        size_t b = 0;
+        for (int64_t d = 0; d < r_ind; ++d)
+          ii.push_back(d == ivd ? j : scatter[b++]);
+        return ind.data[Linear(ii, ind.dims)];
+      };
+      std::vector<int64_t> o(od.size());
+      bool inside = true;
+      for (size_t i = 0; i < od.size(); ++i) {
+        int64_t start = 0, size = 1;
+        if (int64_t j = Pos(s.scatter_dims_to_operand_dims, i); j >= 0) {
+          start = indices_at(j);
+        } else if (int64_t m = Pos(s.input_batching_dims, i); m >= 0) {
+          int64_t d = s.scatter_indices_batching_dims[m];
+          start = scatter[d - (ivd < d ? 1 : 0)];
+        }
+        int64_t w = Pos(window, i);
+        if (w >= 0) size = upd0.dims[s.update_window_dims[w]];
+        if (start < 0 || start + size > od[i]) inside = false;
+        o[i] = start + (w >= 0 ? u[s.update_window_dims[w]] : 0);
+      }
+      if (!inside) continue;
+      std::vector<Tensor> ps;
+      for (int i = 0; i < k; ++i)
+        ps.push_back(Tensor{{}, {outs[i].data[Linear(o, od)]}});
+      for (int i = 0; i < k; ++i) {
+        ps.push_back(Tensor{{}, {v[in.operand(k + 1 + i)][0].data[l]}});
+      }
+      std::vector<Tensor> r = Run(*in.called(), ps);
+      for (int i = 0; i < k; ++i) outs[i].data[Linear(o, od)] = r[i].data[0];
+    }
+    return outs;
+  }
+
+  // Stable sort of every row along the sort dim, by the comparator over
+  // (lhs_0, rhs_0, lhs_1, rhs_1, ...).
+  std::vector<Tensor> Sort(const hlo::Instruction& in, Values& v) {
+    const int k = in.operand_count();
+    const std::vector<int64_t>& dims = v[in.operand(0)][0].dims;
+    const int64_t d = in.dimensions[0], n = dims[d];
+    std::vector<Tensor> outs;
+    for (int i = 0; i < k; ++i) outs.push_back(v[in.operand(i)][0]);
+    std::vector<int64_t> rows = dims;
+    rows[d] = 1;
+    for (int64_t r = 0; r < Count(rows); ++r) {
+      std::vector<int64_t> base = Unlinear(r, rows);
+      auto at = [&](int i, int64_t j) {
+        std::vector<int64_t> idx = base;
+        idx[d] = j;
+        return v[in.operand(i)][0].data[Linear(idx, dims)];
+      };
+      std::vector<int64_t> perm(n);
+      for (int64_t j = 0; j < n; ++j) perm[j] = j;
+      std::stable_sort(perm.begin(), perm.end(), [&](int64_t a, int64_t b) {
+        std::vector<Tensor> ps;
+        for (int i = 0; i < k; ++i) {
+          ps.push_back(Tensor{{}, {at(i, a)}});
+          ps.push_back(Tensor{{}, {at(i, b)}});
+        }
+        return Run(*in.called(), ps)[0].data[0] != 0;
+      });
+      for (int i = 0; i < k; ++i) {
+        for (int64_t j = 0; j < n; ++j) {
+          std::vector<int64_t> idx = base;
+          idx[d] = j;
+          outs[i].data[Linear(idx, dims)] = at(i, perm[j]);
+        }
+      }
+    }
+    return outs;
+  }
+
+  // ragged-dot: a ragged non-contracting lhs dim picks the rhs group of
+  // each row from the prefix sums of group_sizes; a ragged batch dim is
+  // a dot that also reads every group size.
+  static Tensor RaggedDot(const hlo::Instruction& in, const Tensor& a,
+                          const Tensor& b, const Tensor& groups) {
+    const auto& dn = in.dot;
+    Tensor out = Make(in.shape.dims);
+    const int64_t ragged = in.ragged.lhs_ragged[0];
+    uint64_t total = 0;
+    for (int64_t g : groups.data) total += uint64_t(g);
+    if (Has(dn.lhs_batch, ragged)) {
+      for (int64_t l = 0; l < out.size(); ++l) {
+        std::vector<int64_t> idx = Unlinear(l, out.dims);
+        uint64_t sum = total;
+        DotTerms(dn, a.dims, b.dims, idx, [&](auto& ai, auto& bi) {
+          sum += uint64_t(a.data[Linear(ai, a.dims)]) *
+                 uint64_t(b.data[Linear(bi, b.dims)]);
+        });
+        out.data[l] = Wrap(sum);
+      }
+      return out;
+    }
+    // [m, k] x [g, k, n] -> [m, n] (the layout of the tests).
+    const int64_t m_size = a.dims[0], k_size = a.dims[1];
+    const int64_t n_size = b.dims[2];
+    for (int64_t m = 0; m < m_size; ++m) {
+      int64_t g = 0, end = 0;
+      while (g < groups.size() && (end += groups.data[g]) <= m) ++g;
+      for (int64_t n = 0; n < n_size; ++n) {
+        uint64_t sum = 0;
+        if (g < groups.size()) {
+          for (int64_t k = 0; k < k_size; ++k) {
+            sum += uint64_t(a.data[m * k_size + k]) *
+                   uint64_t(b.data[(g * k_size + k) * n_size + n]);
+          }
+        }
+        out.data[m * n_size + n] = Wrap(sum + 1);
+      }
+    }
+    return out;
+  }
+
+  // A bitcast between tiled layouts: the same physical offset.
+  static bool TiledBitcast(const hlo::Instruction& in, const Tensor& src,
+                           Tensor* out) {
+    auto tiled = [](const hlo::Shape& s) {
+      return s.layout &&
+             (!s.layout->tiles.empty() || s.layout->element_size_bits != 0);
+    };
+    const hlo::Shape& from = in.operand(0)->shape;
+    if (!tiled(from) && !tiled(in.shape)) return false;
+    auto xo = hw::ParseXlaShape(in.shape.ToString(true));
+    auto xi = hw::ParseXlaShape(from.ToString(true));
+    if (!xo.ok() || !xi.ok()) throw std::runtime_error("tiled shape");
+    for (int64_t l = 0; l < out->size(); ++l) {
+      std::vector<int64_t> idx = Unlinear(l, out->dims);
+      auto offset = hw::PhysicalOffset(*xo, idx);
+      if (!offset.ok()) throw std::runtime_error("offset");
+      auto logical = hw::LogicalIndexAt(*xi, *offset);
+      if (!logical.ok() || !*logical) {
+        out->data[l] = 0;  // padding in the source: no element
+        continue;
+      }
+      out->data[l] = src.data[Linear(**logical, src.dims)];
+    }
+    return true;
+  }
+
   std::vector<Tensor> Eval(const hlo::Instruction& in,
                            const std::vector<Tensor>& params, Values& v) {
     const std::string& op = in.opcode;
@@ -142,7 +391,8 @@ class Interpreter {
       for (const hlo::Instruction* o : in.operands) ps.push_back(v[o][0]);
       return Run(*in.called(), ps);
     }
-    if (hlo::IsElementwiseOpcode(op) && op != "map") {
+    if (hlo::IsElementwiseOpcode(op) && op != "map" &&
+        op != "bitcast-convert") {
       for_each([&](auto& idx) {
         std::vector<int64_t> a;
         for (int i = 0; i < in.operand_count(); ++i) {
@@ -170,6 +420,7 @@ class Interpreter {
       return {out};
     }
     if (op == "reshape") return {Tensor{dims, arg(0).data}};
+    if (op == "bitcast" && TiledBitcast(in, arg(0), &out)) return {out};
     if (op == "bitcast") {
       // Same physical (layout-ordered) linear offset.
       const hlo::Shape& src_shape = in.operand(0)->shape;
@@ -383,8 +634,10 @@ class Interpreter {
       const Tensor& src = arg(0);
       std::vector<int64_t> size = ds ? in.dynamic_slice_sizes : arg(1).dims;
       std::vector<int64_t> start;
+      const bool vector_form = hlo::OffsetVectorOperand(in) >= 0;
       for (size_t i = 0; i < src.dims.size(); ++i) {
-        int64_t s = arg(i + (ds ? 1 : 2)).data[0];
+        int64_t s = vector_form ? arg(ds ? 1 : 2).data[i]
+                                : arg(i + (ds ? 1 : 2)).data[0];
         start.push_back(std::clamp<int64_t>(s, 0, src.dims[i] - size[i]));
       }
       for_each([&](auto& idx) {
@@ -404,22 +657,70 @@ class Interpreter {
       });
       return {out};
     }
-    if (op == "gather") {  // canonical form only
-      const Tensor &src = arg(0), &ind = arg(1);
+    if (op == "gather") return {Gather(in, arg(0), arg(1))};
+    if (op == "scatter") return Scatter(in, v);
+    if (op == "sort") return Sort(in, v);
+    if (op == "bitcast-convert") {
+      const Tensor& src = arg(0);
+      int ib = hlo::ElementBits(in.operand(0)->shape.type);
+      int ob = hlo::ElementBits(in.shape.type);
       for_each([&](auto& idx) {
-        std::vector<int64_t> s(src.dims.size());
-        for (size_t i = 0; i < s.size(); ++i) {
-          int64_t start = 0;
-          if (static_cast<int64_t>(i) < ind.dims[1]) {
-            start = std::clamp<int64_t>(ind.data[idx[0] * ind.dims[1] + i], 0,
-                                        src.dims[i] - in.slice_sizes[i]);
-          }
-          s[i] = start + idx[i + 1];
+        if (ib == ob) return src.data[Linear(idx, src.dims)];
+        if (ob < ib) {  // narrower: one more minor dim, a piece of x
+          std::vector<int64_t> w(idx.begin(), idx.end() - 1);
+          return Wrap(uint64_t(src.data[Linear(w, src.dims)]) * 7 +
+                      uint64_t(idx.back()) * 13);
         }
-        return src.data[Linear(s, src.dims)];
+        uint64_t acc = 0;  // wider: every piece counts
+        std::vector<int64_t> w = idx;
+        w.push_back(0);
+        for (int64_t k = 0; k < src.dims.back(); ++k) {
+          w.back() = k;
+          acc += uint64_t(src.data[Linear(w, src.dims)]) * uint64_t(k + 3);
+        }
+        return Wrap(acc);
       });
       return {out};
     }
+    if (op == "dynamic-reshape") return {Tensor{dims, arg(0).data}};
+    if (op == "custom-call") {  // opaque: every element reads everything
+      uint64_t all = 0;
+      for (int i = 0; i < in.operand_count(); ++i) {
+        for (int64_t x : arg(i).data) all = all * 31 + uint64_t(x);
+      }
+      for (int64_t l = 0; l < out.size(); ++l) out.data[l] = Wrap(all + l);
+      return {out};
+    }
+    if (op == "add-dependency") return {arg(0)};
+    if (op == "get-dimension-size") {
+      return {Tensor{{}, {arg(0).dims[in.dimensions[0]]}}};
+    }
+    if (op == "scaled-dot") {
+      const auto& dn = in.dot;
+      const Tensor &a = arg(0), &b = arg(1), &sa = arg(2), &sb = arg(3);
+      auto scale_at = [](const Tensor& scale, const Tensor& x,
+                         const std::vector<int64_t>& xi) {
+        if (scale.dims.empty()) return scale.data[0];
+        std::vector<int64_t> si;
+        for (size_t i = 0; i < xi.size(); ++i) {
+          si.push_back(xi[i] / (x.dims[i] / scale.dims[i]));
+        }
+        return scale.data[Linear(si, scale.dims)];
+      };
+      for_each([&](auto& idx) {
+        uint64_t sum = 0;
+        DotTerms(dn, a.dims, b.dims, idx, [&](auto& ai, auto& bi) {
+          sum += uint64_t(a.data[Linear(ai, a.dims)]) *
+                     uint64_t(b.data[Linear(bi, b.dims)]) *
+                     uint64_t(scale_at(sa, a, ai)) *
+                     uint64_t(scale_at(sb, b, bi)) +
+                 1;
+        });
+        return Wrap(sum);
+      });
+      return {out};
+    }
+    if (op == "ragged-dot") return {RaggedDot(in, arg(0), arg(1), arg(2))};
     throw std::runtime_error("interpreter: no semantics for " + op);
   }
 };

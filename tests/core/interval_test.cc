@@ -33,8 +33,8 @@ TEST_CASE("interval saturation at the int64 limits", "[interval]") {
   // INT64_MIN floordiv -1 is 2^63: saturates instead of trapping.
   CHECK(Interval{kMin, kMin}.FloorDiv(Interval{-1, -1}) ==
         Interval{kMax, kMax});
-  CHECK(Interval{kMin, kMax}.FloorDiv(Interval{2, 2}) ==
-        Interval{kMin / 2, kMax / 2});
+  // Unbounded ends stay unbounded through division (XLA's saturate_div).
+  CHECK(Interval{kMin, kMax}.FloorDiv(Interval{2, 2}) == Interval::Full());
   CHECK(Interval{kMin, kMax}.Mod(Interval{8, 8}) == Interval{0, 7});
   CHECK(Interval{kMin, kMax}.Mod(Interval{-8, -8}) == Interval{-7, 0});
   CHECK(Interval{kMin, kMin}.Mod(Interval{-1, -1}) == Interval{0, 0});
@@ -43,6 +43,56 @@ TEST_CASE("interval saturation at the int64 limits", "[interval]") {
   CHECK(Interval{kMin + 1, -1}.Size() == kMax);
   CHECK(Interval{kMin + 2, -1}.Size() == kMax - 1);
   CHECK(Interval::Empty().Size() == 0);
+}
+
+// XLA treats the int64 limits as infinities: an unbounded end stays
+// unbounded (issue 11 §3), while a limit that is a real value still gives a
+// sound interval in the other direction.
+TEST_CASE("interval limits are infinities, as in XLA", "[interval]") {
+  // The issue's example: today's -9223372036854775708 is gone.
+  CHECK(Interval{100, kMax} + Interval{kMin, kMax} == Interval::Full());
+  CHECK(Interval{kMin, -100} + Interval{5, 7} == Interval{kMin, -93});
+  CHECK(Interval{100, kMax} + Interval{-7, -5} == Interval{93, kMax});
+  CHECK(Interval{kMin, kMax} + Interval{1, 1} == Interval::Full());
+  CHECK(Interval{kMin, kMax} - Interval{1, 1} == Interval::Full());
+  CHECK(Interval{100, kMax} - Interval{kMin, 0} == Interval{100, kMax});
+  // -INT64_MAX from a product saturates to INT64_MIN (+inf * -1 = -inf).
+  CHECK(Interval{0, kMax} * Interval{-1, -1} == Interval{kMin, 0});
+  CHECK(Interval{kMax, kMax} * Interval{-1, -1} ==
+        Interval{kMin, kMin + 1});  // MAX as a real value: MIN + 1 kept above
+  CHECK(Interval{kMin, 0} * Interval{-1, -1} == Interval{0, kMax});
+  CHECK(Interval{kMin, 5} * Interval{3, 3} == Interval{kMin, 15});
+  CHECK(Interval{-5, kMax} * Interval{-3, -3} == Interval{kMin, 15});
+  CHECK(Interval{kMin, kMax} * Interval{0, 0} == Interval{0, 0});
+  CHECK(Interval{kMin, kMax} * Interval{2, 3} == Interval::Full());
+  CHECK(-Interval{0, kMax} == Interval{kMin, 0});
+  CHECK(-Interval{kMin, 0} == Interval{0, kMax});
+  // Division keeps the unbounded end; the finite end is exact.
+  CHECK(Interval{kMin, 9}.FloorDiv(Interval{2, 2}) == Interval{kMin, 4});
+  CHECK(Interval{-9, kMax}.FloorDiv(Interval{2, 2}) == Interval{-5, kMax});
+  CHECK(Interval{-9, kMax}.FloorDiv(Interval{-2, -2}) == Interval{kMin, 4});
+  CHECK(Interval{kMin, 9}.CeilDiv(Interval{2, 2}) == Interval{kMin, 5});
+  // An unbounded end spans every period of a mod.
+  CHECK(Interval{kMax, kMax}.Mod(Interval{8, 8}) == Interval{0, 7});
+  CHECK(Interval{kMin, kMin}.Mod(Interval{8, 8}) == Interval{0, 7});
+  CHECK(Interval{100, kMax}.Mod(Interval{8, 8}) == Interval{0, 7});
+  CHECK(Interval{kMin, -100}.Mod(Interval{-8, -8}) == Interval{-7, 0});
+  // Sound for the limits as real values: every pointwise result near the
+  // limits lies in the interval.
+  const int64_t edge[] = {kMin, kMin + 1, kMin + 2, -2,       -1,  0,
+                          1,    2,        kMax - 2, kMax - 1, kMax};
+  for (int64_t a : edge) {
+    for (int64_t b : edge) {
+      Interval x = Interval::Point(a), y = Interval::Point(b);
+      INFO(a << " op " << b);
+      if (auto s = CheckedAdd(a, b)) CHECK((x + y).Contains(*s));
+      if (auto s = CheckedSub(a, b)) CHECK((x - y).Contains(*s));
+      if (auto s = CheckedMul(a, b)) CHECK((x * y).Contains(*s));
+      if (auto s = FloorDiv(a, b)) CHECK(x.FloorDiv(y).Contains(*s));
+      if (auto s = CeilDiv(a, b)) CHECK(x.CeilDiv(y).Contains(*s));
+      if (auto s = Mod(a, b)) CHECK(x.Mod(y).Contains(*s));
+    }
+  }
 }
 
 TEST_CASE("interval comparison table", "[interval]") {

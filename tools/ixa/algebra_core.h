@@ -12,12 +12,11 @@
 
 namespace ixa::cli {
 
-// The `compose` op on the texts of its `maps` (texts[0] applied first):
-// parse and compose in order, errors naming the item. With final_map, the
-// result is the op's answer (simplified); without, the texts are only a
-// prefix read for its errors.
+// The `compose` op on the texts of its `maps` (texts[0] applied first, at
+// least one): parse, compose and simplify in order (ComposeSimplified),
+// errors naming the item.
 Result<IndexingMap> ComposeMapTexts(std::span<const std::string_view> texts,
-                                    ExprContext& ctx, bool final_map);
+                                    ExprContext& ctx);
 
 }  // namespace ixa::cli
 

@@ -103,8 +103,7 @@ Result<std::string> AnswerFastOp(const FlatRequest& request,
       for (const FlatValue& item : request.Items(*request.Find("maps"))) {
         texts.push_back(item.text);
       }
-      IXA_ASSIGN_OR_RETURN(IndexingMap map,
-                           ComposeMapTexts(texts, ctx, /*final_map=*/true));
+      IXA_ASSIGN_OR_RETURN(IndexingMap map, ComposeMapTexts(texts, ctx));
       AppendMapField(map, &fields);
       return fields;
     }

@@ -1,6 +1,7 @@
 // ixa: the command-line front end.
 //
-//   ixa query [--syntax affine|symbolic] [--jobs N] [FILE|-]
+//   ixa query [--syntax affine|symbolic] [--budget-ms N] [--jobs N]
+//             [FILE|-]
 //                        JSON Lines requests in, one response line each out
 //   ixa version          prints the version
 //   ixa devices          lists the built-in device descriptions
@@ -14,6 +15,7 @@
 #include <iostream>
 #include <string>
 
+#include "core/budget.h"
 #include "core/expr.h"
 #include "tools/ixa/commands.h"
 #include "tools/ixa/emit_ops.h"
@@ -35,14 +37,16 @@ const char kUsage[] =
     "usage: ixa <command> [args]\n"
     "\n"
     "commands:\n"
-    "  query [--syntax affine|symbolic] [--jobs N] [FILE|-]\n"
+    "  query [--syntax affine|symbolic] [--budget-ms N] [--jobs N] [FILE|-]\n"
     "                   answer JSON Lines requests (spec/cli.md) from FILE or\n"
     "                   standard input, one response line per request;\n"
     "                   --syntax: how maps print (affine: `floordiv`, the\n"
     "                   default; symbolic: XLA's `/` form), unless a request\n"
-    "                   says otherwise in its `syntax` field;\n"
-    "                   --jobs N: answer on N threads (responses still in\n"
-    "                   request order)\n"
+    "                   says otherwise in its `syntax` field; --budget-ms: a\n"
+    "                   request that runs longer than N ms answers\n"
+    "                   limit_exceeded (default: no time budget); --jobs N:\n"
+    "                   answer on N threads (responses still in request\n"
+    "                   order)\n"
     "  devices          list the built-in device descriptions\n"
     "  draw ...         render a layout to SVG (ixa draw --help)\n"
     "  emit ...         print generated code for a fusion or a PTO\n"
@@ -60,8 +64,10 @@ std::string Dump(const nlohmann::ordered_json& j) {
 
 class QueryServer {
  public:
-  explicit QueryServer(TextSyntax default_syntax)
-      : default_syntax_(default_syntax) {
+  // budget_ms > 0: the wall-time budget of each request (core/budget.h).
+  explicit QueryServer(TextSyntax default_syntax = TextSyntax::kAffine,
+                       int64_t budget_ms = 0)
+      : default_syntax_(default_syntax), budget_ms_(budget_ms) {
     RegisterAlgebraOps(ops_);
     RegisterHloOps(ops_);
     RegisterLayoutOps(ops_);
@@ -131,12 +137,16 @@ class QueryServer {
     return it->second(request, ctx);
   }
 
-  // Runs an op; an exception becomes an internal error.
+  // Runs an op within the request's time budget; an exception becomes an
+  // internal error.
   template <typename Answering>
   auto Guarded(Answering answering) -> decltype(answering()) {
     decltype(answering()) result = Error::BadRequest("internal: unset");
     try {
+      DeadlineScope deadline(budget_ms_);
       result = answering();
+      // Work cut short by the deadline is never a complete answer.
+      if (DeadlineExpiredIn()) result = DeadlineError();
     } catch (const std::exception& e) {
       result = Error{ErrorCode::kInternal, e.what(), 0, 0};
     } catch (...) {
@@ -156,6 +166,7 @@ class QueryServer {
   TextSyntax default_syntax_;
   OpTable ops_;
   FlatRequest flat_;  // reused line after line
+  int64_t budget_ms_ = 0;
   int failures_ = 0;
   bool internal_ = false;
 };
@@ -163,19 +174,26 @@ class QueryServer {
 int RunQuery(int argc, char** argv) {
   const char* path = nullptr;
   TextSyntax syntax = TextSyntax::kAffine;
+  int64_t budget_ms = 0;
   int jobs = 1;
   for (int i = 2; i < argc; ++i) {
     std::string arg = argv[i];
+    // `--flag value` or `--flag=value`; false (usage error) when absent.
+    auto flag_value = [&](const char* flag, std::string* value) {
+      std::string eq = std::string(flag) + "=";
+      if (arg.rfind(eq, 0) == 0) {
+        *value = arg.substr(eq.size());
+        return true;
+      }
+      if (i + 1 == argc) return false;
+      *value = argv[++i];
+      return true;
+    };
     std::string value;
     if (arg == "--syntax" || arg.rfind("--syntax=", 0) == 0) {
-      if (arg == "--syntax") {
-        if (i + 1 == argc) {
-          std::cerr << "ixa query: --syntax needs a value\n" << kUsage;
-          return kExitUsage;
-        }
-        value = argv[++i];
-      } else {
-        value = arg.substr(9);
+      if (!flag_value("--syntax", &value)) {
+        std::cerr << "ixa query: --syntax needs a value\n" << kUsage;
+        return kExitUsage;
       }
       auto s = TextSyntaxFromName(value);
       if (!s) {
@@ -186,12 +204,26 @@ int RunQuery(int argc, char** argv) {
       syntax = *s;
       continue;
     }
-    if (arg == "--jobs" || arg.rfind("--jobs=", 0) == 0) {
-      std::string value =
-          arg == "--jobs" ? (i + 1 < argc ? argv[++i] : "") : arg.substr(7);
+    if (arg == "--budget-ms" || arg.rfind("--budget-ms=", 0) == 0) {
       char* end = nullptr;
-      long v = std::strtol(value.c_str(), &end, 10);
-      if (value.empty() || *end != '\0' || v < 1 || v > 256) {
+      long long v = 0;
+      bool ok = flag_value("--budget-ms", &value);
+      if (ok) v = std::strtoll(value.c_str(), &end, 10);
+      if (!ok || value.empty() || *end != '\0' || v <= 0) {
+        std::cerr << "ixa query: --budget-ms takes a positive number of "
+                     "milliseconds\n"
+                  << kUsage;
+        return kExitUsage;
+      }
+      budget_ms = v;
+      continue;
+    }
+    if (arg == "--jobs" || arg.rfind("--jobs=", 0) == 0) {
+      char* end = nullptr;
+      long v = 0;
+      bool ok = flag_value("--jobs", &value);
+      if (ok) v = std::strtol(value.c_str(), &end, 10);
+      if (!ok || value.empty() || *end != '\0' || v < 1 || v > 256) {
         std::cerr << "ixa query: --jobs takes a number of threads from 1 to "
                      "256\n"
                   << kUsage;
@@ -222,7 +254,7 @@ int RunQuery(int argc, char** argv) {
   // One server per worker thread: each answers with its own contexts.
   std::vector<QueryServer> servers;
   servers.reserve(jobs);
-  for (int w = 0; w < jobs; ++w) servers.emplace_back(syntax);
+  for (int w = 0; w < jobs; ++w) servers.emplace_back(syntax, budget_ms);
   ServeLines(*in, std::cout, jobs,
              [&servers](int worker, const std::string& line) {
                return servers[worker].Answer(line);
@@ -235,8 +267,16 @@ int RunQuery(int argc, char** argv) {
 }
 
 }  // namespace
+
+std::string AnswerRequestLine(const std::string& line) {
+  static QueryServer* server = new QueryServer();  // never destroyed
+  return server->Answer(line);
+}
+
 }  // namespace ixa::cli
 
+// The request fuzzer (tests/fuzz) links these files without main().
+#ifndef IXA_CLI_NO_MAIN
 int main(int argc, char** argv) {
   using namespace ixa::cli;
   if (argc < 2) {
@@ -264,3 +304,4 @@ int main(int argc, char** argv) {
   std::cerr << "ixa: unknown command '" << cmd << "'\n" << kUsage;
   return kExitUsage;
 }
+#endif  // IXA_CLI_NO_MAIN

@@ -1,8 +1,10 @@
 // Algebra ops of the query protocol (spec/cli.md, "Algebra").
+#include <algorithm>
 #include <array>
 
 #include "core/enumerate.h"
 #include "core/text.h"
+#include "simplifier/compose.h"
 #include "simplifier/decide.h"
 #include "simplifier/simplify.h"
 #include "tools/ixa/algebra_core.h"
@@ -55,7 +57,7 @@ Result<Json> OpCompose(const Json& req, ExprContext& ctx) {
     if (!maps[i].is_string()) {
       // The maps before it are read (and their errors win), as always.
       if (!texts.empty()) {
-        auto prefix = ComposeMapTexts(texts, ctx, /*final_map=*/false);
+        auto prefix = ComposeMapTexts(texts, ctx);
         if (!prefix.ok()) return prefix.error();
       }
       return Error::BadRequest("field 'maps' item " + std::to_string(i) +
@@ -63,8 +65,7 @@ Result<Json> OpCompose(const Json& req, ExprContext& ctx) {
     }
     texts.push_back(maps[i].get_ref<const std::string&>());
   }
-  IXA_ASSIGN_OR_RETURN(IndexingMap composed,
-                       ComposeMapTexts(texts, ctx, /*final_map=*/true));
+  IXA_ASSIGN_OR_RETURN(IndexingMap composed, ComposeMapTexts(texts, ctx));
   return Json{{"map", MapToString(composed)}};
 }
 
@@ -168,6 +169,28 @@ OpHandler MapRewrite(Transform transform) {
   };
 }
 
+// Without `symbols`, every symbol (range then runtime variables) becomes a
+// dim; with it, only the listed range variables (XLA's
+// ConvertRangeVariablesToDimensions).
+Result<Json> OpConvertSymbolsToDims(const Json& req, ExprContext& ctx) {
+  IXA_ASSIGN_OR_RETURN(IndexingMap map, GetMap(req, "map", ctx));
+  if (!Has(req, "symbols")) {
+    bool changed = map.num_symbols() > 0;
+    map = map.ConvertSymbolsToDims();
+    return Json{{"map", MapToString(map)}, {"changed", changed}};
+  }
+  IXA_ASSIGN_OR_RETURN(std::vector<int64_t> symbols,
+                       GetIntList(req, "symbols"));
+  std::sort(symbols.begin(), symbols.end());
+  auto converted = map.ConvertRangeVariablesToDims(symbols);
+  if (!converted.ok()) {
+    Error e = converted.error();
+    e.message = "in 'symbols': " + e.message;
+    return e;
+  }
+  return Json{{"map", MapToString(*converted)}, {"changed", !symbols.empty()}};
+}
+
 Result<Json> OpBounds(const Json& req, ExprContext& ctx) {
   IXA_ASSIGN_OR_RETURN(IndexingMap map, GetMap(req, "map", ctx));
   std::vector<Expr> exprs;
@@ -197,7 +220,7 @@ Result<Json> OpBounds(const Json& req, ExprContext& ctx) {
 }  // namespace
 
 Result<IndexingMap> ComposeMapTexts(std::span<const std::string_view> texts,
-                                    ExprContext& ctx, bool final_map) {
+                                    ExprContext& ctx) {
   std::optional<IndexingMap> acc;
   for (size_t i = 0; i < texts.size(); ++i) {
     auto m = ParseIndexingMap(texts[i], &ctx);
@@ -210,7 +233,8 @@ Result<IndexingMap> ComposeMapTexts(std::span<const std::string_view> texts,
       acc = std::move(m).value();
       continue;
     }
-    auto composed = ComposeIndexingMaps(*acc, *m);
+    // Simplified step by step: see ComposeSimplified.
+    auto composed = ComposeSimplified(*acc, *m);
     if (!composed.ok()) {
       Error e = composed.error();
       e.message =
@@ -220,7 +244,6 @@ Result<IndexingMap> ComposeMapTexts(std::span<const std::string_view> texts,
     acc = std::move(composed).value();
   }
   IXA_CHECK(acc.has_value());
-  if (final_map) Simplify(&*acc);
   return std::move(*acc);
 }
 
@@ -239,11 +262,7 @@ void RegisterAlgebraOps(OpTable& table) {
       MapRewrite([](IndexingMap& m) { return m.RemoveUnusedVars(); });
   table["rescale_symbols"] =
       MapRewrite([](IndexingMap& m) { return m.RescaleSymbols(); });
-  table["convert_symbols_to_dims"] = MapRewrite([](IndexingMap& m) {
-    bool changed = m.num_symbols() > 0;
-    m = m.ConvertSymbolsToDims();
-    return changed;
-  });
+  table["convert_symbols_to_dims"] = OpConvertSymbolsToDims;
 }
 
 }  // namespace ixa::cli

@@ -40,6 +40,28 @@ Result<const Instruction*> GetInstruction(const Json& request,
   return module.entry()->root();
 }
 
+// `set` rewritten between physical (layout-ordered) indices.
+Result<IndexingMapSet> Physical(const IndexingMapSet& set,
+                                const hlo::Shape& from, const hlo::Shape& to) {
+  IndexingMapSet phys;
+  for (const IndexingMap& m : set) {
+    IXA_ASSIGN_OR_RETURN(IndexingMap p, ToPhysicalIndexing(m, from, to));
+    phys.Insert(std::move(p));
+  }
+  return phys;
+}
+
+// Partial answers (spec/cli.md): an entry without a map says why.
+void SetMapsOrUnknown(Json* entry, const IndexingMapSet& set,
+                      const std::string& unknown_reason) {
+  if (!unknown_reason.empty()) {
+    (*entry)["unknown"] = true;
+    (*entry)["reason"] = unknown_reason;
+  } else {
+    (*entry)["maps"] = MapList(set);
+  }
+}
+
 Result<Json> Indexing(const Json& request, ExprContext& ctx) {
   IXA_ASSIGN_OR_RETURN(std::unique_ptr<hlo::Module> module, GetModule(request));
   IXA_ASSIGN_OR_RETURN(const Instruction* instr,
@@ -52,28 +74,29 @@ Result<Json> Indexing(const Json& request, ExprContext& ctx) {
   Json response = Json::object();
   if (direction.empty() || direction == "output_to_input") {
     IXA_ASSIGN_OR_RETURN(int64_t only, GetOptionalInt(request, "operand", -1));
-    IXA_ASSIGN_OR_RETURN(HloInstructionIndexing indexing,
-                         ComputeOutputToInputIndexing(*instr, output, &ctx));
+    IXA_ASSIGN_OR_RETURN(
+        HloInstructionIndexing indexing,
+        ComputeOutputToInputIndexingPartial(*instr, output, &ctx));
     Json operands = Json::array();
     for (int k = 0; k < instr->operand_count(); ++k) {
       if (only >= 0 && k != only) continue;
+      Json entry = {{"operand", k}, {"name", instr->operand(k)->name}};
+      std::string reason = indexing.IsUnknown(k) ? indexing.unknown[k] : "";
       IndexingMapSet set;
       if (k < static_cast<int>(indexing.indexing_maps.size())) {
         set = indexing.indexing_maps[k];
       }
-      if (physical) {
-        IndexingMapSet phys;
-        for (const IndexingMap& m : set) {
-          IXA_ASSIGN_OR_RETURN(
-              IndexingMap p, ToPhysicalIndexing(m, OutputShape(*instr, output),
-                                                instr->operand(k)->shape));
-          phys.Insert(std::move(p));
-        }
-        set = std::move(phys);
+      if (physical && reason.empty()) {
+        IXA_ASSIGN_OR_RETURN(set, Physical(set, OutputShape(*instr, output),
+                                           instr->operand(k)->shape));
       }
-      operands.push_back({{"operand", k},
-                          {"name", instr->operand(k)->name},
-                          {"maps", MapList(set)}});
+      SetMapsOrUnknown(&entry, set, reason);
+      if (reason.empty() &&
+          k < static_cast<int>(indexing.replica_maps.size()) &&
+          !indexing.replica_maps[k].empty()) {
+        entry["replica_maps"] = MapList(indexing.replica_maps[k]);
+      }
+      operands.push_back(std::move(entry));
     }
     response["operands"] = std::move(operands);
     return response;
@@ -83,23 +106,21 @@ Result<Json> Indexing(const Json& request, ExprContext& ctx) {
         "field 'direction' must be 'output_to_input' or 'input_to_output'");
   }
   IXA_ASSIGN_OR_RETURN(int64_t operand, GetOptionalInt(request, "operand", 0));
-  IXA_ASSIGN_OR_RETURN(HloInstructionIndexing indexing,
-                       ComputeInputToOutputIndexing(*instr, operand, &ctx));
+  IXA_ASSIGN_OR_RETURN(
+      HloInstructionIndexing indexing,
+      ComputeInputToOutputIndexingPartial(*instr, operand, &ctx));
   Json outputs = Json::array();
   for (size_t j = 0; j < indexing.indexing_maps.size(); ++j) {
     if (Has(request, "output") && static_cast<int64_t>(j) != output) continue;
+    Json entry = {{"output", j}};
+    std::string reason = indexing.IsUnknown(j) ? indexing.unknown[j] : "";
     IndexingMapSet set = indexing.indexing_maps[j];
-    if (physical) {
-      IndexingMapSet phys;
-      for (const IndexingMap& m : set) {
-        IXA_ASSIGN_OR_RETURN(
-            IndexingMap p, ToPhysicalIndexing(m, instr->operand(operand)->shape,
-                                              OutputShape(*instr, j)));
-        phys.Insert(std::move(p));
-      }
-      set = std::move(phys);
+    if (physical && reason.empty()) {
+      IXA_ASSIGN_OR_RETURN(set, Physical(set, instr->operand(operand)->shape,
+                                         OutputShape(*instr, j)));
     }
-    outputs.push_back({{"output", j}, {"maps", MapList(set)}});
+    SetMapsOrUnknown(&entry, set, reason);
+    outputs.push_back(std::move(entry));
   }
   response["outputs"] = std::move(outputs);
   return response;
@@ -110,29 +131,45 @@ Result<Json> FusionIndexing(const Json& request, ExprContext& ctx) {
   IXA_ASSIGN_OR_RETURN(FusionRegion region, GetRegion(request, *module));
   IXA_ASSIGN_OR_RETURN(int64_t output, GetOptionalInt(request, "output", 0));
   IXA_ASSIGN_OR_RETURN(bool all, GetBool(request, "all_instructions", false));
+  IXA_ASSIGN_OR_RETURN(bool by_producer,
+                       GetBool(request, "group_by_producer", false));
+  FusionIndexingOptions options;
+  options.allow_unknown = true;
   IXA_ASSIGN_OR_RETURN(
       GroupedIndexing grouped,
-      ComputeGroupedOutputToInputIndexing(region, output, &ctx));
+      ComputeGroupedOutputToInputIndexing(region, output, &ctx, options));
+  // Maps of an instruction, or why it has none.
+  auto entry_of = [&](const Instruction* instr, Json entry) {
+    IndexingMapSet set;
+    for (const IndexingMap& m : grouped.MapsOf(instr)) set.Insert(m);
+    SetMapsOrUnknown(&entry, set, grouped.UnknownReason(instr));
+    return entry;
+  };
   Json parameters = Json::array();
   for (size_t i = 0; i < region.parameters.size(); ++i) {
-    IndexingMapSet set;
-    for (const IndexingMap& m : grouped.MapsOf(region.parameters[i])) {
-      set.Insert(m);
-    }
-    parameters.push_back({{"parameter", i},
-                          {"name", region.parameters[i]->name},
-                          {"maps", MapList(set)}});
+    parameters.push_back(
+        entry_of(region.parameters[i],
+                 {{"parameter", i}, {"name", region.parameters[i]->name}}));
   }
   Json response = {{"parameters", std::move(parameters)}};
   if (all) {
     // Root first, like the walk that computed them.
     Json instructions = Json::array();
     for (auto it = region.members.rbegin(); it != region.members.rend(); ++it) {
-      IndexingMapSet set;
-      for (const IndexingMap& m : grouped.MapsOf(*it)) set.Insert(m);
-      instructions.push_back({{"name", (*it)->name}, {"maps", MapList(set)}});
+      instructions.push_back(entry_of(*it, {{"name", (*it)->name}}));
     }
     response["instructions"] = std::move(instructions);
+  }
+  if (by_producer) {
+    IXA_ASSIGN_OR_RETURN(std::vector<ProducerGroup> groups,
+                         GroupIndexingMapsByProducers(region, output, &ctx));
+    Json list = Json::array();
+    for (const ProducerGroup& g : groups) {
+      Json entry = {{"producer", g.producer->name}};
+      SetMapsOrUnknown(&entry, g.indexing.maps, g.indexing.unknown_reason);
+      list.push_back(std::move(entry));
+    }
+    response["groups"] = std::move(list);
   }
   return response;
 }

@@ -1,0 +1,100 @@
+#include "core/budget.h"
+
+#include <algorithm>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "core/int_math.h"
+
+namespace ixa {
+
+namespace budget_internal {
+
+thread_local DeadlineState deadline_state;
+
+bool ReadClock(const char* operation) {
+  DeadlineState& s = deadline_state;
+  s.countdown = kDeadlinePollInterval;
+  if (std::chrono::steady_clock::now() < s.deadline) return false;
+  s.expired = true;
+  s.expired_in = operation;
+  return true;
+}
+
+}  // namespace budget_internal
+
+using budget_internal::deadline_state;
+
+DeadlineScope::DeadlineScope(int64_t budget_ms) : saved_(deadline_state) {
+  if (budget_ms <= 0) return;
+  // About 30 years: keeps the clock arithmetic (in nanoseconds) in range.
+  constexpr int64_t kLongestBudgetMs = int64_t{1} << 40;
+  budget_ms = std::min(budget_ms, kLongestBudgetMs);
+  auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(budget_ms);
+  budget_internal::DeadlineState& s = deadline_state;
+  if (s.active && s.deadline <= deadline) return;  // the outer one is sooner
+  s.active = true;
+  s.expired = false;
+  s.expired_in = nullptr;
+  s.countdown = 1;  // the first poll reads the clock
+  s.budget_ms = budget_ms;
+  s.deadline = deadline;
+}
+
+DeadlineScope::~DeadlineScope() {
+  // An inner scope that expired also used up the outer deadline's time only
+  // if the outer one has passed too; that is re-read at the next poll.
+  deadline_state = saved_;
+  if (deadline_state.active && !deadline_state.expired) {
+    deadline_state.countdown = 1;
+  }
+}
+
+const char* DeadlineExpiredIn() {
+  const budget_internal::DeadlineState& s = deadline_state;
+  return s.active && s.expired ? s.expired_in : nullptr;
+}
+
+Error DeadlineError() {
+  const budget_internal::DeadlineState& s = deadline_state;
+  std::string where = s.expired_in ? s.expired_in : "the request";
+  return Error::Limit("time budget of " + std::to_string(s.budget_ms) +
+                      " ms ran out in " + where);
+}
+
+int64_t TreeSize(std::span<const Expr> exprs, int64_t cap) {
+  // Iterative post-order over distinct nodes (expressions can be deeper
+  // than the native stack allows), each node's tree size memoized.
+  std::unordered_map<const ExprNode*, int64_t> size;
+  std::vector<std::pair<const ExprNode*, bool>> stack;
+  const int64_t over = SaturatingAdd(cap, 1);
+  int64_t total = 0;
+  for (Expr root : exprs) {
+    stack.push_back({root.node(), false});
+    while (!stack.empty()) {
+      auto [node, expanded] = stack.back();
+      stack.pop_back();
+      if (size.count(node)) continue;
+      if (node->lhs == nullptr) {
+        size[node] = 1;
+        continue;
+      }
+      if (!expanded) {
+        stack.push_back({node, true});
+        stack.push_back({node->lhs, false});
+        stack.push_back({node->rhs, false});
+        continue;
+      }
+      int64_t n = SaturatingAdd(
+          1, SaturatingAdd(size.at(node->lhs), size.at(node->rhs)));
+      size[node] = std::min(n, over);
+    }
+    total = std::min(SaturatingAdd(total, size.at(root.node())), over);
+    if (total > cap) return total;
+  }
+  return total;
+}
+
+}  // namespace ixa

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Coverage-guided fuzzing (issue 12): builds the libFuzzer targets of
+# tests/fuzz in build-fuzz (clang, ASan + UBSan, coverage on every library)
+# and runs each for SECONDS seconds on its committed seed corpus and
+# dictionary.
+#
+#   tools/fuzz.sh [SECONDS] [TARGET...]    (default: 30 s, every target)
+#   tools/fuzz.sh 3600                     one hour per target
+#   tools/fuzz.sh 60 map_simplify          one target
+#   tools/fuzz.sh 0                        replay the corpora only (every
+#                                          input once, no new inputs)
+#
+# Targets: map_roundtrip (parse -> print -> parse), map_simplify (parse +
+# simplify checked by enumeration), hlo (HLO reader + indexing + fusion
+# indexing), cli_request (one `ixa query` request line).
+#
+# Exit status 1 when a target fails (a crash, a sanitizer report, a failed
+# property, a timeout): the input is in build-fuzz/findings/<target>/ and
+# the log in build-fuzz/findings/<target>.log. Replay one input with
+#   build-fuzz/bin/fuzz_<target> build-fuzz/findings/<target>/crash-...
+# Inputs that grew coverage accumulate in build-fuzz/corpus/<target> (a
+# working corpus; copy the interesting ones to tests/fuzz/corpus/<target>).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SECONDS_PER_TARGET=${1:-30}
+if [ $# -gt 0 ]; then shift; fi
+ALL_TARGETS=(map_roundtrip map_simplify hlo cli_request)
+TARGETS=("$@")
+if [ ${#TARGETS[@]} -eq 0 ]; then TARGETS=("${ALL_TARGETS[@]}"); fi
+BUILD_DIR=${FUZZ_BUILD_DIR:-build-fuzz}
+JOBS=${IXA_TEST_JOBS:-$(nproc)}
+
+# The fuzz build's own packages (clang and the libFuzzer runtime), plus
+# what every build needs; apt-get only for what dpkg reports missing.
+PACKAGES=(clang libclang-rt-14-dev cmake ninja-build libboost-dev
+          libboost-graph-dev nlohmann-json3-dev catch2)
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "fuzz: installing ${missing[*]}" >&2
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  $SUDO apt-get update </dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y \
+    --no-install-recommends "${missing[@]}" </dev/null
+fi
+
+launcher=()
+if command -v ccache >/dev/null 2>&1; then
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+# -O1 with line tables: fast enough to fuzz, readable stack traces.
+cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Fuzz \
+  -DCMAKE_CXX_FLAGS_FUZZ="-O1 -gline-tables-only" \
+  -DCMAKE_CXX_COMPILER=clang++ \
+  -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link" \
+  -DIXA_SANITIZE=address,undefined -DIXA_FUZZ=ON -DIXA_BUILD_BENCH=OFF \
+  "${launcher[@]}" >/dev/null
+build_targets=()
+for t in "${TARGETS[@]}"; do build_targets+=("fuzz_$t"); done
+cmake --build "$BUILD_DIR" -j"$JOBS" --target "${build_targets[@]}"
+
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1:quarantine_size_mb=64}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+failures=0
+for t in "${TARGETS[@]}"; do
+  corpus="$BUILD_DIR/corpus/$t"
+  findings="$BUILD_DIR/findings/$t"
+  log="$BUILD_DIR/findings/$t.log"
+  mkdir -p "$corpus" "$findings"
+  dict=()
+  if [ -f "tests/fuzz/$t.dict" ]; then dict=(-dict="tests/fuzz/$t.dict"); fi
+  echo "== fuzz_$t for ${SECONDS_PER_TARGET} s" >&2
+  # A single input may take at most 20 s (a hang is a finding too); 2 GiB
+  # of memory.
+  if [ "$SECONDS_PER_TARGET" = 0 ]; then
+    mode=(-runs=0)  # run every corpus input once
+  else
+    mode=(-max_total_time="$SECONDS_PER_TARGET")
+  fi
+  if "$BUILD_DIR/bin/fuzz_$t" "$corpus" "tests/fuzz/corpus/$t" "${dict[@]}" \
+    "${mode[@]}" -timeout=20 -rss_limit_mb=2048 \
+    -max_len=16384 -print_final_stats=1 -artifact_prefix="$findings/" \
+    >"$log" 2>&1; then
+    status=ok
+  else
+    status=FAILED
+    failures=$((failures + 1))
+  fi
+  # The last status line: #runs, coverage (cov: edges, ft: features).
+  summary=$(grep -E '^#[0-9]+' "$log" | tail -1 || true)
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  echo "fuzz_$t: $status; executions ${execs:-?}; ${summary}" >&2
+  if [ "$status" = FAILED ]; then
+    grep -E 'ERROR|FUZZ PROPERTY|SUMMARY|runtime error|Test unit written' \
+      "$log" | head -20 >&2 || true
+  fi
+done
+exit $((failures > 0 ? 1 : 0))
