@@ -12,8 +12,9 @@
 // ixa_w<k>.jsonl (the same items in each engine's syntax, same order).
 //
 // ixa, per item (what `ixa query` does, without JSON): a fresh ExprContext,
-//   W1 ParseIndexingMap + Simplify, W2 parse every map + compose in order +
-//   Simplify, W3 ParseIndexingMap + IsEmpty.
+//   W1 ParseIndexingMap + Simplify, W2 parse every map + compose in order,
+//   simplifying each step (ComposeSimplified), W3 ParseIndexingMap +
+//   IsEmpty.
 // MLIR, per item: as ../shared/peers/mlir_bench.cpp (mlir_peer.h), one
 //   MLIRContext per repetition.
 //
@@ -47,6 +48,7 @@
 #include <vector>
 
 #include "core/text.h"
+#include "simplifier/compose.h"
 #include "simplifier/decide.h"
 #include "simplifier/simplify.h"
 #include "tools/bench/mlir_peer.h"
@@ -113,11 +115,11 @@ int RunIxaItem(int workload, const IxaItem& item) {
       for (size_t i = 1; i < item.maps.size(); ++i) {
         auto m = ixa::ParseIndexingMap(item.maps[i], &ctx);
         if (!m.ok()) return 0;
-        auto c = ixa::ComposeIndexingMaps(acc, *m);
+        // As the CLI's compose: simplified step by step.
+        auto c = ixa::ComposeSimplified(acc, *m);
         if (!c.ok()) return 0;
         acc = std::move(c).value();
       }
-      ixa::Simplify(&acc);
       return 1;
     default: {
       auto empty = ixa::IsEmpty(acc);
