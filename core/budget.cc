@@ -1,11 +1,11 @@
 #include "core/budget.h"
 
 #include <algorithm>
-#include <unordered_map>
 #include <utility>
-#include <vector>
 
 #include "core/int_math.h"
+#include "core/node_map.h"
+#include "core/small_vector.h"
 
 namespace ixa {
 
@@ -67,8 +67,12 @@ Error DeadlineError() {
 int64_t TreeSize(std::span<const Expr> exprs, int64_t cap) {
   // Iterative post-order over distinct nodes (expressions can be deeper
   // than the native stack allows), each node's tree size memoized.
-  std::unordered_map<const ExprNode*, int64_t> size;
-  std::vector<std::pair<const ExprNode*, bool>> stack;
+  NodeMap<int64_t> size;
+  struct Frame {
+    const ExprNode* node;
+    bool expanded;
+  };
+  SmallVector<Frame, 64> stack;
   const int64_t over = SaturatingAdd(cap, 1);
   int64_t total = 0;
   for (Expr root : exprs) {
@@ -76,9 +80,9 @@ int64_t TreeSize(std::span<const Expr> exprs, int64_t cap) {
     while (!stack.empty()) {
       auto [node, expanded] = stack.back();
       stack.pop_back();
-      if (size.count(node)) continue;
+      if (size.Contains(node)) continue;
       if (node->lhs == nullptr) {
-        size[node] = 1;
+        size.Put(node, 1);
         continue;
       }
       if (!expanded) {
@@ -88,10 +92,10 @@ int64_t TreeSize(std::span<const Expr> exprs, int64_t cap) {
         continue;
       }
       int64_t n = SaturatingAdd(
-          1, SaturatingAdd(size.at(node->lhs), size.at(node->rhs)));
-      size[node] = std::min(n, over);
+          1, SaturatingAdd(*size.Find(node->lhs), *size.Find(node->rhs)));
+      size.Put(node, std::min(n, over));
     }
-    total = std::min(SaturatingAdd(total, size.at(root.node())), over);
+    total = std::min(SaturatingAdd(total, *size.Find(root.node())), over);
     if (total > cap) return total;
   }
   return total;

@@ -1,10 +1,10 @@
 #include "core/expr.h"
 
 #include <algorithm>
-#include <unordered_map>
 
 #include "core/bigint.h"
 #include "core/int_math.h"
+#include "core/node_map.h"
 
 namespace ixa {
 
@@ -403,7 +403,7 @@ namespace {
 // Substitution with a memo over shared subtrees (hash-consing makes DAGs
 // common, e.g. `x floordiv 8 * 8 + x mod 8`; without the memo a tower of
 // such sums would be rebuilt exponentially often). Only binary nodes are
-// memoized, in a small open-addressing table keyed by node address.
+// memoized (core/node_map.h).
 class Substituter {
  public:
   Substituter(std::span<const Expr> dims, std::span<const Expr> symbols)
@@ -424,50 +424,19 @@ class Substituter {
       default:
         break;
     }
-    if (Expr* known = Find(x.node())) return *known;
+    if (const Expr* known = memo_.Find(x.node())) return *known;
     Expr l = Run(x.lhs());
     Expr r = Run(x.rhs());
     Expr out = (l == x.lhs() && r == x.rhs())
                    ? x
                    : x.context()->Binary(x.kind(), l, r);
-    Put(x.node(), out);
+    memo_.Put(x.node(), out);
     return out;
   }
 
  private:
-  struct Slot {
-    const ExprNode* key = nullptr;
-    Expr value;
-  };
-  static size_t HashOf(const ExprNode* n) { return n->hash; }
-  Expr* Find(const ExprNode* key) {
-    if (slots_.empty()) return nullptr;
-    size_t mask = slots_.size() - 1;
-    for (size_t i = HashOf(key) & mask;; i = (i + 1) & mask) {
-      if (slots_[i].key == key) return &slots_[i].value;
-      if (slots_[i].key == nullptr) return nullptr;
-    }
-  }
-  void Put(const ExprNode* key, Expr value) {
-    if ((used_ + 1) * 2 > slots_.size()) Grow();
-    size_t mask = slots_.size() - 1;
-    size_t i = HashOf(key) & mask;
-    while (slots_[i].key != nullptr && slots_[i].key != key) i = (i + 1) & mask;
-    if (slots_[i].key == nullptr) ++used_;
-    slots_[i] = {key, value};
-  }
-  void Grow() {
-    std::vector<Slot> old(slots_.empty() ? 32 : slots_.size() * 2);
-    old.swap(slots_);
-    used_ = 0;
-    for (const Slot& s : old) {
-      if (s.key != nullptr) Put(s.key, s.value);
-    }
-  }
-
   std::span<const Expr> dims_, symbols_;
-  std::vector<Slot> slots_;
-  size_t used_ = 0;
+  NodeMap<Expr> memo_;
 };
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include "core/budget.h"
 #include "core/enumerate.h"
+#include "core/node_map.h"
 
 namespace ixa {
 
@@ -680,8 +681,7 @@ class BoundsOverBox {
       default:
         break;
     }
-    auto it = memo_.find(e.node());
-    if (it != memo_.end()) return it->second;
+    if (const auto* known = memo_.Find(e.node())) return *known;
     std::optional<WideRange> out;
     auto l = Of(e.lhs());
     auto r = l ? Of(e.rhs()) : std::nullopt;
@@ -714,13 +714,13 @@ class BoundsOverBox {
           IXA_CHECK_MSG(false, "leaves are handled above");
       }
     }
-    memo_.emplace(e.node(), out);
+    memo_.Put(e.node(), out);
     return out;
   }
 
  private:
   const IndexingMap& map_;
-  std::unordered_map<const ExprNode*, std::optional<WideRange>> memo_;
+  NodeMap<std::optional<WideRange>> memo_;
 };
 
 // Substitute (core/expr.h) for compose: second's dims become first's
@@ -733,6 +733,18 @@ class ComposeSubstituter {
       : dims_(dims), symbols_(symbols) {}
 
   Result<Expr> Run(Expr x) {
+    Expr out = Walk(x);
+    if (!out) {
+      return Error::Invalid(
+          "cannot compose: a divisor of the second map is 0 at every point "
+          "the first map reaches");
+    }
+    return out;
+  }
+
+ private:
+  // Null when a divisor became the constant 0.
+  Expr Walk(Expr x) {
     switch (x.kind()) {
       case ExprKind::kConstant:
         return x;
@@ -747,27 +759,23 @@ class ComposeSubstituter {
       default:
         break;
     }
-    auto it = memo_.find(x.node());
-    if (it != memo_.end()) return it->second;
-    IXA_ASSIGN_OR_RETURN(Expr l, Run(x.lhs()));
-    IXA_ASSIGN_OR_RETURN(Expr r, Run(x.rhs()));
+    if (const Expr* known = memo_.Find(x.node())) return *known;
+    Expr l = Walk(x.lhs());
+    if (!l) return Expr();
+    Expr r = Walk(x.rhs());
+    if (!r) return Expr();
     bool divides = x.kind() == ExprKind::kFloorDiv ||
                    x.kind() == ExprKind::kCeilDiv || x.kind() == ExprKind::kMod;
-    if (divides && r.IsConstant(0)) {
-      return Error::Invalid(
-          "cannot compose: a divisor of the second map is 0 at every point "
-          "the first map reaches");
-    }
+    if (divides && r.IsConstant(0)) return Expr();
     Expr out = (l == x.lhs() && r == x.rhs())
                    ? x
                    : x.context()->Binary(x.kind(), l, r);
-    memo_.emplace(x.node(), out);
+    memo_.Put(x.node(), out);
     return out;
   }
 
- private:
   std::span<const Expr> dims_, symbols_;
-  std::unordered_map<const ExprNode*, Expr> memo_;
+  NodeMap<Expr> memo_;
 };
 
 int64_t ClampToInt64(Wide v) {
