@@ -25,6 +25,33 @@ size_t HashOf(ExprKind kind, int64_t value, const ExprNode* lhs,
   return static_cast<size_t>(h ^ (h >> 32));
 }
 
+// ExprNode::sole_variable: the rule of SoleVariable (simplifier/
+// rule_util.cc) applied to the children's answers.
+uint32_t SoleVariableOf(ExprKind kind, int64_t value, const ExprNode* lhs,
+                        const ExprNode* rhs) {
+  constexpr int64_t kMaxEncoded = int64_t{1} << 30;
+  switch (kind) {
+    case ExprKind::kConstant:
+      return 0;
+    case ExprKind::kDim:
+      return value < kMaxEncoded ? static_cast<uint32_t>(value + 1)
+                                 : ExprNode::kSoleUnknown;
+    case ExprKind::kSymbol:
+      return value < kMaxEncoded
+                 ? ExprNode::kSoleSymbolBit | static_cast<uint32_t>(value + 1)
+                 : ExprNode::kSoleUnknown;
+    default:
+      break;
+  }
+  uint32_t a = lhs->sole_variable, b = rhs->sole_variable;
+  if (a == ExprNode::kSoleUnknown || b == ExprNode::kSoleUnknown) {
+    return ExprNode::kSoleUnknown;
+  }
+  if (a == 0) return lhs->kind == ExprKind::kConstant ? b : 0;
+  if (b == 0) return rhs->kind == ExprKind::kConstant ? a : 0;
+  return a == b ? a : 0;
+}
+
 bool IsAffineKind(ExprKind kind, const ExprNode* lhs, const ExprNode* rhs) {
   switch (kind) {
     case ExprKind::kConstant:
@@ -91,7 +118,8 @@ ExprNode* ExprContext::NewBlock() {
 Expr ExprContext::Unique(ExprKind kind, int64_t value, Expr lhs, Expr rhs) {
   const ExprNode* l = lhs.node();
   const ExprNode* r = rhs.node();
-  size_t hash = HashOf(kind, value, l, r);
+  // The low 32 bits of the mixed hash.
+  uint32_t hash = static_cast<uint32_t>(HashOf(kind, value, l, r));
   size_t mask = table_size_ - 1;
   size_t i = hash & mask;
   while (const ExprNode* n = table_[i]) {
@@ -110,7 +138,13 @@ Expr ExprContext::Unique(ExprKind kind, int64_t value, Expr lhs, Expr rhs) {
   node->ctx = this;
   node->hash = hash;
   node->pure_affine = IsAffineKind(kind, l, r);
-  node->depth = 1 + std::max(l ? l->depth : 0u, r ? r->depth : 0u);
+  node->depth = static_cast<uint16_t>(std::min<uint32_t>(
+      65535, 1u + std::max<uint32_t>(l ? l->depth : 0u, r ? r->depth : 0u)));
+  node->tree_size =
+      l ? static_cast<uint32_t>(std::min<uint64_t>(
+              UINT32_MAX, uint64_t{1} + l->tree_size + r->tree_size))
+        : 1;
+  node->sole_variable = SoleVariableOf(kind, value, l, r);
   table_[i] = node;
   ++num_nodes_;
   if (num_nodes_ * 2 > table_size_) GrowTable();

@@ -55,13 +55,25 @@ struct ExprNode {
   // Semi-affine nodes (a symbol as multiplier or divisor) and min / max
   // parse, print and evaluate, and rules may refuse them.
   bool pure_affine;
-  uint32_t depth;  // 1 for leaves
+  uint16_t depth;  // 1 for leaves; saturates at 65535
+  uint32_t hash;   // structural (never an address)
   int64_t value;   // constant value, or dim / symbol position
   const ExprNode* lhs;
   const ExprNode* rhs;
   ExprContext* ctx;
-  size_t hash;
+  // Structural facts computed once, at construction, for walks that would
+  // otherwise redo them per query (issue 13):
+  // Nodes of the expression written out as a tree (shared subexpressions
+  // counted once per use); saturates at UINT32_MAX.
+  uint32_t tree_size;
+  // The variable SoleVariable (simplifier/rule_util.h) finds: 0 for none,
+  // kSoleUnknown when a position is too large to encode here (then it is
+  // computed by walking), else 1 + position, with bit 31 set for a symbol.
+  uint32_t sole_variable;
+  static constexpr uint32_t kSoleUnknown = 0x7FFFFFFF;
+  static constexpr uint32_t kSoleSymbolBit = 0x80000000;
 };
+static_assert(sizeof(ExprNode) == 48, "keep nodes at six words");
 
 class Expr {
  public:
@@ -86,8 +98,11 @@ class Expr {
   int64_t position() const { return node_->value; }
   Expr lhs() const { return Expr(node_->lhs); }
   Expr rhs() const { return Expr(node_->rhs); }
+  // Saturates at 65535 (the parser refuses trees over 2000 levels).
   uint32_t depth() const { return node_->depth; }
   size_t hash() const { return node_->hash; }
+  // Tree size: see ExprNode::tree_size.
+  uint32_t tree_size() const { return node_->tree_size; }
 
   // Builders through the owning context (trivial folding only).
   Expr operator+(Expr o) const;

@@ -66,6 +66,13 @@ constexpr Wide kWideMin =
     -static_cast<Wide>((static_cast<unsigned __int128>(1) << 127) - 1) - 1;
 
 Wide WideDiv(Wide a, Wide b, bool ceil) {
+  if (static_cast<int64_t>(a) == a && static_cast<int64_t>(b) == b && b != -1) {
+    // The common case in 64 bits (a 128-bit division is a library call).
+    int64_t x = static_cast<int64_t>(a), y = static_cast<int64_t>(b);
+    int64_t q = x / y;
+    if (x % y != 0 && ((x < 0) == (y < 0)) == ceil) q += ceil ? 1 : -1;
+    return q;
+  }
   Wide q = a / b;
   if (a % b != 0 && ((a < 0) == (b < 0)) == ceil) q += ceil ? 1 : -1;
   return q;

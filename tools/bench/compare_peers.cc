@@ -6,7 +6,7 @@
 // the same moments; the sum of per-item minima is the figure reported.
 //
 //   compare_peers DATA_DIR [--workloads 1,2,3] [--reps N] [--cli IXA]
-//                 [--jobs N] [--once ixa|parse|mlir]
+//                 [--jobs N] [--once ixa|parse|mlir] [--items PREFIX]
 //
 // DATA_DIR holds gen_workload.py's mlir_w<k>.tsv and score_ixa.py's
 // ixa_w<k>.jsonl (the same items in each engine's syntax, same order).
@@ -29,6 +29,9 @@
 //   compare_peers.sh).
 // Allocations: every operator new of ixa's items, counted on the first
 // repetition (LLVM also allocates through malloc: no MLIR figure).
+//
+// --items PREFIX: also writes PREFIX.w<k>.tsv, each item's minima (µs):
+//   index, ixa, MLIR, ixa's parse.
 //
 // Output: one JSON object per workload on stdout.
 #include <fcntl.h>
@@ -208,7 +211,7 @@ int main(int argc, char** argv) {
     return 64;
   }
   std::string data = argv[1];
-  std::string workloads = "1,2,3", once, cli;
+  std::string workloads = "1,2,3", once, cli, items_path;
   int reps = 10, jobs = 0;
   for (int i = 2; i + 1 < argc; i += 2) {
     std::string a = argv[i];
@@ -217,6 +220,7 @@ int main(int argc, char** argv) {
     if (a == "--once") once = argv[i + 1];
     if (a == "--cli") cli = argv[i + 1];
     if (a == "--jobs") jobs = std::atoi(argv[i + 1]);
+    if (a == "--items") items_path = argv[i + 1];
   }
   int status = 0;
   for (char wc : workloads) {
@@ -280,6 +284,17 @@ int main(int argc, char** argv) {
             if (rep == 0) mlir_failures += r == 0;
           }
         }
+      }
+    }
+    if (!items_path.empty()) {
+      // Per item: index, ixa us, MLIR us, ixa parse us (minima).
+      std::string path = items_path + ".w" + std::to_string(w) + ".tsv";
+      if (FILE* f = std::fopen(path.c_str(), "w")) {
+        for (size_t i = 0; i < n; ++i) {
+          std::fprintf(f, "%zu\t%.3f\t%.3f\t%.3f\n", i, ixa_best[i] * 1e6,
+                       mlir_best[i] * 1e6, parse_best[i] * 1e6);
+        }
+        std::fclose(f);
       }
     }
     double ixa_sum = 0, mlir_sum = 0, parse_sum = 0;
