@@ -275,6 +275,19 @@ std::string PrintInSyntax(Expr e, const std::vector<std::string>& dims,
 
 }  // namespace
 
+namespace {
+thread_local TextSyntax default_text_syntax = TextSyntax::kAffine;
+}  // namespace
+
+TextSyntax DefaultTextSyntax() { return default_text_syntax; }
+
+ScopedTextSyntax::ScopedTextSyntax(TextSyntax syntax)
+    : previous_(default_text_syntax) {
+  default_text_syntax = syntax;
+}
+
+ScopedTextSyntax::~ScopedTextSyntax() { default_text_syntax = previous_; }
+
 std::optional<TextSyntax> TextSyntaxFromName(std::string_view name) {
   if (name == "affine") return TextSyntax::kAffine;
   if (name == "symbolic") return TextSyntax::kSymbolic;

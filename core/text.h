@@ -31,6 +31,24 @@ enum class TextSyntax {
 // "affine" / "symbolic"; nullopt for anything else.
 std::optional<TextSyntax> TextSyntaxFromName(std::string_view name);
 
+// The syntax PrintExpr and PrintIndexingMap use when their caller names
+// none: kAffine, unless a ScopedTextSyntax on this thread says otherwise.
+// The CLI opens one per request with the response's syntax, so every
+// expression a response carries (maps, the simplifier's trace, tile
+// expressions, messages) prints alike without the code printing it knowing
+// about syntaxes.
+TextSyntax DefaultTextSyntax();
+class ScopedTextSyntax {
+ public:
+  explicit ScopedTextSyntax(TextSyntax syntax);
+  ~ScopedTextSyntax();
+  ScopedTextSyntax(const ScopedTextSyntax&) = delete;
+  ScopedTextSyntax& operator=(const ScopedTextSyntax&) = delete;
+
+ private:
+  TextSyntax previous_;
+};
+
 // The parser's limit on parenthesis / unary-minus nesting. The parser also
 // refuses an expression whose printed form (in either syntax) would nest
 // deeper than this, so that every map it accepts prints to text it reads
@@ -64,15 +82,15 @@ Result<Expr> ParseExpr(std::string_view text, ExprContext* ctx,
 // In TextSyntax::kSymbolic the same, with `/` for floordiv and summands
 // reordered (see TextSyntax); parse(print) is then the reordered map.
 std::string PrintIndexingMap(const IndexingMap& map,
-                             TextSyntax syntax = TextSyntax::kAffine);
+                             TextSyntax syntax = DefaultTextSyntax());
 
 // MLIR/XLA classic expression syntax with the given names (default names
 // d<i> / s<i> where a list is too short).
 std::string PrintExpr(Expr e, const std::vector<std::string>& dim_names = {},
                       const std::vector<std::string>& symbol_names = {},
-                      TextSyntax syntax = TextSyntax::kAffine);
+                      TextSyntax syntax = DefaultTextSyntax());
 std::string PrintExpr(Expr e, const IndexingMap& map,
-                      TextSyntax syntax = TextSyntax::kAffine);
+                      TextSyntax syntax = DefaultTextSyntax());
 
 // The tree that the kSymbolic print of e reads back as: every sum's
 // summands (nested sums flattened in) sorted in SymbolicExpr's type order,

@@ -55,29 +55,6 @@ int64_t SharedTile::bytes() const {
 namespace emitters {
 namespace {
 
-// The region below `root`: the members reachable from it through operands,
-// never through `stop` (nullptr: none). Parameters stay the region's.
-FusionRegion SubRegion(const FusionInfo& info, const Instruction* root,
-                       const Instruction* stop) {
-  const FusionRegion& region = *info.region;
-  std::unordered_set<const Instruction*> reach;
-  std::vector<const Instruction*> stack = {root};
-  while (!stack.empty()) {
-    const Instruction* n = stack.back();
-    stack.pop_back();
-    if (n == stop || !info.IsInside(n) || !reach.insert(n).second) continue;
-    for (const Instruction* o : n->operands) stack.push_back(o);
-  }
-  FusionRegion sub;
-  sub.computation = region.computation;
-  sub.root = root;
-  sub.parameters = region.parameters;
-  for (const Instruction* m : region.members) {
-    if (reach.count(m)) sub.members.push_back(m);
-  }
-  return sub;
-}
-
 // Parameter indices reachable from `root` (not through `stop`).
 std::vector<int> ReachableParameters(const FusionInfo& info,
                                      const Instruction* root,
@@ -122,13 +99,43 @@ class ParameterDeriver {
 
   // Reads of the parameters below `from` (not through `stop`), where
   // `thread` maps the ids to `from`'s output index (after `to_from`, a map
-  // from `thread`'s results to from's index, when given).
+  // from `thread`'s results to from's index, when given). The maps from
+  // `from` to the parameters, and which parameters are unknown and why,
+  // are the fusion's partial answer (ComputeFusionParameterIndexingPartial)
+  // over the part of the fusion below `from`: the same as every use gets.
   void Add(const Instruction* from, const Instruction* stop,
            const IndexingMap& thread, const IndexingMap* to_from) {
-    IndexingMap start =
+    if (ReachableParameters(info_, from, stop).empty()) return;
+    IndexingMap coverage =
         to_from ? *to_from : IndexingMap::Identity(ctx_, OutputDims(*from, 0));
-    int budget = kMaxPiecewiseSteps;
-    AddFrom(from, stop, thread, start, &budget);
+    auto per_parameter = ComputeFusionParameterIndexingPartial(
+        SubRegionBelow(*info_.region, from, stop), 0, ctx_);
+    if (!per_parameter.ok()) {
+      // A budget ran out: nothing below `from` is known.
+      MarkUnknown(from, stop, per_parameter.error().message);
+      return;
+    }
+    for (size_t p = 0; p < per_parameter->size(); ++p) {
+      const PartialIndexing& partial = (*per_parameter)[p];
+      if (partial.unknown()) {
+        if (!acc_.unknown[p]) acc_.unknown[p] = partial.unknown_reason;
+        continue;
+      }
+      for (const IndexingMap& g : partial.maps) {
+        auto c = ComposeSimplified(coverage, g);
+        if (!c.ok()) {
+          acc_.unknown[p] = c.error().message;
+          continue;
+        }
+        auto composed = ComposeSimplified(thread, *c);
+        if (!composed.ok()) {
+          acc_.unknown[p] = composed.error().message;
+          continue;
+        }
+        acc_.maps[p].Insert(std::move(composed).value());
+        acc_.coverage[p].Insert(std::move(c).value());
+      }
+    }
   }
 
   std::vector<ParameterPlan> Finish() const {
@@ -150,64 +157,6 @@ class ParameterDeriver {
   }
 
  private:
-  // When a path has an op without maps, the walk goes one op at a time so
-  // that only the parameters behind that op become unknown; this bounds
-  // the steps.
-  static constexpr int kMaxPiecewiseSteps = 256;
-
-  // `coverage` maps the coverage domain to `node`'s output index.
-  void AddFrom(const Instruction* node, const Instruction* stop,
-               const IndexingMap& thread, const IndexingMap& coverage,
-               int* budget) {
-    if (ReachableParameters(info_, node, stop).empty()) return;
-    FusionRegion sub = SubRegion(info_, node, stop);
-    auto grouped = ComputeGroupedOutputToInputIndexing(sub, 0, ctx_);
-    if (grouped.ok()) {
-      for (size_t p = 0; p < info_.region->parameters.size(); ++p) {
-        for (const IndexingMap& g :
-             grouped->MapsOf(info_.region->parameters[p])) {
-          auto c = ComposeSimplified(coverage, g);
-          if (!c.ok()) {
-            acc_.unknown[p] = c.error().message;
-            continue;
-          }
-          auto composed = ComposeSimplified(thread, *c);
-          if (!composed.ok()) {
-            acc_.unknown[p] = composed.error().message;
-            continue;
-          }
-          acc_.maps[p].Insert(std::move(composed).value());
-          acc_.coverage[p].Insert(std::move(c).value());
-        }
-      }
-      return;
-    }
-    if (!info_.IsInside(node) || --*budget < 0) {
-      MarkUnknown(node, stop, grouped.error().message);
-      return;
-    }
-    auto own = ComputeOutputToInputIndexing(*node, 0, ctx_);
-    for (int i = 0; i < node->operand_count(); ++i) {
-      const Instruction* operand = node->operand(i);
-      if (operand == stop) continue;
-      if (!own.ok() || i >= static_cast<int>(own->indexing_maps.size())) {
-        MarkUnknown(operand, stop,
-                    own.ok() ? "no map of operand " + std::to_string(i) +
-                                   " of " + node->name
-                             : own.error().message);
-        continue;
-      }
-      for (const IndexingMap& m : own->indexing_maps[i]) {
-        auto c = ComposeSimplified(coverage, m);
-        if (!c.ok()) {
-          MarkUnknown(operand, stop, c.error().message);
-          continue;
-        }
-        AddFrom(operand, stop, thread, *c, budget);
-      }
-    }
-  }
-
   const FusionInfo& info_;
   ExprContext* ctx_;
   ParameterAccumulator acc_;

@@ -82,14 +82,65 @@ Result<FusionRegion> ResolveFusion(const hlo::Module& module,
   return Error::Invalid("no fusion or computation named '" + name + "'");
 }
 
+FusionRegion SubRegionBelow(const FusionRegion& region, const Instruction* root,
+                            const Instruction* stop) {
+  std::unordered_set<const Instruction*> members(region.members.begin(),
+                                                 region.members.end());
+  std::unordered_set<const Instruction*> parameters(region.parameters.begin(),
+                                                    region.parameters.end());
+  auto inside = [&](const Instruction* n) {
+    return members.count(n) > 0 && parameters.count(n) == 0 &&
+           n->opcode != "parameter";
+  };
+  std::unordered_set<const Instruction*> reach;
+  std::vector<const Instruction*> stack = {root};
+  while (!stack.empty()) {
+    const Instruction* n = stack.back();
+    stack.pop_back();
+    if (n == stop || !inside(n) || !reach.insert(n).second) continue;
+    for (const Instruction* o : n->operands) stack.push_back(o);
+  }
+  FusionRegion sub;
+  sub.computation = region.computation;
+  sub.root = root;
+  sub.parameters = region.parameters;
+  for (const Instruction* m : region.members) {
+    if (reach.count(m)) sub.members.push_back(m);
+  }
+  return sub;
+}
+
+using fusion_internal::IdSet;
+using fusion_internal::MapId;
+using fusion_internal::MapPool;
+
 std::vector<IndexingMap> GroupedIndexing::MapsOf(
     const Instruction* instr) const {
   std::vector<IndexingMap> out;
-  auto it = maps.find(instr);
-  if (it == maps.end()) return out;
-  for (const IndexingMapSet& set : it->second) {
-    for (const IndexingMap& m : set) out.push_back(m);
+  auto it = sets.find(instr);
+  if (it == sets.end()) return out;
+  for (const IdSet& set : it->second) {
+    for (MapId id : set.ids()) out.push_back(pool->map(id));
   }
+  return out;
+}
+
+std::vector<uint32_t> GroupedIndexing::DistinctMapIdsOf(
+    const Instruction* instr) const {
+  auto it = sets.find(instr);
+  if (it == sets.end()) return {};
+  if (it->second.size() == 1) return it->second[0].ids();
+  IdSet all;
+  for (const IdSet& set : it->second) {
+    for (MapId id : set.ids()) all.Insert(id, pool.get());
+  }
+  return all.ids();
+}
+
+std::vector<IndexingMap> GroupedIndexing::DistinctMapsOf(
+    const Instruction* instr) const {
+  std::vector<IndexingMap> out;
+  for (MapId id : DistinctMapIdsOf(instr)) out.push_back(pool->map(id));
   return out;
 }
 
@@ -99,6 +150,12 @@ namespace {
 // picks its element; everything else reads an array.
 int ReadOutput(const Instruction& user) {
   return user.opcode == "get-tuple-element" ? user.tuple_index : 0;
+}
+
+std::vector<MapId> InternAll(const IndexingMapSet& maps, MapPool* pool) {
+  std::vector<MapId> ids;
+  for (const IndexingMap& m : maps) ids.push_back(pool->Intern(m));
+  return ids;
 }
 
 }  // namespace
@@ -112,13 +169,15 @@ Result<GroupedIndexing> ComputeGroupedOutputToInputIndexing(
     const FusionRegion& region, int output_id, ExprContext* ctx,
     const FusionIndexingOptions& options) {
   GroupedIndexing result;
+  result.pool = std::make_shared<MapPool>();
+  MapPool* pool = result.pool.get();
   const Instruction* root = region.root;
   if (output_id < 0 || output_id >= OutputCount(*root)) {
     return Error::Invalid("'" + root->name + "' has no output " +
                           std::to_string(output_id));
   }
-  auto sets_of = [&](const Instruction* instr) -> std::vector<IndexingMapSet>& {
-    auto [it, inserted] = result.maps.try_emplace(instr);
+  auto sets_of = [&](const Instruction* instr) -> std::vector<IdSet>& {
+    auto [it, inserted] = result.sets.try_emplace(instr);
     if (inserted) {
       it->second.resize(OutputCount(*instr));
       result.order.push_back(instr);
@@ -133,14 +192,14 @@ Result<GroupedIndexing> ComputeGroupedOutputToInputIndexing(
   };
   IndexingMap seed = IndexingMap::Identity(ctx, OutputDims(*root, output_id));
   FinishMap(&seed);
-  sets_of(root)[output_id].Insert(std::move(seed));
+  sets_of(root)[output_id].Insert(pool->Intern(std::move(seed)), pool);
 
   // Users before operands: every consumer map of an instruction is known
   // before it is pushed to the instruction's operands.
   for (auto it = region.members.rbegin(); it != region.members.rend(); ++it) {
     const Instruction* instr = *it;
-    auto found = result.maps.find(instr);
-    if (found == result.maps.end() || instr->operands.empty()) continue;
+    auto found = result.sets.find(instr);
+    if (found == result.sets.end() || instr->operands.empty()) continue;
     if (instr->opcode == "parameter") continue;
     if (auto why = result.unknown.find(instr); why != result.unknown.end()) {
       // What an unknown instruction reads is unknown too.
@@ -150,8 +209,9 @@ Result<GroupedIndexing> ComputeGroupedOutputToInputIndexing(
       }
       continue;
     }
-    // Copied: inserting operands may rehash the map.
-    std::vector<IndexingMapSet> consumer_sets = found->second;
+    // Copied (ids only): the operands' sets are written while these are
+    // read.
+    std::vector<IdSet> consumer_sets = found->second;
     for (int out = 0; out < static_cast<int>(consumer_sets.size()); ++out) {
       if (consumer_sets[out].empty()) continue;
       IXA_ASSIGN_OR_RETURN(
@@ -163,6 +223,7 @@ Result<GroupedIndexing> ComputeGroupedOutputToInputIndexing(
           if (!options.allow_unknown) {
             return Error::Unsupported(operand_maps.unknown[k]);
           }
+          result.unknown_origins.emplace(instr, operand_maps.unknown[k]);
           mark_unknown(operand, operand_maps.unknown[k]);
           continue;
         }
@@ -175,18 +236,19 @@ Result<GroupedIndexing> ComputeGroupedOutputToInputIndexing(
           std::string why = "'" + instr->name + "' (" + instr->opcode +
                             ") reads a whole tuple: no map";
           if (!options.allow_unknown) return Error::Unsupported(why);
+          result.unknown_origins.emplace(instr, why);
           mark_unknown(operand, why);
           continue;
         }
-        IndexingMapSet& into = sets_of(operand)[target];
-        for (const IndexingMap& consumer : consumer_sets[out]) {
-          for (const IndexingMap& producer : operand_maps.indexing_maps[k]) {
+        const std::vector<MapId> producers =
+            InternAll(operand_maps.indexing_maps[k], pool);
+        IdSet& into = sets_of(operand)[target];
+        for (MapId consumer : consumer_sets[out].ids()) {
+          for (MapId producer : producers) {
             if (DeadlineExpired("fusion_indexing")) return DeadlineError();
-            IXA_ASSIGN_OR_RETURN(
-                IndexingMap composed,
-                indexing_internal::ComposeWithProducers(consumer, producer));
-            FinishMap(&composed);
-            into.Insert(std::move(composed));
+            IXA_ASSIGN_OR_RETURN(MapId composed,
+                                 pool->Compose(consumer, producer));
+            into.Insert(composed, pool);
             if (into.size() > options.max_maps_per_instruction) {
               return Error::Limit(
                   "more than " +
@@ -216,9 +278,8 @@ Result<std::vector<IndexingMapSet>> ComputeFusionParameterIndexing(
       ComputeGroupedOutputToInputIndexing(region, output_id, ctx));
   std::vector<IndexingMapSet> out(region.parameters.size());
   for (size_t i = 0; i < region.parameters.size(); ++i) {
-    for (const IndexingMap& m : grouped.MapsOf(region.parameters[i])) {
-      out[i].Insert(m);
-    }
+    out[i] = IndexingMapSet::FromDistinct(
+        grouped.DistinctMapsOf(region.parameters[i]));
   }
   return out;
 }
@@ -237,7 +298,7 @@ Result<std::vector<PartialIndexing>> ComputeFusionParameterIndexingPartial(
       out[i].unknown_reason = grouped.UnknownReason(p);
       continue;
     }
-    for (const IndexingMap& m : grouped.MapsOf(p)) out[i].maps.Insert(m);
+    out[i].maps = IndexingMapSet::FromDistinct(grouped.DistinctMapsOf(p));
   }
   return out;
 }
@@ -257,12 +318,13 @@ Result<std::vector<PartialIndexing>> ForwardIndexing(const FusionRegion& region,
                           std::to_string(parameter));
   }
   const Instruction* source = region.parameters[parameter];
-  std::unordered_map<const Instruction*, std::vector<IndexingMapSet>> maps;
+  MapPool pool;
+  std::unordered_map<const Instruction*, std::vector<IdSet>> maps;
   std::unordered_map<const Instruction*, std::string> unknown;
   IndexingMap seed = IndexingMap::Identity(ctx, source->shape.dims);
   FinishMap(&seed);
   maps[source].resize(OutputCount(*source));
-  maps[source][0].Insert(std::move(seed));
+  maps[source][0].Insert(pool.Intern(std::move(seed)), &pool);
   // Operands before users: compose input -> output maps along every use.
   for (const Instruction* instr : region.members) {
     if (instr == source) continue;
@@ -274,11 +336,11 @@ Result<std::vector<PartialIndexing>> ForwardIndexing(const FusionRegion& region,
       }
       auto found = maps.find(operand);
       if (found == maps.end()) continue;
-      const IndexingMapSet& reaching = found->second[ReadOutput(*instr)];
+      const IdSet& reaching = found->second[ReadOutput(*instr)];
       if (reaching.empty()) continue;
       IXA_ASSIGN_OR_RETURN(HloInstructionIndexing step,
                            ComputeInputToOutputIndexingPartial(*instr, k, ctx));
-      std::vector<IndexingMapSet>& into = maps[instr];
+      std::vector<IdSet>& into = maps[instr];
       into.resize(OutputCount(*instr));
       for (size_t j = 0; j < step.indexing_maps.size() && j < into.size();
            ++j) {
@@ -287,14 +349,13 @@ Result<std::vector<PartialIndexing>> ForwardIndexing(const FusionRegion& region,
           unknown.emplace(instr, step.unknown[j]);
           continue;
         }
-        for (const IndexingMap& first : reaching) {
-          for (const IndexingMap& second : step.indexing_maps[j]) {
+        const std::vector<MapId> seconds =
+            InternAll(step.indexing_maps[j], &pool);
+        for (MapId first : reaching.ids()) {
+          for (MapId second : seconds) {
             if (DeadlineExpired("fusion_indexing")) return DeadlineError();
-            IXA_ASSIGN_OR_RETURN(
-                IndexingMap composed,
-                indexing_internal::ComposeWithProducers(first, second));
-            FinishMap(&composed);
-            into[j].Insert(std::move(composed));
+            IXA_ASSIGN_OR_RETURN(MapId composed, pool.Compose(first, second));
+            into[j].Insert(composed, &pool);
           }
         }
       }
@@ -308,7 +369,9 @@ Result<std::vector<PartialIndexing>> ForwardIndexing(const FusionRegion& region,
   auto found = maps.find(region.root);
   if (found == maps.end()) return out;
   for (size_t j = 0; j < out.size() && j < found->second.size(); ++j) {
-    out[j].maps = found->second[j];
+    std::vector<IndexingMap> maps;
+    for (MapId id : found->second[j].ids()) maps.push_back(pool.map(id));
+    out[j].maps = IndexingMapSet::FromDistinct(std::move(maps));
   }
   return out;
 }

@@ -4,10 +4,12 @@
 #ifndef IXA_ANALYSIS_FUSION_FUSION_H_
 #define IXA_ANALYSIS_FUSION_FUSION_H_
 
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/fusion/map_pool.h"
 #include "analysis/hlo/module.h"
 #include "analysis/indexing/indexing.h"
 
@@ -36,25 +38,53 @@ Result<FusionRegion> RegionOfInstructions(
 Result<FusionRegion> ResolveFusion(const hlo::Module& module,
                                    const std::string& name);
 
+// The part of `region` below `root` (one of its members or parameters):
+// the members reachable from `root` through operands, never through `stop`
+// (nullptr: none) nor past a parameter. The parameters stay the region's,
+// in the same order (those not reached get no maps), so parameter indices
+// of the part are those of the whole. The emitter plans read a fusion's
+// parameters from a hero operand, or from a root up to its hero, this way.
+FusionRegion SubRegionBelow(const FusionRegion& region,
+                            const hlo::Instruction* root,
+                            const hlo::Instruction* stop = nullptr);
+
 struct GroupedIndexing {
   // Per instruction reached (members and parameters), in the order reached
   // from the root: maps from the root output to each of its outputs (one
   // set per output; a single set for arrays).
   std::vector<const hlo::Instruction*> order;
-  std::unordered_map<const hlo::Instruction*, std::vector<IndexingMapSet>> maps;
   // Partial answers (FusionIndexingOptions::allow_unknown): instructions
   // reached along some path through an op without a map, with the reason.
   // Their maps (if any) cover the known paths only: do not use them as the
   // instruction's accesses.
   std::unordered_map<const hlo::Instruction*, std::string> unknown;
+  // Where the unknown answers start: the instructions reached with maps
+  // that have an operand without one (a custom call, a sparse dot, ...),
+  // with the first such reason. Their own work per element is not
+  // modelled either (fusion_cost names them).
+  std::unordered_map<const hlo::Instruction*, std::string> unknown_origins;
 
   // All maps of an instruction, every output's set flattened.
   std::vector<IndexingMap> MapsOf(const hlo::Instruction* instr) const;
+  // The same deduplicated across outputs: what inserting MapsOf into one
+  // IndexingMapSet gives (equal to MapsOf for a single output).
+  std::vector<IndexingMap> DistinctMapsOf(const hlo::Instruction* instr) const;
+  // DistinctMapsOf as ids of Map(): equal ids are the same map, so a
+  // caller printing many instructions prints each distinct map once.
+  std::vector<uint32_t> DistinctMapIdsOf(const hlo::Instruction* instr) const;
+  const IndexingMap& Map(uint32_t id) const { return pool->map(id); }
   bool IsUnknown(const hlo::Instruction* instr) const {
     return unknown.count(instr) > 0;
   }
   // The reason an instruction is unknown, or empty.
   std::string UnknownReason(const hlo::Instruction* instr) const;
+
+  // The walk's storage (fusion_internal::MapPool): every distinct map once,
+  // and per instruction reached one set of ids per output.
+  std::shared_ptr<fusion_internal::MapPool> pool;
+  std::unordered_map<const hlo::Instruction*,
+                     std::vector<fusion_internal::IdSet>>
+      sets;
 };
 
 struct FusionIndexingOptions {
@@ -92,7 +122,11 @@ struct PartialIndexing {
 };
 
 // Per region parameter, partial: every parameter reached only through ops
-// with maps gets its maps; the others are unknown with the reason.
+// with maps gets its maps; the others are unknown with the reason (the
+// one of the op without a map nearest the root). Errors: only budgets
+// (Error::Limit, the deadline) and bad regions. This is the one way every
+// use (utilization, tile, coalescing, fusion_cost, fusion_decision) and
+// the emitter plans learn which parameters are unknown, and why.
 Result<std::vector<PartialIndexing>> ComputeFusionParameterIndexingPartial(
     const FusionRegion& region, int output_id, ExprContext* ctx);
 

@@ -37,25 +37,41 @@ constexpr int64_t kDedupBudget = 20000;
 }  // namespace
 
 // Deduplicates maps that are equal as maps, not just as text: structural
-// equality first, then the exact equivalence decision (same domain, same
-// results on it) for maps over the same variables.
+// equality first (cheap), then the exact equivalence decision.
 bool IndexingMapSet::Insert(IndexingMap map) {
   for (const IndexingMap& m : maps_) {
     if (m == map) return false;
   }
   for (const IndexingMap& m : maps_) {
-    if (m.num_dims() != map.num_dims() ||
-        m.num_range_vars() != map.num_range_vars() ||
-        m.num_results() != map.num_results() || !SameRuntimeSources(m, map)) {
-      continue;
-    }
-    DecideOptions options;
-    options.budget = kDedupBudget;
-    auto eq = Equivalent(m, map, options);
-    if (eq.ok() && eq->equivalent) return false;
+    if (ProvenEquivalent(m, map)) return false;
   }
   maps_.push_back(std::move(map));
   return true;
+}
+
+bool IndexingMapSet::ProvenEquivalent(const IndexingMap& kept,
+                                      const IndexingMap& candidate) {
+  if (kept.num_dims() != candidate.num_dims() ||
+      kept.num_range_vars() != candidate.num_range_vars() ||
+      kept.num_results() != candidate.num_results() ||
+      !SameRuntimeSources(kept, candidate)) {
+    return false;
+  }
+  DecideOptions options;
+  options.budget = kDedupBudget;
+  auto eq = Equivalent(kept, candidate, options);
+  return eq.ok() && eq->equivalent;
+}
+
+IndexingMapSet IndexingMapSet::FromDistinct(std::vector<IndexingMap> maps) {
+  IndexingMapSet set;
+  set.maps_ = std::move(maps);
+  return set;
+}
+
+bool IndexingMapSet::Duplicates(const IndexingMap& kept,
+                                const IndexingMap& candidate) {
+  return kept == candidate || ProvenEquivalent(kept, candidate);
 }
 
 namespace {

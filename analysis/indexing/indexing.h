@@ -29,8 +29,22 @@ namespace ixa {
 // (IndexingMap::operator==).
 class IndexingMapSet {
  public:
-  // Returns true when the map was new.
+  // Returns true when the map was new: no kept map Duplicates it.
   bool Insert(IndexingMap map);
+  // The rule Insert drops `candidate` by, given a `kept` map: structurally
+  // equal (IndexingMap::operator==), or over the same variables and
+  // runtime sources and proven equivalent (same domain, same results on
+  // it) within a small decision budget — on exhaustion the two are kept
+  // apart, never wrongly merged. A pure function of the two maps, so
+  // callers may memoize it (analysis/fusion does, per pair of map ids).
+  static bool Duplicates(const IndexingMap& kept, const IndexingMap& candidate);
+  // A set of maps the caller has already deduplicated by Insert's rule
+  // (analysis/fusion's IdSet does), taken as they are, without the
+  // decisions a fresh Insert of each would repeat.
+  static IndexingMapSet FromDistinct(std::vector<IndexingMap> maps);
+  // The second half of Duplicates (without the structural test).
+  static bool ProvenEquivalent(const IndexingMap& kept,
+                               const IndexingMap& candidate);
   const std::vector<IndexingMap>& maps() const { return maps_; }
   size_t size() const { return maps_.size(); }
   bool empty() const { return maps_.empty(); }

@@ -457,7 +457,7 @@ CoalescingAnalysis AnalyzePlanCoalescing(const FusionRegion& region,
       continue;
     }
     if (!param->shape.IsArray()) {
-      unknown("not an array (" + param->shape.ToString() + ")");
+      unknown(NotAnArrayReason(*param));
       continue;
     }
     OperandCoalescing oc;
@@ -504,7 +504,7 @@ Result<std::vector<OperandCoalescing>> TiledCoalescing(
     }
   }
   std::vector<OperandCoalescing> out;
-  auto maps = ComputeFusionParameterIndexing(region, 0, ctx);
+  auto maps = ComputeFusionParameterIndexingPartial(region, 0, ctx);
   if (!maps.ok()) {
     for (size_t i = 0; i < region.parameters.size(); ++i) {
       unknown->push_back({static_cast<int>(i), region.parameters[i]->name,
@@ -515,15 +515,20 @@ Result<std::vector<OperandCoalescing>> TiledCoalescing(
   const int64_t txn = DramToL2TransactionBytes(device);
   for (size_t i = 0; i < region.parameters.size(); ++i) {
     const hlo::Instruction* param = region.parameters[i];
+    if ((*maps)[i].unknown()) {
+      unknown->push_back(
+          {static_cast<int>(i), param->name, (*maps)[i].unknown_reason});
+      continue;
+    }
     if (!param->shape.IsArray()) {
-      unknown->push_back({static_cast<int>(i), param->name,
-                          "not an array (" + param->shape.ToString() + ")"});
+      unknown->push_back(
+          {static_cast<int>(i), param->name, NotAnArrayReason(*param)});
       continue;
     }
     OperandCoalescing oc;
     oc.parameter = static_cast<int>(i);
     oc.name = param->name;
-    oc.num_maps = static_cast<int>((*maps)[i].size());
+    oc.num_maps = static_cast<int>((*maps)[i].maps.size());
     const int64_t bytes = ElementBytes(param->shape);
     auto physical = PhysicalOffsetMap(param->shape, ctx);
     if (!physical.ok()) {
@@ -533,7 +538,7 @@ Result<std::vector<OperandCoalescing>> TiledCoalescing(
     }
     double moved = 0;
     bool failed = false;
-    for (const IndexingMap& m : (*maps)[i]) {
+    for (const IndexingMap& m : (*maps)[i].maps) {
       auto n = TileNumbers(m, *physical, options.tile_sizes, bytes, txn,
                            options.enumeration_limit, ctx);
       if (!n.ok()) {

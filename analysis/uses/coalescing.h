@@ -53,6 +53,7 @@
 #include "analysis/emitters/plan.h"
 #include "analysis/fusion/fusion.h"
 #include "analysis/hlo/shape.h"
+#include "analysis/uses/unknown_operand.h"
 #include "core/indexing_map.h"
 #include "core/result.h"
 #include "hw/device.h"
@@ -98,13 +99,6 @@ struct OperandCoalescing {
   int num_maps = 0;
   bool not_read = false;  // the kernel never reads it
   std::string note;       // why XLA's verdict is false by structure, if it is
-};
-
-// An operand the analysis could not answer, and why.
-struct UnknownOperand {
-  int parameter = 0;
-  std::string name;
-  std::string reason;
 };
 
 // Coalescing of the reads `thread_maps` (grid ids -> logical index of a

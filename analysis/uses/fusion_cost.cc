@@ -120,26 +120,62 @@ OperandUtilization UtilizationOfCoverage(std::span<const IndexingMap> coverage,
   return u;
 }
 
-Result<std::pair<int64_t, int64_t>> RegionFlops(const FusionRegion& region,
-                                                ExprContext* ctx) {
-  int64_t vector_flops = 0, matrix_flops = 0;
+Result<RegionFlopsCount> RegionFlops(const FusionRegion& region,
+                                     ExprContext* ctx) {
+  RegionFlopsCount count;
+  std::vector<std::string> missing;
+  std::string reason;
+  FusionIndexingOptions options;
+  options.allow_unknown = true;
   for (int out = 0; out < OutputCount(*region.root); ++out) {
-    IXA_ASSIGN_OR_RETURN(GroupedIndexing grouped,
-                         ComputeGroupedOutputToInputIndexing(region, out, ctx));
+    IXA_ASSIGN_OR_RETURN(
+        GroupedIndexing grouped,
+        ComputeGroupedOutputToInputIndexing(region, out, ctx, options));
+    auto not_counted = [&](const hlo::Instruction* instr, std::string why) {
+      if (std::find(missing.begin(), missing.end(), instr->name) ==
+          missing.end()) {
+        missing.push_back(instr->name);
+      }
+      if (reason.empty()) reason = std::move(why);
+    };
     for (const hlo::Instruction* instr : region.members) {
+      // An op with an operand without indexing maps (a custom call, a
+      // loop, a sparse dot, ...): its own work per element is not
+      // modelled either.
+      if (auto origin = grouped.unknown_origins.find(instr);
+          origin != grouped.unknown_origins.end()) {
+        not_counted(instr, origin->second);
+        continue;
+      }
       const int64_t per = FlopsPerElement(*instr);
       if (per == 0) continue;
+      if (grouped.IsUnknown(instr)) {
+        not_counted(instr, grouped.UnknownReason(instr));
+        continue;
+      }
       int64_t evaluations = 0;
       for (const IndexingMap& m : grouped.MapsOf(instr)) {
         IndexingMap fixed = FixRuntimeVars(m, /*midpoint=*/false);
         auto n = CountDomainPoints(fixed);
         evaluations = SaturatingAdd(evaluations, n.ok() ? *n : m.BoxSize());
       }
-      int64_t& sink = IsNarrowDot(*instr) ? matrix_flops : vector_flops;
+      int64_t& sink =
+          IsNarrowDot(*instr) ? count.matrix_flops : count.vector_flops;
       sink = SaturatingAdd(sink, SaturatingMul(per, evaluations));
     }
   }
-  return std::pair{vector_flops, matrix_flops};
+  if (!missing.empty()) {
+    constexpr size_t kNamed = 4;
+    std::string names;
+    for (size_t i = 0; i < missing.size() && i < kNamed; ++i) {
+      names += (i ? ", '" : "'") + missing[i] + "'";
+    }
+    if (missing.size() > kNamed) {
+      names += " and " + std::to_string(missing.size() - kNamed) + " more";
+    }
+    count.not_counted = "the flops of " + names + " are not counted: " + reason;
+  }
+  return count;
 }
 
 int64_t PlanBytesWritten(const EmitterPlan& plan) {
@@ -264,8 +300,9 @@ Result<FusionCost> EstimateFusionCost(const FusionRegion& region,
   }
   cost.bytes_written = PlanBytesWritten(plan);
   if (auto flops = RegionFlops(region, ctx); flops.ok()) {
-    cost.flops = SaturatingAdd(flops->first, flops->second);
-    cost.matrix_flops = flops->second;
+    cost.flops = SaturatingAdd(flops->vector_flops, flops->matrix_flops);
+    cost.matrix_flops = flops->matrix_flops;
+    if (!flops->not_counted.empty()) cost.flops_unknown = flops->not_counted;
   } else {
     cost.flops_unknown = flops.error().message;
   }

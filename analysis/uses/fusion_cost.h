@@ -22,7 +22,10 @@
 //                    movement 0 (broadcast, transpose, slice, ...), reduce
 //                    and reduce-window (inputs) * (elements folded into one
 //                    output), dot 2 * K, convolution 2 * (kernel elements
-//                    per output). Transcendentals count 1 as well;
+//                    per output). Transcendentals count 1 as well. An
+//                    instruction whose evaluations are unknown (reached
+//                    through an op without indexing maps), and such an op
+//                    itself, are not counted: flops_unknown names them;
 //   launch, waves  = the plan's launch; resident blocks per core = the
 //                    fewest of threads_per_core / threads per block,
 //                    shared memory per core / shared memory per block and
@@ -67,7 +70,8 @@ struct FusionCost {
   std::vector<OperandUtilization> utilization;
   std::vector<OperandCoalescing> coalescing;
   std::vector<UnknownOperand> unknown;
-  // Why flops are 0 when the region's maps could not be composed.
+  // Why flops are 0 when the region's maps could not be composed, or
+  // which instructions' flops are missing from them (RegionFlops).
   std::optional<std::string> flops_unknown;
   // Set when the emitters refuse the fusion (e.g. a reduction XLA would
   // decompose first): it is then costed with the loop emitter's plan.
@@ -84,9 +88,16 @@ int64_t FlopsPerElement(const hlo::Instruction& instr);
 OperandUtilization UtilizationOfCoverage(std::span<const IndexingMap> coverage,
                                          const hlo::Shape& shape);
 
-// Flops of the region: vector and matrix parts (see the header).
-Result<std::pair<int64_t, int64_t>> RegionFlops(const FusionRegion& region,
-                                                ExprContext* ctx);
+// Flops of the region: vector and matrix parts (see the header). An
+// instruction reached through an op without indexing maps has unknown
+// evaluations: its flops are not counted, and `not_counted` names it
+// (empty when the count is exact). Errors: budgets.
+struct RegionFlopsCount {
+  int64_t vector_flops = 0, matrix_flops = 0;
+  std::string not_counted;
+};
+Result<RegionFlopsCount> RegionFlops(const FusionRegion& region,
+                                     ExprContext* ctx);
 
 // Bytes the plan writes (see the header).
 int64_t PlanBytesWritten(const EmitterPlan& plan);

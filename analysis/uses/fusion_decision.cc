@@ -101,7 +101,9 @@ Result<FusionDecision> DecideFusion(const hlo::Computation& computation,
   // through it.
   IXA_ASSIGN_OR_RETURN(EmitterPlan plan,
                        ComputeEmitterPlan(c.region, device, ctx));
-  auto producer_maps = ComputeFusionParameterIndexing(p.region, 0, ctx);
+  // Partial: a producer operand behind an op without maps is unknown in
+  // the fused kernel, the others are read through the consumer's plan.
+  auto producer_maps = ComputeFusionParameterIndexingPartial(p.region, 0, ctx);
   std::vector<FusedOperand> fused;
   auto slot = [&](const Instruction* entry) -> FusedOperand& {
     for (FusedOperand& f : fused) {
@@ -132,7 +134,11 @@ Result<FusionDecision> DecideFusion(const hlo::Computation& computation,
         f.unknown = producer_maps.error().message;
         continue;
       }
-      for (const IndexingMap& g : (*producer_maps)[j]) {
+      if ((*producer_maps)[j].unknown()) {
+        f.unknown = (*producer_maps)[j].unknown_reason;
+        continue;
+      }
+      for (const IndexingMap& g : (*producer_maps)[j].maps) {
         for (const IndexingMap& m : pp.maps) {
           auto composed = Compose(m, g);
           if (!composed.ok()) {
@@ -195,12 +201,25 @@ Result<FusionDecision> DecideFusion(const hlo::Computation& computation,
   // consumer's output-to-input maps, or of the plan's coverage maps where
   // those cannot be counted.
   int64_t reads = 0, elements = 0;
-  if (auto util = ComputeUtilization(c.region, ctx); util.ok()) {
-    std::vector<IndexingMap> none;
-    for (size_t k = 0; k < c.operands.size(); ++k) {
-      if (c.operands[k] != producer) continue;
-      reads = SaturatingAdd(reads, (*util)[k].reads);
-      elements = std::max(elements, (*util)[k].elements_read);
+  auto util = AnalyzeUtilization(c.region, ctx);
+  // The consumer's parameters that stand for the producer, answered.
+  std::vector<const OperandUtilization*> producer_uses;
+  bool all_answered = util.ok();
+  for (size_t k = 0; k < c.operands.size() && util.ok(); ++k) {
+    if (c.operands[k] != producer) continue;
+    auto it = std::find_if(
+        util->operands.begin(), util->operands.end(),
+        [&](const OperandUtilization& u) { return u.parameter == int(k); });
+    if (it == util->operands.end()) {
+      all_answered = false;
+    } else {
+      producer_uses.push_back(&*it);
+    }
+  }
+  if (all_answered) {
+    for (const OperandUtilization* u : producer_uses) {
+      reads = SaturatingAdd(reads, u->reads);
+      elements = std::max(elements, u->elements_read);
     }
   } else {
     OperandUtilization u =
@@ -227,6 +246,13 @@ Result<FusionDecision> DecideFusion(const hlo::Computation& computation,
   cost.matrix_flops = SaturatingAdd(
       d.consumer.matrix_flops,
       static_cast<int64_t>(matrix_share * static_cast<double>(recomputed)));
+  // The fused kernel's flops are built from both kernels' counts: what
+  // either leaves out, it leaves out too.
+  if (d.consumer.flops_unknown) {
+    cost.flops_unknown = d.consumer.flops_unknown;
+  } else if (d.producer.flops_unknown) {
+    cost.flops_unknown = d.producer.flops_unknown;
+  }
   FinishCost(device, &cost);
   d.fused_kernels = d.producer_kept ? 2 : 1;
   d.unfused_kernels = 2;

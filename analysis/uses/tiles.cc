@@ -404,14 +404,21 @@ Result<ConcreteTile> EvaluateTile(const SymbolicTile& tile,
   return out;
 }
 
-Result<std::vector<OperandTile>> ComputeParameterTiles(
+Result<ParameterTiles> ComputeParameterTilesPartial(
     const FusionRegion& region, int output_id,
     std::span<const int64_t> output_strides, ExprContext* ctx) {
-  IXA_ASSIGN_OR_RETURN(std::vector<IndexingMapSet> sets,
-                       ComputeFusionParameterIndexing(region, output_id, ctx));
-  std::vector<OperandTile> out;
-  for (size_t i = 0; i < sets.size() && i < region.parameters.size(); ++i) {
-    for (const IndexingMap& m : sets[i]) {
+  IXA_ASSIGN_OR_RETURN(
+      std::vector<PartialIndexing> per_param,
+      ComputeFusionParameterIndexingPartial(region, output_id, ctx));
+  ParameterTiles out;
+  for (size_t i = 0; i < per_param.size() && i < region.parameters.size();
+       ++i) {
+    if (per_param[i].unknown()) {
+      out.unknown.push_back({static_cast<int>(i), region.parameters[i]->name,
+                             per_param[i].unknown_reason});
+      continue;
+    }
+    for (const IndexingMap& m : per_param[i].maps) {
       if (DeadlineExpired("tile")) return DeadlineError();
       OperandTile t;
       t.parameter = static_cast<int>(i);
@@ -425,10 +432,22 @@ Result<std::vector<OperandTile>> ComputeParameterTiles(
       } else {
         return tile.error();
       }
-      out.push_back(std::move(t));
+      out.tiles.push_back(std::move(t));
     }
   }
   return out;
+}
+
+Result<std::vector<OperandTile>> ComputeParameterTiles(
+    const FusionRegion& region, int output_id,
+    std::span<const int64_t> output_strides, ExprContext* ctx) {
+  IXA_ASSIGN_OR_RETURN(
+      ParameterTiles tiles,
+      ComputeParameterTilesPartial(region, output_id, output_strides, ctx));
+  if (!tiles.unknown.empty()) {
+    return Error::Unsupported(tiles.unknown.front().reason);
+  }
+  return std::move(tiles.tiles);
 }
 
 }  // namespace ixa

@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "analysis/fusion/fusion.h"
+#include "analysis/uses/unknown_operand.h"
 #include "core/indexing_map.h"
 #include "core/result.h"
 
@@ -89,7 +90,17 @@ struct OperandTile {
 };
 
 // One entry per (parameter, map) of the region's root output `output_id`;
-// parameters the output does not read get no entry.
+// parameters the output does not read get no entry. Partial: a parameter
+// whose maps are unknown (ComputeFusionParameterIndexingPartial's reason)
+// is listed in `unknown` instead. Errors: budgets.
+struct ParameterTiles {
+  std::vector<OperandTile> tiles;
+  std::vector<UnknownOperand> unknown;
+};
+Result<ParameterTiles> ComputeParameterTilesPartial(
+    const FusionRegion& region, int output_id,
+    std::span<const int64_t> output_strides, ExprContext* ctx);
+// Strict: an unknown parameter is Error::Unsupported (its reason).
 Result<std::vector<OperandTile>> ComputeParameterTiles(
     const FusionRegion& region, int output_id,
     std::span<const int64_t> output_strides, ExprContext* ctx);

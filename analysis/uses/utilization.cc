@@ -505,16 +505,76 @@ Result<ImageCount> CountImageUnion(std::span<const IndexingMap> maps,
 
 Result<std::vector<std::vector<IndexingMap>>> AllParameterMaps(
     const FusionRegion& region, ExprContext* ctx) {
-  std::vector<IndexingMapSet> sets(region.parameters.size());
-  for (int out = 0; out < OutputCount(*region.root); ++out) {
-    IXA_ASSIGN_OR_RETURN(std::vector<IndexingMapSet> per_param,
-                         ComputeFusionParameterIndexing(region, out, ctx));
-    for (size_t i = 0; i < per_param.size() && i < sets.size(); ++i) {
-      for (const IndexingMap& m : per_param[i]) sets[i].Insert(m);
-    }
-  }
+  IXA_ASSIGN_OR_RETURN(std::vector<PartialIndexing> all,
+                       AllOutputsParameterIndexingPartial(region, ctx));
   std::vector<std::vector<IndexingMap>> out;
-  for (const IndexingMapSet& s : sets) out.emplace_back(s.begin(), s.end());
+  for (const PartialIndexing& p : all) {
+    if (p.unknown()) return Error::Unsupported(p.unknown_reason);
+    out.emplace_back(p.maps.begin(), p.maps.end());
+  }
+  return out;
+}
+
+namespace {
+
+// One parameter's counts, or the error that makes it unknown (its code
+// kept for the strict form).
+Result<OperandUtilization> CountParameter(const hlo::Instruction& param,
+                                          std::span<const IndexingMap> maps,
+                                          const UtilizationOptions& options) {
+  OperandUtilization u;
+  u.name = param.name;
+  u.elements_total = param.shape.ElementCount();
+  u.num_maps = static_cast<int>(maps.size());
+  std::vector<IndexingMap> fixed;
+  for (const IndexingMap& m : maps) {
+    bool rt = false;
+    fixed.push_back(FixRuntimeVars(m, /*midpoint=*/false, &rt));
+    u.depends_on_runtime |= rt;
+    IXA_ASSIGN_OR_RETURN(int64_t n, CountDomainPoints(fixed.back(), options));
+    u.reads = SaturatingAdd(u.reads, n);
+  }
+  IXA_ASSIGN_OR_RETURN(ImageCount image,
+                       CountImageUnion(fixed, param.shape.dims, options));
+  u.elements_read = image.count;
+  u.method = image.method;
+  u.utilization = u.elements_total == 0
+                      ? 1.0
+                      : static_cast<double>(u.elements_read) /
+                            static_cast<double>(u.elements_total);
+  return u;
+}
+
+}  // namespace
+
+Result<UtilizationAnalysis> AnalyzeUtilization(
+    const FusionRegion& region, ExprContext* ctx,
+    const UtilizationOptions& options) {
+  IXA_ASSIGN_OR_RETURN(std::vector<PartialIndexing> all,
+                       AllOutputsParameterIndexingPartial(region, ctx));
+  UtilizationAnalysis out;
+  for (size_t i = 0; i < region.parameters.size(); ++i) {
+    const hlo::Instruction* param = region.parameters[i];
+    auto unknown = [&](std::string reason) {
+      out.unknown.push_back({static_cast<int>(i), param->name, reason});
+    };
+    if (all[i].unknown()) {
+      unknown(all[i].unknown_reason);
+      continue;
+    }
+    if (!param->shape.IsArray()) {
+      unknown(NotAnArrayReason(*param));
+      continue;
+    }
+    auto u = CountParameter(*param, all[i].maps.maps(), options);
+    if (!u.ok()) {
+      if (DeadlineExpiredIn()) return DeadlineError();
+      unknown(u.error().message);
+      continue;
+    }
+    u->parameter = static_cast<int>(i);
+    out.operands.push_back(std::move(u).value());
+  }
   return out;
 }
 
@@ -527,40 +587,16 @@ Result<std::vector<OperandUtilization>> ComputeUtilization(
     const hlo::Instruction* param = region.parameters[i];
     if (!param->shape.IsArray()) {
       return Error::Unsupported("utilization of parameter '" + param->name +
-                                "': not an array (" + param->shape.ToString() +
-                                ")");
+                                "': " + NotAnArrayReason(*param));
     }
-    OperandUtilization u;
-    u.parameter = static_cast<int>(i);
-    u.name = param->name;
-    u.elements_total = param->shape.ElementCount();
-    u.num_maps = static_cast<int>(all_maps[i].size());
-    std::vector<IndexingMap> fixed;
-    for (const IndexingMap& m : all_maps[i]) {
-      bool rt = false;
-      fixed.push_back(FixRuntimeVars(m, /*midpoint=*/false, &rt));
-      u.depends_on_runtime |= rt;
-      auto n = CountDomainPoints(fixed.back(), options);
-      if (!n.ok()) {
-        Error e = n.error();
-        e.message = "parameter '" + param->name + "': " + e.message;
-        return e;
-      }
-      u.reads = SaturatingAdd(u.reads, *n);
-    }
-    auto image = CountImageUnion(fixed, param->shape.dims, options);
-    if (!image.ok()) {
-      Error e = image.error();
+    auto u = CountParameter(*param, all_maps[i], options);
+    if (!u.ok()) {
+      Error e = u.error();
       e.message = "parameter '" + param->name + "': " + e.message;
       return e;
     }
-    u.elements_read = image->count;
-    u.method = image->method;
-    u.utilization = u.elements_total == 0
-                        ? 1.0
-                        : static_cast<double>(u.elements_read) /
-                              static_cast<double>(u.elements_total);
-    out.push_back(std::move(u));
+    u->parameter = static_cast<int>(i);
+    out.push_back(std::move(u).value());
   }
   return out;
 }

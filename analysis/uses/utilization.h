@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "analysis/fusion/fusion.h"
+#include "analysis/uses/unknown_operand.h"
 #include "core/indexing_map.h"
 #include "core/result.h"
 
@@ -81,16 +82,30 @@ struct OperandUtilization {
   int num_maps = 0;
 };
 
-// Utilization of every parameter of the region, over all outputs of its
-// root. Errors: a parameter that is a tuple (unsupported), an op without
-// indexing maps on a path, or a count beyond the budgets (limit_exceeded,
-// naming the parameter).
+// Utilization of the region's parameters, over all outputs of its root,
+// answered partially (spec/cli.md `utilization`): a parameter whose maps
+// are unknown (an op without indexing maps on a path: the reason of
+// ComputeFusionParameterIndexingPartial), that is not an array, or whose
+// counts are beyond the budgets (the count's message) is listed in
+// `unknown`; every other parameter is in `operands`, in parameter order.
+// Errors: budgets of the indexing itself (the deadline, a map limit).
+struct UtilizationAnalysis {
+  std::vector<OperandUtilization> operands;
+  std::vector<UnknownOperand> unknown;
+};
+Result<UtilizationAnalysis> AnalyzeUtilization(
+    const FusionRegion& region, ExprContext* ctx,
+    const UtilizationOptions& options = {});
+
+// Strict: every parameter answered, else an error (unsupported: a
+// parameter that is a tuple or behind an op without indexing maps;
+// limit_exceeded, naming the parameter: a count beyond the budgets).
 Result<std::vector<OperandUtilization>> ComputeUtilization(
     const FusionRegion& region, ExprContext* ctx,
     const UtilizationOptions& options = {});
 
 // All maps from every output of the region's root to parameter `i`,
-// deduplicated (shared with the coalescing and cost analyses).
+// deduplicated (shared with the coalescing and cost analyses). Strict.
 Result<std::vector<std::vector<IndexingMap>>> AllParameterMaps(
     const FusionRegion& region, ExprContext* ctx);
 

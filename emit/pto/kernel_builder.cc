@@ -41,7 +41,11 @@ Lin Lin::Var(const std::string& name, int64_t coef) {
 Lin Lin::operator+(const Lin& other) const {
   Lin sum = *this;
   sum.constant_ += other.constant_;
-  for (const auto& [var, coef] : other.terms_) {
+  for (const auto& term : other.terms_) {
+    // Not a structured binding: clang before 16 cannot capture one in the
+    // lambda below (the fuzz build uses clang 14).
+    const std::string& var = term.first;
+    const int64_t coef = term.second;
     auto it = std::find_if(sum.terms_.begin(), sum.terms_.end(),
                            [&](const auto& t) { return t.first == var; });
     if (it == sum.terms_.end()) {

@@ -380,12 +380,6 @@ def hlo_chain(n):
     return "\n".join(lines)
 
 
-# Cases whose fix belongs to another change: a failure is reported but not
-# counted. Remove an entry once its fix is merged (issue 12 item 2: depth
-# caps in the HLO reader, analysis/hlo).
-PENDING = {"100,000-deep tuple shape"}
-
-
 def stress_large(ixa):
     """Each case: (name, request objects, accepted error codes or None for
     "any error but internal"). Every case runs as one `ixa query` batch.
@@ -468,9 +462,7 @@ def stress_large(ixa):
                     break
         if not problem and not sanitized and seconds > STRESS_SECONDS:
             problem = "took %.1f s (limit %.0f s)" % (seconds, STRESS_SECONDS)
-        if problem and name in PENDING:
-            print("PENDING stress %s: %s" % (name, problem))
-        elif problem:
+        if problem:
             failures += 1
             print("FAIL stress %s: %s; %s" % (
                 name, problem, describe(proc)[:500] if proc else ""))

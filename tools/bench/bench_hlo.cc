@@ -14,6 +14,7 @@
 //   build/bin/bench_hlo --read     only 4's reading
 //   build/bin/bench_hlo --write-large FILE   writes 4's module as
 //                                  `indexing` and `fusion_indexing` requests
+//                                  (the latter also with all_instructions)
 //   build/bin/bench_hlo --write-classic FILE 3's module grown to 100,000
 //                                  instructions, in forms any reader takes
 #include <chrono>
@@ -312,6 +313,10 @@ int WriteLargeRequest(const char* path, const std::string& text) {
   std::fprintf(f, "{\"id\": 1, \"op\": \"indexing\", \"hlo\": \"%s\"}\n",
                escaped.c_str());
   std::fprintf(f, "{\"id\": 2, \"op\": \"fusion_indexing\", \"hlo\": \"%s\"}\n",
+               escaped.c_str());
+  std::fprintf(f,
+               "{\"id\": 3, \"op\": \"fusion_indexing\", "
+               "\"all_instructions\": true, \"hlo\": \"%s\"}\n",
                escaped.c_str());
   std::fclose(f);
   return 0;

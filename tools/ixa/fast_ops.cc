@@ -3,6 +3,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/text.h"
 #include "simplifier/decide.h"
 #include "simplifier/simplify.h"
 #include "tools/ixa/algebra_core.h"
@@ -77,8 +78,11 @@ Result<std::string> AnswerFastOp(const FlatRequest& request,
                                  TextSyntax batch_syntax, ExprContext& ctx) {
   // Every map of this response prints in the request's syntax.
   const FlatValue* syntax = request.Find("syntax");
-  SetResponseSyntax(syntax != nullptr ? *TextSyntaxFromName(syntax->text)
-                                      : batch_syntax);
+  const TextSyntax response_syntax =
+      syntax != nullptr ? *TextSyntaxFromName(syntax->text) : batch_syntax;
+  SetResponseSyntax(response_syntax);
+  // And every other expression string (messages), as Dispatch does.
+  ScopedTextSyntax printed_as(response_syntax);
   std::string fields;
   switch (HotOpOf(request)) {
     case HotOp::kParse: {

@@ -110,6 +110,7 @@ class QueryServer {
     Json id = request.is_object() && request.contains("id") ? request.at("id")
                                                             : Json(nullptr);
     Result<Json> result = Guarded([&] { return Dispatch(request); });
+    request = Json();  // the request can be as large as the answer
     Count(result);
     return ResponseLine(id, result);
   }
@@ -133,6 +134,9 @@ class QueryServer {
     IXA_ASSIGN_OR_RETURN(TextSyntax syntax,
                          GetSyntax(request, default_syntax_));
     SetResponseSyntax(syntax);
+    // And every other expression string of it (traces, tile expressions,
+    // messages): the printer's default for this request.
+    ScopedTextSyntax printed_as(syntax);
     ExprContext ctx;  // one context per request
     return it->second(request, ctx);
   }

@@ -1,12 +1,103 @@
-// `emit` with targets "cpp", "cuda" and "mlir" (spec/emitters.md).
+// `emit` with targets "cpp", "cuda" and "mlir" (spec/cli.md "Code
+// generation", spec/emitters.md): plans the fusion, lowers it through the
+// stages of §4 and prints the target's code.
+#include <cctype>
+
+#include "emit/pipeline.h"
+#include "tools/ixa/device_request.h"
 #include "tools/ixa/emit_ops.h"
+#include "tools/ixa/hlo_request.h"
+#include "tools/ixa/plan_json.h"
 
 namespace ixa::cli {
+namespace {
 
-Result<Json> EmitFusionRequest(const Json& request, ExprContext&) {
-  std::string target = request.value("target", std::string());
-  return Error::Unsupported("emit: target '" + target +
-                            "' is not implemented yet");
+// The default kernel name: the fusion's name made a valid identifier, or
+// `fusion` for an unnamed entry computation.
+std::string KernelName(const Json& request, const FusionRegion& region) {
+  std::string name = request.value("fusion", std::string());
+  if (name.empty()) return "fusion";
+  std::string out;
+  for (char c : name) {
+    out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  }
+  if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0]))) {
+    out = "fusion_" + out;
+  }
+  (void)region;
+  return out;
+}
+
+bool ValidIdentifier(const std::string& s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  for (char c : s) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Result<Json> EmitFusionRequest(const Json& request, ExprContext& ctx) {
+  IXA_ASSIGN_OR_RETURN(std::string target, GetString(request, "target"));
+  emit::EmitOptions options;
+  options.target = target == "cpp"    ? emit::Target::kCpp
+                   : target == "cuda" ? emit::Target::kCuda
+                                      : emit::Target::kMlir;
+  for (const char* flag : {"stages", "host"}) {
+    if (Has(request, flag) && !request.at(flag).is_boolean()) {
+      return Error::BadRequest(std::string("field '") + flag +
+                               "' must be a boolean");
+    }
+  }
+  options.stages = request.value("stages", false);
+  options.host = request.value("host", false);
+  if (options.host && options.target != emit::Target::kMlir) {
+    return Error::Invalid("'host' applies to target mlir only");
+  }
+  IXA_ASSIGN_OR_RETURN(auto module, GetModule(request));
+  IXA_ASSIGN_OR_RETURN(FusionRegion region, GetRegion(request, *module));
+  IXA_ASSIGN_OR_RETURN(hw::Device device, GetDevice(request));
+  IXA_ASSIGN_OR_RETURN(std::string kernel,
+                       GetOptionalString(request, "kernel"));
+  if (kernel.empty()) kernel = KernelName(request, region);
+  if (!ValidIdentifier(kernel)) {
+    return Error::Invalid("field 'kernel' must be a C identifier; got '" +
+                          kernel + "'");
+  }
+  options.kernel_name = kernel;
+  if (device.shared_memory_per_block > 0) {
+    options.shared_memory_limit = device.shared_memory_per_block;
+  }
+  IXA_ASSIGN_OR_RETURN(emit::EmitResult result,
+                       emit::EmitFusion(region, device, options, &ctx));
+  Json response = Json::object();
+  response["code"] = result.code;
+  response["kernel"] = result.kernel;
+  response["emitter"] = emit::EmitterName(result.plan.kind);
+  if (result.plan.reduction_kind) {
+    response["reduction_kind"] =
+        emit::ReductionName(*result.plan.reduction_kind);
+  }
+  response["launch"] = LaunchDimensionsJson(result.plan.launch);
+  Json buffers = Json::array();
+  for (const emit::EmittedBuffer& b : result.buffers) {
+    Json entry = {{"index", b.index},
+                  {"role", b.is_output ? "output" : "input"},
+                  {"name", b.name},
+                  {"shape", b.shape}};
+    if (b.aliases >= 0) entry["aliases"] = b.aliases;
+    buffers.push_back(std::move(entry));
+  }
+  response["buffers"] = std::move(buffers);
+  if (options.stages) {
+    Json stages = Json::array();
+    for (const emit::EmittedStage& s : result.stages) {
+      stages.push_back({{"name", s.name}, {"code", s.code}});
+    }
+    response["stages"] = std::move(stages);
+  }
+  return response;
 }
 
 }  // namespace ixa::cli

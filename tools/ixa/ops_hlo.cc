@@ -1,6 +1,7 @@
 // HLO indexing ops of the query protocol (spec/cli.md "HLO indexing"):
 // indexing, fusion_indexing, partition.
 #include <memory>
+#include <unordered_map>
 
 #include "analysis/fusion/fusion.h"
 #include "analysis/hlo/module.h"
@@ -138,11 +139,22 @@ Result<Json> FusionIndexing(const Json& request, ExprContext& ctx) {
   IXA_ASSIGN_OR_RETURN(
       GroupedIndexing grouped,
       ComputeGroupedOutputToInputIndexing(region, output, &ctx, options));
-  // Maps of an instruction, or why it has none.
+  // Maps of an instruction, or why it has none. The same few maps recur
+  // at most instructions: each distinct one is printed once.
+  std::unordered_map<uint32_t, Json> printed;
   auto entry_of = [&](const Instruction* instr, Json entry) {
-    IndexingMapSet set;
-    for (const IndexingMap& m : grouped.MapsOf(instr)) set.Insert(m);
-    SetMapsOrUnknown(&entry, set, grouped.UnknownReason(instr));
+    if (std::string why = grouped.UnknownReason(instr); !why.empty()) {
+      entry["unknown"] = true;
+      entry["reason"] = std::move(why);
+      return entry;
+    }
+    Json maps = Json::array();
+    for (uint32_t id : grouped.DistinctMapIdsOf(instr)) {
+      auto [it, inserted] = printed.try_emplace(id);
+      if (inserted) it->second = MapToString(grouped.Map(id));
+      maps.push_back(it->second);
+    }
+    entry["maps"] = std::move(maps);
     return entry;
   };
   Json parameters = Json::array();

@@ -117,13 +117,14 @@ Json CostJson(const FusionCost& cost) {
 Result<Json> Utilization(const Json& request, ExprContext& ctx) {
   IXA_ASSIGN_OR_RETURN(std::unique_ptr<hlo::Module> module, GetModule(request));
   IXA_ASSIGN_OR_RETURN(FusionRegion region, GetRegion(request, *module));
-  IXA_ASSIGN_OR_RETURN(std::vector<OperandUtilization> uses,
-                       ComputeUtilization(region, &ctx));
+  IXA_ASSIGN_OR_RETURN(UtilizationAnalysis uses,
+                       AnalyzeUtilization(region, &ctx));
   Json operands = Json::array();
-  for (const OperandUtilization& u : uses) {
+  for (const OperandUtilization& u : uses.operands) {
     operands.push_back(UtilizationJson(u));
   }
-  return Json{{"operands", std::move(operands)}};
+  return Json{{"operands", std::move(operands)},
+              {"unknown", UnknownJson(uses.unknown)}};
 }
 
 Result<Json> Tile(const Json& request, ExprContext& ctx) {
@@ -147,10 +148,11 @@ Result<Json> Tile(const Json& request, ExprContext& ctx) {
     return Error::Invalid("the output has rank " + std::to_string(dims.size()) +
                           ": 'tile' needs that many sizes (and strides)");
   }
-  IXA_ASSIGN_OR_RETURN(std::vector<OperandTile> tiles,
-                       ComputeParameterTiles(region, output, strides, &ctx));
+  IXA_ASSIGN_OR_RETURN(
+      ParameterTiles tiles,
+      ComputeParameterTilesPartial(region, output, strides, &ctx));
   Json operands = Json::array();
-  for (const OperandTile& t : tiles) {
+  for (const OperandTile& t : tiles.tiles) {
     Json j{{"parameter", t.parameter},
            {"name", t.name},
            {"map", MapToString(t.map)}};
@@ -171,7 +173,8 @@ Result<Json> Tile(const Json& request, ExprContext& ctx) {
     j["satisfied"] = c.satisfied;
     operands.push_back(std::move(j));
   }
-  return Json{{"operands", std::move(operands)}};
+  return Json{{"operands", std::move(operands)},
+              {"unknown", UnknownJson(tiles.unknown)}};
 }
 
 Result<Json> Coalescing(const Json& request, ExprContext& ctx) {

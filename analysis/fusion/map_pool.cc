@@ -1,0 +1,102 @@
+#include "analysis/fusion/map_pool.h"
+
+#include <functional>
+#include <string>
+
+#include "analysis/indexing/internal.h"
+
+namespace ixa::fusion_internal {
+namespace {
+
+size_t Mix(size_t h, size_t v) {
+  return h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2));
+}
+
+size_t HashVariable(size_t h, const Variable& v) {
+  h = Mix(h, std::hash<int64_t>()(v.bounds.lower));
+  h = Mix(h, std::hash<int64_t>()(v.bounds.upper));
+  h = Mix(h, std::hash<std::string>()(v.name));
+  return Mix(h, std::hash<std::string>()(v.producer));
+}
+
+// Consistent with Identical: equal maps hash equal (producer maps are left
+// out, constraints combine order-independently as operator== compares
+// them as a set).
+size_t HashMap(const IndexingMap& m) {
+  size_t h = Mix(m.num_dims(), m.num_range_vars());
+  h = Mix(h, m.num_rt_vars());
+  h = Mix(h, m.IsKnownEmpty());
+  for (const Variable& v : m.dims()) h = HashVariable(h, v);
+  for (const Variable& v : m.range_vars()) h = HashVariable(h, v);
+  for (const Variable& v : m.rt_vars()) h = HashVariable(h, v);
+  for (Expr e : m.results()) h = Mix(h, ExprHash()(e));
+  size_t constraints = 0;
+  for (const Constraint& c : m.constraints()) {
+    size_t one =
+        Mix(ExprHash()(c.expr), std::hash<int64_t>()(c.interval.lower));
+    constraints += Mix(one, std::hash<int64_t>()(c.interval.upper));
+  }
+  return Mix(h, constraints);
+}
+
+bool SameNames(const std::vector<Variable>& a, const std::vector<Variable>& b) {
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].name != b[i].name) return false;
+  }
+  return true;
+}
+
+// Structurally equal and printed alike: operator== ignores names.
+bool Identical(const IndexingMap& a, const IndexingMap& b) {
+  return a == b && SameNames(a.dims(), b.dims()) &&
+         SameNames(a.range_vars(), b.range_vars()) &&
+         SameNames(a.rt_vars(), b.rt_vars());
+}
+
+}  // namespace
+
+MapId MapPool::Intern(IndexingMap map) {
+  std::vector<MapId>& bucket = by_hash_[HashMap(map)];
+  for (MapId id : bucket) {
+    if (Identical(maps_[id], map)) return id;
+  }
+  const MapId id = static_cast<MapId>(maps_.size());
+  maps_.push_back(std::move(map));
+  bucket.push_back(id);
+  return id;
+}
+
+Result<MapId> MapPool::Compose(MapId first, MapId second) {
+  if (auto it = composed_.find(Key(first, second)); it != composed_.end()) {
+    return it->second;
+  }
+  IXA_ASSIGN_OR_RETURN(
+      IndexingMap composed,
+      indexing_internal::ComposeWithProducers(maps_[first], maps_[second]));
+  FinishMap(&composed);
+  const MapId id = Intern(std::move(composed));
+  composed_.emplace(Key(first, second), id);
+  return id;
+}
+
+bool MapPool::Duplicates(MapId kept, MapId candidate) {
+  if (kept == candidate) return true;
+  auto [it, inserted] = duplicates_.try_emplace(Key(kept, candidate), false);
+  if (inserted) {
+    it->second = IndexingMapSet::Duplicates(maps_[kept], maps_[candidate]);
+  }
+  return it->second;
+}
+
+bool IdSet::Insert(MapId id, MapPool* pool) {
+  for (MapId kept : ids_) {
+    if (kept == id) return false;
+  }
+  for (MapId kept : ids_) {
+    if (pool->Duplicates(kept, id)) return false;
+  }
+  ids_.push_back(id);
+  return true;
+}
+
+}  // namespace ixa::fusion_internal

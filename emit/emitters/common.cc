@@ -1,0 +1,168 @@
+#include <set>
+
+#include "analysis/indexing/indexing.h"
+#include "emit/emitters/emitters.h"
+#include "simplifier/simplify.h"
+
+namespace ixa::emit {
+
+using hlo::Instruction;
+using ir::Type;
+using ir::Val;
+
+namespace emitters {
+
+std::vector<Val> GridIds(const LaunchDimensions& launch) {
+  return {ir::GridId(ir::VarKind::kThreadX, launch.threads[0]),
+          ir::GridId(ir::VarKind::kThreadY, launch.threads[1]),
+          ir::GridId(ir::VarKind::kThreadZ, launch.threads[2]),
+          ir::GridId(ir::VarKind::kBlockX, launch.blocks[0]),
+          ir::GridId(ir::VarKind::kBlockY, launch.blocks[1]),
+          ir::GridId(ir::VarKind::kBlockZ, launch.blocks[2])};
+}
+
+Result<bool> ForEachPoint(
+    LoweringContext& lc, BlockBuilder& bb,
+    const std::shared_ptr<const IndexingMap>& map, const std::vector<Val>& ids,
+    const std::function<Result<bool>(const std::vector<Val>&)>& body) {
+  if (map->num_dims() != static_cast<int>(ids.size()) ||
+      map->num_rt_vars() != 0) {
+    return Error::Unsupported("emit: a thread map of an unexpected form");
+  }
+  IXA_EMIT_TRY(CheckPrintableMap(*map));
+  std::vector<Val> operands = ids;
+  std::vector<std::string> names;
+  for (int s = 0; s < map->num_range_vars(); ++s) {
+    std::string stem = map->SymbolName(s);
+    names.push_back(lc.FreshName(LoweringContext::Sanitize(stem)));
+    operands.push_back(
+        ir::Var(names.back(), Type::kIndex, map->range_vars()[s].bounds));
+    bb.Open();
+  }
+  bb.Open();
+  Result<bool> ok = body(operands);
+  ir::Block guarded = bb.Close();
+  if (ok.ok()) bb.Add(ir::If(ir::InDomain(map, operands), std::move(guarded)));
+  for (int s = map->num_range_vars() - 1; s >= 0; --s) {
+    ir::Block b = bb.Close();
+    Interval bounds = map->range_vars()[s].bounds;
+    if (ok.ok()) {
+      bb.Add(ir::For(names[s], bounds.lower, bounds.upper + 1, std::move(b)));
+    }
+  }
+  return ok;
+}
+
+std::vector<int> RootBuffers(LoweringContext& lc, const RootPlan& r) {
+  // Outputs are numbered by leaf; roots before `r` take their leaves first.
+  int first = 0;
+  for (const RootPlan& o : lc.plan().roots) {
+    if (o.output < r.output) first += LeafCount(o.root->shape);
+  }
+  std::vector<int> out;
+  for (int i = 0; i < LeafCount(r.root->shape); ++i) {
+    out.push_back(lc.OutputBuffer(first + i));
+  }
+  return out;
+}
+
+std::set<const Instruction*> PathToHero(const Instruction* root,
+                                        const Instruction* hero) {
+  std::set<const Instruction*> on_path;
+  std::map<const Instruction*, bool> memo;
+  std::function<bool(const Instruction*)> reaches = [&](const Instruction* i) {
+    if (i == hero) return true;
+    auto f = memo.find(i);
+    if (f != memo.end()) return f->second;
+    bool r = false;
+    for (const Instruction* o : i->operands) r = reaches(o) || r;
+    memo[i] = r;
+    return r;
+  };
+  std::function<void(const Instruction*)> collect = [&](const Instruction* i) {
+    if (!reaches(i) || !on_path.insert(i).second) return;
+    for (const Instruction* o : i->operands) collect(o);
+  };
+  collect(root);
+  return on_path;
+}
+
+Result<std::vector<Val>> HeroToRootIndex(LoweringContext& lc,
+                                         const Instruction* hero,
+                                         const Instruction* root,
+                                         const std::vector<Val>& index) {
+  if (hero == root) return index;
+  // Follow one path root -> ... -> hero, composing input-to-output maps.
+  std::vector<std::pair<const Instruction*, int>> steps;  // (user, operand)
+  std::function<bool(const Instruction*)> find = [&](const Instruction* i) {
+    if (i == hero) return true;
+    for (int k = 0; k < i->operand_count(); ++k) {
+      if (find(i->operand(k))) {
+        steps.push_back({i, k});
+        return true;
+      }
+    }
+    return false;
+  };
+  if (!find(root))
+    return Error::Invalid("emit: the root does not use its hero");
+  // steps run from the hero's user up to the root.
+  std::optional<IndexingMap> composed;
+  for (const auto& [user, k] : steps) {
+    auto ix = ComputeInputToOutputIndexing(*user, k, lc.ctx());
+    if (!ix.ok() || ix->indexing_maps.empty() ||
+        ix->indexing_maps[0].size() != 1) {
+      return Error::Unsupported("emit: no single index map from hero '" +
+                                hero->name + "' to root '" + root->name + "'");
+    }
+    const IndexingMap& m = ix->indexing_maps[0].maps()[0];
+    if (m.num_symbols() != 0) {
+      return Error::Unsupported("emit: hero '" + hero->name +
+                                "' does not map one-to-one to root '" +
+                                root->name + "'");
+    }
+    if (!composed) {
+      composed = m;
+    } else {
+      IXA_ASSIGN_OR_RETURN(IndexingMap c, ComposeIndexingMaps(*composed, m));
+      composed = c;
+    }
+  }
+  Simplify(&*composed);
+  IXA_EMIT_TRY(CheckPrintableMap(*composed));
+  return lc.ApplyAll(lc.Intern(*composed), index);
+}
+
+}  // namespace emitters
+
+Result<bool> BuildKernel(LoweringContext& lc, ir::Kernel* kernel) {
+  const EmitterPlan& plan = lc.plan();
+  kernel->launch.threads = plan.launch.threads;
+  kernel->launch.blocks = plan.launch.blocks;
+  BlockBuilder bb(&lc);
+  switch (plan.kind) {
+    case EmitterKind::kLoop:
+    case EmitterKind::kInputSlices:
+      IXA_EMIT_TRY(emitters::BuildLoop(lc, bb));
+      break;
+    case EmitterKind::kConcatenate:
+      IXA_EMIT_TRY(emitters::BuildConcatenate(lc, bb));
+      break;
+    case EmitterKind::kInPlaceDynamicUpdateSlice:
+      IXA_EMIT_TRY(emitters::BuildInPlaceDus(lc, bb));
+      break;
+    case EmitterKind::kScatter:
+      IXA_EMIT_TRY(emitters::BuildScatter(lc, bb));
+      break;
+    case EmitterKind::kTranspose:
+      IXA_EMIT_TRY(emitters::BuildTranspose(lc, bb));
+      break;
+    case EmitterKind::kReduction:
+      IXA_EMIT_TRY(emitters::BuildReduction(lc, bb));
+      break;
+  }
+  kernel->body = bb.Take();
+  return true;
+}
+
+}  // namespace ixa::emit

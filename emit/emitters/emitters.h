@@ -1,0 +1,57 @@
+// The emitters (spec/emitters.md §1, xla-reference.md §(h)): each builds
+// the entry kernel of the `loops` stage from the fusion's plan, calling
+// the subgraph functions at the indices the plan's thread maps give.
+#ifndef IXA_EMIT_EMITTERS_EMITTERS_H_
+#define IXA_EMIT_EMITTERS_EMITTERS_H_
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "emit/lower/lowering.h"
+
+namespace ixa::emit {
+
+// Builds `kernel` (launch and body) for the plan's emitter kind.
+Result<bool> BuildKernel(LoweringContext& lc, ir::Kernel* kernel);
+
+// Shared helpers of the emitters.
+namespace emitters {
+
+// The six grid ids (th_x, th_y, th_z, bl_x, bl_y, bl_z) of the launch.
+std::vector<ir::Val> GridIds(const LaunchDimensions& launch);
+
+// Loops over the range symbols of `map` (in order, the last innermost),
+// then `body(operands)` under the check that `ids + symbols` lie in the
+// map's domain. Runtime symbols are not allowed here.
+Result<bool> ForEachPoint(
+    LoweringContext& lc, BlockBuilder& bb,
+    const std::shared_ptr<const IndexingMap>& map,
+    const std::vector<ir::Val>& ids,
+    const std::function<Result<bool>(const std::vector<ir::Val>&)>& body);
+
+// The output buffers of root `r` (one per leaf of its shape).
+std::vector<int> RootBuffers(LoweringContext& lc, const RootPlan& r);
+
+// The root's output index from its hero's output index (the chain of
+// elementwise ops and bitcasts between them, composed).
+Result<std::vector<ir::Val>> HeroToRootIndex(LoweringContext& lc,
+                                             const hlo::Instruction* hero,
+                                             const hlo::Instruction* root,
+                                             const std::vector<ir::Val>& index);
+
+// The instructions on paths from `root` down to `hero` (both included).
+std::set<const hlo::Instruction*> PathToHero(const hlo::Instruction* root,
+                                             const hlo::Instruction* hero);
+
+Result<bool> BuildLoop(LoweringContext& lc, BlockBuilder& bb);
+Result<bool> BuildConcatenate(LoweringContext& lc, BlockBuilder& bb);
+Result<bool> BuildInPlaceDus(LoweringContext& lc, BlockBuilder& bb);
+Result<bool> BuildScatter(LoweringContext& lc, BlockBuilder& bb);
+Result<bool> BuildTranspose(LoweringContext& lc, BlockBuilder& bb);
+Result<bool> BuildReduction(LoweringContext& lc, BlockBuilder& bb);
+
+}  // namespace emitters
+}  // namespace ixa::emit
+
+#endif  // IXA_EMIT_EMITTERS_EMITTERS_H_

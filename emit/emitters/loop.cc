@@ -1,0 +1,370 @@
+// The loop-like emitters (xla-reference.md §(h) h.6): loop and input
+// slices (each thread computes the roots at its output indices),
+// concatenate (each operand's elements written at their place in the
+// output), in-place dynamic-update-slice (only the update's elements are
+// written; the output buffer is the operand's) and scatter (each update
+// element combined into the output with the update computation,
+// atomically).
+#include <sstream>
+
+#include "emit/emitters/emitters.h"
+
+namespace ixa::emit::emitters {
+
+using hlo::Instruction;
+using ir::OpCode;
+using ir::Type;
+using ir::Val;
+
+namespace {
+
+std::vector<Val> BindAll(BlockBuilder& bb, const std::vector<Val>& values,
+                         const std::string& stem) {
+  std::vector<Val> out;
+  for (const Val& v : values) out.push_back(bb.Bind(stem, v));
+  return out;
+}
+
+// (d_0, ..., d_{n-1}, e_0, ..., e_{n-1}) -> (d_i + e_i): an index plus an
+// offset, as one indexing map.
+std::vector<Val> AddIndices(LoweringContext& lc, const std::vector<Val>& a,
+                            const std::vector<Val>& b) {
+  ExprContext* ctx = lc.ctx();
+  const int n = static_cast<int>(a.size());
+  std::vector<Expr> results;
+  std::vector<Variable> dims;
+  for (int i = 0; i < 2 * n; ++i) {
+    Variable v;
+    v.bounds = ir::RangeOf(i < n ? a[i] : b[i - n]);
+    dims.push_back(v);
+  }
+  for (int i = 0; i < n; ++i) results.push_back(ctx->Dim(i) + ctx->Dim(n + i));
+  IndexingMap map(ctx, dims, {}, {}, results);
+  std::vector<Val> operands = a;
+  operands.insert(operands.end(), b.begin(), b.end());
+  return lc.ApplyAll(lc.Intern(map), operands);
+}
+
+std::vector<int64_t> IntList(const std::string& raw) {
+  std::vector<int64_t> out;
+  std::string digits;
+  for (char c : raw + " ") {
+    if (std::isdigit(static_cast<unsigned char>(c)) || c == '-') {
+      digits += c;
+    } else if (!digits.empty()) {
+      out.push_back(std::stoll(digits));
+      digits.clear();
+    }
+  }
+  return out;
+}
+
+// The buffer of fusion parameter `instr` (-1 when it is not one).
+int ParameterBufferOf(LoweringContext& lc, const Instruction* instr) {
+  int k = lc.ParameterIndex(instr);
+  return k < 0 ? -1 : lc.ParameterBuffer(k);
+}
+
+}  // namespace
+
+Result<bool> BuildLoop(LoweringContext& lc, BlockBuilder& bb) {
+  const EmitterPlan& plan = lc.plan();
+  std::vector<Val> ids = GridIds(plan.launch);
+  // Roots with the same thread map share one loop nest.
+  std::vector<std::pair<std::shared_ptr<const IndexingMap>,
+                        std::vector<const RootPlan*>>>
+      groups;
+  for (const RootPlan& r : plan.roots) {
+    if (!r.output_map) {
+      return Error::Unsupported("emit: root '" + r.root->name +
+                                "' has no thread map in the plan");
+    }
+    std::shared_ptr<const IndexingMap> map = lc.Intern(*r.output_map);
+    bool placed = false;
+    for (auto& g : groups) {
+      if (g.first == map) {
+        g.second.push_back(&r);
+        placed = true;
+      }
+    }
+    if (!placed) groups.push_back({map, {&r}});
+  }
+  for (const auto& [map, roots] : groups) {
+    bb.Add(ir::Comment("each thread computes the roots at its output indices"));
+    IXA_EMIT_TRY(ForEachPoint(
+        lc, bb, map, ids, [&](const std::vector<Val>& ops) -> Result<bool> {
+          std::vector<Val> idx = BindAll(bb, lc.ApplyAll(map, ops), "idx");
+          ElementalEmitter ee(&lc, &bb);
+          for (const RootPlan* r : roots) {
+            IXA_ASSIGN_OR_RETURN(std::vector<Val> values,
+                                 ee.Emit(r->root, idx));
+            std::vector<int> buffers = RootBuffers(lc, *r);
+            for (size_t j = 0; j < buffers.size(); ++j) {
+              bb.Add(ir::Store(buffers[j], idx, values[j]));
+            }
+          }
+          return true;
+        }));
+  }
+  return true;
+}
+
+Result<bool> BuildConcatenate(LoweringContext& lc, BlockBuilder& bb) {
+  const EmitterPlan& plan = lc.plan();
+  std::vector<Val> ids = GridIds(plan.launch);
+  for (const RootPlan& r : plan.roots) {
+    const Instruction* hero = r.hero;
+    if (!hero || hero->opcode != "concatenate") {
+      return Error::Unsupported(
+          "emit: concatenate plan without a concatenate hero");
+    }
+    const int64_t dim = hero->dimensions.at(0);
+    int64_t offset = 0;
+    std::vector<int> buffers = RootBuffers(lc, r);
+    for (int i = 0; i < hero->operand_count(); ++i) {
+      if (i >= static_cast<int>(r.hero_operand_maps.size()) ||
+          !r.hero_operand_maps[i]) {
+        return Error::Unsupported("emit: concatenate operand " +
+                                  std::to_string(i) + " has no thread map");
+      }
+      std::shared_ptr<const IndexingMap> map =
+          lc.Intern(*r.hero_operand_maps[i]);
+      const int64_t shift = offset;
+      bb.Add(ir::Comment("operand " + std::to_string(i) + " of " + hero->name +
+                         " lands at offset " + std::to_string(shift)));
+      const std::vector<int64_t>& odims = hero->operand(i)->shape.dims;
+      auto body = [&](const std::vector<Val>& ops) -> Result<bool> {
+        std::vector<Val> idx = BindAll(bb, lc.ApplyAll(map, ops), "idx");
+        ElementalEmitter ee(&lc, &bb);
+        IXA_ASSIGN_OR_RETURN(Val v, ee.EmitOne(hero->operand(i), idx));
+        std::vector<Val> shift_by(idx.size(), ir::Index(0));
+        shift_by[dim] = ir::Index(shift);
+        std::vector<Val> hidx =
+            BindAll(bb, AddIndices(lc, idx, shift_by), "out");
+        IXA_ASSIGN_OR_RETURN(std::vector<Val> ridx,
+                             HeroToRootIndex(lc, hero, r.root, hidx));
+        ElementalEmitter epilogue(&lc, &bb);
+        epilogue.Override(hero, {v});
+        epilogue.set_inline(PathToHero(r.root, hero));
+        IXA_ASSIGN_OR_RETURN(std::vector<Val> values,
+                             epilogue.Emit(r.root, ridx));
+        for (size_t j = 0; j < buffers.size(); ++j) {
+          bb.Add(ir::Store(buffers[j], ridx, values[j]));
+        }
+        return true;
+      };
+      IXA_EMIT_TRY(ForEachPoint(
+          lc, bb, map, ids, [&](const std::vector<Val>& ops) -> Result<bool> {
+            // The map may run over the largest operand (XLA launches over
+            // it): a smaller operand skips the indices past its end.
+            std::vector<Val> idx = lc.ApplyAll(map, ops);
+            std::vector<Val> inside;
+            for (size_t d = 0; d < idx.size(); ++d) {
+              if (ir::RangeOf(idx[d]).upper >= odims[d]) {
+                inside.push_back(ir::Op(OpCode::kLt, Type::kPred,
+                                        {idx[d], ir::Index(odims[d])},
+                                        Type::kIndex));
+              }
+            }
+            if (inside.empty()) return body(ops);
+            bb.Open();
+            Result<bool> ok = body(ops);
+            ir::Block then = bb.Close();
+            if (!ok.ok()) return ok;
+            bb.Add(ir::If(ir::AllOf(inside), std::move(then)));
+            return true;
+          }));
+      offset += hero->operand(i)->shape.dims[dim];
+    }
+  }
+  return true;
+}
+
+Result<bool> BuildInPlaceDus(LoweringContext& lc, BlockBuilder& bb) {
+  const EmitterPlan& plan = lc.plan();
+  std::vector<Val> ids = GridIds(plan.launch);
+  std::optional<IndexingMap> update_map;
+  for (const RootPlan& r : plan.roots) {
+    if (r.hero_operand_maps.size() > 1 && r.hero_operand_maps[1]) {
+      update_map = *r.hero_operand_maps[1];
+      break;
+    }
+  }
+  if (!update_map) {
+    return Error::Unsupported(
+        "emit: in-place update plan without an update map");
+  }
+  std::shared_ptr<const IndexingMap> map = lc.Intern(*update_map);
+  for (const RootPlan& r : plan.roots) {
+    // The dynamic-update-slice under the root's bitcasts.
+    const Instruction* dus = r.root;
+    while (dus->opcode == "bitcast" || dus->opcode == "reshape")
+      dus = dus->operand(0);
+    if (dus->opcode != "dynamic-update-slice") {
+      return Error::Unsupported("emit: in-place root '" + r.root->name +
+                                "' is no dynamic-update-slice");
+    }
+    const Instruction* base = dus->operand(0);
+    if (base->opcode == "bitcast") base = base->operand(0);
+    int base_buffer = ParameterBufferOf(lc, base);
+    if (base_buffer < 0) {
+      return Error::Unsupported("emit: the updated operand of '" + dus->name +
+                                "' is not a fusion parameter");
+    }
+    std::vector<int> buffers = RootBuffers(lc, r);
+    lc.module().buffers[buffers[0]].aliases = base_buffer;
+    const std::vector<int64_t>& out_dims = dus->shape.dims;
+    const std::vector<int64_t>& upd_dims = dus->operand(1)->shape.dims;
+    bb.Add(ir::Comment("only the update's elements are written; " +
+                       lc.module().buffers[buffers[0]].name + " is " +
+                       lc.module().buffers[base_buffer].name + "'s memory"));
+    IXA_EMIT_TRY(ForEachPoint(
+        lc, bb, map, ids, [&](const std::vector<Val>& ops) -> Result<bool> {
+          std::vector<Val> uidx = BindAll(bb, lc.ApplyAll(map, ops), "upd");
+          ElementalEmitter ee(&lc, &bb);
+          std::vector<Val> starts;
+          for (size_t j = 0; j < out_dims.size(); ++j) {
+            IXA_ASSIGN_OR_RETURN(Val s, ee.EmitOne(dus->operand(2 + j), {}));
+            Val idx = ir::Op(OpCode::kToIndex, Type::kIndex, {s}, s->type);
+            starts.push_back(bb.Bind(
+                "start", ir::Op(OpCode::kClampIndex, Type::kIndex,
+                                {idx, ir::Index(0),
+                                 ir::Index(out_dims[j] - upd_dims[j])})));
+          }
+          IXA_ASSIGN_OR_RETURN(Val v, ee.EmitOne(dus->operand(1), uidx));
+          std::vector<Val> oidx =
+              BindAll(bb, AddIndices(lc, uidx, starts), "out");
+          IXA_ASSIGN_OR_RETURN(std::vector<Val> ridx,
+                               HeroToRootIndex(lc, dus, r.root, oidx));
+          bb.Add(ir::Store(buffers[0], ridx, v));
+          return true;
+        }));
+  }
+  return true;
+}
+
+Result<bool> BuildScatter(LoweringContext& lc, BlockBuilder& bb) {
+  const EmitterPlan& plan = lc.plan();
+  std::vector<Val> ids = GridIds(plan.launch);
+  if (plan.roots.size() != 1) {
+    return Error::Unsupported("emit: a scatter fusion with several roots");
+  }
+  const RootPlan& r = plan.roots[0];
+  const Instruction* scatter = r.root;
+  if (scatter->opcode != "scatter" || scatter->operand_count() != 3) {
+    return Error::Unsupported(
+        "emit: only single-operand scatters (not variadic) are generated");
+  }
+  const Instruction* operand = scatter->operand(0);
+  const Instruction* indices = scatter->operand(1);
+  const Instruction* updates = scatter->operand(2);
+  int base_buffer = ParameterBufferOf(lc, operand);
+  if (base_buffer < 0) {
+    return Error::Unsupported(
+        "emit: the scatter operand of '" + scatter->name +
+        "' is not a fusion parameter (XLA scatters in place)");
+  }
+  if (scatter->HasAttribute("input_batching_dims") &&
+      !IntList(scatter->Attribute("input_batching_dims")).empty()) {
+    return Error::Unsupported("emit: scatter with batching dims");
+  }
+  if (r.hero_operand_maps.size() < 3 || !r.hero_operand_maps[2]) {
+    return Error::Unsupported("emit: scatter plan without an update map");
+  }
+  std::vector<int64_t> window_dims =
+      IntList(scatter->Attribute("update_window_dims"));
+  std::vector<int64_t> inserted =
+      IntList(scatter->Attribute("inserted_window_dims"));
+  std::vector<int64_t> to_operand =
+      IntList(scatter->Attribute("scatter_dims_to_operand_dims"));
+  std::vector<int64_t> ivd_list =
+      IntList(scatter->Attribute("index_vector_dim"));
+  if (ivd_list.size() != 1)
+    return Error::Unsupported("emit: scatter without index_vector_dim");
+  const int64_t ivd = ivd_list[0];
+  const std::vector<int64_t>& odims = operand->shape.dims;
+  const std::vector<int64_t>& udims = updates->shape.dims;
+  std::vector<int64_t> window_operand_dims;
+  for (int64_t d = 0; d < static_cast<int64_t>(odims.size()); ++d) {
+    if (std::find(inserted.begin(), inserted.end(), d) == inserted.end()) {
+      window_operand_dims.push_back(d);
+    }
+  }
+  if (window_operand_dims.size() != window_dims.size()) {
+    return Error::Invalid("emit: scatter window dims do not match");
+  }
+  std::vector<int64_t> window_size(odims.size(), 1);
+  for (size_t w = 0; w < window_dims.size(); ++w) {
+    window_size[window_operand_dims[w]] = udims[window_dims[w]];
+  }
+  std::vector<int> buffers = RootBuffers(lc, r);
+  lc.module().buffers[buffers[0]].aliases = base_buffer;
+  IXA_ASSIGN_OR_RETURN(std::string combiner,
+                       lc.ScalarFunction(scatter->called()));
+  std::shared_ptr<const IndexingMap> map = lc.Intern(*r.hero_operand_maps[2]);
+  bb.Add(ir::Comment("each update element is combined into " +
+                     lc.module().buffers[buffers[0]].name + " (" +
+                     lc.module().buffers[base_buffer].name +
+                     "'s memory) with " + scatter->called()->name()));
+  return ForEachPoint(
+      lc, bb, map, ids, [&](const std::vector<Val>& ops) -> Result<bool> {
+        std::vector<Val> uidx = BindAll(bb, lc.ApplyAll(map, ops), "upd");
+        ElementalEmitter ee(&lc, &bb);
+        std::vector<Val> scatter_index;
+        for (size_t d = 0; d < udims.size(); ++d) {
+          if (std::find(window_dims.begin(), window_dims.end(),
+                        static_cast<int64_t>(d)) == window_dims.end()) {
+            scatter_index.push_back(uidx[d]);
+          }
+        }
+        std::vector<Val> start(odims.size(), ir::Index(0));
+        for (size_t k = 0; k < to_operand.size(); ++k) {
+          std::vector<Val> iidx = scatter_index;
+          if (ivd < indices->shape.rank()) {
+            iidx.insert(iidx.begin() + ivd, ir::Index(static_cast<int64_t>(k)));
+          }
+          IXA_ASSIGN_OR_RETURN(Val raw, ee.EmitOne(indices, iidx));
+          start[to_operand[k]] =
+              bb.Bind("start",
+                      ir::Op(OpCode::kToIndex, Type::kIndex, {raw}, raw->type));
+        }
+        // The whole window must fit, else the update is skipped.
+        std::vector<Val> fits;
+        for (size_t d = 0; d < odims.size(); ++d) {
+          if (start[d]->kind == ir::NodeKind::kConst) continue;
+          fits.push_back(ir::Op(OpCode::kGe, Type::kPred,
+                                {start[d], ir::Index(0)}, Type::kIndex));
+          fits.push_back(ir::Op(
+              OpCode::kLe, Type::kPred,
+              {start[d], ir::Index(odims[d] - window_size[d])}, Type::kIndex));
+        }
+        bb.Open();
+        std::vector<Val> window(odims.size(), ir::Index(0));
+        for (size_t w = 0; w < window_dims.size(); ++w) {
+          window[window_operand_dims[w]] = uidx[window_dims[w]];
+        }
+        // Within the check the starts are in range: say so to the index maps.
+        std::vector<Val> bounded;
+        for (size_t d = 0; d < odims.size(); ++d) {
+          if (start[d]->kind == ir::NodeKind::kConst) {
+            bounded.push_back(start[d]);
+          } else {
+            bounded.push_back(ir::Op(OpCode::kClampIndex, Type::kIndex,
+                                     {start[d], ir::Index(0),
+                                      ir::Index(odims[d] - window_size[d])}));
+          }
+        }
+        std::vector<Val> oidx =
+            BindAll(bb, AddIndices(lc, bounded, window), "out");
+        IXA_ASSIGN_OR_RETURN(Val v, ee.EmitOne(updates, uidx));
+        ir::Stmt atomic = ir::Atomic(buffers[0], ir::Index(0), v, combiner);
+        atomic.flat = false;
+        atomic.indices = oidx;
+        bb.Add(std::move(atomic));
+        ir::Block then = bb.Close();
+        bb.Add(ir::If(ir::AllOf(fits), std::move(then)));
+        return true;
+      });
+}
+
+}  // namespace ixa::emit::emitters

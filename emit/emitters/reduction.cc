@@ -1,0 +1,354 @@
+// The reduction emitter (xla-reference.md §(h) h.8): every thread folds
+// the inputs it reads (the plan's hero operand maps) into per-thread
+// partials with the reducer computation as written, the partials of a
+// row meet through warp shuffles (and, for rows wider than a warp or for
+// column reductions, a shared-memory tile and a second shuffle round), and
+// the thread the output map designates writes the root through its
+// epilogue. Side outputs are computed where the inputs are read.
+#include "emit/emitters/emitters.h"
+
+namespace ixa::emit::emitters {
+
+using hlo::Instruction;
+using ir::OpCode;
+using ir::Type;
+using ir::Val;
+
+namespace {
+
+constexpr int64_t kWarp = 32;
+
+struct Hero {
+  const Instruction* reduce = nullptr;
+  const RootPlan* first_root = nullptr;
+  int inputs = 0;
+  std::vector<Type> types;
+  std::vector<Val> inits;
+  std::string reducer;
+  // accs[lane][k]: the partials (column reductions keep one per vector
+  // lane, the others one).
+  std::vector<std::vector<Val>> accs;
+  std::vector<int> scratch;  // shared tile per input (when the kind has one)
+};
+
+// A map over the grid ids computing `results` from th_x (dim 0).
+std::vector<Val> ThreadIndex(LoweringContext& lc, const std::vector<Val>& ids,
+                             const LaunchDimensions& launch,
+                             std::vector<Expr> results) {
+  std::vector<int64_t> sizes = {launch.threads[0], launch.threads[1],
+                                launch.threads[2], launch.blocks[0],
+                                launch.blocks[1],  launch.blocks[2]};
+  IndexingMap map =
+      IndexingMap::FromTensorSizes(lc.ctx(), std::move(results), sizes, {});
+  return lc.ApplyAll(lc.Intern(map), ids);
+}
+
+Val Eq(const Val& a, int64_t b) {
+  return ir::Op(OpCode::kEq, Type::kPred, {a, ir::Index(b)}, Type::kIndex);
+}
+Val Lt(const Val& a, int64_t b) {
+  return ir::Op(OpCode::kLt, Type::kPred, {a, ir::Index(b)}, Type::kIndex);
+}
+
+// acc = reducer(acc, values) for every input of the hero.
+void Combine(BlockBuilder& bb, Hero& h, int lane,
+             const std::vector<Val>& values) {
+  std::vector<Val> args = h.accs[lane];
+  args.insert(args.end(), values.begin(), values.end());
+  std::vector<std::string> results;
+  for (int k = 0; k < h.inputs; ++k) results.push_back(bb.Fresh("red"));
+  bb.Add(ir::Call(h.reducer, args, results, h.types));
+  for (int k = 0; k < h.inputs; ++k) {
+    bb.Add(ir::Assign(h.accs[lane][k]->name, ir::Var(results[k], h.types[k])));
+  }
+}
+
+// Tree reduction over `lanes` consecutive lanes of each warp: after it,
+// the first lane of each group of `lanes` holds the group's result. The
+// shuffles span the whole warp (offsets below `lanes` keep every group's
+// first lane within its group), as XLA's emitter shuffles.
+void WarpReduce(BlockBuilder& bb, Hero& h, int lane, int64_t lanes) {
+  for (int64_t offset = lanes / 2; offset >= 1; offset /= 2) {
+    std::vector<Val> partner;
+    for (int k = 0; k < h.inputs; ++k) {
+      std::string name = bb.Fresh("shfl");
+      bb.Add(ir::Shuffle(name, h.types[k], h.accs[lane][k], offset, kWarp));
+      partner.push_back(ir::Var(name, h.types[k]));
+    }
+    Combine(bb, h, lane, partner);
+  }
+}
+
+}  // namespace
+
+Result<bool> BuildReduction(LoweringContext& lc, BlockBuilder& bb) {
+  const EmitterPlan& plan = lc.plan();
+  if (!plan.reduction) {
+    return Error::Unsupported("emit: reduction plan without a description");
+  }
+  const ReductionDescription& desc = *plan.reduction;
+  const LaunchDimensions& launch = plan.launch;
+  const int64_t v = launch.vector_size;
+  const bool column = desc.kind == ReductionKind::kColumn;
+  const int lanes = column ? static_cast<int>(v) : 1;
+  std::vector<Val> ids = GridIds(launch);
+  ExprContext* ctx = lc.ctx();
+  // The heroes, in root order.
+  std::vector<Hero> heroes;
+  auto find_hero = [&](const Instruction* reduce) -> Hero* {
+    for (Hero& h : heroes) {
+      if (h.reduce == reduce) return &h;
+    }
+    return nullptr;
+  };
+  for (const RootPlan& r : plan.roots) {
+    if (!r.hero || r.hero->opcode != "reduce" || find_hero(r.hero)) continue;
+    bool has_input_maps =
+        !r.hero_operand_maps.empty() && r.hero_operand_maps[0];
+    if (!has_input_maps) continue;
+    Hero h;
+    h.reduce = r.hero;
+    h.first_root = &r;
+    h.inputs = r.hero->operand_count() / 2;
+    heroes.push_back(std::move(h));
+  }
+  for (const SharedTile& t : plan.shared_tiles) {
+    Hero* h = find_hero(t.owner);
+    if (!h) continue;
+    IXA_ASSIGN_OR_RETURN(Type type, ir::TypeOf(t.type));
+    if (static_cast<int>(h->scratch.size()) <= t.operand)
+      h->scratch.resize(t.operand + 1, -1);
+    h->scratch[t.operand] = lc.AddSharedBuffer("scratch", type, t.dims);
+  }
+  // Phase A: per-thread partials.
+  for (Hero& h : heroes) {
+    const Instruction* reduce = h.reduce;
+    IXA_ASSIGN_OR_RETURN(h.reducer, lc.ScalarFunction(reduce->called()));
+    ElementalEmitter init_emitter(&lc, &bb);
+    for (int k = 0; k < h.inputs; ++k) {
+      IXA_ASSIGN_OR_RETURN(
+          Val init, init_emitter.EmitOne(reduce->operand(h.inputs + k), {}));
+      h.inits.push_back(init);
+      h.types.push_back(init->type);
+    }
+    h.accs.resize(lanes);
+    for (int l = 0; l < lanes; ++l) {
+      for (int k = 0; k < h.inputs; ++k) {
+        h.accs[l].push_back(bb.DeclareVar("acc", h.inits[k]));
+      }
+    }
+    std::vector<std::shared_ptr<const IndexingMap>> maps;
+    for (int k = 0; k < h.inputs; ++k) {
+      if (k >= static_cast<int>(h.first_root->hero_operand_maps.size()) ||
+          !h.first_root->hero_operand_maps[k]) {
+        return Error::Unsupported("emit: reduce input " + std::to_string(k) +
+                                  " of '" + reduce->name +
+                                  "' has no thread map");
+      }
+      maps.push_back(lc.Intern(*h.first_root->hero_operand_maps[k]));
+    }
+    bb.Add(ir::Comment("per-thread partials of " + reduce->name));
+    auto fold = [&](const std::vector<Val>& ops, int lane) -> Result<bool> {
+      ElementalEmitter ee(&lc, &bb);
+      std::vector<Val> values;
+      for (int k = 0; k < h.inputs; ++k) {
+        std::vector<Val> idx;
+        for (const Val& x : lc.ApplyAll(maps[k], ops))
+          idx.push_back(bb.Bind("in", x));
+        IXA_ASSIGN_OR_RETURN(Val value, ee.EmitOne(reduce->operand(k), idx));
+        values.push_back(value);
+      }
+      Combine(bb, h, lane, values);
+      return true;
+    };
+    if (lanes == 1) {
+      IXA_EMIT_TRY(ForEachPoint(
+          lc, bb, maps[0], ids,
+          [&](const std::vector<Val>& ops) { return fold(ops, 0); }));
+    } else {
+      // Column reduction with vectors: the last symbol is the lane, kept
+      // apart (one partial per lane).
+      const IndexingMap& m = *maps[0];
+      if (m.num_range_vars() != 2) {
+        return Error::Unsupported(
+            "emit: a column reduction map of an unexpected form");
+      }
+      std::string s0 = lc.FreshName("s");
+      Val sv = ir::Var(s0, Type::kIndex, m.range_vars()[0].bounds);
+      bb.Open();
+      for (int l = 0; l < lanes; ++l) {
+        std::vector<Val> ops = ids;
+        ops.push_back(sv);
+        ops.push_back(ir::Index(l));
+        bb.Open();
+        Result<bool> ok = fold(ops, l);
+        ir::Block then = bb.Close();
+        if (!ok.ok()) {
+          bb.Close();
+          return ok;
+        }
+        bb.Add(ir::If(ir::InDomain(maps[0], ops), std::move(then)));
+      }
+      ir::Block body = bb.Close();
+      Interval b = m.range_vars()[0].bounds;
+      bb.Add(ir::For(s0, b.lower, b.upper + 1, std::move(body)));
+    }
+  }
+  // Side outputs, where their inputs are read.
+  for (const RootPlan& r : plan.roots) {
+    if (find_hero(r.hero)) continue;
+    if (!r.output_map) {
+      return Error::Unsupported("emit: side output '" + r.root->name +
+                                "' without a thread map");
+    }
+    std::shared_ptr<const IndexingMap> map = lc.Intern(*r.output_map);
+    std::vector<int> buffers = RootBuffers(lc, r);
+    bb.Add(ir::Comment("side output " + r.root->name));
+    IXA_EMIT_TRY(ForEachPoint(
+        lc, bb, map, ids, [&](const std::vector<Val>& ops) -> Result<bool> {
+          std::vector<Val> idx;
+          for (const Val& x : lc.ApplyAll(map, ops))
+            idx.push_back(bb.Bind("idx", x));
+          ElementalEmitter ee(&lc, &bb);
+          IXA_ASSIGN_OR_RETURN(std::vector<Val> values, ee.Emit(r.root, idx));
+          for (size_t j = 0; j < buffers.size(); ++j) {
+            bb.Add(ir::Store(buffers[j], idx, values[j]));
+          }
+          return true;
+        }));
+  }
+  // Phases B and C: the partials of a row (or column) meet.
+  const Expr th = ctx->Dim(0);
+  if (desc.kind == ReductionKind::kMultiRow) {
+    const int64_t tr = desc.threads_reduced;
+    bb.Add(ir::Comment("each row's " + std::to_string(tr) +
+                       " lanes reduce by shuffles"));
+    for (Hero& h : heroes) WarpReduce(bb, h, 0, tr);
+  } else if (desc.kind == ReductionKind::kRow) {
+    const int64_t tr = desc.threads_reduced;
+    const int64_t warps_per_row = (tr + kWarp - 1) / kWarp;
+    bb.Add(ir::Comment("each warp reduces by shuffles"));
+    for (Hero& h : heroes) WarpReduce(bb, h, 0, kWarp);
+    if (warps_per_row > 1) {
+      std::vector<Val> t =
+          ThreadIndex(lc, ids, launch,
+                      {th.FloorDiv(tr), (th % tr).FloorDiv(kWarp), th % kWarp});
+      Val row = bb.Bind("row", t[0]), warp = bb.Bind("warp", t[1]),
+          lane = bb.Bind("lane", t[2]);
+      bb.Add(ir::Comment(
+          "the first lane of each warp hands its partial over shared memory"));
+      for (Hero& h : heroes) {
+        if (static_cast<int>(h.scratch.size()) < h.inputs) {
+          return Error::Unsupported(
+              "emit: row reduction without its shared scratch");
+        }
+        ir::Block then;
+        for (int k = 0; k < h.inputs; ++k) {
+          then.push_back(ir::Store(h.scratch[k], {row, warp}, h.accs[0][k]));
+        }
+        bb.Add(ir::If(Eq(lane, 0), std::move(then)));
+      }
+      bb.Add(ir::Barrier());
+      bb.Add(ir::Comment("the row's first warp reduces the warps' partials"));
+      for (Hero& h : heroes) {
+        ir::Block then, otherwise;
+        for (int k = 0; k < h.inputs; ++k) {
+          then.push_back(
+              ir::Assign(h.accs[0][k]->name,
+                         ir::Load(h.scratch[k], h.types[k], {row, lane})));
+          otherwise.push_back(ir::Assign(h.accs[0][k]->name, h.inits[k]));
+        }
+        bb.Add(ir::If(ir::AllOf({Eq(warp, 0), Lt(lane, warps_per_row)}),
+                      std::move(then), std::move(otherwise)));
+      }
+      for (Hero& h : heroes) WarpReduce(bb, h, 0, kWarp);
+    }
+  } else {
+    // Column: the 32 x 32v tile goes through shared memory transposed, so
+    // that warp t0 finishes columns t0 * v ... t0 * v + v - 1.
+    std::vector<Val> t =
+        ThreadIndex(lc, ids, launch, {th.FloorDiv(kWarp), th % kWarp});
+    Val t0 = bb.Bind("t0", t[0]), t1 = bb.Bind("t1", t[1]);
+    bb.Add(ir::Comment("partials into shared memory, read back transposed"));
+    auto at = [&](const Val& a, const Val& b, int l) {
+      IndexingMap m =
+          IndexingMap::FromTensorSizes(ctx, {ctx->Dim(0), ctx->Dim(1) * v + l},
+                                       std::vector<int64_t>{kWarp, kWarp}, {});
+      return lc.ApplyAll(lc.Intern(m), {a, b});
+    };
+    for (Hero& h : heroes) {
+      if (static_cast<int>(h.scratch.size()) < h.inputs) {
+        return Error::Unsupported(
+            "emit: column reduction without its shared scratch");
+      }
+      for (int l = 0; l < lanes; ++l) {
+        for (int k = 0; k < h.inputs; ++k) {
+          bb.Add(ir::Store(h.scratch[k], at(t0, t1, l), h.accs[l][k]));
+        }
+      }
+    }
+    bb.Add(ir::Barrier());
+    for (Hero& h : heroes) {
+      for (int l = 0; l < lanes; ++l) {
+        for (int k = 0; k < h.inputs; ++k) {
+          bb.Add(ir::Assign(h.accs[l][k]->name,
+                            ir::Load(h.scratch[k], h.types[k], at(t1, t0, l))));
+        }
+      }
+    }
+    bb.Add(ir::Comment("each warp reduces its columns by shuffles"));
+    for (Hero& h : heroes) {
+      for (int l = 0; l < lanes; ++l) WarpReduce(bb, h, l, kWarp);
+    }
+  }
+  // Phase D: the designated thread writes each root through its epilogue.
+  for (const RootPlan& r : plan.roots) {
+    Hero* h = find_hero(r.hero);
+    if (!h) continue;
+    if (!r.output_map) {
+      return Error::Unsupported("emit: reduction root '" + r.root->name +
+                                "' without an output map");
+    }
+    std::shared_ptr<const IndexingMap> map = lc.Intern(*r.output_map);
+    std::vector<int> buffers = RootBuffers(lc, r);
+    std::set<const Instruction*> path = PathToHero(r.root, h->reduce);
+    bb.Add(ir::Comment("write " + r.root->name));
+    auto write = [&](const std::vector<Val>& ops, int lane) -> Result<bool> {
+      std::vector<Val> oidx;
+      for (const Val& x : lc.ApplyAll(map, ops))
+        oidx.push_back(bb.Bind("out", x));
+      IXA_ASSIGN_OR_RETURN(std::vector<Val> ridx,
+                           HeroToRootIndex(lc, h->reduce, r.root, oidx));
+      ElementalEmitter epilogue(&lc, &bb);
+      epilogue.Override(h->reduce, h->accs[lane]);
+      epilogue.set_inline(path);
+      IXA_ASSIGN_OR_RETURN(std::vector<Val> values,
+                           epilogue.Emit(r.root, ridx));
+      for (size_t j = 0; j < buffers.size(); ++j) {
+        bb.Add(ir::Store(buffers[j], ridx, values[j]));
+      }
+      return true;
+    };
+    if (lanes == 1) {
+      IXA_EMIT_TRY(ForEachPoint(
+          lc, bb, map, ids,
+          [&](const std::vector<Val>& ops) { return write(ops, 0); }));
+    } else {
+      if (map->num_range_vars() != 1) {
+        return Error::Unsupported(
+            "emit: a column output map of an unexpected form");
+      }
+      for (int l = 0; l < lanes; ++l) {
+        std::vector<Val> ops = ids;
+        ops.push_back(ir::Index(l));
+        bb.Open();
+        IXA_EMIT_TRY(write(ops, l));
+        ir::Block then = bb.Close();
+        bb.Add(ir::If(ir::InDomain(map, ops), std::move(then)));
+      }
+    }
+  }
+  return true;
+}
+
+}  // namespace ixa::emit::emitters

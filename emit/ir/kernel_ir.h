@@ -1,0 +1,347 @@
+// The kernel IR: the one intermediate form every code generator target
+// prints from (spec/emitters.md §3-4). A module holds subgraph functions
+// (the partitioner's subgraphs, reducers) and at most one entry kernel; a
+// function body is a tree of statements (loops, ifs, lets, stores,
+// barriers, warp shuffles) over expression trees (constants, variables,
+// indexing-map applications, loads, scalar ops, vector lanes).
+//
+// Every index computation is an `Apply` of an indexing map: the map's
+// result `result` evaluated at its operands (dims, then range symbols, then
+// runtime symbols). Values of f16 / bf16 type live in f32 registers and are
+// exact in their type: an op typed bf16 computes in f32 and rounds (XLA's
+// upcast). Buffers keep their HLO shapes and layouts; loads and stores use
+// N-d logical indices until the flatten pass rewrites them to one linear
+// offset in the buffer's physical layout.
+#ifndef IXA_EMIT_IR_KERNEL_IR_H_
+#define IXA_EMIT_IR_KERNEL_IR_H_
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/hlo/shape.h"
+#include "core/indexing_map.h"
+#include "core/interval.h"
+#include "core/result.h"
+
+namespace ixa::emit::ir {
+
+// Scalar types. kIndex is the index type (int64 in C++, `index` in MLIR).
+enum class Type : uint8_t {
+  kPred,
+  kS8,
+  kS16,
+  kS32,
+  kS64,
+  kU8,
+  kU16,
+  kU32,
+  kU64,
+  kF16,
+  kBF16,
+  kF32,
+  kF64,
+  kIndex,
+};
+
+// The IR type of an HLO element type; Unsupported for complex, f8, sub-byte
+// types and tokens.
+Result<Type> TypeOf(hlo::ElementType type);
+const char* TypeName(Type type);  // "f32", "index", ...
+bool IsFloat(Type t);             // f16, bf16, f32, f64
+bool IsSignedInt(Type t);         // s8..s64
+bool IsUnsignedInt(Type t);       // u8..u64
+int TypeBits(Type t);             // storage bits (pred 8, index 64)
+// Storage bytes of one element in a buffer.
+inline int StorageBytes(Type t) { return TypeBits(t) / 8; }
+
+// The 16-bit pattern of a value of type f16 or bf16 (rounded to nearest
+// even from its float value), for constants printed as stored bits.
+uint16_t EncodeHalf(Type type, double value);
+
+// Scalar operations. Elementwise HLO ops keep XLA's semantics (integer
+// division by zero is -1, shifts past the width give 0 or the sign, float
+// max/min propagate NaN, float -> int conversion saturates with NaN -> 0).
+enum class OpCode : uint8_t {
+  // unary
+  kAbs,
+  kNeg,
+  kNot,
+  kSign,
+  kExp,
+  kExpm1,
+  kLog,
+  kLog1p,
+  kSqrt,
+  kRsqrt,
+  kCbrt,
+  kTanh,
+  kLogistic,
+  kSin,
+  kCos,
+  kTan,
+  kErf,
+  kFloor,
+  kCeil,
+  kRoundAfz,
+  kRoundEven,
+  kIsFinite,
+  kPopcnt,
+  kClz,
+  // binary
+  kAdd,
+  kSub,
+  kMul,
+  kDiv,
+  kRem,
+  kMax,
+  kMin,
+  kPow,
+  kAtan2,
+  kAnd,
+  kOr,
+  kXor,
+  kShl,
+  kShrL,
+  kShrA,
+  // comparisons (result pred); operand type in Node::operand_type
+  kEq,
+  kNe,
+  kLt,
+  kLe,
+  kGt,
+  kGe,
+  // others
+  kSelect,          // (pred, a, b)
+  kClamp,           // (lo, x, hi) = min(max(x, lo), hi)
+  kConvert,         // operand_type -> type
+  kBitcastConvert,  // same width, operand_type -> type
+  // index helpers (all of type index unless said)
+  kToIndex,     // integer -> index (sign- or zero-extended)
+  kClampIndex,  // (x, lo, hi) on indices: std::clamp
+};
+const char* OpCodeName(OpCode op);
+
+enum class NodeKind : uint8_t {
+  kConst,     // a constant of `type`
+  kVar,       // a named value (let, loop variable, argument, grid id)
+  kApply,     // result `result` of `map` at the operands
+  kInDomain,  // pred: the operands lie in `map`'s domain (bounds, constraints)
+  kLoad,      // buffer element(s): N-d indices or one flat offset
+  kOp,        // scalar op
+  kExtract,   // lane `operands[1]` (index) of vector `operands[0]`
+  kInsert,    // vector operands[0] with lane operands[1] set to operands[2]
+};
+
+struct Node;
+using Val = std::shared_ptr<const Node>;
+
+// Where a variable comes from; grid ids print per target.
+enum class VarKind : uint8_t {
+  kLocal,    // let, declared variable, loop variable, function argument
+  kThreadX,  // th_x ... bl_z
+  kThreadY,
+  kThreadZ,
+  kBlockX,
+  kBlockY,
+  kBlockZ,
+};
+
+struct Node {
+  NodeKind kind = NodeKind::kConst;
+  Type type = Type::kIndex;
+  int width = 1;  // > 1: a vector of `width` lanes (loads, inserts)
+  // kConst
+  int64_t int_value = 0;  // integers, pred, index (two's complement)
+  double float_value = 0;
+  // kVar
+  std::string name;
+  VarKind var_kind = VarKind::kLocal;
+  bool is_mutable = false;  // a declared variable (read its current value)
+  Interval range = Interval::Full();  // index variables: their values
+  // kApply / kInDomain
+  std::shared_ptr<const IndexingMap> map;
+  int result = 0;
+  // kLoad
+  int buffer = -1;
+  bool flat = false;  // operands hold one linear offset
+  // kOp
+  OpCode op = OpCode::kAdd;
+  Type operand_type = Type::kIndex;
+  std::vector<Val> operands;
+};
+
+// Builders.
+Val Const(Type type, int64_t value);
+Val ConstFloat(Type type, double value);
+Val Index(int64_t value);
+Val Var(std::string name, Type type, Interval range = Interval::Full());
+Val MutableVar(std::string name, Type type);
+Val GridId(VarKind kind, int64_t count);  // [0, count - 1]
+Val Apply(std::shared_ptr<const IndexingMap> map, int result,
+          std::vector<Val> operands);
+Val InDomain(std::shared_ptr<const IndexingMap> map, std::vector<Val> operands);
+Val Load(int buffer, Type type, std::vector<Val> indices);
+Val LoadFlat(int buffer, Type type, Val offset, int width = 1);
+Val Op(OpCode op, Type type, std::vector<Val> operands,
+       Type operand_type = Type::kIndex);
+Val Extract(Val vector, Val lane);
+Val Insert(Val vector, Val lane, Val value);
+// Logical and of predicates (true for none).
+Val AllOf(std::vector<Val> predicates);
+
+// The interval of an affine expression given intervals for its dims and
+// symbols (Full for a variable without one, or an expression kind this
+// code does not know).
+Interval ExprRange(Expr e, const std::vector<Interval>& dims,
+                   const std::vector<Interval>& symbols);
+
+// The values an index-typed expression can take (saturating interval
+// arithmetic over variable ranges; Full when unknown).
+Interval RangeOf(const Val& v);
+
+enum class StmtKind : uint8_t {
+  kLet,      // name = value (immutable)
+  kDeclare,  // mutable name of type, initialised with value
+  kAssign,   // name = value (a declared variable)
+  kStore,    // buffer[indices or flat offset] = value (width lanes)
+  kFor,      // for name in [lo, hi): body
+  kIf,       // if value: body else else_body
+  kBarrier,  // every thread of the block reaches it before any goes on
+  kShuffle,  // name = value of the lane `offset` above, within `width` lanes
+  kCall,     // results... = callee(args...)
+  kReturn,   // return args...
+  kAtomic,   // buffer[flat offset] = callee(old, value), atomically
+  kComment,
+};
+
+struct Stmt {
+  StmtKind kind = StmtKind::kComment;
+  std::string name;  // let / declare / assign / for / shuffle target; callee
+  Type type = Type::kIndex;
+  Val value;  // let, declare init, assign, store, if condition, shuffle
+  // kStore / kAtomic
+  int buffer = -1;
+  bool flat = false;
+  std::vector<Val> indices;  // N-d indices, or one flat offset
+  int width = 1;
+  // kFor
+  int64_t lo = 0, hi = 0;
+  bool vector_loop = false;  // marked by the vectorizer for unrolling
+  // kShuffle
+  int64_t offset = 0;
+  int64_t lanes = 32;
+  // kCall / kReturn
+  std::vector<Val> args;
+  std::vector<std::string> results;
+  std::vector<Type> result_types;
+  std::vector<Stmt> body, else_body;
+  std::string text;  // kComment
+};
+using Block = std::vector<Stmt>;
+
+Stmt Let(std::string name, Val value);
+Stmt Declare(std::string name, Type type, Val init);
+Stmt Assign(std::string name, Val value);
+Stmt Store(int buffer, std::vector<Val> indices, Val value);
+Stmt StoreFlat(int buffer, Val offset, Val value, int width = 1);
+Stmt For(std::string name, int64_t lo, int64_t hi, Block body);
+Stmt If(Val cond, Block then_body, Block else_body = {});
+Stmt Barrier();
+Stmt Shuffle(std::string name, Type type, Val value, int64_t offset,
+             int64_t lanes);
+Stmt Call(std::string callee, std::vector<Val> args,
+          std::vector<std::string> results, std::vector<Type> result_types);
+Stmt Return(std::vector<Val> values);
+Stmt Atomic(int buffer, Val offset, Val value, std::string combiner);
+Stmt Comment(std::string text);
+
+enum class BufferSpace : uint8_t { kGlobal, kShared, kConstant };
+
+struct Buffer {
+  std::string name;  // b0, b1, ... / smem0 / cst0
+  BufferSpace space = BufferSpace::kGlobal;
+  Type type = Type::kF32;
+  hlo::Shape shape;  // dims and layout (row-major for shared / constant)
+  bool is_output = false;
+  int hlo_parameter = -1;  // inputs: the fusion parameter
+  int hlo_output = -1;     // outputs: the fusion output
+  int aliases = -1;        // an output sharing an input's memory (in place)
+  std::vector<double> float_data;  // kConstant
+  std::vector<int64_t> int_data;   // kConstant
+  // Physical elements (padding included) and the logical -> linear offset
+  // map, filled by the flatten pass.
+  int64_t physical_elements = 0;
+  std::shared_ptr<const IndexingMap> layout_map;
+  std::shared_ptr<const IndexingMap> inverse_layout_map;  // padding test
+};
+
+enum class ParamKind : uint8_t { kIndex, kScalar };
+struct Param {
+  std::string name;
+  ParamKind kind = ParamKind::kIndex;
+  Type type = Type::kIndex;
+  Interval range = Interval::Full();
+};
+
+// A subgraph function, reducer or epilogue: takes every global input
+// buffer (the fusion's parameters, as XLA's subgraph functions do), then
+// its index and scalar parameters; returns one value per result type.
+struct Function {
+  std::string name;
+  std::vector<Param> params;
+  std::vector<Type> results;
+  Block body;
+  bool reads_buffers = true;  // takes the input buffers
+};
+
+struct Launch {
+  std::array<int64_t, 3> threads = {1, 1, 1};
+  std::array<int64_t, 3> blocks = {1, 1, 1};
+  int64_t threads_per_block() const {
+    return threads[0] * threads[1] * threads[2];
+  }
+};
+
+struct Kernel {
+  std::string name;
+  Launch launch;
+  // The per-thread program. Barriers and shuffles appear only at its top
+  // level, so the simulated targets can split it into phases.
+  Block body;
+};
+
+struct Module {
+  std::vector<Buffer> buffers;  // global (argument order), shared, constant
+  std::vector<Function> functions;
+  std::optional<Kernel> kernel;  // absent before the `loops` stage
+  bool flattened = false;        // accesses are linear offsets
+  int64_t shared_memory_bytes = 0;
+
+  const Function* FindFunction(const std::string& name) const;
+  // Global buffers in argument order.
+  std::vector<int> ArgumentBuffers() const;
+  std::vector<int> InputBuffers() const;
+};
+
+// Walks every statement (pre-order) / every value reachable from the
+// statements of a block (each node once per visit call).
+void ForEachStmt(const Block& block, const std::function<void(const Stmt&)>& f);
+void ForEachVal(const Block& block, const std::function<void(const Val&)>& f);
+void ForEachNode(const Val& v, const std::function<void(const Val&)>& f);
+
+// Propagates the error of a Result-returning expression (the value is
+// dropped).
+#define IXA_EMIT_TRY(expr)                       \
+  do {                                           \
+    auto _ixa_try = (expr);                      \
+    if (!_ixa_try.ok()) return _ixa_try.error(); \
+  } while (0)
+
+}  // namespace ixa::emit::ir
+
+#endif  // IXA_EMIT_IR_KERNEL_IR_H_

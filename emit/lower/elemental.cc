@@ -1,0 +1,528 @@
+// Elemental emission of every op HLO indexing supports (spec/emitters.md
+// §2a): elementwise ops compute on their operands at the same index; index
+// transformations (broadcast, transpose, reshape, bitcast, slice, reverse,
+// gather, dynamic-slice) read their operand at the op's output-to-input
+// map applied to the index; pad and concatenate choose by the maps'
+// domains; reduce and reduce-window loop over the maps' symbols applying
+// the reducer computation as written.
+#include <algorithm>
+
+#include "analysis/indexing/indexing.h"
+#include "emit/lower/lowering.h"
+
+namespace ixa::emit {
+
+using hlo::Instruction;
+using ir::OpCode;
+using ir::Type;
+using ir::Val;
+
+Result<Val> ScalarConstant(const Instruction& in);
+
+namespace {
+
+Error NoCodegen(const Instruction& in, const std::string& why = "") {
+  return Error::Unsupported("emit: no code generation for '" + in.opcode +
+                            "' ('" + in.name + "')" +
+                            (why.empty() ? "" : ": " + why));
+}
+
+struct UnaryOp {
+  const char* opcode;
+  OpCode op;
+};
+constexpr UnaryOp kUnary[] = {
+    {"abs", OpCode::kAbs},
+    {"negate", OpCode::kNeg},
+    {"not", OpCode::kNot},
+    {"sign", OpCode::kSign},
+    {"exponential", OpCode::kExp},
+    {"exponential-minus-one", OpCode::kExpm1},
+    {"log", OpCode::kLog},
+    {"log-plus-one", OpCode::kLog1p},
+    {"sqrt", OpCode::kSqrt},
+    {"rsqrt", OpCode::kRsqrt},
+    {"cbrt", OpCode::kCbrt},
+    {"tanh", OpCode::kTanh},
+    {"logistic", OpCode::kLogistic},
+    {"sine", OpCode::kSin},
+    {"cosine", OpCode::kCos},
+    {"tan", OpCode::kTan},
+    {"erf", OpCode::kErf},
+    {"floor", OpCode::kFloor},
+    {"ceil", OpCode::kCeil},
+    {"round-nearest-afz", OpCode::kRoundAfz},
+    {"round-nearest-even", OpCode::kRoundEven},
+    {"popcnt", OpCode::kPopcnt},
+    {"clz", OpCode::kClz},
+};
+constexpr UnaryOp kBinary[] = {
+    {"add", OpCode::kAdd},
+    {"subtract", OpCode::kSub},
+    {"multiply", OpCode::kMul},
+    {"divide", OpCode::kDiv},
+    {"remainder", OpCode::kRem},
+    {"maximum", OpCode::kMax},
+    {"minimum", OpCode::kMin},
+    {"power", OpCode::kPow},
+    {"atan2", OpCode::kAtan2},
+    {"and", OpCode::kAnd},
+    {"or", OpCode::kOr},
+    {"xor", OpCode::kXor},
+    {"shift-left", OpCode::kShl},
+    {"shift-right-logical", OpCode::kShrL},
+    {"shift-right-arithmetic", OpCode::kShrA},
+};
+
+// Float-only and integer-only unary ops.
+bool FloatOnly(OpCode op) {
+  switch (op) {
+    case OpCode::kExp:
+    case OpCode::kExpm1:
+    case OpCode::kLog:
+    case OpCode::kLog1p:
+    case OpCode::kSqrt:
+    case OpCode::kRsqrt:
+    case OpCode::kCbrt:
+    case OpCode::kTanh:
+    case OpCode::kLogistic:
+    case OpCode::kSin:
+    case OpCode::kCos:
+    case OpCode::kTan:
+    case OpCode::kErf:
+    case OpCode::kFloor:
+    case OpCode::kCeil:
+    case OpCode::kRoundAfz:
+    case OpCode::kRoundEven:
+    case OpCode::kAtan2:
+      return true;
+    default:
+      return false;
+  }
+}
+bool IntOnly(OpCode op) {
+  switch (op) {
+    case OpCode::kNot:
+    case OpCode::kPopcnt:
+    case OpCode::kClz:
+    case OpCode::kAnd:
+    case OpCode::kOr:
+    case OpCode::kXor:
+    case OpCode::kShl:
+    case OpCode::kShrL:
+    case OpCode::kShrA:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+// True when `opcode` is one the elemental emitter generates.
+bool IsEmittableOpcode(const std::string& opcode) {
+  static const char* kOthers[] = {"parameter",
+                                  "constant",
+                                  "iota",
+                                  "broadcast",
+                                  "transpose",
+                                  "reshape",
+                                  "bitcast",
+                                  "slice",
+                                  "reverse",
+                                  "pad",
+                                  "concatenate",
+                                  "dynamic-slice",
+                                  "dynamic-update-slice",
+                                  "gather",
+                                  "reduce",
+                                  "reduce-window",
+                                  "tuple",
+                                  "get-tuple-element",
+                                  "fusion",
+                                  "call",
+                                  "map",
+                                  "copy",
+                                  "compare",
+                                  "select",
+                                  "clamp",
+                                  "convert",
+                                  "bitcast-convert",
+                                  "is-finite",
+                                  "scatter"};
+  for (const UnaryOp& u : kUnary) {
+    if (opcode == u.opcode) return true;
+  }
+  for (const UnaryOp& u : kBinary) {
+    if (opcode == u.opcode) return true;
+  }
+  for (const char* o : kOthers) {
+    if (opcode == o) return true;
+  }
+  return false;
+}
+
+Result<std::vector<Val>> ElementalEmitter::Emit(const Instruction* instr,
+                                                const std::vector<Val>& index) {
+  auto ov = overrides_.find(instr);
+  if (ov != overrides_.end()) return ov->second;
+  std::vector<const void*> key;
+  for (const Val& v : index) key.push_back(v.get());
+  auto memo_key = std::make_pair(instr, key);
+  auto found = memo_.find(memo_key);
+  if (found != memo_.end() && bb_->IsOpen(found->second.block)) {
+    return found->second.values;
+  }
+  IXA_ASSIGN_OR_RETURN(std::vector<Val> values, EmitUncached(instr, index));
+  memo_[memo_key] = MemoEntry{bb_->current_block(), values};
+  return values;
+}
+
+Result<std::vector<Val>> ElementalEmitter::OperandIndex(
+    const Instruction& in, int k, const std::vector<Val>& index,
+    const std::vector<Val>& symbols,
+    std::shared_ptr<const IndexingMap>* map_out) {
+  IXA_ASSIGN_OR_RETURN(const HloInstructionIndexing* ix, lc_->OpIndexing(in));
+  if (k >= static_cast<int>(ix->indexing_maps.size()) ||
+      ix->indexing_maps[k].size() != 1) {
+    return NoCodegen(in, "operand " + std::to_string(k) +
+                             " is not read through one indexing map");
+  }
+  std::shared_ptr<const IndexingMap> map =
+      lc_->Intern(ix->indexing_maps[k].maps()[0]);
+  if (map_out) *map_out = map;
+  if (map->num_dims() != static_cast<int>(index.size()) ||
+      map->num_range_vars() != static_cast<int>(symbols.size())) {
+    return NoCodegen(in, "unexpected indexing map shape");
+  }
+  IXA_ASSIGN_OR_RETURN(std::vector<Val> rts, RuntimeValues(in, *map, index));
+  std::vector<Val> operands = index;
+  operands.insert(operands.end(), symbols.begin(), symbols.end());
+  operands.insert(operands.end(), rts.begin(), rts.end());
+  return lc_->ApplyAll(map, operands);
+}
+
+Result<std::vector<Val>> ElementalEmitter::RuntimeValues(
+    const Instruction& in, const IndexingMap& map,
+    const std::vector<Val>& index) {
+  std::vector<Val> out;
+  for (const Variable& v : map.rt_vars()) {
+    const Instruction* producer = nullptr;
+    for (const Instruction* o : in.operands) {
+      if (o->name == v.producer) producer = o;
+    }
+    if (!producer || !v.producer_map || v.producer_map->num_symbols() != 0) {
+      return NoCodegen(in, "a runtime index without a readable producer");
+    }
+    std::shared_ptr<const IndexingMap> pm = lc_->Intern(*v.producer_map);
+    IXA_EMIT_TRY(CheckPrintableMap(*pm));
+    std::vector<Val> pidx = lc_->ApplyAll(pm, index);
+    IXA_ASSIGN_OR_RETURN(Val raw, EmitOne(producer, pidx));
+    if (ir::IsFloat(raw->type) || raw->type == Type::kPred) {
+      return NoCodegen(in, "a non-integer runtime index");
+    }
+    Val idx = ir::Op(OpCode::kToIndex, Type::kIndex, {raw}, raw->type);
+    Val clamped =
+        ir::Op(OpCode::kClampIndex, Type::kIndex,
+               {idx, ir::Index(v.bounds.lower), ir::Index(v.bounds.upper)});
+    out.push_back(bb_->Bind("rt", clamped));
+  }
+  return out;
+}
+
+Result<std::vector<Val>> ElementalEmitter::EmitUncached(
+    const Instruction* instr, const std::vector<Val>& index) {
+  const Instruction& in = *instr;
+  const std::string& op = in.opcode;
+  if (op == "parameter") {
+    if (outer_) return outer_->Emit(call_->operand(in.parameter_number), index);
+    int k = lc_->ParameterIndex(instr);
+    if (k < 0)
+      return Error::Invalid("emit: parameter '" + in.name +
+                            "' is not a fusion input");
+    IXA_ASSIGN_OR_RETURN(Type t, ir::TypeOf(in.shape.type));
+    return std::vector<Val>{
+        bb_->Bind("p", ir::Load(lc_->ParameterBuffer(k), t, index))};
+  }
+  if (use_partition_ && instr != root_ && !inline_.count(instr) &&
+      lc_->IsSubgraphRoot(instr)) {
+    IXA_ASSIGN_OR_RETURN(std::string fn, lc_->SubgraphFunction(instr));
+    std::vector<std::string> results;
+    std::vector<Type> types;
+    std::vector<Val> values;
+    for (const hlo::Shape* leaf : Leaves(in.shape)) {
+      IXA_ASSIGN_OR_RETURN(Type t, ir::TypeOf(leaf->type));
+      std::string r = bb_->Fresh(LoweringContext::Sanitize(in.name) + "_");
+      results.push_back(r);
+      types.push_back(t);
+      values.push_back(ir::Var(r, t));
+    }
+    bb_->Add(ir::Call(fn, index, results, types));
+    return values;
+  }
+  if (op == "constant") {
+    if (in.shape.IsScalar()) {
+      IXA_ASSIGN_OR_RETURN(Val c, ScalarConstant(in));
+      return std::vector<Val>{c};
+    }
+    IXA_ASSIGN_OR_RETURN(int buffer, lc_->ConstantBuffer(in));
+    IXA_ASSIGN_OR_RETURN(Type t, ir::TypeOf(in.shape.type));
+    return std::vector<Val>{bb_->Bind("c", ir::Load(buffer, t, index))};
+  }
+  if (op == "iota") {
+    IXA_ASSIGN_OR_RETURN(Type t, ir::TypeOf(in.shape.type));
+    if (t == Type::kPred) return NoCodegen(in, "iota of pred");
+    return std::vector<Val>{
+        bb_->Bind("iota", ir::Op(OpCode::kConvert, t,
+                                 {index.at(in.iota_dimension)}, Type::kIndex))};
+  }
+  if (op == "tuple") {
+    std::vector<Val> out;
+    for (const Instruction* o : in.operands) {
+      IXA_ASSIGN_OR_RETURN(std::vector<Val> v, Emit(o, index));
+      out.insert(out.end(), v.begin(), v.end());
+    }
+    return out;
+  }
+  if (op == "get-tuple-element") {
+    const Instruction* t = in.operand(0);
+    IXA_ASSIGN_OR_RETURN(std::vector<Val> all, Emit(t, index));
+    int first = 0;
+    for (int64_t j = 0; j < in.tuple_index; ++j) {
+      first += LeafCount(t->shape.tuple_elements[j]);
+    }
+    int n = LeafCount(t->shape.tuple_elements.at(in.tuple_index));
+    return std::vector<Val>(all.begin() + first, all.begin() + first + n);
+  }
+  if (op == "fusion" || op == "call") {
+    ElementalEmitter nested(lc_, bb_);
+    nested.set_outer(this, instr);
+    return nested.Emit(in.called()->root(), index);
+  }
+  if (op == "broadcast" || op == "transpose" || op == "reshape" ||
+      op == "bitcast" || op == "slice" || op == "reverse" || op == "gather" ||
+      op == "dynamic-slice") {
+    if (in.operand(0)->shape.type != in.shape.type) {
+      return NoCodegen(in, "an element type change");
+    }
+    IXA_ASSIGN_OR_RETURN(std::vector<Val> idx, OperandIndex(in, 0, index, {}));
+    return Emit(in.operand(0), idx);
+  }
+  if (op == "pad") {
+    std::shared_ptr<const IndexingMap> map;
+    IXA_ASSIGN_OR_RETURN(std::vector<Val> idx,
+                         OperandIndex(in, 0, index, {}, &map));
+    IXA_ASSIGN_OR_RETURN(Val pad_value, EmitOne(in.operand(1), {}));
+    Val var = bb_->DeclareVar("pad", pad_value);
+    Val cond = ir::InDomain(map, index);
+    bb_->Open();
+    IXA_ASSIGN_OR_RETURN(Val v, EmitOne(in.operand(0), idx));
+    bb_->Add(ir::Assign(var->name, v));
+    ir::Block then = bb_->Close();
+    bb_->Add(ir::If(cond, std::move(then)));
+    return std::vector<Val>{var};
+  }
+  if (op == "concatenate") {
+    IXA_ASSIGN_OR_RETURN(Type t, ir::TypeOf(in.shape.type));
+    Val var = bb_->DeclareVar(
+        "concat", ir::IsFloat(t) ? ir::ConstFloat(t, 0) : ir::Const(t, 0));
+    // if (in operand 0's part) ... else if (in operand 1's part) ... else
+    std::function<Result<ir::Block>(int)> branch =
+        [&](int k) -> Result<ir::Block> {
+      std::shared_ptr<const IndexingMap> map;
+      bb_->Open();
+      auto idx = OperandIndex(in, k, index, {}, &map);
+      if (!idx.ok()) {
+        bb_->Close();
+        return idx.error();
+      }
+      auto v = EmitOne(in.operand(k), *idx);
+      if (!v.ok()) {
+        bb_->Close();
+        return v.error();
+      }
+      bb_->Add(ir::Assign(var->name, *v));
+      ir::Block then = bb_->Close();
+      if (k + 1 == in.operand_count()) return then;
+      bb_->Open();
+      auto rest = branch(k + 1);
+      ir::Block else_block = bb_->Close();
+      if (!rest.ok()) return rest.error();
+      for (ir::Stmt& s : *rest) else_block.push_back(std::move(s));
+      ir::Block out;
+      out.push_back(ir::If(ir::InDomain(map, index), std::move(then),
+                           std::move(else_block)));
+      return out;
+    };
+    IXA_ASSIGN_OR_RETURN(ir::Block chain, branch(0));
+    for (ir::Stmt& s : chain) bb_->Add(std::move(s));
+    return std::vector<Val>{var};
+  }
+  if (op == "dynamic-update-slice") {
+    IXA_ASSIGN_OR_RETURN(Val base, EmitOne(in.operand(0), index));
+    IXA_ASSIGN_OR_RETURN(std::vector<Val> uidx, OperandIndex(in, 1, index, {}));
+    Val var = bb_->DeclareVar("dus", base);
+    const std::vector<int64_t>& udims = in.operand(1)->shape.dims;
+    std::vector<Val> conds;
+    for (size_t j = 0; j < uidx.size(); ++j) {
+      Val u = bb_->Bind("u", uidx[j]);
+      uidx[j] = u;
+      conds.push_back(
+          ir::Op(OpCode::kGe, Type::kPred, {u, ir::Index(0)}, Type::kIndex));
+      conds.push_back(ir::Op(OpCode::kLe, Type::kPred,
+                             {u, ir::Index(udims[j] - 1)}, Type::kIndex));
+    }
+    bb_->Open();
+    IXA_ASSIGN_OR_RETURN(Val v, EmitOne(in.operand(1), uidx));
+    bb_->Add(ir::Assign(var->name, v));
+    ir::Block then = bb_->Close();
+    bb_->Add(ir::If(ir::AllOf(conds), std::move(then)));
+    return std::vector<Val>{var};
+  }
+  if (op == "reduce" || op == "reduce-window") return EmitReduce(in, index);
+  if (op == "map") {
+    std::vector<Val> args;
+    for (const Instruction* o : in.operands) {
+      IXA_ASSIGN_OR_RETURN(Val v, EmitOne(o, index));
+      args.push_back(v);
+    }
+    IXA_ASSIGN_OR_RETURN(std::string fn, lc_->ScalarFunction(in.called()));
+    IXA_ASSIGN_OR_RETURN(Type t, ir::TypeOf(in.shape.type));
+    std::string r = bb_->Fresh("map");
+    bb_->Add(ir::Call(fn, args, {r}, {t}));
+    return std::vector<Val>{ir::Var(r, t)};
+  }
+  if (hlo::IsElementwiseOpcode(op)) return EmitElementwise(in, index);
+  return NoCodegen(in);
+}
+
+Result<std::vector<Val>> ElementalEmitter::EmitElementwise(
+    const Instruction& in, const std::vector<Val>& index) {
+  const std::string& op = in.opcode;
+  if (!in.shape.IsArray()) return NoCodegen(in, "tuple-shaped");
+  IXA_ASSIGN_OR_RETURN(Type t, ir::TypeOf(in.shape.type));
+  std::vector<Val> x;
+  for (const Instruction* o : in.operands) {
+    std::vector<Val> idx = o->shape.IsScalar() ? std::vector<Val>{} : index;
+    IXA_ASSIGN_OR_RETURN(Val v, EmitOne(o, idx));
+    x.push_back(v);
+  }
+  auto bind = [&](Val v) { return std::vector<Val>{bb_->Bind("v", v)}; };
+  if (op == "copy") return std::vector<Val>{x[0]};
+  if (op == "compare") {
+    if (in.HasAttribute("type") && in.Attribute("type") == "TOTALORDER") {
+      return NoCodegen(in, "total-order comparison");
+    }
+    std::string dir = in.Attribute("direction");
+    static const std::pair<const char*, OpCode> kDirs[] = {
+        {"EQ", OpCode::kEq}, {"NE", OpCode::kNe}, {"LT", OpCode::kLt},
+        {"LE", OpCode::kLe}, {"GT", OpCode::kGt}, {"GE", OpCode::kGe}};
+    for (const auto& [name, code] : kDirs) {
+      if (dir == name) return bind(ir::Op(code, Type::kPred, x, x[0]->type));
+    }
+    return NoCodegen(in, "comparison direction '" + dir + "'");
+  }
+  if (op == "select") return bind(ir::Op(OpCode::kSelect, t, x));
+  if (op == "clamp") return bind(ir::Op(OpCode::kClamp, t, x));
+  if (op == "convert") return bind(ir::Op(OpCode::kConvert, t, x, x[0]->type));
+  if (op == "bitcast-convert") {
+    if (ir::TypeBits(t) != ir::TypeBits(x[0]->type)) {
+      return NoCodegen(in, "a bitcast-convert that changes the width");
+    }
+    return bind(ir::Op(OpCode::kBitcastConvert, t, x, x[0]->type));
+  }
+  if (op == "is-finite") {
+    return bind(ir::Op(OpCode::kIsFinite, Type::kPred, x, x[0]->type));
+  }
+  const bool fl = ir::IsFloat(t);
+  if (x.size() == 1) {
+    for (const UnaryOp& u : kUnary) {
+      if (op != u.opcode) continue;
+      if ((FloatOnly(u.op) && !fl) || (IntOnly(u.op) && fl)) {
+        return NoCodegen(in, std::string("on ") + ir::TypeName(t));
+      }
+      if (t == Type::kPred && u.op != OpCode::kNot) {
+        return NoCodegen(in, "on pred");
+      }
+      return bind(ir::Op(u.op, t, x, t));
+    }
+  }
+  if (x.size() == 2) {
+    for (const UnaryOp& b : kBinary) {
+      if (op != b.opcode) continue;
+      if ((FloatOnly(b.op) && !fl) || (IntOnly(b.op) && fl)) {
+        return NoCodegen(in, std::string("on ") + ir::TypeName(t));
+      }
+      if (t == Type::kPred && b.op != OpCode::kAnd && b.op != OpCode::kOr &&
+          b.op != OpCode::kXor && b.op != OpCode::kMax &&
+          b.op != OpCode::kMin) {
+        return NoCodegen(in, "on pred");
+      }
+      return bind(ir::Op(b.op, t, x, t));
+    }
+  }
+  return NoCodegen(in);
+}
+
+Result<std::vector<Val>> ElementalEmitter::EmitReduce(
+    const Instruction& in, const std::vector<Val>& index) {
+  const int n = in.operand_count() / 2;
+  IXA_ASSIGN_OR_RETURN(const HloInstructionIndexing* ix, lc_->OpIndexing(in));
+  if (ix->indexing_maps.empty() || ix->indexing_maps[0].size() != 1) {
+    return NoCodegen(in, "no single input map");
+  }
+  std::shared_ptr<const IndexingMap> map0 =
+      lc_->Intern(ix->indexing_maps[0].maps()[0]);
+  IXA_ASSIGN_OR_RETURN(std::string reducer, lc_->ScalarFunction(in.called()));
+  std::vector<Val> accs;
+  std::vector<Type> types;
+  for (int k = 0; k < n; ++k) {
+    IXA_ASSIGN_OR_RETURN(Val init, EmitOne(in.operand(n + k), {}));
+    accs.push_back(bb_->DeclareVar("acc", init));
+    types.push_back(init->type);
+  }
+  // One loop per symbol of the input maps (the reduced dims or the window).
+  std::vector<Val> symbols;
+  std::vector<std::string> names;
+  for (int s = 0; s < map0->num_range_vars(); ++s) {
+    std::string name = bb_->Fresh("r");
+    names.push_back(name);
+    symbols.push_back(
+        ir::Var(name, Type::kIndex, map0->range_vars()[s].bounds));
+    bb_->Open();
+  }
+  auto body = [&]() -> Result<bool> {
+    bool checks = !map0->constraints().empty();
+    if (checks) bb_->Open();
+    std::vector<Val> args = accs;
+    for (int k = 0; k < n; ++k) {
+      IXA_ASSIGN_OR_RETURN(std::vector<Val> idx,
+                           OperandIndex(in, k, index, symbols));
+      IXA_ASSIGN_OR_RETURN(Val v, EmitOne(in.operand(k), idx));
+      args.push_back(v);
+    }
+    std::vector<std::string> results;
+    for (int k = 0; k < n; ++k) results.push_back(bb_->Fresh("red"));
+    bb_->Add(ir::Call(reducer, args, results, types));
+    for (int k = 0; k < n; ++k) {
+      bb_->Add(ir::Assign(accs[k]->name, ir::Var(results[k], types[k])));
+    }
+    if (checks) {
+      std::vector<Val> operands = index;
+      operands.insert(operands.end(), symbols.begin(), symbols.end());
+      ir::Block then = bb_->Close();
+      bb_->Add(ir::If(ir::InDomain(map0, operands), std::move(then)));
+    }
+    return true;
+  };
+  Result<bool> ok = body();
+  for (int s = map0->num_range_vars() - 1; s >= 0; --s) {
+    ir::Block b = bb_->Close();
+    Interval bounds = map0->range_vars()[s].bounds;
+    bb_->Add(ir::For(names[s], bounds.lower, bounds.upper + 1, std::move(b)));
+  }
+  if (!ok.ok()) return ok.error();
+  return accs;
+}
+
+}  // namespace ixa::emit

@@ -1,0 +1,81 @@
+// Code generation for one fusion (spec/emitters.md): the plan's emitter
+// builds the kernel IR, the passes of §4 lower it stage by stage, and a
+// target printer prints the stage asked for (the last is the `code`).
+#ifndef IXA_EMIT_PIPELINE_H_
+#define IXA_EMIT_PIPELINE_H_
+
+#include <string>
+#include <vector>
+
+#include "analysis/emitters/plan.h"
+#include "analysis/fusion/fusion.h"
+#include "emit/ir/kernel_ir.h"
+#include "emit/targets/targets.h"
+#include "hw/device.h"
+
+namespace ixa::emit {
+
+struct EmitOptions {
+  Target target = Target::kCpp;
+  bool host = false;    // mlir: grid ids as loops (runs on the CPU)
+  bool stages = false;  // print every stage, not only the final one
+  std::string kernel_name = "fusion";
+  // The most shared memory one block may use (static shared memory).
+  int64_t shared_memory_limit = 48 * 1024;
+};
+
+struct EmittedBuffer {
+  int index = 0;
+  bool is_output = false;
+  std::string name;   // the HLO parameter or the fusion output
+  std::string shape;  // XLA text with layout
+  int aliases = -1;   // an output in an input's memory (in place)
+};
+
+struct EmittedStage {
+  std::string name;
+  std::string code;
+};
+
+struct EmitResult {
+  std::string code;
+  std::string kernel;
+  EmitterPlan plan;
+  std::vector<EmittedBuffer> buffers;
+  std::vector<EmittedStage> stages;  // with options.stages
+};
+
+// "loop", "transpose", ... (spec/cli.md names; the emitter's own table, so
+// that code generation does not depend on the planner's object code).
+const char* EmitterName(EmitterKind kind);
+const char* ReductionName(ReductionKind kind);
+
+// The stage names of §4, in order.
+const std::vector<std::string>& StageNames();
+
+// Lowers `region` with a given plan to the IR of every stage.
+struct LoweredStage {
+  std::string name;
+  ir::Module module;
+};
+Result<std::vector<LoweredStage>> LowerFusion(const FusionRegion& region,
+                                              const EmitterPlan& plan,
+                                              const EmitOptions& options,
+                                              ExprContext* ctx);
+
+// Lowers and prints with a given plan.
+Result<EmitResult> EmitFusionWithPlan(const FusionRegion& region,
+                                      const EmitterPlan& plan,
+                                      const EmitOptions& options,
+                                      ExprContext* ctx);
+
+// Plans (ComputeEmitterPlan on `device`) then emits. Errors: Unsupported
+// naming an op no emitter generates, Invalid when the plan needs more
+// shared memory than the device gives a block.
+Result<EmitResult> EmitFusion(const FusionRegion& region,
+                              const hw::Device& device,
+                              const EmitOptions& options, ExprContext* ctx);
+
+}  // namespace ixa::emit
+
+#endif  // IXA_EMIT_PIPELINE_H_

@@ -1,0 +1,359 @@
+// Runtime helpers of the C++ and CUDA targets: element encodings (f16,
+// bf16 as bits), XLA's integer and float semantics, floor division of
+// indices. Each is printed into a kernel's unit only when it is used.
+#include <cstring>
+
+#include "emit/targets/targets.h"
+
+namespace ixa::emit {
+namespace {
+
+const CHelper kHelpers[] = {
+    {"ixa_bits",
+     "template <typename To, typename From>\n"
+     "IXA_FN To ixa_bits(From v) {\n"
+     "  static_assert(sizeof(To) == sizeof(From), \"same width\");\n"
+     "  To out;\n"
+     "  memcpy(&out, &v, sizeof(To));\n"
+     "  return out;\n"
+     "}\n",
+     ""},
+    {"ixa_bf16_to_f32",
+     "IXA_FN float ixa_bf16_to_f32(uint16_t h) {\n"
+     "  return ixa_bits<float>(static_cast<uint32_t>(h) << 16);\n"
+     "}\n",
+     "ixa_bits"},
+    // Round to nearest even on the 16 dropped bits (a carry into the
+    // exponent is the right rounding, up to infinity); NaN stays quiet.
+    {"ixa_f32_to_bf16",
+     "IXA_FN uint16_t ixa_f32_to_bf16(float f) {\n"
+     "  uint32_t u = ixa_bits<uint32_t>(f);\n"
+     "  if (f != f) return static_cast<uint16_t>((u >> 16) | 0x40);\n"
+     "  uint64_t wide = static_cast<uint64_t>(u) + 0x7fff + ((u >> 16) & 1);\n"
+     "  return static_cast<uint16_t>(wide >> 16);\n"
+     "}\n",
+     "ixa_bits"},
+    {"ixa_round_bf16",
+     "IXA_FN float ixa_round_bf16(float f) {\n"
+     "  return ixa_bf16_to_f32(ixa_f32_to_bf16(f));\n"
+     "}\n",
+     "ixa_bf16_to_f32 ixa_f32_to_bf16"},
+    {"ixa_f16_to_f32",
+     "IXA_FN float ixa_f16_to_f32(uint16_t h) {\n"
+     "  uint32_t sign = static_cast<uint32_t>(h & 0x8000) << 16;\n"
+     "  uint32_t exp = (h >> 10) & 0x1f, mant = h & 0x3ff;\n"
+     "  if (exp == 0) {  // zero or subnormal: mant * 2^-24, exact in f32\n"
+     "    float v = static_cast<float>(mant) * 5.9604644775390625e-8f;\n"
+     "    return sign ? -v : v;\n"
+     "  }\n"
+     "  if (exp == 31) return ixa_bits<float>(sign | 0x7f800000u | (mant << "
+     "13));\n"
+     "  return ixa_bits<float>(sign | ((exp + 112) << 23) | (mant << 13));\n"
+     "}\n",
+     "ixa_bits"},
+    // f32 -> f16 with round to nearest even, subnormals and overflow to
+    // infinity included.
+    {"ixa_f32_to_f16",
+     "IXA_FN uint16_t ixa_f32_to_f16(float f) {\n"
+     "  uint32_t u = ixa_bits<uint32_t>(f);\n"
+     "  uint16_t sign = static_cast<uint16_t>((u >> 16) & 0x8000);\n"
+     "  uint32_t a = u & 0x7fffffffu;\n"
+     "  if (a > 0x7f800000u) return static_cast<uint16_t>(sign | 0x7e00);\n"
+     "  if (a >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00);\n"
+     "  if (a < 0x38800000u) {  // below the smallest normal half\n"
+     "    if (a < 0x33000000u) return sign;  // rounds to zero\n"
+     "    uint32_t e = a >> 23, m = (a & 0x7fffffu) | 0x800000u;\n"
+     "    uint32_t shift = 126 - e;  // 14..24 (+ the 10-bit field)\n"
+     "    uint32_t q = m >> shift, rest = m & ((1u << shift) - 1);\n"
+     "    uint32_t half = 1u << (shift - 1);\n"
+     "    if (rest > half || (rest == half && (q & 1))) ++q;\n"
+     "    return static_cast<uint16_t>(sign | q);\n"
+     "  }\n"
+     "  uint32_t r = a - 0x38000000u;  // rebias the exponent\n"
+     "  uint32_t q = r >> 13, rest = r & 0x1fff;\n"
+     "  if (rest > 0x1000 || (rest == 0x1000 && (q & 1))) ++q;\n"
+     "  return static_cast<uint16_t>(sign | q);\n"
+     "}\n",
+     "ixa_bits"},
+    {"ixa_round_f16",
+     "IXA_FN float ixa_round_f16(float f) {\n"
+     "  return ixa_f16_to_f32(ixa_f32_to_f16(f));\n"
+     "}\n",
+     "ixa_f16_to_f32 ixa_f32_to_f16"},
+    // Floor division and modulo of indices (a negative numerator rounds
+    // toward minus infinity, as indexing maps define them).
+    {"ixa_floordiv",
+     "IXA_FN int64_t ixa_floordiv(int64_t a, int64_t b) {\n"
+     "  int64_t q = a / b;\n"
+     "  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;\n"
+     "}\n",
+     ""},
+    {"ixa_ceildiv",
+     "IXA_FN int64_t ixa_ceildiv(int64_t a, int64_t b) {\n"
+     "  int64_t q = a / b;\n"
+     "  return (a % b != 0 && ((a < 0) == (b < 0))) ? q + 1 : q;\n"
+     "}\n",
+     ""},
+    {"ixa_mod",
+     "IXA_FN int64_t ixa_mod(int64_t a, int64_t b) {\n"
+     "  return a - b * ixa_floordiv(a, b);\n"
+     "}\n",
+     "ixa_floordiv"},
+    {"ixa_imin",
+     "IXA_FN int64_t ixa_imin(int64_t a, int64_t b) { return a < b ? a : b; "
+     "}\n",
+     ""},
+    {"ixa_imax",
+     "IXA_FN int64_t ixa_imax(int64_t a, int64_t b) { return a > b ? a : b; "
+     "}\n",
+     ""},
+    {"ixa_clamp_index",
+     "IXA_FN int64_t ixa_clamp_index(int64_t x, int64_t lo, int64_t hi) {\n"
+     "  return x < lo ? lo : (x > hi ? hi : x);\n"
+     "}\n",
+     ""},
+    // XLA's float max / min propagate NaN.
+    {"ixa_fmax",
+     "template <typename T>\n"
+     "IXA_FN T ixa_fmax(T a, T b) {\n"
+     "  if (a != a) return a;\n"
+     "  if (b != b) return b;\n"
+     "  return a > b ? a : b;\n"
+     "}\n",
+     ""},
+    {"ixa_fmin",
+     "template <typename T>\n"
+     "IXA_FN T ixa_fmin(T a, T b) {\n"
+     "  if (a != a) return a;\n"
+     "  if (b != b) return b;\n"
+     "  return a < b ? a : b;\n"
+     "}\n",
+     ""},
+    {"ixa_fsign",
+     "template <typename T>\n"
+     "IXA_FN T ixa_fsign(T a) {\n"
+     "  return a != a ? a : (a > 0 ? T(1) : (a < 0 ? T(-1) : a));\n"
+     "}\n",
+     ""},
+    // Integer division: x / 0 = -1 (all ones), INT_MIN / -1 = INT_MIN;
+    // x % 0 = x, INT_MIN % -1 = 0.
+    {"ixa_idiv",
+     "template <typename T>\n"
+     "IXA_FN T ixa_idiv(T a, T b) {\n"
+     "  using U = typename std::make_unsigned<T>::type;\n"
+     "  if (b == 0) return static_cast<T>(~U(0));\n"
+     "  if (std::is_signed<T>::value && b == static_cast<T>(~U(0)) &&\n"
+     "      static_cast<U>(a) == (U(1) << (sizeof(T) * 8 - 1))) {\n"
+     "    return a;\n"
+     "  }\n"
+     "  return static_cast<T>(a / b);\n"
+     "}\n",
+     ""},
+    {"ixa_irem",
+     "template <typename T>\n"
+     "IXA_FN T ixa_irem(T a, T b) {\n"
+     "  using U = typename std::make_unsigned<T>::type;\n"
+     "  if (b == 0) return a;\n"
+     "  if (std::is_signed<T>::value && b == static_cast<T>(~U(0))) return 0;\n"
+     "  return static_cast<T>(a % b);\n"
+     "}\n",
+     ""},
+    // Shift amounts are unsigned: past the width, 0 (or the sign).
+    {"ixa_shl",
+     "template <typename T>\n"
+     "IXA_FN T ixa_shl(T a, T b) {\n"
+     "  using U = typename std::make_unsigned<T>::type;\n"
+     "  if (static_cast<U>(b) >= sizeof(T) * 8) return 0;\n"
+     "  return static_cast<T>(static_cast<U>(static_cast<U>(a) << "
+     "static_cast<U>(b)));\n"
+     "}\n",
+     ""},
+    {"ixa_shr_logical",
+     "template <typename T>\n"
+     "IXA_FN T ixa_shr_logical(T a, T b) {\n"
+     "  using U = typename std::make_unsigned<T>::type;\n"
+     "  if (static_cast<U>(b) >= sizeof(T) * 8) return 0;\n"
+     "  return static_cast<T>(static_cast<U>(a) >> static_cast<U>(b));\n"
+     "}\n",
+     ""},
+    {"ixa_shr_arith",
+     "template <typename T>\n"
+     "IXA_FN T ixa_shr_arith(T a, T b) {\n"
+     "  using U = typename std::make_unsigned<T>::type;\n"
+     "  using S = typename std::make_signed<T>::type;\n"
+     "  S s = static_cast<S>(a);\n"
+     "  if (static_cast<U>(b) >= sizeof(T) * 8) return static_cast<T>(s < 0 ? "
+     "S(-1) : S(0));\n"
+     "  return static_cast<T>(s >> static_cast<U>(b));\n"
+     "}\n",
+     ""},
+    // Integer power by squaring with wrap-around; negative exponents:
+    // 1 for base 1, +-1 for base -1, else 0 (XLA).
+    {"ixa_ipow",
+     "template <typename T>\n"
+     "IXA_FN T ixa_ipow(T a, T b) {\n"
+     "  using U = typename std::make_unsigned<T>::type;\n"
+     "  if (std::is_signed<T>::value && b < 0) {\n"
+     "    if (a == 1) return 1;\n"
+     "    if (a == static_cast<T>(~U(0))) return (b & 1) ? a : T(1);\n"
+     "    return 0;\n"
+     "  }\n"
+     "  U base = static_cast<U>(a), e = static_cast<U>(b), r = 1;\n"
+     "  while (e) {\n"
+     "    if (e & 1) r = static_cast<U>(r * base);\n"
+     "    base = static_cast<U>(base * base);\n"
+     "    e >>= 1;\n"
+     "  }\n"
+     "  return static_cast<T>(r);\n"
+     "}\n",
+     ""},
+    {"ixa_iabs",
+     "template <typename T>\n"
+     "IXA_FN T ixa_iabs(T a) {\n"
+     "  using U = typename std::make_unsigned<T>::type;\n"
+     "  return a < 0 ? static_cast<T>(U(0) - static_cast<U>(a)) : a;\n"
+     "}\n",
+     ""},
+    {"ixa_isign",
+     "template <typename T>\n"
+     "IXA_FN T ixa_isign(T a) {\n"
+     "  return static_cast<T>(a > 0 ? 1 : (a < 0 ? -1 : 0));\n"
+     "}\n",
+     ""},
+    {"ixa_popcnt",
+     "template <typename T>\n"
+     "IXA_FN T ixa_popcnt(T a) {\n"
+     "  using U = typename std::make_unsigned<T>::type;\n"
+     "  U v = static_cast<U>(a);\n"
+     "  T n = 0;\n"
+     "  while (v) {\n"
+     "    n = static_cast<T>(n + (v & 1));\n"
+     "    v = static_cast<U>(v >> 1);\n"
+     "  }\n"
+     "  return n;\n"
+     "}\n",
+     ""},
+    {"ixa_clz",
+     "template <typename T>\n"
+     "IXA_FN T ixa_clz(T a) {\n"
+     "  using U = typename std::make_unsigned<T>::type;\n"
+     "  U v = static_cast<U>(a);\n"
+     "  T n = 0;\n"
+     "  for (int b = sizeof(T) * 8 - 1; b >= 0 && !((v >> b) & 1); --b) ++n;\n"
+     "  return n;\n"
+     "}\n",
+     ""},
+    // Float -> integer conversion saturates; NaN gives 0.
+    {"ixa_f2i",
+     "template <typename To, typename From>\n"
+     "IXA_FN To ixa_f2i(From v) {\n"
+     "  using U = typename std::make_unsigned<To>::type;\n"
+     "  const int bits = sizeof(To) * 8;\n"
+     "  if (v != v) return 0;\n"
+     "  if (std::is_signed<To>::value) {\n"
+     "    const double lim = static_cast<double>(U(1) << (bits - 1));\n"
+     "    if (static_cast<double>(v) >= lim) return static_cast<To>(~U(0) >> "
+     "1);\n"
+     "    if (static_cast<double>(v) < -lim) return static_cast<To>(U(1) << "
+     "(bits - 1));\n"
+     "    return static_cast<To>(v);\n"
+     "  }\n"
+     "  const double lim = 2.0 * static_cast<double>(U(1) << (bits - 1));\n"
+     "  if (v <= 0) return 0;\n"
+     "  if (static_cast<double>(v) >= lim) return static_cast<To>(~U(0));\n"
+     "  return static_cast<To>(v);\n"
+     "}\n",
+     ""},
+    {"ixa_iclamp",
+     "template <typename T>\n"
+     "IXA_FN T ixa_iclamp(T lo, T x, T hi) {\n"
+     "  T m = x < lo ? lo : x;\n"
+     "  return m > hi ? hi : m;\n"
+     "}\n",
+     ""},
+    // Vectors of stored elements (vector loads and stores of the
+    // vectorized stage). CUDA reads them as one aligned access.
+    {"ixa_vec",
+     "template <typename T, int N>\n"
+     "struct alignas(sizeof(T) * N) ixa_vec {\n"
+     "  T v[N];\n"
+     "};\n",
+     ""},
+    {"ixa_vload",
+     "template <typename T, int N>\n"
+     "IXA_FN ixa_vec<T, N> ixa_vload(const T* p) {\n"
+     "#ifdef __CUDACC__\n"
+     "  return *reinterpret_cast<const ixa_vec<T, N>*>(p);\n"
+     "#else\n"
+     "  ixa_vec<T, N> r;\n"
+     "  memcpy(&r, p, sizeof(r));\n"
+     "  return r;\n"
+     "#endif\n"
+     "}\n",
+     "ixa_vec"},
+    {"ixa_vstore",
+     "template <typename T, int N>\n"
+     "IXA_FN void ixa_vstore(T* p, const ixa_vec<T, N>& v) {\n"
+     "#ifdef __CUDACC__\n"
+     "  *reinterpret_cast<ixa_vec<T, N>*>(p) = v;\n"
+     "#else\n"
+     "  memcpy(p, &v, sizeof(v));\n"
+     "#endif\n"
+     "}\n",
+     "ixa_vec"},
+    {"ixa_vinsert",
+     "template <typename T, int N>\n"
+     "IXA_FN ixa_vec<T, N> ixa_vinsert(ixa_vec<T, N> v, int64_t lane, T x) {\n"
+     "  v.v[lane] = x;\n"
+     "  return v;\n"
+     "}\n",
+     "ixa_vec"},
+    // CUDA: an atomic read-modify-write with any update function, by a
+    // compare-and-swap loop on the 4- or 8-byte word holding the element
+    // (1- and 2-byte elements share their word with neighbours).
+    {"ixa_atomic_update",
+     "template <typename S, typename F>\n"
+     "static __device__ void ixa_atomic_update(S* addr, F f) {\n"
+     "  if constexpr (sizeof(S) == 8) {\n"
+     "    unsigned long long* a = reinterpret_cast<unsigned long "
+     "long*>(addr);\n"
+     "    unsigned long long old = *a, assumed;\n"
+     "    do {\n"
+     "      assumed = old;\n"
+     "      S v = f(ixa_bits<S>(assumed));\n"
+     "      old = atomicCAS(a, assumed, ixa_bits<unsigned long long>(v));\n"
+     "    } while (old != assumed);\n"
+     "  } else {\n"
+     "    size_t at = reinterpret_cast<size_t>(addr);\n"
+     "    unsigned int* word = reinterpret_cast<unsigned int*>(at & "
+     "~size_t(3));\n"
+     "    unsigned int shift = static_cast<unsigned int>(at & 3) * 8;\n"
+     "    unsigned int mask = sizeof(S) == 4 ? 0xffffffffu\n"
+     "        : ((1u << (sizeof(S) * 8)) - 1) << shift;\n"
+     "    unsigned int old = *word, assumed;\n"
+     "    do {\n"
+     "      assumed = old;\n"
+     "      unsigned int bits = (assumed & mask) >> shift;\n"
+     "      S cur;\n"
+     "      memcpy(&cur, &bits, sizeof(S));\n"
+     "      S v = f(cur);\n"
+     "      unsigned int nb = 0;\n"
+     "      memcpy(&nb, &v, sizeof(S));\n"
+     "      old = atomicCAS(word, assumed, (assumed & ~mask) | (nb << "
+     "shift));\n"
+     "    } while (old != assumed);\n"
+     "  }\n"
+     "}\n",
+     "ixa_bits"},
+};
+
+}  // namespace
+
+const CHelper* FindCHelper(const std::string& name) {
+  for (const CHelper& h : kHelpers) {
+    if (name == h.name) return &h;
+  }
+  return nullptr;
+}
+
+}  // namespace ixa::emit

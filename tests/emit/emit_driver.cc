@@ -1,0 +1,440 @@
+#include "tests/emit/emit_driver.h"
+
+#include <dlfcn.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "tests/emit/emit_literal.h"
+
+#ifndef IXA_CXX
+#define IXA_CXX "g++"
+#endif
+
+namespace ixa::emit_test {
+
+TempDir::TempDir() {
+  std::string tmpl =
+      (std::filesystem::temp_directory_path() / "ixa_emit_XXXXXX").string();
+  std::vector<char> buf(tmpl.begin(), tmpl.end());
+  buf.push_back('\0');
+  char* made = mkdtemp(buf.data());
+  path_ = made ? made : "/tmp";
+}
+
+TempDir::~TempDir() {
+  if (std::getenv("IXA_KEEP_TMP") || path_ == "/tmp") return;
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+std::string TempDir::Write(const std::string& name,
+                           const std::string& text) const {
+  std::string p = path_ + "/" + name;
+  std::ofstream(p, std::ios::binary) << text;
+  return p;
+}
+
+bool Sanitized() {
+  const char* v = std::getenv("IXA_SANITIZED");
+  return v && std::string(v) == "1";
+}
+
+std::vector<CommandResult> RunCommands(const std::vector<std::string>& commands,
+                                       int parallel) {
+  std::vector<CommandResult> results(commands.size());
+  TempDir logs;
+  size_t next = 0;
+  std::vector<std::pair<pid_t, size_t>> running;
+  auto start = [&](size_t i) {
+    std::string log = logs.path() + "/" + std::to_string(i) + ".log";
+    std::string cmd = "(" + commands[i] + ") >" + log + " 2>&1";
+    pid_t pid = fork();
+    if (pid == 0) {
+      execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    running.push_back({pid, i});
+  };
+  while (next < commands.size() || !running.empty()) {
+    while (next < commands.size() &&
+           static_cast<int>(running.size()) < std::max(parallel, 1)) {
+      start(next++);
+    }
+    int status = 0;
+    pid_t done = waitpid(-1, &status, 0);
+    if (done < 0) break;
+    for (size_t k = 0; k < running.size(); ++k) {
+      if (running[k].first != done) continue;
+      size_t i = running[k].second;
+      results[i].exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+      std::ifstream in(logs.path() + "/" + std::to_string(i) + ".log");
+      std::stringstream ss;
+      ss << in.rdbuf();
+      results[i].output = ss.str();
+      running.erase(running.begin() + k);
+      break;
+    }
+  }
+  return results;
+}
+
+std::vector<std::string> BatchSources(const std::vector<CppKernel>& kernels,
+                                      int units) {
+  units = std::max(1, std::min<int>(units, kernels.size()));
+  std::vector<std::string> includes(units), bodies(units);
+  for (size_t k = 0; k < kernels.size(); ++k) {
+    int u = static_cast<int>(k * units / kernels.size());
+    std::stringstream in(kernels[k].code);
+    std::string line, body;
+    while (std::getline(in, line)) {
+      if (line.rfind("#include", 0) == 0) {
+        if (includes[u].find(line) == std::string::npos) {
+          includes[u] += line + "\n";
+        }
+      } else {
+        body += line + "\n";
+      }
+    }
+    bodies[u] += "namespace ixa_kernel_" + std::to_string(k) + " {\n" + body +
+                 "}  // namespace\n";
+  }
+  std::vector<std::string> out;
+  for (int u = 0; u < units; ++u) out.push_back(includes[u] + bodies[u]);
+  return out;
+}
+
+namespace {
+
+std::string Compiler() {
+  const char* env = std::getenv("IXA_TEST_CXX");
+  return env ? env : IXA_CXX;
+}
+
+std::string FirstLines(const std::string& text, int n = 40) {
+  std::stringstream in(text);
+  std::string line, out;
+  for (int i = 0; i < n && std::getline(in, line); ++i) out += line + "\n";
+  return out;
+}
+
+}  // namespace
+
+Result<bool> CppBatch::CompileOnly(const std::vector<CppKernel>& kernels,
+                                   int units) {
+  TempDir dir;
+  std::vector<std::string> sources = BatchSources(kernels, units);
+  std::vector<std::string> commands;
+  for (size_t u = 0; u < sources.size(); ++u) {
+    std::string src = dir.Write("unit" + std::to_string(u) + ".cc", sources[u]);
+    commands.push_back(Compiler() + " -std=c++17 -O2 -fPIC -c " + src + " -o " +
+                       src + ".o");
+  }
+  auto results = RunCommands(commands);
+  for (size_t u = 0; u < results.size(); ++u) {
+    if (results[u].exit_code != 0) {
+      return Error::Invalid("g++ rejected unit " + std::to_string(u) + ":\n" +
+                            FirstLines(results[u].output));
+    }
+  }
+  return true;
+}
+
+Result<bool> CppBatch::Build(const std::vector<CppKernel>& kernels, int units) {
+  std::vector<std::string> sources = BatchSources(kernels, units);
+  std::vector<std::string> commands, objects;
+  for (size_t u = 0; u < sources.size(); ++u) {
+    std::string src =
+        dir_.Write("unit" + std::to_string(u) + ".cc", sources[u]);
+    objects.push_back(src + ".o");
+    commands.push_back(Compiler() + " -std=c++17 -O2 -fPIC -c " + src + " -o " +
+                       src + ".o");
+  }
+  auto results = RunCommands(commands);
+  for (size_t u = 0; u < results.size(); ++u) {
+    if (results[u].exit_code != 0) {
+      return Error::Invalid("g++ rejected unit " + std::to_string(u) + " (" +
+                            dir_.path() + "):\n" +
+                            FirstLines(results[u].output));
+    }
+  }
+  std::string so = dir_.path() + "/batch.so";
+  std::string link = Compiler() + " -shared -o " + so;
+  for (const std::string& o : objects) link += " " + o;
+  auto linked = RunCommands({link});
+  if (linked[0].exit_code != 0) {
+    return Error::Invalid("link failed:\n" + FirstLines(linked[0].output));
+  }
+  handle_ = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle_) return Error::Invalid(std::string("dlopen: ") + dlerror());
+  return true;
+}
+
+CppBatch::~CppBatch() {
+  if (handle_) dlclose(handle_);
+}
+
+Result<bool> CppBatch::Run(const std::string& name,
+                           std::vector<std::vector<uint8_t>>* buffers,
+                           const std::vector<int>& aliases) const {
+  using Kernel = void (*)(void* const*);
+  void* sym = handle_ ? dlsym(handle_, name.c_str()) : nullptr;
+  if (!sym) return Error::Invalid("kernel '" + name + "' not found");
+  Kernel kernel = reinterpret_cast<Kernel>(sym);
+  // Shared memory: each buffer between two guard zones.
+  constexpr size_t kGuard = 256;
+  constexpr uint8_t kGuardByte = 0xCD;
+  size_t total = 0;
+  std::vector<size_t> offsets;
+  for (const auto& b : *buffers) {
+    total += kGuard;
+    offsets.push_back(total);
+    total += (b.size() + 63) / 64 * 64;
+  }
+  total += kGuard;
+  void* mem = mmap(nullptr, total, PROT_READ | PROT_WRITE,
+                   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (mem == MAP_FAILED) return Error::Invalid("mmap failed");
+  uint8_t* base = static_cast<uint8_t*>(mem);
+  std::memset(base, kGuardByte, total);
+  std::vector<void*> pointers;
+  auto alias_of = [&](size_t i) -> size_t {
+    return i < aliases.size() && aliases[i] >= 0 ? aliases[i] : i;
+  };
+  for (size_t i = 0; i < buffers->size(); ++i) {
+    if (alias_of(i) == i) {
+      std::memcpy(base + offsets[i], (*buffers)[i].data(),
+                  (*buffers)[i].size());
+    }
+    pointers.push_back(base + offsets[alias_of(i)]);
+  }
+  pid_t pid = fork();
+  if (pid == 0) {
+    // The test framework's handlers must not report the child's crash.
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) {
+      signal(sig, SIG_DFL);
+    }
+    kernel(pointers.data());
+    _exit(0);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  std::string error;
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    error = "kernel '" + name + "' crashed" +
+            (WIFSIGNALED(status)
+                 ? " (signal " + std::to_string(WTERMSIG(status)) + ")"
+                 : "");
+  }
+  for (size_t i = 0; i < buffers->size() && error.empty(); ++i) {
+    size_t size = (*buffers)[i].size();
+    std::memcpy((*buffers)[i].data(), base + offsets[alias_of(i)], size);
+    auto guard_ok = [&](size_t from, size_t to) {
+      for (size_t k = from; k < to; ++k) {
+        if (base[k] != kGuardByte) return false;
+      }
+      return true;
+    };
+    size_t padded = (size + 63) / 64 * 64;
+    if (!guard_ok(offsets[i] - kGuard, offsets[i]) ||
+        !guard_ok(offsets[i] + size, offsets[i] + padded + kGuard)) {
+      error = "kernel '" + name + "' wrote outside buffer " + std::to_string(i);
+    }
+  }
+  munmap(mem, total);
+  if (!error.empty()) return Error::Invalid(error);
+  return true;
+}
+
+std::optional<std::string> FindTool(
+    const std::string& name, const std::vector<std::string>& extra_dirs) {
+  const char* path = std::getenv("PATH");
+  std::vector<std::string> dirs;
+  if (path) {
+    std::stringstream in(path);
+    std::string d;
+    while (std::getline(in, d, ':')) dirs.push_back(d);
+  }
+  dirs.insert(dirs.end(), extra_dirs.begin(), extra_dirs.end());
+  for (const std::string& d : dirs) {
+    std::string p = d + "/" + name;
+    if (access(p.c_str(), X_OK) == 0) return p;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> FindNvcc() {
+  return FindTool("nvcc", {"/usr/local/cuda/bin", "/opt/cuda/bin"});
+}
+
+std::vector<std::string> VerifyMlir(const std::vector<std::string>& modules) {
+  std::vector<std::string> errors(modules.size());
+  auto opt = FindTool("mlir-opt-14", {"/usr/lib/llvm-14/bin"});
+  if (!opt) {
+    for (auto& e : errors) e = "mlir-opt-14 not found";
+    return errors;
+  }
+  TempDir dir;
+  std::vector<std::string> commands;
+  for (size_t i = 0; i < modules.size(); ++i) {
+    std::string f = dir.Write("m" + std::to_string(i) + ".mlir", modules[i]);
+    commands.push_back(*opt + " " + f + " -o /dev/null");
+  }
+  auto results = RunCommands(commands);
+  for (size_t i = 0; i < results.size(); ++i) {
+    if (results[i].exit_code != 0)
+      errors[i] = FirstLines(results[i].output, 20);
+  }
+  return errors;
+}
+
+namespace {
+
+// MLIR storage element type of a buffer (f16/bf16 as bits, pred as i8).
+std::string MlirStorageType(hlo::ElementType t) {
+  switch (t) {
+    case hlo::ElementType::kF32:
+      return "f32";
+    case hlo::ElementType::kF64:
+      return "f64";
+    default:
+      return "i" + std::to_string(Bits(t));
+  }
+}
+
+}  // namespace
+
+Result<bool> RunMlirHost(const std::string& module, const std::string& kernel,
+                         std::vector<MlirBuffer>* buffers) {
+  auto opt = FindTool("mlir-opt-14", {"/usr/lib/llvm-14/bin"});
+  auto runner = FindTool("mlir-cpu-runner-14", {"/usr/lib/llvm-14/bin"});
+  if (!opt || !runner) return Error::Unsupported("mlir-14-tools not found");
+  std::ostringstream m;
+  m << module << "\n";
+  m << "func private @printI64(i64)\nfunc private @printNewline()\n";
+  std::vector<int64_t> words(buffers->size());
+  for (size_t i = 0; i < buffers->size(); ++i) {
+    MlirBuffer& b = (*buffers)[i];
+    PhysicalLayout layout = ComputePhysicalLayout(b.shape);
+    b.bytes.resize(layout.bytes());
+    int64_t padded = std::max<int64_t>(8, (layout.bytes() + 7) / 8 * 8);
+    words[i] = padded / 8;
+    if (!b.is_output || b.initialized) {
+      m << "memref.global \"private\" constant @ixa_in" << i << " : memref<"
+        << padded << "xi8> = dense<[";
+      for (int64_t k = 0; k < padded; ++k) {
+        int v = k < static_cast<int64_t>(b.bytes.size())
+                    ? static_cast<int8_t>(b.bytes[k])
+                    : 0;
+        m << (k ? ", " : "") << v;
+      }
+      m << "]>\n";
+    }
+  }
+  m << "func @main() {\n";
+  m << "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n";
+  m << "  %fill = arith.constant -85 : i8\n";  // 0xAB
+  std::string args, types;
+  for (size_t i = 0; i < buffers->size(); ++i) {
+    const MlirBuffer& b = (*buffers)[i];
+    PhysicalLayout layout = ComputePhysicalLayout(b.shape);
+    int64_t padded = words[i] * 8;
+    std::string mem = "memref<" + std::to_string(padded) + "xi8>";
+    m << "  %raw" << i << " = memref.alloc() : " << mem << "\n";
+    if (b.is_output && !b.initialized) {
+      m << "  %n" << i << " = arith.constant " << padded << " : index\n";
+      m << "  scf.for %k = %c0 to %n" << i << " step %c1 {\n"
+        << "    memref.store %fill, %raw" << i << "[%k] : " << mem << "\n  }\n";
+    } else {
+      m << "  %g" << i << " = memref.get_global @ixa_in" << i << " : " << mem
+        << "\n  memref.copy %g" << i << ", %raw" << i << " : " << mem << " to "
+        << mem << "\n";
+    }
+    std::string view = "memref<" +
+                       std::to_string(std::max<int64_t>(layout.elements, 1)) +
+                       "x" + MlirStorageType(b.shape.type) + ">";
+    m << "  %b" << i << " = memref.view %raw" << i << "[%c0][] : " << mem
+      << " to " << view << "\n";
+    args += (i ? ", " : "") + std::string("%b") + std::to_string(i);
+    types += (i ? ", " : "") + view;
+  }
+  m << "  call @" << kernel << "(" << args << ") : (" << types << ") -> ()\n";
+  for (size_t i = 0; i < buffers->size(); ++i) {
+    if (!(*buffers)[i].is_output) continue;
+    std::string mem = "memref<" + std::to_string(words[i] * 8) + "xi8>";
+    std::string wmem = "memref<" + std::to_string(words[i]) + "xi64>";
+    m << "  %w" << i << " = memref.view %raw" << i << "[%c0][] : " << mem
+      << " to " << wmem << "\n";
+    m << "  %nw" << i << " = arith.constant " << words[i] << " : index\n";
+    m << "  scf.for %k = %c0 to %nw" << i << " step %c1 {\n"
+      << "    %v = memref.load %w" << i << "[%k] : " << wmem << "\n"
+      << "    call @printI64(%v) : (i64) -> ()\n"
+      << "    call @printNewline() : () -> ()\n  }\n";
+  }
+  m << "  return\n}\n";
+  TempDir dir;
+  std::string src = dir.Write("main.mlir", m.str());
+  std::string lowered = dir.path() + "/lowered.mlir";
+  auto lower = RunCommands(
+      {*opt + " " + src +
+       " --lower-affine --convert-scf-to-std --convert-memref-to-llvm "
+       "--convert-math-to-llvm --convert-arith-to-llvm --convert-std-to-llvm "
+       "--reconcile-unrealized-casts -o " +
+       lowered});
+  if (lower[0].exit_code != 0) {
+    return Error::Invalid("mlir lowering failed:\n" +
+                          FirstLines(lower[0].output));
+  }
+  std::string out_file = dir.path() + "/out.txt";
+  auto run = RunCommands(
+      {*runner + " " + lowered +
+       " -e main -entry-point-result=void "
+       "-shared-libs=/usr/lib/llvm-14/lib/libmlir_c_runner_utils.so > " +
+       out_file});
+  if (run[0].exit_code != 0) {
+    return Error::Invalid("mlir-cpu-runner failed:\n" +
+                          FirstLines(run[0].output));
+  }
+  std::ifstream in(out_file);
+  for (size_t i = 0; i < buffers->size(); ++i) {
+    MlirBuffer& b = (*buffers)[i];
+    if (!b.is_output) continue;
+    std::vector<uint8_t> bytes(words[i] * 8);
+    for (int64_t w = 0; w < words[i]; ++w) {
+      long long v;
+      if (!(in >> v)) return Error::Invalid("mlir run: output too short");
+      std::memcpy(bytes.data() + w * 8, &v, 8);
+    }
+    bytes.resize(b.bytes.size());
+    b.bytes = std::move(bytes);
+  }
+  return true;
+}
+
+std::vector<std::string> CompileCuda(const std::string& nvcc,
+                                     const std::vector<std::string>& units) {
+  TempDir dir;
+  std::vector<std::string> commands;
+  for (size_t i = 0; i < units.size(); ++i) {
+    std::string f = dir.Write("k" + std::to_string(i) + ".cu", units[i]);
+    commands.push_back(nvcc + " -std=c++17 -arch=sm_80 -c " + f + " -o " + f +
+                       ".o");
+  }
+  auto results = RunCommands(commands);
+  std::vector<std::string> errors(units.size());
+  for (size_t i = 0; i < results.size(); ++i) {
+    if (results[i].exit_code != 0)
+      errors[i] = FirstLines(results[i].output, 30);
+  }
+  return errors;
+}
+
+}  // namespace ixa::emit_test

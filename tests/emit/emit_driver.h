@@ -1,0 +1,113 @@
+// Compiling and running generated code in the tests (spec/emitters.md §3):
+// the `cpp` target through g++ into one shared object per batch (kernels
+// wrapped in namespaces, translation units compiled in parallel), run in a
+// forked child on buffers in shared memory so that a crashing kernel fails
+// the test instead of killing it; `mlir` through mlir-opt-14 (verify) and
+// mlir-cpu-runner-14 (host: true modules, run from a generated main); `cuda`
+// through nvcc when it is installed.
+#ifndef IXA_TESTS_EMIT_EMIT_DRIVER_H_
+#define IXA_TESTS_EMIT_EMIT_DRIVER_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/hlo/shape.h"
+#include "core/result.h"
+
+namespace ixa::emit_test {
+
+// A scratch directory removed on destruction (kept when IXA_KEEP_TMP is
+// set, for debugging).
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+  std::string Write(const std::string& name, const std::string& text) const;
+
+ private:
+  std::string path_;
+};
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr
+};
+// Runs shell commands, at most `parallel` at a time.
+std::vector<CommandResult> RunCommands(const std::vector<std::string>& commands,
+                                       int parallel = 2);
+
+// True when the sanitizer pass runs (IXA_SANITIZED=1): heavy checks shrink.
+bool Sanitized();
+
+// A kernel to compile: its extern "C" entry name and its translation unit.
+struct CppKernel {
+  std::string name;
+  std::string code;
+};
+
+class CppBatch {
+ public:
+  // Compiles all kernels into one shared object and loads it. Kernels are
+  // split over `units` translation units compiled in parallel.
+  Result<bool> Build(const std::vector<CppKernel>& kernels, int units = 2);
+  // Only compiles (g++ -c) every kernel unit; used for stage checks.
+  static Result<bool> CompileOnly(const std::vector<CppKernel>& kernels,
+                                  int units = 2);
+
+  // Runs `name` on the buffers (inputs filled, outputs pre-filled with a
+  // pattern by the caller) in a forked child; buffers come back updated.
+  // Errors name a crash (signal) or a write outside the buffers.
+  // aliases[i] >= 0: buffer i is passed in buffer aliases[i]'s memory (an
+  // in-place output); its bytes come back from there.
+  Result<bool> Run(const std::string& name,
+                   std::vector<std::vector<uint8_t>>* buffers,
+                   const std::vector<int>& aliases = {}) const;
+  ~CppBatch();
+
+ private:
+  TempDir dir_;
+  void* handle_ = nullptr;
+};
+
+// Batch sources: the kernels' #include lines hoisted to the top, each
+// kernel's code in its own namespace.
+std::vector<std::string> BatchSources(const std::vector<CppKernel>& kernels,
+                                      int units);
+
+// mlir-opt-14 / mlir-cpu-runner-14 / nvcc, when found.
+std::optional<std::string> FindTool(
+    const std::string& name, const std::vector<std::string>& extra_dirs = {});
+std::optional<std::string> FindNvcc();
+
+// Verifies MLIR modules with mlir-opt-14 (in parallel); per module, empty
+// on success or the tool's diagnostics.
+std::vector<std::string> VerifyMlir(const std::vector<std::string>& modules);
+
+// Runs a host-mode module: `kernel` takes one 1-D memref per buffer (the
+// physical elements, f16/bf16 as i16, pred as i8). Inputs are given as
+// bytes; outputs come back as bytes. The module is lowered with the pass
+// list of spec/emitters.md §3.
+struct MlirBuffer {
+  hlo::Shape shape;            // with layout
+  std::vector<uint8_t> bytes;  // physical bytes (inputs; outputs: out)
+  bool is_output = false;
+  // An output that starts with `bytes` (an in-place output) instead of
+  // the fill pattern.
+  bool initialized = false;
+};
+Result<bool> RunMlirHost(const std::string& module, const std::string& kernel,
+                         std::vector<MlirBuffer>* buffers);
+
+// Compiles CUDA units with `nvcc -std=c++17 -arch=sm_80 -c` (in parallel);
+// per unit, empty on success or the diagnostics.
+std::vector<std::string> CompileCuda(const std::string& nvcc,
+                                     const std::vector<std::string>& units);
+
+}  // namespace ixa::emit_test
+
+#endif  // IXA_TESTS_EMIT_EMIT_DRIVER_H_

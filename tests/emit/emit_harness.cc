@@ -1,0 +1,434 @@
+#include "tests/emit/emit_harness.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "analysis/fusion/fusion.h"
+#include "analysis/hlo/module.h"
+#include "emit/pipeline.h"
+#include "tests/emit/emit_driver.h"
+#include "tests/emit/emit_interpreter.h"
+
+namespace ixa::emit_test {
+namespace {
+
+struct Prepared {
+  const CheckCase* c = nullptr;
+  std::unique_ptr<hlo::Module> module;
+  FusionRegion region;
+  std::string kernel;
+  emit::EmitResult cpp, cuda, mlir, mlir_host;
+  std::vector<Literal> inputs;
+  std::vector<Literal> expected;  // per output leaf
+  std::vector<hlo::Shape> input_shapes, output_shapes;
+  std::vector<int> aliases;  // per buffer
+  std::string error;
+  std::string emitter;
+};
+
+Tolerance ToleranceFor(ElementType t, bool reassociates) {
+  Tolerance tol;
+  if (!IsFloat(t)) return tol;
+  if (reassociates) {
+    switch (t) {
+      case ElementType::kBF16:
+        tol.rel = 5e-2;
+        tol.abs = 2.0;
+        break;
+      case ElementType::kF16:
+        tol.rel = 2e-2;
+        tol.abs = 0.5;
+        break;
+      default:
+        tol.rel = 1e-4;
+        tol.abs = 1e-3;
+        break;
+    }
+    return tol;
+  }
+  // The kernels compute as the interpreter does; transcendental functions
+  // may still differ by a few ulp.
+  switch (t) {
+    case ElementType::kBF16:
+      tol.rel = 1e-2;
+      break;
+    case ElementType::kF16:
+      tol.rel = 2e-3;
+      break;
+    case ElementType::kF32:
+      tol.rel = 1e-5;
+      break;
+    default:
+      tol.rel = 1e-12;
+      break;
+  }
+  tol.abs = 1e-30;
+  return tol;
+}
+
+std::vector<Literal> OutputLeaves(const Literal& root) {
+  if (!root.is_tuple()) return {root};
+  std::vector<Literal> out;
+  for (const Literal& e : root.tuple) {
+    auto sub = OutputLeaves(e);
+    out.insert(out.end(), sub.begin(), sub.end());
+  }
+  return out;
+}
+
+void OutputShapes(const hlo::Shape& s, std::vector<hlo::Shape>* out) {
+  if (!s.IsTuple()) {
+    out->push_back(s);
+    return;
+  }
+  for (const hlo::Shape& e : s.tuple_elements) OutputShapes(e, out);
+}
+
+// Bytes of the physical buffer that hold no element must be zero.
+std::string CheckPadding(const std::vector<uint8_t>& bytes,
+                         const hlo::Shape& s) {
+  PhysicalLayout layout = ComputePhysicalLayout(s);
+  std::vector<bool> element(layout.elements, false);
+  for (int64_t o : layout.offset_of) element[o] = true;
+  for (int64_t o = 0; o < layout.elements; ++o) {
+    if (element[o]) continue;
+    for (int64_t b = 0; b < layout.element_bytes; ++b) {
+      if (bytes[o * layout.element_bytes + b] != 0) {
+        return "padding element at offset " + std::to_string(o) +
+               " is not zero";
+      }
+    }
+  }
+  return "";
+}
+
+void Prepare(Prepared& p, size_t i, const CheckOptions& options,
+             ExprContext* ctx) {
+  const CheckCase& c = *p.c;
+  auto module = hlo::ParseHloModule(c.hlo);
+  if (!module.ok()) {
+    p.error = "HLO: " + module.error().ToString();
+    return;
+  }
+  p.module = std::move(module).value();
+  auto region = ResolveFusion(*p.module, "");
+  if (!region.ok()) {
+    p.error = "region: " + region.error().ToString();
+    return;
+  }
+  p.region = *region;
+  auto plan = options.planner(p.region, ctx);
+  if (!plan.ok()) {
+    p.error = "plan: " + plan.error().ToString();
+    return;
+  }
+  p.emitter = emit::EmitterName(plan->kind);
+  if (!c.expect_emitter.empty() && c.expect_emitter != p.emitter) {
+    p.error = "the plan chose " + p.emitter + ", expected " + c.expect_emitter;
+    return;
+  }
+  p.kernel = "k" + std::to_string(i);
+  emit::EmitOptions eo;
+  eo.kernel_name = p.kernel;
+  eo.stages = options.check_stages;
+  auto emit = [&](emit::Target t, bool host, emit::EmitResult* out) {
+    eo.target = t;
+    eo.host = host;
+    auto r = emit::EmitFusionWithPlan(p.region, *plan, eo, ctx);
+    if (!r.ok()) {
+      p.error = std::string("emit ") + emit::TargetName(t) + ": " +
+                r.error().ToString();
+      return false;
+    }
+    *out = std::move(r).value();
+    return true;
+  };
+  if (!emit(emit::Target::kCpp, false, &p.cpp)) return;
+  // IXA_EMIT_DUMP=<label> prints the generated code (for debugging).
+  const char* dump = std::getenv("IXA_EMIT_DUMP");
+  bool dumping = dump && c.label == dump;
+  if (dumping) {
+    for (const auto& st : p.cpp.stages) {
+      std::cerr << "// ==== cpp stage " << st.name << "\n" << st.code;
+    }
+    std::cerr << "// ==== cpp\n" << p.cpp.code;
+  }
+  if (options.verify_mlir && !emit(emit::Target::kMlir, false, &p.mlir)) return;
+  if (c.run_mlir && !emit(emit::Target::kMlir, true, &p.mlir_host)) return;
+  if (options.compile_cuda && !emit(emit::Target::kCuda, false, &p.cuda))
+    return;
+  if (dumping) {
+    std::cerr << "// ==== mlir\n"
+              << p.mlir.code << "// ==== mlir host\n"
+              << p.mlir_host.code << "// ==== cuda\n"
+              << p.cuda.code;
+  }
+  const hlo::Computation& comp = *p.region.computation;
+  for (int64_t k = 0; k < comp.parameter_count(); ++k) {
+    p.input_shapes.push_back(comp.parameter(k)->shape);
+  }
+  OutputShapes(p.region.root->shape, &p.output_shapes);
+  for (const emit::EmittedBuffer& b : p.cpp.buffers)
+    p.aliases.push_back(b.aliases);
+}
+
+// Inputs and the interpreter's outputs, for a case that will run.
+void Expected(Prepared& p) {
+  if (!p.error.empty()) return;
+  GeneratedFusion g;
+  g.parameters = p.c->parameters;
+  p.inputs = GenerateInputs(g, p.input_shapes, p.c->seed);
+  auto expected = Interpret(*p.region.computation, p.inputs);
+  if (!expected.ok()) {
+    p.error = "interpreter: " + expected.error().ToString();
+    return;
+  }
+  p.expected = OutputLeaves(*expected);
+}
+
+std::string CompareOutputs(const Prepared& p,
+                           const std::vector<std::vector<uint8_t>>& buffers,
+                           const std::string& what) {
+  const size_t n_in = p.input_shapes.size();
+  for (size_t j = 0; j < p.output_shapes.size(); ++j) {
+    const hlo::Shape& s = p.output_shapes[j];
+    const std::vector<uint8_t>& bytes = buffers[n_in + j];
+    Literal got = FromPhysical(bytes, s);
+    std::string diff = CompareLiterals(p.expected[j], got,
+                                       ToleranceFor(s.type, p.c->reassociates));
+    if (!diff.empty()) {
+      return what + " output " + std::to_string(j) + ": " + diff;
+    }
+    if (p.aliases.size() > n_in + j && p.aliases[n_in + j] >= 0) continue;
+    std::string pad = CheckPadding(bytes, s);
+    if (!pad.empty()) return what + " output " + std::to_string(j) + ": " + pad;
+  }
+  return "";
+}
+
+// Buffers for a run: inputs encoded, outputs pre-filled with a pattern
+// (in-place outputs start as the input they alias).
+std::vector<std::vector<uint8_t>> RunBuffers(const Prepared& p) {
+  std::vector<std::vector<uint8_t>> buffers;
+  for (size_t k = 0; k < p.inputs.size(); ++k) {
+    buffers.push_back(ToPhysical(p.inputs[k], p.input_shapes[k]));
+  }
+  for (size_t j = 0; j < p.output_shapes.size(); ++j) {
+    size_t at = buffers.size();
+    int alias = at < p.aliases.size() ? p.aliases[at] : -1;
+    if (alias >= 0) {
+      buffers.push_back(buffers[alias]);
+    } else {
+      buffers.push_back(std::vector<uint8_t>(
+          ComputePhysicalLayout(p.output_shapes[j]).bytes(), 0xAB));
+    }
+  }
+  return buffers;
+}
+
+}  // namespace
+
+CheckCase FromGenerated(const GeneratedFusion& f, const std::string& label) {
+  CheckCase c;
+  c.label = label;
+  c.hlo = f.hlo;
+  c.parameters = f.parameters;
+  c.reassociates = f.reassociates;
+  c.seed = f.seed + 1000;
+  return c;
+}
+
+CheckSummary CheckFusions(const std::vector<CheckCase>& cases,
+                          const CheckOptions& options) {
+  CheckSummary summary;
+  ExprContext ctx;
+  std::vector<Prepared> prepared(cases.size());
+  for (size_t i = 0; i < cases.size(); ++i) {
+    prepared[i].c = &cases[i];
+    Prepare(prepared[i], i, options, &ctx);
+  }
+  // Sanitizer pass: emission above ran for all; tools for a subset.
+  std::vector<bool> skip(cases.size(), false);
+  if (Sanitized()) {
+    for (size_t i = 0; i < cases.size(); ++i) {
+      skip[i] = i % kSanitizedStride != 0;
+      if (skip[i] && prepared[i].error.empty()) {
+        prepared[i].cpp.code.clear();
+        prepared[i].cpp.stages.clear();
+        prepared[i].mlir.code.clear();
+        prepared[i].mlir.stages.clear();
+        prepared[i].mlir_host.code.clear();
+        prepared[i].cuda.code.clear();
+      }
+    }
+  }
+  for (size_t i = 0; i < cases.size(); ++i) {
+    if (!skip[i]) Expected(prepared[i]);
+  }
+  // cpp: one shared object for the batch.
+  if (options.run_cpp) {
+    std::vector<CppKernel> kernels;
+    std::vector<size_t> owners;
+    for (size_t i = 0; i < prepared.size(); ++i) {
+      if (!prepared[i].error.empty() || prepared[i].cpp.code.empty()) continue;
+      kernels.push_back({prepared[i].kernel, prepared[i].cpp.code});
+      owners.push_back(i);
+    }
+    CppBatch batch;
+    auto built = kernels.empty() ? Result<bool>(true) : batch.Build(kernels);
+    if (!built.ok()) {
+      // Find the kernels g++ rejects, then build the others.
+      std::vector<CppKernel> good;
+      std::vector<size_t> good_owners;
+      for (size_t k = 0; k < kernels.size(); ++k) {
+        auto one = CppBatch::CompileOnly({kernels[k]}, 1);
+        if (one.ok()) {
+          good.push_back(kernels[k]);
+          good_owners.push_back(owners[k]);
+        } else {
+          prepared[owners[k]].error = "cpp compile: " + one.error().message;
+        }
+      }
+      kernels = good;
+      owners = good_owners;
+      built = kernels.empty() ? Result<bool>(true) : batch.Build(kernels);
+    }
+    for (size_t k = 0; k < owners.size(); ++k) {
+      Prepared& p = prepared[owners[k]];
+      if (!built.ok()) {
+        p.error = "cpp build: " + built.error().message;
+        continue;
+      }
+      std::vector<std::vector<uint8_t>> buffers = RunBuffers(p);
+      auto ran = batch.Run(p.kernel, &buffers, p.aliases);
+      if (!ran.ok()) {
+        p.error = "cpp run: " + ran.error().message;
+        continue;
+      }
+      p.error = CompareOutputs(p, buffers, "cpp");
+      ++summary.cpp_runs;
+    }
+  }
+  if (options.verify_mlir) {
+    std::vector<std::string> modules;
+    std::vector<std::pair<size_t, std::string>> owners;
+    for (size_t i = 0; i < prepared.size(); ++i) {
+      const Prepared& p = prepared[i];
+      if (!p.error.empty() && p.cpp.code.empty()) continue;
+      if (p.mlir.code.empty()) continue;
+      modules.push_back(p.mlir.code);
+      owners.push_back({i, "mlir"});
+      if (!p.mlir_host.code.empty()) {
+        modules.push_back(p.mlir_host.code);
+        owners.push_back({i, "mlir host"});
+      }
+      for (const emit::EmittedStage& s : p.mlir.stages) {
+        modules.push_back(s.code);
+        owners.push_back({i, "mlir stage " + s.name});
+      }
+    }
+    std::vector<std::string> errors = VerifyMlir(modules);
+    for (size_t k = 0; k < errors.size(); ++k) {
+      Prepared& p = prepared[owners[k].first];
+      if (!errors[k].empty() && p.error.empty()) {
+        p.error = owners[k].second + " does not verify:\n" + errors[k];
+      }
+      if (errors[k].empty()) ++summary.mlir_verified;
+    }
+  }
+  for (Prepared& p : prepared) {
+    if (!p.error.empty() || p.mlir_host.code.empty()) continue;
+    std::vector<std::vector<uint8_t>> raw = RunBuffers(p);
+    std::vector<MlirBuffer> buffers;
+    for (size_t k = 0; k < raw.size(); ++k) {
+      bool out = k >= p.input_shapes.size();
+      hlo::Shape s =
+          out ? p.output_shapes[k - p.input_shapes.size()] : p.input_shapes[k];
+      bool in_place = p.aliases.size() > k && p.aliases[k] >= 0;
+      // In-place outputs: the host harness has no aliasing; the output
+      // starts as a copy of the input it stands for.
+      buffers.push_back({s, raw[k], out, in_place});
+    }
+    auto ran = RunMlirHost(p.mlir_host.code, p.kernel, &buffers);
+    if (!ran.ok()) {
+      p.error = "mlir host run: " + ran.error().message;
+      continue;
+    }
+    std::vector<std::vector<uint8_t>> after;
+    for (const MlirBuffer& b : buffers) after.push_back(b.bytes);
+    p.error = CompareOutputs(p, after, "mlir host");
+    ++summary.mlir_runs;
+  }
+  auto nvcc = FindNvcc();
+  summary.nvcc_found = nvcc.has_value();
+  if (options.compile_cuda && nvcc) {
+    std::vector<CppKernel> units;
+    std::vector<size_t> owners;
+    for (size_t i = 0; i < prepared.size(); ++i) {
+      const Prepared& p = prepared[i];
+      if (p.cuda.code.empty()) continue;
+      units.push_back({p.kernel, p.cuda.code});
+      owners.push_back(i);
+    }
+    if (!units.empty()) {
+      std::vector<std::string> sources = BatchSources(units, 2);
+      std::vector<std::string> errors = CompileCuda(*nvcc, sources);
+      for (size_t u = 0; u < errors.size(); ++u) {
+        if (errors[u].empty()) continue;
+        // Find which kernel failed: compile them alone.
+        for (size_t k = 0; k < units.size(); ++k) {
+          if (static_cast<int>(k * sources.size() / units.size()) !=
+              static_cast<int>(u))
+            continue;
+          auto single = CompileCuda(*nvcc, {units[k].code});
+          Prepared& p = prepared[owners[k]];
+          if (!single[0].empty() && p.error.empty())
+            p.error = "nvcc: " + single[0];
+        }
+      }
+      summary.cuda_compiled = static_cast<int>(units.size());
+    }
+  }
+  if (options.check_stages) {
+    std::vector<CppKernel> stage_units;
+    std::vector<size_t> owners;
+    for (size_t i = 0; i < prepared.size(); ++i) {
+      const Prepared& p = prepared[i];
+      for (const emit::EmittedStage& s : p.cpp.stages) {
+        std::string name = p.kernel + "_" + s.name;
+        std::string code = s.code;
+        // Stages print the same kernel name: rename per stage.
+        for (size_t at = 0;
+             (at = code.find(" " + p.kernel + "(", at)) != std::string::npos;) {
+          code.replace(at + 1, p.kernel.size(), name);
+          at += name.size();
+        }
+        stage_units.push_back({name, code});
+        owners.push_back(i);
+      }
+    }
+    if (!stage_units.empty()) {
+      auto ok = CppBatch::CompileOnly(stage_units, 2);
+      if (!ok.ok()) {
+        for (size_t k = 0; k < stage_units.size(); ++k) {
+          auto one = CppBatch::CompileOnly({stage_units[k]}, 1);
+          Prepared& p = prepared[owners[k]];
+          if (!one.ok() && p.error.empty()) {
+            p.error =
+                "cpp stage " + stage_units[k].name + ": " + one.error().message;
+          }
+        }
+      }
+      summary.stages_checked = static_cast<int>(stage_units.size());
+    }
+  }
+  for (const Prepared& p : prepared) {
+    summary.cases.push_back({p.c->label, p.emitter, p.error});
+  }
+  return summary;
+}
+
+}  // namespace ixa::emit_test

@@ -1,0 +1,26 @@
+// The reference HLO interpreter of the code generator tests: evaluates
+// every op directly from its definition (operational semantics of XLA's
+// HLO, with real element types), not through indexing maps, and shares no
+// code with emit/ (law 6 of the project). Floating-point ops on f16 / bf16
+// compute in f32 and round to the type per op, as XLA does.
+#ifndef IXA_TESTS_EMIT_EMIT_INTERPRETER_H_
+#define IXA_TESTS_EMIT_EMIT_INTERPRETER_H_
+
+#include <string>
+#include <vector>
+
+#include "analysis/hlo/module.h"
+#include "core/result.h"
+#include "tests/emit/emit_literal.h"
+
+namespace ixa::emit_test {
+
+// Evaluates `computation` on `arguments` (one per parameter, in parameter
+// order). Errors: Unsupported for an op (or op variant) the interpreter
+// does not know, Invalid for arguments that do not match the parameters.
+Result<Literal> Interpret(const hlo::Computation& computation,
+                          const std::vector<Literal>& arguments);
+
+}  // namespace ixa::emit_test
+
+#endif  // IXA_TESTS_EMIT_EMIT_INTERPRETER_H_

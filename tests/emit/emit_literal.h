@@ -1,0 +1,101 @@
+// Test-side values for the code generator checks: literals with real
+// element types, their encodings in physical buffers (layouts and tiles
+// computed here, independently of hw/ and emit/), random inputs and the
+// comparison of results (spec/emitters.md §3).
+#ifndef IXA_TESTS_EMIT_EMIT_LITERAL_H_
+#define IXA_TESTS_EMIT_EMIT_LITERAL_H_
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "analysis/hlo/shape.h"
+
+namespace ixa::emit_test {
+
+using hlo::ElementType;
+
+bool IsFloat(ElementType t);     // f16, bf16, f32, f64
+bool IsSigned(ElementType t);    // s8..s64
+bool IsUnsigned(ElementType t);  // u8..u64
+int Bits(ElementType t);         // pred counts 8
+
+// IEEE half / bfloat16 <-> float, round to nearest even (test copies).
+float HalfToFloat(uint16_t h);
+uint16_t FloatToHalf(float f);
+float BF16ToFloat(uint16_t h);
+uint16_t FloatToBF16(float f);
+
+// Rounds a computed value to the element type: f16 / bf16 through float
+// (XLA computes them in f32), f32 to float, f64 unchanged.
+double RoundToType(double v, ElementType t);
+// Wraps an integer to the type's width (two's complement), sign-extended
+// for signed types, zero-extended for unsigned; pred becomes 0 or 1.
+uint64_t WrapToType(uint64_t v, ElementType t);
+
+// An array (row-major logical order) or a tuple.
+struct Literal {
+  ElementType type = ElementType::kInvalid;
+  std::vector<int64_t> dims;
+  // Integers and pred: the value in 64 bits (sign-extended for signed
+  // types). Floats: the value as a double (exact for every float type).
+  std::vector<uint64_t> ints;
+  std::vector<double> floats;
+  std::vector<Literal> tuple;  // set for tuples (type kTuple)
+
+  static Literal Make(ElementType type, std::vector<int64_t> dims);
+  bool is_tuple() const { return type == ElementType::kTuple; }
+  int64_t size() const;  // element count
+  // Element i as a double / as an integer (either representation).
+  double AsDouble(int64_t i) const;
+  int64_t AsInt(int64_t i) const;
+  std::string ElementString(int64_t i) const;
+};
+
+// Row-major strides and (de)linearization of logical indices.
+std::vector<int64_t> Delinearize(int64_t linear,
+                                 const std::vector<int64_t>& dims);
+int64_t Linearize(const std::vector<int64_t>& index,
+                  const std::vector<int64_t>& dims);
+
+// Physical buffers (spec/emitters.md §3): elements in the shape's layout,
+// tiles and their padding included, little-endian encodings.
+struct PhysicalLayout {
+  int64_t elements = 0;  // padded element count
+  int64_t element_bytes = 0;
+  std::vector<int64_t> offset_of;  // logical linear index -> element offset
+  int64_t bytes() const { return elements * element_bytes; }
+};
+// Computes the placement of every logical element from the layout's
+// minor_to_major and tiles (spec/layouts.md §1: pad, split, move the tile
+// dims minor; `*` combines with the next dim). Sub-byte types and E(n)
+// are not handled (the generators do not use them).
+PhysicalLayout ComputePhysicalLayout(const hlo::Shape& shape);
+std::vector<uint8_t> ToPhysical(const Literal& lit, const hlo::Shape& shape);
+Literal FromPhysical(const std::vector<uint8_t>& bytes,
+                     const hlo::Shape& shape);
+
+// Random contents for a parameter. `int_lo`/`int_hi` bound integers (then
+// clipped to the type); floats are uniform in [-float_range, float_range]
+// with an occasional exact zero.
+struct RandomSpec {
+  int64_t int_lo = -20, int_hi = 20;
+  double float_range = 4.0;
+};
+Literal RandomLiteral(const hlo::Shape& shape, std::mt19937_64& rng,
+                      const RandomSpec& spec = {});
+
+// How results are compared.
+struct Tolerance {
+  double rel = 0;  // floats: |a - b| <= abs + rel * max(|a|, |b|)
+  double abs = 0;
+  // Floats are compared by value with NaN == NaN; integers exactly.
+};
+// Empty when equal within tolerance; otherwise the first mismatches.
+std::string CompareLiterals(const Literal& expected, const Literal& actual,
+                            const Tolerance& tol);
+
+}  // namespace ixa::emit_test
+
+#endif  // IXA_TESTS_EMIT_EMIT_LITERAL_H_
