@@ -21,6 +21,14 @@ bool IsPosInf(int64_t v) { return v == kInt64Max; }
 
 // Floor division of wide values by a positive or negative wide divisor.
 Wide WideFloorDiv(Wide a, Wide b) {
+  if (static_cast<int64_t>(a) == a && static_cast<int64_t>(b) == b && b != -1) {
+    // In 64 bits when both fit (a 128-bit division is a library call; Trim
+    // divides at every fact); b = -1 could overflow there.
+    int64_t x = static_cast<int64_t>(a), y = static_cast<int64_t>(b);
+    int64_t q = x / y;
+    if (x % y != 0 && ((x < 0) != (y < 0))) --q;
+    return q;
+  }
   Wide q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
   return q;
