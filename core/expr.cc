@@ -137,14 +137,18 @@ Expr ExprContext::Unique(ExprKind kind, int64_t value, Expr lhs, Expr rhs) {
   node->rhs = r;
   node->ctx = this;
   node->hash = hash;
-  node->pure_affine = IsAffineKind(kind, l, r);
-  node->depth = static_cast<uint16_t>(std::min<uint32_t>(
-      65535, 1u + std::max<uint32_t>(l ? l->depth : 0u, r ? r->depth : 0u)));
-  node->tree_size =
-      l ? static_cast<uint32_t>(std::min<uint64_t>(
-              UINT32_MAX, uint64_t{1} + l->tree_size + r->tree_size))
-        : 1;
   node->sole_variable = SoleVariableOf(kind, value, l, r);
+  if (l == nullptr) {  // a constant, dim or symbol
+    node->pure_affine = true;
+    node->depth = 1;
+    node->tree_size = 1;
+  } else {
+    node->pure_affine = IsAffineKind(kind, l, r);
+    node->depth = static_cast<uint16_t>(
+        std::min<uint32_t>(65535, 1u + std::max<uint32_t>(l->depth, r->depth)));
+    node->tree_size = static_cast<uint32_t>(std::min<uint64_t>(
+        UINT32_MAX, uint64_t{1} + l->tree_size + r->tree_size));
+  }
   table_[i] = node;
   ++num_nodes_;
   if (num_nodes_ * 2 > table_size_) GrowTable();
