@@ -89,7 +89,10 @@ Result<bool> BuildLoop(LoweringContext& lc, BlockBuilder& bb) {
     }
     if (!placed) groups.push_back({map, {&r}});
   }
-  for (const auto& [map, roots] : groups) {
+  // No structured binding: clang 14 rejects a lambda that captures one.
+  for (const auto& group : groups) {
+    const auto& map = group.first;
+    const auto& roots = group.second;
     bb.Add(ir::Comment("each thread computes the roots at its output indices"));
     IXA_EMIT_TRY(ForEachPoint(
         lc, bb, map, ids, [&](const std::vector<Val>& ops) -> Result<bool> {
