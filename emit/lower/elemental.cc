@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "analysis/indexing/indexing.h"
+#include "core/budget.h"
 #include "emit/lower/lowering.h"
 
 namespace ixa::emit {
@@ -22,9 +23,10 @@ Result<Val> ScalarConstant(const Instruction& in);
 namespace {
 
 // The deepest operand chain code generation follows (Emit recurses once per
-// instruction of the chain); deeper fusions answer limit_exceeded. Like the
-// map parser's depth cap (2,000), well inside the stack of a sanitized
-// build.
+// instruction of the chain); deeper fusions answer limit_exceeded. The map
+// parser's depth cap (2,000): far inside the stack in Release, but not
+// under ASan at -O0 (a level takes over 16 KB there), where the stack
+// check (core/budget.h) refuses first.
 constexpr int kMaxElementalDepth = 2000;
 thread_local int elemental_depth = 0;
 
@@ -184,10 +186,12 @@ Result<std::vector<Val>> ElementalEmitter::Emit(const Instruction* instr,
   // fusions and runtime indices too): a chain of 100,000 instructions
   // overflowed the stack. The depth is counted per thread, across the
   // emitters of nested computations.
-  if (elemental_depth >= kMaxElementalDepth) {
+  if (elemental_depth >= kMaxElementalDepth || StackNearlyExhausted()) {
     return Error::Limit(
-        "emit: a chain of more than " + std::to_string(kMaxElementalDepth) +
-        " instructions, each an operand of the next, at '" + instr->name + "'");
+        "emit: a chain of " + std::to_string(elemental_depth) +
+        " instructions, each an operand of the next, reaches '" + instr->name +
+        "' (budget: " + std::to_string(kMaxElementalDepth) +
+        " and what the stack holds)");
   }
   ++elemental_depth;
   Result<std::vector<Val>> emitted = EmitUncached(instr, index);
