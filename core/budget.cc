@@ -3,11 +3,11 @@
 #include <pthread.h>
 
 #include <algorithm>
-#include <unordered_map>
 #include <utility>
-#include <vector>
 
 #include "core/int_math.h"
+#include "core/node_map.h"
+#include "core/small_vector.h"
 
 namespace ixa {
 
@@ -100,34 +100,61 @@ Error DeadlineError() {
                       " ms ran out in " + where);
 }
 
-int64_t TreeSize(std::span<const Expr> exprs, int64_t cap) {
-  // Iterative post-order over distinct nodes (expressions can be deeper
-  // than the native stack allows), each node's tree size memoized.
-  std::unordered_map<const ExprNode*, int64_t> size;
-  std::vector<std::pair<const ExprNode*, bool>> stack;
+namespace {
+
+// Iterative post-order over distinct nodes (expressions can be deeper than
+// the native stack allows), each node's tree size memoized: for trees too
+// large for ExprNode::tree_size to record.
+int64_t TreeSizeByWalking(std::span<const Expr> exprs, int64_t cap) {
+  NodeMap<int64_t> size;
+  struct Frame {
+    const ExprNode* node;
+    bool expanded;
+  };
+  SmallVector<Frame, 64> stack;
   const int64_t over = SaturatingAdd(cap, 1);
   int64_t total = 0;
   for (Expr root : exprs) {
     stack.push_back({root.node(), false});
     while (!stack.empty()) {
-      auto [node, expanded] = stack.back();
+      Frame frame = stack.back();
       stack.pop_back();
-      if (size.count(node)) continue;
+      const ExprNode* node = frame.node;
+      if (size.Contains(node)) continue;
       if (node->lhs == nullptr) {
-        size[node] = 1;
+        size.Put(node, 1);
         continue;
       }
-      if (!expanded) {
+      if (!frame.expanded) {
         stack.push_back({node, true});
         stack.push_back({node->lhs, false});
         stack.push_back({node->rhs, false});
         continue;
       }
       int64_t n = SaturatingAdd(
-          1, SaturatingAdd(size.at(node->lhs), size.at(node->rhs)));
-      size[node] = std::min(n, over);
+          1, SaturatingAdd(*size.Find(node->lhs), *size.Find(node->rhs)));
+      size.Put(node, std::min(n, over));
     }
-    total = std::min(SaturatingAdd(total, size.at(root.node())), over);
+    total = std::min(SaturatingAdd(total, *size.Find(root.node())), over);
+    if (total > cap) return total;
+  }
+  return total;
+}
+
+}  // namespace
+
+int64_t TreeSize(std::span<const Expr> exprs, int64_t cap) {
+  // Every node knows its own tree size (ExprNode::tree_size), which
+  // saturates at UINT32_MAX: a saturated size is exact enough only when the
+  // cap is below it; otherwise the walk counts.
+  const int64_t over = SaturatingAdd(cap, 1);
+  int64_t total = 0;
+  for (Expr root : exprs) {
+    if (root.tree_size() == UINT32_MAX && cap >= int64_t{UINT32_MAX}) {
+      return TreeSizeByWalking(exprs, cap);
+    }
+    int64_t size = std::min<int64_t>(root.tree_size(), over);
+    total = std::min(SaturatingAdd(total, size), over);
     if (total > cap) return total;
   }
   return total;

@@ -52,8 +52,8 @@ namespace ixa {
 inline constexpr int64_t kMaxComposedTreeNodes = 1 << 17;
 
 // Nodes of the expressions written out as trees (shared subexpressions
-// counted once per use), saturating at cap + 1. Linear in the number of
-// distinct nodes.
+// counted once per use), saturating at cap + 1. Constant time per
+// expression (each node records its tree size).
 int64_t TreeSize(std::span<const Expr> exprs, int64_t cap);
 
 // The clock is read once per this many polls.

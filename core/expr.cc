@@ -1,32 +1,55 @@
 #include "core/expr.h"
 
 #include <algorithm>
-#include <unordered_map>
 
 #include "core/bigint.h"
 #include "core/int_math.h"
+#include "core/node_map.h"
 
 namespace ixa {
 
 namespace {
 
-constexpr int64_t kSmallConstantMin = -16;
-constexpr int64_t kSmallConstantMax = 64;
-
 size_t HashOf(ExprKind kind, int64_t value, const ExprNode* lhs,
               const ExprNode* rhs) {
   // Hash from structure hashes (not addresses) so that iteration-free uses
-  // of hashes stay deterministic across runs.
-  uint64_t h = static_cast<uint64_t>(kind) * 0x9E3779B97F4A7C15ull;
-  auto mix = [&h](uint64_t v) {
-    h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
-    h *= 0xBF58476D1CE4E5B9ull;
-    h ^= h >> 31;
-  };
-  mix(static_cast<uint64_t>(value));
-  mix(lhs ? lhs->hash : 0x1234567ull);
-  mix(rhs ? rhs->hash : 0x7654321ull);
-  return static_cast<size_t>(h);
+  // of hashes stay deterministic across runs. Two multiply-xorshift rounds:
+  // the uniquing table and the simplifier's memo tables index by the low
+  // bits, which the final shift mixes from the whole word.
+  uint64_t h = (static_cast<uint64_t>(value) + static_cast<uint64_t>(kind)) *
+               0x9E3779B97F4A7C15ull;
+  h ^= lhs ? lhs->hash : 0x1234567ull;
+  h *= 0xBF58476D1CE4E5B9ull;
+  h ^= (h >> 29) + (rhs ? rhs->hash : 0x7654321ull);
+  h *= 0x94D049BB133111EBull;
+  return static_cast<size_t>(h ^ (h >> 32));
+}
+
+// ExprNode::sole_variable: the rule of SoleVariable (simplifier/
+// rule_util.cc) applied to the children's answers.
+uint32_t SoleVariableOf(ExprKind kind, int64_t value, const ExprNode* lhs,
+                        const ExprNode* rhs) {
+  constexpr int64_t kMaxEncoded = int64_t{1} << 30;
+  switch (kind) {
+    case ExprKind::kConstant:
+      return 0;
+    case ExprKind::kDim:
+      return value < kMaxEncoded ? static_cast<uint32_t>(value + 1)
+                                 : ExprNode::kSoleUnknown;
+    case ExprKind::kSymbol:
+      return value < kMaxEncoded
+                 ? ExprNode::kSoleSymbolBit | static_cast<uint32_t>(value + 1)
+                 : ExprNode::kSoleUnknown;
+    default:
+      break;
+  }
+  uint32_t a = lhs->sole_variable, b = rhs->sole_variable;
+  if (a == ExprNode::kSoleUnknown || b == ExprNode::kSoleUnknown) {
+    return ExprNode::kSoleUnknown;
+  }
+  if (a == 0) return lhs->kind == ExprKind::kConstant ? b : 0;
+  if (b == 0) return rhs->kind == ExprKind::kConstant ? a : 0;
+  return a == b ? a : 0;
 }
 
 bool IsAffineKind(ExprKind kind, const ExprNode* lhs, const ExprNode* rhs) {
@@ -54,32 +77,50 @@ bool IsAffineKind(ExprKind kind, const ExprNode* lhs, const ExprNode* rhs) {
 
 }  // namespace
 
-ExprContext::ExprContext() { table_.assign(64, nullptr); }
+ExprContext::ExprContext() {
+  block_ = inline_nodes_;
+  table_ = inline_table_.data();
+}
 ExprContext::~ExprContext() = default;
 
 size_t ExprContext::bytes_allocated() const {
   return node_capacity_ * sizeof(ExprNode) +
-         table_.size() * sizeof(const ExprNode*);
+         table_size_ * sizeof(const ExprNode*);
 }
 
-void ExprContext::Grow() {
-  std::vector<const ExprNode*> old;
-  old.swap(table_);
-  table_.assign(old.size() * 2, nullptr);
-  size_t mask = table_.size() - 1;
-  for (const ExprNode* n : old) {
+void ExprContext::GrowTable() {
+  size_t size = table_size_ * 2;
+  auto table = std::make_unique<const ExprNode*[]>(size);  // zeroed
+  size_t mask = size - 1;
+  for (size_t k = 0; k < table_size_; ++k) {
+    const ExprNode* n = table_[k];
     if (!n) continue;
     size_t i = n->hash & mask;
-    while (table_[i]) i = (i + 1) & mask;
-    table_[i] = n;
+    while (table[i]) i = (i + 1) & mask;
+    table[i] = n;
   }
+  heap_table_ = std::move(table);
+  table_ = heap_table_.get();
+  table_size_ = size;
+}
+
+ExprNode* ExprContext::NewBlock() {
+  block_size_ = std::min<size_t>(block_size_ * 2, 4096);
+  // Every field is written before a node is used: no zero-filling.
+  heap_blocks_.push_back(
+      std::make_unique_for_overwrite<ExprNode[]>(block_size_));
+  block_ = heap_blocks_.back().get();
+  node_capacity_ += block_size_;
+  block_used_ = 1;
+  return &block_[0];
 }
 
 Expr ExprContext::Unique(ExprKind kind, int64_t value, Expr lhs, Expr rhs) {
   const ExprNode* l = lhs.node();
   const ExprNode* r = rhs.node();
-  size_t hash = HashOf(kind, value, l, r);
-  size_t mask = table_.size() - 1;
+  // The low 32 bits of the mixed hash.
+  uint32_t hash = static_cast<uint32_t>(HashOf(kind, value, l, r));
+  size_t mask = table_size_ - 1;
   size_t i = hash & mask;
   while (const ExprNode* n = table_[i]) {
     if (n->hash == hash && n->kind == kind && n->value == value &&
@@ -88,34 +129,34 @@ Expr ExprContext::Unique(ExprKind kind, int64_t value, Expr lhs, Expr rhs) {
     }
     i = (i + 1) & mask;
   }
-  if (chunks_.empty() || chunk_used_ == chunk_size_) {
-    chunk_size_ =
-        chunks_.empty() ? 64 : std::min<size_t>(chunk_size_ * 2, 4096);
-    // Every field is written before a node is used: no zero-filling.
-    chunks_.push_back(std::make_unique_for_overwrite<ExprNode[]>(chunk_size_));
-    node_capacity_ += chunk_size_;
-    chunk_used_ = 0;
-  }
-  ExprNode* node = &chunks_.back()[chunk_used_++];
+  ExprNode* node =
+      block_used_ < block_size_ ? &block_[block_used_++] : NewBlock();
   node->kind = kind;
   node->value = value;
   node->lhs = l;
   node->rhs = r;
   node->ctx = this;
   node->hash = hash;
-  node->pure_affine = IsAffineKind(kind, l, r);
-  node->depth = 1 + std::max(l ? l->depth : 0u, r ? r->depth : 0u);
+  node->sole_variable = SoleVariableOf(kind, value, l, r);
+  if (l == nullptr) {  // a constant, dim or symbol
+    node->pure_affine = true;
+    node->depth = 1;
+    node->tree_size = 1;
+  } else {
+    node->pure_affine = IsAffineKind(kind, l, r);
+    node->depth = static_cast<uint16_t>(
+        std::min<uint32_t>(65535, 1u + std::max<uint32_t>(l->depth, r->depth)));
+    node->tree_size = static_cast<uint32_t>(std::min<uint64_t>(
+        UINT32_MAX, uint64_t{1} + l->tree_size + r->tree_size));
+  }
   table_[i] = node;
   ++num_nodes_;
-  if (num_nodes_ * 2 > table_.size()) Grow();
+  if (num_nodes_ * 2 > table_size_) GrowTable();
   return Expr(node);
 }
 
 Expr ExprContext::Constant(int64_t v) {
   if (v >= kSmallConstantMin && v <= kSmallConstantMax) {
-    if (small_constants_.empty()) {
-      small_constants_.resize(kSmallConstantMax - kSmallConstantMin + 1);
-    }
     auto& slot = small_constants_[v - kSmallConstantMin];
     if (!slot) slot = Unique(ExprKind::kConstant, v, Expr(), Expr()).node();
     return Expr(slot);
@@ -125,9 +166,7 @@ Expr ExprContext::Constant(int64_t v) {
 
 Expr ExprContext::Dim(int64_t position) {
   IXA_CHECK(position >= 0);
-  if (static_cast<size_t>(position) < 64) {
-    if (dims_.size() <= static_cast<size_t>(position))
-      dims_.resize(position + 1);
+  if (static_cast<size_t>(position) < kCachedPositions) {
     auto& slot = dims_[position];
     if (!slot) slot = Unique(ExprKind::kDim, position, Expr(), Expr()).node();
     return Expr(slot);
@@ -137,13 +176,11 @@ Expr ExprContext::Dim(int64_t position) {
 
 Expr ExprContext::Symbol(int64_t position) {
   IXA_CHECK(position >= 0);
-  if (static_cast<size_t>(position) < 64) {
-    if (symbols_.size() <= static_cast<size_t>(position)) {
-      symbols_.resize(position + 1);
-    }
+  if (static_cast<size_t>(position) < kCachedPositions) {
     auto& slot = symbols_[position];
-    if (!slot)
+    if (!slot) {
       slot = Unique(ExprKind::kSymbol, position, Expr(), Expr()).node();
+    }
     return Expr(slot);
   }
   return Unique(ExprKind::kSymbol, position, Expr(), Expr());
@@ -404,7 +441,7 @@ namespace {
 // Substitution with a memo over shared subtrees (hash-consing makes DAGs
 // common, e.g. `x floordiv 8 * 8 + x mod 8`; without the memo a tower of
 // such sums would be rebuilt exponentially often). Only binary nodes are
-// memoized, in a small open-addressing table keyed by node address.
+// memoized (core/node_map.h).
 class Substituter {
  public:
   Substituter(std::span<const Expr> dims, std::span<const Expr> symbols)
@@ -425,50 +462,19 @@ class Substituter {
       default:
         break;
     }
-    if (Expr* known = Find(x.node())) return *known;
+    if (const Expr* known = memo_.Find(x.node())) return *known;
     Expr l = Run(x.lhs());
     Expr r = Run(x.rhs());
     Expr out = (l == x.lhs() && r == x.rhs())
                    ? x
                    : x.context()->Binary(x.kind(), l, r);
-    Put(x.node(), out);
+    memo_.Put(x.node(), out);
     return out;
   }
 
  private:
-  struct Slot {
-    const ExprNode* key = nullptr;
-    Expr value;
-  };
-  static size_t HashOf(const ExprNode* n) { return n->hash; }
-  Expr* Find(const ExprNode* key) {
-    if (slots_.empty()) return nullptr;
-    size_t mask = slots_.size() - 1;
-    for (size_t i = HashOf(key) & mask;; i = (i + 1) & mask) {
-      if (slots_[i].key == key) return &slots_[i].value;
-      if (slots_[i].key == nullptr) return nullptr;
-    }
-  }
-  void Put(const ExprNode* key, Expr value) {
-    if ((used_ + 1) * 2 > slots_.size()) Grow();
-    size_t mask = slots_.size() - 1;
-    size_t i = HashOf(key) & mask;
-    while (slots_[i].key != nullptr && slots_[i].key != key) i = (i + 1) & mask;
-    if (slots_[i].key == nullptr) ++used_;
-    slots_[i] = {key, value};
-  }
-  void Grow() {
-    std::vector<Slot> old(slots_.empty() ? 32 : slots_.size() * 2);
-    old.swap(slots_);
-    used_ = 0;
-    for (const Slot& s : old) {
-      if (s.key != nullptr) Put(s.key, s.value);
-    }
-  }
-
   std::span<const Expr> dims_, symbols_;
-  std::vector<Slot> slots_;
-  size_t used_ = 0;
+  NodeMap<Expr> memo_;
 };
 
 }  // namespace

@@ -11,6 +11,7 @@
 #ifndef IXA_CORE_EXPR_H_
 #define IXA_CORE_EXPR_H_
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -54,13 +55,25 @@ struct ExprNode {
   // Semi-affine nodes (a symbol as multiplier or divisor) and min / max
   // parse, print and evaluate, and rules may refuse them.
   bool pure_affine;
-  uint32_t depth;  // 1 for leaves
+  uint16_t depth;  // 1 for leaves; saturates at 65535
+  uint32_t hash;   // structural (never an address)
   int64_t value;   // constant value, or dim / symbol position
   const ExprNode* lhs;
   const ExprNode* rhs;
   ExprContext* ctx;
-  size_t hash;
+  // Structural facts computed once, at construction, for walks that would
+  // otherwise redo them per query (issue 13):
+  // Nodes of the expression written out as a tree (shared subexpressions
+  // counted once per use); saturates at UINT32_MAX.
+  uint32_t tree_size;
+  // The variable SoleVariable (simplifier/rule_util.h) finds: 0 for none,
+  // kSoleUnknown when a position is too large to encode here (then it is
+  // computed by walking), else 1 + position, with bit 31 set for a symbol.
+  uint32_t sole_variable;
+  static constexpr uint32_t kSoleUnknown = 0x7FFFFFFF;
+  static constexpr uint32_t kSoleSymbolBit = 0x80000000;
 };
+static_assert(sizeof(ExprNode) == 48, "keep nodes at six words");
 
 class Expr {
  public:
@@ -85,8 +98,11 @@ class Expr {
   int64_t position() const { return node_->value; }
   Expr lhs() const { return Expr(node_->lhs); }
   Expr rhs() const { return Expr(node_->rhs); }
+  // Saturates at 65535 (the parser refuses trees over 2000 levels).
   uint32_t depth() const { return node_->depth; }
   size_t hash() const { return node_->hash; }
+  // Tree size: see ExprNode::tree_size.
+  uint32_t tree_size() const { return node_->tree_size; }
 
   // Builders through the owning context (trivial folding only).
   Expr operator+(Expr o) const;
@@ -145,15 +161,33 @@ class ExprContext {
 
  private:
   Expr Unique(ExprKind kind, int64_t value, Expr lhs, Expr rhs);
-  void Grow();
+  ExprNode* NewBlock();  // a node in a new block, when the current is full
+  void GrowTable();
 
-  std::vector<std::unique_ptr<ExprNode[]>> chunks_;
-  size_t chunk_used_ = 0;
-  size_t chunk_size_ = 0;
-  size_t node_capacity_ = 0;
-  std::vector<const ExprNode*> table_;  // open addressing, power of two
+  // Small contexts (one per query; most hold a few dozen nodes) live
+  // entirely inside the object: the first block of nodes, the first
+  // uniquing table and the caches of variables and small constants. Past
+  // them, node blocks double up to 4096 nodes and the table doubles.
+  static constexpr size_t kInlineNodes = 64;
+  static constexpr size_t kInlineTableSize = 128;  // a power of two
+  static constexpr size_t kCachedPositions = 16;
+  static constexpr int64_t kSmallConstantMin = -16;
+  static constexpr int64_t kSmallConstantMax = 64;
+
+  ExprNode* block_ = nullptr;  // the block being filled
+  size_t block_used_ = 0;
+  size_t block_size_ = kInlineNodes;
+  size_t node_capacity_ = kInlineNodes;
+  std::vector<std::unique_ptr<ExprNode[]>> heap_blocks_;
+  const ExprNode** table_ = nullptr;  // inline_table_ or heap_table_
+  size_t table_size_ = kInlineTableSize;
+  std::unique_ptr<const ExprNode*[]> heap_table_;
   size_t num_nodes_ = 0;
-  std::vector<const ExprNode*> dims_, symbols_, small_constants_;
+  std::array<const ExprNode*, kCachedPositions> dims_{}, symbols_{};
+  std::array<const ExprNode*, kSmallConstantMax - kSmallConstantMin + 1>
+      small_constants_{};
+  std::array<const ExprNode*, kInlineTableSize> inline_table_{};
+  ExprNode inline_nodes_[kInlineNodes];
 };
 
 // Evaluates e at a point. Errors: a zero divisor (only possible with a

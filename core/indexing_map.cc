@@ -7,8 +7,16 @@
 
 #include "core/budget.h"
 #include "core/enumerate.h"
+#include "core/node_map.h"
 
 namespace ixa {
+
+Variable MakeVariable(Interval bounds, std::string name) {
+  Variable v;
+  v.bounds = bounds;
+  v.name = std::move(name);
+  return v;
+}
 
 namespace {
 
@@ -16,12 +24,31 @@ std::string DefaultName(const char* prefix, int i) {
   return prefix + std::to_string(i);
 }
 
-// Names equal to their default are stored empty so that they never matter.
-void NormalizeNames(std::vector<Variable>& vars, const char* prefix) {
-  for (size_t i = 0; i < vars.size(); ++i) {
-    if (vars[i].name == DefaultName(prefix, static_cast<int>(i))) {
-      vars[i].name.clear();
+// Is `name` prefix followed by the decimal digits of i (DefaultName)?
+// Compared in place: maps are built per request, and every parsed name
+// passes here.
+bool IsDefaultName(std::string_view name, std::string_view prefix, size_t i) {
+  size_t p = prefix.size();
+  if (name.size() <= p) return false;
+  for (size_t k = 0; k < p; ++k) {
+    if (name[k] != prefix[k]) return false;
+  }
+  // The digits of i from the last: name must end with exactly them.
+  size_t end = name.size();
+  do {
+    if (end == p || name[end - 1] != static_cast<char>('0' + i % 10)) {
+      return false;
     }
+    --end;
+    i /= 10;
+  } while (i != 0);
+  return end == p;
+}
+
+// Names equal to their default are stored empty so that they never matter.
+void NormalizeNames(std::vector<Variable>& vars, std::string_view prefix) {
+  for (size_t i = 0; i < vars.size(); ++i) {
+    if (IsDefaultName(vars[i].name, prefix, i)) vars[i].name.clear();
   }
 }
 
@@ -46,6 +73,13 @@ constexpr Wide kWideMin =
     -static_cast<Wide>((static_cast<unsigned __int128>(1) << 127) - 1) - 1;
 
 Wide WideDiv(Wide a, Wide b, bool ceil) {
+  if (static_cast<int64_t>(a) == a && static_cast<int64_t>(b) == b && b != -1) {
+    // The common case in 64 bits (a 128-bit division is a library call).
+    int64_t x = static_cast<int64_t>(a), y = static_cast<int64_t>(b);
+    int64_t q = x / y;
+    if (x % y != 0 && ((x < 0) == (y < 0)) == ceil) q += ceil ? 1 : -1;
+    return q;
+  }
   Wide q = a / b;
   if (a % b != 0 && ((a < 0) == (b < 0)) == ceil) q += ceil ? 1 : -1;
   return q;
@@ -661,8 +695,7 @@ class BoundsOverBox {
       default:
         break;
     }
-    auto it = memo_.find(e.node());
-    if (it != memo_.end()) return it->second;
+    if (const auto* known = memo_.Find(e.node())) return *known;
     std::optional<WideRange> out;
     auto l = Of(e.lhs());
     auto r = l ? Of(e.rhs()) : std::nullopt;
@@ -695,13 +728,13 @@ class BoundsOverBox {
           IXA_CHECK_MSG(false, "leaves are handled above");
       }
     }
-    memo_.emplace(e.node(), out);
+    memo_.Put(e.node(), out);
     return out;
   }
 
  private:
   const IndexingMap& map_;
-  std::unordered_map<const ExprNode*, std::optional<WideRange>> memo_;
+  NodeMap<std::optional<WideRange>> memo_;
 };
 
 // Substitute (core/expr.h) for compose: second's dims become first's
@@ -714,6 +747,18 @@ class ComposeSubstituter {
       : dims_(dims), symbols_(symbols) {}
 
   Result<Expr> Run(Expr x) {
+    Expr out = Walk(x);
+    if (!out) {
+      return Error::Invalid(
+          "cannot compose: a divisor of the second map is 0 at every point "
+          "the first map reaches");
+    }
+    return out;
+  }
+
+ private:
+  // Null when a divisor became the constant 0.
+  Expr Walk(Expr x) {
     switch (x.kind()) {
       case ExprKind::kConstant:
         return x;
@@ -728,27 +773,23 @@ class ComposeSubstituter {
       default:
         break;
     }
-    auto it = memo_.find(x.node());
-    if (it != memo_.end()) return it->second;
-    IXA_ASSIGN_OR_RETURN(Expr l, Run(x.lhs()));
-    IXA_ASSIGN_OR_RETURN(Expr r, Run(x.rhs()));
+    if (const Expr* known = memo_.Find(x.node())) return *known;
+    Expr l = Walk(x.lhs());
+    if (!l) return Expr();
+    Expr r = Walk(x.rhs());
+    if (!r) return Expr();
     bool divides = x.kind() == ExprKind::kFloorDiv ||
                    x.kind() == ExprKind::kCeilDiv || x.kind() == ExprKind::kMod;
-    if (divides && r.IsConstant(0)) {
-      return Error::Invalid(
-          "cannot compose: a divisor of the second map is 0 at every point "
-          "the first map reaches");
-    }
+    if (divides && r.IsConstant(0)) return Expr();
     Expr out = (l == x.lhs() && r == x.rhs())
                    ? x
                    : x.context()->Binary(x.kind(), l, r);
-    memo_.emplace(x.node(), out);
+    memo_.Put(x.node(), out);
     return out;
   }
 
- private:
   std::span<const Expr> dims_, symbols_;
-  std::unordered_map<const ExprNode*, Expr> memo_;
+  NodeMap<Expr> memo_;
 };
 
 int64_t ClampToInt64(Wide v) {

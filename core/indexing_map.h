@@ -35,6 +35,10 @@ struct Variable {
   std::shared_ptr<const IndexingMap> producer_map;
 };
 
+// A variable with bounds and a name (default name when empty), no runtime
+// producer.
+Variable MakeVariable(Interval bounds, std::string name = "");
+
 struct Constraint {
   Expr expr;
   Interval interval;

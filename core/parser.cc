@@ -36,8 +36,10 @@
 // that every accepted map prints to text that this parser reads back
 // (issue 12, item 6: `-` written 200 times before a literal is accepted,
 // and prints as 200 minus signs, not as `-(-(...))`).
-#include <cctype>
+#include <array>
+#include <optional>
 
+#include "core/small_vector.h"
 #include "core/text.h"
 
 namespace ixa {
@@ -56,6 +58,32 @@ struct ParsedTerm {
   bool parenthesized = false;  // written as "( ... )" at the top
 };
 
+// Character classes, one table lookup each.
+enum : uint8_t { kSpace = 1, kIdentStart = 2, kIdentChar = 4, kDigit = 8 };
+struct CharClasses {
+  uint8_t of[256] = {};
+  constexpr CharClasses() {
+    for (char c : {' ', '\n', '\t', '\r', '\f', '\v'}) {
+      of[static_cast<unsigned char>(c)] = kSpace;
+    }
+    for (int c = 'a'; c <= 'z'; ++c) of[c] = kIdentStart | kIdentChar;
+    for (int c = 'A'; c <= 'Z'; ++c) of[c] = kIdentStart | kIdentChar;
+    of[static_cast<unsigned char>('_')] = kIdentStart | kIdentChar;
+    for (int c = '0'; c <= '9'; ++c) of[c] = kIdentChar | kDigit;
+  }
+};
+constexpr CharClasses kClasses;
+
+bool Is(char c, uint8_t cls) {
+  return (kClasses.of[static_cast<unsigned char>(c)] & cls) != 0;
+}
+
+// One pass over the text, no tokens and no allocation per token: the
+// grammar functions read characters at pos_ and return the parsed value,
+// or a null Expr / false after recording the first error in error_ (a
+// Result per call would build and test a variant at every level of every
+// leaf). Variable names are views into the text (or into the caller's name
+// lists), looked up by a linear scan: maps have few.
 class Parser {
  public:
   Parser(std::string_view text, ExprContext* ctx) : text_(text), ctx_(ctx) {}
@@ -66,50 +94,52 @@ class Parser {
 
  private:
   // ---- lexing helpers ----
-  static bool IsSpace(char c) {
-    return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' ||
-           c == '\v';
-  }
+  // Between tokens pos_ is past any whitespace: whatever consumes a token
+  // skips the spaces after it (SkipSpace), so that looking at the next
+  // token (Peek, PeekIdent, the operator loop) needs no skipping. The one
+  // exception is an integer literal, whose caller first checks whether a
+  // name follows it without a space (`16d0`).
   void SkipSpace() {
-    while (pos_ < text_.size() && IsSpace(text_[pos_])) ++pos_;
+    while (pos_ < text_.size() && Is(text_[pos_], kSpace)) ++pos_;
   }
   bool AtEnd() {
     SkipSpace();
     return pos_ >= text_.size();
   }
-  char Peek() {
-    SkipSpace();
-    return pos_ < text_.size() ? text_[pos_] : '\0';
-  }
+  char Peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
   bool Consume(char c) {
     if (Peek() != c) return false;
     ++pos_;
+    SkipSpace();
     return true;
   }
-  static bool IsIdentStart(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-  }
-  static bool IsIdentChar(char c) {
-    return IsIdentStart(c) || (c >= '0' && c <= '9');
+  bool AtArrow() const {
+    return pos_ + 1 < text_.size() && text_[pos_ + 1] == '>';
   }
   // Reads an identifier at the current position without consuming it.
-  std::string_view PeekIdent() {
-    SkipSpace();
+  std::string_view PeekIdent() const {
     size_t p = pos_;
-    if (p >= text_.size() || !IsIdentStart(text_[p])) return {};
-    while (p < text_.size() && IsIdentChar(text_[p])) ++p;
+    if (p >= text_.size() || !Is(text_[p], kIdentStart)) return {};
+    ++p;
+    while (p < text_.size() && Is(text_[p], kIdentChar)) ++p;
     return text_.substr(pos_, p - pos_);
   }
   bool ConsumeKeyword(std::string_view kw) {
     if (PeekIdent() != kw) return false;
     pos_ += kw.size();
+    SkipSpace();
     return true;
   }
-  std::string Describe() {
+  // The error paths are out of line: they keep the hot paths small.
+  [[gnu::noinline]] std::string Describe() {
     SkipSpace();
     if (pos_ >= text_.size()) return "end of input";
     std::string_view id = PeekIdent();
-    if (!id.empty()) return "'" + std::string(id) + "'";
+    if (!id.empty()) {
+      std::string quoted = "'";
+      quoted.append(id);
+      return quoted += "'";
+    }
     unsigned char c = static_cast<unsigned char>(text_[pos_]);
     if (c < 0x20 || c >= 0x7f) {
       char buf[8];
@@ -118,7 +148,13 @@ class Parser {
     }
     return std::string("'") + text_[pos_] + "'";
   }
-  Error ErrorAt(size_t offset, const std::string& message) {
+
+  // ---- errors: the first one wins ----
+  [[gnu::noinline]] bool Fail(Error e) {
+    if (!error_) error_ = std::move(e);
+    return false;
+  }
+  [[gnu::noinline]] Error ErrorAt(size_t offset, const std::string& message) {
     int line = 1, column = 1;
     for (size_t i = 0; i < offset && i < text_.size(); ++i) {
       if (text_[i] == '\n') {
@@ -130,89 +166,155 @@ class Parser {
     }
     return Error::Parse(message, line, column);
   }
-  Error Expected(const std::string& what) {
+  [[gnu::noinline]] bool FailAt(size_t offset, const std::string& message) {
+    return Fail(ErrorAt(offset, message));
+  }
+  [[gnu::noinline]] bool FailInvalidAt(size_t offset,
+                                       const std::string& message) {
+    Error e = ErrorAt(offset, message);
+    e.code = ErrorCode::kInvalidArgument;
+    return Fail(std::move(e));
+  }
+  [[gnu::noinline]] bool Expected(const std::string& what) {
     SkipSpace();
-    return ErrorAt(pos_, "expected " + what + ", found " + Describe());
+    return FailAt(pos_, "expected " + what + ", found " + Describe());
+  }
+  [[gnu::noinline]] bool NestedTooDeep() {
+    return FailAt(pos_, "expression nested deeper than " +
+                            std::to_string(kMaxNesting) + " levels");
   }
 
   // Parses digits at pos_ (after an optional sign handled by the caller).
   // `negative` lets -9223372036854775808 through.
-  Result<int64_t> ParseIntegerDigits(bool negative) {
+  bool ParseIntegerDigits(bool negative, int64_t* out) {
     size_t start = pos_;
     uint64_t v = 0;
     const uint64_t limit =
         negative ? uint64_t(kInt64Max) + 1 : uint64_t(kInt64Max);
-    while (pos_ < text_.size() &&
-           std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
-      uint64_t d = text_[pos_] - '0';
+    while (pos_ < text_.size() && Is(text_[pos_], kDigit)) {
+      uint64_t d = static_cast<uint64_t>(text_[pos_] - '0');
       if (v > (limit - d) / 10) {
-        return ErrorAt(start, "integer literal does not fit in int64");
+        return FailAt(start, "integer literal does not fit in int64");
       }
       v = v * 10 + d;
       ++pos_;
     }
     if (pos_ == start) return Expected("an integer");
-    if (negative) return v == uint64_t(kInt64Max) + 1 ? kInt64Min : -int64_t(v);
-    return int64_t(v);
+    if (negative) {
+      *out = v == uint64_t(kInt64Max) + 1 ? kInt64Min : -int64_t(v);
+    } else {
+      *out = int64_t(v);
+    }
+    return true;
   }
-  Result<int64_t> ParseSignedInteger() {
+  bool ParseSignedInteger(int64_t* out) {
     bool negative = Consume('-');
     if (!negative) Consume('+');
     SkipSpace();
-    return ParseIntegerDigits(negative);
+    if (!ParseIntegerDigits(negative, out)) return false;
+    SkipSpace();
+    return true;
   }
 
   // ---- grammar ----
-  Result<std::vector<std::string>> ParseNameList(char close);
-  Result<Expr> ParseTopExpr();
-  Result<Expr> ParseExpr();
-  Result<Expr> ParseExprNoDepthCheck();
-  Result<ParsedTerm> ParseMinMax(ExprKind kind);
-  Result<ParsedTerm> ParseTerm();
-  Result<ParsedTerm> ParseUnary();
-  Result<ParsedTerm> ParsePrimary();
-  Result<Interval> ParseInterval();
+  struct HeaderName {
+    std::string_view name;
+    size_t offset;  // where it was written, to point at a duplicate
+  };
+  bool ParseNameList(char close);
+  Expr ParseTopExpr();
+  Expr ParseExpr();
+  Expr ParseExprNoDepthCheck();
+  ParsedTerm ParseMinMax(ExprKind kind);
+  ParsedTerm ParseUnary();
+  ParsedTerm ParsePrimary();
+  ParsedTerm ParsePrimaryHere();
+  bool ParseInterval(Interval* out);
+  bool ScanPlainInterval(Interval* out);
+  Expr ScanVariableBeforeIn();
   Expr Negate(const ParsedTerm& t);
 
   std::string_view text_;
   size_t pos_ = 0;
   int depth_ = 0;
   ExprContext* ctx_;
-  // Declared variables; maps have few, so a linear scan beats hashing.
-  std::vector<std::pair<std::string, Expr>> names_;
-  const Expr* FindName(std::string_view name) const {
-    for (const auto& [n, e] : names_) {
-      if (n == name) return &e;
+  std::optional<Error> error_;
+  // The header's names in order (dims, range, runtime).
+  SmallVector<HeaderName, 16> header_;
+  // Declared variables, each with its first seven bytes and length packed
+  // in a word: most names (d0, s1, th_x) compare as one integer.
+  struct Name {
+    uint64_t key;
+    std::string_view name;
+    const ExprNode* expr;
+  };
+  static uint64_t KeyOf(std::string_view name) {
+    size_t n = std::min<size_t>(name.size(), 7);
+    uint64_t key = static_cast<uint64_t>(std::min<size_t>(name.size(), 255))
+                   << 56;
+    for (size_t i = 0; i < n; ++i) {
+      key |= static_cast<uint64_t>(static_cast<unsigned char>(name[i]))
+             << (8 * i);
+    }
+    return key;
+  }
+  SmallVector<Name, 16> names_;
+  const ExprNode* FindName(std::string_view name) const {
+    uint64_t key = KeyOf(name);
+    for (const Name& n : names_) {
+      if (n.key == key && (name.size() <= 7 || n.name == name)) return n.expr;
     }
     return nullptr;
   }
-  // Where each header name was written (dims, range, runtime in order), to
-  // point at a duplicate.
-  std::vector<size_t> name_offsets_;
+  void Declare(std::string_view name, Expr e) {
+    names_.push_back({KeyOf(name), name, e.node()});
+  }
 };
 
-Result<std::vector<std::string>> Parser::ParseNameList(char close) {
-  std::vector<std::string> names;
-  if (Consume(close)) return names;
+// Appends the names up to `close` to header_.
+bool Parser::ParseNameList(char close) {
+  if (Consume(close)) return true;
   while (true) {
     std::string_view id = PeekIdent();
     if (id.empty()) return Expected("a variable name");
     size_t at = pos_;
     pos_ += id.size();
-    std::string name(id);
-    if (name == "domain" || name == "in" || name == "mod" ||
-        name == "floordiv" || name == "ceildiv" || name == "floorDiv" ||
-        name == "ceilDiv") {
-      return ErrorAt(at, "'" + name + "' is a keyword, not a variable name");
+    SkipSpace();
+    if (id == "domain" || id == "in" || id == "mod" || id == "floordiv" ||
+        id == "ceildiv" || id == "floorDiv" || id == "ceilDiv") {
+      std::string message = "'";
+      message.append(id);
+      return FailAt(at, message + "' is a keyword, not a variable name");
     }
-    names.push_back(name);
-    name_offsets_.push_back(at);
-    if (Consume(close)) return names;
+    header_.push_back({id, at});
+    if (Consume(close)) return true;
     if (!Consume(',')) {
       return Expected(std::string("',' or '") + close +
                       "' in the variable list");
     }
   }
+}
+
+// The common domain item `name in ...`: a declared variable followed by
+// the keyword `in` is read (and `in` consumed) without the expression
+// machinery, which would read the same. Null (nothing consumed) for
+// anything else.
+Expr Parser::ScanVariableBeforeIn() {
+  size_t p = pos_;
+  if (p >= text_.size() || !Is(text_[p], kIdentStart)) return Expr();
+  size_t end = p + 1;
+  while (end < text_.size() && Is(text_[end], kIdentChar)) ++end;
+  const ExprNode* var = FindName(text_.substr(p, end - p));
+  if (var == nullptr) return Expr();
+  size_t q = end;
+  while (q < text_.size() && Is(text_[q], kSpace)) ++q;
+  if (q + 1 >= text_.size() || text_[q] != 'i' || text_[q + 1] != 'n' ||
+      (q + 2 < text_.size() && Is(text_[q + 2], kIdentChar))) {
+    return Expr();
+  }
+  pos_ = q + 2;
+  SkipSpace();
+  return Expr(var);
 }
 
 // Negation as the text means it: `-5` is a constant, `a - b * 3` is
@@ -230,13 +332,15 @@ Expr Parser::Negate(const ParsedTerm& t) {
   return ctx_->Neg(e);
 }
 
-Result<Expr> Parser::ParseExpr() {
+Expr Parser::ParseExpr() {
   size_t start = (SkipSpace(), pos_);
-  IXA_ASSIGN_OR_RETURN(Expr e, ParseExprNoDepthCheck());
+  Expr e = ParseExprNoDepthCheck();
+  if (!e) return Expr();
   if (e.depth() > kMaxExprDepth) {
-    return ErrorAt(start, "expression tree deeper than " +
-                              std::to_string(kMaxExprDepth) +
-                              " levels (e.g. a sum of that many terms)");
+    FailAt(start, "expression tree deeper than " +
+                      std::to_string(kMaxExprDepth) +
+                      " levels (e.g. a sum of that many terms)");
+    return Expr();
   }
   return e;
 }
@@ -245,61 +349,43 @@ Result<Expr> Parser::ParseExpr() {
 // form would nest deeper than the parser accepts (see the file comment).
 // The printed nesting is at most 2 per tree level plus 1, so only deep
 // trees need the check.
-Result<Expr> Parser::ParseTopExpr() {
+Expr Parser::ParseTopExpr() {
   size_t start = (SkipSpace(), pos_);
-  IXA_ASSIGN_OR_RETURN(Expr e, ParseExpr());
+  Expr e = ParseExpr();
+  if (!e) return Expr();
   if (2 * static_cast<int64_t>(e.depth()) + 1 > kMaxNesting &&
       PrintedNesting(e) > kMaxNesting) {
-    return ErrorAt(start, "expression would print nested deeper than " +
-                              std::to_string(kMaxNesting) +
-                              " levels (its printed form could not be read "
-                              "back; e.g. a chain of that many operators)");
+    FailAt(start, "expression would print nested deeper than " +
+                      std::to_string(kMaxNesting) +
+                      " levels (its printed form could not be read "
+                      "back; e.g. a chain of that many operators)");
+    return Expr();
   }
   return e;
 }
 
-Result<Expr> Parser::ParseExprNoDepthCheck() {
+// expr := term {("+" | "-") term}, term := unary {mulop unary}: both
+// levels in one loop (one call per operand rather than four).
+Expr Parser::ParseExprNoDepthCheck() {
   if (++depth_ > kMaxNesting) {
-    return ErrorAt(pos_, "expression nested deeper than " +
-                             std::to_string(kMaxNesting) + " levels");
+    NestedTooDeep();
+    return Expr();
   }
-  IXA_ASSIGN_OR_RETURN(ParsedTerm first, ParseTerm());
-  Expr sum = first.expr;
+  Expr sum;                        // the complete terms so far
+  bool minus = false;              // the current term follows a '-'
+  ParsedTerm term = ParseUnary();  // the current term
+  if (!term.expr) return Expr();
   while (true) {
-    char c = Peek();
-    if (c == '+') {
-      ++pos_;
-      IXA_ASSIGN_OR_RETURN(ParsedTerm t, ParseTerm());
-      sum = ctx_->Add(sum, t.expr);
-    } else if (c == '-' &&
-               !(pos_ + 1 < text_.size() && text_[pos_ + 1] == '>')) {
-      ++pos_;
-      IXA_ASSIGN_OR_RETURN(ParsedTerm t, ParseTerm());
-      sum = ctx_->Add(sum, Negate(t));
-    } else {
-      break;
-    }
-  }
-  --depth_;
-  return sum;
-}
-
-Result<ParsedTerm> Parser::ParseTerm() {
-  IXA_ASSIGN_OR_RETURN(ParsedTerm lhs, ParseUnary());
-  while (true) {
-    ExprKind kind;
-    size_t op_at = (SkipSpace(), pos_);
+    size_t op_at = pos_;
     char c = op_at < text_.size() ? text_[op_at] : '\0';
+    ExprKind kind = ExprKind::kAdd;  // kAdd: not a multiplicative operator
     if (c == '*') {
-      ++pos_;
       kind = ExprKind::kMul;
     } else if (c == '/') {
-      ++pos_;
       kind = ExprKind::kFloorDiv;  // XLA HEAD prints floordiv as '/'
     } else if (c == '%') {
-      ++pos_;
       kind = ExprKind::kMod;
-    } else {
+    } else if (Is(c, kIdentStart)) {
       // One identifier scan decides between the word operators.
       std::string_view id = PeekIdent();
       if (id == "floordiv" || id == "floorDiv") {
@@ -308,225 +394,329 @@ Result<ParsedTerm> Parser::ParseTerm() {
         kind = ExprKind::kCeilDiv;
       } else if (id == "mod") {
         kind = ExprKind::kMod;
-      } else {
-        return lhs;
       }
-      pos_ += id.size();
+      if (kind != ExprKind::kAdd) pos_ += id.size() - 1;
     }
-    IXA_ASSIGN_OR_RETURN(ParsedTerm rhs, ParseUnary());
-    if (kind != ExprKind::kMul && rhs.expr.IsConstant(0)) {
-      Error e = ErrorAt(op_at, "division by zero: the divisor is 0");
-      e.code = ErrorCode::kInvalidArgument;
-      return e;
+    if (kind != ExprKind::kAdd) {
+      ++pos_;
+      SkipSpace();
+      ParsedTerm rhs = ParseUnary();
+      if (!rhs.expr) return Expr();
+      if (kind != ExprKind::kMul && rhs.expr.IsConstant(0)) {
+        FailInvalidAt(op_at, "division by zero: the divisor is 0");
+        return Expr();
+      }
+      term = ParsedTerm{ctx_->Binary(kind, term.expr, rhs.expr), false};
+      continue;
     }
-    lhs = ParsedTerm{ctx_->Binary(kind, lhs.expr, rhs.expr), false};
-  }
-}
-
-Result<ParsedTerm> Parser::ParseUnary() {
-  if (Peek() == '-' && !(pos_ + 1 < text_.size() && text_[pos_ + 1] == '>')) {
+    // The term is complete.
+    Expr t = minus ? Negate(term) : term.expr;
+    sum = sum ? ctx_->Add(sum, t) : t;
+    if (c == '+') {
+      minus = false;
+    } else if (c == '-' && !AtArrow()) {
+      minus = true;
+    } else {
+      break;
+    }
     ++pos_;
     SkipSpace();
-    if (pos_ < text_.size() &&
-        std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
-      // A negative literal (allows INT64_MIN); `-2d0` is `d0 * -2`.
-      IXA_ASSIGN_OR_RETURN(int64_t v, ParseIntegerDigits(/*negative=*/true));
-      if (pos_ < text_.size() && IsIdentStart(text_[pos_])) {
-        IXA_ASSIGN_OR_RETURN(ParsedTerm var, ParsePrimary());
-        return ParsedTerm{ctx_->Mul(var.expr, ctx_->Constant(v)), false};
-      }
-      return ParsedTerm{ctx_->Constant(v), false};
-    }
-    if (++depth_ > kMaxNesting) {
-      return ErrorAt(pos_, "expression nested deeper than " +
-                               std::to_string(kMaxNesting) + " levels");
-    }
-    IXA_ASSIGN_OR_RETURN(ParsedTerm t, ParseUnary());
-    --depth_;
-    return ParsedTerm{Negate(ParsedTerm{t.expr, true}), false};
+    term = ParseUnary();
+    if (!term.expr) return Expr();
   }
-  return ParsePrimary();
+  --depth_;
+  return sum;
 }
 
-Result<ParsedTerm> Parser::ParsePrimary() {
+// Operands return their term by value (two registers); a null expr means
+// the error is recorded.
+ParsedTerm Parser::ParseUnary() {
+  if (pos_ >= text_.size()) return (Expected("an expression"), ParsedTerm{});
+  if (text_[pos_] == '-' && !AtArrow()) {
+    ++pos_;
+    SkipSpace();
+    if (pos_ < text_.size() && Is(text_[pos_], kDigit)) {
+      // A negative literal (allows INT64_MIN); `-2d0` is `d0 * -2`.
+      int64_t v = 0;
+      if (!ParseIntegerDigits(/*negative=*/true, &v)) return {};
+      if (pos_ < text_.size() && Is(text_[pos_], kIdentStart)) {
+        ParsedTerm var = ParsePrimary();
+        if (!var.expr) return {};
+        return {ctx_->Mul(var.expr, ctx_->Constant(v)), false};
+      }
+      SkipSpace();
+      return {ctx_->Constant(v), false};
+    }
+    if (++depth_ > kMaxNesting) return (NestedTooDeep(), ParsedTerm{});
+    ParsedTerm t = ParseUnary();
+    if (!t.expr) return {};
+    --depth_;
+    return {Negate(ParsedTerm{t.expr, true}), false};
+  }
+  return ParsePrimaryHere();
+}
+
+ParsedTerm Parser::ParsePrimary() {
   SkipSpace();
-  if (pos_ >= text_.size()) return Expected("an expression");
+  if (pos_ >= text_.size()) return (Expected("an expression"), ParsedTerm{});
+  return ParsePrimaryHere();
+}
+
+// A primary at pos_, which is past the spaces and before the end.
+ParsedTerm Parser::ParsePrimaryHere() {
   char c = text_[pos_];
+  if (Is(c, kIdentStart)) {
+    size_t end = pos_ + 1;
+    while (end < text_.size() && Is(text_[end], kIdentChar)) ++end;
+    std::string_view id = text_.substr(pos_, end - pos_);
+    if (const ExprNode* var = FindName(id)) {
+      // min / max declared as variables are still calls when `(` follows.
+      if (!(id.size() == 3 && (id == "min" || id == "max"))) {
+        pos_ = end;
+        SkipSpace();
+        return {Expr(var), false};
+      }
+    }
+    if (id == "min" || id == "max") {
+      // A call when `(` follows; otherwise a variable named min / max.
+      size_t after = end;
+      while (after < text_.size() && Is(text_[after], kSpace)) ++after;
+      if (after < text_.size() && text_[after] == '(') {
+        pos_ = after + 1;
+        return ParseMinMax(id == "min" ? ExprKind::kMin : ExprKind::kMax);
+      }
+    }
+    const ExprNode* var = FindName(id);
+    if (var == nullptr) {
+      FailAt(pos_, "unknown variable '" + std::string(id) + "'");
+      return {};
+    }
+    pos_ = end;
+    SkipSpace();
+    return {Expr(var), false};
+  }
   if (c == '(') {
     ++pos_;
-    IXA_ASSIGN_OR_RETURN(Expr e, ParseExpr());
-    if (!Consume(')')) return Expected("')'");
-    return ParsedTerm{e, true};
+    Expr e = ParseExpr();
+    if (!e) return {};
+    if (!Consume(')')) return (Expected("')'"), ParsedTerm{});
+    return {e, true};
   }
-  if (std::isdigit(static_cast<unsigned char>(c))) {
-    IXA_ASSIGN_OR_RETURN(int64_t v, ParseIntegerDigits(false));
-    if (pos_ < text_.size() && IsIdentStart(text_[pos_])) {
+  if (Is(c, kDigit)) {
+    int64_t v = 0;
+    if (!ParseIntegerDigits(false, &v)) return {};
+    if (pos_ < text_.size() && Is(text_[pos_], kIdentStart)) {
       // The documents' shorthand `16d0` for `d0 * 16`.
-      IXA_ASSIGN_OR_RETURN(ParsedTerm var, ParsePrimary());
-      return ParsedTerm{ctx_->Mul(var.expr, ctx_->Constant(v)), false};
+      ParsedTerm var = ParsePrimary();
+      if (!var.expr) return {};
+      return {ctx_->Mul(var.expr, ctx_->Constant(v)), false};
     }
-    return ParsedTerm{ctx_->Constant(v), false};
+    SkipSpace();
+    return {ctx_->Constant(v), false};
   }
-  std::string_view id = PeekIdent();
-  if (id.empty()) return Expected("an expression");
-  if (id == "min" || id == "max") {
-    // A call when `(` follows; otherwise a variable named min / max.
-    size_t after = pos_ + id.size();
-    while (after < text_.size() && IsSpace(text_[after])) ++after;
-    if (after < text_.size() && text_[after] == '(') {
-      pos_ = after + 1;
-      return ParseMinMax(id == "min" ? ExprKind::kMin : ExprKind::kMax);
-    }
-  }
-  const Expr* var = FindName(id);
-  if (var == nullptr) {
-    return ErrorAt(pos_, "unknown variable '" + std::string(id) + "'");
-  }
-  pos_ += id.size();
-  return ParsedTerm{*var, false};
+  Expected("an expression");
+  return {};
 }
 
 // After `min(` / `max(`: two or more arguments, folded to the left.
-Result<ParsedTerm> Parser::ParseMinMax(ExprKind kind) {
+ParsedTerm Parser::ParseMinMax(ExprKind kind) {
   const char* name = kind == ExprKind::kMin ? "min" : "max";
-  IXA_ASSIGN_OR_RETURN(Expr acc, ParseExpr());
+  Expr acc = ParseExpr();
+  if (!acc) return {};
   if (!Consume(',')) {
-    return Expected(std::string("',' and a second argument of '") + name + "'");
+    Expected(std::string("',' and a second argument of '") + name + "'");
+    return {};
   }
   while (true) {
-    IXA_ASSIGN_OR_RETURN(Expr next, ParseExpr());
+    Expr next = ParseExpr();
+    if (!next) return {};
     acc = ctx_->Binary(kind, acc, next);
     if (Consume(')')) break;
     if (!Consume(',')) {
-      return Expected(std::string("',' or ')' in the arguments of '") + name +
-                      "'");
+      Expected(std::string("',' or ')' in the arguments of '") + name + "'");
+      return {};
     }
   }
-  return ParsedTerm{acc, false};
+  return {acc, false};
 }
 
-Result<Interval> Parser::ParseInterval() {
+// The common interval `[lo, hi]` (optional minus signs, at most 18 digits
+// each) in one scan; anything else goes through the general path below,
+// which also words the errors.
+bool Parser::ScanPlainInterval(Interval* out) {
+  size_t p = pos_;
+  auto skip = [&] {
+    while (p < text_.size() && Is(text_[p], kSpace)) ++p;
+  };
+  auto number = [&](int64_t* v) {
+    bool negative = p < text_.size() && text_[p] == '-';
+    if (negative) ++p;
+    size_t start = p;
+    int64_t x = 0;
+    while (p < text_.size() && Is(text_[p], kDigit) && p - start < 18) {
+      x = x * 10 + (text_[p] - '0');
+      ++p;
+    }
+    if (p == start || (p < text_.size() && Is(text_[p], kDigit))) return false;
+    *v = negative ? -x : x;
+    return true;
+  };
+  if (p >= text_.size() || text_[p] != '[') return false;
+  ++p;
+  skip();
+  if (!number(&out->lower)) return false;
+  skip();
+  if (p >= text_.size() || text_[p] != ',') return false;
+  ++p;
+  skip();
+  if (!number(&out->upper)) return false;
+  skip();
+  if (p >= text_.size() || text_[p] != ']') return false;
+  pos_ = p + 1;
+  SkipSpace();
+  return true;
+}
+
+bool Parser::ParseInterval(Interval* out) {
+  if (ScanPlainInterval(out)) return true;
   if (!Consume('[')) return Expected("'[' to open an interval");
-  IXA_ASSIGN_OR_RETURN(int64_t lo, ParseSignedInteger());
+  if (!ParseSignedInteger(&out->lower)) return false;
   if (!Consume(',')) return Expected("',' between the interval's bounds");
-  IXA_ASSIGN_OR_RETURN(int64_t hi, ParseSignedInteger());
+  if (!ParseSignedInteger(&out->upper)) return false;
   if (!Consume(']')) return Expected("']' to close the interval");
-  return Interval{lo, hi};
+  return true;
 }
 
 Result<IndexingMap> Parser::ParseMap() {
-  if (AtEnd()) return Expected("an indexing map");
-  if (ConsumeKeyword("KNOWN")) {
-    if (!ConsumeKeyword("EMPTY")) return Expected("'EMPTY' after 'KNOWN'");
-    if (!AtEnd()) return Expected("end of input after 'KNOWN EMPTY'");
-    return IndexingMap::KnownEmpty(ctx_, 0, 0);
-  }
-  if (!Consume('(')) return Expected("'(' to open the dimension list");
-  IXA_ASSIGN_OR_RETURN(std::vector<std::string> dim_names, ParseNameList(')'));
-  std::vector<std::string> range_names, rt_names;
-  if (Consume('[')) {
-    IXA_ASSIGN_OR_RETURN(range_names, ParseNameList(']'));
-  }
-  if (Consume('{')) {
-    IXA_ASSIGN_OR_RETURN(rt_names, ParseNameList('}'));
-  }
-  std::vector<Variable> dims(dim_names.size()), ranges(range_names.size()),
-      rts(rt_names.size());
-  names_.reserve(dim_names.size() + range_names.size() + rt_names.size());
-  auto declare = [&](const std::string& name, Expr e) -> bool {
-    if (FindName(name)) return false;
-    names_.emplace_back(name, e);
-    return true;
-  };
-  for (size_t i = 0; i < dim_names.size(); ++i) {
-    dims[i].name = dim_names[i];
-    if (!declare(dim_names[i], ctx_->Dim(i))) {
-      Error e = ErrorAt(name_offsets_[i],
-                        "variable '" + dim_names[i] + "' is named twice");
-      e.code = ErrorCode::kInvalidArgument;
-      return e;
-    }
-  }
-  std::vector<std::string> sym_names = range_names;
-  sym_names.insert(sym_names.end(), rt_names.begin(), rt_names.end());
-  for (size_t i = 0; i < sym_names.size(); ++i) {
-    (i < range_names.size() ? ranges[i] : rts[i - range_names.size()]).name =
-        sym_names[i];
-    if (!declare(sym_names[i], ctx_->Symbol(i))) {
-      Error e = ErrorAt(name_offsets_[dim_names.size() + i],
-                        "variable '" + sym_names[i] + "' is named twice");
-      e.code = ErrorCode::kInvalidArgument;
-      return e;
-    }
-  }
-  SkipSpace();
-  if (!(pos_ + 1 < text_.size() && text_[pos_] == '-' &&
-        text_[pos_ + 1] == '>')) {
-    return Expected("'->' after the variable lists");
-  }
-  pos_ += 2;
-  if (!Consume('(')) return Expected("'(' to open the result list");
-  std::vector<Expr> results;
-  if (!Consume(')')) {
-    while (true) {
-      IXA_ASSIGN_OR_RETURN(Expr e, ParseTopExpr());
-      results.push_back(e);
-      if (Consume(')')) break;
-      if (!Consume(',')) return Expected("',' or ')' in the result list");
-    }
-  }
-  std::vector<Constraint> constraints;
-  bool known_empty = false;
-  // The comma before `domain:` and between domain items is optional (see
-  // the file comment): the documents often write one item per line without
-  // commas, and XLA's parser accepted `) domain:` in some versions.
-  bool comma = Consume(',');
-  if (comma || PeekIdent() == "domain") {
-    if (!ConsumeKeyword("domain")) return Expected("'domain'");
-    if (!Consume(':')) return Expected("':' after 'domain'");
+  // The grammar; on failure the first error recorded is the answer.
+  auto parse = [&](IndexingMap* map) -> bool {
+    if (AtEnd()) return Expected("an indexing map");
     if (ConsumeKeyword("KNOWN")) {
       if (!ConsumeKeyword("EMPTY")) return Expected("'EMPTY' after 'KNOWN'");
-      known_empty = true;
-    } else {
+      if (!AtEnd()) return Expected("end of input after 'KNOWN EMPTY'");
+      *map = IndexingMap::KnownEmpty(ctx_, 0, 0);
+      return true;
+    }
+    if (!Consume('(')) return Expected("'(' to open the dimension list");
+    if (!ParseNameList(')')) return false;
+    size_t num_dims = header_.size();
+    if (Consume('[') && !ParseNameList(']')) return false;
+    size_t num_range = header_.size() - num_dims;
+    if (Consume('{') && !ParseNameList('}')) return false;
+    size_t num_rt = header_.size() - num_dims - num_range;
+    std::vector<Variable> dims(num_dims), ranges(num_range), rts(num_rt);
+    for (size_t i = 0; i < header_.size(); ++i) {
+      const HeaderName& h = header_[i];
+      bool is_dim = i < num_dims;
+      size_t k = is_dim ? i : i - num_dims;  // symbol position
+      Variable& v = is_dim          ? dims[i]
+                    : k < num_range ? ranges[k]
+                                    : rts[k - num_range];
+      v.name.assign(h.name);
+      if (FindName(h.name)) {
+        return FailInvalidAt(
+            h.offset, "variable '" + std::string(h.name) + "' is named twice");
+      }
+      Declare(h.name, is_dim ? ctx_->Dim(static_cast<int64_t>(i))
+                             : ctx_->Symbol(static_cast<int64_t>(k)));
+    }
+    SkipSpace();
+    if (!(pos_ + 1 < text_.size() && text_[pos_] == '-' &&
+          text_[pos_ + 1] == '>')) {
+      return Expected("'->' after the variable lists");
+    }
+    pos_ += 2;
+    SkipSpace();
+    if (!Consume('(')) return Expected("'(' to open the result list");
+    std::vector<Expr> results;
+    if (!Consume(')')) {
       while (true) {
-        // Obsolete `is_simplified: true|false` field (XLA, 2024-09).
-        if (PeekIdent() == "is_simplified") {
-          pos_ += 13;
-          if (!Consume(':')) return Expected("':' after 'is_simplified'");
-          if (!ConsumeKeyword("true") && !ConsumeKeyword("false")) {
-            return Expected("'true' or 'false'");
-          }
-        } else {
-          IXA_ASSIGN_OR_RETURN(Expr e, ParseTopExpr());
-          if (!ConsumeKeyword("in"))
-            return Expected("'in' after a domain expression");
-          IXA_ASSIGN_OR_RETURN(Interval iv, ParseInterval());
-          constraints.push_back({e, iv});
-        }
-        if (!Consume(',') && AtEnd()) break;
+        Expr e = ParseTopExpr();
+        if (!e) return false;
+        results.push_back(e);
+        if (Consume(')')) break;
+        if (!Consume(',')) return Expected("',' or ')' in the result list");
       }
     }
+    SmallVector<Constraint, 16> constraints;
+    bool known_empty = false;
+    // The comma before `domain:` and between domain items is optional (see
+    // the file comment): the documents often write one item per line
+    // without commas, and XLA's parser accepted `) domain:` in some
+    // versions.
+    bool comma = Consume(',');
+    if (comma || PeekIdent() == "domain") {
+      if (!ConsumeKeyword("domain")) return Expected("'domain'");
+      if (!Consume(':')) return Expected("':' after 'domain'");
+      if (ConsumeKeyword("KNOWN")) {
+        if (!ConsumeKeyword("EMPTY")) {
+          return Expected("'EMPTY' after 'KNOWN'");
+        }
+        known_empty = true;
+      } else {
+        while (true) {
+          // Obsolete `is_simplified: true|false` field (XLA, 2024-09).
+          if (PeekIdent() == "is_simplified") {
+            pos_ += 13;
+            SkipSpace();
+            if (!Consume(':')) return Expected("':' after 'is_simplified'");
+            if (!ConsumeKeyword("true") && !ConsumeKeyword("false")) {
+              return Expected("'true' or 'false'");
+            }
+          } else {
+            Expr e = ScanVariableBeforeIn();
+            if (!e) {
+              e = ParseTopExpr();
+              if (!e) return false;
+              if (!ConsumeKeyword("in")) {
+                return Expected("'in' after a domain expression");
+              }
+            }
+            Interval iv;
+            if (!ParseInterval(&iv)) return false;
+            constraints.push_back({e, iv});
+          }
+          if (!Consume(',') && AtEnd()) break;
+        }
+      }
+    }
+    if (!AtEnd()) return Expected("',' or end of input");
+    *map = IndexingMap(ctx_, std::move(dims), std::move(ranges), std::move(rts),
+                       std::move(results));
+    // Bounds and constraints in text order: a bare variable's `in`
+    // intersects its bounds (an inverted interval makes the map KNOWN
+    // EMPTY).
+    for (const Constraint& c : constraints) {
+      map->AddConstraint(c.expr, c.interval);
+    }
+    if (known_empty) map->ResetToKnownEmpty();
+    return true;
+  };
+  IndexingMap map;
+  if (!parse(&map)) {
+    IXA_CHECK(error_.has_value());
+    return std::move(*error_);
   }
-  if (!AtEnd()) return Expected("',' or end of input");
-  IndexingMap map(ctx_, std::move(dims), std::move(ranges), std::move(rts),
-                  std::move(results));
-  // Bounds and constraints in text order: a bare variable's `in` intersects
-  // its bounds (an inverted interval makes the map KNOWN EMPTY).
-  for (const Constraint& c : constraints) map.AddConstraint(c.expr, c.interval);
-  if (known_empty) map.ResetToKnownEmpty();
   return map;
 }
 
 Result<Expr> Parser::ParseStandaloneExpr(const std::vector<std::string>& dims,
                                          const std::vector<std::string>& syms) {
   for (size_t i = 0; i < dims.size(); ++i) {
-    if (!FindName(dims[i])) names_.emplace_back(dims[i], ctx_->Dim(i));
+    if (!FindName(dims[i]))
+      Declare(dims[i], ctx_->Dim(static_cast<int64_t>(i)));
   }
   for (size_t i = 0; i < syms.size(); ++i) {
-    if (!FindName(syms[i])) names_.emplace_back(syms[i], ctx_->Symbol(i));
+    if (!FindName(syms[i])) {
+      Declare(syms[i], ctx_->Symbol(static_cast<int64_t>(i)));
+    }
   }
-  IXA_ASSIGN_OR_RETURN(Expr e, ParseTopExpr());
-  if (!AtEnd()) return Expected("end of expression");
+  Expr e = ParseTopExpr();
+  if (!e) return std::move(*error_);
+  if (!AtEnd()) {
+    Expected("end of expression");
+    return std::move(*error_);
+  }
   return e;
 }
 

@@ -45,11 +45,6 @@ struct EmitResult {
   std::vector<EmittedStage> stages;  // with options.stages
 };
 
-// "loop", "transpose", ... (spec/cli.md names; the emitter's own table, so
-// that code generation does not depend on the planner's object code).
-const char* EmitterName(EmitterKind kind);
-const char* ReductionName(ReductionKind kind);
-
 // The stage names of §4, in order.
 const std::vector<std::string>& StageNames();
 

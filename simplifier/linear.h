@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/expr.h"
+#include "core/small_vector.h"
 
 namespace ixa::simp {
 
@@ -20,7 +21,9 @@ struct Term {
 };
 
 struct LinearSum {
-  std::vector<Term> terms;
+  // Inline room for the handful of terms most sums have: building and
+  // copying a sum allocates nothing (issue 13).
+  SmallVector<Term, 8> terms;
   int64_t constant = 0;
 
   // Coefficient of `e` (0 when absent).

@@ -36,9 +36,11 @@ Rewriter::Rewriter(const IndexingMap& map, bool use_constraints,
       box_budget_(kMaxBoxEvaluations) {
   if (use_constraints) {
     for (const Constraint& c : map.constraints()) {
-      auto [it, inserted] =
-          constraint_ranges_.emplace(c.expr.node(), c.interval);
-      if (!inserted) it->second = it->second.Intersect(c.interval);
+      if (Interval* known = constraint_ranges_.Find(c.expr.node())) {
+        *known = known->Intersect(c.interval);
+      } else {
+        constraint_ranges_.Put(c.expr.node(), c.interval);
+      }
       if (Expr x = SoleVariable(c.expr)) {
         variable_constraints_.push_back({x, c.expr, c.interval});
       }
@@ -130,17 +132,15 @@ Facts Rewriter::ComputeFacts(Expr e) {
     }
   }
   if (!constraint_ranges_.empty()) {
-    auto it = constraint_ranges_.find(e.node());
-    if (it != constraint_ranges_.end()) {
-      f.range = f.range.Intersect(it->second);
+    if (const Interval* known = constraint_ranges_.Find(e.node())) {
+      f.range = f.range.Intersect(*known);
     }
     // A canonical sum with a constant is (rest + k): a constraint on `rest`
     // bounds it too.
     if (e.kind() == ExprKind::kAdd && e.rhs().IsConstant()) {
-      auto jt = constraint_ranges_.find(e.lhs().node());
-      if (jt != constraint_ranges_.end()) {
+      if (const Interval* known = constraint_ranges_.Find(e.lhs().node())) {
         f.range = f.range.Intersect(
-            RangeAdd(jt->second, Interval::Point(e.rhs().constant())));
+            RangeAdd(*known, Interval::Point(e.rhs().constant())));
       }
     }
   }

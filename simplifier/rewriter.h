@@ -17,6 +17,7 @@
 
 #include "core/expr.h"
 #include "core/indexing_map.h"
+#include "core/node_map.h"
 #include "simplifier/box_fit.h"
 #include "simplifier/facts.h"
 #include "simplifier/linear.h"
@@ -26,61 +27,9 @@ namespace ixa::simp {
 
 class Rewriter;
 
-// A small open-addressing map keyed by expression node (the node's own
-// structural hash is the hash). Cheaper than std::unordered_map for the
-// per-call memo tables, which are filled once and never erased from.
+// The per-call memo tables (core/node_map.h: inline first slots).
 template <typename V>
-class NodeMap {
- public:
-  NodeMap() : slots_(64) {}
-  V* Find(const ExprNode* key) {
-    size_t mask = slots_.size() - 1;
-    for (size_t i = key->hash & mask;; i = (i + 1) & mask) {
-      Slot& s = slots_[i];
-      if (s.key == key) return &s.value;
-      if (s.key == nullptr) return nullptr;
-    }
-  }
-  // Inserts or overwrites.
-  void Put(const ExprNode* key, const V& value) {
-    if ((size_ + 1) * 2 > slots_.size()) Grow();
-    size_t mask = slots_.size() - 1;
-    for (size_t i = key->hash & mask;; i = (i + 1) & mask) {
-      Slot& s = slots_[i];
-      if (s.key == key) {
-        s.value = value;
-        return;
-      }
-      if (s.key == nullptr) {
-        s.key = key;
-        s.value = value;
-        ++size_;
-        return;
-      }
-    }
-  }
-  void Clear() {
-    slots_.assign(64, Slot{});
-    size_ = 0;
-  }
-
- private:
-  struct Slot {
-    const ExprNode* key = nullptr;
-    V value{};
-  };
-  void Grow() {
-    std::vector<Slot> old;
-    old.swap(slots_);
-    slots_.resize(old.size() * 2);
-    size_ = 0;
-    for (const Slot& s : old) {
-      if (s.key) Put(s.key, s.value);
-    }
-  }
-  std::vector<Slot> slots_;
-  size_t size_ = 0;
-};
+using NodeMap = ixa::NodeMap<V>;
 
 // What a floordiv / ceildiv / mod rule sees. `dividend` and `divisor` are
 // already simplified; `sum` is the dividend in canonical linear form.
@@ -217,7 +166,7 @@ class Rewriter {
   const RuleFilter* filter_;
   bool preserve_point_variables_ = false;
   std::vector<TraceStep>* trace_;
-  std::unordered_map<const ExprNode*, Interval> constraint_ranges_;
+  NodeMap<Interval> constraint_ranges_;
   NodeMap<Expr> memo_;
   NodeMap<Facts> facts_;
   RewriterStats stats_;

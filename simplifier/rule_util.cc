@@ -158,14 +158,30 @@ bool IsOpByPositiveConstant(Expr e, ExprKind kind) {
   return e.kind() == kind && e.rhs().IsConstant() && e.rhs().constant() > 0;
 }
 
-Expr SoleVariable(Expr e) {
+namespace {
+
+Expr SoleVariableByWalking(Expr e) {
   if (e.IsVariable()) return e;
   if (!e.IsBinary()) return Expr();
-  Expr a = SoleVariable(e.lhs());
-  Expr b = SoleVariable(e.rhs());
+  Expr a = SoleVariableByWalking(e.lhs());
+  Expr b = SoleVariableByWalking(e.rhs());
   if (!a) return e.lhs().IsConstant() ? b : Expr();
   if (!b) return e.rhs().IsConstant() ? a : Expr();
   return a == b ? a : Expr();
+}
+
+}  // namespace
+
+// The node records the answer of the walk above (ExprNode::sole_variable,
+// computed from its children when it is built); the walk remains for
+// positions too large to encode there.
+Expr SoleVariable(Expr e) {
+  uint32_t s = e.node()->sole_variable;
+  if (s == 0) return Expr();
+  if (s == ExprNode::kSoleUnknown) return SoleVariableByWalking(e);
+  int64_t position = static_cast<int64_t>(s & ~ExprNode::kSoleSymbolBit) - 1;
+  return (s & ExprNode::kSoleSymbolBit) ? e.context()->Symbol(position)
+                                        : e.context()->Dim(position);
 }
 
 Expr MoveMultiplesOut(Rewriter& rw, DivisorSplit split, int64_t d, Expr divisor,

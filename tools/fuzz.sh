@@ -9,6 +9,11 @@
 #   tools/fuzz.sh 60 map_simplify          one target
 #   tools/fuzz.sh 0                        replay the corpora only (every
 #                                          input once, no new inputs)
+#   tools/fuzz.sh build [tests]            configure and build only; with
+#                                          `tests`, also every test
+#                                          executable and the CLI, so the
+#                                          sanitized test pass shares this
+#                                          build (tools/test.sh does)
 #
 # Targets: map_roundtrip (parse -> print -> parse), map_simplify (parse +
 # simplify checked by enumeration), hlo (HLO reader + indexing + fusion
@@ -27,6 +32,12 @@ cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET=${1:-30}
 if [ $# -gt 0 ]; then shift; fi
 ALL_TARGETS=(map_roundtrip map_simplify hlo cli_request)
+BUILD_ONLY=0
+WITH_TESTS=0
+if [ "$SECONDS_PER_TARGET" = build ]; then
+  BUILD_ONLY=1
+  if [ "${1:-}" = tests ]; then WITH_TESTS=1; shift; fi
+fi
 TARGETS=("$@")
 if [ ${#TARGETS[@]} -eq 0 ]; then TARGETS=("${ALL_TARGETS[@]}"); fi
 BUILD_DIR=${FUZZ_BUILD_DIR:-build-fuzz}
@@ -62,7 +73,13 @@ cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Fuzz \
   "${launcher[@]}" >/dev/null
 build_targets=()
 for t in "${TARGETS[@]}"; do build_targets+=("fuzz_$t"); done
+if [ "$WITH_TESTS" = 1 ]; then
+  # What ctest runs: the test executables and the CLI.
+  build_targets+=($(cd "$BUILD_DIR" && ninja -t targets all |
+    sed -n 's/^\(test_[a-z_]*\|ixa\): .*/\1/p' | sort -u))
+fi
 cmake --build "$BUILD_DIR" -j"$JOBS" --target "${build_targets[@]}"
+if [ "$BUILD_ONLY" = 1 ]; then exit 0; fi
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1:quarantine_size_mb=64}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite: format check, Release build + all tests, then the
-# same tests under AddressSanitizer + UndefinedBehaviorSanitizer, then each
-# libFuzzer target for a short fixed time (tools/fuzz.sh; skip with
-# IXA_SKIP_FUZZ=1, change the time with IXA_FUZZ_SECONDS).
+# same tests under AddressSanitizer + UndefinedBehaviorSanitizer (clang;
+# skip with IXA_SKIP_SANITIZERS=1), then each libFuzzer target for a short
+# fixed time from the same build (tools/fuzz.sh; skip with IXA_SKIP_FUZZ=1,
+# change the time with IXA_FUZZ_SECONDS).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export IXA_TEST_JOBS=${IXA_TEST_JOBS:-$(nproc)}
@@ -17,21 +18,21 @@ clang-format --dry-run --Werror $files
 echo "== tests (Release)" >&2
 (cd build && ctest --output-on-failure -j"$IXA_TEST_JOBS")
 
-if [ "${IXA_SKIP_SANITIZERS:-0}" != "1" ]; then
+# One instrumented build serves both the sanitizer pass and the fuzzers
+# (clang, -O1, ASan + UBSan, coverage; tools/fuzz.sh configures it): two
+# separate builds of every library cost more than the whole test run on 2
+# cores.
+skip_san=${IXA_SKIP_SANITIZERS:-0}
+skip_fuzz=${IXA_SKIP_FUZZ:-0}
+if [ "$skip_san" != "1" ]; then
+  echo "== build (clang, ASan + UBSan, fuzzer coverage)" >&2
+  tools/fuzz.sh build tests
   echo "== tests (ASan + UBSan)" >&2
-  # -O0 without debug info: instrumented code compiles about 40% faster
-  # than at -O1, which matters more on 2 cores than the slower test run.
-  # (A build type of its own: an empty one would default to Release, -O3.)
-  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Sanitize \
-    -DCMAKE_CXX_FLAGS_SANITIZE=-O0 \
-    -DIXA_SANITIZE=address,undefined -DIXA_BUILD_BENCH=OFF >/dev/null
-  # Only what ctest runs: the test executables and the CLI.
-  targets=$(cd build-asan && ninja -t targets all | sed -n 's/^\(test_[a-z_]*\|ixa\): .*/\1/p' | sort -u)
-  cmake --build build-asan -j"$IXA_TEST_JOBS" --target $targets
-  (cd build-asan && IXA_SANITIZED=1 ctest --output-on-failure -j"$IXA_TEST_JOBS" -LE nosan)
+  (cd "${FUZZ_BUILD_DIR:-build-fuzz}" &&
+    IXA_SANITIZED=1 ctest --output-on-failure -j"$IXA_TEST_JOBS" -LE nosan)
 fi
 
-if [ "${IXA_SKIP_FUZZ:-0}" != "1" ]; then
+if [ "$skip_fuzz" != "1" ]; then
   # Keeps the fuzzers alive: each target runs on its seed corpus for a short
   # fixed time and any finding (crash, sanitizer report, failed property,
   # hang) fails the suite. A long run: tools/fuzz.sh 3600.

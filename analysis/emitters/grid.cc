@@ -33,10 +33,7 @@ std::vector<Variable> GridDims(const LaunchDimensions& launch) {
 }
 
 Variable RangeVar(int64_t size, std::string name) {
-  Variable v;
-  v.bounds = {0, size - 1};
-  v.name = std::move(name);
-  return v;
+  return MakeVariable({0, size - 1}, std::move(name));
 }
 
 IndexingMap GridMap(ExprContext* ctx, const LaunchDimensions& launch,

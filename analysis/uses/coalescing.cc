@@ -17,14 +17,6 @@
 namespace ixa {
 namespace {
 
-// A variable with bounds and a name (no runtime producer).
-Variable Var(Interval bounds, std::string name = "") {
-  Variable v;
-  v.bounds = bounds;
-  v.name = std::move(name);
-  return v;
-}
-
 int64_t CeilOfRatio(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // (lane in [0, W-1]) -> (lane, lo_1, ..., lo_5): the first warp along th_x
@@ -39,8 +31,8 @@ IndexingMap FirstWarp(const IndexingMap& map, int64_t warp_size) {
     const Interval& b = map.dims()[i].bounds;
     results.push_back(ctx->Constant(b.IsFull() ? 0 : b.lower));
   }
-  return IndexingMap(ctx, {Var(Interval{0, warp_size - 1}, "th_x")}, {}, {},
-                     results);
+  return IndexingMap(ctx, {MakeVariable(Interval{0, warp_size - 1}, "th_x")},
+                     {}, {}, results);
 }
 
 // The warp_size consecutive threads of the first block (th_x fastest, then
@@ -59,8 +51,8 @@ IndexingMap RealFirstWarp(const IndexingMap& map,
     const Interval& b = map.dims()[i].bounds;
     results.push_back(ctx->Constant(b.IsFull() ? 0 : b.lower));
   }
-  return IndexingMap(ctx, {Var(Interval{0, lanes - 1}, "lane")}, {}, {},
-                     results);
+  return IndexingMap(ctx, {MakeVariable(Interval{0, lanes - 1}, "lane")}, {},
+                     {}, results);
 }
 
 // Every range variable but the last at its lower bound: one request of the

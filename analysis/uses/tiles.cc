@@ -9,14 +9,6 @@
 namespace ixa {
 namespace {
 
-// A variable with bounds and a name (no runtime producer).
-Variable Var(Interval bounds, std::string name = "") {
-  Variable v;
-  v.bounds = bounds;
-  v.name = std::move(name);
-  return v;
-}
-
 // A term of a tile expression: its size over the tile-size dims, a
 // constant stride and the constraints that make it representable.
 struct SizeAndStride {
@@ -274,7 +266,7 @@ Result<SymbolicTile> SymbolicTileFromIndexingMap(
     }
     int64_t range = (b.upper + 1 + sigma - 1) / sigma;
     ranges.push_back(range);
-    tile_dims.push_back(Var(Interval{1, std::max<int64_t>(range, 1)}));
+    tile_dims.push_back(MakeVariable(Interval{1, std::max<int64_t>(range, 1)}));
     scaled.push_back(ctx->Dim(k) * sigma);
     zeros.push_back(ctx->Constant(0));
   }

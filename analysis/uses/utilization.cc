@@ -14,14 +14,6 @@
 namespace ixa {
 namespace {
 
-// A variable with bounds and a name (no runtime producer).
-Variable Var(Interval bounds, std::string name = "") {
-  Variable v;
-  v.bounds = bounds;
-  v.name = std::move(name);
-  return v;
-}
-
 // Variables are numbered dims first, then symbols.
 class UnionFind {
  public:
@@ -424,9 +416,9 @@ Result<bool> IsInjective(const IndexingMap& map) {
   // has f(x) == f(y).
   std::vector<Variable> dims = map.dims(), ranges = map.range_vars();
   // The second copy: same bounds, default names.
-  for (const Variable& v : map.dims()) dims.push_back(Var(v.bounds));
+  for (const Variable& v : map.dims()) dims.push_back(MakeVariable(v.bounds));
   for (const Variable& v : map.range_vars()) {
-    ranges.push_back(Var(v.bounds));
+    ranges.push_back(MakeVariable(v.bounds));
   }
   auto x = [&](Expr e) { return Shifted(e, nd, ns, 0, 0, ctx); };
   auto y = [&](Expr e) { return Shifted(e, nd, ns, nd, ns, ctx); };

@@ -133,6 +133,47 @@ Result<std::vector<Val>> HeroToRootIndex(LoweringContext& lc,
   return lc.ApplyAll(lc.Intern(*composed), index);
 }
 
+Result<bool> EmitRootsAtMap(LoweringContext& lc, BlockBuilder& bb,
+                            const std::shared_ptr<const IndexingMap>& map,
+                            const std::vector<const RootPlan*>& roots,
+                            const std::vector<Val>& ids) {
+  return ForEachPoint(
+      lc, bb, map, ids, [&](const std::vector<Val>& ops) -> Result<bool> {
+        std::vector<Val> idx;
+        for (const Val& x : lc.ApplyAll(map, ops)) {
+          idx.push_back(bb.Bind("idx", x));
+        }
+        ElementalEmitter ee(&lc, &bb);
+        for (const RootPlan* r : roots) {
+          IXA_ASSIGN_OR_RETURN(std::vector<Val> values, ee.Emit(r->root, idx));
+          std::vector<int> buffers = RootBuffers(lc, *r);
+          for (size_t j = 0; j < buffers.size(); ++j) {
+            bb.Add(ir::Store(buffers[j], idx, values[j]));
+          }
+        }
+        return true;
+      });
+}
+
+Result<bool> StoreEpilogue(LoweringContext& lc, BlockBuilder& bb,
+                           const Instruction* hero,
+                           const std::vector<Val>& hero_values,
+                           const RootPlan& r,
+                           const std::vector<Val>& hero_index,
+                           const std::vector<int>& buffers) {
+  IXA_ASSIGN_OR_RETURN(std::vector<Val> root_index,
+                       HeroToRootIndex(lc, hero, r.root, hero_index));
+  ElementalEmitter epilogue(&lc, &bb);
+  epilogue.Override(hero, hero_values);
+  epilogue.set_inline(PathToHero(r.root, hero));
+  IXA_ASSIGN_OR_RETURN(std::vector<Val> values,
+                       epilogue.Emit(r.root, root_index));
+  for (size_t j = 0; j < buffers.size(); ++j) {
+    bb.Add(ir::Store(buffers[j], root_index, values[j]));
+  }
+  return true;
+}
+
 }  // namespace emitters
 
 Result<bool> BuildKernel(LoweringContext& lc, ir::Kernel* kernel) {

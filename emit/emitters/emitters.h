@@ -44,6 +44,25 @@ Result<std::vector<ir::Val>> HeroToRootIndex(LoweringContext& lc,
 std::set<const hlo::Instruction*> PathToHero(const hlo::Instruction* root,
                                              const hlo::Instruction* hero);
 
+// Computes `roots` (which share the thread map `map`) and stores them at
+// every point of it: the loop emitter's body, and the side outputs of the
+// transpose and reduction emitters.
+Result<bool> EmitRootsAtMap(LoweringContext& lc, BlockBuilder& bb,
+                            const std::shared_ptr<const IndexingMap>& map,
+                            const std::vector<const RootPlan*>& roots,
+                            const std::vector<ir::Val>& ids);
+
+// The epilogue of a hero: root `r` computed from the hero's values
+// `hero_values` (one per output of the hero) at the hero's output index
+// `hero_index` (the ops between them inlined) and stored into `buffers` at the
+// root's index.
+Result<bool> StoreEpilogue(LoweringContext& lc, BlockBuilder& bb,
+                           const hlo::Instruction* hero,
+                           const std::vector<ir::Val>& hero_values,
+                           const RootPlan& r,
+                           const std::vector<ir::Val>& hero_index,
+                           const std::vector<int>& buffers);
+
 Result<bool> BuildLoop(LoweringContext& lc, BlockBuilder& bb);
 Result<bool> BuildConcatenate(LoweringContext& lc, BlockBuilder& bb);
 Result<bool> BuildInPlaceDus(LoweringContext& lc, BlockBuilder& bb);

@@ -94,20 +94,7 @@ Result<bool> BuildLoop(LoweringContext& lc, BlockBuilder& bb) {
     const auto& map = group.first;
     const auto& roots = group.second;
     bb.Add(ir::Comment("each thread computes the roots at its output indices"));
-    IXA_EMIT_TRY(ForEachPoint(
-        lc, bb, map, ids, [&](const std::vector<Val>& ops) -> Result<bool> {
-          std::vector<Val> idx = BindAll(bb, lc.ApplyAll(map, ops), "idx");
-          ElementalEmitter ee(&lc, &bb);
-          for (const RootPlan* r : roots) {
-            IXA_ASSIGN_OR_RETURN(std::vector<Val> values,
-                                 ee.Emit(r->root, idx));
-            std::vector<int> buffers = RootBuffers(lc, *r);
-            for (size_t j = 0; j < buffers.size(); ++j) {
-              bb.Add(ir::Store(buffers[j], idx, values[j]));
-            }
-          }
-          return true;
-        }));
+    IXA_EMIT_TRY(EmitRootsAtMap(lc, bb, map, roots, ids));
   }
   return true;
 }
@@ -144,17 +131,7 @@ Result<bool> BuildConcatenate(LoweringContext& lc, BlockBuilder& bb) {
         shift_by[dim] = ir::Index(shift);
         std::vector<Val> hidx =
             BindAll(bb, AddIndices(lc, idx, shift_by), "out");
-        IXA_ASSIGN_OR_RETURN(std::vector<Val> ridx,
-                             HeroToRootIndex(lc, hero, r.root, hidx));
-        ElementalEmitter epilogue(&lc, &bb);
-        epilogue.Override(hero, {v});
-        epilogue.set_inline(PathToHero(r.root, hero));
-        IXA_ASSIGN_OR_RETURN(std::vector<Val> values,
-                             epilogue.Emit(r.root, ridx));
-        for (size_t j = 0; j < buffers.size(); ++j) {
-          bb.Add(ir::Store(buffers[j], ridx, values[j]));
-        }
-        return true;
+        return StoreEpilogue(lc, bb, hero, {v}, r, hidx, buffers);
       };
       IXA_EMIT_TRY(ForEachPoint(
           lc, bb, map, ids, [&](const std::vector<Val>& ops) -> Result<bool> {

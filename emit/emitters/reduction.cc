@@ -202,20 +202,8 @@ Result<bool> BuildReduction(LoweringContext& lc, BlockBuilder& bb) {
                                 "' without a thread map");
     }
     std::shared_ptr<const IndexingMap> map = lc.Intern(*r.output_map);
-    std::vector<int> buffers = RootBuffers(lc, r);
     bb.Add(ir::Comment("side output " + r.root->name));
-    IXA_EMIT_TRY(ForEachPoint(
-        lc, bb, map, ids, [&](const std::vector<Val>& ops) -> Result<bool> {
-          std::vector<Val> idx;
-          for (const Val& x : lc.ApplyAll(map, ops))
-            idx.push_back(bb.Bind("idx", x));
-          ElementalEmitter ee(&lc, &bb);
-          IXA_ASSIGN_OR_RETURN(std::vector<Val> values, ee.Emit(r.root, idx));
-          for (size_t j = 0; j < buffers.size(); ++j) {
-            bb.Add(ir::Store(buffers[j], idx, values[j]));
-          }
-          return true;
-        }));
+    IXA_EMIT_TRY(EmitRootsAtMap(lc, bb, map, {&r}, ids));
   }
   // Phases B and C: the partials of a row (or column) meet.
   const Expr th = ctx->Dim(0);
@@ -311,23 +299,12 @@ Result<bool> BuildReduction(LoweringContext& lc, BlockBuilder& bb) {
     }
     std::shared_ptr<const IndexingMap> map = lc.Intern(*r.output_map);
     std::vector<int> buffers = RootBuffers(lc, r);
-    std::set<const Instruction*> path = PathToHero(r.root, h->reduce);
     bb.Add(ir::Comment("write " + r.root->name));
     auto write = [&](const std::vector<Val>& ops, int lane) -> Result<bool> {
       std::vector<Val> oidx;
       for (const Val& x : lc.ApplyAll(map, ops))
         oidx.push_back(bb.Bind("out", x));
-      IXA_ASSIGN_OR_RETURN(std::vector<Val> ridx,
-                           HeroToRootIndex(lc, h->reduce, r.root, oidx));
-      ElementalEmitter epilogue(&lc, &bb);
-      epilogue.Override(h->reduce, h->accs[lane]);
-      epilogue.set_inline(path);
-      IXA_ASSIGN_OR_RETURN(std::vector<Val> values,
-                           epilogue.Emit(r.root, ridx));
-      for (size_t j = 0; j < buffers.size(); ++j) {
-        bb.Add(ir::Store(buffers[j], ridx, values[j]));
-      }
-      return true;
+      return StoreEpilogue(lc, bb, h->reduce, h->accs[lane], r, oidx, buffers);
     };
     if (lanes == 1) {
       IXA_EMIT_TRY(ForEachPoint(

@@ -93,21 +93,9 @@ Result<bool> BuildTranspose(LoweringContext& lc, BlockBuilder& bb) {
                                 "' without a thread map");
     }
     std::shared_ptr<const IndexingMap> map = lc.Intern(*r.output_map);
-    std::vector<int> buffers = RootBuffers(lc, r);
     bb.Add(ir::Comment("side output " + r.root->name +
                        " where its input is read"));
-    IXA_EMIT_TRY(ForEachPoint(
-        lc, bb, map, ids, [&](const std::vector<Val>& ops) -> Result<bool> {
-          std::vector<Val> idx;
-          for (const Val& x : lc.ApplyAll(map, ops))
-            idx.push_back(bb.Bind("idx", x));
-          ElementalEmitter ee(&lc, &bb);
-          IXA_ASSIGN_OR_RETURN(std::vector<Val> values, ee.Emit(r.root, idx));
-          for (size_t j = 0; j < buffers.size(); ++j) {
-            bb.Add(ir::Store(buffers[j], idx, values[j]));
-          }
-          return true;
-        }));
+    IXA_EMIT_TRY(EmitRootsAtMap(lc, bb, map, {&r}, ids));
   }
   bb.Add(ir::Barrier());
   // Phase 2: tiles out, transposed, through the epilogues.
@@ -135,17 +123,7 @@ Result<bool> BuildTranspose(LoweringContext& lc, BlockBuilder& bb) {
             read[i] = t[desc.permutation[i]];
           IXA_ASSIGN_OR_RETURN(Type type, ir::TypeOf(hero->shape.type));
           Val hv = bb.Bind("t", ir::Load(tile, type, read));
-          IXA_ASSIGN_OR_RETURN(std::vector<Val> ridx,
-                               HeroToRootIndex(lc, hero, r.root, hidx));
-          ElementalEmitter epilogue(&lc, &bb);
-          epilogue.Override(hero, {hv});
-          epilogue.set_inline(PathToHero(r.root, hero));
-          IXA_ASSIGN_OR_RETURN(std::vector<Val> values,
-                               epilogue.Emit(r.root, ridx));
-          for (size_t j = 0; j < buffers.size(); ++j) {
-            bb.Add(ir::Store(buffers[j], ridx, values[j]));
-          }
-          return true;
+          return StoreEpilogue(lc, bb, hero, {hv}, r, hidx, buffers);
         }));
   }
   return true;

@@ -125,7 +125,7 @@ void Prepare(Prepared& p, size_t i, const CheckOptions& options,
     p.error = "plan: " + plan.error().ToString();
     return;
   }
-  p.emitter = emit::EmitterName(plan->kind);
+  p.emitter = EmitterKindName(plan->kind);
   if (!c.expect_emitter.empty() && c.expect_emitter != p.emitter) {
     p.error = "the plan chose " + p.emitter + ", expected " + c.expect_emitter;
     return;

@@ -1,23 +1,27 @@
 // ixa: the command-line front end.
 //
-//   ixa query [--syntax affine|symbolic] [--budget-ms N] [FILE|-]
+//   ixa query [--syntax affine|symbolic] [--budget-ms N] [--jobs N]
+//             [FILE|-]
 //                        JSON Lines requests in, one response line each out
 //   ixa version          prints the version
 //   ixa devices          lists the built-in device descriptions
 //   ixa draw ...         renders a layout to SVG
 //   ixa --help
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 #include <string>
 
 #include "core/budget.h"
 #include "core/expr.h"
 #include "tools/ixa/commands.h"
 #include "tools/ixa/emit_ops.h"
+#include "tools/ixa/fast_json.h"
+#include "tools/ixa/fast_ops.h"
+#include "tools/ixa/parallel_query.h"
 #include "tools/ixa/protocol.h"
 
 namespace ixa::cli {
@@ -33,14 +37,16 @@ const char kUsage[] =
     "usage: ixa <command> [args]\n"
     "\n"
     "commands:\n"
-    "  query [--syntax affine|symbolic] [--budget-ms N] [FILE|-]\n"
+    "  query [--syntax affine|symbolic] [--budget-ms N] [--jobs N] [FILE|-]\n"
     "                   answer JSON Lines requests (spec/cli.md) from FILE or\n"
     "                   standard input, one response line per request;\n"
     "                   --syntax: how maps print (affine: `floordiv`, the\n"
     "                   default; symbolic: XLA's `/` form), unless a request\n"
     "                   says otherwise in its `syntax` field; --budget-ms: a\n"
     "                   request that runs longer than N ms answers\n"
-    "                   limit_exceeded (default: no time budget)\n"
+    "                   limit_exceeded (default: no time budget); --jobs N:\n"
+    "                   answer on N threads (responses still in request\n"
+    "                   order)\n"
     "  devices          list the built-in device descriptions\n"
     "  draw ...         render a layout to SVG (ixa draw --help)\n"
     "  emit ...         print generated code for a fusion or a PTO\n"
@@ -50,15 +56,6 @@ const char kUsage[] =
     "\n"
     "exit codes of query: 0 all requests ok, 1 some request failed,\n"
     "64 usage error, 66 FILE cannot be read, 70 internal failure\n";
-
-Json ErrorJson(const Error& e) {
-  Json err{{"code", ErrorCodeName(e.code)}, {"message", e.message}};
-  if (e.line > 0) {
-    err["line"] = e.line;
-    err["column"] = e.column;
-  }
-  return err;
-}
 
 std::string Dump(const nlohmann::ordered_json& j) {
   // Replace invalid UTF-8 (echoed user text) instead of throwing.
@@ -79,68 +76,43 @@ class QueryServer {
     RegisterEmitOps(ops_);
   }
 
-  // Answers one line: writes the response line and its newline to `out`.
-  void Answer(const std::string& line, std::ostream& out) {
-    nlohmann::ordered_json response;
+  // Answers one line; returns the response line.
+  std::string Answer(const std::string& line) {
     Json request;
-    try {
-      request = Json::parse(line);
-    } catch (const std::exception& e) {
-      response["id"] = nullptr;
-      response["ok"] = false;
-      std::string what = e.what();
-      response["error"] = ErrorJson(
-          Error{ErrorCode::kInternal, "the line is not JSON: " + what, 0, 0});
-      response["error"]["code"] = "bad_json";
-      ++failures_;
-      out << Dump(response) << '\n';
-      return;
-    }
-    response["id"] = request.is_object() && request.contains("id")
-                         ? request.at("id")
-                         : Json(nullptr);
-    Result<Json> result = Error::BadRequest("internal: unset");
-    try {
-      DeadlineScope deadline(budget_ms_);
-      result = Dispatch(request);
-      // Work cut short by the deadline is never a complete answer.
-      if (DeadlineExpiredIn()) result = DeadlineError();
-    } catch (const std::exception& e) {
-      result = Error{ErrorCode::kInternal, e.what(), 0, 0};
-    } catch (...) {
-      result = Error{ErrorCode::kInternal, "unknown exception", 0, 0};
-    }
-    request = Json();  // the request can be as large as the answer
-    if (result.ok() && result->is_object() && !result->contains("id") &&
-        !result->contains("ok")) {
-      // id and ok, then the op's fields streamed one by one: the same line
-      // as copying them into `response` and dumping it, without a second
-      // copy of an answer that can hold hundreds of thousands of maps, or
-      // the whole line in memory.
-      response["ok"] = true;
-      std::string head = Dump(response);
-      head.pop_back();  // its closing brace
-      out << head;
-      for (const auto& [key, value] : result->items()) {
-        out << ',' << Dump(nlohmann::ordered_json(key)) << ':';
-        nlohmann::detail::serializer<Json> serializer(
-            nlohmann::detail::output_adapter<char>(out), ' ',
-            nlohmann::json::error_handler_t::replace);
-        serializer.dump(value, false, false, 0);
+    // Flat requests skip nlohmann's lexer, and those of the hot ops
+    // nlohmann::json altogether (fast_json.h, fast_ops.h); everything else,
+    // bad JSON included, goes through nlohmann.
+    if (flat_.Read(line)) {
+      if (IsFastOp(flat_)) {
+        Result<std::string> fields = Guarded([this] {
+          ExprContext ctx;  // one context per request
+          return AnswerFastOp(flat_, default_syntax_, ctx);
+        });
+        Count(fields);
+        return FastResponseLine(flat_, fields);
       }
-      out << "}\n";
-      return;
-    }
-    if (result.ok()) {
-      response["ok"] = true;
-      for (auto& [key, value] : result->items()) response[key] = value;
+      request = flat_.ToJson();
     } else {
-      response["ok"] = false;
-      response["error"] = ErrorJson(result.error());
-      ++failures_;
-      if (result.error().code == ErrorCode::kInternal) internal_ = true;
+      try {
+        request = Json::parse(line);
+      } catch (const std::exception& e) {
+        nlohmann::ordered_json response;
+        response["id"] = nullptr;
+        response["ok"] = false;
+        std::string what = e.what();
+        response["error"] = ErrorJson(
+            Error{ErrorCode::kInternal, "the line is not JSON: " + what, 0, 0});
+        response["error"]["code"] = "bad_json";
+        ++failures_;
+        return Dump(response);
+      }
     }
-    out << Dump(response) << '\n';
+    Json id = request.is_object() && request.contains("id") ? request.at("id")
+                                                            : Json(nullptr);
+    Result<Json> result = Guarded([&] { return Dispatch(request); });
+    request = Json();  // the request can be as large as the answer
+    Count(result);
+    return ResponseLine(id, result);
   }
 
   int ExitCode() const {
@@ -169,8 +141,35 @@ class QueryServer {
     return it->second(request, ctx);
   }
 
+  // Runs an op within the request's time budget; an exception becomes an
+  // internal error.
+  template <typename Answering>
+  auto Guarded(Answering answering) -> decltype(answering()) {
+    decltype(answering()) result = Error::BadRequest("internal: unset");
+    try {
+      DeadlineScope deadline(budget_ms_);
+      result = answering();
+      // Work cut short by the deadline is never a complete answer.
+      if (DeadlineExpiredIn()) result = DeadlineError();
+    } catch (const std::exception& e) {
+      result = Error{ErrorCode::kInternal, e.what(), 0, 0};
+    } catch (...) {
+      result = Error{ErrorCode::kInternal, "unknown exception", 0, 0};
+    }
+    return result;
+  }
+
+  template <typename T>
+  void Count(const Result<T>& result) {
+    if (!result.ok()) {
+      ++failures_;
+      if (result.error().code == ErrorCode::kInternal) internal_ = true;
+    }
+  }
+
   TextSyntax default_syntax_;
   OpTable ops_;
+  FlatRequest flat_;  // reused line after line
   int64_t budget_ms_ = 0;
   int failures_ = 0;
   bool internal_ = false;
@@ -180,6 +179,7 @@ int RunQuery(int argc, char** argv) {
   const char* path = nullptr;
   TextSyntax syntax = TextSyntax::kAffine;
   int64_t budget_ms = 0;
+  int jobs = 1;
   for (int i = 2; i < argc; ++i) {
     std::string arg = argv[i];
     // `--flag value` or `--flag=value`; false (usage error) when absent.
@@ -222,6 +222,20 @@ int RunQuery(int argc, char** argv) {
       budget_ms = v;
       continue;
     }
+    if (arg == "--jobs" || arg.rfind("--jobs=", 0) == 0) {
+      char* end = nullptr;
+      long v = 0;
+      bool ok = flag_value("--jobs", &value);
+      if (ok) v = std::strtol(value.c_str(), &end, 10);
+      if (!ok || value.empty() || *end != '\0' || v < 1 || v > 256) {
+        std::cerr << "ixa query: --jobs takes a number of threads from 1 to "
+                     "256\n"
+                  << kUsage;
+        return kExitUsage;
+      }
+      jobs = static_cast<int>(v);
+      continue;
+    }
     if (path != nullptr) {
       std::cerr << "ixa query: expected at most one FILE argument\n" << kUsage;
       return kExitUsage;
@@ -241,26 +255,26 @@ int RunQuery(int argc, char** argv) {
     in = &file;
   }
   std::ios::sync_with_stdio(false);
-  QueryServer server(syntax, budget_ms);
-  std::string line;
-  while (std::getline(*in, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.find_first_not_of(" \t") == std::string::npos) continue;
-    server.Answer(line, std::cout);
+  // One server per worker thread: each answers with its own contexts.
+  std::vector<QueryServer> servers;
+  servers.reserve(jobs);
+  for (int w = 0; w < jobs; ++w) servers.emplace_back(syntax, budget_ms);
+  ServeLines(*in, std::cout, jobs,
+             [&servers](int worker, const std::string& line) {
+               return servers[worker].Answer(line);
+             });
+  int exit_code = kExitOk;
+  for (const QueryServer& server : servers) {
+    exit_code = std::max(exit_code, server.ExitCode());
   }
-  std::cout.flush();
-  return server.ExitCode();
+  return exit_code;
 }
 
 }  // namespace
 
 std::string AnswerRequestLine(const std::string& line) {
   static QueryServer* server = new QueryServer();  // never destroyed
-  std::ostringstream out;
-  server->Answer(line, out);
-  std::string response = std::move(out).str();
-  response.pop_back();  // the newline
-  return response;
+  return server->Answer(line);
 }
 
 }  // namespace ixa::cli

@@ -7,6 +7,7 @@
 #include "simplifier/compose.h"
 #include "simplifier/decide.h"
 #include "simplifier/simplify.h"
+#include "tools/ixa/algebra_core.h"
 #include "tools/ixa/protocol.h"
 
 namespace ixa::cli {
@@ -51,33 +52,21 @@ Result<Json> OpCompose(const Json& req, ExprContext& ctx) {
   if (!maps.is_array() || maps.size() < 2) {
     return Error::BadRequest("field 'maps' must be a list of 2 or more maps");
   }
-  std::optional<IndexingMap> acc;
+  std::vector<std::string_view> texts;
   for (size_t i = 0; i < maps.size(); ++i) {
     if (!maps[i].is_string()) {
+      // The maps before it are read (and their errors win), as always.
+      if (!texts.empty()) {
+        auto prefix = ComposeMapTexts(texts, ctx);
+        if (!prefix.ok()) return prefix.error();
+      }
       return Error::BadRequest("field 'maps' item " + std::to_string(i) +
                                " must be a string");
     }
-    auto m = ParseIndexingMap(maps[i].get<std::string>(), &ctx);
-    if (!m.ok()) {
-      Error e = m.error();
-      e.message = "in 'maps' item " + std::to_string(i) + ": " + e.message;
-      return e;
-    }
-    if (!acc) {
-      acc = std::move(m).value();
-      continue;
-    }
-    // Simplified step by step: see ComposeSimplified.
-    auto composed = ComposeSimplified(*acc, *m);
-    if (!composed.ok()) {
-      Error e = composed.error();
-      e.message =
-          "composing 'maps' item " + std::to_string(i) + ": " + e.message;
-      return e;
-    }
-    acc = std::move(composed).value();
+    texts.push_back(maps[i].get_ref<const std::string&>());
   }
-  return Json{{"map", MapToString(*acc)}};
+  IXA_ASSIGN_OR_RETURN(IndexingMap composed, ComposeMapTexts(texts, ctx));
+  return Json{{"map", MapToString(composed)}};
 }
 
 Result<Json> OpEvaluate(const Json& req, ExprContext& ctx) {
@@ -229,6 +218,34 @@ Result<Json> OpBounds(const Json& req, ExprContext& ctx) {
 }
 
 }  // namespace
+
+Result<IndexingMap> ComposeMapTexts(std::span<const std::string_view> texts,
+                                    ExprContext& ctx) {
+  std::optional<IndexingMap> acc;
+  for (size_t i = 0; i < texts.size(); ++i) {
+    auto m = ParseIndexingMap(texts[i], &ctx);
+    if (!m.ok()) {
+      Error e = m.error();
+      e.message = "in 'maps' item " + std::to_string(i) + ": " + e.message;
+      return e;
+    }
+    if (!acc) {
+      acc = std::move(m).value();
+      continue;
+    }
+    // Simplified step by step: see ComposeSimplified.
+    auto composed = ComposeSimplified(*acc, *m);
+    if (!composed.ok()) {
+      Error e = composed.error();
+      e.message =
+          "composing 'maps' item " + std::to_string(i) + ": " + e.message;
+      return e;
+    }
+    acc = std::move(composed).value();
+  }
+  IXA_CHECK(acc.has_value());
+  return std::move(*acc);
+}
 
 void RegisterAlgebraOps(OpTable& table) {
   table["parse"] = OpParse;

@@ -74,10 +74,9 @@ Result<Json> EmitFusionRequest(const Json& request, ExprContext& ctx) {
   Json response = Json::object();
   response["code"] = result.code;
   response["kernel"] = result.kernel;
-  response["emitter"] = emit::EmitterName(result.plan.kind);
+  response["emitter"] = EmitterKindName(result.plan.kind);
   if (result.plan.reduction_kind) {
-    response["reduction_kind"] =
-        emit::ReductionName(*result.plan.reduction_kind);
+    response["reduction_kind"] = ReductionKindName(*result.plan.reduction_kind);
   }
   response["launch"] = LaunchDimensionsJson(result.plan.launch);
   Json buffers = Json::array();

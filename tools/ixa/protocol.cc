@@ -74,9 +74,8 @@ Result<std::vector<int64_t>> GetIntList(const Json& request,
   return out;
 }
 
-Result<IndexingMap> GetMap(const Json& request, const char* field,
-                           ExprContext& ctx) {
-  IXA_ASSIGN_OR_RETURN(std::string text, GetString(request, field));
+Result<IndexingMap> ParseMapField(std::string_view text, const char* field,
+                                  ExprContext& ctx) {
   auto map = ParseIndexingMap(text, &ctx);
   if (!map.ok()) {
     Error e = map.error();
@@ -86,9 +85,23 @@ Result<IndexingMap> GetMap(const Json& request, const char* field,
   return map;
 }
 
+Result<IndexingMap> GetMap(const Json& request, const char* field,
+                           ExprContext& ctx) {
+  if (!Has(request, field)) {
+    return Error::BadRequest(std::string("missing field '") + field + "'");
+  }
+  const Json& v = request.at(field);
+  if (!v.is_string()) {
+    return Error::BadRequest(std::string("field '") + field +
+                             "' must be a string");
+  }
+  return ParseMapField(v.get_ref<const std::string&>(), field, ctx);
+}
+
 namespace {
-// One request is answered at a time (main.cc), so one global suffices.
-TextSyntax response_syntax = TextSyntax::kAffine;
+// Per thread: `ixa query --jobs N` answers N requests at once, each on its
+// own thread (parallel_query.h).
+thread_local TextSyntax response_syntax = TextSyntax::kAffine;
 }  // namespace
 
 void SetResponseSyntax(TextSyntax syntax) { response_syntax = syntax; }

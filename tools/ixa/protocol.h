@@ -7,6 +7,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 
 #include "core/expr.h"
 #include "core/indexing_map.h"
@@ -41,6 +42,10 @@ bool Has(const Json& request, const char* field);
 // Parses the map in `field`; parse errors keep their line and column.
 Result<IndexingMap> GetMap(const Json& request, const char* field,
                            ExprContext& ctx);
+// The same for map text already read from request field `field` (the
+// message names the field).
+Result<IndexingMap> ParseMapField(std::string_view text, const char* field,
+                                  ExprContext& ctx);
 
 // Canonical printed form of a map, as every response returns it, in the
 // current response's syntax (below).

@@ -1,0 +1,149 @@
+#include "tools/ixa/fast_ops.h"
+
+#include <string_view>
+#include <vector>
+
+#include "core/text.h"
+#include "simplifier/decide.h"
+#include "simplifier/simplify.h"
+#include "tools/ixa/algebra_core.h"
+
+namespace ixa::cli {
+
+namespace {
+
+enum class HotOp { kNone, kParse, kSimplify, kCompose, kIsEmpty };
+
+HotOp HotOpOf(const FlatRequest& request) {
+  const FlatValue* op = request.Find("op");
+  if (op == nullptr || op->kind != FlatValue::Kind::kString) {
+    return HotOp::kNone;
+  }
+  if (op->text == "simplify") return HotOp::kSimplify;
+  if (op->text == "compose") return HotOp::kCompose;
+  if (op->text == "is_empty") return HotOp::kIsEmpty;
+  if (op->text == "parse") return HotOp::kParse;
+  return HotOp::kNone;
+}
+
+bool IsString(const FlatValue* v) {
+  return v != nullptr && v->kind == FlatValue::Kind::kString;
+}
+
+// The response field "map": the canonical print.
+void AppendMapField(const IndexingMap& map, std::string* out) {
+  out->append("\"map\":");
+  AppendJsonString(MapToString(map), out);
+}
+
+}  // namespace
+
+bool IsFastOp(const FlatRequest& request) {
+  const FlatValue* id = request.Find("id");
+  if (id != nullptr && id->kind == FlatValue::Kind::kList) return false;
+  const FlatValue* syntax = request.Find("syntax");
+  if (syntax != nullptr &&
+      !(IsString(syntax) && TextSyntaxFromName(syntax->text))) {
+    return false;
+  }
+  switch (HotOpOf(request)) {
+    case HotOp::kNone:
+      return false;
+    case HotOp::kParse:
+    case HotOp::kIsEmpty:
+      return IsString(request.Find("map"));
+    case HotOp::kSimplify: {
+      const FlatValue* explain = request.Find("explain");
+      return IsString(request.Find("map")) &&
+             (explain == nullptr || explain->kind == FlatValue::Kind::kFalse);
+    }
+    case HotOp::kCompose: {
+      const FlatValue* maps = request.Find("maps");
+      if (maps == nullptr || maps->kind != FlatValue::Kind::kList ||
+          maps->num_items < 2) {
+        return false;
+      }
+      for (const FlatValue& item : request.Items(*maps)) {
+        if (item.kind != FlatValue::Kind::kString) return false;
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+// Mirrors OpParse, OpSimplify, OpCompose and OpIsEmpty (ops_algebra.cc):
+// the same calls, the same fields in the same (alphabetical) order.
+Result<std::string> AnswerFastOp(const FlatRequest& request,
+                                 TextSyntax batch_syntax, ExprContext& ctx) {
+  // Every map of this response prints in the request's syntax.
+  const FlatValue* syntax = request.Find("syntax");
+  const TextSyntax response_syntax =
+      syntax != nullptr ? *TextSyntaxFromName(syntax->text) : batch_syntax;
+  SetResponseSyntax(response_syntax);
+  // And every other expression string (messages), as Dispatch does.
+  ScopedTextSyntax printed_as(response_syntax);
+  std::string fields;
+  switch (HotOpOf(request)) {
+    case HotOp::kParse: {
+      IXA_ASSIGN_OR_RETURN(
+          IndexingMap map,
+          ParseMapField(request.Find("map")->text, "map", ctx));
+      AppendMapField(map, &fields);
+      return fields;
+    }
+    case HotOp::kSimplify: {
+      IXA_ASSIGN_OR_RETURN(
+          IndexingMap map,
+          ParseMapField(request.Find("map")->text, "map", ctx));
+      SimplifyResult r = Simplify(&map);
+      if (r.budget_exhausted) fields.append("\"budget_exhausted\":true,");
+      fields.append(r.changed ? "\"changed\":true," : "\"changed\":false,");
+      AppendMapField(map, &fields);
+      return fields;
+    }
+    case HotOp::kCompose: {
+      std::vector<std::string_view> texts;
+      for (const FlatValue& item : request.Items(*request.Find("maps"))) {
+        texts.push_back(item.text);
+      }
+      IXA_ASSIGN_OR_RETURN(IndexingMap map, ComposeMapTexts(texts, ctx));
+      AppendMapField(map, &fields);
+      return fields;
+    }
+    case HotOp::kIsEmpty: {
+      IXA_ASSIGN_OR_RETURN(
+          IndexingMap map,
+          ParseMapField(request.Find("map")->text, "map", ctx));
+      IXA_ASSIGN_OR_RETURN(bool empty, IsEmpty(map));
+      fields.append(empty ? "\"empty\":true" : "\"empty\":false");
+      return fields;
+    }
+    case HotOp::kNone:
+      break;
+  }
+  return Error{ErrorCode::kInternal, "AnswerFastOp: not a hot op", 0, 0};
+}
+
+std::string FastResponseLine(const FlatRequest& request,
+                             const Result<std::string>& fields) {
+  std::string line;
+  line.reserve(64 + (fields.ok() ? fields->size() : 0));
+  line.append("{\"id\":");
+  if (const FlatValue* id = request.Find("id")) {
+    AppendFlatValue(request, *id, &line);
+  } else {
+    line.append("null");
+  }
+  if (fields.ok()) {
+    line.append(",\"ok\":true,");
+    line.append(*fields);
+  } else {
+    line.append(",\"ok\":false,\"error\":");
+    AppendJson(ErrorJson(fields.error()), &line);
+  }
+  line.push_back('}');
+  return line;
+}
+
+}  // namespace ixa::cli

@@ -1,0 +1,33 @@
+// `ixa query --jobs N`: one batch of JSON Lines requests served on N
+// threads, the responses written in request order (issue 13).
+#ifndef IXA_TOOLS_IXA_PARALLEL_QUERY_H_
+#define IXA_TOOLS_IXA_PARALLEL_QUERY_H_
+
+#include <functional>
+#include <istream>
+#include <ostream>
+#include <string>
+
+namespace ixa::cli {
+
+// Answers one request line (without its newline) on worker `worker`
+// (0 <= worker < jobs). Each worker must keep its own state: calls for
+// different workers run concurrently, calls for one worker never do.
+using LineAnswerer =
+    std::function<std::string(int worker, const std::string& line)>;
+
+// Reads lines from `in` (a trailing '\r' is dropped; lines of only spaces
+// and tabs are skipped), answers each with `answer` and writes the
+// response lines to `out` in input order.
+//   jobs <= 1: one line at a time on this thread.
+//   jobs > 1:  this thread reads, `jobs` workers answer, a writer thread
+//     writes; at most a bounded number of lines are in flight. `out` is
+//     flushed whenever every line read so far has been written, so an
+//     interactive client gets each answer without waiting for more input.
+// An exception thrown by `answer` stops the batch and is rethrown here.
+void ServeLines(std::istream& in, std::ostream& out, int jobs,
+                const LineAnswerer& answer);
+
+}  // namespace ixa::cli
+
+#endif  // IXA_TOOLS_IXA_PARALLEL_QUERY_H_
