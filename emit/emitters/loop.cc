@@ -89,10 +89,7 @@ Result<bool> BuildLoop(LoweringContext& lc, BlockBuilder& bb) {
     }
     if (!placed) groups.push_back({map, {&r}});
   }
-  // No structured binding: clang 14 rejects a lambda that captures one.
-  for (const auto& group : groups) {
-    const auto& map = group.first;
-    const auto& roots = group.second;
+  for (const auto& [map, roots] : groups) {
     bb.Add(ir::Comment("each thread computes the roots at its output indices"));
     IXA_EMIT_TRY(EmitRootsAtMap(lc, bb, map, roots, ids));
   }
