@@ -1,5 +1,7 @@
 #include "core/budget.h"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <utility>
 
@@ -25,6 +27,40 @@ bool ReadClock(const char* operation) {
 }  // namespace budget_internal
 
 using budget_internal::deadline_state;
+
+namespace {
+
+// The lowest address of this thread's stack (it grows down), or 0 when
+// unknown. Read once per thread.
+uintptr_t StackLowEnd() {
+  thread_local uintptr_t low = [] {
+    uintptr_t found = 0;
+#if defined(__linux__)
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+      void* addr = nullptr;
+      size_t size = 0;
+      if (pthread_attr_getstack(&attr, &addr, &size) == 0) {
+        found = reinterpret_cast<uintptr_t>(addr);
+      }
+      pthread_attr_destroy(&attr);
+    }
+#endif
+    return found;
+  }();
+  return low;
+}
+
+}  // namespace
+
+bool StackNearlyExhausted() {
+  uintptr_t low = StackLowEnd();
+  if (low == 0) return false;
+  // The address of a local is where the stack is now (ASan may move
+  // locals to a fake stack; the frame address is on the real one).
+  uintptr_t here = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+  return here < low + static_cast<uintptr_t>(kStackReserveBytes);
+}
 
 DeadlineScope::DeadlineScope(int64_t budget_ms) : saved_(deadline_state) {
   if (budget_ms <= 0) return;

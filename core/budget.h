@@ -103,6 +103,20 @@ const char* DeadlineExpiredIn();
 // limit_exceeded: "time budget of N ms ran out in <operation>".
 Error DeadlineError();
 
+// The stack this thread must keep free: recursive code stops (and answers
+// limit_exceeded) before it gets closer than this to the end of the stack.
+inline constexpr int64_t kStackReserveBytes = int64_t{1} << 20;
+
+// True when fewer than kStackReserveBytes of this thread's stack are left.
+// For recursion whose depth a constant cannot bound safely in every build:
+// frames are many times larger under ASan at -O0 than in Release, so a
+// depth cap that is generous in Release overflows there. Code that checks
+// this keeps a deterministic depth cap too (Release never reaches the
+// reserve below it); the check only makes the sanitized and Debug builds
+// refuse earlier instead of crashing. False when the stack's bounds are
+// unknown (a platform without pthread_getattr_np).
+bool StackNearlyExhausted();
+
 }  // namespace ixa
 
 #endif  // IXA_CORE_BUDGET_H_

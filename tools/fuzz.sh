@@ -17,7 +17,8 @@
 #
 # Targets: map_roundtrip (parse -> print -> parse), map_simplify (parse +
 # simplify checked by enumeration), hlo (HLO reader + indexing + fusion
-# indexing), cli_request (one `ixa query` request line).
+# indexing + emitter plans + code generation), cli_request (one `ixa query`
+# request line).
 #
 # Exit status 1 when a target fails (a crash, a sanitizer report, a failed
 # property, a timeout): the input is in build-fuzz/findings/<target>/ and

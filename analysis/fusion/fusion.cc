@@ -321,6 +321,11 @@ Result<std::vector<PartialIndexing>> ForwardIndexing(const FusionRegion& region,
   MapPool pool;
   std::unordered_map<const Instruction*, std::vector<IdSet>> maps;
   std::unordered_map<const Instruction*, std::string> unknown;
+  // An empty tuple parameter (`()`) has no elements, so nothing reaches
+  // the outputs from it.
+  if (OutputCount(*source) == 0) {
+    return std::vector<PartialIndexing>(OutputCount(*region.root));
+  }
   IndexingMap seed = IndexingMap::Identity(ctx, source->shape.dims);
   FinishMap(&seed);
   maps[source].resize(OutputCount(*source));
@@ -336,6 +341,11 @@ Result<std::vector<PartialIndexing>> ForwardIndexing(const FusionRegion& region,
       }
       auto found = maps.find(operand);
       if (found == maps.end()) continue;
+      // An operand without that output (an empty tuple read by any op but
+      // get-tuple-element, whose index the verifier checks) passes nothing.
+      if (ReadOutput(*instr) >= static_cast<int>(found->second.size())) {
+        continue;
+      }
       const IdSet& reaching = found->second[ReadOutput(*instr)];
       if (reaching.empty()) continue;
       IXA_ASSIGN_OR_RETURN(HloInstructionIndexing step,

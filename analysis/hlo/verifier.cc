@@ -93,6 +93,28 @@ bool AnyUnbounded(const Instruction& in) {
   return false;
 }
 
+// Sizes that may be `?`: a `?` matches any size.
+bool SameDim(int64_t a, int64_t b) {
+  return a == b || a == kUnboundedDim || b == kUnboundedDim;
+}
+bool SameDims(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (!SameDim(a[i], b[i])) return false;
+  }
+  return true;
+}
+
+// The ops whose indexing takes `?` dims (indexing.cc HandlesUnboundedDims)
+// and whose checks in VerifyArrayOp are equalities and upper bounds, which
+// hold or fail with `?` too (SameDim): their attributes must fit the ranks
+// whatever the sizes, or the indexing reads past them.
+bool ChecksUnboundedDims(const std::string& op) {
+  return (IsElementwiseOpcode(op) && op != "bitcast-convert") ||
+         op == "broadcast" || op == "transpose" || op == "reverse" ||
+         op == "slice" || op == "dynamic-slice" || op == "dot";
+}
+
 // bitcast-convert between element types of different widths: the narrower
 // side has one more (minor) dim, of size wide bits / narrow bits.
 std::optional<std::string> VerifyBitcastConvert(const Instruction& in) {
@@ -292,7 +314,7 @@ std::optional<std::string> VerifySort(const Instruction& in) {
 
 std::optional<std::string> VerifyArrayOp(const Instruction& in) {
   // `?` dims carry no size to check sums and products against.
-  if (AnyUnbounded(in)) return std::nullopt;
+  if (AnyUnbounded(in) && !ChecksUnboundedDims(in.opcode)) return std::nullopt;
   const std::string& op = in.opcode;
   const Shape& out = in.shape;
   auto operand_dims = [&](int i) -> const std::vector<int64_t>& {
@@ -302,7 +324,7 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
   if (IsElementwiseOpcode(op)) {
     for (const Instruction* o : in.operands) {
       if (o->shape.IsScalar() && !out.IsScalar()) continue;
-      if (o->shape.dims != out.dims) {
+      if (!SameDims(o->shape.dims, out.dims)) {
         return "shape mismatch: operand '" + o->name + "' of '" + in.name +
                "' is " + Str(o->shape) + ", expected dimensions of " + Str(out);
       }
@@ -317,7 +339,7 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
              Str(in.operand(0)->shape) + " -> " + Str(out);
     }
     for (size_t i = 0; i < d.size(); ++i) {
-      if (out.dims[d[i]] != operand_dims(0)[i]) {
+      if (!SameDim(out.dims[d[i]], operand_dims(0)[i])) {
         return "shape mismatch: broadcast '" + in.name + "' of '" +
                in.operand(0)->name + "', which is " +
                Str(in.operand(0)->shape) + ", cannot give " + Str(out) +
@@ -338,7 +360,9 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
              std::to_string(out.rank()) + " dimensions";
     }
     for (size_t i = 0; i < p.size(); ++i) {
-      if (out.dims[i] != operand_dims(0)[p[i]]) return Mismatch(in, out);
+      if (!SameDim(out.dims[i], operand_dims(0)[p[i]])) {
+        return Mismatch(in, out);
+      }
     }
     return std::nullopt;
   }
@@ -370,7 +394,9 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
   }
   if (op == "reverse") {
     if (auto e = NeedOperands(in, 1)) return e;
-    if (operand_dims(0) != out.dims) return Mismatch(in, in.operand(0)->shape);
+    if (!SameDims(operand_dims(0), out.dims)) {
+      return Mismatch(in, in.operand(0)->shape);
+    }
     if (!DistinctIn(in.dimensions, out.rank())) {
       return "reverse dimensions=" + Dims(in.dimensions) + " out of range";
     }
@@ -391,8 +417,9 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
                std::to_string(s.limit) + ":" + std::to_string(s.stride) +
                "] out of range for dimension " + std::to_string(i);
       }
-      if (out.dims[i] !=
-          (s.limit == s.start ? 0 : (s.limit - s.start - 1) / s.stride + 1)) {
+      if (!SameDim(out.dims[i], s.limit == s.start
+                                    ? 0
+                                    : (s.limit - s.start - 1) / s.stride + 1)) {
         return Mismatch(in, out);
       }
     }
@@ -459,7 +486,7 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
         return "dynamic_slice_sizes larger than the operand";
       }
     }
-    if (out.dims != in.dynamic_slice_sizes) return Mismatch(in, out);
+    if (!SameDims(out.dims, in.dynamic_slice_sizes)) return Mismatch(in, out);
     return std::nullopt;
   }
   if (op == "dynamic-update-slice") {
@@ -501,13 +528,15 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
     }
     std::vector<int64_t> want;
     for (size_t i = 0; i < dn.lhs_batch.size(); ++i) {
-      if (l[dn.lhs_batch[i]] != r[dn.rhs_batch[i]]) {
+      if (!SameDim(l[dn.lhs_batch[i]], r[dn.rhs_batch[i]])) {
         return "dot batch dimensions differ in size";
       }
       want.push_back(l[dn.lhs_batch[i]]);
     }
     for (size_t i = 0; i < lc.size(); ++i) {
-      if (l[lc[i]] != r[rc[i]]) return "dot contracting dimensions differ";
+      if (!SameDim(l[lc[i]], r[rc[i]])) {
+        return "dot contracting dimensions differ";
+      }
     }
     for (size_t i = 0; i < l.size(); ++i) {
       if (std::find(lb.begin(), lb.end(), i) == lb.end()) want.push_back(l[i]);
@@ -515,7 +544,9 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
     for (size_t i = 0; i < r.size(); ++i) {
       if (std::find(rb.begin(), rb.end(), i) == rb.end()) want.push_back(r[i]);
     }
-    if (want != out.dims) return Mismatch(in, Shape::Array(out.type, want));
+    if (!SameDims(want, out.dims)) {
+      return Mismatch(in, Shape::Array(out.type, want));
+    }
     return std::nullopt;
   }
   if (op == "iota") {

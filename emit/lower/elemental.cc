@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "analysis/indexing/indexing.h"
+#include "core/budget.h"
 #include "emit/lower/lowering.h"
 
 namespace ixa::emit {
@@ -20,6 +21,14 @@ using ir::Val;
 Result<Val> ScalarConstant(const Instruction& in);
 
 namespace {
+
+// The deepest operand chain code generation follows (Emit recurses once per
+// instruction of the chain); deeper fusions answer limit_exceeded. The map
+// parser's depth cap (2,000): far inside the stack in Release, but not
+// under ASan at -O0 (a level takes over 16 KB there), where the stack
+// check (core/budget.h) refuses first.
+constexpr int kMaxElementalDepth = 2000;
+thread_local int elemental_depth = 0;
 
 Error NoCodegen(const Instruction& in, const std::string& why = "") {
   return Error::Unsupported("emit: no code generation for '" + in.opcode +
@@ -173,7 +182,21 @@ Result<std::vector<Val>> ElementalEmitter::Emit(const Instruction* instr,
   if (found != memo_.end() && bb_->IsOpen(found->second.block)) {
     return found->second.values;
   }
-  IXA_ASSIGN_OR_RETURN(std::vector<Val> values, EmitUncached(instr, index));
+  // Emitting an instruction emits its operands first, recursively (nested
+  // fusions and runtime indices too): a chain of 100,000 instructions
+  // overflowed the stack. The depth is counted per thread, across the
+  // emitters of nested computations.
+  if (elemental_depth >= kMaxElementalDepth || StackNearlyExhausted()) {
+    return Error::Limit(
+        "emit: a chain of " + std::to_string(elemental_depth) +
+        " instructions, each an operand of the next, reaches '" + instr->name +
+        "' (budget: " + std::to_string(kMaxElementalDepth) +
+        " and what the stack holds)");
+  }
+  ++elemental_depth;
+  Result<std::vector<Val>> emitted = EmitUncached(instr, index);
+  --elemental_depth;
+  IXA_ASSIGN_OR_RETURN(std::vector<Val> values, std::move(emitted));
   memo_[memo_key] = MemoEntry{bb_->current_block(), values};
   return values;
 }
@@ -295,6 +318,10 @@ Result<std::vector<Val>> ElementalEmitter::EmitUncached(
     return std::vector<Val>(all.begin() + first, all.begin() + first + n);
   }
   if (op == "fusion" || op == "call") {
+    if (in.called() == nullptr) {
+      return Error::Invalid("emit: " + op + " '" + in.name +
+                            "' names no computation");
+    }
     ElementalEmitter nested(lc_, bb_);
     nested.set_outer(this, instr);
     return nested.Emit(in.called()->root(), index);

@@ -452,6 +452,13 @@ Result<std::string> LoweringContext::SubgraphFunction(const Instruction* root) {
 
 Result<std::string> LoweringContext::ScalarFunction(
     const hlo::Computation* comp) {
+  // The reader takes a reduce or scatter without to_apply (the indexing
+  // does not need it); code generation does.
+  if (comp == nullptr) {
+    return Error::Invalid(
+        "emit: an instruction that applies a computation "
+        "has no to_apply");
+  }
   auto found = scalar_functions_.find(comp);
   if (found != scalar_functions_.end()) return found->second;
   std::string name = FreshName(Sanitize(comp->name()) + "_");

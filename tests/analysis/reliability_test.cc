@@ -36,5 +36,75 @@ TEST_CASE("HLO text that ends where an integer is expected",
   }
 }
 
+// fuzz_hlo: the verifier skipped every op with a `?` dim, so a dynamic-slice
+// of a `?`-sized offset vector without dynamic_slice_sizes (misspelled) was
+// accepted and its indexing read past the empty sizes. Ops whose indexing
+// takes `?` dims are now verified with `?` matching any size.
+TEST_CASE("HLO ops with unbounded dims are verified", "[reliability][hlo]") {
+  const std::string text =
+      "\n    p0 = f32[5,6] parameter(0)\n    o0 = s32[?] parameter(1)\n"
+      "    o1 = s32[] parameter(2)\n    ROOT r = f32[2,3] dynamic-slice(p0, "
+      "o0, o1), dynamic_slice_sires={2,3}";
+  auto m = ParseExact(text);
+  REQUIRE_FALSE(m.ok());
+  CHECK(m.error().code == ErrorCode::kParseError);
+  CHECK(m.error().line == 5);
+  // Attributes that do not fit the rank, with `?` dims.
+  for (const char* bad :
+       {"p = f32[?,6] parameter(0)\nROOT r = f32[6] transpose(p), "
+        "dimensions={1,0}",
+        "p = f32[?] parameter(0)\nROOT r = f32[?,4] broadcast(p), "
+        "dimensions={2}",
+        "p = f32[?,4] parameter(0)\nROOT r = f32[?,3] slice(p), "
+        "slice={[0:2]}",
+        "p = f32[?,4] parameter(0)\nROOT r = f32[?,4] reverse(p), "
+        "dimensions={2}",
+        "p = f32[?,4] parameter(0)\nq = f32[?,5] parameter(1)\n"
+        "ROOT r = f32[?,4] add(p, q)",
+        "p = f32[?,4] parameter(0)\nq = f32[4,?] parameter(1)\n"
+        "ROOT r = f32[?,?] dot(p, q), lhs_contracting_dims={2}, "
+        "rhs_contracting_dims={0}"}) {
+    INFO(bad);
+    auto r = ParseExact(bad);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == ErrorCode::kParseError);
+  }
+  // `?` still matches any size.
+  for (const char* good :
+       {"p0 = f32[?,6] parameter(0)\no0 = s32[] parameter(1)\n"
+        "ROOT r = f32[2,3] dynamic-slice(p0, o0, o0), "
+        "dynamic_slice_sizes={2,3}",
+        "p = f32[?,6] parameter(0)\nROOT r = f32[6,?] transpose(p), "
+        "dimensions={1,0}",
+        "p = f32[?] parameter(0)\nROOT r = f32[?,4] broadcast(p), "
+        "dimensions={0}",
+        "p = f32[?,4] parameter(0)\nq = f32[4,?] parameter(1)\n"
+        "ROOT r = f32[?,?] dot(p, q), lhs_contracting_dims={1}, "
+        "rhs_contracting_dims={0}"}) {
+    INFO(good);
+    auto r = ParseExact(good);
+    CHECK(r.ok());
+  }
+}
+
+// fuzz_hlo: input_to_output fusion indexing from an empty tuple parameter
+// (`()`, no outputs) read the first output of it. Nothing reaches the root
+// from a parameter without elements.
+TEST_CASE("fusion input_to_output indexing from an empty tuple parameter",
+          "[reliability][hlo]") {
+  const std::string text =
+      "\n    p0 = () parameter(0)f2 = s32[] pnt(p0), index=1";
+  auto m = ParseExact(text);
+  REQUIRE(m.ok());
+  const hlo::Computation& entry = *(*m)->entry();
+  FusionRegion region = RegionOfComputation(entry);
+  REQUIRE(region.parameters.size() == 1);
+  ExprContext ctx;
+  auto forward = ComputeFusionInputToOutputIndexing(region, 0, &ctx);
+  REQUIRE(forward.ok());
+  REQUIRE(forward->size() == 1);
+  CHECK((*forward)[0].empty());
+}
+
 }  // namespace
 }  // namespace ixa::testing

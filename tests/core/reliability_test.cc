@@ -187,5 +187,28 @@ TEST_CASE("deadline scopes", "[reliability]") {
   }
 }
 
+// StackNearlyExhausted lets recursion stop before the end of the stack:
+// frames of 4 KiB each until it answers true, which must happen long
+// before the recursion would have run off an 8 MiB stack (a crash).
+int RecurseUntilStackLow(int depth) {
+  volatile char frame[4096];
+  frame[0] = static_cast<char>(depth);
+  if (StackNearlyExhausted() || depth >= 1'000'000) return depth;
+  int deepest = RecurseUntilStackLow(depth + 1);
+  frame[1] = 0;  // a use after the call: the frame stays (no tail call)
+  return deepest;
+}
+
+TEST_CASE("StackNearlyExhausted answers before the stack ends",
+          "[reliability]") {
+  CHECK_FALSE(StackNearlyExhausted());
+  int depth = RecurseUntilStackLow(0);
+#if defined(__linux__)
+  CHECK(depth < 1'000'000);  // it answered true
+  CHECK(depth > 16);         // not at the top of the stack
+#endif
+  CHECK_FALSE(StackNearlyExhausted());
+}
+
 }  // namespace
 }  // namespace ixa

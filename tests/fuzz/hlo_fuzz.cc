@@ -1,18 +1,25 @@
 // libFuzzer target fuzz_hlo: HLO module text -> the reader -> per-op
 // indexing in both directions for every instruction -> fusion indexing of
-// every computation (both directions) -> partition. Errors are fine;
-// crashes, hangs, UB and internal errors are not. Every map produced must
-// print to text that parses again.
+// every computation (both directions) -> partition -> the emitter plan
+// (thread maps) of every computation -> code generation (`emit` cpp, and
+// cuda or mlir) with that plan. Errors are fine; crashes, hangs, UB and
+// internal errors are not. Every map produced must print to text that
+// parses again.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
+#include "analysis/emitters/plan.h"
 #include "analysis/fusion/fusion.h"
 #include "analysis/hlo/module.h"
 #include "analysis/indexing/indexing.h"
 #include "analysis/partition/partition.h"
 #include "core/text.h"
+#include "emit/pipeline.h"
+#include "hw/device.h"
 #include "tests/fuzz/fuzz_check.h"
 
 namespace {
@@ -22,6 +29,9 @@ using ixa::IndexingMap;
 // Bounds the work per input (the reader accepts modules of any size).
 constexpr int kMaxInstructionsAnalysed = 64;
 constexpr int kMaxOutputsPerInstruction = 4;
+// Plans and code generation are linear in the region's size; the fuzzer is
+// after odd fusions, not big ones (the stress script covers size).
+constexpr int kMaxRegionSizeEmitted = 64;
 
 template <typename T>
 void CheckResult(const char* what, const ixa::Result<T>& r) {
@@ -44,6 +54,48 @@ void CheckMapPrints(const IndexingMap& map) {
 void CheckSets(const std::vector<ixa::IndexingMapSet>& sets) {
   for (const ixa::IndexingMapSet& set : sets) {
     for (const IndexingMap& m : set) CheckMapPrints(m);
+  }
+}
+
+// The emitter plan of `region` on a device chosen by the input (so every
+// built-in device, warp 32 and 64, gets inputs), then the code of that plan
+// in C++ and in a second target also chosen by the input. A forced loop plan
+// (coalescing's `launch` override) too when the emitter is another.
+void PlanAndEmit(const ixa::FusionRegion& region, const uint8_t* data,
+                 size_t size, ixa::ExprContext* ctx) {
+  std::span<const ixa::hw::Device> devices = ixa::hw::BuiltinDevices();
+  uint64_t hash = 1469598103934665603u;  // FNV-1a: deterministic per input
+  for (size_t i = 0; i < size; ++i) hash = (hash ^ data[i]) * 1099511628211u;
+  const ixa::hw::Device& device = devices[hash % devices.size()];
+  auto plan = ixa::ComputeEmitterPlan(region, device, ctx);
+  CheckResult("the emitter plan", plan);
+  if (!plan.ok()) return;
+  for (const ixa::RootPlan& root : plan->roots) {
+    if (root.output_map) CheckMapPrints(*root.output_map);
+    for (const auto& m : root.hero_operand_maps) {
+      if (m) CheckMapPrints(*m);
+    }
+  }
+  for (const ixa::ParameterPlan& p : plan->parameters) {
+    for (const IndexingMap& m : p.maps) CheckMapPrints(m);
+  }
+  ixa::emit::EmitOptions options;
+  if (device.shared_memory_per_block > 0) {
+    options.shared_memory_limit = device.shared_memory_per_block;
+  }
+  CheckResult("emit cpp",
+              ixa::emit::EmitFusionWithPlan(region, *plan, options, ctx));
+  options.target =
+      (hash >> 32) % 2 ? ixa::emit::Target::kCuda : ixa::emit::Target::kMlir;
+  options.host = (hash >> 33) % 2;
+  if (options.target == ixa::emit::Target::kCuda) options.host = false;
+  CheckResult("emit cuda/mlir",
+              ixa::emit::EmitFusionWithPlan(region, *plan, options, ctx));
+  if (plan->kind != ixa::EmitterKind::kLoop) {
+    ixa::PlanOptions force_loop;
+    force_loop.force_loop = true;
+    auto loop = ixa::ComputeEmitterPlan(region, device, force_loop, ctx);
+    CheckResult("the forced loop plan", loop);
   }
 }
 
@@ -89,12 +141,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     auto partition = ixa::PartitionComputation(*computation, &ctx);
     CheckResult("partition", partition);
-    // HOOK (integrator): once the emitter plans and code generation are on
-    // main, run them here on every region the reader accepts, e.g.
-    //   auto plan = ixa::PlanFusion(region, device, &ctx);   // thread plans
-    //   CheckResult("thread plan", plan);
-    //   if (plan.ok()) CheckResult("emit cpp", ixa::EmitCpp(*plan));
-    // (issue 12: emit cpp must never crash on any fusion the reader takes).
+    if (static_cast<int>(region.members.size()) <= kMaxRegionSizeEmitted) {
+      PlanAndEmit(region, data, size, &ctx);
+    }
   }
   auto resolved = ixa::ResolveFusion(**module, "");
   CheckResult("resolving the default fusion", resolved);
