@@ -74,9 +74,11 @@ std::optional<int64_t> Eval(const ExprNode* e, const Point& p) {
 // budget are not recorded (more budget may succeed).
 class FailedFits : public ExprContext::Attachment {
  public:
-  // At most this many failures are kept per context (then no more are
-  // recorded; lookups still work).
+  // At most this many failures, and this many words of boxes (a box with
+  // value lists can take a few thousand), are kept per context; past them
+  // nothing more is recorded (lookups still work).
   static constexpr size_t kMaxEntries = 4096;
+  static constexpr size_t kMaxKeyWords = size_t{1} << 16;
 
   const void* kind() const override { return &kKind; }
 
@@ -107,7 +109,12 @@ class FailedFits : public ExprContext::Attachment {
   }
 
   void Add(const ExprNode* e, std::span<const BoxAxis> axes) {
-    if (entries_.size() >= kMaxEntries) return;
+    size_t words = 0;
+    for (const BoxAxis& a : axes)
+      words += 4 + (a.values ? a.values->size() : 0);
+    if (entries_.size() >= kMaxEntries || keys_.size() + words > kMaxKeyWords) {
+      return;
+    }
     const uint32_t* head = heads_.Find(e);
     Entry entry{keys_.size(), 0, head ? *head : 0};
     for (const BoxAxis& a : axes) {
