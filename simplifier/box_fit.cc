@@ -64,15 +64,18 @@ std::optional<int64_t> Eval(const ExprNode* e, const Point& p) {
   return std::nullopt;
 }
 
-// The genuine failures of FitAffineOnBox in one ExprContext: a fit is a
+// What the box enumerations of one ExprContext found (RememberFailedFits).
+// The genuine failures of FitAffineOnBox: a fit is a
 // function of the expression and the box only, and the steps of a
 // composition chain re-simplify the chain's unchanged subexpressions (a
 // `d0 floordiv 2` of the first map is fitted again at every step, and the
 // rewriter tries a one-variable node by div.affine_in_one_variable and then
 // by div.affine_on_box on the same box): on the peers' W2, 2075 of 2979
 // fits repeated an earlier failure of the same item. Failures for lack of
-// budget are not recorded (more budget may succeed).
-class FailedFits : public ExprContext::Attachment {
+// budget are not recorded (more budget may succeed). And the answers of
+// AllowedValues, a function of its arguments only, which the same steps
+// ask again for the chain's single-variable constraints.
+class BoxRecord : public ExprContext::Attachment {
  public:
   // At most this many failures, and this many words of boxes (a box with
   // value lists can take a few thousand), are kept per context; past them
@@ -82,21 +85,21 @@ class FailedFits : public ExprContext::Attachment {
 
   const void* kind() const override { return &kKind; }
 
-  FailedFits() {
+  BoxRecord() {
     keys_.reserve(256);
     entries_.reserve(32);
   }
 
   // The record of ctx, or null when RememberFailedFits was not called.
-  static FailedFits* Of(ExprContext* ctx) {
+  static BoxRecord* Of(ExprContext* ctx) {
     ExprContext::Attachment* a = ctx->attachment();
-    return a != nullptr && a->kind() == &kKind ? static_cast<FailedFits*>(a)
+    return a != nullptr && a->kind() == &kKind ? static_cast<BoxRecord*>(a)
                                                : nullptr;
   }
 
   static void Attach(ExprContext* ctx) {
     if (ctx->attachment() == nullptr) {
-      ctx->set_attachment(std::make_unique<FailedFits>());
+      ctx->set_attachment(std::make_unique<BoxRecord>());
     }
   }
 
@@ -106,6 +109,38 @@ class FailedFits : public ExprContext::Attachment {
       if (SameBox(entries_[i - 1], axes)) return true;
     }
     return false;
+  }
+
+  // The recorded answer of AllowedValues(var, range, exprs, intervals), if
+  // any.
+  const std::optional<std::vector<int64_t>>* FindValues(
+      Expr var, const Interval& range, std::span<const Expr> exprs,
+      std::span<const Interval> intervals) const {
+    const uint32_t* head = value_heads_.Find(var.node());
+    for (uint32_t i = head ? *head : 0; i != 0; i = values_[i - 1].next) {
+      const ValuesEntry& v = values_[i - 1];
+      if (v.range == range && SameList(v, exprs, intervals)) return &v.answer;
+    }
+    return nullptr;
+  }
+
+  void AddValues(Expr var, const Interval& range, std::span<const Expr> exprs,
+                 std::span<const Interval> intervals,
+                 const std::optional<std::vector<int64_t>>& answer) {
+    size_t words = answer ? answer->size() : 0;
+    if (values_.size() >= kMaxEntries ||
+        value_words_ + words + exprs.size() > kMaxKeyWords) {
+      return;
+    }
+    value_words_ += words + exprs.size();
+    const uint32_t* head = value_heads_.Find(var.node());
+    ValuesEntry v{range,
+                  {exprs.begin(), exprs.end()},
+                  {intervals.begin(), intervals.end()},
+                  answer,
+                  head ? *head : 0};
+    values_.push_back(std::move(v));
+    value_heads_.Put(var.node(), static_cast<uint32_t>(values_.size()));
   }
 
   void Add(const ExprNode* e, std::span<const BoxAxis> axes) {
@@ -163,9 +198,27 @@ class FailedFits : public ExprContext::Attachment {
     return k == end;
   }
 
+  struct ValuesEntry {
+    Interval range;
+    std::vector<Expr> exprs;
+    std::vector<Interval> intervals;
+    std::optional<std::vector<int64_t>> answer;
+    uint32_t next;  // 1 + index of the variable's previous entry, or 0
+  };
+
+  static bool SameList(const ValuesEntry& v, std::span<const Expr> exprs,
+                       std::span<const Interval> intervals) {
+    return v.exprs.size() == exprs.size() &&
+           std::equal(exprs.begin(), exprs.end(), v.exprs.begin()) &&
+           std::equal(intervals.begin(), intervals.end(), v.intervals.begin());
+  }
+
   std::vector<int64_t> keys_;
   std::vector<Entry> entries_;
-  NodeMap<uint32_t, 16> heads_;  // node -> 1 + index of its latest entry
+  std::vector<ValuesEntry> values_;
+  size_t value_words_ = 0;
+  NodeMap<uint32_t, 16> value_heads_;  // var -> 1 + index of its latest entry
+  NodeMap<uint32_t, 16> heads_;        // node -> 1 + index of its latest entry
 };
 
 // FitAffineOnBox without the record of failures; sets *out_of_budget when
@@ -192,7 +245,7 @@ bool CollectVariables(Expr e, std::span<Expr> vars, int* count) {
 std::optional<LinearSum> FitAffineOnBox(Expr e, std::span<const BoxAxis> axes,
                                         int64_t* budget) {
   bool out_of_budget = false;
-  FailedFits* failed = FailedFits::Of(e.context());
+  BoxRecord* failed = BoxRecord::Of(e.context());
   if (failed == nullptr) return Fit(e, axes, budget, &out_of_budget);
   if (failed->Contains(e.node(), axes)) return std::nullopt;
   auto fit = Fit(e, axes, budget, &out_of_budget);
@@ -200,7 +253,7 @@ std::optional<LinearSum> FitAffineOnBox(Expr e, std::span<const BoxAxis> axes,
   return fit;
 }
 
-void RememberFailedFits(ExprContext* ctx) { FailedFits::Attach(ctx); }
+void RememberFailedFits(ExprContext* ctx) { BoxRecord::Attach(ctx); }
 
 namespace {
 
@@ -301,10 +354,35 @@ std::optional<LinearSum> Fit(Expr e, std::span<const BoxAxis> axes,
 
 }  // namespace
 
+namespace {
+
+std::optional<std::vector<int64_t>> EnumerateAllowedValues(
+    Expr var, const Interval& range, std::span<const Expr> exprs,
+    std::span<const Interval> intervals);
+
+}  // namespace
+
 std::optional<std::vector<int64_t>> AllowedValues(
     Expr var, const Interval& range, std::span<const Expr> exprs,
     std::span<const Interval> intervals) {
   if (!IsFinite(range) || range.Size() > kMaxBoxPoints) return std::nullopt;
+  BoxRecord* record = BoxRecord::Of(var.context());
+  if (record == nullptr) {
+    return EnumerateAllowedValues(var, range, exprs, intervals);
+  }
+  if (const auto* known = record->FindValues(var, range, exprs, intervals)) {
+    return *known;
+  }
+  auto answer = EnumerateAllowedValues(var, range, exprs, intervals);
+  record->AddValues(var, range, exprs, intervals, answer);
+  return answer;
+}
+
+namespace {
+
+std::optional<std::vector<int64_t>> EnumerateAllowedValues(
+    Expr var, const Interval& range, std::span<const Expr> exprs,
+    std::span<const Interval> intervals) {
   Point p;
   p.n = 1;
   p.var[0] = var.node();
@@ -322,5 +400,7 @@ std::optional<std::vector<int64_t>> AllowedValues(
   }
   return out;
 }
+
+}  // namespace
 
 }  // namespace ixa::simp

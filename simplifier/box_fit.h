@@ -59,7 +59,8 @@ std::optional<LinearSum> FitAffineOnBox(Expr e, std::span<const BoxAxis> axes,
 
 // Makes FitAffineOnBox remember its genuine failures (not those for lack of
 // budget) in ctx until ctx dies, and answer a repeated fit from that record:
-// a fit depends on the expression and the box only. Worth it where one
+// a fit depends on the expression and the box only. AllowedValues then
+// records its answers the same way. Worth it where one
 // context is simplified again and again over the same subexpressions (the
 // steps of a composition chain, simplifier/compose.cc); a one-shot
 // simplification would pay for the record and never use it.

@@ -71,5 +71,33 @@ TEST_CASE("box fit: a failure for lack of budget is not remembered") {
   CHECK(fit->CoeffOf(d0) == 0);
 }
 
+TEST_CASE("box fit: recorded allowed values answer only the same question") {
+  for (bool remember : {false, true}) {
+    ExprContext ctx;
+    if (remember) RememberFailedFits(&ctx);
+    Expr d0 = ctx.Dim(0), d1 = ctx.Dim(1);
+    Expr mod3 = ctx.Mod(d0, ctx.Constant(3));
+    Expr mod2 = ctx.Mod(d0, ctx.Constant(2));
+    Interval zero{0, 0}, one{1, 1};
+    using Values = std::vector<int64_t>;
+    for (int pass = 0; pass < 2; ++pass) {  // the second pass asks again
+      INFO("remember " << remember << ", pass " << pass);
+      CHECK(AllowedValues(d0, {0, 9}, {&mod3, 1}, {&zero, 1}) ==
+            Values{0, 3, 6, 9});
+      CHECK(AllowedValues(d0, {0, 9}, {&mod3, 1}, {&one, 1}) ==
+            Values{1, 4, 7});
+      CHECK(AllowedValues(d0, {0, 5}, {&mod3, 1}, {&zero, 1}) == Values{0, 3});
+      CHECK(AllowedValues(d0, {0, 9}, {&mod2, 1}, {&zero, 1}) ==
+            Values{0, 2, 4, 6, 8});
+      Expr both[] = {mod3, mod2};
+      Interval both_in[] = {zero, zero};
+      CHECK(AllowedValues(d0, {0, 9}, both, both_in) == Values{0, 6});
+      Expr d1_mod3 = ctx.Mod(d1, ctx.Constant(3));
+      CHECK(AllowedValues(d1, {0, 9}, {&d1_mod3, 1}, {&one, 1}) ==
+            Values{1, 4, 7});
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ixa::simp
