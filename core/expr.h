@@ -17,6 +17,7 @@
 #include <functional>
 #include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "core/result.h"
@@ -159,6 +160,23 @@ class ExprContext {
   size_t num_nodes() const { return num_nodes_; }
   size_t bytes_allocated() const;
 
+  // State a higher layer keeps per context and that dies with it, because
+  // it names this context's nodes (a node address is only meaningful while
+  // its context lives). One slot: the simplifier's record of failed box
+  // fits (simplifier/box_fit.cc), which repeat across the steps of a
+  // composition chain.
+  class Attachment {
+   public:
+    virtual ~Attachment() = default;
+    // Identifies the owner's type without RTTI (the address of a static
+    // object of the owner).
+    virtual const void* kind() const = 0;
+  };
+  Attachment* attachment() const { return attachment_.get(); }
+  void set_attachment(std::unique_ptr<Attachment> a) {
+    attachment_ = std::move(a);
+  }
+
  private:
   Expr Unique(ExprKind kind, int64_t value, Expr lhs, Expr rhs);
   ExprNode* NewBlock();  // a node in a new block, when the current is full
@@ -188,6 +206,7 @@ class ExprContext {
       small_constants_{};
   std::array<const ExprNode*, kInlineTableSize> inline_table_{};
   ExprNode inline_nodes_[kInlineNodes];
+  std::unique_ptr<Attachment> attachment_;
 };
 
 // Evaluates e at a point. Errors: a zero divisor (only possible with a

@@ -834,10 +834,16 @@ Result<IndexingMap> ComposeIndexingMaps(const IndexingMap& first,
   for (int i = 0; i < r2; ++i) second_syms.push_back(ctx->Symbol(i));
   for (int i = 0; i < t2; ++i) second_syms.push_back(ctx->Symbol(r2 + r1 + i));
 
+  // first's symbols keep their positions when second has no range symbols
+  // (before them) and no runtime ones (between first's range and runtime
+  // symbols); Substitute would then walk each expression only to return it
+  // unchanged.
+  const bool renumber_first = r2 != 0 || t2 != 0;
+  auto in_first = [&](Expr e) {
+    return renumber_first ? Substitute(e, {}, first_syms) : e;
+  };
   std::vector<Expr> first_results;
-  for (Expr r : first.results()) {
-    first_results.push_back(Substitute(r, {}, first_syms));
-  }
+  for (Expr r : first.results()) first_results.push_back(in_first(r));
   ComposeSubstituter into_second(first_results, second_syms);
   std::vector<Expr> results;
   for (Expr r : second.results()) {
@@ -868,7 +874,7 @@ Result<IndexingMap> ComposeIndexingMaps(const IndexingMap& first,
     constraints.push_back({composed, c.interval});
   }
   for (const Constraint& c : first.constraints()) {
-    constraints.push_back({Substitute(c.expr, {}, first_syms), c.interval});
+    constraints.push_back({in_first(c.expr), c.interval});
   }
   BoundsOverBox first_box(first);
   for (int i = 0; i < second.num_dims(); ++i) {

@@ -2,8 +2,12 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
+#include <memory>
+#include <utility>
 
 #include "core/int_math.h"
+#include "core/node_map.h"
 #include "simplifier/facts.h"
 
 namespace ixa::simp {
@@ -60,6 +64,168 @@ std::optional<int64_t> Eval(const ExprNode* e, const Point& p) {
   return std::nullopt;
 }
 
+// What the box enumerations of one ExprContext found (RememberFailedFits).
+// The genuine failures of FitAffineOnBox: a fit is a
+// function of the expression and the box only, and the steps of a
+// composition chain re-simplify the chain's unchanged subexpressions (a
+// `d0 floordiv 2` of the first map is fitted again at every step, and the
+// rewriter tries a one-variable node by div.affine_in_one_variable and then
+// by div.affine_on_box on the same box): on the peers' W2, 2075 of 2979
+// fits repeated an earlier failure of the same item. Failures for lack of
+// budget are not recorded (more budget may succeed). And the answers of
+// AllowedValues, a function of its arguments only, which the same steps
+// ask again for the chain's single-variable constraints.
+class BoxRecord : public ExprContext::Attachment {
+ public:
+  // At most this many failures, and this many words of boxes (a box with
+  // value lists can take a few thousand), are kept per context; past them
+  // nothing more is recorded (lookups still work).
+  static constexpr size_t kMaxEntries = 4096;
+  static constexpr size_t kMaxKeyWords = size_t{1} << 16;
+
+  const void* kind() const override { return &kKind; }
+
+  BoxRecord() {
+    keys_.reserve(256);
+    entries_.reserve(32);
+  }
+
+  // The record of ctx, or null when RememberFailedFits was not called.
+  static BoxRecord* Of(ExprContext* ctx) {
+    ExprContext::Attachment* a = ctx->attachment();
+    return a != nullptr && a->kind() == &kKind ? static_cast<BoxRecord*>(a)
+                                               : nullptr;
+  }
+
+  static void Attach(ExprContext* ctx) {
+    if (ctx->attachment() == nullptr) {
+      ctx->set_attachment(std::make_unique<BoxRecord>());
+    }
+  }
+
+  bool Contains(const ExprNode* e, std::span<const BoxAxis> axes) const {
+    const uint32_t* head = heads_.Find(e);
+    for (uint32_t i = head ? *head : 0; i != 0; i = entries_[i - 1].next) {
+      if (SameBox(entries_[i - 1], axes)) return true;
+    }
+    return false;
+  }
+
+  // The recorded answer of AllowedValues(var, range, exprs, intervals), if
+  // any.
+  const std::optional<std::vector<int64_t>>* FindValues(
+      Expr var, const Interval& range, std::span<const Expr> exprs,
+      std::span<const Interval> intervals) const {
+    const uint32_t* head = value_heads_.Find(var.node());
+    for (uint32_t i = head ? *head : 0; i != 0; i = values_[i - 1].next) {
+      const ValuesEntry& v = values_[i - 1];
+      if (v.range == range && SameList(v, exprs, intervals)) return &v.answer;
+    }
+    return nullptr;
+  }
+
+  void AddValues(Expr var, const Interval& range, std::span<const Expr> exprs,
+                 std::span<const Interval> intervals,
+                 const std::optional<std::vector<int64_t>>& answer) {
+    size_t words = answer ? answer->size() : 0;
+    if (values_.size() >= kMaxEntries ||
+        value_words_ + words + exprs.size() > kMaxKeyWords) {
+      return;
+    }
+    value_words_ += words + exprs.size();
+    const uint32_t* head = value_heads_.Find(var.node());
+    ValuesEntry v{range,
+                  {exprs.begin(), exprs.end()},
+                  {intervals.begin(), intervals.end()},
+                  answer,
+                  head ? *head : 0};
+    values_.push_back(std::move(v));
+    value_heads_.Put(var.node(), static_cast<uint32_t>(values_.size()));
+  }
+
+  void Add(const ExprNode* e, std::span<const BoxAxis> axes) {
+    size_t words = 0;
+    for (const BoxAxis& a : axes)
+      words += 4 + (a.values ? a.values->size() : 0);
+    if (entries_.size() >= kMaxEntries || keys_.size() + words > kMaxKeyWords) {
+      return;
+    }
+    const uint32_t* head = heads_.Find(e);
+    Entry entry{keys_.size(), 0, head ? *head : 0};
+    for (const BoxAxis& a : axes) {
+      keys_.push_back(reinterpret_cast<intptr_t>(a.var.node()));
+      keys_.push_back(a.lo);
+      keys_.push_back(a.hi);
+      keys_.push_back(a.values ? static_cast<int64_t>(a.values->size()) : -1);
+      if (a.values)
+        keys_.insert(keys_.end(), a.values->begin(), a.values->end());
+    }
+    entry.size = keys_.size() - entry.begin;
+    entries_.push_back(entry);
+    heads_.Put(e, static_cast<uint32_t>(entries_.size()));
+  }
+
+ private:
+  static constexpr char kKind = 0;
+
+  // The box of one failure: keys_[begin, begin + size) holds, per axis, the
+  // variable's node address, lo, hi, and the number of listed values (-1:
+  // the whole interval) followed by the values.
+  struct Entry {
+    size_t begin;
+    size_t size;
+    uint32_t next;  // 1 + index of the node's previous entry, or 0
+  };
+
+  bool SameBox(const Entry& entry, std::span<const BoxAxis> axes) const {
+    const int64_t* k = keys_.data() + entry.begin;
+    const int64_t* end = k + entry.size;
+    for (const BoxAxis& a : axes) {
+      if (end - k < 4 || k[0] != reinterpret_cast<intptr_t>(a.var.node()) ||
+          k[1] != a.lo || k[2] != a.hi) {
+        return false;
+      }
+      int64_t count = a.values ? static_cast<int64_t>(a.values->size()) : -1;
+      if (k[3] != count) return false;
+      k += 4;
+      if (count > 0) {
+        if (end - k < count || !std::equal(k, k + count, a.values->begin())) {
+          return false;
+        }
+        k += count;
+      }
+    }
+    return k == end;
+  }
+
+  struct ValuesEntry {
+    Interval range;
+    std::vector<Expr> exprs;
+    std::vector<Interval> intervals;
+    std::optional<std::vector<int64_t>> answer;
+    uint32_t next;  // 1 + index of the variable's previous entry, or 0
+  };
+
+  static bool SameList(const ValuesEntry& v, std::span<const Expr> exprs,
+                       std::span<const Interval> intervals) {
+    return v.exprs.size() == exprs.size() &&
+           std::equal(exprs.begin(), exprs.end(), v.exprs.begin()) &&
+           std::equal(intervals.begin(), intervals.end(), v.intervals.begin());
+  }
+
+  std::vector<int64_t> keys_;
+  std::vector<Entry> entries_;
+  std::vector<ValuesEntry> values_;
+  size_t value_words_ = 0;
+  NodeMap<uint32_t, 16> value_heads_;  // var -> 1 + index of its latest entry
+  NodeMap<uint32_t, 16> heads_;        // node -> 1 + index of its latest entry
+};
+
+// FitAffineOnBox without the record of failures; sets *out_of_budget when
+// it failed for lack of budget.
+std::optional<LinearSum> Fit(Expr e, std::span<const BoxAxis> axes,
+                             int64_t* budget, bool* out_of_budget);
+
 }  // namespace
 
 bool CollectVariables(Expr e, std::span<Expr> vars, int* count) {
@@ -78,6 +244,21 @@ bool CollectVariables(Expr e, std::span<Expr> vars, int* count) {
 
 std::optional<LinearSum> FitAffineOnBox(Expr e, std::span<const BoxAxis> axes,
                                         int64_t* budget) {
+  bool out_of_budget = false;
+  BoxRecord* failed = BoxRecord::Of(e.context());
+  if (failed == nullptr) return Fit(e, axes, budget, &out_of_budget);
+  if (failed->Contains(e.node(), axes)) return std::nullopt;
+  auto fit = Fit(e, axes, budget, &out_of_budget);
+  if (!fit && !out_of_budget) failed->Add(e.node(), axes);
+  return fit;
+}
+
+void RememberFailedFits(ExprContext* ctx) { BoxRecord::Attach(ctx); }
+
+namespace {
+
+std::optional<LinearSum> Fit(Expr e, std::span<const BoxAxis> axes,
+                             int64_t* budget, bool* out_of_budget) {
   const int n = static_cast<int>(axes.size());
   if (n > kMaxBoxVariables) return std::nullopt;
   Point p;
@@ -88,7 +269,11 @@ std::optional<LinearSum> FitAffineOnBox(Expr e, std::span<const BoxAxis> axes,
     p.value[i] = axes[i].at(0);
   }
   const ExprNode* root = e.node();
-  auto take = [budget]() { return (*budget)-- > 0; };
+  auto take = [budget, out_of_budget]() {
+    if ((*budget)-- > 0) return true;
+    *out_of_budget = true;
+    return false;
+  };
   if (!take()) return std::nullopt;
   auto base = Eval(root, p);
   if (!base) return std::nullopt;
@@ -167,10 +352,37 @@ std::optional<LinearSum> FitAffineOnBox(Expr e, std::span<const BoxAxis> axes,
   return out;
 }
 
+}  // namespace
+
+namespace {
+
+std::optional<std::vector<int64_t>> EnumerateAllowedValues(
+    Expr var, const Interval& range, std::span<const Expr> exprs,
+    std::span<const Interval> intervals);
+
+}  // namespace
+
 std::optional<std::vector<int64_t>> AllowedValues(
     Expr var, const Interval& range, std::span<const Expr> exprs,
     std::span<const Interval> intervals) {
   if (!IsFinite(range) || range.Size() > kMaxBoxPoints) return std::nullopt;
+  BoxRecord* record = BoxRecord::Of(var.context());
+  if (record == nullptr) {
+    return EnumerateAllowedValues(var, range, exprs, intervals);
+  }
+  if (const auto* known = record->FindValues(var, range, exprs, intervals)) {
+    return *known;
+  }
+  auto answer = EnumerateAllowedValues(var, range, exprs, intervals);
+  record->AddValues(var, range, exprs, intervals, answer);
+  return answer;
+}
+
+namespace {
+
+std::optional<std::vector<int64_t>> EnumerateAllowedValues(
+    Expr var, const Interval& range, std::span<const Expr> exprs,
+    std::span<const Interval> intervals) {
   Point p;
   p.n = 1;
   p.var[0] = var.node();
@@ -188,5 +400,7 @@ std::optional<std::vector<int64_t>> AllowedValues(
   }
   return out;
 }
+
+}  // namespace
 
 }  // namespace ixa::simp

@@ -57,6 +57,15 @@ bool CollectVariables(Expr e, std::span<Expr> vars, int* count);
 std::optional<LinearSum> FitAffineOnBox(Expr e, std::span<const BoxAxis> axes,
                                         int64_t* budget);
 
+// Makes FitAffineOnBox remember its genuine failures (not those for lack of
+// budget) in ctx until ctx dies, and answer a repeated fit from that record:
+// a fit depends on the expression and the box only. AllowedValues then
+// records its answers the same way. Worth it where one
+// context is simplified again and again over the same subexpressions (the
+// steps of a composition chain, simplifier/compose.cc); a one-shot
+// simplification would pay for the record and never use it.
+void RememberFailedFits(ExprContext* ctx);
+
 // The values v in [range] (finite, at most kMaxBoxPoints of them) at which
 // every constraint `exprs[i] in intervals[i]` holds, where each expression
 // mentions only `var`. nullopt if the range is too large or an evaluation

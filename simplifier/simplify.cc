@@ -43,11 +43,12 @@ SimplifyResult SimplifyWithFilter(IndexingMap* map,
   // (structural) order first: constraints are a set, and equal maps must
   // simplify to the same text however they were built (the parser keeps
   // text order, builders insertion order; a fuzz finding).
-  std::vector<Constraint> sorted = map->constraints();
   auto by_structure = [](const Constraint& a, const Constraint& b) {
     return CompareExprs(a.expr, b.expr) < 0;  // exprs are distinct
   };
-  if (!std::is_sorted(sorted.begin(), sorted.end(), by_structure)) {
+  const std::vector<Constraint>& given = map->constraints();
+  if (!std::is_sorted(given.begin(), given.end(), by_structure)) {
+    std::vector<Constraint> sorted = given;  // copied only when unsorted
     std::sort(sorted.begin(), sorted.end(), by_structure);
     map->SetConstraints(std::move(sorted));
   }
