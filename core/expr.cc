@@ -5,6 +5,7 @@
 #include "core/bigint.h"
 #include "core/int_math.h"
 #include "core/node_map.h"
+#include "core/substituter.h"
 
 namespace ixa {
 
@@ -436,48 +437,35 @@ Result<int64_t> Evaluate(Expr e, std::span<const int64_t> dims,
   return Error::Invalid("value " + big.ToString() + " does not fit in int64");
 }
 
-namespace {
-
-// Substitution with a memo over shared subtrees (hash-consing makes DAGs
-// common, e.g. `x floordiv 8 * 8 + x mod 8`; without the memo a tower of
-// such sums would be rebuilt exponentially often). Only binary nodes are
-// memoized (core/node_map.h).
-class Substituter {
- public:
-  Substituter(std::span<const Expr> dims, std::span<const Expr> symbols)
-      : dims_(dims), symbols_(symbols) {}
-
-  Expr Run(Expr x) {
-    switch (x.kind()) {
-      case ExprKind::kConstant:
-        return x;
-      case ExprKind::kDim:
-        return static_cast<size_t>(x.position()) < dims_.size()
-                   ? dims_[x.position()]
-                   : x;
-      case ExprKind::kSymbol:
-        return static_cast<size_t>(x.position()) < symbols_.size()
-                   ? symbols_[x.position()]
-                   : x;
-      default:
-        break;
-    }
-    if (const Expr* known = memo_.Find(x.node())) return *known;
-    Expr l = Run(x.lhs());
-    Expr r = Run(x.rhs());
-    Expr out = (l == x.lhs() && r == x.rhs())
-                   ? x
-                   : x.context()->Binary(x.kind(), l, r);
-    memo_.Put(x.node(), out);
-    return out;
+Expr Substituter::Run(Expr x) {
+  switch (x.kind()) {
+    case ExprKind::kConstant:
+      return x;
+    case ExprKind::kDim:
+      return static_cast<size_t>(x.position()) < dims_.size()
+                 ? dims_[x.position()]
+                 : x;
+    case ExprKind::kSymbol:
+      return static_cast<size_t>(x.position()) < symbols_.size()
+                 ? symbols_[x.position()]
+                 : x;
+    default:
+      break;
   }
-
- private:
-  std::span<const Expr> dims_, symbols_;
-  NodeMap<Expr> memo_;
-};
-
-}  // namespace
+  if (const Expr* known = memo_.Find(x.node())) return *known;
+  Expr l = Run(x.lhs());
+  if (!l) return Expr();
+  Expr r = Run(x.rhs());
+  if (!r) return Expr();
+  const bool divides = x.kind() == ExprKind::kFloorDiv ||
+                       x.kind() == ExprKind::kCeilDiv ||
+                       x.kind() == ExprKind::kMod;
+  if (zero_divisor_fails_ && divides && r.IsConstant(0)) return Expr();
+  Expr out =
+      (l == x.lhs() && r == x.rhs()) ? x : x.context()->Binary(x.kind(), l, r);
+  memo_.Put(x.node(), out);
+  return out;
+}
 
 Expr Substitute(Expr e, std::span<const Expr> dim_replacements,
                 std::span<const Expr> symbol_replacements) {

@@ -8,6 +8,7 @@
 #include "core/budget.h"
 #include "core/enumerate.h"
 #include "core/node_map.h"
+#include "core/substituter.h"
 
 namespace ixa {
 
@@ -737,61 +738,6 @@ class BoundsOverBox {
   NodeMap<std::optional<WideRange>> memo_;
 };
 
-// Substitute (core/expr.h) for compose: second's dims become first's
-// results. A divisor can then become the constant 0 (`100 mod d0` when
-// first's result for d0 is 0), which no expression may hold: that is an
-// error here, not a broken invariant. Memoized over shared subexpressions.
-class ComposeSubstituter {
- public:
-  ComposeSubstituter(std::span<const Expr> dims, std::span<const Expr> symbols)
-      : dims_(dims), symbols_(symbols) {}
-
-  Result<Expr> Run(Expr x) {
-    Expr out = Walk(x);
-    if (!out) {
-      return Error::Invalid(
-          "cannot compose: a divisor of the second map is 0 at every point "
-          "the first map reaches");
-    }
-    return out;
-  }
-
- private:
-  // Null when a divisor became the constant 0.
-  Expr Walk(Expr x) {
-    switch (x.kind()) {
-      case ExprKind::kConstant:
-        return x;
-      case ExprKind::kDim:
-        return static_cast<size_t>(x.position()) < dims_.size()
-                   ? dims_[x.position()]
-                   : x;
-      case ExprKind::kSymbol:
-        return static_cast<size_t>(x.position()) < symbols_.size()
-                   ? symbols_[x.position()]
-                   : x;
-      default:
-        break;
-    }
-    if (const Expr* known = memo_.Find(x.node())) return *known;
-    Expr l = Walk(x.lhs());
-    if (!l) return Expr();
-    Expr r = Walk(x.rhs());
-    if (!r) return Expr();
-    bool divides = x.kind() == ExprKind::kFloorDiv ||
-                   x.kind() == ExprKind::kCeilDiv || x.kind() == ExprKind::kMod;
-    if (divides && r.IsConstant(0)) return Expr();
-    Expr out = (l == x.lhs() && r == x.rhs())
-                   ? x
-                   : x.context()->Binary(x.kind(), l, r);
-    memo_.Put(x.node(), out);
-    return out;
-  }
-
-  std::span<const Expr> dims_, symbols_;
-  NodeMap<Expr> memo_;
-};
-
 int64_t ClampToInt64(Wide v) {
   if (v < kInt64Min) return kInt64Min;
   if (v > kInt64Max) return kInt64Max;
@@ -844,10 +790,23 @@ Result<IndexingMap> ComposeIndexingMaps(const IndexingMap& first,
   };
   std::vector<Expr> first_results;
   for (Expr r : first.results()) first_results.push_back(in_first(r));
-  ComposeSubstituter into_second(first_results, second_syms);
+  // Second's dims become first's results. A divisor can then become the
+  // constant 0 (`100 mod d0` where first's result for d0 is 0), which no
+  // expression may hold: an error here, not a broken invariant.
+  Substituter into_second(first_results, second_syms,
+                          /*zero_divisor_fails=*/true);
+  auto substitute_into_second = [&](Expr e) -> Result<Expr> {
+    Expr out = into_second.Run(e);
+    if (!out) {
+      return Error::Invalid(
+          "cannot compose: a divisor of the second map is 0 at every point "
+          "the first map reaches");
+    }
+    return out;
+  };
   std::vector<Expr> results;
   for (Expr r : second.results()) {
-    IXA_ASSIGN_OR_RETURN(Expr composed, into_second.Run(r));
+    IXA_ASSIGN_OR_RETURN(Expr composed, substitute_into_second(r));
     results.push_back(composed);
   }
   std::vector<Variable> ranges, rts;
@@ -870,7 +829,7 @@ Result<IndexingMap> ComposeIndexingMaps(const IndexingMap& first,
   // Default names are positional; custom ones survive.
   std::vector<Constraint> constraints;
   for (const Constraint& c : second.constraints()) {
-    IXA_ASSIGN_OR_RETURN(Expr composed, into_second.Run(c.expr));
+    IXA_ASSIGN_OR_RETURN(Expr composed, substitute_into_second(c.expr));
     constraints.push_back({composed, c.interval});
   }
   for (const Constraint& c : first.constraints()) {

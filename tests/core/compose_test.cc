@@ -205,5 +205,27 @@ TEST_CASE("composition errors and empty maps", "[compose]") {
   CHECK(IsEmptyByEnumeration(*disjoint).value());
 }
 
+TEST_CASE("a divisor that composition turns into 0 is an error", "[compose]") {
+  ExprContext ctx;
+  IndexingMap zero = MustParse("(d0) -> (0), domain: d0 in [0, 3]", &ctx);
+  // In a result and in a constraint: both go through the same substitution.
+  for (const char* text :
+       {"(d0) -> (d0 + 100 mod d0), domain: d0 in [0, 9]",
+        "(d0) -> (d0), domain: d0 in [0, 9], 7 floordiv d0 in [0, 7]"}) {
+    IndexingMap second = MustParse(text, &ctx);
+    auto composed = ComposeIndexingMaps(zero, second);
+    INFO(text);
+    REQUIRE_FALSE(composed.ok());
+    CHECK(composed.error().message.find("divisor") != std::string::npos);
+  }
+  // A divisor that stays non-zero composes.
+  IndexingMap two = MustParse("(d0) -> (2), domain: d0 in [0, 3]", &ctx);
+  IndexingMap second =
+      MustParse("(d0) -> (100 mod d0), domain: d0 in [0, 9]", &ctx);
+  auto composed = ComposeIndexingMaps(two, second);
+  REQUIRE(composed.ok());
+  CheckComposition(two, second, *composed);
+}
+
 }  // namespace
 }  // namespace ixa
