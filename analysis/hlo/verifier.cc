@@ -366,9 +366,12 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
     }
     return std::nullopt;
   }
+  if (op == "bitcast") {
+    // The operand count first: the tiled check below reads operand 0.
+    if (auto e = NeedOperands(in, 1)) return e;
+  }
   if (op == "bitcast" && (Tiled(in.shape) || Tiled(in.operand(0)->shape))) {
     // XLA compares the buffers' sizes, padding of the tiles included.
-    if (auto e = NeedOperands(in, 1)) return e;
     std::optional<int64_t> a = PhysicalBytes(in.operand(0)->shape);
     std::optional<int64_t> b = PhysicalBytes(in.shape);
     if (!a || !b || *a != *b) {

@@ -36,6 +36,23 @@ TEST_CASE("HLO text that ends where an integer is expected",
   }
 }
 
+// fuzz_hlo (a 10-minute run): a bitcast without operands to a layout with
+// a minor-to-major that makes the verifier's tiled check read operand 0
+// before the operand count was checked (UBSan: null reference).
+TEST_CASE("bitcast without operands", "[reliability][hlo]") {
+  const std::string text =
+      "\n    p0 = f32[16, 17, 3] parameter(0)\n    ROOT fitcast = f32[51, 16] "
+      "{0, 1} bitcast()";
+  auto m = ParseExact(text);
+  REQUIRE_FALSE(m.ok());
+  CHECK(m.error().message.find("operand") != std::string::npos);
+  // A tiled layout goes through the same check.
+  auto tiled = ParseExact(
+      "HloModule m\nENTRY e {\n p0 = f32[8,128] parameter(0)\n"
+      " ROOT b = f32[8,128]{1,0:T(8,128)} bitcast()\n}");
+  REQUIRE_FALSE(tiled.ok());
+}
+
 // fuzz_hlo: the verifier skipped every op with a `?` dim, so a dynamic-slice
 // of a `?`-sized offset vector without dynamic_slice_sizes (misspelled) was
 // accepted and its indexing read past the empty sizes. Ops whose indexing
