@@ -8,7 +8,10 @@ bool Has(const Json& request, const char* field) {
   return request.is_object() && request.contains(field);
 }
 
-Result<std::string> GetString(const Json& request, const char* field) {
+namespace {
+
+// The string of `field`, by reference into the request (no copy).
+Result<const std::string*> StringField(const Json& request, const char* field) {
   if (!Has(request, field)) {
     return Error::BadRequest(std::string("missing field '") + field + "'");
   }
@@ -17,7 +20,14 @@ Result<std::string> GetString(const Json& request, const char* field) {
     return Error::BadRequest(std::string("field '") + field +
                              "' must be a string");
   }
-  return v.get<std::string>();
+  return &v.get_ref<const std::string&>();
+}
+
+}  // namespace
+
+Result<std::string> GetString(const Json& request, const char* field) {
+  IXA_ASSIGN_OR_RETURN(const std::string* text, StringField(request, field));
+  return *text;
 }
 
 static Result<int64_t> AsInt(const Json& v, const std::string& what) {
@@ -87,15 +97,8 @@ Result<IndexingMap> ParseMapField(std::string_view text, const char* field,
 
 Result<IndexingMap> GetMap(const Json& request, const char* field,
                            ExprContext& ctx) {
-  if (!Has(request, field)) {
-    return Error::BadRequest(std::string("missing field '") + field + "'");
-  }
-  const Json& v = request.at(field);
-  if (!v.is_string()) {
-    return Error::BadRequest(std::string("field '") + field +
-                             "' must be a string");
-  }
-  return ParseMapField(v.get_ref<const std::string&>(), field, ctx);
+  IXA_ASSIGN_OR_RETURN(const std::string* text, StringField(request, field));
+  return ParseMapField(*text, field, ctx);
 }
 
 namespace {
