@@ -12,6 +12,15 @@ void CodeWriter::Line(std::string_view text) {
   text_.push_back('\n');
 }
 
+void CodeWriter::Lines(std::string_view text) {
+  while (!text.empty()) {
+    size_t end = text.find('\n');
+    Line(text.substr(0, end));
+    if (end == std::string_view::npos) break;
+    text.remove_prefix(end + 1);
+  }
+}
+
 void CodeWriter::Open(std::string_view header) {
   Line(header);
   ++level_;

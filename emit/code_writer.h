@@ -15,6 +15,8 @@ class CodeWriter {
 
   // One line at the current indentation (an empty line stays empty).
   void Line(std::string_view text);
+  // Each line of `text` (split at newlines) as Line does.
+  void Lines(std::string_view text);
   // `header` then one more level of indentation, e.g. Open("for (...) {").
   void Open(std::string_view header);
   // One level less, then `footer`, e.g. Close("}").

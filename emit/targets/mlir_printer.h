@@ -99,6 +99,13 @@ class MlirPrinter {
   // Host form of vector statements: lanes one by one through a slot.
   Status PrintHostVectorStmt(const Stmt& s);
   void CollectVectorSlots(const Block& body);
+  // Starts printing a function body into `body` (indented, fresh slots,
+  // buffers and scopes); returns the writer to restore afterwards.
+  CodeWriter* BeginBody(CodeWriter* body);
+  // The mutable variables of `block` (but those in `skip`): one slot each,
+  // allocated at entry; vector variables get vector slots.
+  void DeclareSlots(CodeWriter& body, const Block& block,
+                    const std::set<std::string>* skip);
   Status PrintFunction(const ir::Function& f);
   Status PrintDeviceKernel(const ir::Kernel& k);
   Status PrintHostKernel(const ir::Kernel& k);

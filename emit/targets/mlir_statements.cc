@@ -341,14 +341,38 @@ Status MlirPrinter::PrintHostVectorStmt(const Stmt& s) {
   }
 }
 
-Status MlirPrinter::PrintFunction(const ir::Function& f) {
-  CodeWriter body;
+CodeWriter* MlirPrinter::BeginBody(CodeWriter* body) {
   CodeWriter* outer = w_;
-  w_ = &body;
-  body.Indent();
+  w_ = body;
+  body->Indent();
   slots_.clear();
   buffer_args_.clear();
   scopes_.assign(1, {});
+  return outer;
+}
+
+void MlirPrinter::DeclareSlots(CodeWriter& body, const Block& block,
+                               const std::set<std::string>* skip) {
+  ir::ForEachStmt(block, [&](const Stmt& s) {
+    if (s.kind == StmtKind::kDeclare && !(skip && skip->count(s.name))) {
+      slots_[s.name] = s.value->width > 1
+                           ? VectorType(s.value->type, s.value->width)
+                           : ComputeType(s.type);
+    }
+  });
+  CollectVectorSlots(block);
+  for (const auto& [name, type] : vector_slots_) slots_.erase(name);
+  for (const auto& [name, type] : slots_) {
+    body.Line(Slot(name) + " = memref.alloca() : memref<" + type + ">");
+  }
+  for (const auto& [name, type] : vector_slots_) {
+    body.Line(Slot(name) + " = memref.alloca() : memref<" + type + ">");
+  }
+}
+
+Status MlirPrinter::PrintFunction(const ir::Function& f) {
+  CodeWriter body;
+  CodeWriter* outer = BeginBody(&body);
   std::string params;
   if (f.reads_buffers) {
     for (int b : module_.InputBuffers()) {
@@ -362,13 +386,6 @@ Status MlirPrinter::PrintFunction(const ir::Function& f) {
         (params.empty() ? "%" : ", %") + p.name + ": " + ComputeType(p.type);
     BindLet(p.name, "%" + p.name);
   }
-  ir::ForEachStmt(f.body, [&](const Stmt& s) {
-    if (s.kind == StmtKind::kDeclare) {
-      slots_[s.name] = s.value->width > 1
-                           ? VectorType(s.value->type, s.value->width)
-                           : ComputeType(s.type);
-    }
-  });
   for (size_t i = 0; i < module_.buffers.size(); ++i) {
     const Buffer& b = module_.buffers[i];
     if (b.space != BufferSpace::kConstant) continue;
@@ -376,14 +393,7 @@ Status MlirPrinter::PrintFunction(const ir::Function& f) {
     body.Line(ref + " = memref.get_global @" + b.name + " : " + MemrefType(b));
     buffer_args_[b.name] = ref;
   }
-  CollectVectorSlots(f.body);
-  for (const auto& [name, type] : vector_slots_) slots_.erase(name);
-  for (const auto& [name, type] : slots_) {
-    body.Line(Slot(name) + " = memref.alloca() : memref<" + type + ">");
-  }
-  for (const auto& [name, type] : vector_slots_) {
-    body.Line(Slot(name) + " = memref.alloca() : memref<" + type + ">");
-  }
+  DeclareSlots(body, f.body, /*skip=*/nullptr);
   Status st = PrintBlock(f.body);
   w_ = outer;
   if (!st.ok()) return st;
@@ -394,22 +404,14 @@ Status MlirPrinter::PrintFunction(const ir::Function& f) {
   if (f.results.size() > 1) ret = "(" + ret + ")";
   w_->Line(FuncKeyword() + " @" + f.name + "(" + params + ")" +
            (ret.empty() ? "" : " -> " + ret) + " {");
-  std::string text = body.Take();
-  std::stringstream lines(text);
-  std::string line;
-  while (std::getline(lines, line)) w_->Line(line);
+  w_->Lines(body.Take());
   w_->Line("}");
   return true;
 }
 
 Status MlirPrinter::PrintDeviceKernel(const ir::Kernel& k) {
   CodeWriter body;
-  CodeWriter* outer = w_;
-  w_ = &body;
-  body.Indent();
-  slots_.clear();
-  buffer_args_.clear();
-  scopes_.assign(1, {});
+  CodeWriter* outer = BeginBody(&body);
   std::string params, workgroup;
   for (int b : module_.ArgumentBuffers()) {
     const Buffer& buf = module_.buffers[b];
@@ -434,31 +436,14 @@ Status MlirPrinter::PrintDeviceKernel(const ir::Kernel& k) {
     body.Line(ref + " = memref.get_global @" + b.name + " : " + MemrefType(b));
     buffer_args_[b.name] = ref;
   }
-  ir::ForEachStmt(k.body, [&](const Stmt& s) {
-    if (s.kind == StmtKind::kDeclare) {
-      slots_[s.name] = s.value->width > 1
-                           ? VectorType(s.value->type, s.value->width)
-                           : ComputeType(s.type);
-    }
-  });
-  CollectVectorSlots(k.body);
-  for (const auto& [name, type] : vector_slots_) slots_.erase(name);
-  for (const auto& [name, type] : slots_) {
-    body.Line(Slot(name) + " = memref.alloca() : memref<" + type + ">");
-  }
-  for (const auto& [name, type] : vector_slots_) {
-    body.Line(Slot(name) + " = memref.alloca() : memref<" + type + ">");
-  }
+  DeclareSlots(body, k.body, /*skip=*/nullptr);
   Status st = PrintBlock(k.body);
   w_ = outer;
   if (!st.ok()) return st;
   w_->Line("gpu.func @" + k.name + "(" + params + ")" +
            (workgroup.empty() ? "" : " workgroup(" + workgroup + ")") +
            " kernel {");
-  std::string text = body.Take();
-  std::stringstream lines(text);
-  std::string line;
-  while (std::getline(lines, line)) w_->Line(line);
+  w_->Lines(body.Take());
   w_->Line("  gpu.return");
   w_->Line("}");
   return true;
@@ -469,12 +454,7 @@ Status MlirPrinter::PrintDeviceKernel(const ir::Kernel& k) {
 // buffers.
 Status MlirPrinter::PrintHostKernel(const ir::Kernel& k) {
   CodeWriter body;
-  CodeWriter* outer = w_;
-  w_ = &body;
-  body.Indent();
-  slots_.clear();
-  buffer_args_.clear();
-  scopes_.assign(1, {});
+  CodeWriter* outer = BeginBody(&body);
   const int64_t tpb = k.launch.threads_per_block();
   bool multi = false;
   for (const Stmt& s : k.body) {
@@ -537,21 +517,7 @@ Status MlirPrinter::PrintHostKernel(const ir::Kernel& k) {
     }
   }
   // Mutable variables not kept per thread: one slot each.
-  ir::ForEachStmt(k.body, [&](const Stmt& s) {
-    if (s.kind == StmtKind::kDeclare && !thread_locals_.count(s.name)) {
-      slots_[s.name] = s.value->width > 1
-                           ? VectorType(s.value->type, s.value->width)
-                           : ComputeType(s.type);
-    }
-  });
-  CollectVectorSlots(k.body);
-  for (const auto& [name, type] : vector_slots_) slots_.erase(name);
-  for (const auto& [name, type] : slots_) {
-    body.Line(Slot(name) + " = memref.alloca() : memref<" + type + ">");
-  }
-  for (const auto& [name, type] : vector_slots_) {
-    body.Line(Slot(name) + " = memref.alloca() : memref<" + type + ">");
-  }
+  DeclareSlots(body, k.body, &thread_locals_);
   const auto& T = k.launch.threads;
   const auto& B = k.launch.blocks;
   std::string c0 = Constant(Type::kIndex, 0), c1 = Constant(Type::kIndex, 1);
@@ -621,10 +587,7 @@ Status MlirPrinter::PrintHostKernel(const ir::Kernel& k) {
   body.Line("return");
   w_ = outer;
   w_->Line("func @" + k.name + "(" + params + ") {");
-  std::string text = body.Take();
-  std::stringstream lines(text);
-  std::string line;
-  while (std::getline(lines, line)) w_->Line(line);
+  w_->Lines(body.Take());
   w_->Line("}");
   return true;
 }
