@@ -217,6 +217,66 @@ constexpr ConstraintRule kConstraintRules[] = {
     {"constraint.tighten_to_range", &TightenToRange},
 };
 
+// The rules that put a linear constraint in its usual form.
+constexpr ConstraintRule kBasicFormRules[] = {
+    {"constraint.move_constant", &MoveConstant},
+    {"constraint.divide_gcd", &DivideGcd},
+    {"constraint.negate", &Negate},
+};
+
+// The floordiv-free form of a constraint (C6 inside a sum): for c > 0 and
+// any expression R (integer-valued, like every expression),
+//   x floordiv c + R in [l, u]  <=>  (x + c*R) floordiv c in [l, u]
+//                              <=>  x + c*R in [l*c, u*c + c - 1]
+// since floor((x + c*R)/c) = floor(x/c) + R. The first floordiv term with
+// coefficient 1 is taken. nullopt when there is none or on overflow. Used
+// by constraint.merge_floordiv_form only: as a rewrite of every such
+// constraint it would turn XLA's `bl_x * 8 + th_x floordiv 32 in [0, 99]`
+// into the less readable `th_x + bl_x * 256 in [0, 3199]`.
+std::optional<ConstraintState> FloorDivFreeForm(Rewriter& rw,
+                                                const Constraint& c) {
+  auto sum = ToLinear(c.expr);
+  if (!sum || sum->terms.size() < 2) return std::nullopt;
+  size_t pick = sum->terms.size();
+  for (size_t i = 0; i < sum->terms.size(); ++i) {
+    if (sum->terms[i].coeff == 1 &&
+        IsOpByPositiveConstant(sum->terms[i].expr, ExprKind::kFloorDiv)) {
+      pick = i;
+      break;
+    }
+  }
+  if (pick == sum->terms.size()) return std::nullopt;
+  const Expr div = sum->terms[pick].expr;
+  const int64_t d = div.rhs().constant();
+  LinearSum rest = *sum;
+  rest.terms.erase(rest.terms.begin() + static_cast<std::ptrdiff_t>(pick));
+  auto scaled = Scaled(rest, d);
+  if (!scaled || !AddScaled(div.lhs(), 1, &*scaled) || !Normalize(&*scaled)) {
+    return std::nullopt;
+  }
+  auto iv = MapEnds(c.interval,
+                    [d](int64_t v, bool is_lower) -> std::optional<int64_t> {
+                      auto s = CheckedMul(v, d);
+                      if (!s || is_lower) return s;
+                      return CheckedAdd(*s, d - 1);
+                    });
+  if (!iv) return std::nullopt;
+  ConstraintState out{rw.Build(*scaled), *iv};
+  // The other constraints went through the rules (a constant moved into
+  // the interval, a positive leading coefficient): so does this form.
+  for (int iteration = 0; iteration < 8; ++iteration) {
+    bool fired = false;
+    for (const ConstraintRule& rule : kBasicFormRules) {
+      if (rule.apply(rw, &out)) {
+        fired = true;
+        break;
+      }
+    }
+    if (!fired) break;
+  }
+  return out;
+}
+
 std::string Describe(const ConstraintState& c, const IndexingMap& map) {
   return PrintExpr(c.expr, map) + " in " + c.interval.ToString();
 }
@@ -255,6 +315,51 @@ std::optional<Congruence> CombineCongruences(Congruence a, Congruence b) {
     }
   }
   return Congruence{-1, -1};
+}
+
+// constraint.merge_floordiv_form: a constraint whose floordiv-free form
+// (FloorDivFreeForm, an equivalent constraint) has the expression of another
+// constraint restricts that one: the intervals intersect and the first
+// constraint goes. A chain composed before it is simplified leaves
+// `(X + 688) floordiv 46 - q in [0, 15]` next to `X - q * 46 in [-688, 47]`.
+bool MergeFloorDivForms(Rewriter& rw, IndexingMap* map,
+                        std::vector<Constraint>* list,
+                        std::vector<TraceStep>* trace) {
+  if (list->size() < 2) return false;
+  std::vector<bool> drop(list->size());
+  bool changed = false;
+  for (size_t i = 0; i < list->size(); ++i) {
+    auto form = FloorDivFreeForm(rw, (*list)[i]);
+    if (!form) continue;
+    for (size_t j = 0; j < list->size(); ++j) {
+      Constraint& other = (*list)[j];
+      if (j == i || drop[j] || other.expr != form->expr) continue;
+      Interval merged = other.interval.Intersect(form->interval);
+      if (trace) {
+        trace->push_back({"constraint.merge_floordiv_form",
+                          PrintExpr((*list)[i].expr, *map) + " in " +
+                              (*list)[i].interval.ToString(),
+                          merged.IsEmpty() ? "KNOWN EMPTY"
+                                           : PrintExpr(other.expr, *map) +
+                                                 " in " + merged.ToString()});
+      }
+      if (merged.IsEmpty()) {
+        map->ResetToKnownEmpty();
+        return true;
+      }
+      other.interval = merged;
+      drop[i] = true;
+      changed = true;
+      break;
+    }
+  }
+  if (!changed) return false;
+  std::vector<Constraint> kept;
+  for (size_t i = 0; i < list->size(); ++i) {
+    if (!drop[i]) kept.push_back((*list)[i]);
+  }
+  *list = std::move(kept);
+  return true;
 }
 
 // C8 and C9 on the constraint list. Returns true if anything changed.
@@ -557,6 +662,11 @@ bool SimplifyConstraints(IndexingMap* map, const RuleFilter* filter,
         changed = true;
       }
       out.push_back({c.expr, c.interval});
+    }
+    if (allowed("constraint.merge_floordiv_form") &&
+        MergeFloorDivForms(rw, map, &out, trace)) {
+      changed = true;
+      if (map->IsKnownEmpty()) return true;
     }
     if (rw.stats().budget_exhausted) *budget_exhausted = true;
   }

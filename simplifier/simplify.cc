@@ -27,8 +27,9 @@ std::vector<std::string> AllSimplifierRuleIds() {
   for (const auto& r : simp::ConstraintRules()) ids.push_back(r.id);
   for (const char* id :
        {"constraint.always_true", "constraint.infeasible",
-        "constraint.merge_mod", "constraint.round_bounds",
-        "constraint.propagate_bounds", "constraint.single_variable_values"}) {
+        "constraint.merge_mod", "constraint.merge_floordiv_form",
+        "constraint.round_bounds", "constraint.propagate_bounds",
+        "constraint.single_variable_values"}) {
     ids.push_back(id);
   }
   return ids;

@@ -462,6 +462,23 @@ std::vector<RuleCase> Cases() {
       e = m.ctx()->Add(e, m.ctx()->FloorDiv(lin, m.C(m.Int(2, 5))));
     return e;
   });
+  add("constraint.merge_floordiv_form", [](Maker& m) {
+    // `x floordiv c + R in I` next to `x + c*R in J` (R = k*d1 or a
+    // floordiv of d2), J random: the first is merged into the second.
+    int64_t c = m.Int(1, 9), a = m.Int(1, 5), k = m.Int(-3, 3);
+    Expr x = m.ctx()->Mul(m.D(0), m.C(a));
+    Expr r = m.Chance(0.5) ? m.ctx()->Mul(m.D(1), m.C(k))
+                           : m.ctx()->Mul(m.ctx()->FloorDiv(m.D(2), m.C(2)),
+                                          m.C(k == 0 ? 1 : k));
+    Expr with_div = m.ctx()->Add(m.ctx()->FloorDiv(x, m.C(c)), r);
+    Expr flat = m.ctx()->Add(x, m.ctx()->Mul(r, m.C(c)));
+    int64_t lo = m.Int(-10, 10), flat_lo = m.Int(-40, 40);
+    return Instance{{m.Range(), m.Range(), m.Range(4)},
+                    {},
+                    {m.D(0), m.D(1), m.D(2)},
+                    {{with_div, Interval{lo, lo + m.Int(0, 8)}},
+                     {flat, Interval{flat_lo, flat_lo + m.Int(0, 60)}}}};
+  });
   for (const char* rule : {"constraint.merge_mod", "constraint.round_bounds"}) {
     add(rule, [](Maker& m) {
       Expr x = m.Chance(0.5) ? m.D(0) : m.ctx()->Add(m.D(0), m.D(1));

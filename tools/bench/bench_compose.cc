@@ -5,9 +5,9 @@
 //
 //   bench_compose ixa_w2.jsonl [--reps N]
 //
-// Per item: parse every map of the chain, compose them in order, each step
-// simplified (ComposeSimplified: what the CLI's `compose` op does), with a
-// fresh ExprContext per item. Reports µs per item split into parse and
+// Per item: parse every map of the chain, compose them in order and
+// simplify (ComposeChain: what the CLI's `compose` op does), with a fresh
+// ExprContext per item. Reports µs per item split into parse and
 // compose+simplify (best of N passes).
 #include <algorithm>
 #include <chrono>
@@ -73,16 +73,7 @@ int main(int argc, char** argv) {
         ++failures;
         continue;
       }
-      ixa::IndexingMap acc = maps[0];
-      for (size_t i = 1; i < maps.size(); ++i) {
-        // Simplified step by step, as the CLI's compose.
-        auto c = ixa::ComposeSimplified(acc, maps[i]);
-        if (!c.ok()) {
-          ++failures;
-          break;
-        }
-        acc = std::move(c).value();
-      }
+      if (!ixa::ComposeChain(maps).ok()) ++failures;
     }
     double total = NowSeconds() - start;
     best_parse = std::min(best_parse, parse_time);

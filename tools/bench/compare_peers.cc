@@ -13,7 +13,7 @@
 //
 // ixa, per item (what `ixa query` does, without JSON): a fresh ExprContext,
 //   W1 ParseIndexingMap + Simplify, W2 parse every map + compose in order,
-//   simplifying each step (ComposeSimplified), W3 ParseIndexingMap +
+//   through a ChainComposer (as the CLI's compose op), W3 ParseIndexingMap +
 //   IsEmpty.
 // MLIR, per item: as ../shared/peers/mlir_bench.cpp (mlir_peer.h), one
 //   MLIRContext per repetition.
@@ -114,16 +114,16 @@ int RunIxaItem(int workload, const IxaItem& item) {
     case 1:
       ixa::Simplify(&acc);
       return 1;
-    case 2:
+    case 2: {
+      // As the CLI's compose: a ChainComposer.
+      ixa::ChainComposer chain;
+      if (!chain.Add(acc).ok()) return 0;
       for (size_t i = 1; i < item.maps.size(); ++i) {
         auto m = ixa::ParseIndexingMap(item.maps[i], &ctx);
-        if (!m.ok()) return 0;
-        // As the CLI's compose: simplified step by step.
-        auto c = ixa::ComposeSimplified(acc, *m);
-        if (!c.ok()) return 0;
-        acc = std::move(c).value();
+        if (!m.ok() || !chain.Add(*m).ok()) return 0;
       }
-      return 1;
+      return chain.Finish().ok() ? 1 : 0;
+    }
     default: {
       auto empty = ixa::IsEmpty(acc);
       if (!empty.ok()) return 0;

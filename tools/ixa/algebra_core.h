@@ -13,7 +13,7 @@
 namespace ixa::cli {
 
 // The `compose` op on the texts of its `maps` (texts[0] applied first, at
-// least one): parse, compose and simplify in order (ComposeSimplified),
+// least one): parse and compose in order, simplified by a ChainComposer,
 // errors naming the item.
 Result<IndexingMap> ComposeMapTexts(std::span<const std::string_view> texts,
                                     ExprContext& ctx);

@@ -221,7 +221,9 @@ Result<Json> OpBounds(const Json& req, ExprContext& ctx) {
 
 Result<IndexingMap> ComposeMapTexts(std::span<const std::string_view> texts,
                                     ExprContext& ctx) {
-  std::optional<IndexingMap> acc;
+  // Simplified once at the end, or earlier when the chain grows: see
+  // ChainComposer.
+  ChainComposer chain;
   for (size_t i = 0; i < texts.size(); ++i) {
     auto m = ParseIndexingMap(texts[i], &ctx);
     if (!m.ok()) {
@@ -229,22 +231,16 @@ Result<IndexingMap> ComposeMapTexts(std::span<const std::string_view> texts,
       e.message = "in 'maps' item " + std::to_string(i) + ": " + e.message;
       return e;
     }
-    if (!acc) {
-      acc = std::move(m).value();
-      continue;
-    }
-    // Simplified step by step: see ComposeSimplified.
-    auto composed = ComposeSimplified(*acc, *m);
-    if (!composed.ok()) {
-      Error e = composed.error();
+    auto added = chain.Add(*m);
+    if (!added.ok()) {
+      Error e = added.error();
       e.message =
           "composing 'maps' item " + std::to_string(i) + ": " + e.message;
       return e;
     }
-    acc = std::move(composed).value();
   }
-  IXA_CHECK(acc.has_value());
-  return std::move(*acc);
+  IXA_CHECK(!texts.empty());
+  return chain.Finish();
 }
 
 void RegisterAlgebraOps(OpTable& table) {
