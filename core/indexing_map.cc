@@ -670,6 +670,8 @@ std::optional<WideRange> WideModRange(const WideRange& a, const WideRange& d) {
   return out;
 }
 
+}  // namespace
+
 // The exact hull of an expression's values over a map's variable box
 // (constraints ignored), memoized per node: expressions are DAGs
 // (composition shares subexpressions), and a plain tree walk would revisit
@@ -678,6 +680,8 @@ std::optional<WideRange> WideModRange(const WideRange& a, const WideRange& d) {
 class BoundsOverBox {
  public:
   explicit BoundsOverBox(const IndexingMap& map) : map_(map) {}
+
+  void Clear() { memo_.Clear(); }
 
   std::optional<WideRange> Of(Expr e) {
     switch (e.kind()) {
@@ -738,6 +742,8 @@ class BoundsOverBox {
   NodeMap<std::optional<WideRange>> memo_;
 };
 
+namespace {
+
 int64_t ClampToInt64(Wide v) {
   if (v < kInt64Min) return kInt64Min;
   if (v > kInt64Max) return kInt64Max;
@@ -754,8 +760,21 @@ Interval RangeOverBounds(Expr e, const IndexingMap& map) {
   return Interval{ClampToInt64(r->lo), ClampToInt64(r->hi)};
 }
 
-Result<IndexingMap> ComposeIndexingMaps(const IndexingMap& first,
-                                        const IndexingMap& second) {
+BoxRanges::BoxRanges(const IndexingMap& map)
+    : bounds_(std::make_unique<BoundsOverBox>(map)) {}
+
+BoxRanges::~BoxRanges() = default;
+
+bool BoxRanges::StaysWithin(Expr e, const Interval& bound) {
+  if (bound.IsFull()) return true;
+  auto range = bounds_->Of(e);
+  return range && bound.lower <= range->lo && range->hi <= bound.upper;
+}
+
+void BoxRanges::Reset() { bounds_->Clear(); }
+
+Result<bool> CheckComposable(const IndexingMap& first,
+                             const IndexingMap& second) {
   if (first.num_results() != second.num_dims()) {
     return Error::Invalid("cannot compose: the first map has " +
                           std::to_string(first.num_results()) +
@@ -765,6 +784,37 @@ Result<IndexingMap> ComposeIndexingMaps(const IndexingMap& first,
   if (first.context() != second.context()) {
     return Error::Invalid("cannot compose maps from different contexts");
   }
+  return true;
+}
+
+Error ComposeZeroDivisorError() {
+  // Second's dims become first's results. A divisor can then become the
+  // constant 0 (`100 mod d0` where first's result for d0 is 0), which no
+  // expression may hold: an error, not a broken invariant.
+  return Error::Invalid(
+      "cannot compose: a divisor of the second map is 0 at every point the "
+      "first map reaches");
+}
+
+Result<bool> CheckComposedSize(std::span<const Expr> results,
+                               std::span<const Constraint> constraints) {
+  // Size budget: see kMaxComposedTreeNodes.
+  std::vector<Expr> all(results.begin(), results.end());
+  for (const Constraint& c : constraints) all.push_back(c.expr);
+  if (TreeSize(all, kMaxComposedTreeNodes) > kMaxComposedTreeNodes) {
+    return Error::Limit(
+        "compose: size budget exceeded: the composed map would have more "
+        "than " +
+        std::to_string(kMaxComposedTreeNodes) +
+        " expression nodes written out");
+  }
+  return true;
+}
+
+Result<IndexingMap> ComposeIndexingMaps(const IndexingMap& first,
+                                        const IndexingMap& second) {
+  IXA_ASSIGN_OR_RETURN(bool composable, CheckComposable(first, second));
+  (void)composable;
   if (DeadlineExpired("compose")) return DeadlineError();
   ExprContext* ctx = first.context();
   if (first.IsKnownEmpty() || second.IsKnownEmpty()) {
@@ -790,18 +840,11 @@ Result<IndexingMap> ComposeIndexingMaps(const IndexingMap& first,
   };
   std::vector<Expr> first_results;
   for (Expr r : first.results()) first_results.push_back(in_first(r));
-  // Second's dims become first's results. A divisor can then become the
-  // constant 0 (`100 mod d0` where first's result for d0 is 0), which no
-  // expression may hold: an error here, not a broken invariant.
   Substituter into_second(first_results, second_syms,
                           /*zero_divisor_fails=*/true);
   auto substitute_into_second = [&](Expr e) -> Result<Expr> {
     Expr out = into_second.Run(e);
-    if (!out) {
-      return Error::Invalid(
-          "cannot compose: a divisor of the second map is 0 at every point "
-          "the first map reaches");
-    }
+    if (!out) return ComposeZeroDivisorError();
     return out;
   };
   std::vector<Expr> results;
@@ -835,29 +878,15 @@ Result<IndexingMap> ComposeIndexingMaps(const IndexingMap& first,
   for (const Constraint& c : first.constraints()) {
     constraints.push_back({in_first(c.expr), c.interval});
   }
-  BoundsOverBox first_box(first);
+  BoxRanges first_box(first);
   for (int i = 0; i < second.num_dims(); ++i) {
+    // Skip a bound that first's result meets at every point of first's box.
     const Interval& bound = second.dims()[i].bounds;
-    if (bound.IsFull()) continue;
-    // Skip a bound that first's result meets at every point of first's box
-    // (the range is exact interval arithmetic in 128 bits, an
-    // over-approximation of the values, never saturated).
-    auto range = first_box.Of(first.results()[i]);
-    if (range && bound.lower <= range->lo && range->hi <= bound.upper) {
-      continue;
-    }
+    if (first_box.StaysWithin(first.results()[i], bound)) continue;
     constraints.push_back({first_results[i], bound});
   }
-  // Size budget: see kMaxComposedTreeNodes.
-  std::vector<Expr> all = results;
-  for (const Constraint& c : constraints) all.push_back(c.expr);
-  if (TreeSize(all, kMaxComposedTreeNodes) > kMaxComposedTreeNodes) {
-    return Error::Limit(
-        "compose: size budget exceeded: the composed map would have more "
-        "than " +
-        std::to_string(kMaxComposedTreeNodes) +
-        " expression nodes written out");
-  }
+  IXA_ASSIGN_OR_RETURN(bool fits, CheckComposedSize(results, constraints));
+  (void)fits;
   return IndexingMap(ctx, first.dims(), std::move(ranges), std::move(rts),
                      std::move(results), std::move(constraints));
 }

@@ -161,11 +161,43 @@ class IndexingMap {
 // BoundsOf).
 Interval RangeOverBounds(Expr e, const IndexingMap& map);
 
+class BoundsOverBox;
+
+// RangeOverBounds for many expressions over one map's variable box,
+// memoized per node (expressions are DAGs) until Reset, which a caller that
+// changes the map's variable bounds must call. Holds a reference to the map.
+class BoxRanges {
+ public:
+  explicit BoxRanges(const IndexingMap& map);
+  ~BoxRanges();
+  BoxRanges(const BoxRanges&) = delete;
+  BoxRanges& operator=(const BoxRanges&) = delete;
+
+  // Does e stay within `bound` at every point of the box? Exact interval
+  // arithmetic in 128 bits (an over-approximation of the values, never
+  // saturated); false when unknown. True for a full bound.
+  bool StaysWithin(Expr e, const Interval& bound);
+  void Reset();
+
+ private:
+  std::unique_ptr<BoundsOverBox> bounds_;
+};
+
 // `second ∘ first` (M4): first's results feed second's dims. Symbols are
 // [range(second), range(first), rt(second), rt(first)]. Not simplified.
 // Errors when first's result count differs from second's dim count.
 Result<IndexingMap> ComposeIndexingMaps(const IndexingMap& first,
                                         const IndexingMap& second);
+
+// ComposeIndexingMaps's checks and errors, shared with composition chains
+// (simplifier/compose.h): first's results feed second's dims, in one
+// context; a divisor of second that becomes the constant 0; the size budget
+// (kMaxComposedTreeNodes nodes written out, limit_exceeded).
+Result<bool> CheckComposable(const IndexingMap& first,
+                             const IndexingMap& second);
+Error ComposeZeroDivisorError();
+Result<bool> CheckComposedSize(std::span<const Expr> results,
+                               std::span<const Constraint> constraints);
 
 }  // namespace ixa
 

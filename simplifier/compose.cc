@@ -1,9 +1,11 @@
 #include "simplifier/compose.h"
 
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "core/budget.h"
+#include "core/substituter.h"
 #include "simplifier/box_fit.h"
 
 namespace ixa {
@@ -35,39 +37,135 @@ Result<IndexingMap> ComposeSimplified(const IndexingMap& first,
   return out;
 }
 
-Result<bool> ChainComposer::Add(const IndexingMap& next) {
-  if (!acc_) {
-    acc_ = next;
-    simplified_ = false;
-    return false;
-  }
-  IXA_ASSIGN_OR_RETURN(IndexingMap out, ComposeIndexingMaps(*acc_, next));
-  simplified_ = false;
-  if (WrittenOutSize(out, kEagerSimplifyNodes) > kEagerSimplifyNodes) {
-    SimplifyStep(&out, options_);
-    simplified_ = true;
+Result<size_t> ChainComposer::Add(IndexingMap next) {
+  // Checked here so that the error names the map that does not fit.
+  if (!maps_.empty()) {
+    IXA_ASSIGN_OR_RETURN(bool composable, CheckComposable(maps_.back(), next));
+    (void)composable;
   }
   if (DeadlineExpired("compose")) return DeadlineError();
-  acc_ = std::move(out);
-  return simplified_;
+  maps_.push_back(std::move(next));
+  return maps_.size();
+}
+
+bool ChainComposer::SimplifyIfLarge(IndexingMap* map) {
+  if (WrittenOutSize(*map, kEagerSimplifyNodes) <= kEagerSimplifyNodes) {
+    return false;
+  }
+  SimplifyStep(map, options_);
+  return true;
 }
 
 Result<IndexingMap> ChainComposer::Finish() {
-  if (!acc_) return Error::Invalid("compose: no maps");
-  if (!simplified_) {
-    SimplifyStep(&*acc_, options_);
-    simplified_ = true;
+  if (maps_.empty()) return Error::Invalid("compose: no maps");
+  bool runtime_variables = false;
+  for (const IndexingMap& m : maps_) runtime_variables |= m.num_rt_vars() > 0;
+  IXA_ASSIGN_OR_RETURN(IndexingMap out, runtime_variables ? FinishStepByStep()
+                                                          : FinishInOnePass());
+  SimplifyStep(&out, options_);
+  if (DeadlineExpired("compose")) return DeadlineError();
+  return out;
+}
+
+Result<IndexingMap> ChainComposer::FinishStepByStep() {
+  IndexingMap acc = maps_[0];
+  for (size_t i = 1; i < maps_.size(); ++i) {
+    failed_item_ = i;
+    IXA_ASSIGN_OR_RETURN(acc, ComposeIndexingMaps(acc, maps_[i]));
+    SimplifyIfLarge(&acc);
     if (DeadlineExpired("compose")) return DeadlineError();
   }
-  return *acc_;
+  return acc;
+}
+
+Result<IndexingMap> ChainComposer::FinishInOnePass() {
+  const size_t n = maps_.size();
+  ExprContext* ctx = maps_[0].context();
+  auto known_empty = [&] {
+    return IndexingMap::KnownEmpty(ctx, maps_[0].num_dims(),
+                                   maps_.back().num_results());
+  };
+  for (const IndexingMap& m : maps_) {
+    if (m.IsKnownEmpty()) return known_empty();
+  }
+  // Final symbol positions: map i's range variables start at first[i].
+  std::vector<Variable> ranges;
+  std::vector<int64_t> first(n);
+  for (size_t i = n; i-- > 0;) {
+    first[i] = static_cast<int64_t>(ranges.size());
+    for (const Variable& v : maps_[i].range_vars()) ranges.push_back(v);
+  }
+  auto symbols_of = [&](size_t i) {
+    std::vector<Expr> out;
+    for (int j = 0; j < maps_[i].num_range_vars(); ++j) {
+      out.push_back(ctx->Symbol(first[i] + j));
+    }
+    return out;
+  };
+  // The intermediate, in the final numbering (the symbols of the maps not
+  // composed yet are declared and unused).
+  IndexingMap acc(ctx, maps_[0].dims(), std::move(ranges), {}, {});
+  {
+    std::vector<Expr> symbols = symbols_of(0);
+    Substituter renumber({}, symbols);
+    const bool same = first[0] == 0;  // no map after it has symbols
+    for (Expr r : maps_[0].results()) {
+      acc.mutable_results().push_back(same ? r : renumber.Run(r));
+    }
+    for (const Constraint& c : maps_[0].constraints()) {
+      acc.AddConstraint(same ? c.expr : renumber.Run(c.expr), c.interval);
+    }
+  }
+  BoxRanges box(acc);
+  std::vector<Expr> results;
+  std::vector<Constraint> added;
+  for (size_t i = 1; i < n && !acc.IsKnownEmpty(); ++i) {
+    failed_item_ = i;
+    const IndexingMap& next = maps_[i];
+    added.clear();
+    // Next's dim bounds that the results do not meet on the box.
+    for (int d = 0; d < next.num_dims(); ++d) {
+      const Interval& bound = next.dims()[d].bounds;
+      if (!box.StaysWithin(acc.results()[d], bound)) {
+        added.push_back({acc.results()[d], bound});
+      }
+    }
+    std::vector<Expr> symbols = symbols_of(i);
+    Substituter into_next(acc.results(), symbols, /*zero_divisor_fails=*/true);
+    results.clear();
+    for (Expr r : next.results()) results.push_back(into_next.Run(r));
+    for (const Constraint& c : next.constraints()) {
+      added.push_back({into_next.Run(c.expr), c.interval});
+    }
+    for (Expr r : results) {
+      if (!r) return ComposeZeroDivisorError();
+    }
+    for (const Constraint& c : added) {
+      if (!c.expr) return ComposeZeroDivisorError();
+    }
+    acc.mutable_results() = results;
+    bool bounds_changed = false;
+    for (const Constraint& c : added) {
+      bounds_changed |= c.expr.IsVariable();
+      acc.AddConstraint(c.expr, c.interval);
+    }
+    IXA_ASSIGN_OR_RETURN(bool fits,
+                         CheckComposedSize(acc.results(), acc.constraints()));
+    (void)fits;
+    if (SimplifyIfLarge(&acc)) bounds_changed = true;
+    if (bounds_changed) box.Reset();
+    if (DeadlineExpired("compose")) return DeadlineError();
+  }
+  if (acc.IsKnownEmpty()) return known_empty();
+  return acc;
 }
 
 Result<IndexingMap> ComposeChain(std::span<const IndexingMap> maps,
                                  const SimplifyOptions& options) {
   ChainComposer chain(options);
   for (const IndexingMap& m : maps) {
-    IXA_ASSIGN_OR_RETURN(bool simplified_now, chain.Add(m));
-    (void)simplified_now;
+    IXA_ASSIGN_OR_RETURN(size_t length, chain.Add(m));
+    (void)length;
   }
   return chain.Finish();
 }

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <vector>
 
 #include "core/indexing_map.h"
 #include "core/result.h"
@@ -34,6 +35,14 @@ Result<IndexingMap> ComposeSimplified(const IndexingMap& first,
 // intermediate is simplified only when its expressions written out
 // (results and constraints) pass kEagerSimplifyNodes; ordinary short
 // chains are simplified once.
+//
+// Finish composes the whole chain in one pass: every map's symbols get
+// their final positions (ComposeIndexingMaps's order, [range(last), ...,
+// range(first)]) once, instead of being renumbered at every step, and the
+// box ranges of the intermediate results (which bounds of the next map need
+// a constraint) are memoized across steps. The answer is the map that
+// ComposeIndexingMaps step by step, then Simplify, give. Chains with
+// runtime variables take that step-by-step path.
 class ChainComposer {
  public:
   // Written-out nodes past which an intermediate is simplified before the
@@ -42,19 +51,27 @@ class ChainComposer {
 
   explicit ChainComposer(SimplifyOptions options = {}) : options_(options) {}
 
-  // Appends `next` (applied after the maps added before); true when the
-  // intermediate grew past kEagerSimplifyNodes and was simplified. Errors:
-  // those of ComposeIndexingMaps and the deadline; the chain is then
-  // unusable.
-  Result<bool> Add(const IndexingMap& next);
+  // Appends `next` (applied after the maps added before); returns the
+  // chain's length. Errors (the chain is then unusable): a result count
+  // that differs from next's dim count, another context, the deadline.
+  Result<size_t> Add(IndexingMap next);
 
   // The simplified composition (at least one map must have been added).
+  // Errors: ComposeIndexingMaps's (a divisor that becomes 0, the size
+  // budget kMaxComposedTreeNodes) and the deadline; failed_item() then
+  // says which map was being composed in.
   Result<IndexingMap> Finish();
+  size_t failed_item() const { return failed_item_; }
 
  private:
+  Result<IndexingMap> FinishStepByStep();
+  Result<IndexingMap> FinishInOnePass();
+  // Simplifies *map when it grew past kEagerSimplifyNodes; true if it did.
+  bool SimplifyIfLarge(IndexingMap* map);
+
   SimplifyOptions options_;
-  std::optional<IndexingMap> acc_;
-  bool simplified_ = false;  // acc_ is simplified and unchanged since
+  std::vector<IndexingMap> maps_;
+  size_t failed_item_ = 0;
 };
 
 // maps[0] applied first, then maps[1], ... (at least one map), through a

@@ -117,10 +117,10 @@ int RunIxaItem(int workload, const IxaItem& item) {
     case 2: {
       // As the CLI's compose: a ChainComposer.
       ixa::ChainComposer chain;
-      if (!chain.Add(acc).ok()) return 0;
+      if (!chain.Add(std::move(acc)).ok()) return 0;
       for (size_t i = 1; i < item.maps.size(); ++i) {
         auto m = ixa::ParseIndexingMap(item.maps[i], &ctx);
-        if (!m.ok() || !chain.Add(*m).ok()) return 0;
+        if (!m.ok() || !chain.Add(std::move(m).value()).ok()) return 0;
       }
       return chain.Finish().ok() ? 1 : 0;
     }

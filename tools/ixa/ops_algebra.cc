@@ -219,6 +219,16 @@ Result<Json> OpBounds(const Json& req, ExprContext& ctx) {
 
 }  // namespace
 
+namespace {
+
+Error AtItem(Error e, size_t item) {
+  e.message =
+      "composing 'maps' item " + std::to_string(item) + ": " + e.message;
+  return e;
+}
+
+}  // namespace
+
 Result<IndexingMap> ComposeMapTexts(std::span<const std::string_view> texts,
                                     ExprContext& ctx) {
   // Simplified once at the end, or earlier when the chain grows: see
@@ -231,16 +241,13 @@ Result<IndexingMap> ComposeMapTexts(std::span<const std::string_view> texts,
       e.message = "in 'maps' item " + std::to_string(i) + ": " + e.message;
       return e;
     }
-    auto added = chain.Add(*m);
-    if (!added.ok()) {
-      Error e = added.error();
-      e.message =
-          "composing 'maps' item " + std::to_string(i) + ": " + e.message;
-      return e;
-    }
+    auto added = chain.Add(std::move(m).value());
+    if (!added.ok()) return AtItem(added.error(), i);
   }
   IXA_CHECK(!texts.empty());
-  return chain.Finish();
+  auto composed = chain.Finish();
+  if (!composed.ok()) return AtItem(composed.error(), chain.failed_item());
+  return composed;
 }
 
 void RegisterAlgebraOps(OpTable& table) {
