@@ -66,6 +66,13 @@ SimplifyResult SimplifyWithFilter(IndexingMap* map,
       converged = true;
       break;
     }
+    // The results were simplified in the previous round under the bounds
+    // and constraints that this round left unchanged: they are the
+    // rewriter's fixpoint for them already.
+    if (round > 0 && !constraints_changed) {
+      converged = true;
+      break;
+    }
     simp::Rewriter rw(*map, /*use_constraints=*/true, filter, trace);  // P4
     rw.set_preserve_point_variables(options.preserve_point_variables);
     for (Expr& r : map->mutable_results()) {
