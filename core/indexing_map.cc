@@ -796,12 +796,21 @@ Error ComposeZeroDivisorError() {
       "first map reaches");
 }
 
+int64_t WrittenOutSize(std::span<const Expr> results,
+                       std::span<const Constraint> constraints, int64_t cap) {
+  int64_t total = TreeSize(results, cap);
+  for (const Constraint& c : constraints) {
+    if (total > cap) break;
+    total = SaturatingAdd(total, TreeSize({&c.expr, 1}, cap));
+  }
+  return total;
+}
+
 Result<bool> CheckComposedSize(std::span<const Expr> results,
                                std::span<const Constraint> constraints) {
   // Size budget: see kMaxComposedTreeNodes.
-  std::vector<Expr> all(results.begin(), results.end());
-  for (const Constraint& c : constraints) all.push_back(c.expr);
-  if (TreeSize(all, kMaxComposedTreeNodes) > kMaxComposedTreeNodes) {
+  if (WrittenOutSize(results, constraints, kMaxComposedTreeNodes) >
+      kMaxComposedTreeNodes) {
     return Error::Limit(
         "compose: size budget exceeded: the composed map would have more "
         "than " +

@@ -196,6 +196,10 @@ Result<IndexingMap> ComposeIndexingMaps(const IndexingMap& first,
 Result<bool> CheckComposable(const IndexingMap& first,
                              const IndexingMap& second);
 Error ComposeZeroDivisorError();
+// The nodes of results and constraints written out (TreeSize), at most
+// cap + 1.
+int64_t WrittenOutSize(std::span<const Expr> results,
+                       std::span<const Constraint> constraints, int64_t cap);
 Result<bool> CheckComposedSize(std::span<const Expr> results,
                                std::span<const Constraint> constraints);
 

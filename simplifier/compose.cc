@@ -20,12 +20,6 @@ void SimplifyStep(IndexingMap* map, const SimplifyOptions& options) {
   Simplify(map, options);
 }
 
-int64_t WrittenOutSize(const IndexingMap& map, int64_t cap) {
-  std::vector<Expr> all(map.results().begin(), map.results().end());
-  for (const Constraint& c : map.constraints()) all.push_back(c.expr);
-  return TreeSize(all, cap);
-}
-
 }  // namespace
 
 Result<IndexingMap> ComposeSimplified(const IndexingMap& first,
@@ -49,7 +43,8 @@ Result<size_t> ChainComposer::Add(IndexingMap next) {
 }
 
 bool ChainComposer::SimplifyIfLarge(IndexingMap* map) {
-  if (WrittenOutSize(*map, kEagerSimplifyNodes) <= kEagerSimplifyNodes) {
+  if (WrittenOutSize(map->results(), map->constraints(), kEagerSimplifyNodes) <=
+      kEagerSimplifyNodes) {
     return false;
   }
   SimplifyStep(map, options_);
@@ -95,18 +90,18 @@ Result<IndexingMap> ChainComposer::FinishInOnePass() {
     first[i] = static_cast<int64_t>(ranges.size());
     for (const Variable& v : maps_[i].range_vars()) ranges.push_back(v);
   }
-  auto symbols_of = [&](size_t i) {
-    std::vector<Expr> out;
+  std::vector<Expr> symbols;  // map i's symbols at their final positions
+  auto set_symbols_of = [&](size_t i) {
+    symbols.clear();
     for (int j = 0; j < maps_[i].num_range_vars(); ++j) {
-      out.push_back(ctx->Symbol(first[i] + j));
+      symbols.push_back(ctx->Symbol(first[i] + j));
     }
-    return out;
   };
   // The intermediate, in the final numbering (the symbols of the maps not
   // composed yet are declared and unused).
   IndexingMap acc(ctx, maps_[0].dims(), std::move(ranges), {}, {});
   {
-    std::vector<Expr> symbols = symbols_of(0);
+    set_symbols_of(0);
     Substituter renumber({}, symbols);
     const bool same = first[0] == 0;  // no map after it has symbols
     for (Expr r : maps_[0].results()) {
@@ -130,7 +125,7 @@ Result<IndexingMap> ChainComposer::FinishInOnePass() {
         added.push_back({acc.results()[d], bound});
       }
     }
-    std::vector<Expr> symbols = symbols_of(i);
+    set_symbols_of(i);
     Substituter into_next(acc.results(), symbols, /*zero_divisor_fails=*/true);
     results.clear();
     for (Expr r : next.results()) results.push_back(into_next.Run(r));
