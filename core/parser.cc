@@ -124,6 +124,18 @@ class Parser {
     while (p < text_.size() && Is(text_[p], kIdentChar)) ++p;
     return text_.substr(pos_, p - pos_);
   }
+  // Is the identifier at pos_ `kw`, followed (after spaces) by `next` (an
+  // identifier or punctuation)? Nothing is consumed.
+  bool KeywordFollowedBy(std::string_view kw, std::string_view next) const {
+    if (PeekIdent() != kw) return false;
+    size_t p = pos_ + kw.size();
+    while (p < text_.size() && Is(text_[p], kSpace)) ++p;
+    if (text_.substr(p, next.size()) != next) return false;
+    // An identifier must end there (`EMPTYx` is a name).
+    size_t end = p + next.size();
+    return !Is(next[0], kIdentStart) || end >= text_.size() ||
+           !Is(text_[end], kIdentChar);
+  }
   bool ConsumeKeyword(std::string_view kw) {
     if (PeekIdent() != kw) return false;
     pos_ += kw.size();
@@ -648,15 +660,18 @@ Result<IndexingMap> Parser::ParseMap() {
     if (comma || PeekIdent() == "domain") {
       if (!ConsumeKeyword("domain")) return Expected("'domain'");
       if (!Consume(':')) return Expected("':' after 'domain'");
-      if (ConsumeKeyword("KNOWN")) {
-        if (!ConsumeKeyword("EMPTY")) {
-          return Expected("'EMPTY' after 'KNOWN'");
-        }
+      // `KNOWN` and `is_simplified` are keywords only where they are
+      // followed by `EMPTY` and `:`: a variable may have either name
+      // (`KNOWN in [0, 3]`), and every map prints to text this parser reads
+      // back (a fuzz finding).
+      if (KeywordFollowedBy("KNOWN", "EMPTY")) {
+        ConsumeKeyword("KNOWN");
+        ConsumeKeyword("EMPTY");
         known_empty = true;
       } else {
         while (true) {
           // Obsolete `is_simplified: true|false` field (XLA, 2024-09).
-          if (PeekIdent() == "is_simplified") {
+          if (KeywordFollowedBy("is_simplified", ":")) {
             pos_ += 13;
             SkipSpace();
             if (!Consume(':')) return Expected("':' after 'is_simplified'");
