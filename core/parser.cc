@@ -78,6 +78,25 @@ bool Is(char c, uint8_t cls) {
   return (kClasses.of[static_cast<unsigned char>(c)] & cls) != 0;
 }
 
+// Is `name` the default name of variable `index` (`d3`, `s0`; runtime
+// variables `rt1`, prefix 'r')? Such names are stored empty (IndexingMap).
+bool IsDefaultName(std::string_view name, char prefix, size_t index) {
+  size_t p = prefix == 'r' ? 2 : 1;
+  if (name.size() <= p || name[0] != prefix || (p == 2 && name[1] != 't')) {
+    return false;
+  }
+  // The digits of index from the last: name must end with exactly them.
+  size_t end = name.size();
+  do {
+    if (end == p || name[end - 1] != static_cast<char>('0' + index % 10)) {
+      return false;
+    }
+    --end;
+    index /= 10;
+  } while (index != 0);
+  return end == p;
+}
+
 // One pass over the text, no tokens and no allocation per token: the
 // grammar functions read characters at pos_ and return the parsed value,
 // or a null Expr / false after recording the first error in error_ (a
@@ -100,7 +119,16 @@ class Parser {
   // exception is an integer literal, whose caller first checks whether a
   // name follows it without a space (`16d0`).
   void SkipSpace() {
-    while (pos_ < text_.size() && Is(text_[pos_], kSpace)) ++pos_;
+    // Locals, so that the loop does not reload members after every store,
+    // and one comparison for the usual non-space byte (every space byte is
+    // at most ' ').
+    const char* data = text_.data();
+    size_t p = pos_, n = text_.size();
+    while (p < n && static_cast<unsigned char>(data[p]) <= ' ' &&
+           Is(data[p], kSpace)) {
+      ++p;
+    }
+    pos_ = p;
   }
   bool AtEnd() {
     SkipSpace();
@@ -137,7 +165,14 @@ class Parser {
            !Is(text_[end], kIdentChar);
   }
   bool ConsumeKeyword(std::string_view kw) {
-    if (PeekIdent() != kw) return false;
+    // The keyword's bytes, then not an identifier character (`domainx` is
+    // a name): no scan of the whole identifier.
+    if (text_.size() - pos_ < kw.size() ||
+        text_.compare(pos_, kw.size(), kw) != 0 ||
+        (pos_ + kw.size() < text_.size() &&
+         Is(text_[pos_ + kw.size()], kIdentChar))) {
+      return false;
+    }
     pos_ += kw.size();
     SkipSpace();
     return true;
@@ -556,35 +591,36 @@ ParsedTerm Parser::ParseMinMax(ExprKind kind) {
 // each) in one scan; anything else goes through the general path below,
 // which also words the errors.
 bool Parser::ScanPlainInterval(Interval* out) {
-  size_t p = pos_;
+  const char* p = text_.data() + pos_;
+  const char* end = text_.data() + text_.size();
   auto skip = [&] {
-    while (p < text_.size() && Is(text_[p], kSpace)) ++p;
+    while (p < end && Is(*p, kSpace)) ++p;
   };
   auto number = [&](int64_t* v) {
-    bool negative = p < text_.size() && text_[p] == '-';
+    bool negative = p < end && *p == '-';
     if (negative) ++p;
-    size_t start = p;
+    const char* start = p;
     int64_t x = 0;
-    while (p < text_.size() && Is(text_[p], kDigit) && p - start < 18) {
-      x = x * 10 + (text_[p] - '0');
+    while (p < end && Is(*p, kDigit) && p - start < 18) {
+      x = x * 10 + (*p - '0');
       ++p;
     }
-    if (p == start || (p < text_.size() && Is(text_[p], kDigit))) return false;
+    if (p == start || (p < end && Is(*p, kDigit))) return false;
     *v = negative ? -x : x;
     return true;
   };
-  if (p >= text_.size() || text_[p] != '[') return false;
+  if (p >= end || *p != '[') return false;
   ++p;
   skip();
   if (!number(&out->lower)) return false;
   skip();
-  if (p >= text_.size() || text_[p] != ',') return false;
+  if (p >= end || *p != ',') return false;
   ++p;
   skip();
   if (!number(&out->upper)) return false;
   skip();
-  if (p >= text_.size() || text_[p] != ']') return false;
-  pos_ = p + 1;
+  if (p >= end || *p != ']') return false;
+  pos_ = static_cast<size_t>(p + 1 - text_.data());
   SkipSpace();
   return true;
 }
@@ -624,7 +660,17 @@ Result<IndexingMap> Parser::ParseMap() {
       Variable& v = is_dim          ? dims[i]
                     : k < num_range ? ranges[k]
                                     : rts[k - num_range];
-      v.name.assign(h.name);
+      // A default name (`d2` for dim 2, `s0`) is stored empty, as the
+      // IndexingMap constructor would store it, without a copy.
+      if (!IsDefaultName(h.name,
+                         is_dim          ? 'd'
+                         : k < num_range ? 's'
+                                         : 'r',
+                         is_dim          ? i
+                         : k < num_range ? k
+                                         : k - num_range)) {
+        v.name.assign(h.name);
+      }
       if (FindName(h.name)) {
         return FailInvalidAt(
             h.offset, "variable '" + std::string(h.name) + "' is named twice");
@@ -640,12 +686,14 @@ Result<IndexingMap> Parser::ParseMap() {
     pos_ += 2;
     SkipSpace();
     if (!Consume('(')) return Expected("'(' to open the result list");
-    std::vector<Expr> results;
+    // Collected inline, then copied into a vector of the exact size (one
+    // allocation per map rather than one per doubling).
+    SmallVector<Expr, 16> result_list;
     if (!Consume(')')) {
       while (true) {
         Expr e = ParseTopExpr();
         if (!e) return false;
-        results.push_back(e);
+        result_list.push_back(e);
         if (Consume(')')) break;
         if (!Consume(',')) return Expected("',' or ')' in the result list");
       }
@@ -670,8 +718,11 @@ Result<IndexingMap> Parser::ParseMap() {
         known_empty = true;
       } else {
         while (true) {
-          // Obsolete `is_simplified: true|false` field (XLA, 2024-09).
-          if (KeywordFollowedBy("is_simplified", ":")) {
+          // The common `name in [lo, hi]` first (a variable may be named
+          // is_simplified: `is_simplified in [0, 3]`), then the obsolete
+          // `is_simplified: true|false` field (XLA, 2024-09).
+          Expr var = ScanVariableBeforeIn();
+          if (!var && KeywordFollowedBy("is_simplified", ":")) {
             pos_ += 13;
             SkipSpace();
             if (!Consume(':')) return Expected("':' after 'is_simplified'");
@@ -679,7 +730,7 @@ Result<IndexingMap> Parser::ParseMap() {
               return Expected("'true' or 'false'");
             }
           } else {
-            Expr e = ScanVariableBeforeIn();
+            Expr e = var;
             if (!e) {
               e = ParseTopExpr();
               if (!e) return false;
@@ -696,8 +747,9 @@ Result<IndexingMap> Parser::ParseMap() {
       }
     }
     if (!AtEnd()) return Expected("',' or end of input");
-    *map = IndexingMap(ctx_, std::move(dims), std::move(ranges), std::move(rts),
-                       std::move(results));
+    *map =
+        IndexingMap(ctx_, std::move(dims), std::move(ranges), std::move(rts),
+                    std::vector<Expr>(result_list.begin(), result_list.end()));
     // Bounds and constraints in text order: a bare variable's `in`
     // intersects its bounds (an inverted interval makes the map KNOWN
     // EMPTY).

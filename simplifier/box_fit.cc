@@ -8,6 +8,7 @@
 
 #include "core/int_math.h"
 #include "core/node_map.h"
+#include "core/small_vector.h"
 #include "simplifier/facts.h"
 
 namespace ixa::simp {
@@ -22,47 +23,159 @@ struct Point {
   int n = 0;
 };
 
-// Exact int64 evaluation; nullopt on overflow, a zero divisor or a variable
-// that the point does not set.
-std::optional<int64_t> Eval(const ExprNode* e, const Point& p) {
+// Exact int64 evaluation into *out; false on overflow, a zero divisor or
+// a variable that the point does not set. (A bool and an out-parameter, not
+// an optional: the fits evaluate thousands of small trees per chain.)
+bool EvalInto(const ExprNode* e, const Point& p, int64_t* out) {
   switch (e->kind) {
     case ExprKind::kConstant:
-      return e->value;
+      *out = e->value;
+      return true;
     case ExprKind::kDim:
     case ExprKind::kSymbol:
       for (int i = 0; i < p.n; ++i) {
-        if (p.var[i] == e) return p.value[i];
+        if (p.var[i] == e) {
+          *out = p.value[i];
+          return true;
+        }
       }
-      return std::nullopt;
+      return false;
     default:
       break;
   }
-  auto a = Eval(e->lhs, p);
-  if (!a) return std::nullopt;
-  auto b = Eval(e->rhs, p);
-  if (!b) return std::nullopt;
+  int64_t a, b;
+  if (!EvalInto(e->lhs, p, &a) || !EvalInto(e->rhs, p, &b)) return false;
+  std::optional<int64_t> v;
   switch (e->kind) {
     case ExprKind::kAdd:
-      return CheckedAdd(*a, *b);
+      return !__builtin_add_overflow(a, b, out);
     case ExprKind::kMul:
-      return CheckedMul(*a, *b);
+      return !__builtin_mul_overflow(a, b, out);
     case ExprKind::kFloorDiv:
-      return FloorDiv(*a, *b);
+      v = FloorDiv(a, b);
+      break;
     case ExprKind::kCeilDiv:
-      return CeilDiv(*a, *b);
+      v = CeilDiv(a, b);
+      break;
     case ExprKind::kMod:
-      return Mod(*a, *b);
+      v = Mod(a, b);
+      break;
     case ExprKind::kMin:
-      return std::min(*a, *b);
+      *out = std::min(a, b);
+      return true;
     case ExprKind::kMax:
-      return std::max(*a, *b);
+      *out = std::max(a, b);
+      return true;
     case ExprKind::kConstant:
     case ExprKind::kDim:
     case ExprKind::kSymbol:
-      break;  // handled above
+      return false;  // handled above
   }
-  return std::nullopt;
+  if (!v) return false;
+  *out = *v;
+  return true;
 }
+
+std::optional<int64_t> Eval(const ExprNode* e, const Point& p) {
+  int64_t v;
+  if (!EvalInto(e, p, &v)) return std::nullopt;
+  return v;
+}
+
+// An expression compiled to postfix once per fit, its variables resolved
+// to slots of the point: a fit evaluates one tree at several points, and
+// the tree walk (a variable search per leaf) cost more than the
+// arithmetic. Trees past kMaxProgram written-out nodes are walked instead.
+class PostfixProgram {
+ public:
+  static constexpr size_t kMaxProgram = 128;
+
+  // False (nothing compiled) for a tree too large or a variable that p
+  // does not set.
+  bool Compile(const ExprNode* root, const Point& p) {
+    if (root->tree_size > kMaxProgram) return false;
+    ops_.clear();
+    return Emit(root, p);
+  }
+
+  bool Run(const Point& p, int64_t* out) const {
+    int64_t stack[kMaxProgram];
+    int top = 0;
+    for (const Op& op : ops_) {
+      switch (op.kind) {
+        case ExprKind::kConstant:
+          stack[top++] = op.arg;
+          continue;
+        case ExprKind::kDim:  // any variable: arg is its slot in p
+          stack[top++] = p.value[op.arg];
+          continue;
+        default:
+          break;
+      }
+      int64_t b = stack[--top];
+      int64_t& a = stack[top - 1];
+      std::optional<int64_t> v;
+      switch (op.kind) {
+        case ExprKind::kAdd:
+          if (__builtin_add_overflow(a, b, &a)) return false;
+          continue;
+        case ExprKind::kMul:
+          if (__builtin_mul_overflow(a, b, &a)) return false;
+          continue;
+        case ExprKind::kMin:
+          a = std::min(a, b);
+          continue;
+        case ExprKind::kMax:
+          a = std::max(a, b);
+          continue;
+        case ExprKind::kFloorDiv:
+          v = FloorDiv(a, b);
+          break;
+        case ExprKind::kCeilDiv:
+          v = CeilDiv(a, b);
+          break;
+        case ExprKind::kMod:
+          v = Mod(a, b);
+          break;
+        default:
+          return false;
+      }
+      if (!v) return false;
+      a = *v;
+    }
+    *out = stack[0];
+    return true;
+  }
+
+ private:
+  struct Op {
+    ExprKind kind;
+    int64_t arg;
+  };
+
+  bool Emit(const ExprNode* e, const Point& p) {
+    switch (e->kind) {
+      case ExprKind::kConstant:
+        ops_.push_back({ExprKind::kConstant, e->value});
+        return true;
+      case ExprKind::kDim:
+      case ExprKind::kSymbol:
+        for (int i = 0; i < p.n; ++i) {
+          if (p.var[i] == e) {
+            ops_.push_back({ExprKind::kDim, i});
+            return true;
+          }
+        }
+        return false;
+      default:
+        if (!Emit(e->lhs, p) || !Emit(e->rhs, p)) return false;
+        ops_.push_back({e->kind, 0});
+        return true;
+    }
+  }
+
+  SmallVector<Op, kMaxProgram> ops_;
+};
 
 // What the box enumerations of one ExprContext found (RememberFailedFits).
 // The genuine failures of FitAffineOnBox: a fit is a
@@ -85,10 +198,7 @@ class BoxRecord : public ExprContext::Attachment {
 
   const void* kind() const override { return &kKind; }
 
-  BoxRecord() {
-    keys_.reserve(256);
-    entries_.reserve(32);
-  }
+  BoxRecord() = default;
 
   // The record of ctx, or null when RememberFailedFits was not called.
   static BoxRecord* Of(ExprContext* ctx) {
@@ -134,12 +244,13 @@ class BoxRecord : public ExprContext::Attachment {
     }
     value_words_ += words + exprs.size();
     const uint32_t* head = value_heads_.Find(var.node());
-    ValuesEntry v{range,
-                  {exprs.begin(), exprs.end()},
-                  {intervals.begin(), intervals.end()},
-                  answer,
-                  head ? *head : 0};
-    values_.push_back(std::move(v));
+    if (values_.empty()) values_.reserve(16);
+    ValuesEntry& v = values_.emplace_back();
+    v.range = range;
+    v.exprs.assign(exprs.begin(), exprs.end());
+    v.intervals.assign(intervals.begin(), intervals.end());
+    v.answer = answer;
+    v.next = head ? *head : 0;
     value_heads_.Put(var.node(), static_cast<uint32_t>(values_.size()));
   }
 
@@ -149,6 +260,12 @@ class BoxRecord : public ExprContext::Attachment {
       words += 4 + (a.values ? a.values->size() : 0);
     if (entries_.size() >= kMaxEntries || keys_.size() + words > kMaxKeyWords) {
       return;
+    }
+    if (entries_.empty()) {
+      // Reserved at the first failure, not at Attach: most chains' final
+      // simplification records few failures or none.
+      keys_.reserve(256);
+      entries_.reserve(32);
     }
     const uint32_t* head = heads_.Find(e);
     Entry entry{keys_.size(), 0, head ? *head : 0};
@@ -200,8 +317,9 @@ class BoxRecord : public ExprContext::Attachment {
 
   struct ValuesEntry {
     Interval range;
-    std::vector<Expr> exprs;
-    std::vector<Interval> intervals;
+    // Inline: a variable has a constraint or two (no allocation per entry).
+    SmallVector<Expr, 2> exprs;
+    SmallVector<Interval, 2> intervals;
     std::optional<std::vector<int64_t>> answer;
     uint32_t next;  // 1 + index of the variable's previous entry, or 0
   };
@@ -269,13 +387,22 @@ std::optional<LinearSum> Fit(Expr e, std::span<const BoxAxis> axes,
     p.value[i] = axes[i].at(0);
   }
   const ExprNode* root = e.node();
+  PostfixProgram program;
+  const bool compiled = program.Compile(root, p);
+  auto eval = [&]() -> std::optional<int64_t> {
+    int64_t v;
+    if (!(compiled ? program.Run(p, &v) : EvalInto(root, p, &v))) {
+      return std::nullopt;
+    }
+    return v;
+  };
   auto take = [budget, out_of_budget]() {
     if ((*budget)-- > 0) return true;
     *out_of_budget = true;
     return false;
   };
   if (!take()) return std::nullopt;
-  auto base = Eval(root, p);
+  auto base = eval();
   if (!base) return std::nullopt;
   // Candidate form: c_i from one step along each axis.
   std::array<int64_t, kMaxBoxVariables> coeff{};
@@ -283,7 +410,7 @@ std::optional<LinearSum> Fit(Expr e, std::span<const BoxAxis> axes,
     if (axes[i].size() < 2) continue;
     if (!take()) return std::nullopt;
     p.value[i] = axes[i].at(1);
-    auto v = Eval(root, p);
+    auto v = eval();
     p.value[i] = axes[i].at(0);
     if (!v) return std::nullopt;
     auto diff = CheckedSub(*v, *base);
@@ -311,7 +438,7 @@ std::optional<LinearSum> Fit(Expr e, std::span<const BoxAxis> axes,
       if (!w) return false;
       want = *w;
     }
-    auto got = Eval(root, p);
+    auto got = eval();
     return got && *got == want;
   };
   auto set_index = [&](int i, int64_t k) {
@@ -387,6 +514,7 @@ std::optional<std::vector<int64_t>> EnumerateAllowedValues(
   p.n = 1;
   p.var[0] = var.node();
   std::vector<int64_t> out;
+  out.reserve(static_cast<size_t>(range.Size()));  // at most kMaxBoxPoints
   for (int64_t v = range.lower;; ++v) {
     p.value[0] = v;
     bool ok = true;

@@ -1,10 +1,12 @@
 #include "simplifier/compose.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "core/budget.h"
+#include "core/small_vector.h"
 #include "core/substituter.h"
 #include "simplifier/box_fit.h"
 
@@ -38,6 +40,7 @@ Result<size_t> ChainComposer::Add(IndexingMap next) {
     (void)composable;
   }
   if (DeadlineExpired("compose")) return DeadlineError();
+  if (maps_.empty()) maps_.reserve(8);  // most chains are short
   maps_.push_back(std::move(next));
   return maps_.size();
 }
@@ -84,13 +87,23 @@ Result<IndexingMap> ChainComposer::FinishInOnePass() {
     if (m.IsKnownEmpty()) return known_empty();
   }
   // Final symbol positions: map i's range variables start at first[i].
+  size_t num_ranges = 0, max_results = 0, max_ranges = 0;
+  for (const IndexingMap& m : maps_) {
+    num_ranges += m.range_vars().size();
+    max_ranges = std::max(max_ranges, m.range_vars().size());
+    max_results = std::max(max_results, m.results().size());
+  }
   std::vector<Variable> ranges;
-  std::vector<int64_t> first(n);
+  ranges.reserve(num_ranges);
+  SmallVector<int64_t, 8> first;
+  first.resize(n);
   for (size_t i = n; i-- > 0;) {
     first[i] = static_cast<int64_t>(ranges.size());
     for (const Variable& v : maps_[i].range_vars()) ranges.push_back(v);
   }
-  std::vector<Expr> symbols;  // map i's symbols at their final positions
+  // Inline storage: chains, result lists and symbol lists are short.
+  SmallVector<Expr, 8> symbols;  // map i's symbols at their final positions
+  symbols.reserve(max_ranges);
   auto set_symbols_of = [&](size_t i) {
     symbols.clear();
     for (int j = 0; j < maps_[i].num_range_vars(); ++j) {
@@ -102,8 +115,9 @@ Result<IndexingMap> ChainComposer::FinishInOnePass() {
   IndexingMap acc(ctx, maps_[0].dims(), std::move(ranges), {}, {});
   {
     set_symbols_of(0);
-    Substituter renumber({}, symbols);
+    Substituter renumber({}, {symbols.data(), symbols.size()});
     const bool same = first[0] == 0;  // no map after it has symbols
+    acc.mutable_results().reserve(max_results);
     for (Expr r : maps_[0].results()) {
       acc.mutable_results().push_back(same ? r : renumber.Run(r));
     }
@@ -112,8 +126,9 @@ Result<IndexingMap> ChainComposer::FinishInOnePass() {
     }
   }
   BoxRanges box(acc);
-  std::vector<Expr> results;
-  std::vector<Constraint> added;
+  SmallVector<Expr, 8> results;
+  results.reserve(max_results);
+  SmallVector<Constraint, 8> added;
   for (size_t i = 1; i < n && !acc.IsKnownEmpty(); ++i) {
     failed_item_ = i;
     const IndexingMap& next = maps_[i];
@@ -126,7 +141,8 @@ Result<IndexingMap> ChainComposer::FinishInOnePass() {
       }
     }
     set_symbols_of(i);
-    Substituter into_next(acc.results(), symbols, /*zero_divisor_fails=*/true);
+    Substituter into_next(acc.results(), {symbols.data(), symbols.size()},
+                          /*zero_divisor_fails=*/true);
     results.clear();
     for (Expr r : next.results()) results.push_back(into_next.Run(r));
     for (const Constraint& c : next.constraints()) {
@@ -138,7 +154,7 @@ Result<IndexingMap> ChainComposer::FinishInOnePass() {
     for (const Constraint& c : added) {
       if (!c.expr) return ComposeZeroDivisorError();
     }
-    acc.mutable_results() = results;
+    acc.mutable_results().assign(results.begin(), results.end());
     bool bounds_changed = false;
     for (const Constraint& c : added) {
       bounds_changed |= c.expr.IsVariable();

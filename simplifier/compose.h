@@ -4,7 +4,6 @@
 #define IXA_SIMPLIFIER_COMPOSE_H_
 
 #include <cstdint>
-#include <optional>
 #include <span>
 #include <vector>
 
@@ -40,14 +39,18 @@ Result<IndexingMap> ComposeSimplified(const IndexingMap& first,
 // their final positions (ComposeIndexingMaps's order, [range(last), ...,
 // range(first)]) once, instead of being renumbered at every step, and the
 // box ranges of the intermediate results (which bounds of the next map need
-// a constraint) are memoized across steps. The answer is the map that
-// ComposeIndexingMaps step by step, then Simplify, give. Chains with
-// runtime variables take that step-by-step path.
+// a constraint) are memoized across steps. The answer equals, at every
+// point of its domain, what ComposeIndexingMaps step by step, then
+// Simplify, give (not always textually: simplification happens at other
+// points of the chain). Chains with runtime variables take that
+// step-by-step path.
 class ChainComposer {
  public:
   // Written-out nodes past which an intermediate is simplified before the
-  // next substitution.
-  static constexpr int64_t kEagerSimplifyNodes = 256;
+  // next substitution. Measured on the peers' W2 (instructions of the whole
+  // pass, answers identical): 256: 37.36M, 384: 37.19M, 512: 36.88M, 640
+  // and 768: 37.06M, 1024: 37.08M.
+  static constexpr int64_t kEagerSimplifyNodes = 512;
 
   explicit ChainComposer(SimplifyOptions options = {}) : options_(options) {}
 

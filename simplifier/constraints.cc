@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <map>
 
+#include "core/small_vector.h"
 #include "core/text.h"
 #include "simplifier/box_fit.h"
 #include "simplifier/rule_util.h"
@@ -537,8 +538,10 @@ bool PropagateBounds(IndexingMap* map, const std::vector<Constraint>& list,
 // constraints are only removed.
 bool SingleVariableValues(IndexingMap* map, std::vector<Constraint>* list,
                           std::vector<TraceStep>* trace) {
-  std::vector<Expr> vars;  // in order of first appearance
-  std::vector<Expr> sole(list->size());
+  // Inline storage: a map has few constraints (no allocation per call).
+  SmallVector<Expr, 8> vars;  // in order of first appearance
+  SmallVector<Expr, 16> sole;
+  sole.resize(list->size());
   for (size_t i = 0; i < list->size(); ++i) {
     sole[i] = SoleVariable((*list)[i].expr);
     if (sole[i] && std::find(vars.begin(), vars.end(), sole[i]) == vars.end()) {
@@ -546,21 +549,23 @@ bool SingleVariableValues(IndexingMap* map, std::vector<Constraint>* list,
     }
   }
   bool changed = false;
-  std::vector<bool> drop(list->size(), false);
+  SmallVector<bool, 16> drop;
+  drop.resize(list->size(), false);
   for (Expr x : vars) {
     Variable& v = x.IsDim()
                       ? map->mutable_dims()[x.position()]
                       : map->mutable_symbol(static_cast<int>(x.position()));
-    std::vector<Expr> exprs;
-    std::vector<Interval> intervals;
-    std::vector<size_t> indices;
+    SmallVector<Expr, 8> exprs;
+    SmallVector<Interval, 8> intervals;
+    SmallVector<size_t, 8> indices;
     for (size_t i = 0; i < list->size(); ++i) {
       if (sole[i] != x) continue;
       exprs.push_back((*list)[i].expr);
       intervals.push_back((*list)[i].interval);
       indices.push_back(i);
     }
-    auto values = AllowedValues(x, v.bounds, exprs, intervals);
+    auto values = AllowedValues(x, v.bounds, {exprs.data(), exprs.size()},
+                                {intervals.data(), intervals.size()});
     if (!values) continue;
     if (values->empty()) {
       if (trace) {
