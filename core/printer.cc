@@ -26,7 +26,10 @@
 // the same tree, and the short form nests half as deep, so that a map the
 // parser accepted with many minus signs prints to text it accepts again.
 #include <algorithm>
+#include <charconv>
+#include <string_view>
 #include <unordered_map>
+#include <utility>
 
 #include "core/text.h"
 
@@ -38,28 +41,125 @@ bool IsNegation(Expr e) {
   return e.kind() == ExprKind::kMul && e.rhs().IsConstant(-1);
 }
 
+// What std::to_string prints, without the temporary string: every map of
+// every response goes through here (issue 13).
+void AppendInt(int64_t v, std::string& out) {
+  if (v >= 0 && v < 10) {  // most constants, bounds and positions
+    out += static_cast<char>('0' + v);
+    return;
+  }
+  char buf[24];
+  char* end = std::to_chars(buf, buf + sizeof(buf), v).ptr;
+  out.append(buf, static_cast<size_t>(end - buf));
+}
+
+// Appends a literal with its length known at compile time (`+=` of a
+// char pointer measures it at run time).
+template <size_t N>
+void Put(std::string& out, const char (&text)[N]) {
+  out.append(text, N - 1);
+}
+
+// `prefix<i>`, a default variable name: formatted on the stack and
+// appended at once.
+void AppendDefaultName(char prefix, int64_t i, std::string& out) {
+  char buf[24];
+  buf[0] = prefix;
+  char* end = std::to_chars(buf + 1, buf + sizeof(buf), i).ptr;
+  out.append(buf, static_cast<size_t>(end - buf));
+}
+
+// `[lower, upper]`, as Interval::ToString prints it.
+void AppendInterval(const Interval& interval, std::string& out) {
+  out += '[';
+  AppendInt(interval.lower, out);
+  Put(out, ", ");
+  AppendInt(interval.upper, out);
+  out += ']';
+}
+
+// Where the printer takes variable names from: name lists (PrintExpr; a
+// position past a list's end prints d<i> / s<i>), or a map's variables,
+// read in place, without building the lists per printed map. Both give
+// the same names as DimNames / SymbolNames.
+class Names {
+ public:
+  Names(const std::vector<std::string>& dims,
+        const std::vector<std::string>& syms)
+      : dims_(&dims), syms_(&syms) {}
+  explicit Names(const IndexingMap& map) : map_(&map) {}
+
+  void AppendDim(int64_t i, std::string& out) const {
+    const size_t k = static_cast<size_t>(i);
+    if (map_ == nullptr) {
+      if (k < dims_->size()) {
+        out += (*dims_)[k];
+      } else {
+        AppendDefaultName('d', i, out);
+      }
+      return;
+    }
+    if (k < map_->dims().size() && !map_->dims()[k].name.empty()) {
+      out += map_->dims()[k].name;
+    } else {
+      AppendDefaultName('d', i, out);
+    }
+  }
+
+  void AppendSymbol(int64_t i, std::string& out) const {
+    const size_t k = static_cast<size_t>(i);
+    if (map_ == nullptr) {
+      if (k < syms_->size()) {
+        out += (*syms_)[k];
+      } else {
+        AppendDefaultName('s', i, out);
+      }
+      return;
+    }
+    const size_t num_range = map_->range_vars().size();
+    if (k < num_range) {
+      const std::string& name = map_->range_vars()[k].name;
+      if (name.empty()) {
+        AppendDefaultName('s', i, out);
+      } else {
+        out += name;
+      }
+    } else if (k - num_range < map_->rt_vars().size()) {
+      const std::string& name = map_->rt_vars()[k - num_range].name;
+      if (name.empty()) {
+        Put(out, "rt");
+        AppendInt(static_cast<int64_t>(k - num_range), out);
+      } else {
+        out += name;
+      }
+    } else {
+      AppendDefaultName('s', i, out);
+    }
+  }
+
+ private:
+  const std::vector<std::string>* dims_ = nullptr;
+  const std::vector<std::string>* syms_ = nullptr;
+  const IndexingMap* map_ = nullptr;
+};
+
 class ExprPrinter {
  public:
-  ExprPrinter(const std::vector<std::string>& dims,
-              const std::vector<std::string>& syms, TextSyntax syntax)
-      : dims_(dims), syms_(syms), syntax_(syntax) {}
+  ExprPrinter(const Names& names, TextSyntax syntax)
+      : names_(names), syntax_(syntax) {}
 
   // Prints e (already in the syntax's order). `strong`: e is an operand of
   // a non-add operator and must be parenthesised if it is an operation.
   void Print(Expr e, bool strong, std::string& out) {
     switch (e.kind()) {
       case ExprKind::kConstant:
-        out += std::to_string(e.constant());
+        AppendInt(e.constant(), out);
         return;
       case ExprKind::kDim:
-        out += static_cast<size_t>(e.position()) < dims_.size()
-                   ? dims_[e.position()]
-                   : "d" + std::to_string(e.position());
+        names_.AppendDim(e.position(), out);
         return;
       case ExprKind::kSymbol:
-        out += static_cast<size_t>(e.position()) < syms_.size()
-                   ? syms_[e.position()]
-                   : "s" + std::to_string(e.position());
+        names_.AppendSymbol(e.position(), out);
         return;
       case ExprKind::kAdd:
         Open(strong, out);
@@ -69,10 +169,10 @@ class ExprPrinter {
       case ExprKind::kMin:
       case ExprKind::kMax:
         // A call is a primary: never parenthesised.
-        out += e.kind() == ExprKind::kMin ? "min(" : "max(";
+        Put(out, e.kind() == ExprKind::kMin ? "min(" : "max(");
         Enter();
         Print(e.lhs(), /*strong=*/false, out);
-        out += ", ";
+        Put(out, ", ");
         Print(e.rhs(), /*strong=*/false, out);
         Leave();
         out += ')';
@@ -91,16 +191,16 @@ class ExprPrinter {
       Print(e.lhs(), /*strong=*/true, out);
       switch (e.kind()) {
         case ExprKind::kMul:
-          out += " * ";
+          Put(out, " * ");
           break;
         case ExprKind::kFloorDiv:
           out += syntax_ == TextSyntax::kSymbolic ? " / " : " floordiv ";
           break;
         case ExprKind::kCeilDiv:
-          out += " ceildiv ";
+          Put(out, " ceildiv ");
           break;
         default:
-          out += " mod ";
+          Put(out, " mod ");
           break;
       }
       Print(e.rhs(), /*strong=*/true, out);
@@ -144,31 +244,37 @@ class ExprPrinter {
   }
 
   // Prints a (left-nested) sum, writing negative terms as subtractions.
+  // The terms go on terms_, one stack for all the sums being printed (a
+  // term can hold a sum), so a printer allocates it once.
   void PrintSum(Expr e, std::string& out) {
-    std::vector<Expr> terms;
-    CollectTerms(e, terms);
-    for (size_t i = 0; i < terms.size(); ++i) {
-      Expr t = terms[i];
-      if (i == 0) {
+    const size_t base = terms_.size();
+    CollectTerms(e, terms_);
+    const size_t end = terms_.size();
+    for (size_t i = base; i < end; ++i) {
+      Expr t = terms_[i];  // a copy: printing t may grow terms_
+      if (i == base) {
         PrintTerm(t, out);
         continue;
       }
       if (t.IsConstant() && t.constant() < 0 && t.constant() != kInt64Min) {
-        out += " - " + std::to_string(-t.constant());
+        Put(out, " - ");
+        AppendInt(-t.constant(), out);
         continue;
       }
       if (t.kind() == ExprKind::kMul && t.rhs().IsConstant() &&
           t.rhs().constant() < 0 && t.rhs().constant() != kInt64Min) {
-        out += " - ";
+        Put(out, " - ");
         Print(t.lhs(), /*strong=*/true, out);
         if (t.rhs().constant() != -1) {
-          out += " * " + std::to_string(-t.rhs().constant());
+          Put(out, " * ");
+          AppendInt(-t.rhs().constant(), out);
         }
         continue;
       }
-      out += " + ";
+      Put(out, " + ");
       PrintTerm(t, out);
     }
+    terms_.resize(base);
   }
 
   void PrintTerm(Expr t, std::string& out) {
@@ -188,9 +294,9 @@ class ExprPrinter {
     }
   }
 
-  const std::vector<std::string>& dims_;
-  const std::vector<std::string>& syms_;
+  const Names& names_;
   TextSyntax syntax_;
+  std::vector<Expr> terms_;
   int nesting_ = 1;
   int max_nesting_ = 1;
 };
@@ -263,11 +369,10 @@ class SymbolicOrderer {
   std::unordered_map<const ExprNode*, Expr> memo_;
 };
 
-std::string PrintInSyntax(Expr e, const std::vector<std::string>& dims,
-                          const std::vector<std::string>& syms,
-                          TextSyntax syntax, SymbolicOrderer* orderer) {
+std::string PrintInSyntax(Expr e, const Names& names, TextSyntax syntax,
+                          SymbolicOrderer* orderer) {
   std::string out;
-  ExprPrinter printer(dims, syms, syntax);
+  ExprPrinter printer(names, syntax);
   Expr shown = syntax == TextSyntax::kSymbolic ? orderer->Run(e) : e;
   printer.Print(shown, /*strong=*/false, out);
   return out;
@@ -298,11 +403,12 @@ Expr ToSymbolicOrder(Expr e) { return SymbolicOrderer().Run(e); }
 
 int PrintedNesting(Expr e) {
   static const std::vector<std::string> kNoNames;
+  const Names names(kNoNames, kNoNames);
   std::string scratch;
-  ExprPrinter affine(kNoNames, kNoNames, TextSyntax::kAffine);
+  ExprPrinter affine(names, TextSyntax::kAffine);
   affine.Print(e, /*strong=*/false, scratch);
   scratch.clear();
-  ExprPrinter symbolic(kNoNames, kNoNames, TextSyntax::kSymbolic);
+  ExprPrinter symbolic(names, TextSyntax::kSymbolic);
   symbolic.Print(ToSymbolicOrder(e), /*strong=*/false, scratch);
   return std::max(affine.max_nesting(), symbolic.max_nesting());
 }
@@ -324,78 +430,121 @@ std::string PrintExpr(Expr e, const std::vector<std::string>& dim_names,
                       const std::vector<std::string>& symbol_names,
                       TextSyntax syntax) {
   SymbolicOrderer orderer;
-  return PrintInSyntax(e, dim_names, symbol_names, syntax, &orderer);
+  return PrintInSyntax(e, Names(dim_names, symbol_names), syntax, &orderer);
 }
 
 std::string PrintExpr(Expr e, const IndexingMap& map, TextSyntax syntax) {
-  return PrintExpr(e, DimNames(map), SymbolNames(map), syntax);
+  SymbolicOrderer orderer;
+  return PrintInSyntax(e, Names(map), syntax, &orderer);
 }
 
 std::string PrintIndexingMap(const IndexingMap& map, TextSyntax syntax) {
-  if (map.IsKnownEmpty()) return "KNOWN EMPTY";
-  std::vector<std::string> dims = DimNames(map), syms = SymbolNames(map);
-  SymbolicOrderer orderer;  // shared: results and constraints share nodes
-  auto print = [&](Expr e) {
-    return PrintInSyntax(e, dims, syms, syntax, &orderer);
-  };
-  std::string out = "(";
-  for (size_t i = 0; i < dims.size(); ++i) {
-    if (i) out += ", ";
-    out += dims[i];
+  std::string out;
+  AppendIndexingMap(map, syntax, out);
+  return out;
+}
+
+// Written straight into `out`: no string per name, interval or expression
+// (the query server prints a map per response, issue 13). Only the
+// constraints, sorted by their text, are printed apart first.
+void AppendIndexingMap(const IndexingMap& map, TextSyntax syntax,
+                       std::string& out) {
+  if (map.IsKnownEmpty()) {
+    Put(out, "KNOWN EMPTY");
+    return;
   }
-  out += ")";
+  const Names names(map);
+  ExprPrinter printer(names, syntax);
+  SymbolicOrderer orderer;  // shared: results and constraints share nodes
+  auto print = [&](Expr e, std::string& to) {
+    printer.Print(syntax == TextSyntax::kSymbolic ? orderer.Run(e) : e,
+                  /*strong=*/false, to);
+  };
+  out += '(';
+  for (int i = 0; i < map.num_dims(); ++i) {
+    if (i) Put(out, ", ");
+    names.AppendDim(i, out);
+  }
+  out += ')';
   if (map.num_range_vars() > 0) {
-    out += "[";
+    out += '[';
     for (int i = 0; i < map.num_range_vars(); ++i) {
-      if (i) out += ", ";
-      out += syms[i];
+      if (i) Put(out, ", ");
+      names.AppendSymbol(i, out);
     }
-    out += "]";
+    out += ']';
   }
   if (map.num_rt_vars() > 0) {
-    out += "{";
+    out += '{';
     for (int i = 0; i < map.num_rt_vars(); ++i) {
-      if (i) out += ", ";
-      out += syms[map.num_range_vars() + i];
+      if (i) Put(out, ", ");
+      names.AppendSymbol(map.num_range_vars() + i, out);
     }
-    out += "}";
+    out += '}';
   }
-  out += " -> (";
+  Put(out, " -> (");
   for (int i = 0; i < map.num_results(); ++i) {
-    if (i) out += ", ";
-    out += print(map.results()[i]);
+    if (i) Put(out, ", ");
+    print(map.results()[i], out);
   }
-  out += ")";
+  out += ')';
 
   bool all_unbounded = map.constraints().empty();
   for (const Variable& v : map.dims()) all_unbounded &= v.bounds.IsFull();
   for (int i = 0; i < map.num_symbols(); ++i) {
     all_unbounded &= map.symbol(i).bounds.IsFull();
   }
-  if (all_unbounded) return out;
+  if (all_unbounded) return;
 
-  out += ", domain: ";
+  Put(out, ", domain: ");
   bool first = true;
-  auto item = [&](const std::string& s) {
-    if (!first) out += ", ";
+  auto separate = [&] {
+    if (!first) Put(out, ", ");
     first = false;
-    out += s;
   };
   for (int i = 0; i < map.num_dims(); ++i) {
-    item(dims[i] + " in " + map.dims()[i].bounds.ToString());
+    separate();
+    names.AppendDim(i, out);
+    Put(out, " in ");
+    AppendInterval(map.dims()[i].bounds, out);
   }
   for (int i = 0; i < map.num_symbols(); ++i) {
-    item(syms[i] + " in " + map.symbol(i).bounds.ToString());
+    separate();
+    names.AppendSymbol(i, out);
+    Put(out, " in ");
+    AppendInterval(map.symbol(i).bounds, out);
   }
   // Constraints sorted by their printed text (XLA's order), so that equal
-  // maps print equal strings whatever their insertion order.
-  std::vector<std::string> constraints;
-  for (const Constraint& c : map.constraints()) {
-    constraints.push_back(print(c.expr) + " in " + c.interval.ToString());
+  // maps print equal strings whatever their insertion order. One
+  // constraint needs no sorting and prints in place; several print into
+  // one buffer, sorted as views into it.
+  const std::vector<Constraint>& constraints = map.constraints();
+  if (constraints.size() == 1) {
+    separate();
+    print(constraints[0].expr, out);
+    Put(out, " in ");
+    AppendInterval(constraints[0].interval, out);
+    return;
   }
-  std::sort(constraints.begin(), constraints.end());
-  for (const std::string& c : constraints) item(c);
-  return out;
+  if (constraints.empty()) return;
+  std::string texts;
+  std::vector<std::pair<size_t, size_t>> spans;  // offset, size in texts
+  spans.reserve(constraints.size());
+  for (const Constraint& c : constraints) {
+    const size_t start = texts.size();
+    print(c.expr, texts);
+    Put(texts, " in ");
+    AppendInterval(c.interval, texts);
+    spans.emplace_back(start, texts.size() - start);
+  }
+  std::vector<std::string_view> sorted;
+  sorted.reserve(spans.size());
+  for (auto [offset, size] : spans) sorted.emplace_back(&texts[offset], size);
+  std::sort(sorted.begin(), sorted.end());
+  for (std::string_view c : sorted) {
+    separate();
+    out += c;
+  }
 }
 
 }  // namespace ixa

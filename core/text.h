@@ -83,6 +83,10 @@ Result<Expr> ParseExpr(std::string_view text, ExprContext* ctx,
 // reordered (see TextSyntax); parse(print) is then the reordered map.
 std::string PrintIndexingMap(const IndexingMap& map,
                              TextSyntax syntax = DefaultTextSyntax());
+// The same print appended to `out` (the query server writes it straight
+// into its response).
+void AppendIndexingMap(const IndexingMap& map, TextSyntax syntax,
+                       std::string& out);
 
 // MLIR/XLA classic expression syntax with the given names (default names
 // d<i> / s<i> where a list is too short).

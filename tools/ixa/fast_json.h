@@ -58,7 +58,14 @@ class FlatRequest {
   // or when the fast path is off.
   bool Read(std::string_view line);
 
-  const FlatValue* Find(std::string_view key) const;
+  // Inline: the callers' keys are literals, so the comparison compiles to
+  // a length check and a fixed-size compare.
+  const FlatValue* Find(std::string_view key) const {
+    for (const auto& field : fields_) {
+      if (field.first == key) return &field.second;
+    }
+    return nullptr;
+  }
   std::span<const FlatValue> Items(const FlatValue& list) const {
     return {items_.data() + list.first_item, list.num_items};
   }
@@ -69,8 +76,25 @@ class FlatRequest {
   bool ReadValue(FlatValue* out, bool allow_list);
   bool ReadString(FlatValue* out);
   bool ReadInteger(FlatValue* out);
-  void SkipSpace();
-  bool Take(char c);
+  void SkipSpace() {
+    while (pos_ < text_.size()) {
+      char c = text_[pos_];
+      if (c != ' ' && c != '\t' && c != '\n' && c != '\r') return;
+      ++pos_;
+    }
+  }
+  bool Take(char c) {
+    if (pos_ < text_.size() && text_[pos_] == c) {
+      ++pos_;
+      return true;
+    }
+    return false;
+  }
+  // text_[start, start + n), within text_ (no bounds check: the reader
+  // has checked).
+  std::string_view View(size_t start, size_t n) const {
+    return {text_.data() + start, n};
+  }
 
   std::string_view text_;
   size_t pos_ = 0;
@@ -83,6 +107,11 @@ class FlatRequest {
 void AppendJson(const Json& v, std::string* out);
 // The same for a string value (quoted and escaped).
 void AppendJsonString(std::string_view s, std::string* out);
+// The same for text already appended to *out after an opening quote: the
+// text is out[start..], the quote out[start - 1]. When the text needs no
+// escapes (the maps the server prints, as a rule) this only closes the
+// quote, saving a copy of the text.
+void QuoteAppendedText(size_t start, std::string* out);
 // The same for a value read by FlatRequest (a scalar; lists too).
 void AppendFlatValue(const FlatRequest& request, const FlatValue& v,
                      std::string* out);
