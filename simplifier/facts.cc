@@ -189,7 +189,7 @@ Interval RangeMod(const Interval& a, const Interval& divisor) {
   return r;
 }
 
-Facts Trim(Facts f) {
+Facts TrimAligned(Facts f) {
   if (f.range.IsEmpty()) return f;
   if (f.align.modulus == 0) {
     int64_t v = f.align.remainder;

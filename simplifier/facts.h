@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 
 #include "core/int_math.h"
 #include "core/interval.h"
@@ -60,9 +61,43 @@ Interval RangeFloorDiv(const Interval& a, const Interval& divisor);
 Interval RangeCeilDiv(const Interval& a, const Interval& divisor);
 Interval RangeMod(const Interval& a, const Interval& divisor);
 
+// RangeAdd(acc, RangeScale(term, c)), in int64 when every end is finite
+// and nothing overflows (then both give the same interval); the general
+// path otherwise. The rewriter computes the facts of every sum with it.
+inline Interval AddScaledRange(const Interval& acc, const Interval& term,
+                               int64_t c) {
+  auto finite = [](const Interval& r) {
+    return r.lower > kInt64Min && r.upper < kInt64Max && r.lower <= r.upper;
+  };
+  if (finite(acc) && finite(term)) {
+    int64_t a, b, lo, hi;
+    if (!__builtin_mul_overflow(term.lower, c, &a) &&
+        !__builtin_mul_overflow(term.upper, c, &b)) {
+      if (c < 0) std::swap(a, b);
+      // A scaled end at an int64 limit would be unbounded on the general
+      // path (sticky), so only ends strictly inside take this one.
+      if (a > kInt64Min && b < kInt64Max &&
+          !__builtin_add_overflow(acc.lower, a, &lo) &&
+          !__builtin_add_overflow(acc.upper, b, &hi)) {
+        return {lo, hi};
+      }
+    }
+  }
+  return RangeAdd(acc, RangeScale(term, c));
+}
+
 // Shrinks the range to the nearest values that match the alignment, and
 // turns a range that became a single point into an exact alignment.
-Facts Trim(Facts f);
+Facts TrimAligned(Facts f);  // Trim's work when there is any
+inline Facts Trim(Facts f) {
+  // Inline for the usual fact, no alignment and a range wider than a point
+  // (the rewriter trims the facts of every node it visits).
+  if (f.align.modulus == 1 &&
+      (f.range.IsEmpty() || f.range.lower != f.range.upper)) {
+    return f;
+  }
+  return TrimAligned(f);
+}
 
 // If every value of `range` lies in one period [m*d, m*d + d - 1] of d > 0,
 // returns m.

@@ -151,7 +151,7 @@ Facts Rewriter::FactsOfSum(const LinearSum& sum) {
   Facts f{Interval::Point(sum.constant), Alignment::Exact(sum.constant)};
   for (const Term& t : sum.terms) {
     const Facts tf = FactsOf(t.expr);
-    f.range = RangeAdd(f.range, RangeScale(tf.range, t.coeff));
+    f.range = AddScaledRange(f.range, tf.range, t.coeff);
     f.align = AlignAdd(f.align, AlignScale(tf.align, t.coeff));
   }
   return Trim(f);

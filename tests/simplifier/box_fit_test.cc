@@ -99,5 +99,33 @@ TEST_CASE("box fit: recorded allowed values answer only the same question") {
   }
 }
 
+TEST_CASE("box fit: large trees (walked) and small (compiled) fit alike") {
+  // The same affine function written as a small tree and as one past the
+  // compiled program's size (a long sum of d0 floordiv 1 terms), and a
+  // non-affine one both ways; also a tree with a variable outside the box.
+  ExprContext ctx;
+  Expr d0 = ctx.Dim(0), d1 = ctx.Dim(1), d2 = ctx.Dim(2);
+  BoxAxis axes[] = {{d0, 0, 5}, {d1, 0, 3}};
+  Expr small = ctx.FloorDiv(d0 * 4 + d1, ctx.Constant(4)) * 3 + d1;
+  Expr large = small;
+  for (int i = 0; i < 40; ++i) {  // + d0 mod 6 - d0 (0 on the box) ...
+    large = large + ctx.Mod(d0, ctx.Constant(6)) + d0 * -1;
+  }
+  REQUIRE(large.node()->tree_size > 128);
+  for (Expr e : {small, large}) {
+    int64_t budget = 1000;
+    auto fit = FitAffineOnBox(e, axes, &budget);
+    REQUIRE(fit.has_value());
+    CHECK(fit->CoeffOf(d0) == 3);
+    CHECK(fit->CoeffOf(d1) == 1);
+    CHECK(fit->constant == 0);
+    Expr bent = e + ctx.FloorDiv(d0, ctx.Constant(2));
+    budget = 1000;
+    CHECK_FALSE(FitAffineOnBox(bent, axes, &budget).has_value());
+  }
+  int64_t budget = 1000;
+  CHECK_FALSE(FitAffineOnBox(d0 + d2, axes, &budget).has_value());
+}
+
 }  // namespace
 }  // namespace ixa::simp
