@@ -637,12 +637,14 @@ bool Parser::ParseInterval(Interval* out) {
 
 Result<IndexingMap> Parser::ParseMap() {
   // The grammar; on failure the first error recorded is the answer.
-  auto parse = [&](IndexingMap* map) -> bool {
+  // The map is built in place (no move-assignment of a temporary).
+  std::optional<IndexingMap> map;
+  auto parse = [&]() -> bool {
     if (AtEnd()) return Expected("an indexing map");
     if (ConsumeKeyword("KNOWN")) {
       if (!ConsumeKeyword("EMPTY")) return Expected("'EMPTY' after 'KNOWN'");
       if (!AtEnd()) return Expected("end of input after 'KNOWN EMPTY'");
-      *map = IndexingMap::KnownEmpty(ctx_, 0, 0);
+      map.emplace(IndexingMap::KnownEmpty(ctx_, 0, 0));
       return true;
     }
     if (!Consume('(')) return Expected("'(' to open the dimension list");
@@ -747,9 +749,8 @@ Result<IndexingMap> Parser::ParseMap() {
       }
     }
     if (!AtEnd()) return Expected("',' or end of input");
-    *map =
-        IndexingMap(ctx_, std::move(dims), std::move(ranges), std::move(rts),
-                    std::vector<Expr>(result_list.begin(), result_list.end()));
+    map.emplace(ctx_, std::move(dims), std::move(ranges), std::move(rts),
+                std::vector<Expr>(result_list.begin(), result_list.end()));
     // Bounds and constraints in text order: a bare variable's `in`
     // intersects its bounds (an inverted interval makes the map KNOWN
     // EMPTY).
@@ -759,12 +760,11 @@ Result<IndexingMap> Parser::ParseMap() {
     if (known_empty) map->ResetToKnownEmpty();
     return true;
   };
-  IndexingMap map;
-  if (!parse(&map)) {
+  if (!parse()) {
     IXA_CHECK(error_.has_value());
     return std::move(*error_);
   }
-  return map;
+  return std::move(*map);
 }
 
 Result<Expr> Parser::ParseStandaloneExpr(const std::vector<std::string>& dims,

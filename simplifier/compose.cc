@@ -33,7 +33,7 @@ Result<IndexingMap> ComposeSimplified(const IndexingMap& first,
   return out;
 }
 
-Result<size_t> ChainComposer::Add(IndexingMap next) {
+Result<size_t> ChainComposer::Add(IndexingMap&& next) {
   // Checked here so that the error names the map that does not fit.
   if (!maps_.empty()) {
     IXA_ASSIGN_OR_RETURN(bool composable, CheckComposable(maps_.back(), next));

@@ -57,7 +57,8 @@ class ChainComposer {
   // Appends `next` (applied after the maps added before); returns the
   // chain's length. Errors (the chain is then unusable): a result count
   // that differs from next's dim count, another context, the deadline.
-  Result<size_t> Add(IndexingMap next);
+  Result<size_t> Add(IndexingMap&& next);
+  Result<size_t> Add(const IndexingMap& next) { return Add(IndexingMap(next)); }
 
   // The simplified composition (at least one map must have been added).
   // Errors: ComposeIndexingMaps's (a divisor that becomes 0, the size
