@@ -152,8 +152,8 @@ class Encoding {
       add_bounds(f, map.symbol(i).bounds);
     }
     for (const Constraint& c : map.constraints()) {
-      IXA_ASSIGN_OR_RETURN(Form<Num> f, lifter_.Lift(c.expr));
-      add_bounds(f, c.interval);
+      IXA_ASSIGN_OR_RETURN(const Form<Num>* f, lifter_.LiftRef(c.expr));
+      add_bounds(*f, c.interval);
     }
     return atoms;
   }

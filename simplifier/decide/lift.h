@@ -99,8 +99,15 @@ class Lifter {
   // The linear form of e. Errors: a semi-affine node (unsupported), a zero
   // divisor or an out-of-range variable (invalid argument).
   Result<Form<Num>> Lift(Expr e) {
+    IXA_ASSIGN_OR_RETURN(const Form<Num>* f, LiftRef(e));
+    return *f;
+  }
+
+  // Lift without a copy: the form memoized for e (stable: the memo's
+  // elements never move), so that lifting a tree copies no child's form.
+  Result<const Form<Num>*> LiftRef(Expr e) {
     auto it = memo_.find(e.node());
-    if (it != memo_.end()) return it->second;
+    if (it != memo_.end()) return &it->second;
     Form<Num> f;
     switch (e.kind()) {
       case ExprKind::kConstant:
@@ -120,15 +127,14 @@ class Lifter {
         break;
       }
       default: {
-        IXA_ASSIGN_OR_RETURN(Form<Num> l, Lift(e.lhs()));
-        IXA_ASSIGN_OR_RETURN(Form<Num> r, Lift(e.rhs()));
-        IXA_ASSIGN_OR_RETURN(f, Combine(e, l, r));
+        IXA_ASSIGN_OR_RETURN(const Form<Num>* l, LiftRef(e.lhs()));
+        IXA_ASSIGN_OR_RETURN(const Form<Num>* r, LiftRef(e.rhs()));
+        IXA_ASSIGN_OR_RETURN(f, Combine(e, *l, *r));
         break;
       }
     }
     Trim(&f);
-    memo_.emplace(e.node(), f);
-    return f;
+    return &memo_.emplace(e.node(), std::move(f)).first->second;
   }
 
  private:
