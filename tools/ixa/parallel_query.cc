@@ -1,11 +1,14 @@
 #include "tools/ixa/parallel_query.h"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
-#include <deque>
+#include <cstdint>
+#include <cstring>
 #include <exception>
 #include <mutex>
-#include <optional>
+#include <streambuf>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -14,19 +17,86 @@ namespace ixa::cli {
 
 namespace {
 
-// Reads the next request line; false at the end of the input.
-bool NextRequestLine(std::istream& in, std::string* line) {
-  while (std::getline(in, *line)) {
-    if (!line->empty() && line->back() == '\r') line->pop_back();
-    if (line->find_first_not_of(" \t") != std::string::npos) return true;
+// Splits the input into request lines as std::getline would (a last line
+// without '\n' counts), drops one trailing '\r' and skips lines of only
+// spaces and tabs. It reads the stream buffer in blocks: no istream sentry
+// per line (so no flush of a tied stream either; callers flush themselves
+// before they may block) and no scan of the text twice.
+class LineReader {
+ public:
+  enum class Status { kLine, kEnd, kWouldBlock };
+
+  explicit LineReader(std::istream& in) : in_(*in.rdbuf()), buf_(1 << 16) {}
+
+  // The next request line into `line` (its capacity is reused). With
+  // `may_block` false, kWouldBlock instead of waiting for input that has
+  // not arrived yet: an interactive client waits for its answers first.
+  Status Next(std::string* line, bool may_block) {
+    while (true) {
+      const char* begin = buf_.data() + pos_;
+      const char* scan = buf_.data() + scanned_;
+      const char* end = buf_.data() + end_;
+      const char* newline =
+          static_cast<const char*>(std::memchr(scan, '\n', end - scan));
+      if (newline == nullptr && !eof_) {
+        scanned_ = end_;  // a long line is not scanned again after a Fill
+        if (!may_block && in_.in_avail() <= 0) return Status::kWouldBlock;
+        Fill();
+        continue;
+      }
+      if (newline == nullptr && begin == end) return Status::kEnd;
+      const char* stop = newline != nullptr ? newline : end;
+      pos_ = scanned_ = (stop - buf_.data()) + (newline != nullptr ? 1 : 0);
+      if (stop != begin && stop[-1] == '\r') --stop;
+      bool blank = std::all_of(begin, stop,
+                               [](char c) { return c == ' ' || c == '\t'; });
+      if (blank) continue;
+      line->assign(begin, stop);
+      return Status::kLine;
+    }
   }
-  return false;
-}
+
+ private:
+  // Appends at least one more byte of input, or sets eof_. Blocks only
+  // until some input is there: only what the stream has already buffered
+  // (or what the file says is available) is taken.
+  void Fill() {
+    if (pos_ > 0) {
+      std::memmove(buf_.data(), buf_.data() + pos_, end_ - pos_);
+      end_ -= pos_;
+      scanned_ -= pos_;
+      pos_ = 0;
+    }
+    if (end_ == buf_.size()) buf_.resize(2 * buf_.size());  // a long line
+    if (std::streambuf::traits_type::eq_int_type(
+            in_.sgetc(), std::streambuf::traits_type::eof())) {
+      eof_ = true;
+      return;
+    }
+    std::streamsize room = static_cast<std::streamsize>(buf_.size() - end_);
+    std::streamsize n = std::clamp<std::streamsize>(in_.in_avail(), 1, room);
+    end_ += static_cast<size_t>(in_.sgetn(buf_.data() + end_, n));
+  }
+
+  std::streambuf& in_;
+  std::vector<char> buf_;
+  size_t pos_ = 0;      // start of the next line
+  size_t scanned_ = 0;  // [pos_, scanned_) has no '\n'
+  size_t end_ = 0;      // end of the text read
+  bool eof_ = false;
+};
 
 void ServeSerially(std::istream& in, std::ostream& out,
                    const LineAnswerer& answer) {
+  LineReader reader(in);
   std::string line, response;
-  while (NextRequestLine(in, &line)) {
+  while (true) {
+    LineReader::Status status = reader.Next(&line, /*may_block=*/false);
+    if (status == LineReader::Status::kWouldBlock) {
+      out.flush();  // the client may be waiting for the answers so far
+      status = reader.Next(&line, /*may_block=*/true);
+    }
+    if (status == LineReader::Status::kEnd) break;
     response = answer(0, line);
     response += '\n';
     out.write(response.data(), static_cast<std::streamsize>(response.size()));
@@ -34,170 +104,182 @@ void ServeSerially(std::istream& in, std::ostream& out,
   out.flush();
 }
 
-// Lines read but not yet written, at most (bounds memory on a long batch);
-// the reader resumes once half of them are written, not after every line.
-constexpr size_t kMaxInFlight = 4096;
-// Lines the reader queues at once, and a worker takes at once, at most:
-// one lock and one wake-up per chunk rather than per line.
-constexpr size_t kReadChunk = 64;
-constexpr size_t kWorkChunk = 16;
+// A worker reads as many lines at once as it answers in about
+// kChunkNanos (measured on its previous chunk), at most kMaxChunkLines:
+// a lock per chunk rather than per line, yet chunks of slow requests small
+// enough that the workers stay balanced up to the end of a short batch.
+constexpr int64_t kChunkNanos = 200'000;
+constexpr size_t kMaxChunkLines = 64;
+// Chunks read but not yet written, at most, per worker (bounds memory when
+// one slow request holds back the output of the others).
+constexpr size_t kChunksInFlightPerWorker = 8;
 
+// Empties a buffer that is reused, and gives back the memory of a huge one.
+void Recycle(std::string* text) {
+  if (text->capacity() > (size_t{1} << 20)) {
+    std::string().swap(*text);
+  } else {
+    text->clear();
+  }
+}
+
+// No reader or writer thread: each worker reads a chunk of lines under
+// in_mu_, answers it into its own output text, parks the text by chunk
+// number under out_mu_, and whichever worker parks the next chunk to write
+// writes every consecutive chunk ready. Lines and responses are allocated
+// and freed on the thread that answers them.
 class ParallelServer {
  public:
-  ParallelServer(std::ostream& out, int jobs, const LineAnswerer& answer)
-      : out_(out), jobs_(jobs), answer_(answer), responses_(kMaxInFlight) {
-    for (int w = 0; w < jobs; ++w) {
-      workers_.emplace_back([this, w] { Work(w); });
+  ParallelServer(std::istream& in, std::ostream& out, int jobs,
+                 const LineAnswerer& answer)
+      : reader_(in),
+        out_(out),
+        answer_(answer),
+        max_in_flight_(kChunksInFlightPerWorker * jobs),
+        parked_(max_in_flight_),
+        ready_(max_in_flight_, false) {
+    for (int w = 1; w < jobs; ++w) {
+      threads_.emplace_back([this, w] { Work(w); });
     }
-    writer_ = std::thread([this] { Write(); });
   }
 
-  // Reads every line of `in` into the queue, then waits for the answers.
-  void Run(std::istream& in) {
-    std::vector<std::string> chunk;
-    bool more = true;
-    while (more) {
-      size_t room;
-      {
-        std::unique_lock<std::mutex> lock(mu_);
-        if (read_ - written_ >= kMaxInFlight) {
-          reader_waiting_ = true;
-          space_.wait(lock, [this] {
-            return stopped_ || read_ - written_ <= kMaxInFlight / 2;
-          });
-          reader_waiting_ = false;
-        }
-        if (stopped_) break;
-        room = std::min(kReadChunk, kMaxInFlight - (read_ - written_));
-      }
-      // Read outside the lock (stdin may block for an interactive client),
-      // a chunk while lines are already buffered, one line otherwise.
-      chunk.clear();
-      std::string line;
-      while (chunk.size() < room) {
-        if (!NextRequestLine(in, &line)) {
-          more = false;
-          break;
-        }
-        chunk.push_back(std::move(line));
-        if (in.rdbuf()->in_avail() <= 0) break;
-      }
-      if (chunk.empty()) break;
-      std::lock_guard<std::mutex> lock(mu_);
-      for (std::string& l : chunk) tasks_.emplace_back(read_++, std::move(l));
-      task_ready_.notify_all();
-    }
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      end_of_input_ = true;
-    }
-    task_ready_.notify_all();
-    response_ready_.notify_all();
-    for (std::thread& t : workers_) t.join();
-    writer_.join();
+  void Run() {
+    Work(0);
+    for (std::thread& t : threads_) t.join();
     if (failure_) std::rethrow_exception(failure_);
+    out_.flush();
   }
 
  private:
   void Work(int worker) {
-    std::vector<std::pair<size_t, std::string>> chunk;
-    while (true) {
-      chunk.clear();
-      {
-        std::unique_lock<std::mutex> lock(mu_);
-        task_ready_.wait(lock, [this] {
-          return stopped_ || end_of_input_ || !tasks_.empty();
-        });
-        if (stopped_ || tasks_.empty()) return;
-        // A share of what is queued, so that every worker gets some.
-        size_t n =
-            std::clamp<size_t>(tasks_.size() / (2 * jobs_), 1, kWorkChunk);
-        for (size_t i = 0; i < n; ++i) {
-          chunk.push_back(std::move(tasks_.front()));
-          tasks_.pop_front();
+    std::vector<std::string> lines(kMaxChunkLines);
+    std::string text;
+    // Lines in the next chunk; the cost of the first one is unknown.
+    size_t want = 1;
+    try {
+      while (true) {
+        size_t count = 0, number = 0;
+        if (!ReadChunk(&lines, want, &count, &number)) return;
+        auto start = std::chrono::steady_clock::now();
+        text.clear();
+        for (size_t i = 0; i < count; ++i) {
+          text += answer_(worker, lines[i]);
+          text += '\n';
+          Recycle(&lines[i]);
         }
+        int64_t nanos = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                            std::chrono::steady_clock::now() - start)
+                            .count();
+        want = std::clamp<size_t>(
+            count * kChunkNanos /
+                static_cast<size_t>(std::max<int64_t>(nanos, 1)),
+            1, kMaxChunkLines);
+        Park(number, &text);
       }
-      for (auto& [number, line] : chunk) {
-        try {
-          line = answer_(worker, line);  // the response replaces the line
-        } catch (...) {
-          Stop(std::current_exception());
-          return;
-        }
-      }
-      std::lock_guard<std::mutex> lock(mu_);
-      bool next_done = false;
-      for (auto& [number, response] : chunk) {
-        next_done |= number == written_;
-        responses_[number % kMaxInFlight] = std::move(response);
-      }
-      if (next_done) response_ready_.notify_one();
+    } catch (...) {
+      Stop(std::current_exception());
     }
   }
 
-  void Write() {
-    std::string text;
-    std::unique_lock<std::mutex> lock(mu_);
-    while (true) {
-      // Everything ready in order, written outside the lock.
-      text.clear();
-      while (true) {
-        auto& slot = responses_[written_ % kMaxInFlight];
-        if (!slot) break;
-        text += *slot;
-        text += '\n';
-        slot.reset();
-        ++written_;
-      }
-      if (!text.empty()) {
-        if (reader_waiting_ && read_ - written_ <= kMaxInFlight / 2) {
-          space_.notify_one();
-        }
-        lock.unlock();
-        out_.write(text.data(), static_cast<std::streamsize>(text.size()));
-        lock.lock();
+  // The next chunk: the first line may wait for input, the others are
+  // taken only while input is already there. False at the end or on stop.
+  bool ReadChunk(std::vector<std::string>* lines, size_t want, size_t* count,
+                 size_t* number) {
+    std::lock_guard<std::mutex> in_lock(in_mu_);
+    {
+      // Lock order: in_mu_ before out_mu_ (Park takes only out_mu_).
+      std::unique_lock<std::mutex> out_lock(out_mu_);
+      space_.wait(out_lock, [this] {
+        return stopped_ || read_ - written_ < max_in_flight_;
+      });
+      if (stopped_) return false;
+    }
+    if (end_of_input_) return false;
+    size_t n = 0;
+    while (n < want) {
+      LineReader::Status status = reader_.Next(&(*lines)[n], n == 0);
+      if (status == LineReader::Status::kLine) {
+        ++n;
         continue;
       }
-      if (stopped_ || (end_of_input_ && written_ == read_)) break;
-      if (written_ == read_ && flushed_ != written_) {
+      if (status == LineReader::Status::kEnd) end_of_input_ = true;
+      break;
+    }
+    if (n == 0) return false;
+    *count = n;
+    *number = read_.load(std::memory_order_relaxed);
+    read_.store(*number + 1);
+    return true;
+  }
+
+  // Parks the output of chunk `number` (swapping `text` with a reused
+  // buffer) and writes what is ready in order unless another worker is
+  // already writing: that one picks this chunk up before it stops.
+  void Park(size_t number, std::string* text) {
+    std::unique_lock<std::mutex> lock(out_mu_);
+    size_t slot = number % max_in_flight_;
+    parked_[slot].swap(*text);
+    ready_[slot] = true;
+    if (writing_) return;
+    writing_ = true;
+    while (!stopped_) {
+      size_t first = written_, last = written_;
+      while (last - first < max_in_flight_ && ready_[last % max_in_flight_]) {
+        ++last;
+      }
+      if (first == last) {
         // Caught up with the input: the client may be waiting for this.
+        if (written_ != read_.load() || flushed_ == written_) break;
         flushed_ = written_;
         lock.unlock();
         out_.flush();
         lock.lock();
-        continue;  // re-check: a line may have come in meanwhile
+        continue;  // re-check: a chunk may have been parked meanwhile
       }
-      response_ready_.wait(lock, [this] {
-        return stopped_ || responses_[written_ % kMaxInFlight].has_value() ||
-               (end_of_input_ && written_ == read_);
-      });
+      // Outside the lock: these slots are not reused before written_ moves.
+      lock.unlock();
+      for (size_t n = first; n < last; ++n) {
+        const std::string& done = parked_[n % max_in_flight_];
+        out_.write(done.data(), static_cast<std::streamsize>(done.size()));
+      }
+      lock.lock();
+      for (size_t n = first; n < last; ++n) {
+        ready_[n % max_in_flight_] = false;
+        Recycle(&parked_[n % max_in_flight_]);
+      }
+      written_ = last;
+      space_.notify_all();
     }
-    lock.unlock();
-    out_.flush();
+    writing_ = false;
   }
 
   void Stop(std::exception_ptr e) {
-    std::lock_guard<std::mutex> lock(mu_);
+    std::lock_guard<std::mutex> lock(out_mu_);
     if (!failure_) failure_ = e;
     stopped_ = true;
-    task_ready_.notify_all();
-    response_ready_.notify_all();
     space_.notify_all();
   }
 
+  // Under in_mu_:
+  std::mutex in_mu_;
+  LineReader reader_;
+  bool end_of_input_ = false;
+  std::atomic<size_t> read_ = 0;  // chunks read; also read under out_mu_
+
+  // Under out_mu_:
+  std::mutex out_mu_;
+  std::condition_variable space_;  // written_ moved or stopped_
   std::ostream& out_;
-  const int jobs_;
   const LineAnswerer& answer_;
-  std::mutex mu_;
-  std::condition_variable task_ready_, response_ready_, space_;
-  std::deque<std::pair<size_t, std::string>> tasks_;
-  std::vector<std::optional<std::string>> responses_;  // ring by line number
-  size_t read_ = 0, written_ = 0;
+  const size_t max_in_flight_;
+  std::vector<std::string> parked_;  // ring by chunk number
+  std::vector<bool> ready_;
+  size_t written_ = 0;  // chunks written
   size_t flushed_ = 0;  // written_ at the last flush
-  bool end_of_input_ = false, stopped_ = false, reader_waiting_ = false;
+  bool writing_ = false, stopped_ = false;
   std::exception_ptr failure_;
-  std::vector<std::thread> workers_;
-  std::thread writer_;
+
+  std::vector<std::thread> threads_;
 };
 
 }  // namespace
@@ -208,12 +290,8 @@ void ServeLines(std::istream& in, std::ostream& out, int jobs,
     ServeSerially(in, out, answer);
     return;
   }
-  // The reader and the writer are different threads: reading must not
-  // flush `out` (cin is tied to cout); the writer flushes instead.
-  std::ostream* tied = in.tie(nullptr);
-  ParallelServer server(out, jobs, answer);
-  server.Run(in);
-  in.tie(tied);
+  ParallelServer server(in, out, jobs, answer);
+  server.Run();
 }
 
 }  // namespace ixa::cli

@@ -19,11 +19,16 @@ using LineAnswerer =
 // Reads lines from `in` (a trailing '\r' is dropped; lines of only spaces
 // and tabs are skipped), answers each with `answer` and writes the
 // response lines to `out` in input order.
-//   jobs <= 1: one line at a time on this thread.
-//   jobs > 1:  this thread reads, `jobs` workers answer, a writer thread
-//     writes; at most a bounded number of lines are in flight. `out` is
-//     flushed whenever every line read so far has been written, so an
-//     interactive client gets each answer without waiting for more input.
+//   jobs <= 1: one line at a time on this thread; `out` is flushed before
+//     waiting for more input.
+//   jobs > 1:  `jobs` workers (this thread and jobs - 1 others) each read a
+//     chunk of lines in turn (the lines already there, at most a few
+//     dozen), answer it, and write the chunks that are ready in order; at
+//     most a bounded number of chunks are in flight. `out` is flushed
+//     whenever every line read so far has been written.
+// Either way an interactive client gets each answer without sending more
+// input, and `in` is read through its stream buffer in blocks (a stream
+// tied to `in` is not flushed by the reads).
 // An exception thrown by `answer` stops the batch and is rethrown here.
 void ServeLines(std::istream& in, std::ostream& out, int jobs,
                 const LineAnswerer& answer);
