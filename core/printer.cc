@@ -71,11 +71,16 @@ void AppendDefaultName(char prefix, int64_t i, std::string& out) {
 
 // `[lower, upper]`, as Interval::ToString prints it.
 void AppendInterval(const Interval& interval, std::string& out) {
-  out += '[';
-  AppendInt(interval.lower, out);
-  Put(out, ", ");
-  AppendInt(interval.upper, out);
-  out += ']';
+  // Formatted on the stack and appended at once (one capacity check).
+  char buf[48];
+  char* p = buf;
+  *p++ = '[';
+  p = std::to_chars(p, buf + sizeof(buf), interval.lower).ptr;
+  *p++ = ',';
+  *p++ = ' ';
+  p = std::to_chars(p, buf + sizeof(buf), interval.upper).ptr;
+  *p++ = ']';
+  out.append(buf, static_cast<size_t>(p - buf));
 }
 
 // Where the printer takes variable names from: name lists (PrintExpr; a
