@@ -34,6 +34,7 @@ class SmallVector {
   SmallVector(std::initializer_list<T> init) {
     assign(init.begin(), init.end());
   }
+  SmallVector(size_t n, const T& v) { resize(n, v); }
   SmallVector(const SmallVector& o) { assign(o.begin(), o.end()); }
   SmallVector(SmallVector&& o) noexcept { Steal(o); }
   SmallVector& operator=(const SmallVector& o) {
@@ -101,6 +102,10 @@ class SmallVector {
     reserve(static_cast<size_t>(std::distance(first, last)));
     for (; first != last; ++first) data_[size_++] = *first;
   }
+  void assign(size_t n, const T& v) {
+    size_ = 0;
+    resize(n, v);
+  }
   T* erase(T* first, T* last) {
     std::memmove(static_cast<void*>(first), last,
                  static_cast<size_t>(end() - last) * sizeof(T));
@@ -121,6 +126,9 @@ class SmallVector {
 
   bool operator==(const SmallVector& o) const {
     return std::equal(begin(), end(), o.begin(), o.end());
+  }
+  bool operator<(const SmallVector& o) const {  // lexicographic, as vector
+    return std::lexicographical_compare(begin(), end(), o.begin(), o.end());
   }
 
  private:

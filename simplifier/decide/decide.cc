@@ -245,8 +245,8 @@ class Encoding {
   int num_point_vars_;
 };
 
-template <class Num>
-Num EvalForm(const Form<Num>& f, const std::vector<Num>& w) {
+template <class F, class Num = typename F::value_type>
+Num EvalForm(const F& f, const std::vector<Num>& w) {
   Num v = f[0];
   for (size_t j = 1; j < f.size(); ++j) {
     if (!NIsZero(f[j])) v += f[j] * w[j - 1];
@@ -255,18 +255,19 @@ Num EvalForm(const Form<Num>& f, const std::vector<Num>& w) {
 }
 
 // not(row >= 0)  <=>  -row - 1 >= 0.
-template <class Num>
-Form<Num> Negate(const Form<Num>& row) {
-  Form<Num> r = Scale(row, Num(-1));
+template <class F>
+F Negate(const F& row) {
+  using Num = typename F::value_type;
+  F r = Scale(row, Num(-1));
   r[0] -= Num(1);
   return r;
 }
 
 // True if `atom` is syntactically implied by a row of `rows` (same
 // coefficients, constant no larger): a cheap filter before a solver call.
-template <class Num>
-bool Implied(const Form<Num>& atom, const std::vector<Form<Num>>& rows) {
-  for (const Form<Num>& r : rows) {
+template <class F>
+bool Implied(const F& atom, const std::vector<F>& rows) {
+  for (const F& r : rows) {
     if (r.size() != atom.size() || r[0] > atom[0]) continue;
     if (std::equal(r.begin() + 1, r.end(), atom.begin() + 1)) return true;
   }

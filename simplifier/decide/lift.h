@@ -16,15 +16,18 @@
 #ifndef IXA_SIMPLIFIER_DECIDE_LIFT_H_
 #define IXA_SIMPLIFIER_DECIDE_LIFT_H_
 
+#include <deque>
 #include <map>
 #include <string>
 #include <tuple>
-#include <unordered_map>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "core/expr.h"
+#include "core/node_map.h"
 #include "core/result.h"
+#include "core/small_vector.h"
 #include "core/text.h"
 #include "simplifier/decide/num.h"
 
@@ -33,26 +36,33 @@ namespace ixa::decide_internal {
 // [constant, coefficient of x_1, ..., coefficient of x_n]; entries past the
 // end are zero. Variable x_{1+i} is dim i, then the symbols, then lifted
 // variables.
+//
+// Inline storage for the int64 fast path (a form has a few columns; no
+// allocation per lifted node), a vector for the multiprecision path.
 template <class Num>
-using Form = std::vector<Num>;
+using Form = std::conditional_t<std::is_trivially_copyable_v<Num>,
+                                SmallVector<Num, 8>, std::vector<Num>>;
 
-template <class Num>
-bool IsConstantForm(const Form<Num>& f) {
+// The helpers take the form type itself (F = Form<Num>): Form is an alias
+// through std::conditional_t, from which Num cannot be deduced.
+template <class F>
+bool IsConstantForm(const F& f) {
   for (size_t j = 1; j < f.size(); ++j) {
     if (!NIsZero(f[j])) return false;
   }
   return true;
 }
 
-template <class Num>
-void Trim(Form<Num>* f) {
+template <class F>
+void Trim(F* f) {
   while (f->size() > 1 && NIsZero(f->back())) f->pop_back();
 }
 
 // a + k * b.
-template <class Num>
-Form<Num> AddScaled(const Form<Num>& a, const Form<Num>& b, const Num& k) {
-  Form<Num> r = a;
+template <class F>
+F AddScaled(const F& a, const F& b, const typename F::value_type& k) {
+  using Num = typename F::value_type;
+  F r = a;
   if (r.size() < b.size()) r.resize(b.size(), Num(0));
   for (size_t j = 0; j < b.size(); ++j) {
     if (!NIsZero(b[j])) r[j] += k * b[j];
@@ -61,9 +71,10 @@ Form<Num> AddScaled(const Form<Num>& a, const Form<Num>& b, const Num& k) {
   return r;
 }
 
-template <class Num>
-Form<Num> Scale(const Form<Num>& a, const Num& k) {
-  return AddScaled(Form<Num>{Num(0)}, a, k);
+template <class F>
+F Scale(const F& a, const typename F::value_type& k) {
+  using Num = typename F::value_type;
+  return AddScaled(F{Num(0)}, a, k);
 }
 
 template <class Num>
@@ -106,8 +117,7 @@ class Lifter {
   // Lift without a copy: the form memoized for e (stable: the memo's
   // elements never move), so that lifting a tree copies no child's form.
   Result<const Form<Num>*> LiftRef(Expr e) {
-    auto it = memo_.find(e.node());
-    if (it != memo_.end()) return &it->second;
+    if (const uint32_t* known = memo_.Find(e.node())) return &forms_[*known];
     Form<Num> f;
     switch (e.kind()) {
       case ExprKind::kConstant:
@@ -134,7 +144,9 @@ class Lifter {
       }
     }
     Trim(&f);
-    return &memo_.emplace(e.node(), std::move(f)).first->second;
+    memo_.Put(e.node(), static_cast<uint32_t>(forms_.size()));
+    forms_.push_back(std::move(f));
+    return &forms_.back();
   }
 
  private:
@@ -272,7 +284,10 @@ class Lifter {
   }
 
   int num_dims_, num_symbols_, num_vars_;
-  std::unordered_map<const ExprNode*, Form<Num>> memo_;
+  // The form of each lifted node: an index into forms_, whose elements
+  // never move (a deque), so that LiftRef's pointers stay valid.
+  NodeMap<uint32_t> memo_;
+  std::deque<Form<Num>> forms_;
   std::map<std::pair<Form<Num>, Num>, int> divs_;
   std::vector<std::pair<Form<Num>, Form<Num>>> defs_;
   std::vector<MinMax> minmax_;  // parallel to defs_

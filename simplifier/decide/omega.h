@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -44,8 +45,8 @@ struct System {
   Num* geq(int i) { return geqs.data() + static_cast<size_t>(i) * cols; }
 
   // Appends a row; `row` may be shorter than cols (missing entries are 0).
-  void AddEq(const std::vector<Num>& row) { Append(&eqs, row); }
-  void AddGeq(const std::vector<Num>& row) { Append(&geqs, row); }
+  void AddEq(std::span<const Num> row) { Append(&eqs, row); }
+  void AddGeq(std::span<const Num> row) { Append(&geqs, row); }
   // Adds a variable (a zero column) and returns its column.
   int AddVariable() {
     Restride(&eqs);
@@ -54,7 +55,7 @@ struct System {
   }
 
  private:
-  void Append(std::vector<Num>* rows, const std::vector<Num>& row) {
+  void Append(std::vector<Num>* rows, std::span<const Num> row) {
     size_t n = std::min(row.size(), static_cast<size_t>(cols));
     rows->insert(rows->end(), row.begin(), row.begin() + n);
     rows->resize(rows->size() + (cols - n));
