@@ -25,27 +25,6 @@ std::string DefaultName(const char* prefix, int i) {
   return prefix + std::to_string(i);
 }
 
-// Is `name` prefix followed by the decimal digits of i (DefaultName)?
-// Compared in place: maps are built per request, and every parsed name
-// passes here.
-bool IsDefaultName(std::string_view name, std::string_view prefix, size_t i) {
-  size_t p = prefix.size();
-  if (name.size() <= p) return false;
-  for (size_t k = 0; k < p; ++k) {
-    if (name[k] != prefix[k]) return false;
-  }
-  // The digits of i from the last: name must end with exactly them.
-  size_t end = name.size();
-  do {
-    if (end == p || name[end - 1] != static_cast<char>('0' + i % 10)) {
-      return false;
-    }
-    --end;
-    i /= 10;
-  } while (i != 0);
-  return end == p;
-}
-
 // Names equal to their default are stored empty so that they never matter.
 void NormalizeNames(std::vector<Variable>& vars, std::string_view prefix) {
   for (size_t i = 0; i < vars.size(); ++i) {

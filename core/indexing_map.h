@@ -39,6 +39,30 @@ struct Variable {
 // producer.
 Variable MakeVariable(Interval bounds, std::string name = "");
 
+// Is `name` the default name of variable i, `prefix` followed by the
+// decimal digits of i (`d3` for dim 3 with prefix "d"; "s", "rt")? Such
+// names are stored empty.
+// Inline and compared in place: every parsed name passes here, with a
+// constant prefix.
+inline bool IsDefaultName(std::string_view name, std::string_view prefix,
+                          size_t i) {
+  size_t p = prefix.size();
+  if (name.size() <= p) return false;
+  for (size_t k = 0; k < p; ++k) {
+    if (name[k] != prefix[k]) return false;
+  }
+  // The digits of i from the last: name must end with exactly them.
+  size_t end = name.size();
+  do {
+    if (end == p || name[end - 1] != static_cast<char>('0' + i % 10)) {
+      return false;
+    }
+    --end;
+    i /= 10;
+  } while (i != 0);
+  return end == p;
+}
+
 struct Constraint {
   Expr expr;
   Interval interval;

@@ -78,25 +78,6 @@ bool Is(char c, uint8_t cls) {
   return (kClasses.of[static_cast<unsigned char>(c)] & cls) != 0;
 }
 
-// Is `name` the default name of variable `index` (`d3`, `s0`; runtime
-// variables `rt1`, prefix 'r')? Such names are stored empty (IndexingMap).
-bool IsDefaultName(std::string_view name, char prefix, size_t index) {
-  size_t p = prefix == 'r' ? 2 : 1;
-  if (name.size() <= p || name[0] != prefix || (p == 2 && name[1] != 't')) {
-    return false;
-  }
-  // The digits of index from the last: name must end with exactly them.
-  size_t end = name.size();
-  do {
-    if (end == p || name[end - 1] != static_cast<char>('0' + index % 10)) {
-      return false;
-    }
-    --end;
-    index /= 10;
-  } while (index != 0);
-  return end == p;
-}
-
 // One pass over the text, no tokens and no allocation per token: the
 // grammar functions read characters at pos_ and return the parsed value,
 // or a null Expr / false after recording the first error in error_ (a
@@ -664,13 +645,12 @@ Result<IndexingMap> Parser::ParseMap() {
                                     : rts[k - num_range];
       // A default name (`d2` for dim 2, `s0`) is stored empty, as the
       // IndexingMap constructor would store it, without a copy.
-      if (!IsDefaultName(h.name,
-                         is_dim          ? 'd'
-                         : k < num_range ? 's'
-                                         : 'r',
-                         is_dim          ? i
-                         : k < num_range ? k
-                                         : k - num_range)) {
+      // (One call per kind: each with a constant prefix, once inlined.)
+      const bool is_default = is_dim ? IsDefaultName(h.name, "d", i)
+                              : k < num_range
+                                  ? IsDefaultName(h.name, "s", k)
+                                  : IsDefaultName(h.name, "rt", k - num_range);
+      if (!is_default) {
         v.name.assign(h.name);
       }
       if (FindName(h.name)) {

@@ -23,30 +23,11 @@ struct Point {
   int n = 0;
 };
 
-// Exact int64 evaluation into *out; false on overflow, a zero divisor or
-// a variable that the point does not set. (A bool and an out-parameter, not
-// an optional: the fits evaluate thousands of small trees per chain.)
-bool EvalInto(const ExprNode* e, const Point& p, int64_t* out) {
-  switch (e->kind) {
-    case ExprKind::kConstant:
-      *out = e->value;
-      return true;
-    case ExprKind::kDim:
-    case ExprKind::kSymbol:
-      for (int i = 0; i < p.n; ++i) {
-        if (p.var[i] == e) {
-          *out = p.value[i];
-          return true;
-        }
-      }
-      return false;
-    default:
-      break;
-  }
-  int64_t a, b;
-  if (!EvalInto(e->lhs, p, &a) || !EvalInto(e->rhs, p, &b)) return false;
+// a op b for a binary kind, exactly in int64; false on overflow or a zero
+// divisor. Shared by the tree walk and the postfix program.
+bool ApplyBinary(ExprKind kind, int64_t a, int64_t b, int64_t* out) {
   std::optional<int64_t> v;
-  switch (e->kind) {
+  switch (kind) {
     case ExprKind::kAdd:
       return !__builtin_add_overflow(a, b, out);
     case ExprKind::kMul:
@@ -69,11 +50,36 @@ bool EvalInto(const ExprNode* e, const Point& p, int64_t* out) {
     case ExprKind::kConstant:
     case ExprKind::kDim:
     case ExprKind::kSymbol:
-      return false;  // handled above
+      return false;  // not binary
   }
   if (!v) return false;
   *out = *v;
   return true;
+}
+
+// Exact int64 evaluation into *out; false on overflow, a zero divisor or
+// a variable that the point does not set. (A bool and an out-parameter, not
+// an optional: the fits evaluate thousands of small trees per chain.)
+bool EvalInto(const ExprNode* e, const Point& p, int64_t* out) {
+  switch (e->kind) {
+    case ExprKind::kConstant:
+      *out = e->value;
+      return true;
+    case ExprKind::kDim:
+    case ExprKind::kSymbol:
+      for (int i = 0; i < p.n; ++i) {
+        if (p.var[i] == e) {
+          *out = p.value[i];
+          return true;
+        }
+      }
+      return false;
+    default:
+      break;
+  }
+  int64_t a, b;
+  return EvalInto(e->lhs, p, &a) && EvalInto(e->rhs, p, &b) &&
+         ApplyBinary(e->kind, a, b, out);
 }
 
 std::optional<int64_t> Eval(const ExprNode* e, const Point& p) {
@@ -114,34 +120,7 @@ class PostfixProgram {
       }
       int64_t b = stack[--top];
       int64_t& a = stack[top - 1];
-      std::optional<int64_t> v;
-      switch (op.kind) {
-        case ExprKind::kAdd:
-          if (__builtin_add_overflow(a, b, &a)) return false;
-          continue;
-        case ExprKind::kMul:
-          if (__builtin_mul_overflow(a, b, &a)) return false;
-          continue;
-        case ExprKind::kMin:
-          a = std::min(a, b);
-          continue;
-        case ExprKind::kMax:
-          a = std::max(a, b);
-          continue;
-        case ExprKind::kFloorDiv:
-          v = FloorDiv(a, b);
-          break;
-        case ExprKind::kCeilDiv:
-          v = CeilDiv(a, b);
-          break;
-        case ExprKind::kMod:
-          v = Mod(a, b);
-          break;
-        default:
-          return false;
-      }
-      if (!v) return false;
-      a = *v;
+      if (!ApplyBinary(op.kind, a, b, &a)) return false;
     }
     *out = stack[0];
     return true;
