@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PACKAGES=(g++ cmake ninja-build python3 libboost-dev libboost-graph-dev catch2
-          nlohmann-json3-dev libbenchmark-dev clang-format mlir-14-tools)
+          nlohmann-json3-dev libbenchmark-dev clang-format mlir-14-tools
+          libmlir-14)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -317,6 +317,20 @@ Result<bool> RunMlirHost(const std::string& module, const std::string& kernel,
   auto opt = FindTool("mlir-opt-14", {"/usr/lib/llvm-14/bin"});
   auto runner = FindTool("mlir-cpu-runner-14", {"/usr/lib/llvm-14/bin"});
   if (!opt || !runner) return Error::Unsupported("mlir-14-tools not found");
+  // The runtime library ships in libmlir-14 as .so.14; the unversioned link
+  // exists only with libmlir-14-dev, which the setup does not install.
+  std::string runner_utils;
+  for (const char* path : {"/usr/lib/llvm-14/lib/libmlir_c_runner_utils.so.14",
+                           "/usr/lib/llvm-14/lib/libmlir_c_runner_utils.so"}) {
+    if (std::ifstream(path).good()) {
+      runner_utils = path;
+      break;
+    }
+  }
+  if (runner_utils.empty()) {
+    return Error::Unsupported(
+        "libmlir_c_runner_utils.so.14 not found (Debian package libmlir-14)");
+  }
   std::ostringstream m;
   m << module << "\n";
   m << "func private @printI64(i64)\nfunc private @printNewline()\n";
@@ -394,11 +408,9 @@ Result<bool> RunMlirHost(const std::string& module, const std::string& kernel,
                           FirstLines(lower[0].output));
   }
   std::string out_file = dir.path() + "/out.txt";
-  auto run = RunCommands(
-      {*runner + " " + lowered +
-       " -e main -entry-point-result=void "
-       "-shared-libs=/usr/lib/llvm-14/lib/libmlir_c_runner_utils.so > " +
-       out_file});
+  auto run = RunCommands({*runner + " " + lowered +
+                          " -e main -entry-point-result=void -shared-libs=" +
+                          runner_utils + " > " + out_file});
   if (run[0].exit_code != 0) {
     return Error::Invalid("mlir-cpu-runner failed:\n" +
                           FirstLines(run[0].output));
