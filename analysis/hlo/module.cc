@@ -52,7 +52,7 @@ int OffsetVectorOperand(const Instruction& instr) {
 }
 
 bool IsElementwiseOpcode(std::string_view opcode) {
-  static constexpr std::array<std::string_view, 56> kOps = {
+  static constexpr std::array<std::string_view, 57> kOps = {
       "abs",
       "add",
       "and",
@@ -61,7 +61,8 @@ bool IsElementwiseOpcode(std::string_view opcode) {
       "cbrt",
       "ceil",
       "clamp",
-      "clz",
+      "clz",  // not XLA's name; kept for older inputs
+      "count-leading-zeros",
       "compare",
       "complex",
       "convert",

@@ -63,6 +63,7 @@ constexpr UnaryOp kUnary[] = {
     {"round-nearest-afz", OpCode::kRoundAfz},
     {"round-nearest-even", OpCode::kRoundEven},
     {"popcnt", OpCode::kPopcnt},
+    {"count-leading-zeros", OpCode::kClz},  // XLA's kClz
     {"clz", OpCode::kClz},
 };
 constexpr UnaryOp kBinary[] = {

@@ -116,6 +116,18 @@ TEST_CASE("xla: elementwise, map, select and clamp with scalars", "[xla]") {
   ExpectMap(Single(o2i[1]), id, &ctx);
   ExpectMap(Single(InToOut(add, 1, &ctx)[0]), id, &ctx);
 
+  // Every unary elementwise opcode by its HLO name (XLA prints kClz as
+  // count-leading-zeros).
+  for (const char* op : {"count-leading-zeros", "popcnt", "not", "sign",
+                         "round-nearest-even", "is-finite", "erf", "cbrt"}) {
+    INFO(op);
+    const std::string unary = std::string(R"(
+    p0 = s32[10, 20] parameter(0)
+    ROOT u = s32[10, 20] )") + op +
+                              "(p0)";
+    ExpectMap(Single(OutToIn(unary, &ctx)[0]), id, &ctx);
+  }
+
   const std::string map = std::string("HloModule m\n") + R"(
     mapper {
       a = f32[] parameter(0)

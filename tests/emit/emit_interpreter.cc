@@ -174,7 +174,7 @@ Result<Scalar> Unary(const Instruction& in, const Scalar& a) {
                    static_cast<uint64_t>(a.s() > 0 ? 1 : (a.s() < 0 ? -1 : 0)));
   }
   if (op == "popcnt") return MakeInt(t, std::popcount(a.i & mask));
-  if (op == "clz") {
+  if (op == "count-leading-zeros" || op == "clz") {
     uint64_t v = a.i & mask;
     int n = 0;
     for (int b = bits - 1; b >= 0 && !((v >> b) & 1); --b) ++n;

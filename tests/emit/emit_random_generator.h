@@ -240,8 +240,8 @@ class Generator {
       }
       return Emit(t, d, op + "(" + a.name + ", " + b.name + ")");
     }
-    static const std::vector<std::string> kUnary = {"abs",  "negate", "not",
-                                                    "sign", "popcnt", "clz"};
+    static const std::vector<std::string> kUnary = {
+        "abs", "negate", "not", "sign", "popcnt", "count-leading-zeros"};
     static const std::vector<std::string> kBinary = {"add",
                                                      "subtract",
                                                      "multiply",
