@@ -1,11 +1,11 @@
-// The simplifier cases of XLA's indexing_map_test.cc (classic API) and of
-// MLIR's affine-expression tests (mlir/unittests/IR/AffineExprTest.cpp,
-// mlir/test/IR/affine-map.mlir), with the outputs those suites expect.
-// ixa's answer is compared as a map, never as text: it must equal the
-// expected map at every point (the exact decision procedure), equal its
-// input (the first law), be at least as simple (no more div/mod nodes and
-// no more constraints than the expectation) and be a fixpoint. ixa may be
-// simpler or find emptiness XLA misses. Cases already in
+// The simplifier cases of XLA's indexing_map_test.cc (classic API), of
+// HEAD's symbolic_expr_test.cc, and of MLIR's affine-expression tests
+// (mlir/unittests/IR/AffineExprTest.cpp, mlir/test/IR/affine-map.mlir), with
+// the outputs those suites expect. ixa's answer is compared as a map, never as
+// text: it must equal the expected map at every point (the exact decision
+// procedure), equal its input (the first law), be at least as simple (no more
+// div/mod nodes and no more constraints than the expectation) and be a
+// fixpoint. ixa may be simpler or find emptiness XLA misses. Cases already in
 // simplify_golden_test.cc (ModIsSub, ModIsAdd, NegativeDiv,
 // ConstraintIntervalSimplification_Sum, the spec's four) are not repeated.
 #include <catch2/catch.hpp>
@@ -310,6 +310,80 @@ TEST_CASE("MLIR affine expression simplification", "[simplify][mlir]") {
        "(d0) -> ((d0 mod 2) * 4)"},
   };
   for (const Case& c : cases) Check(c);
+}
+
+// XLA HEAD's SymbolicExpr canonicalization (symbolic_expr_test.cc, rules
+// E18, E23, E24 of spec/xla-reference.md).
+TEST_CASE("XLA HEAD symbolic expression canonicalization", "[simplify][xla]") {
+  const Case cases[] = {
+      {"constants", "(d0) -> (d0 + 0, (d0 + 5) + 3, (d0 * 2) * 3, d0 * 0)",
+       "(d0) -> (d0, d0 + 8, d0 * 6, 0)"},
+      {"cancellation", "(d0, d1) -> (d0 - d0, (d0 + d1) - d1, d0 + d0)",
+       "(d0, d1) -> (0, d0, d0 * 2)"},
+      {"exact divisions",
+       "(d0) -> ((d0 * 4) mod 2, (d0 * 6 + 9) floordiv 3, (d0 * 3) ceildiv 3, "
+       "(d0 mod 6) mod 3)",
+       "(d0) -> (0, d0 * 2 + 3, d0, d0 mod 3)"},
+      {"E23: (X + c) / D",
+       "(d0, d1) -> ((d0 * 4 + d1 * 8 + 2) floordiv 8, (d0 * 4 + 1) "
+       "floordiv 8)",
+       "(d0, d1) -> (d1 + (d0 * 2 + 1) floordiv 4, (d0 * 4 + 1) floordiv 8)"},
+      {"E24: (X floordiv C) * C * Y + (X mod C) * Y",
+       "(d0) -> ((d0 floordiv 4) * 12 + (d0 mod 4) * 3, (d0 * 4 + 3) "
+       "ceildiv 4)",
+       "(d0) -> (d0 * 3, d0 + 1)"},
+      {"E18: min / max",
+       "(d0) -> (min(5, 3), min(d0, d0), max(d0 + 1, d0), min(d0 + 1, d0))",
+       "(d0) -> (3, d0, d0 + 1, d0)"},
+      {"E18: min / max by ranges",
+       "(d0) -> (min(d0, 10), max(d0, 0)), domain: d0 in [0, 9]",
+       "(d0) -> (d0, d0), domain: d0 in [0, 9]"},
+  };
+  for (const Case& c : cases) Check(c);
+}
+
+// MLIR's simplify-affine-structures.mlir integer sets (unbounded
+// variables; `e == 0` is `e in [0, 0]`, `e >= 0` is `e in [0, INT64_MAX]`),
+// and the emptiness XLA's IsKnownEmpty misses (xla-reference.md, known
+// limitations).
+TEST_CASE("MLIR integer set emptiness", "[decide][mlir]") {
+  const std::string ge0 = " in [0, 9223372036854775807]";
+  const struct {
+    std::string set;
+    bool empty;
+  } cases[] = {
+      {"(d0, d1) -> (), domain: d0 in [1, 9], d1 in [1, 99], 2 in [0, 0]",
+       true},
+      {"(d0, d1) -> (), domain: d0 in [1, 9], d1 in [1, 99], -1" + ge0, true},
+      {"(d0, d1) -> (), domain: d0 - 100 in [0, 0], d1 - 10 in [0, 0], "
+       "-d0 + 100" +
+           ge0 + ", d1" + ge0 + ", d1 + 101" + ge0,
+       false},
+      {"(d0, d1) -> (), domain: d0 * 7 + d1 * 5 + 88 in [0, 0], d0 * 5 - d1 "
+       "* 11 + 60 in [0, 0], d0 * 11 + d1 * 7 - 24 in [0, 0]",
+       true},
+      {"(d0, d1)[s0, s1] -> (), domain: d0 - s0 in [0, 0], d0 + s0 in [0, "
+       "0], s0 - 1 in [0, 0]",
+       true},
+      {"(d0, d1)[s0, s1] -> (), domain: d0 * 7 + d1 * 5 + s0 * 11 + s1 in "
+       "[0, 0], d0 * 5 - d1 * 11 + s0 * 7 + s1 in [0, 0], d0 * 11 + d1 * 7 - "
+       "s0 * 5 + s1 in [0, 0]",
+       false},
+      {"(d0, d1)[s0, s1] -> (), domain: d0 * 7 + d1 * 5 + s0 * 11 + s1 in "
+       "[0, 0], d0 * 5 - d1 * 11 + s0 * 7 + s1 in [0, 0], d0 * 11 + d1 * 7 - "
+       "s0 * 5 + s1 in [0, 0], d0 - 1 in [0, 0], d0 + 2 in [0, 0]",
+       true},
+      {"(d0) -> (d0), domain: d0 in [1, 50], d0 mod 7 in [0, 0], d0 mod 11 "
+       "in [0, 0]",
+       true},
+  };
+  for (const auto& c : cases) {
+    INFO(c.set);
+    ExprContext ctx;
+    auto empty = IsEmpty(ParseOrDie(c.set, &ctx));
+    REQUIRE(empty.ok());
+    CHECK(*empty == c.empty);
+  }
 }
 
 }  // namespace
