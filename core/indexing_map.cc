@@ -396,54 +396,143 @@ void IndexingMap::EraseDims(const std::vector<bool>& erase) {
   dims_ = std::move(dims);
 }
 
+namespace {
+
+// e = k * q + c with c a constant, when every non-constant summand of e is
+// a product by a multiple of k (k > 0); nullopt otherwise.
+std::optional<std::pair<Expr, int64_t>> SplitMultipleOf(Expr e, int64_t k) {
+  ExprContext* ctx = e.context();
+  switch (e.kind()) {
+    case ExprKind::kConstant:
+      return std::make_pair(ctx->Constant(0), e.constant());
+    case ExprKind::kMul:
+      if (!e.rhs().IsConstant() || e.rhs().constant() % k != 0) break;
+      return std::make_pair(
+          ctx->Mul(e.lhs(), ctx->Constant(e.rhs().constant() / k)), int64_t{0});
+    case ExprKind::kAdd: {
+      auto a = SplitMultipleOf(e.lhs(), k);
+      if (!a) break;
+      auto b = SplitMultipleOf(e.rhs(), k);
+      if (!b) break;
+      auto c = CheckedAdd(a->second, b->second);
+      if (!c) break;
+      return std::make_pair(ctx->Add(a->first, b->first), *c);
+    }
+    default:
+      break;
+  }
+  return std::nullopt;
+}
+
+// Folds (k*q + c) floordiv k = q + floor(c / k), (k*q + c) ceildiv k =
+// q + ceil(c / k) and (k*q + c) mod k = c mod k for constants k > 0 (q an
+// integer): the folding MLIR's expression builders do on construction,
+// which XLA's RescaleSymbols relies on (s -> 6 * s turns `s floordiv 6`
+// into `s`).
+class MultipleFolder {
+ public:
+  Expr Run(Expr e) {
+    if (!e.IsBinary()) return e;
+    if (const Expr* known = memo_.Find(e.node())) return *known;
+    Expr l = Run(e.lhs()), r = Run(e.rhs());
+    Expr out = (l == e.lhs() && r == e.rhs())
+                   ? e
+                   : e.context()->Binary(e.kind(), l, r);
+    if (IsDivModKind(out.kind()) && r.IsConstant() && r.constant() > 0 &&
+        !l.IsConstant()) {
+      if (auto split = SplitMultipleOf(l, r.constant())) {
+        ExprContext* ctx = e.context();
+        const int64_t k = r.constant(), c = split->second;
+        if (out.kind() == ExprKind::kMod) {
+          out = ctx->Constant(*Mod(c, k));
+        } else {
+          int64_t q = out.kind() == ExprKind::kFloorDiv ? *FloorDiv(c, k)
+                                                        : *CeilDiv(c, k);
+          out = ctx->Add(split->first, ctx->Constant(q));
+        }
+      }
+    }
+    memo_.Put(e.node(), out);
+    return out;
+  }
+
+ private:
+  NodeMap<Expr> memo_;
+};
+
+}  // namespace
+
 bool IndexingMap::RescaleSymbols() {
   if (known_empty_) return false;
   bool changed = false;
   for (int s = 0; s < num_symbols() && !known_empty_; ++s) {
     Expr sym = ctx_->Symbol(s);
+    // Every `s mod m in [r, r]` (m > 0) merged into one congruence s = r
+    // (mod M), as XLA merges mod constraints first (and, with different
+    // remainders, goes further: the Chinese remainder theorem; a pair
+    // that cannot be merged stays a constraint).
+    std::optional<Congruence> merged;
+    std::vector<bool> used(constraints_.size(), false);
     for (size_t k = 0; k < constraints_.size(); ++k) {
-      const Constraint c = constraints_[k];
+      const Constraint& c = constraints_[k];
       if (c.expr.kind() != ExprKind::kMod || c.expr.lhs() != sym ||
           !c.expr.rhs().IsConstant() || c.expr.rhs().constant() <= 0 ||
           !c.interval.IsPoint()) {
         continue;
       }
-      const int64_t m = c.expr.rhs().constant(), r = c.interval.lower;
-      if (r < 0 || r >= m) {  // a remainder mod m lies in [0, m-1]
-        ResetToKnownEmpty();
+      const Congruence one{c.expr.rhs().constant(), c.interval.lower};
+      if (one.residue < 0 || one.residue >= one.modulus) {
+        ResetToKnownEmpty();  // a remainder mod m lies in [0, m-1]
         return true;
       }
-      // s = m * s' + r; s in [lo, hi]  <=>  s' in [ceil((lo-r)/m),
-      // floor((hi-r)/m)] (exact rounding; XLA truncates, which is wrong for
-      // negative bounds). In 128 bits: the int64 limits are real bounds
-      // (s in [INT64_MIN, INT64_MAX], s mod 2^62 in [0, 0] gives s' in
-      // [-2, 1]), and a bound that does not fit leaves the map unchanged
-      // rather than widening it.
-      Variable& v = mutable_symbol(s);
-      const Interval b = v.bounds;
-      Wide lo = WideDiv(static_cast<Wide>(b.lower) - r, m, /*ceil=*/true);
-      Wide hi = WideDiv(static_cast<Wide>(b.upper) - r, m, /*ceil=*/false);
-      if (lo < kInt64Min || lo > kInt64Max || hi < kInt64Min ||
-          hi > kInt64Max) {
+      if (!merged) {
+        merged = one;
+        used[k] = true;
         continue;
       }
-      constraints_.erase(constraints_.begin() + k);
-      v.bounds = Interval{static_cast<int64_t>(lo), static_cast<int64_t>(hi)};
-      std::vector<Expr> repl(num_symbols());
-      for (int i = 0; i < num_symbols(); ++i) repl[i] = ctx_->Symbol(i);
-      repl[s] = ctx_->Add(ctx_->Mul(sym, ctx_->Constant(m)), ctx_->Constant(r));
-      for (Expr& e : results_) e = Substitute(e, {}, repl);
-      std::vector<Constraint> rest = std::move(constraints_);
-      constraints_.clear();
-      if (v.bounds.IsEmpty()) {
+      auto both = CombineCongruences(*merged, one);
+      if (!both) {
         ResetToKnownEmpty();
         return true;
       }
-      for (Constraint& other : rest) {
-        AddConstraint(Substitute(other.expr, {}, repl), other.interval);
-      }
-      changed = true;
-      break;  // one constraint per symbol, as in XLA
+      if (both->modulus < 0) continue;
+      merged = *both;
+      used[k] = true;
+    }
+    if (!merged) continue;
+    const int64_t m = merged->modulus, r = merged->residue;
+    // s = m * s' + r; s in [lo, hi]  <=>  s' in [ceil((lo-r)/m),
+    // floor((hi-r)/m)] (exact rounding; XLA truncates, which is wrong for
+    // negative bounds). In 128 bits: the int64 limits are real bounds
+    // (s in [INT64_MIN, INT64_MAX], s mod 2^62 in [0, 0] gives s' in
+    // [-2, 1]), and a bound that does not fit leaves the map unchanged
+    // rather than widening it.
+    Variable& v = mutable_symbol(s);
+    const Interval b = v.bounds;
+    Wide lo = WideDiv(static_cast<Wide>(b.lower) - r, m, /*ceil=*/true);
+    Wide hi = WideDiv(static_cast<Wide>(b.upper) - r, m, /*ceil=*/false);
+    if (lo < kInt64Min || lo > kInt64Max || hi < kInt64Min || hi > kInt64Max) {
+      continue;
+    }
+    std::vector<Constraint> rest;
+    for (size_t k = 0; k < constraints_.size(); ++k) {
+      if (!used[k]) rest.push_back(std::move(constraints_[k]));
+    }
+    constraints_.clear();
+    v.bounds = Interval{static_cast<int64_t>(lo), static_cast<int64_t>(hi)};
+    changed = true;
+    if (v.bounds.IsEmpty()) {
+      ResetToKnownEmpty();
+      return true;
+    }
+    std::vector<Expr> repl(num_symbols());
+    for (int i = 0; i < num_symbols(); ++i) repl[i] = ctx_->Symbol(i);
+    repl[s] = ctx_->Add(ctx_->Mul(sym, ctx_->Constant(m)), ctx_->Constant(r));
+    Substituter substitute({}, repl);
+    MultipleFolder fold;
+    for (Expr& e : results_) e = fold.Run(substitute.Run(e));
+    for (Constraint& other : rest) {
+      AddConstraint(fold.Run(substitute.Run(other.expr)), other.interval);
     }
   }
   return changed;

@@ -149,8 +149,11 @@ class IndexingMap {
   // The caller guarantees they are unused by results and constraints.
   void EraseSymbols(const std::vector<bool>& erase);
   void EraseDims(const std::vector<bool>& erase);
-  // M2. For a symbol s with a constraint `s mod c in [r, r]`, substitute
-  // s -> s * c + r and tighten its bounds. Returns true if changed.
+  // M2. For a symbol s with constraints `s mod c_i in [r_i, r_i]`, merged
+  // into one s = r (mod c) (incompatible ones make the map KNOWN EMPTY),
+  // substitute s -> s * c + r, tighten its bounds and fold the divisions
+  // that become exact (`(s * 6) floordiv 6` is `s`). Returns true if
+  // changed.
   bool RescaleSymbols();
   // M3. Range then runtime variables become trailing dims.
   IndexingMap ConvertSymbolsToDims() const;

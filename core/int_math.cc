@@ -27,6 +27,24 @@ std::optional<int64_t> Lcm(int64_t a, int64_t b) {
   return CheckedMul(*abs_a / g, *abs_b);
 }
 
+std::optional<Congruence> CombineCongruences(Congruence a, Congruence b) {
+  int64_t g = Gcd(a.modulus, b.modulus);
+  if ((a.residue - b.residue) % g != 0) return std::nullopt;
+  auto lcm = Lcm(a.modulus, b.modulus);
+  if (!lcm) return Congruence{-1, -1};
+  // Search t = a.residue + a.modulus * j for j in [0, n/g): at most n/g
+  // steps; moduli in constraints are small. Fall back on overflow.
+  int64_t steps = b.modulus / g;
+  if (steps > (1 << 20)) return Congruence{-1, -1};
+  __int128 t = a.residue;
+  for (int64_t j = 0; j < steps; ++j, t += a.modulus) {
+    if ((t - b.residue) % b.modulus == 0) {
+      return Congruence{*lcm, static_cast<int64_t>(t % *lcm)};
+    }
+  }
+  return Congruence{-1, -1};
+}
+
 using boost::multiprecision::cpp_int;
 
 struct BigInt::Impl {

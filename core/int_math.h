@@ -86,6 +86,16 @@ int64_t Gcd(int64_t a, int64_t b);
 // Least common multiple, nullopt on overflow.
 std::optional<int64_t> Lcm(int64_t a, int64_t b);
 
+// x = residue (mod modulus), modulus > 0 and residue in [0, modulus - 1].
+struct Congruence {
+  int64_t modulus;
+  int64_t residue;
+};
+// x = r (mod m) and x = s (mod n)  ->  x = t (mod lcm(m, n)) (the Chinese
+// remainder theorem), or nullopt if no integer satisfies both; {-1, -1}
+// when the lcm overflows or the search is too long (then keep both).
+std::optional<Congruence> CombineCongruences(Congruence a, Congruence b);
+
 }  // namespace ixa
 
 #endif  // IXA_CORE_INT_MATH_H_

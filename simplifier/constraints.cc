@@ -293,31 +293,6 @@ Verdict Judge(Rewriter& rw, const ConstraintState& c) {
   return Verdict::kKeep;
 }
 
-// x = r (mod m) and x = s (mod n)  ->  x = t (mod lcm), or nullopt if no
-// integer satisfies both (then the caller makes the map KNOWN EMPTY), or
-// {-1, -1} if the lcm overflows.
-struct Congruence {
-  int64_t modulus;
-  int64_t residue;
-};
-std::optional<Congruence> CombineCongruences(Congruence a, Congruence b) {
-  int64_t g = Gcd(a.modulus, b.modulus);
-  if ((a.residue - b.residue) % g != 0) return std::nullopt;
-  auto lcm = Lcm(a.modulus, b.modulus);
-  if (!lcm) return Congruence{-1, -1};
-  // Search t = a.residue + a.modulus * j for j in [0, n/g): at most n/g
-  // steps; moduli in constraints are small. Fall back on overflow.
-  int64_t steps = b.modulus / g;
-  if (steps > (1 << 20)) return Congruence{-1, -1};
-  __int128 t = a.residue;
-  for (int64_t j = 0; j < steps; ++j, t += a.modulus) {
-    if ((t - b.residue) % b.modulus == 0) {
-      return Congruence{*lcm, static_cast<int64_t>(t % *lcm)};
-    }
-  }
-  return Congruence{-1, -1};
-}
-
 // constraint.merge_floordiv_form: a constraint whose floordiv-free form
 // (FloorDivFreeForm, an equivalent constraint) has the expression of another
 // constraint restricts that one: the intervals intersect and the first

@@ -184,6 +184,18 @@ Expr SoleVariable(Expr e) {
                                         : e.context()->Dim(position);
 }
 
+Expr ViaPositiveDivisor(Rewriter& rw, const DivOperands& in, ExprKind kind) {
+  if (!in.d || *in.d >= -1 || *in.d == kInt64Min) return Expr();
+  auto negated = Scaled(in.sum, -1);
+  if (!negated) return Expr();
+  ExprContext* ctx = rw.ctx();
+  Expr positive =
+      rw.Simplify(ctx->Binary(kind, BuildSum(ctx, *negated), rw.Const(-*in.d)));
+  if (kind == ExprKind::kMod) positive = rw.Simplify(ctx->Neg(positive));
+  if (CountDivMod(positive) < CountDivMod(in.node)) return positive;
+  return Expr();
+}
+
 Expr MoveMultiplesOut(Rewriter& rw, DivisorSplit split, int64_t d, Expr divisor,
                       ExprKind kind) {
   int64_t k = split.rest.constant;

@@ -27,6 +27,16 @@ DivisorSplit SplitByDivisor(const LinearSum& sum, int64_t divisor);
 Expr MoveMultiplesOut(Rewriter& rw, DivisorSplit split, int64_t d, Expr divisor,
                       ExprKind kind);
 
+// For a constant divisor D < -1 (not INT64_MIN), with kind floordiv,
+// ceildiv or mod:
+//   a floordiv D = (-a) floordiv (-D),   a ceildiv D = (-a) ceildiv (-D),
+//   a mod D = -((-a) mod (-D))
+// (a / D = (-a) / (-D) exactly, and a mod D = a - D * floor(a / D) =
+// -((-a) - (-D) * floor((-a) / (-D)))). Returns that form simplified when
+// it has fewer div/mod nodes than in.node, else null: `(d0 * 6) floordiv
+// -2` is `d0 * -3`, while `(s0 floordiv 2) floordiv -7` stays.
+Expr ViaPositiveDivisor(Rewriter& rw, const DivOperands& in, ExprKind kind);
+
 // A split of sum = h * high + low for a factor h > 1 of the divisor, where h
 // divides every coefficient of `high` and low's range lies in one period
 // [m*h, m*h + h - 1] (so floor(low / h) == m everywhere). `high` already

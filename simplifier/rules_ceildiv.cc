@@ -4,8 +4,9 @@
 // only when it ends up with fewer div/mod nodes, so ceildiv prints as
 // ceildiv unless it disappears or shrinks.
 //
-// Termination: ceildiv.one_period and ceildiv.via_floordiv remove a div/mod
-// node; ceildiv.split_multiples moves terms out of the dividend.
+// Termination: ceildiv.one_period, ceildiv.via_floordiv and
+// ceildiv.negative_divisor remove a div/mod node; ceildiv.split_multiples
+// moves terms out of the dividend.
 #include "simplifier/rule_util.h"
 
 namespace ixa::simp {
@@ -56,11 +57,18 @@ Expr ViaFloorDiv(Rewriter& rw, const DivOperands& in) {
   return Expr();
 }
 
+// ceildiv.negative_divisor: a divisor D < -1 becomes -D > 1 (see
+// ViaPositiveDivisor), applied only when that removes a div/mod node.
+Expr NegativeDivisor(Rewriter& rw, const DivOperands& in) {
+  return ViaPositiveDivisor(rw, in, ExprKind::kCeilDiv);
+}
+
 constexpr DivRule kCeilDivRules[] = {
     {"ceildiv.by_one", &ByOne},
     {"ceildiv.one_period", &OnePeriodRule},
     {"ceildiv.via_floordiv", &ViaFloorDiv},
     {"ceildiv.split_multiples", &SplitMultiples},
+    {"ceildiv.negative_divisor", &NegativeDivisor},
 };
 
 }  // namespace

@@ -3,7 +3,9 @@
 // Notation: a = sum_i c_i * t_i + k is the dividend in canonical form, D the
 // constant divisor. Unless a rule says otherwise it needs D > 0: negative
 // divisors are left alone (XLA's `(s0 floordiv 2) floordiv -7` must stay),
-// except for the identities x floordiv 1 = x and x floordiv -1 = -x.
+// except for the identities x floordiv 1 = x and x floordiv -1 = -x, and
+// floordiv.negative_divisor, which uses -D when that removes a div/mod node
+// (MLIR's `(d0 * 6) floordiv -2` = `d0 * -3`).
 //
 // Termination: every rule below either removes a div/mod node (one_period,
 // reduce_coefficients, ...), or keeps the div/mod count and makes the
@@ -140,6 +142,12 @@ Expr SemiAffineInRange(Rewriter& rw, const DivOperands& in) {
   return Expr();
 }
 
+// floordiv.negative_divisor: a divisor D < -1 becomes -D > 1 (see
+// ViaPositiveDivisor), applied only when that removes a div/mod node.
+Expr NegativeDivisor(Rewriter& rw, const DivOperands& in) {
+  return ViaPositiveDivisor(rw, in, ExprKind::kFloorDiv);
+}
+
 constexpr DivRule kFloorDivRules[] = {
     {"floordiv.by_one", &ByOne},
     {"floordiv.one_period", &OnePeriodRule},
@@ -149,6 +157,7 @@ constexpr DivRule kFloorDivRules[] = {
     {"floordiv.nested", &Nested},
     {"floordiv.of_mod", &OfMod},
     {"floordiv.semi_affine_in_range", &SemiAffineInRange},
+    {"floordiv.negative_divisor", &NegativeDivisor},
 };
 
 }  // namespace

@@ -2,13 +2,14 @@
 //
 // Notation: a = sum_i c_i * t_i + k in canonical form, D the constant
 // divisor. mod(a, D) = a - D * floor(a / D) (core/int_math.h). Rules need
-// D > 0 except mod.by_one; negative divisors are left alone. E3 (mod 0) does
-// not apply: a zero constant divisor is invalid input.
+// D > 0 except mod.by_one and mod.negative_divisor (which uses -D only when
+// that removes a div/mod node); other negative divisors are left alone. E3
+// (mod 0) does not apply: a zero constant divisor is invalid input.
 //
-// Termination: mod.in_range, mod.of_mod, mod.reduce_coefficients and
-// mod.semi_affine_in_range remove a mod node; mod.drop_multiples removes terms
-// or shrinks the constant into [0, D - 1]; mod.gcd_split divides the divisor by
-// h > 1.
+// Termination: mod.in_range, mod.of_mod, mod.reduce_coefficients,
+// mod.negative_divisor and mod.semi_affine_in_range remove a mod node;
+// mod.drop_multiples removes terms or shrinks the constant into [0, D - 1];
+// mod.gcd_split divides the divisor by h > 1.
 #include "simplifier/rule_util.h"
 
 namespace ixa::simp {
@@ -119,6 +120,12 @@ Expr SemiAffineInRange(Rewriter&, const DivOperands& in) {
   return Expr();
 }
 
+// mod.negative_divisor: a divisor D < -1 becomes -D > 1 (see
+// ViaPositiveDivisor), applied only when that removes a div/mod node.
+Expr NegativeDivisor(Rewriter& rw, const DivOperands& in) {
+  return ViaPositiveDivisor(rw, in, ExprKind::kMod);
+}
+
 constexpr DivRule kModRules[] = {
     {"mod.by_one", &ByOne},
     {"mod.in_range", &InRange},
@@ -127,6 +134,7 @@ constexpr DivRule kModRules[] = {
     {"mod.gcd_split", &GcdSplitRule},
     {"mod.reduce_coefficients", &ReduceCoefficients},
     {"mod.semi_affine_in_range", &SemiAffineInRange},
+    {"mod.negative_divisor", &NegativeDivisor},
 };
 
 }  // namespace

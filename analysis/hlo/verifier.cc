@@ -359,10 +359,10 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
       return "transpose dimensions=" + Dims(p) + " is not a permutation of " +
              std::to_string(out.rank()) + " dimensions";
     }
+    Shape want = out;
+    for (size_t i = 0; i < p.size(); ++i) want.dims[i] = operand_dims(0)[p[i]];
     for (size_t i = 0; i < p.size(); ++i) {
-      if (!SameDim(out.dims[i], operand_dims(0)[p[i]])) {
-        return Mismatch(in, out);
-      }
+      if (!SameDim(out.dims[i], want.dims[i])) return Mismatch(in, want);
     }
     return std::nullopt;
   }
@@ -412,6 +412,8 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
       return "slice needs one [start:limit:stride] per dimension of " +
              Str(in.operand(0)->shape);
     }
+    Shape want = out;  // the slice's own shape, with the dims it gives
+    bool same = true;
     for (size_t i = 0; i < src.size(); ++i) {
       const SliceDim& s = in.slice[i];
       if (s.start < 0 || s.limit < s.start || s.limit > src[i] ||
@@ -420,13 +422,11 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
                std::to_string(s.limit) + ":" + std::to_string(s.stride) +
                "] out of range for dimension " + std::to_string(i);
       }
-      if (!SameDim(out.dims[i], s.limit == s.start
-                                    ? 0
-                                    : (s.limit - s.start - 1) / s.stride + 1)) {
-        return Mismatch(in, out);
-      }
+      want.dims[i] =
+          s.limit == s.start ? 0 : (s.limit - s.start - 1) / s.stride + 1;
+      same &= SameDim(out.dims[i], want.dims[i]);
     }
-    return std::nullopt;
+    return same ? std::nullopt : Mismatch(in, want);
   }
   if (op == "concatenate") {
     if (in.dimensions.size() != 1 || in.operands.empty()) {
@@ -446,7 +446,11 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
         return Mismatch(in, o->shape);
       }
     }
-    if (total != out.dims[d]) return Mismatch(in, out);
+    if (total != out.dims[d]) {
+      Shape want = out;
+      want.dims[d] = total;
+      return Mismatch(in, want);
+    }
     return std::nullopt;
   }
   if (op == "pad") {
@@ -457,6 +461,7 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
       return "padding needs low_high_interior for each of the " +
              std::to_string(src.size()) + " dimensions";
     }
+    Shape want = out;
     for (size_t i = 0; i < src.size(); ++i) {
       const PadDim& p = in.padding[i];
       int64_t interior = 0, n;
@@ -464,11 +469,12 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
            __builtin_mul_overflow(src[i] - 1, p.interior, &interior)) ||
           __builtin_add_overflow(src[i], interior, &n) ||
           __builtin_add_overflow(n, p.low, &n) ||
-          __builtin_add_overflow(n, p.high, &n) || n != out.dims[i]) {
-        return Mismatch(in, out);
+          __builtin_add_overflow(n, p.high, &n)) {
+        return "pad of " + Str(in.operand(0)->shape) + " overflows int64";
       }
+      want.dims[i] = n;
     }
-    return std::nullopt;
+    return want.dims == out.dims ? std::nullopt : Mismatch(in, want);
   }
   if (op == "dynamic-slice") {
     const auto& src = operand_dims(0);
@@ -489,7 +495,9 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
         return "dynamic_slice_sizes larger than the operand";
       }
     }
-    if (!SameDims(out.dims, in.dynamic_slice_sizes)) return Mismatch(in, out);
+    if (!SameDims(out.dims, in.dynamic_slice_sizes)) {
+      return Mismatch(in, Shape::Array(out.type, in.dynamic_slice_sizes));
+    }
     return std::nullopt;
   }
   if (op == "dynamic-update-slice") {

@@ -85,9 +85,60 @@ bool MovesElements(const std::string& op) {
          op == "copy" || op == "convert";
 }
 
-// Follows the producer chain down to a constant or iota and folds; nullopt
-// when the value is only known at run time.
-std::optional<Expr> Fold(const Instruction& producer, IndexingMap read) {
+// `read` composed with operand k's (single, symbol-free) map of p, or
+// nullopt.
+std::optional<IndexingMap> ReadOperand(const Instruction& p, int k,
+                                       const IndexingMap& read) {
+  if (!p.operand(k)->shape.IsArray()) return std::nullopt;
+  auto step_maps = ComputeOutputToInputIndexing(p, 0, read.context());
+  if (!step_maps.ok() ||
+      static_cast<int>(step_maps->indexing_maps.size()) <= k ||
+      step_maps->indexing_maps[k].size() != 1) {
+    return std::nullopt;
+  }
+  const IndexingMap& pm = *step_maps->indexing_maps[k].begin();
+  if (pm.num_symbols() != 0) return std::nullopt;
+  auto composed = ComposeIndexingMaps(read, pm);
+  if (!composed.ok() || composed->IsKnownEmpty()) return std::nullopt;
+  Simplify(&*composed);
+  if (composed->IsKnownEmpty()) return std::nullopt;
+  return std::move(composed).value();
+}
+
+// Whether every value of e over read's domain box is a value of p's
+// integer element type: then the arithmetic of p does not wrap, and the
+// folded expression is the value p computes.
+bool FitsElementType(Expr e, const IndexingMap& read, const Instruction& p) {
+  const hlo::ElementType t = p.shape.type;
+  if (!hlo::IsIntegral(t) || t == hlo::ElementType::kS1 ||
+      t == hlo::ElementType::kU1) {
+    return false;
+  }
+  const int bits = hlo::ElementBits(t);
+  const bool is_signed =
+      t >= hlo::ElementType::kS2 && t <= hlo::ElementType::kS64;
+  const Interval r = RangeOverBounds(e, read);
+  if (r.IsEmpty() || r.lower == kInt64Min || r.upper == kInt64Max) {
+    return false;  // an unbounded end
+  }
+  if (bits >= 64) {
+    return is_signed || r.lower >= 0;  // finite int64 values
+  }
+  const int64_t lo = is_signed ? -(int64_t{1} << (bits - 1)) : 0;
+  const int64_t hi =
+      is_signed ? (int64_t{1} << (bits - 1)) - 1 : (int64_t{1} << bits) - 1;
+  return r.lower >= lo && r.upper <= hi;
+}
+
+// Follows the producer chain down to constants and iotas and folds; nullopt
+// when the value is only known at run time. Element-moving ops are
+// followed; add and subtract fold both operands, multiply when one of them
+// folds to a constant (a product of two variables would make the maps
+// semi-affine), in both cases only where the integer type cannot wrap.
+// XLA's OptimizeRTVar folds these too (its tests ReplaceConstantRTVars_Add,
+// _Multiply).
+std::optional<Expr> Fold(const Instruction& producer, IndexingMap read,
+                         int depth = 0) {
   ExprContext* ctx = read.context();
   const Instruction* p = &producer;
   for (int step = 0; step < 64; ++step) {
@@ -101,22 +152,35 @@ std::optional<Expr> Fold(const Instruction& producer, IndexingMap read) {
       if (dim < 0 || dim >= read.num_results()) return std::nullopt;
       return read.results()[dim];
     }
-    if (!MovesElements(p->opcode) || p->operand_count() != 1 ||
-        !p->operand(0)->shape.IsArray()) {
+    const bool arithmetic = p->opcode == "add" || p->opcode == "subtract" ||
+                            p->opcode == "multiply";
+    if (arithmetic && p->operand_count() == 2 && depth < 8) {
+      std::optional<Expr> v[2];
+      for (int k = 0; k < 2; ++k) {
+        std::optional<IndexingMap> r = ReadOperand(*p, k, read);
+        if (!r) return std::nullopt;
+        v[k] = Fold(*p->operand(k), std::move(*r), depth + 1);
+        if (!v[k]) return std::nullopt;
+      }
+      Expr value;
+      if (p->opcode == "add") {
+        value = *v[0] + *v[1];
+      } else if (p->opcode == "subtract") {
+        value = *v[0] - *v[1];
+      } else if (v[0]->IsConstant() || v[1]->IsConstant()) {
+        value = *v[0] * *v[1];
+      } else {
+        return std::nullopt;
+      }
+      if (!FitsElementType(value, read, *p)) return std::nullopt;
+      return value;
+    }
+    if (!MovesElements(p->opcode) || p->operand_count() != 1) {
       return std::nullopt;
     }
-    auto step_maps = ComputeOutputToInputIndexing(*p, 0, ctx);
-    if (!step_maps.ok() || step_maps->indexing_maps.empty() ||
-        step_maps->indexing_maps[0].size() != 1) {
-      return std::nullopt;
-    }
-    const IndexingMap& pm = *step_maps->indexing_maps[0].begin();
-    if (pm.num_symbols() != 0) return std::nullopt;
-    auto composed = ComposeIndexingMaps(read, pm);
-    if (!composed.ok() || composed->IsKnownEmpty()) return std::nullopt;
-    read = std::move(composed).value();
-    Simplify(&read);
-    if (read.IsKnownEmpty()) return std::nullopt;
+    std::optional<IndexingMap> r = ReadOperand(*p, 0, read);
+    if (!r) return std::nullopt;
+    read = std::move(*r);
     p = p->operand(0);
   }
   return std::nullopt;

@@ -18,6 +18,9 @@ struct SizeAndStride {
   // `stride` is meaningless.
   Expr symbolic_stride;
   std::vector<TileClause> clauses;
+  // The largest value of `size` when it is neither a constant nor a
+  // tile-size dim (a merged group of equal strides); 0 if unset.
+  int64_t max_size = 0;
 };
 
 class Extractor {
@@ -83,10 +86,19 @@ class Extractor {
     if (size.IsDim()) return ranges_[size.position()];
     return std::nullopt;
   }
+  std::optional<int64_t> RangeOf(const SizeAndStride& t) const {
+    if (t.max_size > 0) return t.max_size;
+    return RangeOf(t.size);
+  }
 
   Result<SizeAndStride> Extract(Expr e) {
     switch (e.kind()) {
       case ExprKind::kDim:
+        // The tile of a dim of extent 1 has size 1 (and, like a constant,
+        // stride 0, as XLA writes it).
+        if (ranges_[e.position()] == 1) {
+          return SizeAndStride{ctx_->Constant(1), 0, {}, {}};
+        }
         return SizeAndStride{e, 1, {}, {}};
       case ExprKind::kSymbol: {
         const Interval& b = map_.symbol(e.position()).bounds;
@@ -176,8 +188,31 @@ class Extractor {
   }
 
   Result<SizeAndStride> Combine(std::vector<SizeAndStride> terms, Expr whole) {
+    // A term of size 1 takes the single value 0: it adds nothing but its
+    // representability clauses.
+    std::vector<TileClause> fixed;
+    std::vector<SizeAndStride> moving;
+    for (SizeAndStride& t : terms) {
+      if (t.size.IsConstant(1) && !t.symbolic_stride) {
+        for (TileClause& c : t.clauses) fixed.push_back(std::move(c));
+      } else {
+        moving.push_back(std::move(t));
+      }
+    }
+    if (moving.empty()) {
+      return SizeAndStride{ctx_->Constant(1), 0, {}, std::move(fixed)};
+    }
+    IXA_ASSIGN_OR_RETURN(SizeAndStride out,
+                         CombineMoving(std::move(moving), whole));
+    for (TileClause& c : fixed) out.clauses.push_back(std::move(c));
+    return out;
+  }
+
+  Result<SizeAndStride> CombineMoving(std::vector<SizeAndStride> terms,
+                                      Expr whole) {
+    if (terms.size() == 1) return std::move(terms[0]);
     for (const SizeAndStride& t : terms) {
-      if (!RangeOf(t.size)) {
+      if (!RangeOf(t)) {
         return Unsupported(whole, "a summand's size is not a tile dim");
       }
       if (t.symbolic_stride || t.stride <= 0) {
@@ -187,13 +222,32 @@ class Extractor {
     std::stable_sort(
         terms.begin(), terms.end(),
         [](const auto& a, const auto& b) { return a.stride < b.stride; });
+    // Terms of equal stride c merge: x_1 * c + ... + x_k * c with x_i in
+    // [0, n_i - 1] takes every multiple of c in [0, (sum n_i - k) * c],
+    // so they are one term of size sum n_i - (k - 1) (XLA: `d1 + s0` with
+    // s0 in [0, 1] has size n + 1).
+    std::vector<SizeAndStride> merged;
+    for (SizeAndStride& t : terms) {
+      if (merged.empty() || merged.back().stride != t.stride) {
+        merged.push_back(std::move(t));
+        continue;
+      }
+      SizeAndStride& g = merged.back();
+      auto max = CheckedAdd(*RangeOf(g), *RangeOf(t) - 1);
+      if (!max) return Unsupported(whole, "the tile size overflows int64");
+      g.size = g.size + t.size - 1;
+      g.max_size = g.size.IsConstant() ? 0 : *max;
+      for (TileClause& c : t.clauses) g.clauses.push_back(std::move(c));
+    }
+    terms = std::move(merged);
+    if (terms.size() == 1) return std::move(terms[0]);
     SizeAndStride out;
     out.size = ctx_->Constant(1);
     for (size_t i = 0; i < terms.size(); ++i) {
       out.size = out.size * terms[i].size;
       for (TileClause& c : terms[i].clauses) out.clauses.push_back(c);
       if (i == 0) continue;
-      const int64_t range = *RangeOf(terms[i - 1].size);
+      const int64_t range = *RangeOf(terms[i - 1]);
       if (range * terms[i - 1].stride != terms[i].stride) {
         return Unsupported(whole,
                            "the strides do not form a row-major collapse");
@@ -211,8 +265,8 @@ class Extractor {
     // The combined stride is that of the most minor term of size != 1.
     Expr stride = ctx_->Constant(0);
     for (auto it = terms.rbegin(); it != terms.rend(); ++it) {
-      stride = IfNeqOne(it->size, ctx_->Constant(it->stride), stride,
-                        *RangeOf(it->size));
+      stride =
+          IfNeqOne(it->size, ctx_->Constant(it->stride), stride, *RangeOf(*it));
     }
     if (stride.IsConstant()) {
       out.stride = stride.constant();

@@ -287,6 +287,36 @@ TEST_CASE("forms: a broadcast whose operand does not fit names it",
         "dimension 0 is 3");
 }
 
+// A shape mismatch names the shape the operands give, not the
+// instruction's own shape again (found with XLA's slice cases).
+TEST_CASE("forms: shape mismatches name the shape the operands give",
+          "[hlo][forms]") {
+  const struct {
+    const char* body;
+    const char* message;
+  } cases[] = {
+      {"p = f32[10] parameter(0)\n  ROOT s = f32[4] slice(p), "
+       "slice={[1:10:3]}",
+       "'s' (slice) is f32[4] but its operands give f32[3]"},
+      {"p = f32[4,5] parameter(0)\n  ROOT t = f32[4,5] transpose(p), "
+       "dimensions={1,0}",
+       "'t' (transpose) is f32[4,5] but its operands give f32[5,4]"},
+      {"p = f32[4] parameter(0)\n  q = f32[5] parameter(1)\n  ROOT c = "
+       "f32[10] concatenate(p, q), dimensions={0}",
+       "'c' (concatenate) is f32[10] but its operands give f32[9]"},
+      {"p = f32[4,2] parameter(0)\n  v = f32[] parameter(1)\n  ROOT c = "
+       "f32[9,2] pad(p, v), padding=1_2_1x0_0",
+       "'c' (pad) is f32[9,2] but its operands give f32[10,2]"},
+      {"p = f32[4] parameter(0)\n  o = s32[] parameter(1)\n  ROOT d = "
+       "f32[3] dynamic-slice(p, o), dynamic_slice_sizes={2}",
+       "'d' (dynamic-slice) is f32[3] but its operands give f32[2]"},
+  };
+  for (const auto& c : cases) {
+    Error e = ParseFails(std::string("ENTRY e {\n  ") + c.body + "\n}");
+    CHECK(e.message == std::string("shape mismatch: ") + c.message);
+  }
+}
+
 TEST_CASE("forms: stack frames, '?' labels, sparse convolution",
           "[hlo][forms]") {
   auto m = ParseOrDie(R"(HloModule m

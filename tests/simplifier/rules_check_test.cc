@@ -218,6 +218,34 @@ std::vector<RuleCase> Cases() {
       },
       {"floordiv.split_multiples", "floordiv.one_period",
        "floordiv.gcd_split"});
+  for (K kind : {K::kFloorDiv, K::kCeilDiv, K::kMod}) {
+    std::string op = kind == K::kFloorDiv  ? "floordiv"
+                     : kind == K::kCeilDiv ? "ceildiv"
+                                           : "mod";
+    // A negative divisor -d with dividends that are (mostly) multiples of d,
+    // plus divisors at the edges (-1, INT64_MIN + 1, ...).
+    add(op + ".negative_divisor",
+        [kind](Maker& m) {
+          int64_t d = m.Chance(0.85) ? m.Int(2, 9) : -m.Divisor();
+          auto mult = [&](int64_t k) {
+            auto v = CheckedMul(d, k);
+            return v && m.Chance(0.9) ? *v : m.Constant();
+          };
+          Expr e = m.ctx()->Add(m.ctx()->Mul(m.D(0), m.C(mult(m.Int(-4, 4)))),
+                                m.ctx()->Mul(m.D(1), m.C(mult(m.Int(-4, 4)))));
+          e = m.ctx()->Add(
+              e, m.C(m.Chance(0.5) ? mult(m.Int(-3, 3)) : m.Int(-20, 20)));
+          if (m.Chance(0.2)) e = m.ctx()->FloorDiv(e, m.C(m.Int(2, 3)));
+          auto neg = CheckedNeg(d);
+          return Instance{{m.Range(), m.Range()},
+                          {},
+                          {Safe(m, e, kind, neg ? *neg : d)},
+                          {}};
+        },
+        {"floordiv.split_multiples", "floordiv.one_period",
+         "ceildiv.split_multiples", "ceildiv.one_period", "mod.drop_multiples",
+         "mod.in_range"});
+  }
   add("sum.recombine_div_mod", [](Maker& m) {
     int64_t b = m.Divisor(), k = m.Chance(0.8) ? m.Int(-3, 3) : m.Constant();
     auto kb = CheckedMul(k, b);
