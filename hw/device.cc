@@ -5,6 +5,7 @@
 #include <set>
 
 #include "core/enumerate.h"
+#include "core/int_math.h"
 
 namespace ixa::hw {
 
@@ -205,10 +206,13 @@ Result<WarpAccess> AnalyzeWarpAccess(const IndexingMap& map,
                           : -((-b - 1) / device.line_bytes) - 1);
     }
     if (memory == MemorySpace::kShared) {
-      for (int64_t b = start; b < start + element_bytes;
-           b += device.bank_bytes) {
-        words_by_lane[p.dims[0]].push_back(b / device.bank_bytes);
-      }
+      // Every bank word the access overlaps (an element need not be
+      // word-aligned: 3-byte elements straddle words), floored below 0.
+      const int64_t first = *FloorDiv(start, device.bank_bytes);
+      const int64_t last =
+          *FloorDiv(start + element_bytes - 1, device.bank_bytes);
+      for (int64_t w = first; w <= last; ++w)
+        words_by_lane[p.dims[0]].push_back(w);
     }
     return true;
   });

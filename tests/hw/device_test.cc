@@ -84,6 +84,14 @@ TEST_CASE("warp: shared-memory banks", "[hw][warp]") {
   // phase see {0, 16} (16 each).
   CHECK(ways("(d0) -> (d0 * 48), domain: d0 in [0, 63]", 4, "mi355x") == 16);
   CHECK(ways("(d0) -> (d0 * 48), domain: d0 in [0, 63]", 4, "mi300") == 16);
+  // An element that straddles two bank words touches both (found by the
+  // differential test): 3-byte lanes at bytes 9*d0 + 12; lane 14 covers
+  // bytes 138..140, words 34 and 35, and word 35 shares bank 3 with lane
+  // 0's word 3: 2-way (1 when only the first word counted).
+  CHECK(ways("(d0) -> (d0 * 3 + 4), domain: d0 in [0, 15]", 3) == 2);
+  // Below 0, words are floored: lane 0's bytes -3..-1 are word -1 (bank 31),
+  // which lane 1's word 31 (bytes 126..128) also hits.
+  CHECK(ways("(d0) -> (d0 * 43 - 1), domain: d0 in [0, 1]", 3) == 2);
 }
 
 TEST_CASE("warp: devices", "[hw][warp]") {
