@@ -20,6 +20,20 @@ struct Mode {
 
 std::string S(int64_t v) { return std::to_string(v); }
 
+// Every layout keeps its size and its offsets within +-2^62 (CheckLayout),
+// so that sums of two never overflow; products in the algebra are checked.
+constexpr int64_t kLimit = int64_t{1} << 62;
+
+Error TooLarge() {
+  return Error::Invalid("layout size or offset exceeds 2^62");
+}
+
+Result<int64_t> Mul(int64_t a, int64_t b) {
+  auto p = CheckedMul(a, b);
+  if (!p || *p > kLimit || *p < -kLimit) return TooLarge();
+  return *p;
+}
+
 void Flatten(const IntTuple& shape, const IntTuple& stride,
              std::vector<Mode>* out) {
   if (shape.leaf) {
@@ -68,6 +82,14 @@ std::vector<Layout> Modes(const Layout& l) {
 }
 
 // ------------------------------------------------------------- parsing
+
+void FlattenShape(const IntTuple& shape, std::vector<int64_t>* out) {
+  if (shape.leaf) {
+    out->push_back(shape.value);
+    return;
+  }
+  for (const IntTuple& x : shape.items) FlattenShape(x, out);
+}
 
 class Parser {
  public:
@@ -159,16 +181,24 @@ class Parser {
 
   Result<Layout> LayoutFrom(IntTuple shape) {
     IntTuple stride;
-    if (Eat(':')) {
+    const bool explicit_stride = Eat(':');
+    if (explicit_stride) {
       IXA_ASSIGN_OR_RETURN(stride, Tuple());
-    } else {
+      if (!Congruent(shape, stride))
+        return Fail("shape and stride are not congruent");
+    }
+    if (!Positive(shape)) return Error::Invalid("shape sizes must be >= 1");
+    if (!explicit_stride) {
+      IXA_ASSIGN_OR_RETURN(bool ok,
+                           CheckBounds(Layout{shape, IntTuple::Tuple({})}));
+      (void)ok;
       int64_t cur = 1;
       stride = CompactStrides(shape, &cur);
     }
-    if (!Congruent(shape, stride))
-      return Fail("shape and stride are not congruent");
-    if (!Positive(shape)) return Error::Invalid("shape sizes must be >= 1");
-    return Layout{shape, stride};
+    Layout l{shape, stride};
+    IXA_ASSIGN_OR_RETURN(bool ok, CheckBounds(l));
+    (void)ok;
+    return l;
   }
 
   static IntTuple CompactStrides(const IntTuple& s, int64_t* cur) {
@@ -212,13 +242,15 @@ Result<Layout> ComposeLeaf(const Layout& a, int64_t s, int64_t d) {
   for (size_t i = 0; i < modes.size(); ++i) {
     const Mode& m = modes[i];
     if (i + 1 == modes.size()) {
-      divided.push_back({kUnbounded, m.stride * r});
+      IXA_ASSIGN_OR_RETURN(int64_t stride, Mul(m.stride, r));
+      divided.push_back({kUnbounded, stride});
       break;
     }
     if (r == 1) {
       divided.push_back(m);
     } else if (m.shape % r == 0) {
-      divided.push_back({m.shape / r, m.stride * r});
+      IXA_ASSIGN_OR_RETURN(int64_t stride, Mul(m.stride, r));
+      divided.push_back({m.shape / r, stride});
       r = 1;
     } else if (r % m.shape == 0) {
       r /= m.shape;
@@ -351,6 +383,25 @@ Expr Bit(Expr o, int bit) {
 
 }  // namespace
 
+Result<bool> CheckBounds(const Layout& l) {
+  std::vector<int64_t> shapes;
+  FlattenShape(l.shape, &shapes);
+  std::vector<int64_t> strides;
+  if (!l.stride.leaf && l.stride.items.empty()) {
+    strides.assign(shapes.size(), 0);  // the shape alone
+  } else {
+    FlattenShape(l.stride, &strides);
+  }
+  __int128 size = 1, hi = 0, lo = 0;
+  for (size_t k = 0; k < shapes.size(); ++k) {
+    size *= shapes[k];
+    __int128 reach = static_cast<__int128>(shapes[k] - 1) * strides[k];
+    (reach > 0 ? hi : lo) += reach;
+    if (size > kLimit || hi > kLimit || lo < -kLimit) return TooLarge();
+  }
+  return true;
+}
+
 Layout Layout::Mode(int i) const {
   if (shape.leaf) return *this;
   return Layout{shape.items[i], stride.items[i]};
@@ -464,8 +515,6 @@ Result<Layout> Compose(const Layout& a, const Tiler& b) {
 }
 
 Result<Layout> Complement(const Layout& a, int64_t cotarget) {
-  if (cotarget < 1)
-    return Error::Invalid("complement needs a positive cotarget");
   std::vector<Mode> modes;
   for (const Mode& m : Flat(a)) {
     if (m.shape > 1 && m.stride != 0) modes.push_back(m);
@@ -474,6 +523,8 @@ Result<Layout> Complement(const Layout& a, int64_t cotarget) {
     if (m.stride < 0)
       return Error::Unsupported("complement of a negative stride");
   }
+  if (cotarget < 1)
+    return Error::Invalid("complement needs a positive cotarget");
   std::sort(modes.begin(), modes.end(), [](const Mode& x, const Mode& y) {
     return x.stride != y.stride ? x.stride < y.stride : x.shape < y.shape;
   });
@@ -486,7 +537,7 @@ Result<Layout> Complement(const Layout& a, int64_t cotarget) {
                             " (the layout's modes overlap)");
     }
     out.push_back({m.stride / cur, cur});
-    cur = m.shape * m.stride;
+    IXA_ASSIGN_OR_RETURN(cur, Mul(m.shape, m.stride));
   }
   out.push_back({*CeilDiv(cotarget, cur), cur});
   return Coalesce(FromModes(out));
@@ -561,7 +612,8 @@ std::vector<Overhang> DivideOverhang(const Layout& a, const Tiler& b) {
 }
 
 Result<Layout> LogicalProduct(const Layout& a, const Layout& b) {
-  IXA_ASSIGN_OR_RETURN(Layout comp, Complement(a, Size(a) * Cosize(b)));
+  IXA_ASSIGN_OR_RETURN(int64_t cotarget, Mul(Size(a), Cosize(b)));
+  IXA_ASSIGN_OR_RETURN(Layout comp, Complement(a, cotarget));
   IXA_ASSIGN_OR_RETURN(Layout x, Compose(comp, b));
   return MakeTuple({a, x});
 }
@@ -605,7 +657,9 @@ Layout RightInverse(const Layout& l) {
     if (e.shape == 1) continue;
     if (e.stride != cur) break;
     out.push_back({e.shape, e.rstride});
-    cur = e.shape * e.stride;
+    auto next = CheckedMul(e.shape, e.stride);
+    if (!next) break;  // no stride can continue past int64
+    cur = *next;
   }
   return Coalesce(FromModes(out));
 }
@@ -620,7 +674,8 @@ namespace {
 Result<Layout> ZipProduct(const Layout& a, const Layout& b, bool blocked) {
   const int r = std::max(a.rank(), b.rank());
   Layout pa = PadRank(a, r), pb = PadRank(b, r);
-  IXA_ASSIGN_OR_RETURN(Layout comp, Complement(pa, Size(pa) * Cosize(pb)));
+  IXA_ASSIGN_OR_RETURN(int64_t cotarget, Mul(Size(pa), Cosize(pb)));
+  IXA_ASSIGN_OR_RETURN(Layout comp, Complement(pa, cotarget));
   IXA_ASSIGN_OR_RETURN(Layout x, Compose(comp, pb));
   std::vector<Layout> modes;
   for (int i = 0; i < r; ++i) {
@@ -680,6 +735,8 @@ Expr SwizzleExpr(ExprContext* ctx, Expr o, const Swizzle& s) {
 Result<IndexingMap> LayoutMap(const Layout& l,
                               const std::optional<Swizzle>& swizzle,
                               ExprContext* ctx) {
+  IXA_ASSIGN_OR_RETURN(bool bounded, CheckBounds(l));
+  (void)bounded;
   if (swizzle) {
     auto ok = ValidateSwizzle(*swizzle);
     if (!ok.ok()) return ok.error();

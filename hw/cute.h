@@ -68,6 +68,11 @@ Result<Tiler> ParseTiler(std::string_view text);
 std::string PrintLayout(const Layout& l);
 std::string PrintTuple(const IntTuple& t);
 
+// invalid_argument unless the size and every offset of `l` lie within
+// +-2^62 (parsed layouts and every algebra result are kept so; LayoutMap
+// checks its input).
+Result<bool> CheckBounds(const Layout& l);
+
 int64_t Size(const Layout& l);
 int64_t Cosize(const Layout& l);  // L(size - 1) + 1 (non-negative strides)
 // L(i) for a 1-D index: colexicographic coordinates, first mode fastest.

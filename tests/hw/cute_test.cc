@@ -209,6 +209,30 @@ TEST_CASE("cute: agrees with pycute", "[hw][cute]") {
   CHECK(P(LeftInverse(L("(4,2):(1,16)"))) == "(4,4,2):(1,8,4)");
 }
 
+TEST_CASE("cute: sizes and offsets stay within int64", "[hw][cute]") {
+  // Sizes 2^64 wrapped to 0 (and "values": []), 10^24 to garbage.
+  for (const char* text :
+       {"(4294967296,4294967296):(1,4294967296)",
+        "(1000000,1000000,1000000,1000000):(1,1000000,1000000000000,1)",
+        "(4611686018427387905)", "(2,2):(4611686018427387904,1)"}) {
+    INFO(text);
+    auto l = ParseLayout(text);
+    REQUIRE(!l.ok());
+    CHECK(l.error().code == ErrorCode::kInvalidArgument);
+  }
+  // Algebra results that would overflow are refused, not wrapped.
+  auto p = LogicalProduct(L("(65536,65536):(65536,1)"),
+                          L("(65536,65536):(1,65536)"));
+  REQUIRE(!p.ok());
+  CHECK(p.error().code == ErrorCode::kInvalidArgument);
+  auto c = Compose(L("2:2305843009213693952"), L("2:4"));
+  REQUIRE(!c.ok());
+  CHECK(c.error().code == ErrorCode::kInvalidArgument);
+  auto n = Complement(L("8:-1"), 8);
+  REQUIRE(!n.ok());
+  CHECK(n.error().code == ErrorCode::kUnsupported);
+}
+
 // Identities: composition is function composition, complements are
 // disjoint and cover, divide keeps the function, products are injective.
 TEST_CASE("cute: brute force identities", "[hw][cute]") {
