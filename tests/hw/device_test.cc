@@ -112,5 +112,29 @@ TEST_CASE("warp: devices", "[hw][warp]") {
            .ok());
 }
 
+// Work is per access, not per byte: 32 x 100001 accesses of 1 KiB took
+// minutes and a gigabyte (a set of every byte); byte addresses that
+// overflow int64 are invalid_argument, not wrapped.
+TEST_CASE("warp: large and overflowing requests", "[hw][warp]") {
+  WarpAccess a =
+      Run("(d0)[s0] -> (s0 * 1000), domain: d0 in [0, 31], s0 in [0, 100000]",
+          1024);
+  CHECK(a.useful_bytes == 100001 * 1024);
+  CHECK(a.sectors == 100001 * 32);
+  CHECK(a.lines == 100001 * 8);
+  CHECK(Run("(d0)[s0] -> (s0 * 1000), domain: d0 in [0, 31], s0 in "
+            "[0, 100000]",
+            1024, MemorySpace::kShared)
+            .bank_conflict_ways == 100001 * 8);  // 256 words each
+  ExprContext ctx;
+  auto map = ParseIndexingMap(
+      "(d0) -> (d0 * 4611686018427387904), domain: d0 in [0, 31]", &ctx);
+  REQUIRE(map.ok());
+  auto r =
+      AnalyzeWarpAccess(*map, 4, *FindDevice("h100"), MemorySpace::kGlobal);
+  REQUIRE(!r.ok());
+  CHECK(r.error().code == ErrorCode::kInvalidArgument);
+}
+
 }  // namespace
 }  // namespace ixa::hw
