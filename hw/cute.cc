@@ -534,7 +534,8 @@ Result<Layout> Complement(const Layout& a, int64_t cotarget) {
     if (m.stride % cur != 0) {
       return Error::Invalid("complement: stride " + S(m.stride) +
                             " is not a multiple of " + S(cur) +
-                            " (the layout's modes overlap)");
+                            ", the reach of the modes below it: the modes "
+                            "overlap or interleave, and no complement exists");
     }
     out.push_back({m.stride / cur, cur});
     IXA_ASSIGN_OR_RETURN(cur, Mul(m.shape, m.stride));
@@ -635,8 +636,8 @@ Result<Layout> TiledProduct(const Layout& a, const Tiler& b) {
   return u.Tiled();
 }
 
-// pycute's right_inverse: walk the modes by increasing stride while each
-// stride continues the image contiguously; R(L(i)) = i on what it covers.
+// CuTe's right_inverse: walk the modes by increasing stride while each
+// stride continues the image contiguously; L(R(i)) = i on what it covers.
 Layout RightInverse(const Layout& l) {
   struct Entry {
     int64_t stride, shape, rstride;
@@ -654,7 +655,9 @@ Layout RightInverse(const Layout& l) {
   std::vector<Mode> out;
   int64_t cur = 1;
   for (const Entry& e : entries) {
-    if (e.shape == 1) continue;
+    // Broadcast (stride-0) modes hold no index: skipped, as the C++
+    // right_inverse does (pycute stops at them and answers 1:0).
+    if (e.shape == 1 || e.stride == 0) continue;
     if (e.stride != cur) break;
     out.push_back({e.shape, e.rstride});
     auto next = CheckedMul(e.shape, e.stride);

@@ -108,8 +108,8 @@ Result<Layout> LogicalProduct(const Layout& a, const Tiler& b);
 Result<Layout> LogicalProduct(const Layout& a, const Layout& b);
 Result<Layout> ZippedProduct(const Layout& a, const Tiler& b);
 Result<Layout> TiledProduct(const Layout& a, const Tiler& b);
-// pycute's right_inverse (L(R(i)) = i on the contiguous part of L's image)
-// and left_inverse (R(L(i)) = i).
+// right_inverse (L(R(i)) = i on the contiguous part of L's image; stride-0
+// modes skipped, as the C++ does) and left_inverse (R(L(i)) = i).
 Layout RightInverse(const Layout& l);
 Result<Layout> LeftInverse(const Layout& l);
 Result<Layout> BlockedProduct(const Layout& a, const Layout& b);

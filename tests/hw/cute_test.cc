@@ -206,6 +206,7 @@ TEST_CASE("cute: agrees with pycute", "[hw][cute]") {
   CHECK(P(TiledDivide(L("(9,(4,8)):(59,(13,1))"), Tl("<3:3,(2,4):(1,8)>"))) ==
         "((3,(2,4)),3,(2,2)):((177,(13,2)),59,(26,1))");
   CHECK(P(RightInverse(L("(4,2):(2,1)"))) == "(2,4):(4,1)");
+  CHECK(P(RightInverse(L("(2,4):(0,1)"))) == "4:2");  // C++; pycute 1:0
   CHECK(P(LeftInverse(L("(4,2):(1,16)"))) == "(4,4,2):(1,8,4)");
 }
 

@@ -242,7 +242,9 @@ def right_inverse(layout):
     cur = 1
     fs, fd = flatten(layout.shape), flatten(layout.stride)
     for d, s, r in sorted(zip(fd, fs, prefix_product(fs))):
-        if s == 1:
+        # Stride-0 modes are skipped as in the C++ right_inverse (which
+        # looks for each next stride); pycute stops at them with 1:0.
+        if s == 1 or d == 0:
             continue
         if cur != d:
             break
