@@ -301,6 +301,12 @@ Result<Layout> ComposeTuple(const Layout& a, const IntTuple& shape,
   return MakeTuple(parts);
 }
 
+// The error of mode i of a by-mode operation, its code kept.
+Error InMode(size_t i, Error e) {
+  e.message = "mode " + S(i) + ": " + e.message;
+  return e;
+}
+
 // Applies f to the modes of `a` that `b` tiles, keeping the others (as
 // pycute does).
 template <class F>
@@ -312,8 +318,7 @@ Result<Layout> ByMode(const Layout& a, const Tiler& b, F f) {
   std::vector<Layout> modes = Modes(a);
   for (size_t i = 0; i < b.modes.size(); ++i) {
     auto r = f(modes[i], b.modes[i]);
-    if (!r.ok())
-      return Error::Invalid("mode " + S(i) + ": " + r.error().message);
+    if (!r.ok()) return InMode(i, r.error());
     modes[i] = *r;
   }
   return MakeTuple(modes);
@@ -358,8 +363,7 @@ Result<Unzipped> HierUnzip(const Layout& a, const Tiler& b, F f) {
   }
   for (size_t i = 0; i < b.modes.size(); ++i) {
     auto r = HierUnzip(a.Mode(static_cast<int>(i)), b.modes[i], f);
-    if (!r.ok())
-      return Error::Invalid("mode " + S(i) + ": " + r.error().message);
+    if (!r.ok()) return InMode(i, r.error());
     out.first.push_back(r->by_mode ? MakeTuple(r->first) : r->Zipped().Mode(0));
     out.second.push_back(r->by_mode ? MakeTuple(r->second)
                                     : r->Zipped().Mode(1));
