@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <tuple>
 
 #include "core/int_math.h"
 #include "simplifier/simplify.h"
@@ -18,6 +19,20 @@ struct Mode {
 };
 
 std::string S(int64_t v) { return std::to_string(v); }
+
+// Every layout keeps its size and its offsets within +-2^62 (CheckLayout),
+// so that sums of two never overflow; products in the algebra are checked.
+constexpr int64_t kLimit = int64_t{1} << 62;
+
+Error TooLarge() {
+  return Error::Invalid("layout size or offset exceeds 2^62");
+}
+
+Result<int64_t> Mul(int64_t a, int64_t b) {
+  auto p = CheckedMul(a, b);
+  if (!p || *p > kLimit || *p < -kLimit) return TooLarge();
+  return *p;
+}
 
 void Flatten(const IntTuple& shape, const IntTuple& stride,
              std::vector<Mode>* out) {
@@ -48,7 +63,10 @@ Layout FromModes(const std::vector<Mode>& modes) {
   return Layout{IntTuple::Tuple(s), IntTuple::Tuple(d)};
 }
 
+// A tuple of modes; one mode is that mode itself (the notation has no
+// rank-1 tuples: the parser reads "(x)" as x).
 Layout MakeTuple(const std::vector<Layout>& modes) {
+  if (modes.size() == 1) return modes[0];
   std::vector<IntTuple> s, d;
   for (const Layout& m : modes) {
     s.push_back(m.shape);
@@ -64,6 +82,14 @@ std::vector<Layout> Modes(const Layout& l) {
 }
 
 // ------------------------------------------------------------- parsing
+
+void FlattenShape(const IntTuple& shape, std::vector<int64_t>* out) {
+  if (shape.leaf) {
+    out->push_back(shape.value);
+    return;
+  }
+  for (const IntTuple& x : shape.items) FlattenShape(x, out);
+}
 
 class Parser {
  public:
@@ -113,20 +139,68 @@ class Parser {
 
   Result<Layout> LayoutText() {
     IXA_ASSIGN_OR_RETURN(IntTuple shape, Tuple());
-    IntTuple stride;
-    if (Eat(':')) {
-      IXA_ASSIGN_OR_RETURN(stride, Tuple());
-    } else {
-      int64_t cur = 1;
-      stride = CompactStrides(shape, &cur);
+    return LayoutFrom(std::move(shape));
+  }
+
+  // tiler := '<' tiler (',' tiler)* '>' | shape ':' stride | shape, where a
+  // stride-less tuple is a by-mode tiler and a stride-less integer n is n:1.
+  Result<Tiler> TilerText() {
+    if (Eat('<')) {
+      Tiler t;
+      t.by_mode = true;
+      while (true) {
+        IXA_ASSIGN_OR_RETURN(Tiler mode, TilerText());
+        t.modes.push_back(std::move(mode));
+        if (Eat('>')) break;
+        if (!Eat(',')) return Fail("expected ',' or '>' in a tiler");
+      }
+      return t;
     }
-    if (!Congruent(shape, stride))
-      return Fail("shape and stride are not congruent");
-    if (!Positive(shape)) return Error::Invalid("shape sizes must be >= 1");
-    return Layout{shape, stride};
+    IXA_ASSIGN_OR_RETURN(IntTuple shape, Tuple());
+    if (Peek() == ':' || shape.leaf) {
+      IXA_ASSIGN_OR_RETURN(Layout l, LayoutFrom(std::move(shape)));
+      return Tiler::Of(std::move(l));
+    }
+    return ShapeTiler(shape);
   }
 
  private:
+  Result<Tiler> ShapeTiler(const IntTuple& shape) {
+    if (shape.leaf) {
+      if (shape.value < 1) return Error::Invalid("shape sizes must be >= 1");
+      return Tiler::Of(Layout{shape, IntTuple::Leaf(1)});
+    }
+    Tiler t;
+    t.by_mode = true;
+    for (const IntTuple& item : shape.items) {
+      IXA_ASSIGN_OR_RETURN(Tiler mode, ShapeTiler(item));
+      t.modes.push_back(std::move(mode));
+    }
+    return t;
+  }
+
+  Result<Layout> LayoutFrom(IntTuple shape) {
+    IntTuple stride;
+    const bool explicit_stride = Eat(':');
+    if (explicit_stride) {
+      IXA_ASSIGN_OR_RETURN(stride, Tuple());
+      if (!Congruent(shape, stride))
+        return Fail("shape and stride are not congruent");
+    }
+    if (!Positive(shape)) return Error::Invalid("shape sizes must be >= 1");
+    if (!explicit_stride) {
+      IXA_ASSIGN_OR_RETURN(bool ok,
+                           CheckBounds(Layout{shape, IntTuple::Tuple({})}));
+      (void)ok;
+      int64_t cur = 1;
+      stride = CompactStrides(shape, &cur);
+    }
+    Layout l{shape, stride};
+    IXA_ASSIGN_OR_RETURN(bool ok, CheckBounds(l));
+    (void)ok;
+    return l;
+  }
+
   static IntTuple CompactStrides(const IntTuple& s, int64_t* cur) {
     if (s.leaf) {
       IntTuple d = IntTuple::Leaf(*cur);
@@ -155,8 +229,12 @@ class Parser {
 
 // A o (s:d) with A flattened and coalesced (spec: divide out d, then mod
 // out s; the last mode of A is unbounded in both steps).
+//
+// A size-1 B is not special: like CuTe (pycute and the static C++), it goes
+// through the same steps, so (4,6):(1,6) o 1:1 is 1:6, not 1:0, and a stride
+// that splits no mode of A is rejected whatever B's size.
 Result<Layout> ComposeLeaf(const Layout& a, int64_t s, int64_t d) {
-  if (d == 0 || s == 1) return Layout{IntTuple::Leaf(s), IntTuple::Leaf(0)};
+  if (d == 0) return Layout{IntTuple::Leaf(s), IntTuple::Leaf(0)};
   if (d < 0) return Error::Unsupported("composition with a negative stride");
   std::vector<Mode> modes = Flat(Coalesce(a));
   std::vector<Mode> divided;
@@ -164,13 +242,15 @@ Result<Layout> ComposeLeaf(const Layout& a, int64_t s, int64_t d) {
   for (size_t i = 0; i < modes.size(); ++i) {
     const Mode& m = modes[i];
     if (i + 1 == modes.size()) {
-      divided.push_back({kUnbounded, m.stride * r});
+      IXA_ASSIGN_OR_RETURN(int64_t stride, Mul(m.stride, r));
+      divided.push_back({kUnbounded, stride});
       break;
     }
     if (r == 1) {
       divided.push_back(m);
     } else if (m.shape % r == 0) {
-      divided.push_back({m.shape / r, m.stride * r});
+      IXA_ASSIGN_OR_RETURN(int64_t stride, Mul(m.stride, r));
+      divided.push_back({m.shape / r, stride});
       r = 1;
     } else if (r % m.shape == 0) {
       r /= m.shape;
@@ -203,6 +283,9 @@ Result<Layout> ComposeLeaf(const Layout& a, int64_t s, int64_t d) {
                             " do not divide each other");
     }
   }
+  // rest == 1 from the start (s == 1): CuTe's result is 1 with the stride
+  // of A's last mode after dividing out d.
+  if (result.empty()) result.push_back({1, divided.back().stride});
   return FromModes(result);
 }
 
@@ -216,6 +299,78 @@ Result<Layout> ComposeTuple(const Layout& a, const IntTuple& shape,
     parts.push_back(std::move(part));
   }
   return MakeTuple(parts);
+}
+
+// The error of mode i of a by-mode operation, its code kept.
+Error InMode(size_t i, Error e) {
+  e.message = "mode " + S(i) + ": " + e.message;
+  return e;
+}
+
+// Applies f to the modes of `a` that `b` tiles, keeping the others (as
+// pycute does).
+template <class F>
+Result<Layout> ByMode(const Layout& a, const Tiler& b, F f) {
+  if (static_cast<int>(b.modes.size()) > a.rank()) {
+    return Error::Invalid("tiler has " + S(b.modes.size()) +
+                          " modes but the layout has rank " + S(a.rank()));
+  }
+  std::vector<Layout> modes = Modes(a);
+  for (size_t i = 0; i < b.modes.size(); ++i) {
+    auto r = f(modes[i], b.modes[i]);
+    if (!r.ok()) return InMode(i, r.error());
+    modes[i] = *r;
+  }
+  return MakeTuple(modes);
+}
+
+// pycute's hier_unzip, kept as its two lists of modes so that the tiled and
+// flat forms do not depend on how a one-mode tuple prints: by mode, `first`
+// holds one mode per tiler mode and `second` their rests then the untiled
+// modes of a; a single tiler is split by `f` itself, and its two parts'
+// modes are the lists (CuTe's rank<0> / rank<1> of the result).
+struct Unzipped {
+  std::vector<Layout> first, second;
+  bool by_mode = false;
+  Layout Zipped() const {
+    return MakeTuple({MakeTuple(first), MakeTuple(second)});
+  }
+  Layout Tiled() const {
+    std::vector<Layout> modes = {MakeTuple(first)};
+    modes.insert(modes.end(), second.begin(), second.end());
+    return MakeTuple(modes);
+  }
+  Layout Flat() const {
+    std::vector<Layout> modes = first;
+    modes.insert(modes.end(), second.begin(), second.end());
+    return MakeTuple(modes);
+  }
+};
+
+template <class F>
+Result<Unzipped> HierUnzip(const Layout& a, const Tiler& b, F f) {
+  Unzipped out;
+  if (!b.by_mode) {
+    IXA_ASSIGN_OR_RETURN(Layout r, f(a, b.layout));
+    out.first = Modes(r.Mode(0));
+    out.second = Modes(r.Mode(1));
+    return out;
+  }
+  out.by_mode = true;
+  if (static_cast<int>(b.modes.size()) > a.rank()) {
+    return Error::Invalid("tiler has " + S(b.modes.size()) +
+                          " modes but the layout has rank " + S(a.rank()));
+  }
+  for (size_t i = 0; i < b.modes.size(); ++i) {
+    auto r = HierUnzip(a.Mode(static_cast<int>(i)), b.modes[i], f);
+    if (!r.ok()) return InMode(i, r.error());
+    out.first.push_back(r->by_mode ? MakeTuple(r->first) : r->Zipped().Mode(0));
+    out.second.push_back(r->by_mode ? MakeTuple(r->second)
+                                    : r->Zipped().Mode(1));
+  }
+  for (int i = static_cast<int>(b.modes.size()); i < a.rank(); ++i)
+    out.second.push_back(a.Mode(i));
+  return out;
 }
 
 Layout PadRank(const Layout& l, int r) {
@@ -232,6 +387,25 @@ Expr Bit(Expr o, int bit) {
 
 }  // namespace
 
+Result<bool> CheckBounds(const Layout& l) {
+  std::vector<int64_t> shapes;
+  FlattenShape(l.shape, &shapes);
+  std::vector<int64_t> strides;
+  if (!l.stride.leaf && l.stride.items.empty()) {
+    strides.assign(shapes.size(), 0);  // the shape alone
+  } else {
+    FlattenShape(l.stride, &strides);
+  }
+  __int128 size = 1, hi = 0, lo = 0;
+  for (size_t k = 0; k < shapes.size(); ++k) {
+    size *= shapes[k];
+    __int128 reach = static_cast<__int128>(shapes[k] - 1) * strides[k];
+    (reach > 0 ? hi : lo) += reach;
+    if (size > kLimit || hi > kLimit || lo < -kLimit) return TooLarge();
+  }
+  return true;
+}
+
 Layout Layout::Mode(int i) const {
   if (shape.leaf) return *this;
   return Layout{shape.items[i], stride.items[i]};
@@ -246,31 +420,7 @@ Result<Layout> ParseLayout(std::string_view text) {
 
 Result<Tiler> ParseTiler(std::string_view text) {
   Parser p(text);
-  Tiler t;
-  if (p.Eat('<')) {
-    t.by_mode = true;
-    while (true) {
-      IXA_ASSIGN_OR_RETURN(Layout l, p.LayoutText());
-      t.layouts.push_back(std::move(l));
-      if (p.Eat('>')) break;
-      if (!p.Eat(',')) return p.Fail("expected ',' or '>' in a tiler");
-    }
-  } else {
-    IXA_ASSIGN_OR_RETURN(Layout l, p.LayoutText());
-    bool has_stride = text.find(':') != std::string_view::npos;
-    if (!has_stride && !l.shape.leaf) {
-      // A shape tiler (3,8) is <3:1,8:1>.
-      t.by_mode = true;
-      for (const IntTuple& s : l.shape.items) {
-        std::string text = PrintTuple(s);
-        Parser q(text);
-        IXA_ASSIGN_OR_RETURN(Layout mode, q.LayoutText());
-        t.layouts.push_back(mode);
-      }
-    } else {
-      t.layouts.push_back(std::move(l));
-    }
-  }
+  IXA_ASSIGN_OR_RETURN(Tiler t, p.TilerText());
   if (!p.AtEnd()) return p.Fail("unexpected text after the tiler");
   return t;
 }
@@ -363,24 +513,12 @@ Result<Layout> Compose(const Layout& a, const Layout& b) {
 }
 
 Result<Layout> Compose(const Layout& a, const Tiler& b) {
-  if (!b.by_mode) return Compose(a, b.layouts[0]);
-  if (static_cast<int>(b.layouts.size()) > a.rank()) {
-    return Error::Invalid("tiler has " + S(b.layouts.size()) +
-                          " modes but the layout has rank " + S(a.rank()));
-  }
-  std::vector<Layout> modes = Modes(a);
-  for (size_t i = 0; i < b.layouts.size(); ++i) {
-    auto r = Compose(modes[i], b.layouts[i]);
-    if (!r.ok())
-      return Error::Invalid("mode " + S(i) + ": " + r.error().message);
-    modes[i] = *r;
-  }
-  return MakeTuple(modes);
+  if (!b.by_mode) return Compose(a, b.layout);
+  return ByMode(a, b,
+                [](const Layout& m, const Tiler& t) { return Compose(m, t); });
 }
 
 Result<Layout> Complement(const Layout& a, int64_t cotarget) {
-  if (cotarget < 1)
-    return Error::Invalid("complement needs a positive cotarget");
   std::vector<Mode> modes;
   for (const Mode& m : Flat(a)) {
     if (m.shape > 1 && m.stride != 0) modes.push_back(m);
@@ -389,6 +527,8 @@ Result<Layout> Complement(const Layout& a, int64_t cotarget) {
     if (m.stride < 0)
       return Error::Unsupported("complement of a negative stride");
   }
+  if (cotarget < 1)
+    return Error::Invalid("complement needs a positive cotarget");
   std::sort(modes.begin(), modes.end(), [](const Mode& x, const Mode& y) {
     return x.stride != y.stride ? x.stride < y.stride : x.shape < y.shape;
   });
@@ -398,67 +538,142 @@ Result<Layout> Complement(const Layout& a, int64_t cotarget) {
     if (m.stride % cur != 0) {
       return Error::Invalid("complement: stride " + S(m.stride) +
                             " is not a multiple of " + S(cur) +
-                            " (the layout's modes overlap)");
+                            ", the reach of the modes below it: the modes "
+                            "overlap or interleave, and no complement exists");
     }
     out.push_back({m.stride / cur, cur});
-    cur = m.shape * m.stride;
+    IXA_ASSIGN_OR_RETURN(cur, Mul(m.shape, m.stride));
   }
   out.push_back({*CeilDiv(cotarget, cur), cur});
   return Coalesce(FromModes(out));
 }
 
-Result<Layout> LogicalDivide(const Layout& a, const Tiler& b) {
-  if (b.by_mode) {
-    if (static_cast<int>(b.layouts.size()) > a.rank()) {
-      return Error::Invalid("tiler has " + S(b.layouts.size()) +
-                            " modes but the layout has rank " + S(a.rank()));
-    }
-    std::vector<Layout> modes = Modes(a);
-    for (size_t i = 0; i < b.layouts.size(); ++i) {
-      auto r = LogicalDivide(modes[i], Tiler{false, {b.layouts[i]}});
-      if (!r.ok())
-        return Error::Invalid("mode " + S(i) + ": " + r.error().message);
-      modes[i] = *r;
-    }
-    return MakeTuple(modes);
-  }
-  const Layout& tile = b.layouts[0];
+Result<Layout> LogicalDivide(const Layout& a, const Layout& tile) {
+  // The tiles may cover more than size(a) (DivideOverhang): as in CuTe, the
+  // last mode of `a` then extends past it (cutlass#1397); DivideWithMask is
+  // the masked form.
   IXA_ASSIGN_OR_RETURN(Layout rest, Complement(tile, Size(a)));
-  // CuTe lets the last mode run past size(A) here, so a tile that does not
-  // divide the layout silently reads the neighbours' data (cutlass#1397).
-  // Refuse it and point to the masked form.
-  if (Size(tile) * Size(rest) != Size(a)) {
-    return Error::Invalid(
-        "tile " + PrintLayout(tile) + " does not divide a layout of size " +
-        S(Size(a)) + " (tiles would cover " + S(Size(tile) * Size(rest)) +
-        " elements); use a divisible tile or the masked divide");
-  }
   return Compose(a, MakeTuple({tile, rest}));
 }
 
+Result<Layout> LogicalDivide(const Layout& a, const Tiler& b) {
+  if (!b.by_mode) return LogicalDivide(a, b.layout);
+  return ByMode(a, b, [](const Layout& m, const Tiler& t) {
+    return LogicalDivide(m, t);
+  });
+}
+
+namespace {
+
+Result<Layout> DivideSplit(const Layout& a, const Layout& t) {
+  return LogicalDivide(a, t);
+}
+Result<Layout> ProductSplit(const Layout& a, const Layout& t) {
+  return LogicalProduct(a, t);
+}
+
+}  // namespace
+
 Result<Layout> ZippedDivide(const Layout& a, const Tiler& b) {
-  IXA_ASSIGN_OR_RETURN(Layout d, LogicalDivide(a, b));
-  if (!b.by_mode) return d;
-  std::vector<Layout> tiles, rests;
-  std::vector<Layout> modes = Modes(d);
-  for (size_t i = 0; i < modes.size(); ++i) {
-    if (i < b.layouts.size()) {
-      tiles.push_back(modes[i].Mode(0));
-      rests.push_back(modes[i].Mode(1));
-    } else {
-      rests.push_back(modes[i]);
+  IXA_ASSIGN_OR_RETURN(Unzipped u, HierUnzip(a, b, DivideSplit));
+  return u.Zipped();
+}
+
+Result<Layout> TiledDivide(const Layout& a, const Tiler& b) {
+  IXA_ASSIGN_OR_RETURN(Unzipped u, HierUnzip(a, b, DivideSplit));
+  return u.Tiled();
+}
+
+Result<Layout> FlatDivide(const Layout& a, const Tiler& b) {
+  IXA_ASSIGN_OR_RETURN(Unzipped u, HierUnzip(a, b, DivideSplit));
+  return u.Flat();
+}
+
+namespace {
+
+void CollectOverhang(const Layout& a, const Tiler& b, const std::string& path,
+                     std::vector<Overhang>* out) {
+  if (b.by_mode) {
+    for (size_t i = 0; i < b.modes.size() && static_cast<int>(i) < a.rank();
+         ++i) {
+      CollectOverhang(a.Mode(static_cast<int>(i)), b.modes[i],
+                      path.empty() ? S(i) : path + "." + S(i), out);
     }
+    return;
   }
-  auto group = [](const std::vector<Layout>& v) {
-    return v.size() == 1 ? v[0] : MakeTuple(v);
-  };
-  return MakeTuple({group(tiles), group(rests)});
+  auto rest = Complement(b.layout, Size(a));
+  if (!rest.ok()) return;
+  int64_t covered = Size(b.layout) * Size(*rest);
+  if (covered != Size(a))
+    out->push_back({path.empty() ? "0" : path, Size(a), covered});
+}
+
+}  // namespace
+
+std::vector<Overhang> DivideOverhang(const Layout& a, const Tiler& b) {
+  std::vector<Overhang> out;
+  CollectOverhang(a, b, "", &out);
+  return out;
 }
 
 Result<Layout> LogicalProduct(const Layout& a, const Layout& b) {
-  IXA_ASSIGN_OR_RETURN(Layout comp, Complement(a, Size(a) * Cosize(b)));
+  IXA_ASSIGN_OR_RETURN(int64_t cotarget, Mul(Size(a), Cosize(b)));
+  IXA_ASSIGN_OR_RETURN(Layout comp, Complement(a, cotarget));
   IXA_ASSIGN_OR_RETURN(Layout x, Compose(comp, b));
   return MakeTuple({a, x});
+}
+
+Result<Layout> LogicalProduct(const Layout& a, const Tiler& b) {
+  if (!b.by_mode) return LogicalProduct(a, b.layout);
+  return ByMode(a, b, [](const Layout& m, const Tiler& t) {
+    return LogicalProduct(m, t);
+  });
+}
+
+Result<Layout> ZippedProduct(const Layout& a, const Tiler& b) {
+  IXA_ASSIGN_OR_RETURN(Unzipped u, HierUnzip(a, b, ProductSplit));
+  return u.Zipped();
+}
+
+Result<Layout> TiledProduct(const Layout& a, const Tiler& b) {
+  IXA_ASSIGN_OR_RETURN(Unzipped u, HierUnzip(a, b, ProductSplit));
+  return u.Tiled();
+}
+
+// CuTe's right_inverse: walk the modes by increasing stride while each
+// stride continues the image contiguously; L(R(i)) = i on what it covers.
+Layout RightInverse(const Layout& l) {
+  struct Entry {
+    int64_t stride, shape, rstride;
+  };
+  std::vector<Entry> entries;
+  int64_t prefix = 1;
+  for (const Mode& m : Flat(l)) {
+    entries.push_back({m.stride, m.shape, prefix});
+    prefix *= m.shape;
+  }
+  std::sort(entries.begin(), entries.end(), [](const Entry& x, const Entry& y) {
+    return std::tie(x.stride, x.shape, x.rstride) <
+           std::tie(y.stride, y.shape, y.rstride);
+  });
+  std::vector<Mode> out;
+  int64_t cur = 1;
+  for (const Entry& e : entries) {
+    // Broadcast (stride-0) modes hold no index: skipped, as the C++
+    // right_inverse does (pycute stops at them and answers 1:0).
+    if (e.shape == 1 || e.stride == 0) continue;
+    if (e.stride != cur) break;
+    out.push_back({e.shape, e.rstride});
+    auto next = CheckedMul(e.shape, e.stride);
+    if (!next) break;  // no stride can continue past int64
+    cur = *next;
+  }
+  return Coalesce(FromModes(out));
+}
+
+Result<Layout> LeftInverse(const Layout& l) {
+  IXA_ASSIGN_OR_RETURN(Layout comp, Complement(l, Cosize(l)));
+  return RightInverse(MakeTuple({l, comp}));
 }
 
 namespace {
@@ -466,12 +681,15 @@ namespace {
 Result<Layout> ZipProduct(const Layout& a, const Layout& b, bool blocked) {
   const int r = std::max(a.rank(), b.rank());
   Layout pa = PadRank(a, r), pb = PadRank(b, r);
-  IXA_ASSIGN_OR_RETURN(Layout comp, Complement(pa, Size(pa) * Cosize(pb)));
+  IXA_ASSIGN_OR_RETURN(int64_t cotarget, Mul(Size(pa), Cosize(pb)));
+  IXA_ASSIGN_OR_RETURN(Layout comp, Complement(pa, cotarget));
   IXA_ASSIGN_OR_RETURN(Layout x, Compose(comp, pb));
   std::vector<Layout> modes;
   for (int i = 0; i < r; ++i) {
-    Layout pair = blocked ? MakeTuple({pa.Mode(i), x.Mode(i)})
-                          : MakeTuple({x.Mode(i), pa.Mode(i)});
+    // Rank 1: x is A* o B as a whole (B a leaf), whatever its nesting.
+    Layout xi = r == 1 ? x : x.Mode(i);
+    Layout pair =
+        blocked ? MakeTuple({pa.Mode(i), xi}) : MakeTuple({xi, pa.Mode(i)});
     modes.push_back(Coalesce(pair));
   }
   return MakeTuple(modes);
@@ -524,6 +742,8 @@ Expr SwizzleExpr(ExprContext* ctx, Expr o, const Swizzle& s) {
 Result<IndexingMap> LayoutMap(const Layout& l,
                               const std::optional<Swizzle>& swizzle,
                               ExprContext* ctx) {
+  IXA_ASSIGN_OR_RETURN(bool bounded, CheckBounds(l));
+  (void)bounded;
   if (swizzle) {
     auto ok = ValidateSwizzle(*swizzle);
     if (!ok.ok()) return ok.error();

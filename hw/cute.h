@@ -45,11 +45,16 @@ struct Layout {
   }
 };
 
-// A tiler: a single layout ("4:2") or a tuple of layouts applied by mode
-// ("<3:4,8:2>", or a shape "(3,8)" meaning <3:1,8:1>).
+// A tiler: a single layout ("4:2") or a tuple of tilers applied by mode
+// ("<3:4,8:2>"). As in CuTe, a shape (a tuple written without strides) is a
+// by-mode tiler at every level: "(3,(2,4))" is <3:1,<2:1,4:1>>, which tiles
+// the sub-modes of mode 1 one by one; a layout "(2,4):(1,2)" tiles mode 1 as
+// a whole. A bare integer n is the layout n:1.
 struct Tiler {
   bool by_mode = false;
-  std::vector<Layout> layouts;  // one entry when !by_mode
+  Layout layout;             // when !by_mode
+  std::vector<Tiler> modes;  // when by_mode: one per mode of the layout
+  static Tiler Of(Layout l) { return Tiler{false, std::move(l), {}}; }
 };
 
 struct Swizzle {
@@ -62,6 +67,11 @@ Result<Layout> ParseLayout(std::string_view text);
 Result<Tiler> ParseTiler(std::string_view text);
 std::string PrintLayout(const Layout& l);
 std::string PrintTuple(const IntTuple& t);
+
+// invalid_argument unless the size and every offset of `l` lie within
+// +-2^62 (parsed layouts and every algebra result are kept so; LayoutMap
+// checks its input).
+Result<bool> CheckBounds(const Layout& l);
 
 int64_t Size(const Layout& l);
 int64_t Cosize(const Layout& l);  // L(size - 1) + 1 (non-negative strides)
@@ -79,9 +89,29 @@ Layout CoalesceByMode(const Layout& l);
 Result<Layout> Compose(const Layout& a, const Layout& b);
 Result<Layout> Compose(const Layout& a, const Tiler& b);
 Result<Layout> Complement(const Layout& a, int64_t cotarget);
+// A / B = A o (B, complement(B, size(A))); by mode for a by-mode tiler.
+Result<Layout> LogicalDivide(const Layout& a, const Layout& tile);
 Result<Layout> LogicalDivide(const Layout& a, const Tiler& b);
 Result<Layout> ZippedDivide(const Layout& a, const Tiler& b);
+// ((tile), rest modes...) and (tile modes..., rest modes...).
+Result<Layout> TiledDivide(const Layout& a, const Tiler& b);
+Result<Layout> FlatDivide(const Layout& a, const Tiler& b);
+// Where a divide's tiles run past the layout (CuTe allows it: the last mode
+// of A extends, cutlass#1397): one entry per tiled mode whose tiles cover
+// more than its size, in the order of a depth-first walk of the tiler.
+struct Overhang {
+  std::string mode;  // "0", "1.0", ...: the path of the mode in A
+  int64_t size = 0, covered = 0;
+};
+std::vector<Overhang> DivideOverhang(const Layout& a, const Tiler& b);
+Result<Layout> LogicalProduct(const Layout& a, const Tiler& b);
 Result<Layout> LogicalProduct(const Layout& a, const Layout& b);
+Result<Layout> ZippedProduct(const Layout& a, const Tiler& b);
+Result<Layout> TiledProduct(const Layout& a, const Tiler& b);
+// right_inverse (L(R(i)) = i on the contiguous part of L's image; stride-0
+// modes skipped, as the C++ does) and left_inverse (R(L(i)) = i).
+Layout RightInverse(const Layout& l);
+Result<Layout> LeftInverse(const Layout& l);
 Result<Layout> BlockedProduct(const Layout& a, const Layout& b);
 Result<Layout> RakedProduct(const Layout& a, const Layout& b);
 

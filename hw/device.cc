@@ -5,6 +5,7 @@
 #include <set>
 
 #include "core/enumerate.h"
+#include "core/int_math.h"
 
 namespace ixa::hw {
 
@@ -159,6 +160,72 @@ std::optional<Device> FindDevice(std::string_view name) {
   return std::nullopt;
 }
 
+namespace {
+
+struct Range {
+  int64_t lo, hi;  // inclusive
+};
+
+// The sorted union of inclusive ranges (adjacent ones merged).
+std::vector<Range> Union(std::vector<Range> v) {
+  std::sort(v.begin(), v.end(),
+            [](const Range& a, const Range& b) { return a.lo < b.lo; });
+  std::vector<Range> out;
+  for (const Range& r : v) {
+    if (!out.empty() && r.lo <= out.back().hi + 1) {
+      out.back().hi = std::max(out.back().hi, r.hi);
+    } else {
+      out.push_back(r);
+    }
+  }
+  return out;
+}
+
+// Distinct floor(b / block) over a sorted union of byte ranges.
+int64_t CountBlocks(const std::vector<Range>& bytes, int64_t block) {
+  int64_t count = 0;
+  std::optional<int64_t> last;
+  for (const Range& r : bytes) {
+    int64_t a = *FloorDiv(r.lo, block), b = *FloorDiv(r.hi, block);
+    if (last && a <= *last) a = *last + 1;
+    if (b >= a) count += b - a + 1;
+    if (!last || b > *last) last = b;
+  }
+  return count;
+}
+
+// The most distinct words on one bank (bank = word mod banks) over word
+// ranges: each range puts n / banks words on every bank and one more on
+// n mod banks consecutive banks from its first word's; a sweep over those
+// bank intervals finds the fullest bank. A word read twice counts once.
+int64_t MaxWordsPerBank(std::vector<Range> words, int64_t banks) {
+  int64_t full = 0;
+  std::map<int64_t, int64_t> delta;
+  for (const Range& r : Union(std::move(words))) {
+    const int64_t n = r.hi - r.lo + 1;
+    full += n / banks;
+    const int64_t rem = n % banks;
+    if (rem == 0) continue;
+    const int64_t a = *Mod(r.lo, banks), b = a + rem;
+    ++delta[a];
+    if (b <= banks) {
+      --delta[b];
+    } else {
+      --delta[banks];
+      ++delta[0];
+      --delta[b - banks];
+    }
+  }
+  int64_t best = 0, cur = 0;
+  for (const auto& [bank, d] : delta) {
+    cur += d;
+    best = std::max(best, cur);
+  }
+  return full + best;
+}
+
+}  // namespace
+
 Result<WarpAccess> AnalyzeWarpAccess(const IndexingMap& map,
                                      int64_t element_bytes,
                                      const Device& device, MemorySpace memory) {
@@ -183,63 +250,58 @@ Result<WarpAccess> AnalyzeWarpAccess(const IndexingMap& map,
   Interval& lane = lanes.mutable_dims()[0].bounds;
   lane = lane.Intersect(Interval{0, device.warp_size - 1});
   WarpAccess out;
-  std::set<int64_t> bytes, sectors, lines, active;
-  std::map<int64_t, std::vector<int64_t>> words_by_lane;  // lane -> word ids
+  // Bytes and bank words as inclusive ranges, one per access, counted on
+  // their unions: the work is per access, not per byte (a 1 KiB element
+  // times 2^22 accesses must not build a set of 2^32 bytes).
+  std::vector<Range> bytes;
+  std::map<int64_t, std::vector<Range>> words_by_phase;
+  std::set<int64_t> active;
+  const int64_t lanes_per_phase = std::max<int64_t>(
+      1, device.smem_banks * device.bank_bytes /
+             std::max(element_bytes, std::max<int64_t>(device.bank_bytes, 1)));
   Error failure;
   bool failed = false;
   auto r = ForEachDomainPoint(lanes, int64_t{1} << 22, [&](const Point& p) {
     auto v = lanes.Evaluate(p.dims, p.symbols);
-    if (!v.ok()) {
-      failure = v.error();
+    auto start = v.ok() ? CheckedMul((*v)[0], element_bytes) : std::nullopt;
+    auto last = start ? CheckedAdd(*start, element_bytes - 1) : std::nullopt;
+    if (!v.ok() || !last) {
+      failure =
+          v.ok() ? Error::Invalid("byte address of offset " +
+                                  std::to_string((*v)[0]) + " overflows int64")
+                 : v.error();
       failed = true;
       return false;
     }
-    const int64_t start = (*v)[0] * element_bytes;
     active.insert(p.dims[0]);
     ++out.accesses;
-    for (int64_t b = start; b < start + element_bytes; ++b) {
-      bytes.insert(b);
-      sectors.insert(b >= 0 ? b / device.sector_bytes
-                            : -((-b - 1) / device.sector_bytes) - 1);
-      lines.insert(b >= 0 ? b / device.line_bytes
-                          : -((-b - 1) / device.line_bytes) - 1);
-    }
+    bytes.push_back({*start, *last});
     if (memory == MemorySpace::kShared) {
-      for (int64_t b = start; b < start + element_bytes;
-           b += device.bank_bytes) {
-        words_by_lane[p.dims[0]].push_back(b / device.bank_bytes);
-      }
+      // Every bank word the access overlaps (an element need not be
+      // word-aligned: 3-byte elements straddle words), floored below 0.
+      words_by_phase[p.dims[0] / lanes_per_phase].push_back(
+          {*FloorDiv(*start, device.bank_bytes),
+           *FloorDiv(*last, device.bank_bytes)});
     }
     return true;
   });
   if (!r.ok()) return r.error();
   if (failed) return failure;
+  bytes = Union(std::move(bytes));
   out.lanes = static_cast<int64_t>(active.size());
-  out.sectors = static_cast<int64_t>(sectors.size());
-  out.lines = static_cast<int64_t>(lines.size());
-  out.useful_bytes = static_cast<int64_t>(bytes.size());
-  out.efficiency = out.sectors ? static_cast<double>(out.useful_bytes) /
-                                     (out.sectors * device.sector_bytes)
-                               : 0;
+  out.sectors = CountBlocks(bytes, device.sector_bytes);
+  out.lines = CountBlocks(bytes, device.line_bytes);
+  for (const Range& b : bytes) out.useful_bytes += b.hi - b.lo + 1;
+  out.efficiency =
+      out.sectors ? static_cast<double>(out.useful_bytes) /
+                        (static_cast<double>(out.sectors) * device.sector_bytes)
+                  : 0;
   if (memory == MemorySpace::kShared) {
-    const int64_t row_bytes = device.smem_banks * device.bank_bytes;
-    const int64_t lanes_per_phase = std::max<int64_t>(
-        1, row_bytes / std::max(element_bytes, device.bank_bytes));
     out.phases = (device.warp_size + lanes_per_phase - 1) / lanes_per_phase;
-    for (int64_t phase = 0; phase < out.phases; ++phase) {
-      std::map<int64_t, std::set<int64_t>> bank_words;
-      for (const auto& [l, words] : words_by_lane) {
-        if (l / lanes_per_phase != phase) continue;
-        for (int64_t w : words) {
-          int64_t bank =
-              ((w % device.smem_banks) + device.smem_banks) % device.smem_banks;
-          bank_words[bank].insert(w);
-        }
-      }
-      for (const auto& [bank, words] : bank_words) {
-        out.bank_conflict_ways = std::max<int64_t>(
-            out.bank_conflict_ways, static_cast<int64_t>(words.size()));
-      }
+    for (auto& [phase, words] : words_by_phase) {
+      out.bank_conflict_ways =
+          std::max(out.bank_conflict_ways,
+                   MaxWordsPerBank(std::move(words), device.smem_banks));
     }
   }
   return out;

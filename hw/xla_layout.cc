@@ -369,7 +369,10 @@ XlaLayout XlaShape::EffectiveLayout() const {
 
 int64_t XlaShape::ElementBits() const {
   if (layout && layout->element_size_bits > 0) return layout->element_size_bits;
-  return type.bits;
+  // XLA packs sub-byte types only when the layout says E(n)
+  // (ShapeUtil::ByteSizeOfElements / ArraySize use ByteWidth otherwise, and
+  // the SubByteNormalization pass adds or strips E(n)): s4[3] is 3 bytes.
+  return (type.bits + 7) / 8 * 8;
 }
 
 Result<XlaShape> ParseXlaShape(std::string_view text) {

@@ -52,7 +52,8 @@ struct XlaShape {
   int rank() const { return static_cast<int>(dims.size()); }
   // The layout, or the default descending one when none was given.
   XlaLayout EffectiveLayout() const;
-  // E(n) when set, else the type's width.
+  // E(n) when set, else the type's storage width in whole bytes (XLA's
+  // ByteWidth * 8): sub-byte types pack only with E(n).
   int64_t ElementBits() const;
 };
 

@@ -84,6 +84,14 @@ TEST_CASE("warp: shared-memory banks", "[hw][warp]") {
   // phase see {0, 16} (16 each).
   CHECK(ways("(d0) -> (d0 * 48), domain: d0 in [0, 63]", 4, "mi355x") == 16);
   CHECK(ways("(d0) -> (d0 * 48), domain: d0 in [0, 63]", 4, "mi300") == 16);
+  // An element that straddles two bank words touches both (found by the
+  // differential test): 3-byte lanes at bytes 9*d0 + 12; lane 14 covers
+  // bytes 138..140, words 34 and 35, and word 35 shares bank 3 with lane
+  // 0's word 3: 2-way (1 when only the first word counted).
+  CHECK(ways("(d0) -> (d0 * 3 + 4), domain: d0 in [0, 15]", 3) == 2);
+  // Below 0, words are floored: lane 0's bytes -3..-1 are word -1 (bank 31),
+  // which lane 1's word 31 (bytes 126..128) also hits.
+  CHECK(ways("(d0) -> (d0 * 43 - 1), domain: d0 in [0, 1]", 3) == 2);
 }
 
 TEST_CASE("warp: devices", "[hw][warp]") {
@@ -102,6 +110,30 @@ TEST_CASE("warp: devices", "[hw][warp]") {
   CHECK(
       !AnalyzeWarpAccess(*map, 4, *FindDevice("tpu_v5e"), MemorySpace::kShared)
            .ok());
+}
+
+// Work is per access, not per byte: 32 x 100001 accesses of 1 KiB took
+// minutes and a gigabyte (a set of every byte); byte addresses that
+// overflow int64 are invalid_argument, not wrapped.
+TEST_CASE("warp: large and overflowing requests", "[hw][warp]") {
+  WarpAccess a =
+      Run("(d0)[s0] -> (s0 * 1000), domain: d0 in [0, 31], s0 in [0, 100000]",
+          1024);
+  CHECK(a.useful_bytes == 100001 * 1024);
+  CHECK(a.sectors == 100001 * 32);
+  CHECK(a.lines == 100001 * 8);
+  CHECK(Run("(d0)[s0] -> (s0 * 1000), domain: d0 in [0, 31], s0 in "
+            "[0, 100000]",
+            1024, MemorySpace::kShared)
+            .bank_conflict_ways == 100001 * 8);  // 256 words each
+  ExprContext ctx;
+  auto map = ParseIndexingMap(
+      "(d0) -> (d0 * 4611686018427387904), domain: d0 in [0, 31]", &ctx);
+  REQUIRE(map.ok());
+  auto r =
+      AnalyzeWarpAccess(*map, 4, *FindDevice("h100"), MemorySpace::kGlobal);
+  REQUIRE(!r.ok());
+  CHECK(r.error().code == ErrorCode::kInvalidArgument);
 }
 
 }  // namespace

@@ -214,7 +214,11 @@ TEST_CASE("xla: byte sizes", "[hw][xla]") {
   CHECK(bytes("bf16[3,300]{1,0:T(8,128)(2,1)}") == 6144);
   CHECK(bytes("s4[8,32768,1,256]{3,1,0,2:T(64,128)(8,1)E(4)}") == 33554432);
   CHECK(bytes("pred[40,100]{1,0:T(32,128)(32,1)E(1)}") == 1024);
-  CHECK(bytes("s4[3]") == 2);  // packed: 12 bits -> 2 bytes
+  // XLA packs sub-byte types only with E(n); without it, one per byte.
+  CHECK(bytes("s4[3]") == 3);
+  CHECK(bytes("s4[3]{0:E(4)}") == 2);  // packed: 12 bits -> 2 bytes
+  CHECK(bytes("u4[3,8]{1,0:T(2,8)}") == 32);
+  CHECK(bytes("s2[5]{0:T(4)}") == 8);
   CHECK(bytes("f32[5]{0:L(8)}") == 32);
   auto info = AnalyzeTiledLayout(Shape("f32[5]{0:L(8)}"), &ctx);
   REQUIRE(info.ok());

@@ -137,6 +137,7 @@ Result<Json> CuteOp(const Json& req, ExprContext& ctx) {
     (void)ok;
   }
   cute::Layout result = layout;
+  Json overhang = Json::array();
   if (Has(req, "fn")) {
     IXA_ASSIGN_OR_RETURN(std::string fn, GetString(req, "fn"));
     if (fn == "coalesce") {
@@ -145,33 +146,45 @@ Result<Json> CuteOp(const Json& req, ExprContext& ctx) {
       IXA_ASSIGN_OR_RETURN(int64_t cotarget,
                            OptionalInt(req, "cotarget", cute::Cosize(layout)));
       IXA_ASSIGN_OR_RETURN(result, cute::Complement(layout, cotarget));
+    } else if (fn == "right_inverse") {
+      result = cute::RightInverse(layout);
+    } else if (fn == "left_inverse") {
+      IXA_ASSIGN_OR_RETURN(result, cute::LeftInverse(layout));
+    } else if (fn == "blocked_product" || fn == "raked_product") {
+      // CuTe's blocked/raked products take a layout; a stride-less shape
+      // is its compact layout.
+      IXA_ASSIGN_OR_RETURN(std::string with_text, GetString(req, "with"));
+      if (with_text.find('<') != std::string::npos)
+        return Error::Invalid(fn +
+                              " takes a single layout in 'with', not a tiler");
+      IXA_ASSIGN_OR_RETURN(cute::Layout b, cute::ParseLayout(with_text));
+      if (fn == "blocked_product") {
+        IXA_ASSIGN_OR_RETURN(result, cute::BlockedProduct(layout, b));
+      } else {
+        IXA_ASSIGN_OR_RETURN(result, cute::RakedProduct(layout, b));
+      }
     } else {
       IXA_ASSIGN_OR_RETURN(std::string with_text, GetString(req, "with"));
       IXA_ASSIGN_OR_RETURN(cute::Tiler with, cute::ParseTiler(with_text));
-      auto single = [&]() -> Result<cute::Layout> {
-        if (with.by_mode)
-          return Error::Invalid(
-              fn + " takes a single layout in 'with', not a tiler");
-        return with.layouts[0];
-      };
-      if (fn == "compose") {
-        IXA_ASSIGN_OR_RETURN(result, cute::Compose(layout, with));
-      } else if (fn == "logical_divide") {
-        IXA_ASSIGN_OR_RETURN(result, cute::LogicalDivide(layout, with));
-      } else if (fn == "zipped_divide") {
-        IXA_ASSIGN_OR_RETURN(result, cute::ZippedDivide(layout, with));
-      } else if (fn == "logical_product" || fn == "blocked_product" ||
-                 fn == "raked_product") {
-        IXA_ASSIGN_OR_RETURN(cute::Layout b, single());
-        if (fn == "logical_product") {
-          IXA_ASSIGN_OR_RETURN(result, cute::LogicalProduct(layout, b));
-        } else if (fn == "blocked_product") {
-          IXA_ASSIGN_OR_RETURN(result, cute::BlockedProduct(layout, b));
-        } else {
-          IXA_ASSIGN_OR_RETURN(result, cute::RakedProduct(layout, b));
+      using Fn =
+          Result<cute::Layout> (*)(const cute::Layout&, const cute::Tiler&);
+      static const std::map<std::string, Fn> kFns = {
+          {"compose", cute::Compose},
+          {"logical_divide", cute::LogicalDivide},
+          {"zipped_divide", cute::ZippedDivide},
+          {"tiled_divide", cute::TiledDivide},
+          {"flat_divide", cute::FlatDivide},
+          {"logical_product", cute::LogicalProduct},
+          {"zipped_product", cute::ZippedProduct},
+          {"tiled_product", cute::TiledProduct}};
+      auto it = kFns.find(fn);
+      if (it == kFns.end()) return Error::BadRequest("unknown fn '" + fn + "'");
+      IXA_ASSIGN_OR_RETURN(result, it->second(layout, with));
+      if (fn.find("divide") != std::string::npos) {
+        for (const cute::Overhang& o : cute::DivideOverhang(layout, with)) {
+          overhang.push_back(
+              Json{{"mode", o.mode}, {"size", o.size}, {"covered", o.covered}});
         }
-      } else {
-        return Error::BadRequest("unknown fn '" + fn + "'");
       }
     }
   }
@@ -179,6 +192,9 @@ Result<Json> CuteOp(const Json& req, ExprContext& ctx) {
   Json out;
   out["layout"] = cute::PrintLayout(result);
   out["map"] = MapToString(map);
+  // A divide whose tiles run past the layout: CuTe's answer, whose last
+  // tiles reach beyond size(A) (the caller masks them).
+  if (!overhang.empty()) out["overhang"] = overhang;
   if (cute::Size(result) <= 4096) out["values"] = cute::Values(result, swizzle);
   return out;
 }
