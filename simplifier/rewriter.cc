@@ -361,19 +361,43 @@ bool SplitWide(__int128 v, SmallVector<int64_t, 4>* chunks) {
   return true;
 }
 
+// The smallest f >= 2 (among the first few candidates) that divides c
+// with c / f an int64: then c * x is written (x * f) * (c / f).
+std::optional<int64_t> SplitFactor(__int128 c) {
+  const __int128 magnitude = c < 0 ? -c : c;
+  __int128 f = magnitude / kInt64Max;
+  if (f < 2) f = 2;
+  for (int tries = 0; tries < 4096 && f <= kInt64Max; ++tries, ++f) {
+    if (c % f != 0) continue;
+    if (FitsInt64(c / f)) return static_cast<int64_t>(f);
+  }
+  return std::nullopt;
+}
+
 // The canonical form of a sum whose normal form does not fit int64 (a
-// coefficient or the constant): the terms in order, each coefficient and
-// the constant in chunks (SplitWide): `d0 * 9223372036854775807 + d0 + 5`,
-// `d0 + 9223372036854775807 + 1038`. Whatever way the sum was written, it
-// simplifies to this one tree, so the simplifier stays idempotent on it.
-// Nullopt past a few chunks.
+// coefficient or the constant): the terms in order, a coefficient past
+// int64 as two factors, `(x * 2) * 9223372036854775807`, or else (for a
+// term without div/mod nodes, which may be written twice) in chunks
+// (SplitWide), `d0 * 9223372036854775807 + d0`; then the constant in
+// chunks, `... + 9223372036854775807 + 1038`. Whatever way the sum was
+// written, it simplifies to this one tree, so the simplifier stays
+// idempotent on it. Nullopt when there is no such form.
 std::optional<Expr> BuildWideSum(ExprContext* ctx, const WideSum& sum) {
   Expr acc;
   auto add = [&](Expr t) { acc = acc ? ctx->Add(acc, t) : t; };
   SmallVector<int64_t, 4> chunks;
   for (const auto& [x, c] : sum.terms) {
+    if (FitsInt64(c)) {
+      add(ctx->Mul(x, ctx->Constant(static_cast<int64_t>(c))));
+      continue;
+    }
+    if (auto f = SplitFactor(c)) {
+      add(ctx->Mul(ctx->Mul(x, ctx->Constant(*f)),
+                   ctx->Constant(static_cast<int64_t>(c / *f))));
+      continue;
+    }
     chunks.clear();
-    if (!SplitWide(c, &chunks)) return std::nullopt;
+    if (CountDivMod(x) > 0 || !SplitWide(c, &chunks)) return std::nullopt;
     for (int64_t k : chunks) add(ctx->Mul(x, ctx->Constant(k)));
   }
   chunks.clear();
@@ -402,17 +426,16 @@ Expr Rewriter::SimplifySum(Expr e) {
     // An int64 overflow on the way; 128 bits may still give a normal form
     // that fits (rare: this path is off the common one).
     WideSum wide;
-    if (FlattenWide(e, &wide)) {
-      if (!NarrowSum(wide, &acc)) {
-        // The normal form does not fit int64: no sum rule applies (they
-        // read int64 coefficients); build its canonical form.
+    const bool flat = FlattenWide(e, &wide);
+    if (!flat || !NarrowSum(wide, &acc)) {
+      // The normal form does not fit int64: no sum rule applies (they
+      // read int64 coefficients); build its canonical form.
+      if (flat) {
         if (auto built = BuildWideSum(ctx_, wide)) return *built;
-        return e;
       }
-    } else {
-      // Past 128 bits: keep the shape, simplify the children, and simplify
-      // the result again if they changed (the new node may now flatten),
-      // so that the answer is its own simplified form.
+      // None (or past 128 bits): keep the shape, simplify the children,
+      // and simplify the result again if they changed (the new node may
+      // now flatten), so that the answer is its own simplified form.
       Expr a = Simplify(e.lhs()), b = Simplify(e.rhs());
       if (a == e.lhs() && b == e.rhs()) return e;
       return Simplify(ctx_->Binary(e.kind(), a, b));

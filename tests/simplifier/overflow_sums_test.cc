@@ -60,15 +60,36 @@ TEST_CASE("sums past int64 have one canonical form", "[simplify]") {
                       "domain: d1 in [519, 519]") == expected);
   CHECK(SimplifyTwice("(d0, d1) -> (d0 + 1038 + 9223372036854775807), "
                       "domain: d1 in [519, 519]") == expected);
-  // A coefficient past int64: -d0 + 2 * d0 + INT64_MAX * d0 = 2^63 * d0.
+  // A coefficient past int64: -d0 + 2 * d0 + INT64_MAX * d0 = 2^63 * d0,
+  // written as two factors.
   CHECK(SimplifyTwice("(d0) -> (-d0 + (d0 * 9223372036854775807 + d0 * 2))") ==
-        "(d0) -> (d0 * 9223372036854775807 + d0)");
+        "(d0) -> ((d0 * 2) * 4611686018427387904)");
   CHECK(SimplifyTwice("(d0) -> (), domain: -d0 + d0 * 2 + "
                       "d0 * 9223372036854775807 in "
                       "[-9223372036854775808, -9223372036854775808]") ==
         "(d0) -> (), domain: d0 in [-9223372036854775808, "
-        "9223372036854775807], d0 * 9223372036854775807 + d0 in "
+        "9223372036854775807], (d0 * 2) * 4611686018427387904 in "
         "[-9223372036854775808, -9223372036854775808]");
+  // 3 * INT64_MAX + 2 = 311 * 88971434439113593.
+  CHECK(SimplifyTwice("(d0) -> (d0 * 9223372036854775807 + d0 * "
+                      "9223372036854775807 + d0 * 9223372036854775807 + "
+                      "d0 * 2)") == "(d0) -> ((d0 * 311) * 88971434439113593)");
+  // A prime coefficient (2^63 + 29) is written in chunks of a variable,
+  // however the input splits it.
+  CHECK(SimplifyTwice("(d0) -> (d0 * 30 + d0 * 9223372036854775807)") ==
+        "(d0) -> (d0 * 9223372036854775807 + d0 * 30)");
+  CHECK(SimplifyTwice("(d0) -> (d0 * 4611686018427387904 + "
+                      "(d0 * 4611686018427387904 + d0 * 29))") ==
+        "(d0) -> (d0 * 9223372036854775807 + d0 * 30)");
+  // Never by writing a div/mod node twice: mod.gcd_split doubles the
+  // coefficient of a mod past int64 (difftest: one mod became two).
+  ExprContext ctx;
+  IndexingMap m = ParseOrDie(
+      "()[s0] -> (9223372036854775807 * ((3074457345618258602 * s0) mod 6))",
+      &ctx);
+  Simplify(&m);
+  CHECK(CountDivMod(m.results()[0]) == 1);
+  CHECK(SimplifyTwice(PrintIndexingMap(m)) == PrintIndexingMap(m));
 }
 
 }  // namespace
