@@ -254,7 +254,16 @@ class Map:
         return self._c
 
     def box(self):
-        return [(v[1], v[2]) for v in self.vars()]
+        """Bounds, narrowed by bare-variable constraints (`1d0 in [..]`
+        folds to a bound once parsed), so that sampling meets the domain."""
+        b = [(v[1], v[2]) for v in self.vars()]
+        for c, lo, hi in self.cons:
+            x = bare_variable(c)
+            if x is not None:
+                i = x[1] if x[0] == 'd' else self.nd + x[1]
+                if i < len(b):
+                    b[i] = (max(b[i][0], lo), min(b[i][1], hi))
+        return b
 
     def box_empty(self):
         return self.known_empty or any(lo > hi for lo, hi in self.box())
@@ -1466,6 +1475,14 @@ class MapCase(Case):
                 return []
             if code == 'invalid_argument' and domain_points(m, rng)[2]:
                 return []  # a zero divisor in the box
+            if code == 'invalid_argument' and \
+                    getattr(self, 'extra_expr', None) is not None:
+                f = compile_expr(self.extra_expr)
+                for p, _ in domain_points(m, rng)[0]:
+                    try:
+                        f(p[:m.nd], p[m.nd:])
+                    except Undefined:
+                        return []  # the expression divides by zero
             if code == 'invalid_argument' and self.op in (
                     'convert_symbols_to_dims',):
                 return []
@@ -1820,6 +1837,205 @@ def check_image(m, out, rng, what):
     return []
 
 
+def stretch_plan(maps, K, seed):
+    """Per variable: None (kept), ('plain', None), ('mod', r) or ('tight',
+    r); a variable is stretched only where every map bounds it finitely."""
+    rng = random.Random(seed)
+    plan = []
+    for i in range(len(maps[0].vars())):
+        mode = rng.choice(['plain', 'mod', 'tight'])
+        r = rng.randrange(K)
+        ok = True
+        for m in maps:
+            lo, hi = m.vars()[i][1], m.vars()[i][2]
+            if lo > hi or (lo, hi) == FULL or \
+                    K * (max(abs(lo), abs(hi)) + 2) >= (1 << 62):
+                ok = False
+        plan.append((mode, r if mode != 'plain' else None) if ok else None)
+    return plan
+
+
+def stretch(m, K, seed, plan=None):
+    """M' = m with each bounded variable v replaced by v' with bounds about
+    K times larger, read as v' floordiv K, and sometimes with `v' mod K in
+    [r, r]` (then v' = K * v + r). Returns (M', plan)."""
+    if plan is None:
+        plan = stretch_plan([m], K, seed)
+    m2 = m.copy()
+    for v, pl in zip(m2.vars(), plan):
+        if pl is None:
+            continue
+        lo, hi = v[1], v[2]
+        if pl[0] == 'tight':
+            v[1], v[2] = K * lo + pl[1], K * hi + pl[1]
+        else:
+            v[1], v[2] = K * lo, K * hi + K - 1
+    nd = m.nd
+
+    def leaf(x):
+        i = x[1] if x[0] == 'd' else nd + x[1]
+        if x[0] in ('d', 's') and plan[i] is not None:
+            return ('fd', x, ('c', K))
+        return None
+    m2.results = [subst(e, leaf) for e in m2.results]
+    m2.cons = [(subst(c, leaf), lo, hi) for c, lo, hi in m2.cons]
+    for i, pl in enumerate(plan):
+        if pl is not None and pl[0] in ('mod', 'tight'):
+            x = ('d', i) if i < nd else ('s', i - nd)
+            m2.cons.append((('mod', x, ('c', K)), pl[1], pl[1]))
+    return m2, plan
+
+
+def stretched_point(p, plan, K, rng):
+    out = []
+    for x, pl in zip(p, plan):
+        if pl is None:
+            out.append(x)
+        elif pl[0] != 'plain':
+            out.append(K * x + pl[1])
+        else:
+            out.append(K * x + rng.choice([0, K - 1, rng.randrange(K)]))
+    return tuple(out)
+
+
+class StretchCase(Case):
+    """A small map M sent stretched (see stretch): M' is empty iff M is,
+    its results take M's values (so their bounds agree), and M's domain
+    points give M''s: an exact oracle on domains far too large to
+    enumerate, for is_empty, bounds and simplify."""
+
+    def __init__(self, rng, base, op, K, syntax=None):
+        self.rng_seed = rng.random()
+        self.base = base
+        self.op = op
+        self.K = K
+        self.syntax = syntax
+        self.m, self.plan = stretch(base, K, self.rng_seed)
+
+    def requests(self):
+        style = 'symbolic' if self.syntax == 'symbolic' else 'wild'
+        req = {'op': self.op, 'map': map_text(self.m, self.rng_seed, style)}
+        if self.syntax:
+            req['syntax'] = self.syntax
+        return [req]
+
+    def followups(self, resp):
+        r = resp[0]
+        if self.op != 'simplify' or not ok(r) or \
+                not isinstance(r.get('map'), str):
+            return []
+        fu = [{'op': 'parse', 'map': r['map']}]
+        if not r.get('budget_exhausted'):
+            fu.append({'op': 'simplify', 'map': r['map']})
+        if self.syntax:
+            for q in fu:
+                q['syntax'] = self.syntax
+        return fu
+
+    def check(self, reqs, resp, freqs, fresp):
+        r = resp[0]
+        base = self.base
+        if not map_valid(self.m):
+            return []
+        if not ok(r):
+            c = err_code(r)
+            if c in ACCEPTABLE_DECIDE_ERRORS:
+                return []
+            if c == 'invalid_argument' and domain_points(
+                    base, random.Random(0))[2]:
+                return []
+            return ['%s (stretched x%d): error %r' % (self.op, self.K,
+                                                      r.get('error'))]
+        rng = random.Random(self.rng_seed)
+        feas, complete, undef = domain_points(base, rng)
+        if undef or not complete:
+            return []
+        if self.op == 'is_empty':
+            e = r.get('empty')
+            if e != (not feas):
+                return ['is_empty (stretched x%d): %s, expected %s' % (
+                    self.K, e, not feas)]
+            return []
+        if self.op == 'bounds':
+            res = r.get('results')
+            if not isinstance(res, list) or len(res) != len(base.results):
+                return ['bounds (stretched): malformed %r' % r]
+            fails = []
+            for i, iv in enumerate(res):
+                vals = [x[i] for _, x in feas]
+                if not vals:
+                    if iv is not None and r.get('exact'):
+                        fails.append('bounds (stretched x%d): %s on an empty '
+                                     'domain' % (self.K, iv))
+                    continue
+                want = [min(vals), max(vals)]
+                if not all(fits(v) for v in want):
+                    continue
+                if iv is None:
+                    fails.append('bounds (stretched x%d): null, expected %s' %
+                                 (self.K, want))
+                elif r.get('exact') and iv != want:
+                    fails.append('bounds (stretched x%d): exact %s, true '
+                                 'range %s' % (self.K, iv, want))
+                elif iv[0] > want[0] or iv[1] < want[1]:
+                    fails.append('bounds (stretched x%d): %s misses %s' % (
+                        self.K, iv, want))
+            return fails
+        # simplify
+        text = r.get('map')
+        out, prob = parsed_or_problem(text, 'simplify output')
+        if prob:
+            return [prob]
+        if out is None:
+            return []
+        fails = []
+        if fresp and ok(fresp[0]) and fresp[0].get('map') != text:
+            fails.append('print(parse(print)) differs: %r -> %r' % (
+                text, fresp[0].get('map')))
+        if len(fresp) > 1 and ok(fresp[1]) and fresp[1].get('map') != text:
+            fails.append('simplify not idempotent: %r -> %r' % (
+                text, fresp[1].get('map')))
+        if out.known_empty:
+            if feas:
+                fails.append('simplify (stretched x%d): KNOWN EMPTY for a '
+                             'non-empty map' % self.K)
+            return fails
+        m = self.m
+        if out.nd != m.nd or out.ns != m.ns:
+            return fails + ['simplify (stretched): variables changed']
+        pts = set()
+        for p, _ in feas[:200]:
+            for _ in range(2):
+                pts.add(stretched_point(p, self.plan, self.K, rng))
+        more, _ = points(hull(m.box(), out.box()), rng, limit=0, samples=100)
+        pts.update(more)
+        nd = m.nd
+        for p in sorted(pts):
+            a = m.sig(p[:nd], p[nd:])
+            if isinstance(a, str):
+                continue
+            b = out.sig(p[:nd], p[nd:])
+            if a is None and isinstance(b, str):
+                continue
+            if a != b:
+                fails.append('simplify (stretched x%d): differs at dims=%s '
+                             'symbols=%s: expected %s, got %s' % (
+                                 self.K, list(p[:nd]), list(p[nd:]),
+                                 _show(a), _show(b)))
+                break
+        return fails
+
+    def shrink_candidates(self):
+        for b2 in shrink_map(self.base):
+            c = StretchCase(random.Random(0), b2, self.op, self.K, self.syntax)
+            c.rng_seed = self.rng_seed
+            c.m, c.plan = stretch(b2, self.K, self.rng_seed)
+            yield c
+
+    def weight(self):
+        return self.base.size()
+
+
 class EquivCase(Case):
     op = 'equivalent'
 
@@ -1906,6 +2122,75 @@ class EquivCase(Case):
 
     def weight(self):
         return self.a.size() + self.b.size()
+
+
+class StretchEquivCase(EquivCase):
+    """equivalent on stretched maps (one plan for both): the answer is that
+    of the small maps, decided by enumeration."""
+
+    def __init__(self, rng, a, b, K):
+        EquivCase.__init__(self, rng, a, b)
+        self.K = K
+        self.build()
+
+    def build(self):
+        plan = stretch_plan([self.a, self.b], self.K, self.rng_seed)
+        self.sa, _ = stretch(self.a, self.K, self.rng_seed, plan)
+        self.sb, _ = stretch(self.b, self.K, self.rng_seed, plan)
+
+    def requests(self):
+        return [{'op': 'equivalent', 'a': map_text(self.sa, self.rng_seed),
+                 'b': map_text(self.sb, self.rng_seed + 1)}]
+
+    def check(self, reqs, resp, freqs, fresp):
+        r = resp[0]
+        a, b = self.a, self.b
+        if not (map_valid(self.sa) and map_valid(self.sb)):
+            return []
+        if not ok(r):
+            c = err_code(r)
+            if c in ACCEPTABLE_DECIDE_ERRORS:
+                return []
+            if c == 'invalid_argument' and (a.nd != b.nd or a.ns != b.ns or
+                                            len(a.results) != len(b.results)):
+                return []
+            return ['equivalent (stretched x%d): error %r' % (
+                self.K, r.get('error'))]
+        box = hull(a.box(), b.box())
+        pts, complete = points(box, random.Random(self.rng_seed))
+        if not complete:
+            return []
+        diff = None
+        for p in pts:
+            x, y = a.sig(p[:a.nd], p[a.nd:]), b.sig(p[:a.nd], p[a.nd:])
+            if isinstance(x, str) or isinstance(y, str):
+                return []
+            if x != y:
+                diff = p
+                break
+        eq = r.get('equivalent')
+        if eq != (diff is None):
+            return ['equivalent (stretched x%d): %s, expected %s%s' % (
+                self.K, eq, diff is None,
+                '' if diff is None else ' (differ at %s)' % list(diff))]
+        if eq is False and r.get('counterexample') is not None:
+            ce = r['counterexample']
+            d, s = ce.get('dims'), ce.get('symbols')
+            if not (isinstance(d, list) and isinstance(s, list) and
+                    len(d) == a.nd and len(s) == a.ns):
+                return ['equivalent: malformed counterexample %r' % ce]
+            x, y = self.sa.sig(d, s), self.sb.sig(d, s)
+            if x == y and not isinstance(x, str):
+                return ['equivalent (stretched x%d): counterexample %r where '
+                        'both give %s' % (self.K, ce, _show(x))]
+        return []
+
+    def shrink_candidates(self):
+        for c in EquivCase.shrink_candidates(self):
+            s2 = StretchEquivCase(random.Random(0), c.a, c.b, self.K)
+            s2.rng_seed = self.rng_seed
+            s2.build()
+            yield s2
 
 
 class ComposeCase(Case):
@@ -2234,6 +2519,12 @@ def gen_case(rng):
     if r < 0.34:
         return gen_equiv(rng, g)
     m = clamp_map(g.gen_map())
+    if profile == 'small' and rng.random() < 0.2:
+        K = rng.choice([10 ** 6, 1 << 31, 10 ** 9 + 7, 3 * 10 ** 12, 1 << 40,
+                        97, 1024])
+        return StretchCase(rng, m, rng.choice(['is_empty', 'bounds',
+                                               'simplify', 'simplify']), K,
+                           rng.choice([None, None, 'symbolic']))
     op = rng.choice(MAP_OPS)
     extra = {}
     syntax = None
@@ -2319,7 +2610,11 @@ def gen_equiv(rng, g):
     elif r < 0.9 and b.results:
         i = rng.randrange(len(b.results))
         b.results[i] = ('add', b.results[i], ('c', rng.choice([0, 1, -1])))
-    return EquivCase(rng, a, clamp_map(b))
+    b = clamp_map(b)
+    if g.profile == 'small' and rng.random() < 0.3:
+        K = rng.choice([10 ** 6, 1 << 31, 3 * 10 ** 12, 97, 1 << 40])
+        return StretchEquivCase(rng, a, b, K)
+    return EquivCase(rng, a, b)
 
 
 HLO_SEEDS = [
