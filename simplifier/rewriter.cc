@@ -379,7 +379,8 @@ std::optional<int64_t> SplitFactor(__int128 c) {
 // int64 as two factors, `(x * 2) * 9223372036854775807`, or else (for a
 // term without div/mod nodes, which may be written twice) in chunks
 // (SplitWide), `d0 * 9223372036854775807 + d0`; then the constant in
-// chunks, `... + 9223372036854775807 + 1038`. Whatever way the sum was
+// chunks, `... + 9223372036854775807 + 1038` (or, past a few chunks, as
+// limit * q + r). Whatever way the sum was
 // written, it simplifies to this one tree, so the simplifier stays
 // idempotent on it. Nullopt when there is no such form.
 std::optional<Expr> BuildWideSum(ExprContext* ctx, const WideSum& sum) {
@@ -401,8 +402,18 @@ std::optional<Expr> BuildWideSum(ExprContext* ctx, const WideSum& sum) {
     for (int64_t k : chunks) add(ctx->Mul(x, ctx->Constant(k)));
   }
   chunks.clear();
-  if (!SplitWide(sum.constant, &chunks)) return std::nullopt;
-  for (int64_t k : chunks) add(ctx->Constant(k));
+  if (SplitWide(sum.constant, &chunks)) {
+    for (int64_t k : chunks) add(ctx->Constant(k));
+  } else {
+    // Too many chunks: limit * q + r, the product left unfolded (it
+    // overflows), `... + 9223372036854775807 * 5 + 16777216`.
+    const __int128 limit = sum.constant > 0 ? kInt64Max : kInt64Min;
+    const __int128 q = sum.constant / limit, r = sum.constant % limit;
+    if (!FitsInt64(q)) return std::nullopt;
+    add(ctx->Mul(ctx->Constant(static_cast<int64_t>(limit)),
+                 ctx->Constant(static_cast<int64_t>(q))));
+    if (r != 0) add(ctx->Constant(static_cast<int64_t>(r)));
+  }
   return acc ? acc : ctx->Constant(0);
 }
 

@@ -60,6 +60,21 @@ TEST_CASE("sums past int64 have one canonical form", "[simplify]") {
                       "domain: d1 in [519, 519]") == expected);
   CHECK(SimplifyTwice("(d0, d1) -> (d0 + 1038 + 9223372036854775807), "
                       "domain: d1 in [519, 519]") == expected);
+  // Past a few chunks: limit * q + r (5 * 2^63 + 10 here).
+  CHECK(SimplifyTwice("(d0, d1) -> (-9223372036854775808 * d1 + d0 + 5), "
+                      "domain: d1 in [-5, -5]") ==
+        "(d0, d1) -> (d0 + 9223372036854775807 * 5 + 10), domain: "
+        "d0 in [-9223372036854775808, 9223372036854775807], d1 in [-5, -5]");
+  // A constraint over such a sum is judged the same however it was
+  // written (difftest: the symbolic print's order dropped it, the
+  // original's did not).
+  CHECK(SimplifyTwice("(d0, d1)[s0]{rt0} -> (), domain: -1 * s0 + "
+                      "(16777216 + (-9223372036854775808 * d1 + 8d0 + "
+                      "(rt0 * 2))) in [9223372036854775807, "
+                      "9223372036854775807], d0 in [0, 1000000], "
+                      "s0 in [0, 1000000], d1 in [-5, -5], rt0 in [18, 118]") ==
+        "(d0, d1)[s0]{rt0} -> (), domain: d0 in [0, 1000000], "
+        "d1 in [-5, -5], s0 in [0, 1000000], rt0 in [18, 118]");
   // A coefficient past int64: -d0 + 2 * d0 + INT64_MAX * d0 = 2^63 * d0,
   // written as two factors.
   CHECK(SimplifyTwice("(d0) -> (-d0 + (d0 * 9223372036854775807 + d0 * 2))") ==
