@@ -378,7 +378,8 @@ std::optional<int64_t> SplitFactor(__int128 c) {
 // coefficient or the constant): the terms in order, a coefficient past
 // int64 as two factors, `(x * 2) * 9223372036854775807`, or else (for a
 // term without div/mod nodes, which may be written twice) in chunks
-// (SplitWide), `d0 * 9223372036854775807 + d0`; then the constant in
+// (SplitWide), `d0 * 9223372036854775807 + d0`, or past a few chunks
+// `(d0 * q) * 9223372036854775807 + d0 * r`; then the constant in
 // chunks, `... + 9223372036854775807 + 1038` (or, past a few chunks, as
 // limit * q + r). Whatever way the sum was
 // written, it simplifies to this one tree, so the simplifier stays
@@ -397,9 +398,19 @@ std::optional<Expr> BuildWideSum(ExprContext* ctx, const WideSum& sum) {
                    ctx->Constant(static_cast<int64_t>(c / *f))));
       continue;
     }
+    if (CountDivMod(x) > 0) return std::nullopt;
     chunks.clear();
-    if (CountDivMod(x) > 0 || !SplitWide(c, &chunks)) return std::nullopt;
-    for (int64_t k : chunks) add(ctx->Mul(x, ctx->Constant(k)));
+    if (SplitWide(c, &chunks)) {
+      for (int64_t k : chunks) add(ctx->Mul(x, ctx->Constant(k)));
+      continue;
+    }
+    // Past a few chunks: (x * q) * limit + x * r.
+    const __int128 limit = c > 0 ? kInt64Max : kInt64Min;
+    const __int128 q = c / limit, r = c % limit;
+    if (!FitsInt64(q)) return std::nullopt;
+    add(ctx->Mul(ctx->Mul(x, ctx->Constant(static_cast<int64_t>(q))),
+                 ctx->Constant(static_cast<int64_t>(limit))));
+    if (r != 0) add(ctx->Mul(x, ctx->Constant(static_cast<int64_t>(r))));
   }
   chunks.clear();
   if (SplitWide(sum.constant, &chunks)) {

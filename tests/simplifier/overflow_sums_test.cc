@@ -96,6 +96,13 @@ TEST_CASE("sums past int64 have one canonical form", "[simplify]") {
   CHECK(SimplifyTwice("(d0) -> (d0 * 4611686018427387904 + "
                       "(d0 * 4611686018427387904 + d0 * 29))") ==
         "(d0) -> (d0 * 9223372036854775807 + d0 * 30)");
+  // A coefficient of about 2^124 with no small factor: (x * q) * limit +
+  // x * r (difftest: kept its shape, not idempotent).
+  CHECK(SimplifyTwice("(d0, d1) -> ((d0 + d1) + 9223372036854775806 * "
+                      "(d0 + -2305843009213693952 * d1))") ==
+        "(d0, d1) -> (d0 * 9223372036854775807 + (d1 * "
+        "2305843009213693951) * -9223372036854775808 - d1 * "
+        "4611686018427387903)");
   // Never by writing a div/mod node twice: mod.gcd_split doubles the
   // coefficient of a mod past int64 (difftest: one mod became two).
   ExprContext ctx;

@@ -101,6 +101,9 @@ def ev(e, d, s):
         return s[e[1]]
     if k == 'neg':
         return -ev(e[1], d, s)
+    if k == 'mul' and (folded_constant(e[1]) == 0 or
+                       folded_constant(e[2]) == 0):
+        return 0
     a = ev(e[1], d, s)
     b = ev(e[2], d, s)
     if k == 'add':
@@ -122,6 +125,9 @@ def ev(e, d, s):
 
 def _src(e):
     k = e[0]
+    if k == 'mul' and (folded_constant(e[1]) == 0 or
+                       folded_constant(e[2]) == 0):
+        return '(0)'  # construction folds x * 0, even where x is undefined
     if k == 'c':
         return '(%d)' % e[1]
     if k == 'd':
