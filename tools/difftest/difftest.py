@@ -1429,6 +1429,47 @@ def domain_points(m, rng):
     return feas, complete, undef
 
 
+def decide_followups(case, input_text, r):
+    """After simplify: the input and the answer must be `equivalent` (the
+    decision procedures against the simplifier, on any domain size), and a
+    KNOWN EMPTY answer needs an empty input (`is_empty`)."""
+    text = r.get('map')
+    if text == 'KNOWN EMPTY':
+        case._fu_kinds.append('is_empty')
+        return [{'op': 'is_empty', 'map': input_text}]
+    case._fu_kinds.append('equivalent')
+    return [{'op': 'equivalent', 'a': input_text, 'b': text}]
+
+
+def check_decide_followups(case, m, fresp):
+    """The answers to decide_followups; m is the input map (as sent)."""
+    fails = []
+    kinds = getattr(case, '_fu_kinds', [])
+    for kind, r in zip(kinds, fresp[len(fresp) - len(kinds):]):
+        if not isinstance(r, dict):
+            continue
+        if not ok(r):
+            c = err_code(r)
+            if c in ACCEPTABLE_DECIDE_ERRORS or c == 'invalid_argument':
+                continue
+            fails.append('%s(input, simplified): error %r' % (kind,
+                                                             r.get('error')))
+            continue
+        if kind == 'is_empty' and r.get('empty') is not True:
+            fails.append('simplify says KNOWN EMPTY, is_empty says %r' %
+                         r.get('empty'))
+        if kind == 'equivalent' and r.get('equivalent') is not True:
+            ce = r.get('counterexample') or {}
+            d, sy = ce.get('dims'), ce.get('symbols')
+            where = ''
+            if isinstance(d, list) and isinstance(sy, list) and \
+                    len(d) == m.nd and len(sy) == m.ns:
+                where = ' at %s (input: %s)' % (ce, _show(m.sig(d, sy)))
+            fails.append('equivalent(input, simplified) is %r%s' % (
+                r.get('equivalent'), where))
+    return fails
+
+
 class MapCase(Case):
     """One map, one op."""
 
@@ -1445,6 +1486,7 @@ class MapCase(Case):
 
     def requests(self):
         req = {'op': self.op, 'map': self.text()}
+        self.text_sent = req['map']
         if self.syntax:
             req['syntax'] = self.syntax
         req.update(self.extra)
@@ -1467,16 +1509,23 @@ class MapCase(Case):
         if not ok(r) or not isinstance(r.get('map'), str):
             return []
         fu = [{'op': 'parse', 'map': r['map']}]
-        if self.op == 'simplify' and not r.get('budget_exhausted'):
+        self._resimplified = self.op == 'simplify' and \
+            not r.get('budget_exhausted')
+        if self._resimplified:
             fu.append({'op': 'simplify', 'map': r['map']})
         if self.syntax:
             for q in fu:
                 q['syntax'] = self.syntax
+        self._fu_kinds = []
+        if self.op == 'simplify' and map_valid(self.m):
+            fu += decide_followups(self, self.text_sent, r)
         return fu
 
     def check(self, reqs, resp, freqs, fresp):
         fails = []
         rng = random.Random(self.rng_seed)
+        if self.op == 'simplify' and ok(resp[0]):
+            fails += check_decide_followups(self, self.m, fresp)
         r = resp[0]
         m = self.m
         valid = map_valid(m)
@@ -1591,8 +1640,9 @@ class MapCase(Case):
         if r.get('changed') is False and ok(pr) and pr.get('map') != r['map']:
             fails.append('simplify: changed=false but the print differs from '
                          "parse's: %r vs %r" % (pr.get('map'), r['map']))
-        if len(fresp) > 1 and ok(fresp[1]):
-            s2 = fresp[1]
+        s2 = fresp[1] if len(fresp) > 1 and getattr(
+            self, '_resimplified', False) else None
+        if ok(s2):
             if s2.get('map') != r['map']:
                 fails.append('simplify not idempotent: %r -> %r' % (
                     r['map'], s2.get('map')))
@@ -1935,6 +1985,7 @@ class StretchCase(Case):
     def requests(self):
         style = 'symbolic' if self.syntax == 'symbolic' else 'wild'
         req = {'op': self.op, 'map': map_text(self.m, self.rng_seed, style)}
+        self.text_sent = req['map']
         if self.syntax:
             req['syntax'] = self.syntax
         return [req]
@@ -1945,11 +1996,15 @@ class StretchCase(Case):
                 not isinstance(r.get('map'), str):
             return []
         fu = [{'op': 'parse', 'map': r['map']}]
-        if not r.get('budget_exhausted'):
+        self._resimplified = not r.get('budget_exhausted')
+        if self._resimplified:
             fu.append({'op': 'simplify', 'map': r['map']})
         if self.syntax:
             for q in fu:
                 q['syntax'] = self.syntax
+        self._fu_kinds = []
+        if map_valid(self.m):
+            fu += decide_followups(self, self.text_sent, r)
         return fu
 
     def check(self, reqs, resp, freqs, fresp):
@@ -2003,6 +2058,9 @@ class StretchCase(Case):
             return fails
         # simplify
         text = r.get('map')
+        fails0 = check_decide_followups(self, self.m, fresp)
+        if fails0:
+            return fails0
         out, prob = parsed_or_problem(text, 'simplify output')
         if prob:
             return [prob]
@@ -2012,9 +2070,11 @@ class StretchCase(Case):
         if fresp and ok(fresp[0]) and fresp[0].get('map') != text:
             fails.append('print(parse(print)) differs: %r -> %r' % (
                 text, fresp[0].get('map')))
-        if len(fresp) > 1 and ok(fresp[1]) and fresp[1].get('map') != text:
+        s2 = fresp[1] if len(fresp) > 1 and getattr(
+            self, '_resimplified', False) else None
+        if ok(s2) and s2.get('map') != text:
             fails.append('simplify not idempotent: %r -> %r' % (
-                text, fresp[1].get('map')))
+                text, s2.get('map')))
         if out.known_empty:
             if feas:
                 fails.append('simplify (stretched x%d): KNOWN EMPTY for a '
@@ -2654,8 +2714,10 @@ def gen_case(rng):
         return gen_interval(rng)
     if r < 0.12:
         return gen_garbage(rng)
-    if r < 0.24:
+    if r < 0.2:
         return gen_compose(rng, g)
+    if r < 0.26:
+        return gen_layout_chain(rng)
     if r < 0.34:
         return gen_equiv(rng, g)
     m = clamp_map(g.gen_map())
@@ -2718,6 +2780,92 @@ def gen_compose(rng, g):
         maps[-1] = clamp_map(g.gen_map(nd=(nd or 0) + 1))
     syntax = rng.choice([None, None, None, 'symbolic'])
     return ComposeCase(rng, maps, syntax)
+
+
+def _shape_with(rng, total):
+    """A random shape (2-4 dims) with `total` elements."""
+    dims = []
+    n = total
+    for _ in range(rng.choice([1, 2, 3])):
+        divs = [k for k in range(2, n + 1) if n % k == 0]
+        if not divs:
+            break
+        k = rng.choice(divs)
+        dims.append(k)
+        n //= k
+    dims.append(n)
+    rng.shuffle(dims)
+    return dims
+
+
+def _strides(shape):
+    out = []
+    acc = 1
+    for n in reversed(shape):
+        out.append(acc)
+        acc *= n
+    return list(reversed(out))
+
+
+def _layout_map(rng, src, op):
+    """A map from an index of shape src to an index of the next shape, and
+    that shape: reshape (linearize, delinearize), transpose, reverse, or a
+    `d mod 2` filter."""
+    nd = len(src)
+    dims = [[None, 0, n - 1] for n in src]
+    if op == 'reshape':
+        dst = _shape_with(rng, prod(src))
+        lin = None
+        for i, st in enumerate(_strides(src)):
+            t = ('d', i) if st == 1 else ('mul', ('d', i), ('c', st))
+            lin = t if lin is None else ('add', lin, t)
+        res = []
+        for k, (n, st) in enumerate(zip(dst, _strides(dst))):
+            e = lin if st == 1 else ('fd', lin, ('c', st))
+            if k > 0 or rng.random() < 0.3:
+                e = ('mod', e, ('c', n))
+            res.append(e)
+        return Map(dims, [], [], res, []), dst
+    if op == 'transpose':
+        perm = list(range(nd))
+        rng.shuffle(perm)
+        return Map(dims, [], [], [('d', j) for j in perm], []), \
+            [src[j] for j in perm]
+    if op == 'reverse':
+        res = [('add', ('neg', ('d', i)), ('c', n - 1))
+               if rng.random() < 0.5 else ('d', i)
+               for i, n in enumerate(src)]
+        return Map(dims, [], [], res, []), list(src)
+    # filter: keep even indices of one dim
+    i = rng.randrange(nd)
+    m = Map(dims, [], [], [('d', j) for j in range(nd)],
+            [(('mod', ('d', i), ('c', 2)), 0, 0)])
+    return m, list(src)
+
+
+def prod(xs):
+    out = 1
+    for x in xs:
+        out *= x
+    return out
+
+
+def gen_layout_chain(rng):
+    """A chain of reshapes, transposes, reverses and filters over one
+    tensor, composed (the shapes XLA's maps take)."""
+    total = rng.choice([24, 36, 48, 60, 64, 72, 96, 120, 128, 144, 180,
+                        240, 256, 360, 480, 720])
+    shape = _shape_with(rng, total)
+    maps = []
+    for _ in range(rng.choice([2, 2, 3, 3, 4])):
+        m, shape = _layout_map(rng, shape, rng.choice(
+            ['reshape', 'reshape', 'reshape', 'transpose', 'reverse',
+             'filter']))
+        maps.append(m)
+    if rng.random() < 0.3:
+        return MapCase(rng, maps[0], rng.choice(['simplify', 'bounds',
+                                                 'is_empty']))
+    return ComposeCase(rng, maps, rng.choice([None, None, 'symbolic']))
 
 
 def gen_equiv(rng, g):
