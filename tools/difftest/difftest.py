@@ -3186,6 +3186,9 @@ def main(argv):
                     help='append the minimal reproducers (JSON Lines) here')
     ap.add_argument('--no-path-compare', action='store_true',
                     help='skip the fast-path / --jobs byte comparisons')
+    ap.add_argument('--slow', type=float, default=5.0,
+                    help='a request slower than this many seconds is a '
+                    'failure (default 5)')
     ap.add_argument('--verbose', '-v', action='store_true')
     args = ap.parse_args(argv)
     if not (os.path.isfile(args.ixa) and os.access(args.ixa, os.X_OK)):
@@ -3196,7 +3199,7 @@ def main(argv):
         args.seconds is not None
     total = args.cases if args.cases is not None else (
         None if args.seconds else 400)
-    runner = Runner(args.ixa)
+    runner = Runner(args.ixa, timeout_per_line=args.slow)
     rng = random.Random(args.seed)
     t0 = time.time()
     ncases = 0
