@@ -2530,6 +2530,57 @@ def gen_interval(rng):
     return IntervalCase(rng.choice(INTERVAL_FNS), iv(), iv())
 
 
+class TextCase(Case):
+    """A map text without an oracle (hostile or mutated): whatever ixa
+    accepts must print to text it reads back to the same print, in the
+    request's syntax, and simplify must answer."""
+
+    def __init__(self, op, text, syntax=None):
+        self.op, self.text, self.syntax = op, text, syntax
+
+    def requests(self):
+        q = {'op': self.op, 'map': self.text}
+        if self.syntax:
+            q['syntax'] = self.syntax
+        return [q]
+
+    def followups(self, resp):
+        r = resp[0]
+        if not ok(r) or not isinstance(r.get('map'), str):
+            return []
+        q = {'op': 'parse', 'map': r['map']}
+        if self.syntax:
+            q['syntax'] = self.syntax
+        return [q]
+
+    def check(self, reqs, resp, freqs, fresp):
+        if not ok(resp[0]) or not fresp:
+            return []
+        text = resp[0]['map']
+        f = fresp[0]
+        if not ok(f):
+            return ['%s output not re-parsed by ixa: %r -> %r' % (
+                self.op, text[:300], f.get('error'))]
+        if f.get('map') != text:
+            return ['print(parse(print)) differs: %r -> %r' % (
+                text[:300], f.get('map', '')[:300])]
+        return []
+
+    def shrink_candidates(self):
+        t = self.text
+        n = len(t)
+        chunk = max(1, n // 2)
+        while chunk >= 1:
+            for i in range(0, n, chunk):
+                cand = t[:i] + t[i + chunk:]
+                if cand.strip():
+                    yield TextCase(self.op, cand, self.syntax)
+            chunk //= 2
+
+    def weight(self):
+        return len(self.text)
+
+
 class RawCase(Case):
     """A line (bytes) that must get one well-formed response."""
     op = 'garbage'
@@ -2712,6 +2763,14 @@ def gen_case(rng):
     g = Gen(rng, profile)
     if r < 0.04:
         return gen_interval(rng)
+    if r < 0.07:
+        op = rng.choice(['parse', 'simplify'])
+        syntax = rng.choice([None, 'symbolic'])
+        if rng.random() < 0.5:
+            return TextCase(op, hostile_map(rng), syntax)
+        m = clamp_map(Gen(rng, profile).gen_map())
+        return TextCase(op, mutate_text(map_text(m, rng.random()), rng),
+                        syntax)
     if r < 0.12:
         return gen_garbage(rng)
     if r < 0.2:
@@ -2950,7 +3009,25 @@ def mutate_text(t, rng):
     return mutate_bytes(t.encode(), rng).decode('utf-8', 'replace')
 
 
+NEST_WRAPPERS = ['(%s)', '-%s', '-(%s)', '(%s) floordiv 2', '%s * -1',
+                 'min(%s, 1)', '(%s + 1)', '2 - %s', '(%s) mod -3', '--%s',
+                 'max(-%s, d0)', '(%s) ceildiv -2', '-(%s) * 3',
+                 '((%s))', '%s - -1', '(%s) / 4', '(%s) %% 5']
+
+
+def nested_map(rng):
+    """Random wrappers around d0, about as deep as the parser's limit."""
+    n = rng.choice([60, 120, 126, 127, 128, 129, 200, 254, 255, 256, 257,
+                    300])
+    e = 'd0'
+    for _ in range(n):
+        e = rng.choice(NEST_WRAPPERS) % e
+    return '(d0) -> (%s)' % e
+
+
 def hostile_map(rng):
+    if rng.random() < 0.4:
+        return nested_map(rng)
     r = rng.random()
     n = rng.choice([100, 255, 256, 257, 300, 1000, 5000, 30000])
     if r < 0.15:
