@@ -380,10 +380,10 @@ std::optional<int64_t> SplitFactor(__int128 c) {
 // term without div/mod nodes, which may be written twice) in chunks
 // (SplitWide), `d0 * 9223372036854775807 + d0`, or past a few chunks
 // `(d0 * q) * 9223372036854775807 + d0 * r`; then the constant in
-// chunks, `... + 9223372036854775807 + 1038` (or, past a few chunks, as
-// limit * q + r). Whatever way the sum was
-// written, it simplifies to this one tree, so the simplifier stays
-// idempotent on it. Nullopt when there is no such form.
+// chunks, `... + 9223372036854775807 + 1038`, or past a few chunks as
+// `... + 9223372036854775807 * q + r`. Whatever way the sum was written,
+// it simplifies to this one tree, so the simplifier stays idempotent on
+// it. Nullopt when there is no such form.
 std::optional<Expr> BuildWideSum(ExprContext* ctx, const WideSum& sum) {
   Expr acc;
   auto add = [&](Expr t) { acc = acc ? ctx->Add(acc, t) : t; };
