@@ -51,6 +51,15 @@ TEST_CASE("sums that overflow on the way are folded", "[simplify]") {
                       "-115964117001]") == "KNOWN EMPTY");
 }
 
+TEST_CASE("constraints past int64 empty the map in any order", "[simplify]") {
+  CHECK(SimplifyTwice("(d0) -> (), domain: d0 in [-6, 4], (d0 + d0 mod 15) "
+                      "ceildiv 1 in [0, 0], d0 * 9223372036854775807 in "
+                      "[-34, -10]") == "KNOWN EMPTY");
+  CHECK(SimplifyTwice("(d0) -> (), domain: d0 in [-6, 4], "
+                      "d0 * 9223372036854775807 in [-34, -10], "
+                      "d0 + d0 mod 15 in [0, 0]") == "KNOWN EMPTY");
+}
+
 TEST_CASE("sums past int64 have one canonical form", "[simplify]") {
   // The constant is 2^63 + 1037: its chunks, whatever the input order.
   const char* expected =
