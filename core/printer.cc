@@ -27,6 +27,7 @@
 // parser accepted with many minus signs prints to text it accepts again.
 #include <algorithm>
 #include <charconv>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
@@ -92,14 +93,10 @@ class Names {
   Names(const std::vector<std::string>& dims,
         const std::vector<std::string>& syms)
       : dims_(&dims), syms_(&syms) {}
-  explicit Names(const IndexingMap& map) : map_(&map) { Disambiguate(); }
+  explicit Names(const IndexingMap& map) : map_(&map) {}
 
   void AppendDim(int64_t i, std::string& out) const {
     const size_t k = static_cast<size_t>(i);
-    if (!unique_.empty() && k < map_->dims().size()) {
-      out += unique_[k];
-      return;
-    }
     if (map_ == nullptr) {
       if (k < dims_->size()) {
         out += (*dims_)[k];
@@ -117,10 +114,6 @@ class Names {
 
   void AppendSymbol(int64_t i, std::string& out) const {
     const size_t k = static_cast<size_t>(i);
-    if (!unique_.empty() && k < static_cast<size_t>(map_->num_symbols())) {
-      out += unique_[map_->dims().size() + k];
-      return;
-    }
     if (map_ == nullptr) {
       if (k < syms_->size()) {
         out += (*syms_)[k];
@@ -151,76 +144,87 @@ class Names {
   }
 
  private:
-  // The text form needs distinct names (the parser refuses a name written
-  // twice), but a map's names need not be: a custom name may equal another
-  // variable's default or custom name after composition (`(s0)` composed
-  // with `(d0)[s0]` has dim `s0` and symbol `s0`), after symbols are
-  // removed or renumbered, or when dims are added. Then the printed names
-  // are made distinct here, in the one place that writes them: a custom
-  // name keeps its spelling over a default one, the earlier over the later
-  // among equals, and each other gets the first free `<name>_<k>`. Names
-  // are no part of a map's equality, so parse(print(m)) is still m, and the
-  // print of that is the same text. Maps with default names only (most)
-  // skip the check: default names are distinct by construction.
-  void Disambiguate() {
-    const IndexingMap& m = *map_;
-    const size_t nd = m.dims().size(), nr = m.range_vars().size();
-    const size_t n_all = nd + static_cast<size_t>(m.num_symbols());
-    auto var = [&](size_t k) -> const Variable& {
-      return k < nd ? m.dims()[k] : m.symbol(static_cast<int>(k - nd));
-    };
-    // Is `name` the default name of variable k? (No allocation: this runs
-    // for every printed map with a custom name.)
-    auto is_default_of = [&](size_t k, std::string_view name) {
-      if (k < nd) return IsDefaultName(name, "d", k);
-      if (k - nd < nr) return IsDefaultName(name, "s", k - nd);
-      return IsDefaultName(name, "rt", k - nd - nr);
-    };
-    bool collide = false;
-    for (size_t i = 0; i < n_all && !collide; ++i) {
-      const std::string& name = var(i).name;
-      if (name.empty()) continue;
-      for (size_t j = 0; j < n_all && !collide; ++j) {
-        if (j == i) continue;
-        const std::string& other = var(j).name;
-        collide =
-            other.empty() ? is_default_of(j, name) : (j > i && other == name);
-      }
+  const std::vector<std::string>* dims_ = nullptr;
+  const std::vector<std::string>* syms_ = nullptr;
+  const IndexingMap* map_ = nullptr;
+};
+
+// The text form needs distinct names (the parser refuses a name written
+// twice), but a map's names need not be: a custom name may equal another
+// variable's default or custom name after composition (`(s0)` composed
+// with `(d0)[s0]` has dim `s0` and symbol `s0`), after symbols are removed
+// or renumbered, or when dims are added. Then the printer prints a copy
+// whose names are distinct: a custom name keeps its spelling over a
+// default one, the earlier over the later among equals, and each other
+// gets the first free `<name>_<k>`. Names are no part of a map's equality,
+// so parse(print(m)) is still m, and the print of that is the same text.
+// Maps with default names only (most) are not looked at twice: default
+// names are distinct by construction.
+bool HasCustomName(const IndexingMap& m) {
+  for (auto* vars : {&m.dims(), &m.range_vars(), &m.rt_vars()}) {
+    for (const Variable& v : *vars) {
+      if (!v.name.empty()) return true;
     }
-    if (!collide) return;
-    std::vector<std::string> names;
-    std::vector<bool> is_custom;
-    for (int i = 0; i < m.num_dims(); ++i) {
-      names.push_back(m.DimName(i));
-      is_custom.push_back(!m.dims()[i].name.empty());
+  }
+  return false;
+}
+
+// The copy of m with distinct names, or nullopt when m's are distinct.
+[[gnu::noinline]] std::optional<IndexingMap> WithDistinctNames(
+    const IndexingMap& m) {
+  const size_t nd = m.dims().size(), nr = m.range_vars().size();
+  const size_t n_all = nd + static_cast<size_t>(m.num_symbols());
+  auto var = [&](size_t k) -> const Variable& {
+    return k < nd ? m.dims()[k] : m.symbol(static_cast<int>(k - nd));
+  };
+  // Is `name` the default name of variable k? (No allocation.)
+  auto is_default_of = [&](size_t k, std::string_view name) {
+    if (k < nd) return IsDefaultName(name, "d", k);
+    if (k - nd < nr) return IsDefaultName(name, "s", k - nd);
+    return IsDefaultName(name, "rt", k - nd - nr);
+  };
+  bool collide = false;
+  for (size_t i = 0; i < n_all && !collide; ++i) {
+    const std::string& name = var(i).name;
+    if (name.empty()) continue;
+    for (size_t j = 0; j < n_all && !collide; ++j) {
+      if (j == i) continue;
+      const std::string& other = var(j).name;
+      collide =
+          other.empty() ? is_default_of(j, name) : (j > i && other == name);
     }
-    for (int i = 0; i < m.num_symbols(); ++i) {
-      names.push_back(m.SymbolName(i));
-      is_custom.push_back(!m.symbol(i).name.empty());
+  }
+  if (!collide) return std::nullopt;
+  std::vector<std::string> names;
+  std::vector<bool> is_custom;
+  for (int i = 0; i < m.num_dims(); ++i) {
+    names.push_back(m.DimName(i));
+    is_custom.push_back(!m.dims()[i].name.empty());
+  }
+  for (int i = 0; i < m.num_symbols(); ++i) {
+    names.push_back(m.SymbolName(i));
+    is_custom.push_back(!m.symbol(i).name.empty());
+  }
+  const size_t n = names.size();
+  std::vector<bool> yields(n, false);
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t j = i + 1; j < n; ++j) {
+      if (names[i] != names[j]) continue;
+      // The later one yields unless only the earlier one is default.
+      yields[(is_custom[j] && !is_custom[i]) ? i : j] = true;
     }
-    const size_t n = names.size();
-    std::vector<bool> yields(n, false);
-    bool any = false;
-    for (size_t i = 0; i < n; ++i) {
-      for (size_t j = i + 1; j < n; ++j) {
-        if (names[i] != names[j]) continue;
-        // The later one yields unless only the earlier one is default.
-        size_t loser = (is_custom[j] && !is_custom[i]) ? i : j;
-        yields[loser] = true;
-        any = true;
-      }
+  }
+  auto taken = [&](const std::string& name) {
+    for (const std::string& x : names) {
+      if (x == name) return true;
     }
-    if (!any) return;
-    auto taken = [&](const std::string& name) {
-      for (const std::string& x : names) {
-        if (x == name) return true;
-      }
-      return false;
-    };
-    for (size_t i = 0; i < n; ++i) {
-      if (!yields[i]) continue;
-      // Keepers keep their names; a renamed one takes a name no variable
-      // has (the keepers' and the renamed ones' so far).
+    return false;
+  };
+  IndexingMap out = m;
+  for (size_t i = 0; i < n; ++i) {
+    if (yields[i]) {
+      // A name no variable has (the keepers' and the renamed ones' so
+      // far).
       std::string base = names[i];
       names[i].clear();
       for (int k = 1;; ++k) {
@@ -231,16 +235,12 @@ class Names {
         }
       }
     }
-    unique_ = std::move(names);
+    Variable& v = i < nd ? out.mutable_dims()[i]
+                         : out.mutable_symbol(static_cast<int>(i - nd));
+    v.name = names[i];
   }
-
-  const std::vector<std::string>* dims_ = nullptr;
-  const std::vector<std::string>* syms_ = nullptr;
-  const IndexingMap* map_ = nullptr;
-  // Printed names (dims then symbols) when the map's own collide; else
-  // empty.
-  std::vector<std::string> unique_;
-};
+  return out;
+}
 
 class ExprPrinter {
  public:
@@ -547,6 +547,11 @@ std::string PrintExpr(Expr e, const std::vector<std::string>& dim_names,
 }
 
 std::string PrintExpr(Expr e, const IndexingMap& map, TextSyntax syntax) {
+  if (HasCustomName(map)) {
+    if (auto renamed = WithDistinctNames(map)) {
+      return PrintExpr(e, *renamed, syntax);
+    }
+  }
   SymbolicOrderer orderer;
   return PrintInSyntax(e, Names(map), syntax, &orderer);
 }
@@ -565,6 +570,12 @@ void AppendIndexingMap(const IndexingMap& map, TextSyntax syntax,
   if (map.IsKnownEmpty()) {
     Put(out, "KNOWN EMPTY");
     return;
+  }
+  if (HasCustomName(map)) {
+    if (auto renamed = WithDistinctNames(map)) {
+      AppendIndexingMap(*renamed, syntax, out);
+      return;
+    }
   }
   const Names names(map);
   ExprPrinter printer(names, syntax);

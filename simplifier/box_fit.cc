@@ -494,10 +494,10 @@ std::optional<std::vector<int64_t>> EnumerateAllowedValues(
   p.var[0] = var.node();
   std::vector<int64_t> out;
   out.reserve(static_cast<size_t>(range.Size()));  // at most kMaxBoxPoints
-  // The variable's position, for the exact evaluation below.
+  // The variable's value at its position, for the exact evaluation below
+  // (filled on first use: overflow is rare).
   std::vector<int64_t> dims, symbols;
   std::vector<int64_t>& slot = var.IsDim() ? dims : symbols;
-  slot.assign(static_cast<size_t>(var.position()) + 1, 0);
   for (int64_t v = range.lower;; ++v) {
     p.value[0] = v;
     bool ok = true;
@@ -509,6 +509,8 @@ std::optional<std::vector<int64_t>> EnumerateAllowedValues(
         // limit (the unbounded sentinel) and no other, as in InDomain;
         // giving up here made the answer depend on the order of the
         // constraints (difftest).
+        if (slot.empty())
+          slot.assign(static_cast<size_t>(var.position()) + 1, 0);
         slot.back() = v;
         auto exact = EvaluateSaturated(exprs[i], dims, symbols);
         if (!exact.ok()) return std::nullopt;
