@@ -437,6 +437,24 @@ Result<int64_t> Evaluate(Expr e, std::span<const int64_t> dims,
   return Error::Invalid("value " + big.ToString() + " does not fit in int64");
 }
 
+Result<int64_t> EvaluateSaturated(Expr e, std::span<const int64_t> dims,
+                                  std::span<const int64_t> symbols) {
+  int64_t out;
+  switch (EvaluateFast(e, dims, symbols, &out)) {
+    case EvalStatus::kOk:
+      return out;
+    case EvalStatus::kDivByZero:
+      return Error::Invalid("division by zero in evaluation");
+    case EvalStatus::kBadPosition:
+      return Error::Invalid("expression uses a variable that was not given");
+    case EvalStatus::kOverflow:
+      break;
+  }
+  IXA_ASSIGN_OR_RETURN(BigInt big, EvaluateBig(e, dims, symbols));
+  if (auto v = big.ToInt64()) return *v;
+  return big < BigInt(0) ? kInt64Min : kInt64Max;
+}
+
 Expr Substituter::Run(Expr x) {
   switch (x.kind()) {
     case ExprKind::kConstant:

@@ -216,6 +216,14 @@ class ExprContext {
 Result<int64_t> Evaluate(Expr e, std::span<const int64_t> dims,
                          std::span<const int64_t> symbols);
 
+// Evaluate, with a value past int64 clamped to the nearest int64 limit
+// instead of an error (the other errors stay). Exact wherever the value
+// fits; a clamped value compares against an interval with sentinel ends
+// as the exact value would (`v in [l, INT64_MAX]` holds for every v >= l),
+// which is how constraints read (IndexingMap::InDomain).
+Result<int64_t> EvaluateSaturated(Expr e, std::span<const int64_t> dims,
+                                  std::span<const int64_t> symbols);
+
 // Replaces dims and symbols by the given expressions. A position beyond the
 // replacement list keeps its variable. Rebuilds with trivial folding only.
 Expr Substitute(Expr e, std::span<const Expr> dim_replacements,

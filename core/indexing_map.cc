@@ -228,8 +228,14 @@ Result<bool> IndexingMap::InDomain(std::span<const int64_t> dims,
   for (size_t i = 0; i < symbols.size(); ++i) {
     if (!symbol(static_cast<int>(i)).bounds.Contains(symbols[i])) return false;
   }
+  // A constraint value past int64 is compared as the limit it passed:
+  // past an interval's finite end it is outside, and an end at the limit is
+  // the unbounded sentinel, which every such value meets (the decision
+  // procedures and the simplifier read constraints so). An error here would
+  // leave `evaluate` without an answer that exists.
   for (const Constraint& c : constraints_) {
-    IXA_ASSIGN_OR_RETURN(int64_t v, ixa::Evaluate(c.expr, dims, symbols));
+    IXA_ASSIGN_OR_RETURN(int64_t v,
+                         ixa::EvaluateSaturated(c.expr, dims, symbols));
     if (!c.interval.Contains(v)) return false;
   }
   return true;

@@ -45,9 +45,12 @@ struct Interval {
   Interval operator*(const Interval& o) const;
   Interval operator*(int64_t c) const { return *this * Point(c); }
   Interval operator+(int64_t c) const { return *this + Point(c); }
-  // Exact image {floor(x / y)} / {x mod y} hulls. A divisor interval that
-  // contains 0 is handled by excluding 0 (division by zero has no value);
-  // a divisor of exactly {0} gives an empty interval.
+  // Exact image {floor(x / y)} hulls; for mod, the exact hull when the
+  // divisor is a point, else a sound over-approximation (the values lie
+  // strictly between 0 and the divisor, and within x when x has one sign:
+  // [6, 17] mod [20, 26] gives [0, 17], not [6, 17]). A divisor interval
+  // that contains 0 is handled by excluding 0 (division by zero has no
+  // value); a divisor of exactly {0} gives an empty interval.
   Interval FloorDiv(const Interval& o) const;
   Interval CeilDiv(const Interval& o) const;
   Interval Mod(const Interval& o) const;

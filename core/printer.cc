@@ -27,6 +27,7 @@
 // parser accepted with many minus signs prints to text it accepts again.
 #include <algorithm>
 #include <charconv>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
@@ -148,6 +149,99 @@ class Names {
   const IndexingMap* map_ = nullptr;
 };
 
+// The text form needs distinct names (the parser refuses a name written
+// twice), but a map's names need not be: a custom name may equal another
+// variable's default or custom name after composition (`(s0)` composed
+// with `(d0)[s0]` has dim `s0` and symbol `s0`), after symbols are removed
+// or renumbered, or when dims are added. Then the printer prints a copy
+// whose names are distinct: a custom name keeps its spelling over a
+// default one, the earlier over the later among equals, and each other
+// gets the first free `<name>_<k>`. Names are no part of a map's equality,
+// so parse(print(m)) is still m, and the print of that is the same text.
+// Maps with default names only (most) are not looked at twice: default
+// names are distinct by construction.
+bool HasCustomName(const IndexingMap& m) {
+  for (auto* vars : {&m.dims(), &m.range_vars(), &m.rt_vars()}) {
+    for (const Variable& v : *vars) {
+      if (!v.name.empty()) return true;
+    }
+  }
+  return false;
+}
+
+// The copy of m with distinct names, or nullopt when m's are distinct.
+[[gnu::noinline]] std::optional<IndexingMap> WithDistinctNames(
+    const IndexingMap& m) {
+  const size_t nd = m.dims().size(), nr = m.range_vars().size();
+  const size_t n_all = nd + static_cast<size_t>(m.num_symbols());
+  auto var = [&](size_t k) -> const Variable& {
+    return k < nd ? m.dims()[k] : m.symbol(static_cast<int>(k - nd));
+  };
+  // Is `name` the default name of variable k? (No allocation.)
+  auto is_default_of = [&](size_t k, std::string_view name) {
+    if (k < nd) return IsDefaultName(name, "d", k);
+    if (k - nd < nr) return IsDefaultName(name, "s", k - nd);
+    return IsDefaultName(name, "rt", k - nd - nr);
+  };
+  bool collide = false;
+  for (size_t i = 0; i < n_all && !collide; ++i) {
+    const std::string& name = var(i).name;
+    if (name.empty()) continue;
+    for (size_t j = 0; j < n_all && !collide; ++j) {
+      if (j == i) continue;
+      const std::string& other = var(j).name;
+      collide =
+          other.empty() ? is_default_of(j, name) : (j > i && other == name);
+    }
+  }
+  if (!collide) return std::nullopt;
+  std::vector<std::string> names;
+  std::vector<bool> is_custom;
+  for (int i = 0; i < m.num_dims(); ++i) {
+    names.push_back(m.DimName(i));
+    is_custom.push_back(!m.dims()[i].name.empty());
+  }
+  for (int i = 0; i < m.num_symbols(); ++i) {
+    names.push_back(m.SymbolName(i));
+    is_custom.push_back(!m.symbol(i).name.empty());
+  }
+  const size_t n = names.size();
+  std::vector<bool> yields(n, false);
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t j = i + 1; j < n; ++j) {
+      if (names[i] != names[j]) continue;
+      // The later one yields unless only the earlier one is default.
+      yields[(is_custom[j] && !is_custom[i]) ? i : j] = true;
+    }
+  }
+  auto taken = [&](const std::string& name) {
+    for (const std::string& x : names) {
+      if (x == name) return true;
+    }
+    return false;
+  };
+  IndexingMap out = m;
+  for (size_t i = 0; i < n; ++i) {
+    if (yields[i]) {
+      // A name no variable has (the keepers' and the renamed ones' so
+      // far).
+      std::string base = names[i];
+      names[i].clear();
+      for (int k = 1;; ++k) {
+        std::string candidate = base + "_" + std::to_string(k);
+        if (!taken(candidate)) {
+          names[i] = std::move(candidate);
+          break;
+        }
+      }
+    }
+    Variable& v = i < nd ? out.mutable_dims()[i]
+                         : out.mutable_symbol(static_cast<int>(i - nd));
+    v.name = names[i];
+  }
+  return out;
+}
+
 class ExprPrinter {
  public:
   ExprPrinter(const Names& names, TextSyntax syntax)
@@ -266,8 +360,12 @@ class ExprPrinter {
         AppendInt(-t.constant(), out);
         continue;
       }
+      // Not for a product of two constants (one that overflowed, so
+      // construction kept it): `a - 2 * 5` would read back as a + -10, a
+      // different tree.
       if (t.kind() == ExprKind::kMul && t.rhs().IsConstant() &&
-          t.rhs().constant() < 0 && t.rhs().constant() != kInt64Min) {
+          !t.lhs().IsConstant() && t.rhs().constant() < 0 &&
+          t.rhs().constant() != kInt64Min) {
         Put(out, " - ");
         Print(t.lhs(), /*strong=*/true, out);
         if (t.rhs().constant() != -1) {
@@ -355,6 +453,16 @@ class SymbolicOrderer {
           terms.push_back(Run(x));
         }
       }
+      // A sum of constants only exists when adding them overflowed on the
+      // way (construction folds the rest); sorted, two of them could fold
+      // into one, and the print would read back as another tree. Such a
+      // sum keeps its order.
+      bool all_constant = true;
+      for (Expr t : terms) all_constant &= t.IsConstant();
+      if (all_constant) {
+        memo_.emplace(e.node(), e);
+        return e;
+      }
       std::stable_sort(terms.begin(), terms.end(), [](Expr a, Expr b) {
         int ra = SymbolicRank(a.kind()), rb = SymbolicRank(b.kind());
         if (ra != rb) return ra < rb;
@@ -439,6 +547,11 @@ std::string PrintExpr(Expr e, const std::vector<std::string>& dim_names,
 }
 
 std::string PrintExpr(Expr e, const IndexingMap& map, TextSyntax syntax) {
+  if (HasCustomName(map)) {
+    if (auto renamed = WithDistinctNames(map)) {
+      return PrintExpr(e, *renamed, syntax);
+    }
+  }
   SymbolicOrderer orderer;
   return PrintInSyntax(e, Names(map), syntax, &orderer);
 }
@@ -457,6 +570,12 @@ void AppendIndexingMap(const IndexingMap& map, TextSyntax syntax,
   if (map.IsKnownEmpty()) {
     Put(out, "KNOWN EMPTY");
     return;
+  }
+  if (HasCustomName(map)) {
+    if (auto renamed = WithDistinctNames(map)) {
+      AppendIndexingMap(*renamed, syntax, out);
+      return;
+    }
   }
   const Names names(map);
   ExprPrinter printer(names, syntax);

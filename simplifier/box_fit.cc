@@ -494,12 +494,28 @@ std::optional<std::vector<int64_t>> EnumerateAllowedValues(
   p.var[0] = var.node();
   std::vector<int64_t> out;
   out.reserve(static_cast<size_t>(range.Size()));  // at most kMaxBoxPoints
+  // The variable's value at its position, for the exact evaluation below
+  // (filled on first use: overflow is rare).
+  std::vector<int64_t> dims, symbols;
+  std::vector<int64_t>& slot = var.IsDim() ? dims : symbols;
   for (int64_t v = range.lower;; ++v) {
     p.value[0] = v;
     bool ok = true;
     for (size_t i = 0; i < exprs.size() && ok; ++i) {
       auto got = Eval(exprs[i].node(), p);
-      if (!got) return std::nullopt;
+      if (!got) {
+        // Overflow on the way (or a zero divisor): evaluate exactly. A
+        // value past int64 saturates and meets an interval end at the
+        // limit (the unbounded sentinel) and no other, as in InDomain;
+        // giving up here made the answer depend on the order of the
+        // constraints (difftest).
+        if (slot.empty())
+          slot.assign(static_cast<size_t>(var.position()) + 1, 0);
+        slot.back() = v;
+        auto exact = EvaluateSaturated(exprs[i], dims, symbols);
+        if (!exact.ok()) return std::nullopt;
+        got = *exact;
+      }
       ok = intervals[i].Contains(*got);
     }
     if (ok) out.push_back(v);

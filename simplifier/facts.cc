@@ -126,13 +126,18 @@ Interval RangeAdd(const Interval& a, const Interval& b) {
 Interval RangeScale(const Interval& a, int64_t c) {
   if (a.IsEmpty()) return Interval::Empty();
   if (c == 0) return Interval::Point(0);
-  auto scale = [c](int64_t v) -> Wide {
-    // Infinite endpoints stay infinite, with the sign flipped by c < 0.
-    if (IsNegInf(v)) return c > 0 ? kInt64Min : kInt64Max;
-    if (IsPosInf(v)) return c > 0 ? kInt64Max : kInt64Min;
+  // Infinite endpoints stay infinite, with the sign flipped by c < 0. The
+  // markers are per side: a lower end at kInt64Max (values >= INT64_MAX,
+  // e.g. a variable in [INT64_MAX, INT64_MAX]) is a real bound, and so is
+  // an upper end at kInt64Min; reading them as infinite turned -d0 for
+  // d0 in [INT64_MAX, INT64_MAX] into [-inf, INT64_MIN] (difftest).
+  auto scale = [c](int64_t v, bool is_lower) -> Wide {
+    if (is_lower ? IsNegInf(v) : IsPosInf(v)) {
+      return (c > 0) == is_lower ? kInt64Min : kInt64Max;
+    }
     return static_cast<Wide>(v) * c;
   };
-  Wide x = scale(a.lower), y = scale(a.upper);
+  Wide x = scale(a.lower, true), y = scale(a.upper, false);
   return {Narrow(std::min(x, y)), Narrow(std::max(x, y))};
 }
 

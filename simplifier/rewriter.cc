@@ -10,12 +10,59 @@
 
 namespace ixa::simp {
 
+// A linear sum with 128-bit coefficients (FlattenWide).
+struct WideSum {
+  std::vector<std::pair<Expr, __int128>> terms;
+  __int128 constant = 0;
+};
+
 namespace {
 
 bool IsModByMultipleOf(Expr e, int64_t d) {
   return e.kind() == ExprKind::kMod && e.rhs().IsConstant() &&
          e.rhs().constant() > d && e.rhs().constant() % d == 0;
 }
+
+bool WideMul(__int128 a, __int128 b, __int128* out) {
+  return !__builtin_mul_overflow(a, b, out);
+}
+
+bool WideAdd(__int128 a, __int128 b, __int128* out) {
+  return !__builtin_add_overflow(a, b, out);
+}
+
+// AddScaled (linear.h) in 128 bits: looks through +, products by constants
+// and constants.
+bool AddScaledWide(Expr e, __int128 scale, WideSum* sum) {
+  switch (e.kind()) {
+    case ExprKind::kConstant: {
+      __int128 v;
+      return WideMul(e.constant(), scale, &v) &&
+             WideAdd(sum->constant, v, &sum->constant);
+    }
+    case ExprKind::kAdd:
+      return AddScaledWide(e.lhs(), scale, sum) &&
+             AddScaledWide(e.rhs(), scale, sum);
+    case ExprKind::kMul: {
+      __int128 s;
+      if (e.rhs().IsConstant()) {
+        return WideMul(scale, e.rhs().constant(), &s) &&
+               AddScaledWide(e.lhs(), s, sum);
+      }
+      if (e.lhs().IsConstant()) {
+        return WideMul(scale, e.lhs().constant(), &s) &&
+               AddScaledWide(e.rhs(), s, sum);
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  if (scale != 0) sum->terms.push_back({e, scale});
+  return true;
+}
+
+bool FitsInt64(__int128 v) { return v >= kInt64Min && v <= kInt64Max; }
 
 }  // namespace
 
@@ -238,12 +285,183 @@ bool Rewriter::Flatten(Expr e, int64_t scale, LinearSum* acc) {
   return AddScaled(Simplify(e), scale, acc);
 }
 
+// Flatten and Normalize in 128 bits: the partial sums of `3 + INT64_MAX
+// - 5`, or the scaled coefficient of `-(d0 * INT64_MIN + d0)`, overflow
+// int64 although the sum's normal form (`INT64_MAX - 2`, `d0 * INT64_MAX`)
+// fits. False when 128 bits overflow (out is then unspecified).
+bool Rewriter::FlattenWide(Expr e, WideSum* out) {
+  WideSum wide;
+  // The leaves are simplified as Flatten does (memoized: the int64 attempt
+  // already did most of them).
+  std::vector<std::pair<Expr, __int128>> stack = {{e, 1}};
+  while (!stack.empty()) {
+    auto [x, s] = stack.back();
+    stack.pop_back();
+    if (x.kind() == ExprKind::kAdd) {
+      stack.push_back({x.rhs(), s});
+      stack.push_back({x.lhs(), s});
+      continue;
+    }
+    __int128 scaled;
+    if (x.kind() == ExprKind::kMul && x.rhs().IsConstant()) {
+      if (!WideMul(s, x.rhs().constant(), &scaled)) return false;
+      stack.push_back({x.lhs(), scaled});
+      continue;
+    }
+    if (x.kind() == ExprKind::kMul) {
+      Expr a = Simplify(x.lhs());
+      Expr b = Simplify(x.rhs());
+      if (b.IsConstant() || a.IsConstant()) {
+        if (b.IsConstant()) std::swap(a, b);  // a: the constant factor
+        if (!WideMul(s, a.constant(), &scaled) ||
+            !AddScaledWide(b, scaled, &wide)) {
+          return false;
+        }
+        continue;
+      }
+      if (CompareExprs(b, a) < 0) std::swap(a, b);
+      Expr product = (a == x.lhs() && b == x.rhs()) ? x : ctx_->Mul(a, b);
+      if (!AddScaledWide(product, s, &wide)) return false;
+      continue;
+    }
+    if (!AddScaledWide(Simplify(x), s, &wide)) return false;
+  }
+  // Normalize: sort, merge equal terms, drop zeros.
+  std::sort(wide.terms.begin(), wide.terms.end(),
+            [](const auto& a, const auto& b) {
+              return CompareExprs(a.first, b.first) < 0;
+            });
+  out->terms.clear();
+  for (size_t i = 0; i < wide.terms.size();) {
+    Expr x = wide.terms[i].first;
+    __int128 c = wide.terms[i].second;
+    size_t j = i + 1;
+    for (; j < wide.terms.size() && wide.terms[j].first == x; ++j) {
+      if (!WideAdd(c, wide.terms[j].second, &c)) return false;
+    }
+    if (c != 0) out->terms.push_back({x, c});
+    i = j;
+  }
+  out->constant = wide.constant;
+  return true;
+}
+
+namespace {
+
+// Splits v into int64 chunks: the int64 limit towards v as often as needed,
+// then the rest (none when 0). Nullopt past a few chunks.
+bool SplitWide(__int128 v, SmallVector<int64_t, 4>* chunks) {
+  const __int128 limit = v > 0 ? kInt64Max : kInt64Min;
+  if (!FitsInt64(v) && v / limit > 3) return false;
+  while (!FitsInt64(v)) {
+    chunks->push_back(static_cast<int64_t>(limit));
+    v -= limit;
+  }
+  if (v != 0) chunks->push_back(static_cast<int64_t>(v));
+  return true;
+}
+
+// The smallest f >= 2 (among the first few candidates) that divides c
+// with c / f an int64: then c * x is written (x * f) * (c / f).
+std::optional<int64_t> SplitFactor(__int128 c) {
+  const __int128 magnitude = c < 0 ? -c : c;
+  __int128 f = magnitude / kInt64Max;
+  if (f < 2) f = 2;
+  for (int tries = 0; tries < 4096 && f <= kInt64Max; ++tries, ++f) {
+    if (c % f != 0) continue;
+    if (FitsInt64(c / f)) return static_cast<int64_t>(f);
+  }
+  return std::nullopt;
+}
+
+// The canonical form of a sum whose normal form does not fit int64 (a
+// coefficient or the constant): the terms in order, a coefficient past
+// int64 as two factors, `(x * 2) * 9223372036854775807`, or else (for a
+// term without div/mod nodes, which may be written twice) in chunks
+// (SplitWide), `d0 * 9223372036854775807 + d0`, or past a few chunks
+// `(d0 * q) * 9223372036854775807 + d0 * r`; then the constant in
+// chunks, `... + 9223372036854775807 + 1038`, or past a few chunks as
+// `... + 9223372036854775807 * q + r`. Whatever way the sum was written,
+// it simplifies to this one tree, so the simplifier stays idempotent on
+// it. Nullopt when there is no such form.
+std::optional<Expr> BuildWideSum(ExprContext* ctx, const WideSum& sum) {
+  Expr acc;
+  auto add = [&](Expr t) { acc = acc ? ctx->Add(acc, t) : t; };
+  SmallVector<int64_t, 4> chunks;
+  for (const auto& [x, c] : sum.terms) {
+    if (FitsInt64(c)) {
+      add(ctx->Mul(x, ctx->Constant(static_cast<int64_t>(c))));
+      continue;
+    }
+    if (auto f = SplitFactor(c)) {
+      add(ctx->Mul(ctx->Mul(x, ctx->Constant(*f)),
+                   ctx->Constant(static_cast<int64_t>(c / *f))));
+      continue;
+    }
+    if (CountDivMod(x) > 0) return std::nullopt;
+    chunks.clear();
+    if (SplitWide(c, &chunks)) {
+      for (int64_t k : chunks) add(ctx->Mul(x, ctx->Constant(k)));
+      continue;
+    }
+    // Past a few chunks: (x * q) * limit + x * r.
+    const __int128 limit = c > 0 ? kInt64Max : kInt64Min;
+    const __int128 q = c / limit, r = c % limit;
+    if (!FitsInt64(q)) return std::nullopt;
+    add(ctx->Mul(ctx->Mul(x, ctx->Constant(static_cast<int64_t>(q))),
+                 ctx->Constant(static_cast<int64_t>(limit))));
+    if (r != 0) add(ctx->Mul(x, ctx->Constant(static_cast<int64_t>(r))));
+  }
+  chunks.clear();
+  if (SplitWide(sum.constant, &chunks)) {
+    for (int64_t k : chunks) add(ctx->Constant(k));
+  } else {
+    // Too many chunks: limit * q + r, the product left unfolded (it
+    // overflows), `... + 9223372036854775807 * 5 + 16777216`.
+    const __int128 limit = sum.constant > 0 ? kInt64Max : kInt64Min;
+    const __int128 q = sum.constant / limit, r = sum.constant % limit;
+    if (!FitsInt64(q)) return std::nullopt;
+    add(ctx->Mul(ctx->Constant(static_cast<int64_t>(limit)),
+                 ctx->Constant(static_cast<int64_t>(q))));
+    if (r != 0) add(ctx->Constant(static_cast<int64_t>(r)));
+  }
+  return acc ? acc : ctx->Constant(0);
+}
+
+// The int64 LinearSum of a normalized wide sum, if everything fits.
+bool NarrowSum(const WideSum& wide, LinearSum* out) {
+  out->terms.clear();
+  for (const auto& [x, c] : wide.terms) {
+    if (!FitsInt64(c)) return false;
+    out->terms.push_back({x, static_cast<int64_t>(c)});
+  }
+  if (!FitsInt64(wide.constant)) return false;
+  out->constant = static_cast<int64_t>(wide.constant);
+  return true;
+}
+
+}  // namespace
+
 Expr Rewriter::SimplifySum(Expr e) {
   LinearSum acc;
   if (!Flatten(e, 1, &acc) || !Normalize(&acc)) {
-    // Overflow while flattening: keep the shape, simplify the children.
-    Expr a = Simplify(e.lhs()), b = Simplify(e.rhs());
-    return (a == e.lhs() && b == e.rhs()) ? e : ctx_->Binary(e.kind(), a, b);
+    // An int64 overflow on the way; 128 bits may still give a normal form
+    // that fits (rare: this path is off the common one).
+    WideSum wide;
+    const bool flat = FlattenWide(e, &wide);
+    if (!flat || !NarrowSum(wide, &acc)) {
+      // The normal form does not fit int64: no sum rule applies (they
+      // read int64 coefficients); build its canonical form.
+      if (flat) {
+        if (auto built = BuildWideSum(ctx_, wide)) return *built;
+      }
+      // None (or past 128 bits): keep the shape, simplify the children,
+      // and simplify the result again if they changed (the new node may
+      // now flatten), so that the answer is its own simplified form.
+      Expr a = Simplify(e.lhs()), b = Simplify(e.rhs());
+      if (a == e.lhs() && b == e.rhs()) return e;
+      return Simplify(ctx_->Binary(e.kind(), a, b));
+    }
   }
   // Sum rules until none applies; each one removes a div/mod node.
   // Every sum rule needs a div/mod term; most sums have none.

@@ -26,6 +26,7 @@
 namespace ixa::simp {
 
 class Rewriter;
+struct WideSum;  // rewriter.cc
 
 // The per-call memo tables (core/node_map.h: inline first slots).
 template <typename V>
@@ -150,6 +151,9 @@ class Rewriter {
   Expr SimplifyDiv(Expr e);
   Expr SimplifyMinMax(Expr e);
   bool Flatten(Expr e, int64_t scale, LinearSum* acc);
+  // Flatten and Normalize in 128 bits, for the sums whose int64 partial
+  // sums or scaled coefficients overflow (rewriter.cc).
+  bool FlattenWide(Expr e, WideSum* out);
   Expr FoldPoint(Expr e);
   Expr AffineInOneVariable(Expr node);
   // The values of a variable as a box axis (null values: its whole range).

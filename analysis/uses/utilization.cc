@@ -95,7 +95,9 @@ Result<bool> Satisfies(const std::vector<const Constraint*>& cons,
                        const std::vector<int64_t>& syms) {
   if (DeadlineExpired("utilization")) return DeadlineError();
   for (const Constraint* c : cons) {
-    IXA_ASSIGN_OR_RETURN(int64_t v, Evaluate(c->expr, dims, syms));
+    // Saturated: a value past int64 meets an end at the limit (a sentinel)
+    // and no other (IndexingMap::InDomain).
+    IXA_ASSIGN_OR_RETURN(int64_t v, EvaluateSaturated(c->expr, dims, syms));
     if (!c->interval.Contains(v)) return false;
   }
   return true;

@@ -109,10 +109,18 @@ class Big {
   cpp_int v_;
 };
 
-// Whether the int64 limits of a bound are kept as real bounds. The first
-// attempt treats them as "unbounded" (interval.h's sentinels), which keeps
-// the numbers small; a witness that then falls outside int64 makes the
-// query run again with them kept, which is the exact int64 semantics.
+// Whether the int64 limits of a variable's bounds are kept as real bounds.
+// The first attempt treats them as "unbounded" (interval.h's sentinels),
+// which keeps the numbers small; a witness that then falls outside int64
+// makes the query run again with them kept, which is the exact int64
+// semantics: a point's coordinates are int64 values.
+// A constraint's interval keeps its sentinels in both attempts: an end at
+// an int64 limit is unbounded (spec/xla-reference.md, Interval: "the
+// min/max values act as sentinels"), so `e in [0, INT64_MAX]` holds where
+// e is past INT64_MAX, as the simplifier's constraint rules
+// (simplifier/constraints.cc) and IndexingMap::InDomain read it. Keeping
+// them as bounds here made `bounds` (which always runs with kBounds) call
+// such a domain empty while `is_empty` called it non-empty (difftest).
 enum class Sentinels { kUnbounded, kBounds };
 
 // One query's encoding: the lifter shared by both maps, each map's domain
@@ -132,8 +140,8 @@ class Encoding {
   // The domain of `map` (bounds and constraints) as atoms row >= 0.
   Result<std::vector<Form<Num>>> Domain(const IndexingMap& map) {
     std::vector<Form<Num>> atoms;
-    auto add_bounds = [&](const Form<Num>& f, Interval iv) {
-      bool keep = sentinels_ == Sentinels::kBounds;
+    auto add_bounds = [&](const Form<Num>& f, Interval iv, bool is_variable) {
+      bool keep = is_variable && sentinels_ == Sentinels::kBounds;
       if (iv.lower != kInt64Min || keep) {
         atoms.push_back(AddScaled(f, Form<Num>{Num(iv.lower)}, Num(-1)));
       }
@@ -144,16 +152,16 @@ class Encoding {
     for (int i = 0; i < map.num_dims(); ++i) {
       Form<Num> f(2 + i, Num(0));
       f[1 + i] = Num(1);
-      add_bounds(f, map.dims()[i].bounds);
+      add_bounds(f, map.dims()[i].bounds, /*is_variable=*/true);
     }
     for (int i = 0; i < map.num_symbols(); ++i) {
       Form<Num> f(2 + map.num_dims() + i, Num(0));
       f[1 + map.num_dims() + i] = Num(1);
-      add_bounds(f, map.symbol(i).bounds);
+      add_bounds(f, map.symbol(i).bounds, /*is_variable=*/true);
     }
     for (const Constraint& c : map.constraints()) {
       IXA_ASSIGN_OR_RETURN(const Form<Num>* f, lifter_.LiftRef(c.expr));
-      add_bounds(*f, c.interval);
+      add_bounds(*f, c.interval, /*is_variable=*/false);
     }
     return atoms;
   }
@@ -541,19 +549,26 @@ Result<ExprBounds> BoundsOf(const IndexingMap& map, Expr e,
   if (!r.ok() && r.error().code == ErrorCode::kUnsupported &&
       !DeadlineExpiredIn()) {
     // Semi-affine: exact by enumeration on small boxes, else the box hull.
+    // A value past int64 saturates (and the answer is then inexact), as
+    // in BoundsExact.
     Interval hull = Interval::Empty();
+    bool exact = true;
     std::optional<Error> error;
     auto visit = [&](const Point& p) {
-      auto v = Evaluate(e, p.dims, p.symbols);
+      auto v = EvaluateSaturated(e, p.dims, p.symbols);
       if (!v.ok()) {
         error = v.error();
         return false;
+      }
+      if ((*v == kInt64Min || *v == kInt64Max) &&
+          !Evaluate(e, p.dims, p.symbols).ok()) {
+        exact = false;
       }
       hull = hull.Union(Interval::Point(*v));
       return true;
     };
     auto done = ForEachDomainPoint(map, EnumerationLimit(options), visit);
-    if (done.ok() && !error) return ExprBounds{hull, true};
+    if (done.ok() && !error) return ExprBounds{hull, exact};
     if (error) return *error;
     return ExprBounds{RangeOverBounds(e, map), false};
   }

@@ -99,6 +99,38 @@ TEST_CASE("box fit: recorded allowed values answer only the same question") {
   }
 }
 
+// A constraint whose value overflows int64 at some of the variable's values
+// is evaluated exactly there (saturated: a value past int64 meets only an
+// interval end at the limit). AllowedValues used to give up, so whether
+// `d0 * INT64_MAX in [-34, -10]` emptied the map depended on whether an
+// earlier constraint had already rejected the overflowing values
+// (difftest: simplify was not idempotent).
+TEST_CASE("box fit: allowed values past int64 are decided") {
+  ExprContext ctx;
+  Expr d0 = ctx.Dim(0), s1 = ctx.Symbol(1);
+  Expr big = ctx.Mul(d0, ctx.Constant(kInt64Max));
+  Expr sum = ctx.Add(d0, ctx.Mod(d0, ctx.Constant(15)));
+  using Values = std::vector<int64_t>;
+  for (bool swap : {false, true}) {
+    Expr exprs[] = {swap ? sum : big, swap ? big : sum};
+    Interval in[] = {swap ? Interval{0, 0} : Interval{-34, -10},
+                     swap ? Interval{-34, -10} : Interval{0, 0}};
+    CHECK(AllowedValues(d0, {-6, 4}, exprs, in) == Values{});
+  }
+  Interval nonnegative{0, kInt64Max};
+  CHECK(AllowedValues(d0, {-2, 3}, {&big, 1}, {&nonnegative, 1}) ==
+        Values{0, 1, 2, 3});
+  Interval bounded{0, kInt64Max - 1};
+  CHECK(AllowedValues(d0, {-2, 3}, {&big, 1}, {&bounded, 1}) == Values{0});
+  // A symbol, and a zero divisor still answers "unknown".
+  Expr sym_big = ctx.Mul(s1, ctx.Constant(kInt64Max));
+  CHECK(AllowedValues(s1, {-2, 3}, {&sym_big, 1}, {&nonnegative, 1}) ==
+        Values{0, 1, 2, 3});
+  Expr div = ctx.FloorDiv(ctx.Constant(5), d0);
+  Interval any = Interval::Full();
+  CHECK_FALSE(AllowedValues(d0, {-2, 3}, {&div, 1}, {&any, 1}).has_value());
+}
+
 TEST_CASE("box fit: large trees (walked) and small (compiled) fit alike") {
   // The same affine function written as a small tree and as one past the
   // compiled program's size (a long sum of d0 floordiv 1 terms), and a

@@ -347,6 +347,82 @@ TEST_CASE("decide: int64 extremes never overflow silently", "[decide]") {
   CHECK(b->interval == Interval{-9223372036854775806, 9223372036854775806});
 }
 
+// Constraint intervals read their int64-limit ends as unbounded sentinels
+// in every decision, as the simplifier and InDomain do (difftest). `bounds`
+// used to keep them as real bounds (it runs with the variables' limits
+// kept), so it called domains empty that `is_empty` called non-empty, and
+// the rerun after a witness outside int64 did the same to is_empty and
+// equivalent.
+TEST_CASE("decide: constraint ends at the int64 limits are sentinels",
+          "[decide]") {
+  ExprContext ctx;
+  // d0 * 2^62 is past int64 for d0 >= 2: vacuous with sentinel ends.
+  IndexingMap m = Parse(&ctx,
+                        "(d0) -> (d0), domain: d0 in [0, 10], "
+                        "d0 * 4611686018427387904 in "
+                        "[-9223372036854775808, 9223372036854775807]");
+  auto b = BoundsOf(m, ctx.Dim(0));
+  REQUIRE(b.ok());
+  CHECK(b->exact);
+  CHECK(b->interval == Interval{0, 10});
+  IndexingMap plain = Parse(&ctx, "(d0) -> (d0), domain: d0 in [0, 10]");
+  auto eq = Equivalent(m, plain);
+  REQUIRE(eq.ok());
+  CHECK(eq->equivalent);
+  // `c in [INT64_MIN, INT64_MIN]` means c <= INT64_MIN: a constant below
+  // it (one construction could not fold) meets it.
+  IndexingMap point = Parse(&ctx,
+                            "() -> (), domain: 4611686018427387903 * -3 in "
+                            "[-9223372036854775808, -9223372036854775808]");
+  CHECK_FALSE(
+      Empty("() -> (), domain: 4611686018427387903 * -3 in "
+            "[-9223372036854775808, -9223372036854775808]"));
+  b = BoundsOf(point, ctx.Constant(8));
+  REQUIRE(b.ok());
+  CHECK(b->interval == Interval{8, 8});
+  // s0 + c * rt0 <= INT64_MIN with s0 an int64: rt0 <= 0, not rt0 = 0 only.
+  IndexingMap skew = Parse(&ctx,
+                           "()[s0]{rt0} -> (rt0), domain: "
+                           "s0 + 9007199254740991 * rt0 in "
+                           "[-9223372036854775808, -9223372036854775808]");
+  b = BoundsOf(skew, ctx.Symbol(1));
+  REQUIRE(b.ok());
+  CHECK(b->interval == Interval{kInt64Min, 0});
+  // A witness whose constraint value is past int64 (the equivalent query's
+  // rerun used to find the other map empty).
+  CHECK_FALSE(
+      Empty("(d0, d1, z)[s0, s1] -> (d0 - 1, s0), domain: d0 in [16, 116], "
+            "s1 in [2, 102], z in [-19, 981], d1 in [0, 9223372036854775807], "
+            "d0 + d1 * 64 - s0 * 2 - 182 in "
+            "[9223372036854775807, 9223372036854775807], "
+            "(d1 floordiv 1000000000000000000) ceildiv 5 in [2, 3], "
+            "s0 in [5, 15], 3000000000000 * (d1 * -8 + 3074457345618258602) "
+            "in [-9223372036854775808, 9223372036854775807]"));
+  CHECK_FALSE(
+      Empty("(d0, d1) -> (), domain: d1 in [-7, -7], "
+            "max(-3 * (d1 * 500000000000000000), d0) in "
+            "[9223372036854775807, 9223372036854775807]"));
+}
+
+// Bounds by enumeration (semi-affine maps) saturate a value past int64 and
+// flag it inexact, as the exact path does; they used to answer an error.
+TEST_CASE("decide: enumerated bounds saturate", "[decide]") {
+  ExprContext ctx;
+  IndexingMap m = Parse(&ctx, "(d0) -> (), domain: d0 in [-10, -10]");
+  auto e = ParseExpr("(d0 + -9223372036854775808) * d0", &ctx, {"d0"}, {});
+  REQUIRE(e.ok());
+  auto b = BoundsOf(m, *e);
+  REQUIRE(b.ok());
+  CHECK_FALSE(b->exact);
+  CHECK(b->interval == Interval{kInt64Max, kInt64Max});
+  e = ParseExpr("d0 * d0", &ctx, {"d0"}, {});
+  REQUIRE(e.ok());
+  b = BoundsOf(m, *e);
+  REQUIRE(b.ok());
+  CHECK(b->exact);
+  CHECK(b->interval == Interval{100, 100});
+}
+
 TEST_CASE("decide: semi-affine maps", "[decide]") {
   ExprContext ctx;
   IndexingMap small = Parse(&ctx,

@@ -57,6 +57,35 @@ TEST_CASE("facts: AddScaledRange equals RangeAdd of RangeScale") {
   CHECK(checked == 225 * 225 * 11);
 }
 
+// Soundness of RangeScale at the edges: every real end value v (a lower
+// end other than kInt64Min, an upper end other than kInt64Max: the
+// markers are per side) scales into the result. A lower end at kInt64Max
+// was read as +infinity, so -d0 for d0 in [INT64_MAX, INT64_MAX] got the
+// range [INT64_MIN, INT64_MIN], and `d0 ceildiv -1 in [-INT64_MAX,
+// -INT64_MAX]` was judged infeasible at d0 = INT64_MAX (difftest).
+TEST_CASE("facts: RangeScale keeps every real end value") {
+  using Wide = __int128;
+  const std::vector<int64_t> coefficients = {
+      kInt64Min, kInt64Min + 1, -1000003,      -3,       -1, 0, 1,
+      2,         1000003,       kInt64Max - 1, kInt64Max};
+  for (const Interval& a : EdgeIntervals()) {
+    if (a.IsEmpty()) continue;
+    for (int64_t c : coefficients) {
+      Interval r = RangeScale(a, c);
+      INFO("a " << a.ToString() << " c " << c << " -> " << r.ToString());
+      for (int side = 0; side < 2; ++side) {
+        int64_t v = side == 0 ? a.lower : a.upper;
+        if (side == 0 ? v == kInt64Min : v == kInt64Max) continue;
+        Wide x = static_cast<Wide>(v) * c;
+        CHECK((r.lower == kInt64Min || static_cast<Wide>(r.lower) <= x));
+        CHECK((r.upper == kInt64Max || x <= static_cast<Wide>(r.upper)));
+      }
+    }
+  }
+  CHECK(RangeScale({kInt64Max, kInt64Max}, -1) ==
+        Interval{kInt64Min, -kInt64Max});
+}
+
 TEST_CASE("facts: Trim's inline path equals TrimAligned") {
   const std::vector<Alignment> alignments = {Alignment::Unknown(),
                                              Alignment::Exact(0),
