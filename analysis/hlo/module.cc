@@ -52,7 +52,7 @@ int OffsetVectorOperand(const Instruction& instr) {
 }
 
 bool IsElementwiseOpcode(std::string_view opcode) {
-  static constexpr std::array<std::string_view, 56> kOps = {
+  static constexpr std::array<std::string_view, 57> kOps = {
       "abs",
       "add",
       "and",
@@ -62,6 +62,7 @@ bool IsElementwiseOpcode(std::string_view opcode) {
       "ceil",
       "clamp",
       "clz",
+      "count-leading-zeros",
       "compare",
       "complex",
       "convert",

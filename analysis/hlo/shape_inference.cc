@@ -193,7 +193,7 @@ Result<Shape> InferShape(const Instruction& in) {
     return first.tuple_elements[in.tuple_index];
   }
   if (op == "while" || op == "add-dependency" || op == "optimization-barrier" ||
-      op == "collective-permute") {
+      op == "opt-barrier" || op == "collective-permute") {
     return first;
   }
   if (op == "get-dimension-size") return Shape::Array(ElementType::kS32, {});

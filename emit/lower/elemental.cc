@@ -64,6 +64,7 @@ constexpr UnaryOp kUnary[] = {
     {"round-nearest-even", OpCode::kRoundEven},
     {"popcnt", OpCode::kPopcnt},
     {"clz", OpCode::kClz},
+    {"count-leading-zeros", OpCode::kClz},
 };
 constexpr UnaryOp kBinary[] = {
     {"add", OpCode::kAdd},
