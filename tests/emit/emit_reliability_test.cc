@@ -65,5 +65,34 @@ TEST_CASE("emit: a chain of instructions deeper than the emitter's budget",
   }
 }
 
+// A chain of reshapes (each between different factorings of 5040) with an
+// elementwise op after each: every reshape's index results all read the
+// previous op's results, and flattening composed the load index by walking
+// that shared index tree without memo, so the work doubled with each
+// reshape (18 reshapes: 70 s). Composed once per node, 40 reshapes emit at
+// once, and the composed index simplifies to the thread's linear index.
+TEST_CASE("emit: a long chain of reshapes composes its index once per node",
+          "[reliability][emit]") {
+  const std::vector<std::string> shapes = {"f32[6,20,42]",  "f32[5040]",
+                                           "f32[7,720]",    "f32[2,3,4,5,6,7]",
+                                           "f32[12,30,14]", "f32[35,144]"};
+  std::string text =
+      "HloModule m\nENTRY e {\n  x0 = f32[2,3,4,5,6,7] parameter(0)\n";
+  std::string prev = "x0";
+  for (int i = 1; i <= 40; ++i) {
+    const std::string& s = shapes[i % shapes.size()];
+    std::string r = "r" + std::to_string(i), n = "n" + std::to_string(i);
+    text += "  " + r + " = " + s + " reshape(" + prev + ")\n";
+    text += "  " + n + " = " + s + " negate(" + r + ")\n";
+    prev = n;
+  }
+  text += "  ROOT out = f32[5040] reshape(" + prev + ")\n}";
+  for (const auto& r : EmitAllTargets(text)) {
+    INFO((r.ok() ? "" : r.error().ToString()));
+    REQUIRE(r.ok());
+    CHECK(r->code.find("720") == std::string::npos);
+  }
+}
+
 }  // namespace
 }  // namespace ixa::emit_test
