@@ -437,6 +437,16 @@ Result<HloInstructionIndexing> ComputeInputToOutputIndexing(
   return Strict(ComputeInputToOutputIndexingPartial(in, operand_id, ctx));
 }
 
+const Shape& IndexedOperandShape(const Instruction& instr, int operand_id) {
+  const Shape& shape = instr.operand(operand_id)->shape;
+  if (instr.opcode == "get-tuple-element" && shape.IsTuple() &&
+      instr.tuple_index >= 0 &&
+      instr.tuple_index < static_cast<int64_t>(shape.tuple_elements.size())) {
+    return shape.tuple_elements[instr.tuple_index];
+  }
+  return shape;
+}
+
 Result<IndexingMap> ToPhysicalIndexing(const IndexingMap& map,
                                        const Shape& from, const Shape& to) {
   ExprContext* ctx = map.context();

@@ -100,6 +100,10 @@ const std::vector<int64_t>& OutputDims(const hlo::Instruction& instr,
 const hlo::Shape& OutputShape(const hlo::Instruction& instr, int output_id);
 // Number of outputs: tuple elements, or 1.
 int OutputCount(const hlo::Instruction& instr);
+// The shape operand `operand_id`'s maps index: the operand's own shape, or
+// for a get-tuple-element of a tuple the element it reads.
+const hlo::Shape& IndexedOperandShape(const hlo::Instruction& instr,
+                                      int operand_id);
 
 // Simplify + RemoveUnusedSymbols: the form every map is returned in.
 void FinishMap(IndexingMap* map);
