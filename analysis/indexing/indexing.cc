@@ -412,6 +412,19 @@ Result<Indexing> Strict(Result<Indexing> r) {
 
 Result<HloInstructionIndexing> ComputeOutputToInputIndexingPartial(
     const Instruction& in, int output_id, ExprContext* ctx) {
+  if (output_id == 0 && OutputCount(in) == 0) {
+    // An empty tuple (`() tuple()`): no element of it reads any operand
+    // element. Ops without maps (`() custom-call(...)`) stay unknown.
+    if (std::string why = NoMapReason(in); !why.empty()) {
+      return Partial(Unsupported(in, why), in.operand_count());
+    }
+    if (in.opcode == "fusion" || in.opcode == "call") {
+      return Partial(FusionOutToIn(in, 0, ctx), in.operand_count());
+    }
+    HloInstructionIndexing none;
+    none.indexing_maps.resize(in.operand_count());
+    return none;
+  }
   if (output_id < 0 || output_id >= OutputCount(in)) {
     return Error::Invalid("'" + in.name + "' has no output " +
                           std::to_string(output_id));

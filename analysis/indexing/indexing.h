@@ -83,6 +83,8 @@ Result<HloInstructionIndexing> ComputeInputToOutputIndexing(
     const hlo::Instruction& instr, int operand_id, ExprContext* ctx);
 
 // Partial: one entry per operand (per output), unknown ones with a reason.
+// Output 0 of an instruction without outputs (an empty tuple) reads nothing:
+// every operand entry is an empty set.
 Result<HloInstructionIndexing> ComputeOutputToInputIndexingPartial(
     const hlo::Instruction& instr, int output_id, ExprContext* ctx);
 Result<HloInstructionIndexing> ComputeInputToOutputIndexingPartial(
