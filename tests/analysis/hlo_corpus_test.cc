@@ -177,6 +177,20 @@ TEST_CASE("hlo corpus: maps of instructions real dumps exposed",
       // it reads is unknown (the empty tuples themselves read nothing).
       {"empty_tuple_root.hlo", "call", 0, {"unknown"}},
       {"empty_tuple_root.hlo", "done", 0, {"unknown"}},
+      // A combined collective-permute (several operands, a tuple result,
+      // no slice_sizes) sends operand i to output i; it was taken for the
+      // in-place form and answered unknown.
+      {"combined_collectives.hlo",
+       "cp",
+       0,
+       {"(d0, d1) -> (d0, d1), domain: d0 in [0, 7], d1 in [0, 15]"}},
+      {"combined_collectives.hlo", "cp", 1, {}},
+      // ... also written without shapes (the tuple shape is inferred).
+      {"combined_collectives.hlo",
+       "cp2",
+       0,
+       {"(d0) -> (d0), domain: d0 in [0, 3]"}},
+      {"combined_collectives.hlo", "cp2", 1, {}},
       // Sparse layouts: `#(index type)` and `*(pointer type)` items.
       {"sparse_layout_index_types.hlo",
        "n",
