@@ -247,7 +247,7 @@ std::string NoMapReason(const Instruction& in) {
     return "random number generation reads no operand element per output "
            "element";
   }
-  if (ends_with("-start") || ends_with("-done") || op == "async-update") {
+  if (ends_with("-start") || ends_with("-done") || ends_with("-update")) {
     return "an asynchronous wrapper: the wrapped work runs apart from it";
   }
   if (op == "send" || op == "recv") {
