@@ -113,5 +113,39 @@ TEST_CASE("emit: a long chain of reshapes composes its index once per node",
   }
 }
 
+// An instruction group (the `instructions` of a request) with as many
+// inputs as its computation has parameters passed the whole-computation
+// check: the group {ab} reads `neg`, and the emitter walked through it to
+// the parameter (invalid_argument "parameter 'x' is not a fusion input");
+// the group {neg, ab, t} was emitted as if it were the computation. Both
+// are unsupported, the whole computation is emitted.
+TEST_CASE("emit: an instruction group is not a whole computation",
+          "[reliability][emit]") {
+  auto module = hlo::ParseHloModule(R"(HloModule m
+ENTRY e {
+  x = f32[8,16] parameter(0)
+  neg = f32[8,16] negate(x)
+  ab = f32[8,16] abs(neg)
+  t = f32[16,8] transpose(ab), dimensions={1,0}
+  e2 = f32[8,16] exponential(neg)
+  ROOT out = (f32[16,8], f32[8,16]) tuple(t, e2)
+})");
+  REQUIRE(module.ok());
+  const hlo::Computation& entry = *(*module)->entry();
+  for (const std::vector<std::string>& group :
+       std::vector<std::vector<std::string>>{{"ab"}, {"neg", "ab", "t"}}) {
+    auto region = RegionOfInstructions(entry, group);
+    REQUIRE(region.ok());
+    ExprContext ctx;
+    auto r = emit::EmitFusion(*region, *hw::FindDevice("h100"), {}, &ctx);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == ErrorCode::kUnsupported);
+  }
+  ExprContext ctx;
+  CHECK(emit::EmitFusion(RegionOfComputation(entry), *hw::FindDevice("h100"),
+                         {}, &ctx)
+            .ok());
+}
+
 }  // namespace
 }  // namespace ixa::emit_test
