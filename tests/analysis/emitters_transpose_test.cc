@@ -151,6 +151,9 @@ TEST_CASE("transpose plan: normalisation (h.4)", "[emitters][transpose]") {
     const hlo::Instruction* t = m->entry()->root();
     auto unbounded = emitters::TiledTransposeDescription(*t, *t);
     if (unbounded) CHECK(unbounded->permutation.size() == 3);
+    // Nor is a reshape of such a shape taken for a bitcast (its unit
+    // offsets overflowed: INT64_MAX * 784).
+    CHECK_FALSE(emitters::ReshapeIsBitcast(t->operand(0)->shape, t->shape));
   }
   // f32 transposed then converted to s8 stays with the loop emitter.
   p = Plan(R"(ENTRY e {
