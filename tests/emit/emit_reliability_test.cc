@@ -147,5 +147,31 @@ ENTRY e {
             .ok());
 }
 
+// The in-place dynamic-update-slice kernel read one offset operand per dim
+// (operand 2 + j): the legacy form has one offset vector, so it read past
+// the operand list (ASan: a garbage Instruction*). Element j of the vector
+// is the offset of dim j.
+TEST_CASE("emit: an in-place DUS whose offsets are one vector",
+          "[reliability][emit]") {
+  const std::string text = R"(HloModule legacy_dus
+ENTRY main {
+  cache = f32[4,64,16] parameter(0)
+  update = f32[2,1,8] parameter(1)
+  pos = s32[3] parameter(2)
+  ROOT updated = f32[4,64,16] dynamic-update-slice(cache, update, pos)
+})";
+  for (const auto& r : EmitAllTargets(text)) {
+    INFO((r.ok() ? "" : r.error().ToString()));
+    REQUIRE(r.ok());
+    CHECK(r->plan.kind == EmitterKind::kInPlaceDynamicUpdateSlice);
+  }
+  auto cpp = EmitAllTargets(text)[0];
+  REQUIRE(cpp.ok());
+  for (const char* element : {"[0]", "[1]", "[2]"}) {
+    INFO(cpp->code);
+    CHECK(cpp->code.find(std::string("b2") + element) != std::string::npos);
+  }
+}
+
 }  // namespace
 }  // namespace ixa::emit_test
