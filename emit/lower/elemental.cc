@@ -321,6 +321,13 @@ Result<std::vector<Val>> ElementalEmitter::EmitUncached(
   }
   if (op == "get-tuple-element") {
     const Instruction* t = in.operand(0);
+    // An element of a tuple instruction is its operand: emitting the whole
+    // tuple would evaluate every element at this element's index (of
+    // another rank, when the elements' shapes differ).
+    if (t->opcode == "tuple" && in.tuple_index >= 0 &&
+        in.tuple_index < t->operand_count()) {
+      return Emit(t->operand(in.tuple_index), index);
+    }
     IXA_ASSIGN_OR_RETURN(std::vector<Val> all, Emit(t, index));
     int first = 0;
     for (int64_t j = 0; j < in.tuple_index; ++j) {

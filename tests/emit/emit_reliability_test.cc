@@ -173,5 +173,28 @@ ENTRY main {
   }
 }
 
+// A get-tuple-element of a tuple instruction emitted the whole tuple at the
+// element's index: the other element, of another rank, was loaded at it
+// (invalid_argument "a layout map of the wrong rank", corpus
+// tuple_gte_shapeless.hlo). The element is the tuple's operand.
+TEST_CASE("emit: an element of a tuple of differently shaped arrays",
+          "[reliability][emit]") {
+  const std::string text = R"(HloModule tuples
+ENTRY main {
+  a = f32[16,8] parameter(0)
+  b = s32[16] parameter(1)
+  t = tuple(a, b)
+  a2 = get-tuple-element(t), index=0
+  b2 = get-tuple-element(t), index=1
+  tr = transpose(a2), dimensions={1,0}
+  c = f32[16] convert(b2)
+  ROOT out = tuple(tr, c)
+})";
+  for (const auto& r : EmitAllTargets(text)) {
+    INFO((r.ok() ? "" : r.error().ToString()));
+    CHECK(r.ok());
+  }
+}
+
 }  // namespace
 }  // namespace ixa::emit_test
