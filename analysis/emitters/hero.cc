@@ -6,6 +6,7 @@
 #include <deque>
 
 #include "analysis/emitters/internal.h"
+#include "core/int_math.h"
 
 namespace ixa::emitters {
 namespace {
@@ -52,7 +53,8 @@ std::array<int64_t, 3> PartitionByMiddle(const hlo::Shape& shape,
         std::find(middle.begin(), middle.end(), d) != middle.end();
     if (segment == kMinor && in_middle) segment = kMiddle;
     if (segment == kMiddle && !in_middle) segment = kMajor;
-    values[segment] *= shape.dims[d];
+    // Saturating: an unbounded dim (`?`) is INT64_MAX.
+    values[segment] = SaturatingMul(values[segment], shape.dims[d]);
   }
   return values;
 }
@@ -194,6 +196,8 @@ FusionInfo AnalyzeFusion(const FusionRegion& region) {
 
 bool ReshapeIsBitcast(const hlo::Shape& from, const hlo::Shape& to) {
   if (!from.IsArray() || !to.IsArray()) return false;
+  // Unbounded dims (`?`) have no size to lay offsets out with.
+  if (from.HasUnboundedDim() || to.HasUnboundedDim()) return false;
   if (from.ElementCount() != to.ElementCount()) return false;
   if (from.ElementCount() == 0) return true;
   auto tiles = [](const hlo::Shape& s) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "analysis/emitters/internal.h"
+#include "core/int_math.h"
 
 namespace ixa::emitters {
 namespace {
@@ -25,7 +26,7 @@ bool SwappedDimsLargeEnough(int64_t a, int64_t b) {
           b >= kMinDimensionToTransposeTiled) ||
          (a >= kMinDimensionToTransposeTiled2 &&
           b >= kMinDimensionToTransposeTiled2 &&
-          a * b >= kMinTotalDimensionsToTransposeTiled);
+          SaturatingMul(a, b) >= kMinTotalDimensionsToTransposeTiled);
 }
 
 // Normalises a transpose given per input position its size and its output
@@ -37,7 +38,8 @@ std::optional<TransposeDescription> Normalise(const std::vector<int64_t>& sizes,
   std::vector<int64_t> run_sizes, run_outputs;
   for (size_t i = 0; i < p.size(); ++i) {
     if (i > 0 && p[i] == p[i - 1] + 1) {
-      run_sizes.back() *= sizes[i];
+      // Saturating: an unbounded dim (`?`) is INT64_MAX.
+      run_sizes.back() = SaturatingMul(run_sizes.back(), sizes[i]);
     } else {
       run_sizes.push_back(sizes[i]);
       run_outputs.push_back(p[i]);

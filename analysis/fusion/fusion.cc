@@ -172,7 +172,8 @@ Result<GroupedIndexing> ComputeGroupedOutputToInputIndexing(
   result.pool = std::make_shared<MapPool>();
   MapPool* pool = result.pool.get();
   const Instruction* root = region.root;
-  if (output_id < 0 || output_id >= OutputCount(*root)) {
+  const bool no_outputs = output_id == 0 && OutputCount(*root) == 0;
+  if (!no_outputs && (output_id < 0 || output_id >= OutputCount(*root))) {
     return Error::Invalid("'" + root->name + "' has no output " +
                           std::to_string(output_id));
   }
@@ -190,9 +191,23 @@ Result<GroupedIndexing> ComputeGroupedOutputToInputIndexing(
     sets_of(instr);
     result.unknown.emplace(instr, why);
   };
-  IndexingMap seed = IndexingMap::Identity(ctx, OutputDims(*root, output_id));
-  FinishMap(&seed);
-  sets_of(root)[output_id].Insert(pool->Intern(std::move(seed)), pool);
+  if (no_outputs) {
+    // A root without outputs (an empty tuple) reads nothing, or, for an op
+    // without maps (`() custom-call(...)`), what it reads is unknown.
+    sets_of(root);
+    IXA_ASSIGN_OR_RETURN(HloInstructionIndexing none,
+                         ComputeOutputToInputIndexingPartial(*root, 0, ctx));
+    for (int k = 0; k < root->operand_count(); ++k) {
+      if (!none.IsUnknown(k)) continue;
+      if (!options.allow_unknown) return Error::Unsupported(none.unknown[k]);
+      result.unknown_origins.emplace(root, none.unknown[k]);
+      mark_unknown(root->operand(k), none.unknown[k]);
+    }
+  } else {
+    IndexingMap seed = IndexingMap::Identity(ctx, OutputDims(*root, output_id));
+    FinishMap(&seed);
+    sets_of(root)[output_id].Insert(pool->Intern(std::move(seed)), pool);
+  }
 
   // Users before operands: every consumer map of an instruction is known
   // before it is pushed to the instruction's operands.

@@ -53,6 +53,30 @@ bool Identical(const IndexingMap& a, const IndexingMap& b) {
          SameNames(a.rt_vars(), b.rt_vars());
 }
 
+// Domain membership and results at fixed points of small coordinates (the
+// same points for every map with the same number of dims).
+uint64_t Fingerprint(const IndexingMap& m) {
+  if (m.num_symbols() != 0) return MapPool::kGenericFingerprint;
+  static constexpr int64_t kCoords[] = {0,  1,  2,  3,  5,   7,   8,
+                                        15, 16, 31, 63, 100, 127, 255};
+  constexpr int kNumCoords = sizeof(kCoords) / sizeof(kCoords[0]);
+  const int n = m.num_dims();
+  size_t h = Mix(Mix(n, m.num_results()), 0x5bd1e995);
+  std::vector<int64_t> point(n);
+  for (int j = 0; j < 2 * kNumCoords; ++j) {
+    for (int i = 0; i < n; ++i) point[i] = kCoords[(j + 5 * i) % kNumCoords];
+    auto in = m.InDomain(point, {});
+    if (!in.ok()) return MapPool::kGenericFingerprint;
+    h = Mix(h, *in);
+    if (!*in) continue;
+    auto r = m.Evaluate(point, {});
+    if (!r.ok()) return MapPool::kGenericFingerprint;
+    for (int64_t v : *r) h = Mix(h, std::hash<int64_t>()(v));
+  }
+  // 0 is reserved for the generic fingerprint.
+  return h == MapPool::kGenericFingerprint ? 1 : h;
+}
+
 }  // namespace
 
 MapId MapPool::Intern(IndexingMap map) {
@@ -61,6 +85,7 @@ MapId MapPool::Intern(IndexingMap map) {
     if (Identical(maps_[id], map)) return id;
   }
   const MapId id = static_cast<MapId>(maps_.size());
+  fingerprints_.push_back(Fingerprint(map));
   maps_.push_back(std::move(map));
   bucket.push_back(id);
   return id;
@@ -89,13 +114,32 @@ bool MapPool::Duplicates(MapId kept, MapId candidate) {
 }
 
 bool IdSet::Insert(MapId id, MapPool* pool) {
-  for (MapId kept : ids_) {
-    if (kept == id) return false;
-  }
-  for (MapId kept : ids_) {
-    if (pool->Duplicates(kept, id)) return false;
+  const uint64_t fp = pool->fingerprint(id);
+  // The kept maps that may duplicate `id`: all of them for a generic
+  // fingerprint, else those of its own and of the generic one.
+  auto duplicated_by = [&](const std::vector<MapId>& kept) {
+    for (MapId k : kept) {
+      if (k == id) return true;
+    }
+    for (MapId k : kept) {
+      if (pool->Duplicates(k, id)) return true;
+    }
+    return false;
+  };
+  if (fp == MapPool::kGenericFingerprint) {
+    if (duplicated_by(ids_)) return false;
+  } else {
+    auto own = by_fingerprint_.find(fp);
+    if (own != by_fingerprint_.end() && duplicated_by(own->second)) {
+      return false;
+    }
+    auto generic = by_fingerprint_.find(MapPool::kGenericFingerprint);
+    if (generic != by_fingerprint_.end() && duplicated_by(generic->second)) {
+      return false;
+    }
   }
   ids_.push_back(id);
+  by_fingerprint_[fp].push_back(id);
   return true;
 }
 

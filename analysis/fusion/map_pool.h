@@ -39,6 +39,13 @@ class MapPool {
   MapId Intern(IndexingMap map);
   const IndexingMap& map(MapId id) const { return maps_[id]; }
   size_t size() const { return maps_.size(); }
+  // Equal for maps that may Duplicate each other; kGenericFingerprint for
+  // maps it says nothing about (range or runtime variables). A map of its
+  // dims alone is a function: its fingerprint hashes its domain membership
+  // and results at fixed points, so maps with different fingerprints
+  // differ somewhere and are never duplicates (no decision needed).
+  static constexpr uint64_t kGenericFingerprint = 0;
+  uint64_t fingerprint(MapId id) const { return fingerprints_[id]; }
 
   // `second` ∘ `first` (first applied first) with runtime producers kept
   // consistent, then FinishMap: the step of every fusion walk.
@@ -51,6 +58,7 @@ class MapPool {
     return (static_cast<uint64_t>(a) << 32) | b;
   }
   std::deque<IndexingMap> maps_;  // stable references while growing
+  std::vector<uint64_t> fingerprints_;
   std::unordered_map<size_t, std::vector<MapId>> by_hash_;
   std::unordered_map<uint64_t, MapId> composed_;
   std::unordered_map<uint64_t, bool> duplicates_;
@@ -58,6 +66,9 @@ class MapPool {
 
 // An IndexingMapSet of pooled ids: insertion order kept, a candidate
 // dropped when it is an id already in the set or a Duplicate of a kept map.
+// A candidate is compared only with the kept maps of its fingerprint and
+// those of the generic one (all of them when its own is generic): sets of
+// thousands of maps (fusions whose paths fan out) stay near-linear.
 class IdSet {
  public:
   bool Insert(MapId id, MapPool* pool);
@@ -67,6 +78,7 @@ class IdSet {
 
  private:
   std::vector<MapId> ids_;
+  std::unordered_map<uint64_t, std::vector<MapId>> by_fingerprint_;
 };
 
 }  // namespace ixa::fusion_internal

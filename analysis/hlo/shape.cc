@@ -180,7 +180,8 @@ std::string Shape::ToString(bool with_layout) const {
 namespace {
 
 // `{1,0:T(8,128)(2,1)E(4)S(1)}`; the '{' is consumed. Items other than
-// tiles and the element size (memory space, index types...) are skipped.
+// tiles and the element size (memory space, `#(index type)`, `*(pointer
+// type)`...) are skipped.
 Result<Layout> ParseLayout(Cursor* c, int rank) {
   Layout layout;
   Position start = c->position();
@@ -221,6 +222,12 @@ Result<Layout> ParseLayout(Cursor* c, int rank) {
         (void)ignored;
       } else if (!item.empty()) {
         // A bare item such as `L` is skipped.
+      } else if (c->Peek() == '#' || c->Peek() == '*') {
+        // The index and pointer types of sparse layouts: `#(s32)*(s64)`.
+        c->Consume(c->Peek());
+        IXA_HLO_TRY(c->Expect('(', "after '#' or '*' in a layout"));
+        IXA_ASSIGN_OR_RETURN(auto ignored, c->RawUntilClose('(', ')'));
+        (void)ignored;
       } else {
         return c->Fail("a layout item (T(...), E(...), S(...)) or '}'");
       }

@@ -192,8 +192,19 @@ Result<Shape> InferShape(const Instruction& in) {
     }
     return first.tuple_elements[in.tuple_index];
   }
+  if (op == "collective-permute" && in.operand_count() > 1) {
+    // In place (slice_sizes): the output buffer, operand 1. Combined: one
+    // output per operand.
+    if (in.HasAttribute("slice_sizes")) return in.operand(1)->shape;
+    Shape tuple;
+    tuple.type = ElementType::kTuple;
+    for (const Instruction* o : in.operands) {
+      tuple.tuple_elements.push_back(o->shape);
+    }
+    return tuple;
+  }
   if (op == "while" || op == "add-dependency" || op == "optimization-barrier" ||
-      op == "collective-permute") {
+      op == "opt-barrier" || op == "collective-permute") {
     return first;
   }
   if (op == "get-dimension-size") return Shape::Array(ElementType::kS32, {});

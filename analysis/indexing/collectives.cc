@@ -79,13 +79,33 @@ Result<Indexing> AllToAllOutToIn(const Instruction& in, int output_id,
   return result;
 }
 
+// A combined collective-permute (XLA's collective-permute combiner): N
+// array operands, an N-tuple result, operand i sent to output i. The
+// in-place form instead has `slice_sizes` and offsets operands.
+bool IsCombinedCollectivePermute(const Instruction& in) {
+  if (in.opcode != "collective-permute" || in.operand_count() < 2 ||
+      in.HasAttribute("slice_sizes") || !in.shape.IsTuple() ||
+      in.shape.tuple_elements.size() !=
+          static_cast<size_t>(in.operand_count())) {
+    return false;
+  }
+  for (int i = 0; i < in.operand_count(); ++i) {
+    const hlo::Shape& s = in.operand(i)->shape;
+    if (!s.IsArray() || s.dims != in.shape.tuple_elements[i].dims) {
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 Result<Indexing> CollectiveOutToIn(const Instruction& in, int output_id,
                                    ExprContext* ctx) {
   const std::string& op = in.opcode;
-  if (op == "all-reduce" || op == "collective-permute") {
-    if (op == "collective-permute" &&
+  if (op == "all-reduce" || IsCombinedCollectivePermute(in) ||
+      op == "collective-permute") {
+    if (op == "collective-permute" && !IsCombinedCollectivePermute(in) &&
         (in.operand_count() != 1 || output_id != 0)) {
       return Unsupported(in,
                          "the in-place collective-permute with offsets "
@@ -96,7 +116,8 @@ Result<Indexing> CollectiveOutToIn(const Instruction& in, int output_id,
     out.indexing_maps.resize(in.operand_count());
     IndexingMap m = IndexingMap::Identity(ctx, OutputDims(in, output_id));
     FinishMap(&m);
-    out.indexing_maps[op == "all-reduce" ? output_id : 0].Insert(std::move(m));
+    out.indexing_maps[in.operand_count() == 1 ? 0 : output_id].Insert(
+        std::move(m));
     return out;
   }
   if (op == "all-to-all") return AllToAllOutToIn(in, output_id, ctx);
@@ -138,14 +159,15 @@ Result<Indexing> CollectiveInToOut(const Instruction& in, int operand,
                                    ExprContext* ctx) {
   const std::string& op = in.opcode;
   if (op == "all-reduce" || op == "collective-permute") {
-    if (op == "collective-permute" && in.operand_count() != 1) {
+    if (op == "collective-permute" && in.operand_count() != 1 &&
+        !IsCombinedCollectivePermute(in)) {
       return Unsupported(in,
                          "the in-place collective-permute with offsets "
                          "operands");
     }
     Indexing out;
     out.indexing_maps.resize(OutputCount(in));
-    int target = op == "all-reduce" ? operand : 0;
+    int target = in.operand_count() == 1 ? 0 : operand;
     IndexingMap m = IndexingMap::Identity(ctx, in.operand(operand)->shape.dims);
     FinishMap(&m);
     out.indexing_maps[target].Insert(std::move(m));

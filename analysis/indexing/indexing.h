@@ -83,6 +83,8 @@ Result<HloInstructionIndexing> ComputeInputToOutputIndexing(
     const hlo::Instruction& instr, int operand_id, ExprContext* ctx);
 
 // Partial: one entry per operand (per output), unknown ones with a reason.
+// Output 0 of an instruction without outputs (an empty tuple) reads nothing:
+// every operand entry is an empty set.
 Result<HloInstructionIndexing> ComputeOutputToInputIndexingPartial(
     const hlo::Instruction& instr, int output_id, ExprContext* ctx);
 Result<HloInstructionIndexing> ComputeInputToOutputIndexingPartial(
@@ -100,6 +102,10 @@ const std::vector<int64_t>& OutputDims(const hlo::Instruction& instr,
 const hlo::Shape& OutputShape(const hlo::Instruction& instr, int output_id);
 // Number of outputs: tuple elements, or 1.
 int OutputCount(const hlo::Instruction& instr);
+// The shape operand `operand_id`'s maps index: the operand's own shape, or
+// for a get-tuple-element of a tuple the element it reads.
+const hlo::Shape& IndexedOperandShape(const hlo::Instruction& instr,
+                                      int operand_id);
 
 // Simplify + RemoveUnusedSymbols: the form every map is returned in.
 void FinishMap(IndexingMap* map);

@@ -200,8 +200,23 @@ Result<bool> BuildInPlaceDus(LoweringContext& lc, BlockBuilder& bb) {
           std::vector<Val> uidx = BindAll(bb, lc.ApplyAll(map, ops), "upd");
           ElementalEmitter ee(&lc, &bb);
           std::vector<Val> starts;
+          // One scalar offset per dim, or (the legacy form) one vector of
+          // them: element j of operand 2.
+          const int vector_operand = hlo::OffsetVectorOperand(*dus);
+          if (vector_operand < 0 &&
+              dus->operand_count() != 2 + static_cast<int>(out_dims.size())) {
+            return Error::Invalid("emit: '" + dus->name + "' has " +
+                                  std::to_string(dus->operand_count() - 2) +
+                                  " offsets for rank " +
+                                  std::to_string(out_dims.size()));
+          }
           for (size_t j = 0; j < out_dims.size(); ++j) {
-            IXA_ASSIGN_OR_RETURN(Val s, ee.EmitOne(dus->operand(2 + j), {}));
+            Result<Val> offset =
+                vector_operand >= 0
+                    ? ee.EmitOne(dus->operand(vector_operand),
+                                 {ir::Index(static_cast<int64_t>(j))})
+                    : ee.EmitOne(dus->operand(2 + j), {});
+            IXA_ASSIGN_OR_RETURN(Val s, std::move(offset));
             Val idx = ir::Op(OpCode::kToIndex, Type::kIndex, {s}, s->type);
             starts.push_back(bb.Bind(
                 "start", ir::Op(OpCode::kClampIndex, Type::kIndex,

@@ -133,6 +133,8 @@ Expr IndexComposer::ExprOf(const Val& v) {
     return ctx_->Dim(id);
   }
   if (n.kind == NodeKind::kApply) {
+    auto memo = apply_expr_.find(&n);
+    if (memo != apply_expr_.end()) return memo->second;
     const IndexingMap& map = *n.map;
     std::vector<Expr> dims, syms;
     for (int i = 0; i < map.num_dims(); ++i)
@@ -140,7 +142,9 @@ Expr IndexComposer::ExprOf(const Val& v) {
     for (int i = 0; i < map.num_symbols(); ++i) {
       syms.push_back(ExprOf(n.operands[map.num_dims() + i]));
     }
-    return Substitute(map.results()[n.result], dims, syms);
+    Expr e = Substitute(map.results()[n.result], dims, syms);
+    apply_expr_.emplace(&n, e);
+    return e;
   }
   auto f = leaf_of_.find(v.get());
   if (f != leaf_of_.end()) return ctx_->Dim(f->second);
@@ -155,6 +159,7 @@ Result<std::vector<Val>> IndexComposer::Compose(const std::vector<Val>& indices,
   leaves_.clear();
   leaf_of_.clear();
   leaf_of_var_.clear();
+  apply_expr_.clear();
   std::vector<Expr> exprs;
   for (const Val& v : indices) exprs.push_back(ExprOf(v));
   std::vector<Expr> results;

@@ -64,6 +64,10 @@ class IndexComposer {
   std::vector<Val> leaves_;
   std::map<const Node*, int> leaf_of_;
   std::map<std::string, int> leaf_of_var_;
+  // The expression of each Apply node already composed: index values share
+  // subtrees (a reshape's results all read the previous op's results), so
+  // an unmemoized walk is exponential in the depth of a chain.
+  std::unordered_map<const Node*, Expr> apply_expr_;
 };
 
 }  // namespace ixa::emit::ir

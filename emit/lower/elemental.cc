@@ -223,7 +223,18 @@ Result<std::vector<Val>> ElementalEmitter::OperandIndex(
   std::vector<Val> operands = index;
   operands.insert(operands.end(), symbols.begin(), symbols.end());
   operands.insert(operands.end(), rts.begin(), rts.end());
-  return lc_->ApplyAll(map, operands);
+  std::vector<Val> out = lc_->ApplyAll(map, operands);
+  // An index computed from other computed indices is bound to a variable:
+  // the results of a reshape all read the previous op's results, so a chain
+  // of such ops written out as one expression would double in size with
+  // each op (flattening composes through the bindings).
+  for (Val& v : out) {
+    if (v->kind != ir::NodeKind::kApply) continue;
+    bool nested = false;
+    for (const Val& o : v->operands) nested |= o->kind == ir::NodeKind::kApply;
+    if (nested) v = bb_->Bind("idx", v);
+  }
+  return out;
 }
 
 Result<std::vector<Val>> ElementalEmitter::RuntimeValues(
@@ -310,6 +321,13 @@ Result<std::vector<Val>> ElementalEmitter::EmitUncached(
   }
   if (op == "get-tuple-element") {
     const Instruction* t = in.operand(0);
+    // An element of a tuple instruction is its operand: emitting the whole
+    // tuple would evaluate every element at this element's index (of
+    // another rank, when the elements' shapes differ).
+    if (t->opcode == "tuple" && in.tuple_index >= 0 &&
+        in.tuple_index < t->operand_count()) {
+      return Emit(t->operand(in.tuple_index), index);
+    }
     IXA_ASSIGN_OR_RETURN(std::vector<Val> all, Emit(t, index));
     int first = 0;
     for (int64_t j = 0; j < in.tuple_index; ++j) {

@@ -326,8 +326,17 @@ Result<bool> CheckEmittable(const hlo::Computation& comp,
 
 Result<bool> LoweringContext::Init() {
   const hlo::Computation* comp = region_.computation;
-  if (!comp || region_.parameters.size() !=
-                   static_cast<size_t>(comp->parameter_count())) {
+  // An instruction group (`instructions`) is not a whole computation even
+  // when it has as many inputs as the computation has parameters: its
+  // inputs may be instructions, which the elemental emitter would walk
+  // through.
+  bool whole =
+      comp && region_.root == comp->root() &&
+      region_.parameters.size() == static_cast<size_t>(comp->parameter_count());
+  for (size_t k = 0; whole && k < region_.parameters.size(); ++k) {
+    whole = region_.parameters[k] == comp->parameter(k);
+  }
+  if (!whole) {
     return Error::Unsupported(
         "emit: code generation takes a whole fusion computation");
   }

@@ -4,6 +4,7 @@
 // need (through the shared tile) and every element moves once.
 #include <catch2/catch.hpp>
 
+#include "analysis/emitters/internal.h"
 #include "tests/analysis/emitters_test_util.h"
 
 namespace ixa::testing {
@@ -137,6 +138,23 @@ TEST_CASE("transpose plan: normalisation (h.4)", "[emitters][transpose]") {
     p0 = f32[8,512] parameter(0)
     ROOT t = f32[512,8] transpose(p0), dimensions={1,0} })");
   CHECK(p.plan.kind == EmitterKind::kLoop);
+  // An unbounded dim (`?`, INT64_MAX in the shape) saturates the run
+  // sizes and the size test instead of overflowing (UBSan: 8 * INT64_MAX).
+  // (The plan itself is limit_exceeded: no launch covers such a shape.)
+  for (const char* text : {R"(ENTRY e {
+    p0 = f32[<=8,?,4] parameter(0)
+    ROOT t = f32[?,<=8,4] transpose(p0), dimensions={1,0,2} })",
+                           R"(ENTRY e {
+    p0 = f32[<=8,?] parameter(0)
+    ROOT t = f32[?,<=8] transpose(p0), dimensions={1,0} })"}) {
+    auto m = ParseOrDie(text);
+    const hlo::Instruction* t = m->entry()->root();
+    auto unbounded = emitters::TiledTransposeDescription(*t, *t);
+    if (unbounded) CHECK(unbounded->permutation.size() == 3);
+    // Nor is a reshape of such a shape taken for a bitcast (its unit
+    // offsets overflowed: INT64_MAX * 784).
+    CHECK_FALSE(emitters::ReshapeIsBitcast(t->operand(0)->shape, t->shape));
+  }
   // f32 transposed then converted to s8 stays with the loop emitter.
   p = Plan(R"(ENTRY e {
     p0 = f32[64,64] parameter(0)

@@ -223,6 +223,52 @@ TEST_CASE("Grouped walk: the same maps as the value-based walk", "[fusion]") {
   }
 }
 
+// A DAG whose every level reads the previous one reversed and shifted by
+// one (pad + slice): the number of distinct maps grows with the cube of the
+// depth, and each map inserted into a set was decided against every kept
+// one (40 levels: 270 s to reach the map limit). Maps of their dims alone
+// now skip the decision when their fingerprints differ: the same maps as
+// the value-based walk, and the limit answered at once.
+std::string FanOutModule(int levels) {
+  std::string text =
+      "HloModule fan_out\nENTRY e {\n  x0 = f32[64] parameter(0)\n";
+  text += "  z = f32[] constant(0)\n";
+  for (int i = 1; i < levels; ++i) {
+    const std::string n = std::to_string(i), p = std::to_string(i - 1);
+    text += "  r" + n + " = f32[64] reverse(x" + p + "), dimensions={0}\n";
+    text += "  p" + n + " = f32[65] pad(x" + p + ", z), padding=1_0\n";
+    text += "  s" + n + " = f32[64] slice(p" + n + "), slice={[0:64]}\n";
+    text += "  x" + n + " = f32[64] add(r" + n + ", s" + n + ")\n";
+  }
+  text +=
+      "  ROOT out = f32[64] negate(x" + std::to_string(levels - 1) + ")\n}\n";
+  return text;
+}
+
+TEST_CASE("Grouped walk: a fan-out DAG of reverses and shifts", "[fusion]") {
+  auto m = ParseOrDie(FanOutModule(12));
+  ExprContext ctx;
+  const FusionRegion region = RegionOfComputation(*m->entry());
+  auto grouped = ComputeGroupedOutputToInputIndexing(region, 0, &ctx);
+  REQUIRE(grouped.ok());
+  auto reference = ReferenceWalk(region, &ctx);
+  for (const hlo::Instruction* instr : grouped->order) {
+    INFO(instr->name);
+    IndexingMapSet distinct;
+    for (const IndexingMapSet& set : reference[instr]) {
+      for (const IndexingMap& map : set) distinct.Insert(map);
+    }
+    CHECK(Printed(grouped->DistinctMapsOf(instr)) == Printed(distinct.maps()));
+  }
+  CHECK(grouped->DistinctMapsOf(region.parameters[0]).size() == 131);
+
+  auto deep = ParseOrDie(FanOutModule(40));
+  auto limited = ComputeGroupedOutputToInputIndexing(
+      RegionOfComputation(*deep->entry()), 0, &ctx);
+  REQUIRE_FALSE(limited.ok());
+  CHECK(limited.error().code == ErrorCode::kLimitExceeded);
+}
+
 TEST_CASE("Grouped walk: a tuple's outputs deduplicated together", "[fusion]") {
   // Both elements of the tuple parameter read at the same index: one map
   // per output, a single distinct map over both.

@@ -89,7 +89,7 @@ Result<Json> Indexing(const Json& request, ExprContext& ctx) {
       }
       if (physical && reason.empty()) {
         IXA_ASSIGN_OR_RETURN(set, Physical(set, OutputShape(*instr, output),
-                                           instr->operand(k)->shape));
+                                           IndexedOperandShape(*instr, k)));
       }
       SetMapsOrUnknown(&entry, set, reason);
       if (reason.empty() &&
@@ -117,8 +117,9 @@ Result<Json> Indexing(const Json& request, ExprContext& ctx) {
     std::string reason = indexing.IsUnknown(j) ? indexing.unknown[j] : "";
     IndexingMapSet set = indexing.indexing_maps[j];
     if (physical && reason.empty()) {
-      IXA_ASSIGN_OR_RETURN(set, Physical(set, instr->operand(operand)->shape,
-                                         OutputShape(*instr, j)));
+      IXA_ASSIGN_OR_RETURN(set,
+                           Physical(set, IndexedOperandShape(*instr, operand),
+                                    OutputShape(*instr, j)));
     }
     SetMapsOrUnknown(&entry, set, reason);
     outputs.push_back(std::move(entry));

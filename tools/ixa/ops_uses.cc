@@ -148,6 +148,15 @@ Result<Json> Tile(const Json& request, ExprContext& ctx) {
     return Error::Invalid("the output has rank " + std::to_string(dims.size()) +
                           ": 'tile' needs that many sizes (and strides)");
   }
+  for (size_t k = 0; k < dims.size(); ++k) {
+    const int64_t stride = strides.empty() ? 1 : strides[k];
+    const int64_t most = stride > 0 ? (dims[k] + stride - 1) / stride : dims[k];
+    if (sizes[k] < 1 || sizes[k] > most) {
+      return Error::Invalid("output tile size " + std::to_string(sizes[k]) +
+                            " of dim " + std::to_string(k) +
+                            " is outside [1, " + std::to_string(most) + "]");
+    }
+  }
   IXA_ASSIGN_OR_RETURN(
       ParameterTiles tiles,
       ComputeParameterTilesPartial(region, output, strides, &ctx));
@@ -166,7 +175,21 @@ Result<Json> Tile(const Json& request, ExprContext& ctx) {
     j["strides"] = PrintTileExprs(*t.tile, 2);
     j["constraints"] = PrintTileConstraints(*t.tile);
     j["tile_map"] = MapToString(t.tile->tile_map);
-    IXA_ASSIGN_OR_RETURN(ConcreteTile c, EvaluateTile(*t.tile, sizes));
+    Result<ConcreteTile> evaluated = EvaluateTile(*t.tile, sizes);
+    if (!evaluated.ok()) {
+      // The operand's map covers only part of the output (a concatenate or
+      // pad operand): a larger output tile has no tile of this operand.
+      if (evaluated.error().code != ErrorCode::kInvalidArgument) {
+        return evaluated.error();
+      }
+      j["values"] = nullptr;
+      j["satisfied"] = false;
+      j["reason"] = "the map covers less of the output than the tile: " +
+                    evaluated.error().message;
+      operands.push_back(std::move(j));
+      continue;
+    }
+    const ConcreteTile& c = *evaluated;
     Json values{{"sizes", c.sizes}, {"strides", c.strides}};
     values["offsets"] = c.offsets ? Json(*c.offsets) : Json(nullptr);
     j["values"] = std::move(values);
