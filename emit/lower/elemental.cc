@@ -520,8 +520,11 @@ Result<std::vector<Val>> ElementalEmitter::EmitReduce(
     bb_->Open();
   }
   auto body = [&]() -> Result<bool> {
-    bool checks = !map0->constraints().empty();
-    if (checks) bb_->Open();
+    // A window position in the padding is out of the map's domain: its
+    // constraints, and also its dimension bounds (`d0 in [1, 32]` for a low
+    // padding of 1), narrower than the output index. The check prints only
+    // the bounds the index ranges do not already imply.
+    bb_->Open();
     std::vector<Val> args = accs;
     for (int k = 0; k < n; ++k) {
       IXA_ASSIGN_OR_RETURN(std::vector<Val> idx,
@@ -535,12 +538,10 @@ Result<std::vector<Val>> ElementalEmitter::EmitReduce(
     for (int k = 0; k < n; ++k) {
       bb_->Add(ir::Assign(accs[k]->name, ir::Var(results[k], types[k])));
     }
-    if (checks) {
-      std::vector<Val> operands = index;
-      operands.insert(operands.end(), symbols.begin(), symbols.end());
-      ir::Block then = bb_->Close();
-      bb_->Add(ir::If(ir::InDomain(map0, operands), std::move(then)));
-    }
+    std::vector<Val> operands = index;
+    operands.insert(operands.end(), symbols.begin(), symbols.end());
+    ir::Block then = bb_->Close();
+    bb_->Add(ir::If(ir::InDomain(map0, operands), std::move(then)));
     return true;
   };
   Result<bool> ok = body();
