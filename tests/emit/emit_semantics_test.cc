@@ -117,6 +117,28 @@ TEST_CASE("emit semantics: regressions of the differential test",
                               "window={size=1 pad=1_1}, to_apply=max_f32 }",
                    {F32({1, 2, 3})},
                    {F32({-kInf, 1, 2, 3, -kInf})}});
+  // maximum / minimum are IEEE-754 2019 maximum / minimum (XLA's
+  // arith.maximumf): -0 < +0 whatever the operand order, NaN propagates.
+  cases.push_back(
+      {"max_min_signed_zeros",
+       "ENTRY e { p = f32[4] parameter(0)\n"
+       "q = f32[4] parameter(1)\n"
+       "a = f32[4] maximum(p, q)\nb = f32[4] minimum(p, q)\n"
+       "ROOT t = (f32[4], f32[4]) tuple(a, b) }",
+       {F32({-0.0f, 0.0f, 1, -0.0f}), F32({0.0f, -0.0f, 1, -0.0f})},
+       {F32({0.0f, 0.0f, 1, -0.0f}), F32({-0.0f, -0.0f, 1, -0.0f})}});
+  // f16 / bf16 data movement keeps NaN payloads (signalling ones too):
+  // the element goes through f32 and back unchanged.
+  cases.push_back({"half_nan_payloads_move",
+                   "ENTRY e { p = f16[4] parameter(0)\n"
+                   "q = bf16[4] parameter(1)\n"
+                   "a = f16[4] reverse(p), dimensions={0}\n"
+                   "b = bf16[4] reverse(q), dimensions={0}\n"
+                   "ROOT t = (f16[4], bf16[4]) tuple(a, b) }",
+                   {U16({0x7c01, 0xfe11, 0x7e00, 0x3c00}),
+                    U16({0x7f81, 0xffc1, 0x7fc0, 0x3f80})},
+                   {U16({0x3c00, 0x7e00, 0xfe11, 0x7c01}),
+                    U16({0x3f80, 0x7fc0, 0xffc1, 0x7f81})}});
   CheckAll(cases);
 }
 
