@@ -572,6 +572,12 @@ Text CPrinter::OpExpr(const Node& n) {
       return FromStorage(t, bits);
     }
     case OpCode::kToIndex:
+      if (n.operand_type == Type::kU64) {  // saturates (unsigned index)
+        return "static_cast<int64_t>(" + x[0] +
+               " > uint64_t(9223372036854775807ULL) ? "
+               "uint64_t(9223372036854775807ULL) : " +
+               x[0] + ")";
+      }
       return "static_cast<int64_t>(" + x[0] + ")";
     case OpCode::kClampIndex:
       return Helper("ixa_clamp_index") + "(" + x[0] + ", " + x[1] + ", " +

@@ -802,6 +802,15 @@ Text MlirPrinter::OpValue(const Node& n, const std::vector<std::string>& xs) {
             Emit("arith.extui " + x[0] + " : " + ComputeType(from) + " to i64");
         return Emit("arith.index_cast " + w + " : i64 to index");
       }
+      if (from == Type::kU64) {  // saturates at the int64 maximum
+        std::string zero = Emit("arith.constant 0 : i64");
+        std::string big =
+            Emit("arith.cmpi slt, " + x[0] + ", " + zero + " : i64");
+        std::string max = Emit("arith.constant 9223372036854775807 : i64");
+        std::string s =
+            Emit("select " + big + ", " + max + ", " + x[0] + " : i64");
+        return Emit("arith.index_cast " + s + " : i64 to index");
+      }
       return Emit("arith.index_cast " + x[0] + " : " + ComputeType(from) +
                   " to index");
     }
