@@ -876,6 +876,21 @@ Status CPrinter::PrintSimulatedKernel(const ir::Kernel& k, CodeWriter& w) {
     w.Line(decl + " = static_cast<" + type + ">(buffers[" +
            std::to_string(arg++) + "]);");
   }
+  // An in-place output (the updated operand's memory): a caller that
+  // passes it its own memory gets the operand's elements copied there
+  // first, so the kernel computes the whole output either way.
+  for (int b : module_.ArgumentBuffers()) {
+    const Buffer& out = module_.buffers[b];
+    if (!out.is_output || out.aliases < 0) continue;
+    const Buffer& in = module_.buffers[out.aliases];
+    int64_t elements = out.physical_elements > 0 ? out.physical_elements
+                                                 : out.shape.ElementCount();
+    w.Open("if (static_cast<const void*>(" + out.name +
+           ") != static_cast<const void*>(" + in.name + ")) {");
+    w.Line("memcpy(" + out.name + ", " + in.name + ", " +
+           std::to_string(elements * ir::StorageBytes(out.type)) + ");");
+    w.Close("}");
+  }
   const int64_t tpb = k.launch.threads_per_block();
   for (const Buffer& b : module_.buffers) {
     if (b.space != BufferSpace::kShared) continue;

@@ -30,6 +30,7 @@ Bytes Of(std::initializer_list<T> values) {
 
 Bytes F32(std::initializer_list<float> v) { return Of<float>(v); }
 Bytes U16(std::initializer_list<uint16_t> v) { return Of<uint16_t>(v); }
+Bytes S32(std::initializer_list<int32_t> v) { return Of<int32_t>(v); }
 
 constexpr float kInf = __builtin_inff();
 
@@ -139,7 +140,60 @@ TEST_CASE("emit semantics: regressions of the differential test",
                     U16({0x7f81, 0xffc1, 0x7fc0, 0x3f80})},
                    {U16({0x3c00, 0x7e00, 0xfe11, 0x7c01}),
                     U16({0x3f80, 0x7fc0, 0xffc1, 0x7f81})}});
+  // An unsigned start index above the int64 maximum is a large index:
+  // clamped to the last valid start, not to 0.
+  cases.push_back({"u64_start_index",
+                   "ENTRY e { p = f32[4] parameter(0)\n"
+                   "i = u64[] parameter(1)\n"
+                   "ROOT d = f32[2] dynamic-slice(p, i), "
+                   "dynamic_slice_sizes={2} }",
+                   {F32({1, 2, 3, 4}), Of<uint64_t>({~uint64_t{0}})},
+                   {F32({3, 4})}});
+  // Float -> s8 / s16 saturates at the type's maximum (it gave -1).
+  cases.push_back({"f16_to_narrow_ints_saturate",
+                   "ENTRY e { p = f16[4] parameter(0)\n"
+                   "a = s8[4] convert(p)\nb = s16[4] convert(p)\n"
+                   "ROOT t = (s8[4], s16[4]) tuple(a, b) }",
+                   {U16({0x7bff, 0xfc00, 0x7e00, 0x5640})},
+                   {Of<int8_t>({127, -128, 0, 100}),
+                    Of<int16_t>({32767, -32768, 0, 100})}});
+  // An in-place update given its own output memory: the operand's
+  // elements are copied there first.
+  SemanticsCase separate{"dus_separate_output_memory",
+                         "ENTRY e { p = s32[4] parameter(0)\n"
+                         "u = s32[2] parameter(1)\ni = s32[] parameter(2)\n"
+                         "ROOT d = s32[4] dynamic-update-slice(p, u, i) }",
+                         {S32({1, 2, 3, 4}), S32({7, 8}), S32({1})},
+                         {S32({1, 7, 8, 4})}};
+  separate.separate_alias = true;
+  cases.push_back(separate);
+  // An update whose output has another layout than its operand cannot be
+  // in place (XLA would not share the buffers): every element is written.
+  cases.push_back({"dus_output_layout_differs",
+                   "ENTRY e { p = f32[2,3]{1,0} parameter(0)\n"
+                   "u = f32[1,2] parameter(1)\ni = s32[] parameter(2)\n"
+                   "j = s32[] parameter(3)\n"
+                   "ROOT d = f32[2,3]{0,1} dynamic-update-slice(p, u, i, j) }",
+                   {F32({1, 2, 3, 4, 5, 6}), F32({10, 20}), S32({1}), S32({5})},
+                   {F32({1, 4, 2, 10, 3, 20})}});
   CheckAll(cases);
+}
+
+TEST_CASE("emit buffers: shapes in XLA's text, repeated tiles in one T") {
+  auto module = hlo::ParseHloModule(
+      "ENTRY e { p = bf16[17,260]{1,0:T(8,128)(2,1)} parameter(0)\n"
+      "ROOT n = bf16[17,260]{1,0:T(8,128)(2,1)} negate(p) }");
+  REQUIRE(module.ok());
+  auto region = ResolveFusion(**module, "");
+  REQUIRE(region.ok());
+  ExprContext ctx;
+  emit::EmitOptions options;
+  auto emitted =
+      emit::EmitFusion(*region, *hw::FindDevice("h100"), options, &ctx);
+  REQUIRE(emitted.ok());
+  REQUIRE(emitted->buffers.size() == 2);
+  CHECK(emitted->buffers[0].shape == "bf16[17,260]{1,0:T(8,128)(2,1)}");
+  CHECK(emitted->buffers[1].shape == "bf16[17,260]{1,0:T(8,128)(2,1)}");
 }
 
 }  // namespace
