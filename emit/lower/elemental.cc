@@ -9,6 +9,7 @@
 
 #include "analysis/indexing/indexing.h"
 #include "core/budget.h"
+#include "core/int_math.h"
 #include "emit/lower/lowering.h"
 
 namespace ixa::emit {
@@ -438,8 +439,24 @@ Result<std::vector<Val>> ElementalEmitter::EmitElementwise(
   auto bind = [&](Val v) { return std::vector<Val>{bb_->Bind("v", v)}; };
   if (op == "copy") return std::vector<Val>{x[0]};
   if (op == "compare") {
-    if (in.HasAttribute("type") && in.Attribute("type") == "TOTALORDER") {
-      return NoCodegen(in, "total-order comparison");
+    if (in.HasAttribute("type") && in.Attribute("type") == "TOTALORDER" &&
+        ir::IsFloat(x[0]->type)) {
+      // XLA's total order: -NaN < -inf < ... < -0 < +0 < ... < inf < +NaN,
+      // payloads ordered. The bits as a signed integer, the magnitude bits
+      // flipped for negative values, compare in that order.
+      const int bits = ir::TypeBits(x[0]->type);
+      const Type it =
+          bits == 16 ? Type::kS16 : (bits == 32 ? Type::kS32 : Type::kS64);
+      const int64_t magnitude =
+          bits == 64 ? kInt64Max : (int64_t{1} << (bits - 1)) - 1;
+      for (Val& v : x) {
+        Val s = bb_->Bind("bits",
+                          ir::Op(OpCode::kBitcastConvert, it, {v}, v->type));
+        Val neg = ir::Op(OpCode::kLt, Type::kPred, {s, ir::Const(it, 0)}, it);
+        Val flipped =
+            ir::Op(OpCode::kXor, it, {s, ir::Const(it, magnitude)}, it);
+        v = bb_->Bind("key", ir::Op(OpCode::kSelect, it, {neg, flipped, s}));
+      }
     }
     std::string dir = in.Attribute("direction");
     static const std::pair<const char*, OpCode> kDirs[] = {

@@ -9,6 +9,7 @@
 //
 // cuda: `extern "C" __global__ void KERNEL(T0* b0, ...)` with __shared__
 // tiles, __syncthreads() and __shfl_down_sync.
+#include <cmath>
 #include <set>
 #include <sstream>
 #include <variant>
@@ -84,9 +85,16 @@ std::string UnsignedWide(Type t) {
   return ir::TypeBits(t) == 64 ? "uint64_t" : "uint32_t";
 }
 
-std::string FloatLiteral(double v, Type t) {
+std::string FloatLiteral(double v, Type t, bool cuda) {
   bool f64 = t == Type::kF64;
-  if (v != v) return f64 ? "(0.0 / 0.0)" : "(0.0f / 0.0f)";
+  if (v != v) {
+    // XLA's `nan` is the positive quiet NaN (0.0f / 0.0f is negative on
+    // x86); it matters to total-order comparisons and bitcasts. (nvcc
+    // calls no host constexpr from device code: CUDA keeps 0 / 0.)
+    if (cuda) return f64 ? "(0.0 / 0.0)" : "(0.0f / 0.0f)";
+    return std::string(std::signbit(v) ? "(-" : "(") + "std::numeric_limits<" +
+           (f64 ? "double" : "float") + ">::quiet_NaN())";
+  }
   if (v > 1.7976931348623157e308) return f64 ? "(1.0 / 0.0)" : "(1.0f / 0.0f)";
   if (v < -1.7976931348623157e308)
     return f64 ? "(-1.0 / 0.0)" : "(-1.0f / 0.0f)";
@@ -359,7 +367,8 @@ Text CPrinter::Expr(const Val& v) {
   switch (n.kind) {
     case NodeKind::kConst:
       if (n.width > 1) return VectorType(n.type, n.width) + "{}";  // zeros
-      if (ir::IsFloat(n.type)) return FloatLiteral(n.float_value, n.type);
+      if (ir::IsFloat(n.type))
+        return FloatLiteral(n.float_value, n.type, cuda_);
       return IntLiteral(n.int_value, n.type);
     case NodeKind::kVar:
       if (cuda_ || n.var_kind == ir::VarKind::kLocal) return VarRef(n.name);
@@ -549,8 +558,8 @@ Text CPrinter::OpExpr(const Node& n) {
       if (from == t) return x[0];
       if (t == Type::kPred) return "(" + x[0] + " != 0)";
       if (from == Type::kPred) {
-        return fl ? "(" + x[0] + " ? " + FloatLiteral(1, t) + " : " +
-                        FloatLiteral(0, t) + ")"
+        return fl ? "(" + x[0] + " ? " + FloatLiteral(1, t, cuda_) + " : " +
+                        FloatLiteral(0, t, cuda_) + ")"
                   : cast(x[0]);
       }
       if (!ir::IsFloat(from)) {
@@ -974,7 +983,7 @@ Text CPrinter::Print() {
       if (b.type == Type::kBF16 || b.type == Type::kF16) {
         v = std::to_string(ir::EncodeHalf(b.type, b.float_data[i]));
       } else if (ir::IsFloat(b.type)) {
-        v = FloatLiteral(b.float_data[i], b.type);
+        v = FloatLiteral(b.float_data[i], b.type, cuda_);
       } else {
         v = IntLiteral(b.int_data[i], b.type);
       }
@@ -1009,6 +1018,7 @@ Text CPrinter::Print() {
   out.Line("#include <cmath>");
   out.Line("#include <cstdint>");
   out.Line("#include <cstring>");
+  out.Line("#include <limits>");
   out.Line("#include <type_traits>");
   out.Line("");
   std::string text = out.Take();

@@ -176,6 +176,28 @@ TEST_CASE("emit semantics: regressions of the differential test",
                    "ROOT d = f32[2,3]{0,1} dynamic-update-slice(p, u, i, j) }",
                    {F32({1, 2, 3, 4, 5, 6}), F32({10, 20}), S32({1}), S32({5})},
                    {F32({1, 4, 2, 10, 3, 20})}});
+  // compare with type=TOTALORDER (it was refused): -NaN < -inf < -0 < +0
+  // < inf < +NaN, NaN payloads ordered; f32 and bf16.
+  cases.push_back(
+      {"total_order_compare",
+       "ENTRY e { p = f32[5] parameter(0)\nq = f32[5] parameter(1)\n"
+       "a = pred[5] compare(p, q), direction=LT, type=TOTALORDER\n"
+       "r = bf16[5] parameter(2)\ns = bf16[5] parameter(3)\n"
+       "b = pred[5] compare(r, s), direction=GE, type=TOTALORDER\n"
+       "ROOT t = (pred[5], pred[5]) tuple(a, b) }",
+       {Of<uint32_t>({0x80000000, 0, 0xffc00000, 0x7f800000, 0x7fc00001}),
+        Of<uint32_t>({0, 0x80000000, 0xff800000, 0x7fc00000, 0x7fc00000}),
+        U16({0x8000, 0xffc0, 0x7fc1, 0x3f80, 0x7f80}),
+        U16({0x0000, 0xff80, 0x7fc0, 0x3f80, 0x7fc0})},
+       {Of<uint8_t>({1, 0, 1, 1, 0}), Of<uint8_t>({0, 0, 1, 1, 0})}});
+  // The constant `nan` is XLA's positive quiet NaN, `-nan` the negative.
+  cases.push_back(
+      {"nan_constant_bits",
+       "ENTRY e { c = f32[] constant(nan)\nd = f32[] constant(-nan)\n"
+       "a = s32[] bitcast-convert(c)\nb = s32[] bitcast-convert(d)\n"
+       "ROOT t = (s32[], s32[]) tuple(a, b) }",
+       {},
+       {Of<uint32_t>({0x7fc00000}), Of<uint32_t>({0xffc00000})}});
   CheckAll(cases);
 }
 
