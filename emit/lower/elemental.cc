@@ -160,6 +160,7 @@ bool IsEmittableOpcode(const std::string& opcode) {
                                   "convert",
                                   "bitcast-convert",
                                   "is-finite",
+                                  "reduce-precision",
                                   "scatter"};
   for (const UnaryOp& u : kUnary) {
     if (opcode == u.opcode) return true;
@@ -479,6 +480,7 @@ Result<std::vector<Val>> ElementalEmitter::EmitElementwise(
   if (op == "is-finite") {
     return bind(ir::Op(OpCode::kIsFinite, Type::kPred, x, x[0]->type));
   }
+  if (op == "reduce-precision") return EmitReducePrecision(in, x[0]);
   const bool fl = ir::IsFloat(t);
   if (x.size() == 1) {
     for (const UnaryOp& u : kUnary) {
@@ -507,6 +509,65 @@ Result<std::vector<Val>> ElementalEmitter::EmitElementwise(
     }
   }
   return NoCodegen(in);
+}
+
+// XLA's EmitReducePrecisionIR on the bits of the element type: round the
+// mantissa to `mantissa_bits` (nearest even), then what the exponent range
+// of `exponent_bits` cannot hold overflows to infinity or underflows to a
+// signed zero (no denormals); a NaN stays as it is.
+Result<std::vector<Val>> ElementalEmitter::EmitReducePrecision(
+    const Instruction& in, const Val& x) {
+  const Type ft = x->type;
+  if (!ir::IsFloat(ft)) return NoCodegen(in, "on a non-float type");
+  int64_t eb = 0, mb = 0;
+  try {
+    eb = std::stoll(in.Attribute("exponent_bits"));
+    mb = std::stoll(in.Attribute("mantissa_bits"));
+  } catch (const std::exception&) {
+    return NoCodegen(in, "without exponent_bits and mantissa_bits");
+  }
+  const int n = ir::TypeBits(ft);
+  const int m = ft == Type::kF16    ? 10
+                : ft == Type::kBF16 ? 7
+                : ft == Type::kF32  ? 23
+                                    : 52;
+  const int e = n - 1 - m;
+  if (eb < 1 || mb < 0) return NoCodegen(in, "with no exponent bits");
+  const Type ut = n == 16 ? Type::kU16 : (n == 32 ? Type::kU32 : Type::kU64);
+  const uint64_t all = n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
+  auto k = [&](uint64_t v) { return ir::Const(ut, static_cast<int64_t>(v)); };
+  auto op2 = [&](OpCode c, const Val& a, const Val& b) {
+    return ir::Op(c, ut, {a, b}, ut);
+  };
+  Val bits = bb_->Bind("rp", ir::Op(OpCode::kBitcastConvert, ut, {x}, ft));
+  if (mb < m) {
+    const int shift = static_cast<int>(m - mb);
+    const uint64_t last = uint64_t{1} << shift;
+    Val last_bit = op2(OpCode::kAnd, op2(OpCode::kShrL, bits, k(shift)), k(1));
+    Val bias = op2(OpCode::kAdd, last_bit, k((last >> 1) - 1));
+    bits = bb_->Bind("rp", op2(OpCode::kAnd, op2(OpCode::kAdd, bits, bias),
+                               k(~(last - 1) & all)));
+  }
+  if (eb < e) {
+    const uint64_t exp_mask = ((uint64_t{1} << e) - 1) << m;
+    const uint64_t sign_mask = uint64_t{1} << (n - 1);
+    const uint64_t src_bias = (uint64_t{1} << (e - 1)) - 1;
+    const uint64_t red_bias = (uint64_t{1} << (eb - 1)) - 1;
+    Val exponent = bb_->Bind("rpe", op2(OpCode::kAnd, bits, k(exp_mask)));
+    Val sign = bb_->Bind("rps", op2(OpCode::kAnd, bits, k(sign_mask)));
+    Val over = ir::Op(OpCode::kGt, Type::kPred,
+                      {exponent, k((src_bias + red_bias) << m)}, ut);
+    Val under = ir::Op(OpCode::kLe, Type::kPred,
+                       {exponent, k((src_bias - red_bias) << m)}, ut);
+    Val flushed = ir::Op(OpCode::kSelect, ut, {under, sign, bits});
+    bits = bb_->Bind(
+        "rp", ir::Op(OpCode::kSelect, ut,
+                     {over, op2(OpCode::kOr, sign, k(exp_mask)), flushed}));
+  }
+  Val r = ir::Op(OpCode::kBitcastConvert, ft, {bits}, ut);
+  Val nan = ir::Op(OpCode::kNe, Type::kPred, {x, x}, ft);
+  return std::vector<Val>{
+      bb_->Bind("v", ir::Op(OpCode::kSelect, ft, {nan, x, r}))};
 }
 
 Result<std::vector<Val>> ElementalEmitter::EmitReduce(

@@ -198,6 +198,24 @@ TEST_CASE("emit semantics: regressions of the differential test",
        "ROOT t = (s32[], s32[]) tuple(a, b) }",
        {},
        {Of<uint32_t>({0x7fc00000}), Of<uint32_t>({0xffc00000})}});
+  // reduce-precision (it was refused; XLA emits it): round the mantissa to
+  // nearest even, overflow to inf, underflow to a signed zero, NaN kept.
+  // f32 to f16's range and precision; f16 to 2 mantissa bits (on its own
+  // bits: subnormals round as their bits say).
+  cases.push_back(
+      {"reduce_precision",
+       "ENTRY e { p = f32[7] parameter(0)\nq = f16[5] parameter(1)\n"
+       "a = f32[7] reduce-precision(p), exponent_bits=5, "
+       "mantissa_bits=10\n"
+       "b = f16[5] reduce-precision(q), exponent_bits=5, "
+       "mantissa_bits=2\n"
+       "ROOT t = (f32[7], f16[5]) tuple(a, b) }",
+       {Of<uint32_t>({0x3f800000, 0x477ff000, 0x322bcc77, 0xb7fba882,
+                      0x3f801000, 0x3f803000, 0x7fc00001}),
+        U16({0x0007, 0x0300, 0x3c00, 0x7bff, 0x8001})},
+       {Of<uint32_t>({0x3f800000, 0x7f800000, 0, 0x80000000, 0x3f800000,
+                      0x3f804000, 0x7fc00001}),
+        U16({0, 0x0300, 0x3c00, 0x7c00, 0x8000})}});
   CheckAll(cases);
 }
 
