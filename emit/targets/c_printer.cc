@@ -513,7 +513,9 @@ Text CPrinter::OpExpr(const Node& n) {
       if (fl) return Helper("ixa_fmin") + "(" + x[0] + ", " + x[1] + ")";
       return "(" + x[0] + " < " + x[1] + " ? " + x[0] + " : " + x[1] + ")";
     case OpCode::kPow:
-      if (fl) return RoundTo(t, Math("pow") + "(" + x[0] + ", " + x[1] + ")");
+      if (fl) {
+        return RoundTo(t, Helper("ixa_fpow") + "(" + x[0] + ", " + x[1] + ")");
+      }
       return Helper("ixa_ipow") + "(" + x[0] + ", " + x[1] + ")";
     case OpCode::kAtan2:
       return RoundTo(t, Math("atan2") + "(" + x[0] + ", " + x[1] + ")");

@@ -212,6 +212,19 @@ const CHelper kHelpers[] = {
      "  return static_cast<T>(s >> static_cast<U>(b));\n"
      "}\n",
      ""},
+    // Float power: x^0 = 1 and 1^y = 1 whatever the other operand, a
+    // signalling NaN included (XLA; glibc's pow answers a quiet NaN there).
+    {"ixa_fpow",
+     "template <typename T>\n"
+     "IXA_FN T ixa_fpow(T a, T b) {\n"
+     "  if (b == T(0) || a == T(1)) return T(1);\n"
+     "#ifdef __CUDACC__\n"
+     "  return pow(a, b);\n"
+     "#else\n"
+     "  return std::pow(a, b);\n"
+     "#endif\n"
+     "}\n",
+     ""},
     // Integer power by squaring with wrap-around; negative exponents:
     // 1 for base 1, +-1 for base -1, else 0 (XLA).
     {"ixa_ipow",

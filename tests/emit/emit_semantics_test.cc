@@ -216,6 +216,14 @@ TEST_CASE("emit semantics: regressions of the differential test",
        {Of<uint32_t>({0x3f800000, 0x7f800000, 0, 0x80000000, 0x3f800000,
                       0x3f804000, 0x7fc00001}),
         U16({0, 0x0300, 0x3c00, 0x7c00, 0x8000})}});
+  // x^0 = 1 and 1^y = 1 even for a signalling NaN (glibc's pow gave NaN).
+  cases.push_back(
+      {"power_of_signalling_nan",
+       "ENTRY e { p = f32[3] parameter(0)\nq = f32[3] parameter(1)\n"
+       "ROOT r = f32[3] power(p, q) }",
+       {Of<uint32_t>({0x7f800001, 0x3f800000, 0x40000000}),
+        Of<uint32_t>({0x80000000, 0x7fa00000, 0x40400000})},
+       {F32({1, 1, 8})}});
   CheckAll(cases);
 }
 

@@ -30,6 +30,7 @@ import sys
 import tempfile
 import time
 
+sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import inputs as I  # noqa: E402
@@ -176,6 +177,10 @@ def check_one_inner(task):
         res['status'] = 'buffers'
         res['details'].append('ixa buffers %s, expected %s' % (
             [b['shape'] for b in bufs_json], [shape_text(s) for s in ours]))
+        return res
+    if any(N.bits(s.t) < 8 for s in ours):
+        res['status'] = 'skipped'  # sub-byte packing is not modelled here
+        res['details'].append('sub-byte buffers emitted: not checked')
         return res
     src = os.path.join(workdir, 'k%d.cc' % i)
     so = os.path.join(workdir, 'k%d.so' % i)

@@ -84,6 +84,7 @@ def _reduce_input(g, dims, t):
 def reduction(g):
     r = g.r
     b = g.b
+    g.safe = r.random() < 0.7
     form = r.choice(['row', 'row', 'multirow', 'column', 'column', 'scalar',
                      'random', 'argmax', 'two'])
     if form == 'row':
@@ -340,7 +341,23 @@ def rounding(g):
     return roots
 
 
+def subbyte(g):
+    """s4 / u4 (packed two to a byte): converted to and from wider types."""
+    r = g.r
+    b = g.b
+    t = r.choice(['s4', 'u4'])
+    dims = g.pick_dims(r.randint(1, 2), 500)
+    p = b.param(t, dims, None)
+    wide = b.convert(p, r.choice(['s32', 'f32', 's8']))
+    roots = [wide]
+    if r.random() < 0.5:
+        q = g.param('s32', dims, None)
+        roots.append(b.convert(q, t))
+    return roots
+
+
 RECIPES = {
+    'subbyte': subbyte,
     'rounding': rounding,
     'mixed': mixed,
     'loop_elementwise': loop_elementwise,
