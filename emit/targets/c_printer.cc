@@ -1020,7 +1020,10 @@ Text CPrinter::Print() {
   out.Line("#include <cmath>");
   out.Line("#include <cstdint>");
   out.Line("#include <cstring>");
-  out.Line("#include <limits>");
+  std::string code = body.Take();
+  if (code.find("std::numeric_limits") != std::string::npos) {
+    out.Line("#include <limits>");  // NaN constants
+  }
   out.Line("#include <type_traits>");
   out.Line("");
   std::string text = out.Take();
@@ -1031,7 +1034,7 @@ Text CPrinter::Print() {
     }
     text += code + "\n";
   }
-  return text + body.Take();
+  return text + code;
 }
 
 }  // namespace
