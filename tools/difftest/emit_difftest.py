@@ -188,7 +188,8 @@ def check_one_inner(task):
         f.write(response['code'])
     cmd = ['g++', '-std=c++17', '-O2', '-shared', '-fPIC', '-o', so, src]
     if opts.get('ubsan'):
-        cmd[3:3] = ['-fsanitize=undefined', '-fno-sanitize-recover=all']
+        cmd[3:3] = ['-fsanitize=undefined,float-cast-overflow',
+                      '-fno-sanitize-recover=all']
     cc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     if cc.returncode != 0:
         res['status'] = 'compile'

@@ -3,10 +3,10 @@ each builds the fusion body with a Gen and returns its roots."""
 import numerics as N
 
 ROW_DIMS = [[7, 1000], [3, 257], [1, 2048], [5, 64], [2, 3, 300], [1000],
-            [4, 33], [2, 1100], [9, 700]]
+            [4, 33], [2, 1100], [9, 700], [2, 17000], [1, 33000], [3, 8193]]
 MULTIROW_DIMS = [[300, 8], [100, 4], [64, 16], [50, 2], [33, 32]]
 COLUMN_DIMS = [[100, 65], [3, 300, 130], [64, 33], [257, 7], [40, 40, 3],
-               [200, 2]]
+               [200, 2], [5000, 3], [4100, 5], [33, 1025]]
 
 
 def loop_elementwise(g):
@@ -356,7 +356,34 @@ def subbyte(g):
     return roots
 
 
+def degenerate(g):
+    """Roots that are parameters, constants or iotas; unused parameters;
+    a parameter in a tuple root; empty arrays."""
+    r = g.r
+    b = g.b
+    t = g.pick_type()
+    dims = g.pick_dims(zero=True)
+    p = g.param(t, dims)
+    if r.random() < 0.5:
+        g.param(g.pick_type(), g.pick_dims())  # unused
+    form = r.choice(['param', 'constant', 'iota', 'tuple', 'scalar'])
+    if form == 'param':
+        return [p]
+    if form == 'constant':
+        n = g.count(dims)
+        if n > 64:
+            return [p]
+        return [b.constant(t, dims, [g.special(t) for _ in range(n)])]
+    if form == 'iota' and dims and t != 'pred':
+        return [b.iota(t, dims, r.randrange(len(dims)))]
+    if form == 'scalar':
+        q = g.param(t, [])
+        return [g.expr([q], g.pick_type(), 2)]
+    return [p, g.expr([p], g.pick_type(), 1)]
+
+
 RECIPES = {
+    'degenerate': degenerate,
     'subbyte': subbyte,
     'rounding': rounding,
     'mixed': mixed,
