@@ -109,7 +109,15 @@ class Builder:
         return self.add('convert', Shape(t, x.shape.dims, layout), [x])
 
     def bitcast_convert(self, x, t, layout=None):
-        return self.add('bitcast-convert', Shape(t, x.shape.dims, layout), [x])
+        """Same width: elementwise. Narrower: a new minor dim of the width
+        ratio; wider: the operand's minor dim (the ratio) goes away."""
+        dims = list(x.shape.dims)
+        a, c = N.bits(x.shape.t), N.bits(t)
+        if c < a:
+            dims.append(a // c)
+        elif c > a:
+            dims = dims[:-1]
+        return self.add('bitcast-convert', Shape(t, dims, layout), [x])
 
     def copy(self, x, layout=None):
         return self.add('copy', Shape(x.shape.t, x.shape.dims, layout), [x])

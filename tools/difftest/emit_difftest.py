@@ -355,7 +355,6 @@ def main():
             if args.verbose:
                 print('%4d %-16s %-22s %s' % (res['i'], res['recipe'],
                                              res['emitter'], res['status']))
-            res['vector'] = 'vector_size' in res and res['vector_size'] > 1
     by_emitter = collections.Counter(r['emitter'] for r in results)
     elems = sum(r.get('elems', 0) for r in results)
     skipped = sum(r.get('skipped_elems', 0) for r in results)

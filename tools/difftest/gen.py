@@ -42,7 +42,7 @@ class Gen:
                   zero=False):
         r = self.r
         if rank is None:
-            rank = r.choice([0, 1, 1, 2, 2, 2, 3, 3, 4])
+            rank = r.choice([0, 1, 1, 2, 2, 2, 3, 3, 4, 5])
         while True:
             dims = [r.choice(pool) for _ in range(rank)]
             n = 1

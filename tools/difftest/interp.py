@@ -556,6 +556,36 @@ class Interpreter:
             errs.append(err)
         return Arr(ins.shape, vals, errs)
 
+    def op_bitcast_convert(self, ins, ops):
+        src = ops[0]
+        a, c = N.bits(src.shape.t), N.bits(ins.shape.t)
+        if a == c:
+            return self.elementwise(ins, ops)
+        # Little-endian: the narrow elements of one wide element are its
+        # bytes (or halves, ...) from the least significant up.
+        vals, errs = [], []
+        if c < a:
+            k = a // c
+            for v, e in zip(src.vals, src.err):
+                u = N.to_unsigned_bits(v, src.shape.t)
+                bad = e or (N.is_float(src.shape.t) and
+                            N.is_canonical_nan(v, src.shape.t))
+                for j in range(k):
+                    vals.append(N.from_unsigned_bits(
+                        (u >> (c * j)) & ((1 << c) - 1), ins.shape.t))
+                    errs.append(INF if bad else 0.0)
+        else:
+            k = c // a
+            for i in range(0, len(src.vals), k):
+                u = 0
+                for j in range(k):
+                    u |= N.to_unsigned_bits(src.vals[i + j], src.shape.t) << (
+                        a * j)
+                bad = any(src.err[i:i + k])
+                vals.append(N.from_unsigned_bits(u, ins.shape.t))
+                errs.append(INF if bad else 0.0)
+        return Arr(ins.shape, vals, errs)
+
     def op_reduce_precision(self, ins, ops):
         t = ins.shape.t
         eb, mb = ins.a['exponent_bits'], ins.a['mantissa_bits']

@@ -382,7 +382,54 @@ def degenerate(g):
     return [p, g.expr([p], g.pick_type(), 1)]
 
 
+def vectorize(g):
+    """Larger loop fusions without vectorization blockers (the loop emitter
+    unrolls and vectorizes them on the small device), row broadcasts."""
+    r = g.r
+    b = g.b
+    t = g.pick_type('fi')
+    dims = [r.choice([2, 3, 8, 16]), r.choice([64, 128, 256, 260, 96])]
+    leaves = [g.param(t, dims, None)]
+    if r.random() < 0.5:
+        row = g.param(t, [dims[1]], None)
+        leaves.append(b.broadcast(row, dims, [1]))
+    x = leaves[0]
+    for _ in range(r.randint(1, 3)):
+        op = r.choice(['add', 'multiply', 'maximum', 'subtract'] if
+                      N.is_float(t) else ['add', 'xor', 'minimum', 'and'])
+        x = b.binary(op, x, r.choice(leaves))
+        if N.is_float(t) and r.random() < 0.3:
+            x = b.unary(r.choice(['exponential', 'tanh', 'abs', 'negate']), x)
+    roots = [x]
+    if r.random() < 0.3:
+        roots.append(b.convert(x, g.pick_type('fi')))
+    return roots
+
+
+def bitcast_width(g):
+    """bitcast-convert between widths (a minor dim of the ratio appears or
+    goes away)."""
+    r = g.r
+    b = g.b
+    t = g.pick_type('fi')
+    narrow = [u for u in ['s8', 'u8', 's16', 'u16', 'f16', 'bf16', 's32',
+                          'f32'] if N.bits(u) < N.bits(t)]
+    dims = g.pick_dims(r.randint(0, 2), 300)
+    if narrow and r.random() < 0.5:
+        p = g.param(t, dims, None)
+        return [b.bitcast_convert(p, r.choice(narrow))]
+    wide = [u for u in ['s16', 'f16', 's32', 'u32', 'f32', 's64', 'f64']
+            if N.bits(u) > N.bits(t) and t != 'pred']
+    if not wide:
+        return [g.param(t, dims, None)]
+    w = r.choice(wide)
+    p = g.param(t, dims + [N.bits(w) // N.bits(t)], None)
+    return [b.bitcast_convert(p, w)]
+
+
 RECIPES = {
+    'bitcast_width': bitcast_width,
+    'vectorize': vectorize,
     'degenerate': degenerate,
     'subbyte': subbyte,
     'rounding': rounding,
