@@ -4,11 +4,46 @@
 
 namespace ixa::emit {
 
+bool InPlaceShapesMatch(const hlo::Shape& param, const hlo::Shape& out) {
+  if (!param.Compatible(out) || param.MinorToMajor() != out.MinorToMajor()) {
+    return false;
+  }
+  hlo::Layout none;
+  const hlo::Layout& a = param.layout ? *param.layout : none;
+  const hlo::Layout& b = out.layout ? *out.layout : none;
+  return a.tiles == b.tiles && a.element_size_bits == b.element_size_bits;
+}
+
+namespace {
+
+// Every in-place root can share its parameter's memory.
+bool InPlaceRootsShareMemory(const EmitterPlan& plan) {
+  for (const RootPlan& r : plan.roots) {
+    const hlo::Instruction* dus = r.root;
+    while (dus->opcode == "bitcast" || dus->opcode == "reshape") {
+      dus = dus->operand(0);
+    }
+    if (dus->opcode != "dynamic-update-slice") return false;
+    const hlo::Instruction* base = dus->operand(0);
+    if (base->opcode == "bitcast") base = base->operand(0);
+    if (!InPlaceShapesMatch(base->shape, r.root->shape)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 Result<EmitResult> EmitFusion(const FusionRegion& region,
                               const hw::Device& device,
                               const EmitOptions& options, ExprContext* ctx) {
   IXA_ASSIGN_OR_RETURN(EmitterPlan plan,
                        ComputeEmitterPlan(region, device, ctx));
+  if (plan.kind == EmitterKind::kInPlaceDynamicUpdateSlice &&
+      !InPlaceRootsShareMemory(plan)) {
+    PlanOptions loop;
+    loop.force_loop = true;
+    IXA_ASSIGN_OR_RETURN(plan, ComputeEmitterPlan(region, device, loop, ctx));
+  }
   return EmitFusionWithPlan(region, plan, options, ctx);
 }
 

@@ -64,9 +64,17 @@ Result<EmitResult> EmitFusionWithPlan(const FusionRegion& region,
                                       const EmitOptions& options,
                                       ExprContext* ctx);
 
+// True when an output of shape `out` can be written in the memory of a
+// parameter of shape `param` (same shape, layout included: XLA's buffer
+// sharing for in-place outputs).
+bool InPlaceShapesMatch(const hlo::Shape& param, const hlo::Shape& out);
+
 // Plans (ComputeEmitterPlan on `device`) then emits. Errors: Unsupported
 // naming an op no emitter generates, Invalid when the plan needs more
-// shared memory than the device gives a block.
+// shared memory than the device gives a block. An in-place
+// dynamic-update-slice plan whose output cannot share its parameter's
+// memory (another layout: XLA's buffer assignment would not alias them)
+// is emitted with the loop emitter instead.
 Result<EmitResult> EmitFusion(const FusionRegion& region,
                               const hw::Device& device,
                               const EmitOptions& options, ExprContext* ctx);

@@ -159,9 +159,10 @@ std::string Shape::ToString(bool with_layout) const {
       out += std::to_string(layout->minor_to_major[i]);
     }
     if (!layout->tiles.empty()) {
-      out += ":";
+      // XLA's form: one T, then each tile in parentheses (T(8,128)(2,1)).
+      out += ":T";
       for (const Tile& t : layout->tiles) {
-        out += "T(";
+        out += "(";
         for (size_t i = 0; i < t.dims.size(); ++i) {
           if (i) out += ",";
           out += t.dims[i] < 0 ? "*" : std::to_string(t.dims[i]);

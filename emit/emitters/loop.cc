@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "emit/emitters/emitters.h"
+#include "emit/pipeline.h"
 
 namespace ixa::emit::emitters {
 
@@ -63,6 +64,18 @@ std::vector<int64_t> IntList(const std::string& raw) {
 int ParameterBufferOf(LoweringContext& lc, const Instruction* instr) {
   int k = lc.ParameterIndex(instr);
   return k < 0 ? -1 : lc.ParameterBuffer(k);
+}
+
+// An output can live in a parameter's memory only when both have the same
+// shape, layout included (XLA's buffer sharing,
+// HloDataflowAnalysis::CanShareOperandBufferWithUser).
+Result<bool> CheckSharesMemory(const Instruction* param,
+                               const Instruction* root) {
+  if (InPlaceShapesMatch(param->shape, root->shape)) return true;
+  return Error::Unsupported(
+      "emit: '" + root->name + "' (" + root->shape.ToString(true) +
+      ") cannot be written in the memory of '" + param->name + "' (" +
+      param->shape.ToString(true) + "): another shape or layout");
 }
 
 }  // namespace
@@ -188,6 +201,7 @@ Result<bool> BuildInPlaceDus(LoweringContext& lc, BlockBuilder& bb) {
       return Error::Unsupported("emit: the updated operand of '" + dus->name +
                                 "' is not a fusion parameter");
     }
+    IXA_EMIT_TRY(CheckSharesMemory(base, r.root));
     std::vector<int> buffers = RootBuffers(lc, r);
     lc.module().buffers[buffers[0]].aliases = base_buffer;
     const std::vector<int64_t>& out_dims = dus->shape.dims;
@@ -256,6 +270,7 @@ Result<bool> BuildScatter(LoweringContext& lc, BlockBuilder& bb) {
         "emit: the scatter operand of '" + scatter->name +
         "' is not a fusion parameter (XLA scatters in place)");
   }
+  IXA_EMIT_TRY(CheckSharesMemory(operand, scatter));
   if (scatter->HasAttribute("input_batching_dims") &&
       !IntList(scatter->Attribute("input_batching_dims")).empty()) {
     return Error::Unsupported("emit: scatter with batching dims");

@@ -393,6 +393,8 @@ Val Op(OpCode op, Type type, std::vector<Val> operands, Type operand_type) {
           Interval{-(int64_t{1} << (bits - 1)), (int64_t{1} << (bits - 1)) - 1};
     } else if (bits < 64) {
       n->range = Interval{0, (int64_t{1} << bits) - 1};
+    } else if (IsUnsignedInt(operand_type)) {
+      n->range = Interval{0, kInt64Max};  // saturates: an unsigned index
     }
   }
   n->operands = std::move(operands);

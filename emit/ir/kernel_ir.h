@@ -121,7 +121,9 @@ enum class OpCode : uint8_t {
   kConvert,         // operand_type -> type
   kBitcastConvert,  // same width, operand_type -> type
   // index helpers (all of type index unless said)
-  kToIndex,     // integer -> index (sign- or zero-extended)
+  kToIndex,     // integer -> index (sign- or zero-extended; a u64 above the
+                //   int64 maximum saturates, so it clamps as the large
+                //   unsigned value it is)
   kClampIndex,  // (x, lo, hi) on indices: std::clamp
 };
 const char* OpCodeName(OpCode op);

@@ -9,6 +9,7 @@
 
 #include "analysis/indexing/indexing.h"
 #include "core/budget.h"
+#include "core/int_math.h"
 #include "emit/lower/lowering.h"
 
 namespace ixa::emit {
@@ -159,6 +160,7 @@ bool IsEmittableOpcode(const std::string& opcode) {
                                   "convert",
                                   "bitcast-convert",
                                   "is-finite",
+                                  "reduce-precision",
                                   "scatter"};
   for (const UnaryOp& u : kUnary) {
     if (opcode == u.opcode) return true;
@@ -456,8 +458,24 @@ Result<std::vector<Val>> ElementalEmitter::EmitElementwise(
   auto bind = [&](Val v) { return std::vector<Val>{bb_->Bind("v", v)}; };
   if (op == "copy") return std::vector<Val>{x[0]};
   if (op == "compare") {
-    if (in.HasAttribute("type") && in.Attribute("type") == "TOTALORDER") {
-      return NoCodegen(in, "total-order comparison");
+    if (in.HasAttribute("type") && in.Attribute("type") == "TOTALORDER" &&
+        ir::IsFloat(x[0]->type)) {
+      // XLA's total order: -NaN < -inf < ... < -0 < +0 < ... < inf < +NaN,
+      // payloads ordered. The bits as a signed integer, the magnitude bits
+      // flipped for negative values, compare in that order.
+      const int bits = ir::TypeBits(x[0]->type);
+      const Type it =
+          bits == 16 ? Type::kS16 : (bits == 32 ? Type::kS32 : Type::kS64);
+      const int64_t magnitude =
+          bits == 64 ? kInt64Max : (int64_t{1} << (bits - 1)) - 1;
+      for (Val& v : x) {
+        Val s = bb_->Bind("bits",
+                          ir::Op(OpCode::kBitcastConvert, it, {v}, v->type));
+        Val neg = ir::Op(OpCode::kLt, Type::kPred, {s, ir::Const(it, 0)}, it);
+        Val flipped =
+            ir::Op(OpCode::kXor, it, {s, ir::Const(it, magnitude)}, it);
+        v = bb_->Bind("key", ir::Op(OpCode::kSelect, it, {neg, flipped, s}));
+      }
     }
     std::string dir = in.Attribute("direction");
     static const std::pair<const char*, OpCode> kDirs[] = {
@@ -480,6 +498,7 @@ Result<std::vector<Val>> ElementalEmitter::EmitElementwise(
   if (op == "is-finite") {
     return bind(ir::Op(OpCode::kIsFinite, Type::kPred, x, x[0]->type));
   }
+  if (op == "reduce-precision") return EmitReducePrecision(in, x[0]);
   const bool fl = ir::IsFloat(t);
   if (x.size() == 1) {
     for (const UnaryOp& u : kUnary) {
@@ -510,6 +529,65 @@ Result<std::vector<Val>> ElementalEmitter::EmitElementwise(
   return NoCodegen(in);
 }
 
+// XLA's EmitReducePrecisionIR on the bits of the element type: round the
+// mantissa to `mantissa_bits` (nearest even), then what the exponent range
+// of `exponent_bits` cannot hold overflows to infinity or underflows to a
+// signed zero (no denormals); a NaN stays as it is.
+Result<std::vector<Val>> ElementalEmitter::EmitReducePrecision(
+    const Instruction& in, const Val& x) {
+  const Type ft = x->type;
+  if (!ir::IsFloat(ft)) return NoCodegen(in, "on a non-float type");
+  int64_t eb = 0, mb = 0;
+  try {
+    eb = std::stoll(in.Attribute("exponent_bits"));
+    mb = std::stoll(in.Attribute("mantissa_bits"));
+  } catch (const std::exception&) {
+    return NoCodegen(in, "without exponent_bits and mantissa_bits");
+  }
+  const int n = ir::TypeBits(ft);
+  const int m = ft == Type::kF16    ? 10
+                : ft == Type::kBF16 ? 7
+                : ft == Type::kF32  ? 23
+                                    : 52;
+  const int e = n - 1 - m;
+  if (eb < 1 || mb < 0) return NoCodegen(in, "with no exponent bits");
+  const Type ut = n == 16 ? Type::kU16 : (n == 32 ? Type::kU32 : Type::kU64);
+  const uint64_t all = n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
+  auto k = [&](uint64_t v) { return ir::Const(ut, static_cast<int64_t>(v)); };
+  auto op2 = [&](OpCode c, const Val& a, const Val& b) {
+    return ir::Op(c, ut, {a, b}, ut);
+  };
+  Val bits = bb_->Bind("rp", ir::Op(OpCode::kBitcastConvert, ut, {x}, ft));
+  if (mb < m) {
+    const int shift = static_cast<int>(m - mb);
+    const uint64_t last = uint64_t{1} << shift;
+    Val last_bit = op2(OpCode::kAnd, op2(OpCode::kShrL, bits, k(shift)), k(1));
+    Val bias = op2(OpCode::kAdd, last_bit, k((last >> 1) - 1));
+    bits = bb_->Bind("rp", op2(OpCode::kAnd, op2(OpCode::kAdd, bits, bias),
+                               k(~(last - 1) & all)));
+  }
+  if (eb < e) {
+    const uint64_t exp_mask = ((uint64_t{1} << e) - 1) << m;
+    const uint64_t sign_mask = uint64_t{1} << (n - 1);
+    const uint64_t src_bias = (uint64_t{1} << (e - 1)) - 1;
+    const uint64_t red_bias = (uint64_t{1} << (eb - 1)) - 1;
+    Val exponent = bb_->Bind("rpe", op2(OpCode::kAnd, bits, k(exp_mask)));
+    Val sign = bb_->Bind("rps", op2(OpCode::kAnd, bits, k(sign_mask)));
+    Val over = ir::Op(OpCode::kGt, Type::kPred,
+                      {exponent, k((src_bias + red_bias) << m)}, ut);
+    Val under = ir::Op(OpCode::kLe, Type::kPred,
+                       {exponent, k((src_bias - red_bias) << m)}, ut);
+    Val flushed = ir::Op(OpCode::kSelect, ut, {under, sign, bits});
+    bits = bb_->Bind(
+        "rp", ir::Op(OpCode::kSelect, ut,
+                     {over, op2(OpCode::kOr, sign, k(exp_mask)), flushed}));
+  }
+  Val r = ir::Op(OpCode::kBitcastConvert, ft, {bits}, ut);
+  Val nan = ir::Op(OpCode::kNe, Type::kPred, {x, x}, ft);
+  return std::vector<Val>{
+      bb_->Bind("v", ir::Op(OpCode::kSelect, ft, {nan, x, r}))};
+}
+
 Result<std::vector<Val>> ElementalEmitter::EmitReduce(
     const Instruction& in, const std::vector<Val>& index) {
   const int n = in.operand_count() / 2;
@@ -538,8 +616,11 @@ Result<std::vector<Val>> ElementalEmitter::EmitReduce(
     bb_->Open();
   }
   auto body = [&]() -> Result<bool> {
-    bool checks = !map0->constraints().empty();
-    if (checks) bb_->Open();
+    // A window position in the padding is out of the map's domain: its
+    // constraints, and also its dimension bounds (`d0 in [1, 32]` for a low
+    // padding of 1), narrower than the output index. The check prints only
+    // the bounds the index ranges do not already imply.
+    bb_->Open();
     std::vector<Val> args = accs;
     for (int k = 0; k < n; ++k) {
       IXA_ASSIGN_OR_RETURN(std::vector<Val> idx,
@@ -553,12 +634,10 @@ Result<std::vector<Val>> ElementalEmitter::EmitReduce(
     for (int k = 0; k < n; ++k) {
       bb_->Add(ir::Assign(accs[k]->name, ir::Var(results[k], types[k])));
     }
-    if (checks) {
-      std::vector<Val> operands = index;
-      operands.insert(operands.end(), symbols.begin(), symbols.end());
-      ir::Block then = bb_->Close();
-      bb_->Add(ir::If(ir::InDomain(map0, operands), std::move(then)));
-    }
+    std::vector<Val> operands = index;
+    operands.insert(operands.end(), symbols.begin(), symbols.end());
+    ir::Block then = bb_->Close();
+    bb_->Add(ir::If(ir::InDomain(map0, operands), std::move(then)));
     return true;
   };
   Result<bool> ok = body();

@@ -228,8 +228,8 @@ std::vector<std::string> LiteralTokens(const std::string& literal) {
 Result<double> ParseFloatToken(const std::string& s) {
   if (s == "inf") return std::numeric_limits<double>::infinity();
   if (s == "-inf") return -std::numeric_limits<double>::infinity();
-  if (s == "nan" || s == "-nan")
-    return std::numeric_limits<double>::quiet_NaN();
+  if (s == "nan") return std::numeric_limits<double>::quiet_NaN();
+  if (s == "-nan") return -std::numeric_limits<double>::quiet_NaN();
   try {
     size_t used = 0;
     double v = std::stod(s, &used);

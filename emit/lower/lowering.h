@@ -182,6 +182,8 @@ class ElementalEmitter {
       const hlo::Instruction& in, const std::vector<ir::Val>& index);
   Result<std::vector<ir::Val>> EmitReduce(const hlo::Instruction& in,
                                           const std::vector<ir::Val>& index);
+  Result<std::vector<ir::Val>> EmitReducePrecision(const hlo::Instruction& in,
+                                                   const ir::Val& x);
   // The runtime symbols of `map` (dynamic offsets, gather indices),
   // clamped to their bounds.
   Result<std::vector<ir::Val>> RuntimeValues(const hlo::Instruction& in,

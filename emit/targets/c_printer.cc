@@ -9,6 +9,7 @@
 //
 // cuda: `extern "C" __global__ void KERNEL(T0* b0, ...)` with __shared__
 // tiles, __syncthreads() and __shfl_down_sync.
+#include <cmath>
 #include <set>
 #include <sstream>
 #include <variant>
@@ -84,9 +85,16 @@ std::string UnsignedWide(Type t) {
   return ir::TypeBits(t) == 64 ? "uint64_t" : "uint32_t";
 }
 
-std::string FloatLiteral(double v, Type t) {
+std::string FloatLiteral(double v, Type t, bool cuda) {
   bool f64 = t == Type::kF64;
-  if (v != v) return f64 ? "(0.0 / 0.0)" : "(0.0f / 0.0f)";
+  if (v != v) {
+    // XLA's `nan` is the positive quiet NaN (0.0f / 0.0f is negative on
+    // x86); it matters to total-order comparisons and bitcasts. (nvcc
+    // calls no host constexpr from device code: CUDA keeps 0 / 0.)
+    if (cuda) return f64 ? "(0.0 / 0.0)" : "(0.0f / 0.0f)";
+    return std::string(std::signbit(v) ? "(-" : "(") + "std::numeric_limits<" +
+           (f64 ? "double" : "float") + ">::quiet_NaN())";
+  }
   if (v > 1.7976931348623157e308) return f64 ? "(1.0 / 0.0)" : "(1.0f / 0.0f)";
   if (v < -1.7976931348623157e308)
     return f64 ? "(-1.0 / 0.0)" : "(-1.0f / 0.0f)";
@@ -359,7 +367,8 @@ Text CPrinter::Expr(const Val& v) {
   switch (n.kind) {
     case NodeKind::kConst:
       if (n.width > 1) return VectorType(n.type, n.width) + "{}";  // zeros
-      if (ir::IsFloat(n.type)) return FloatLiteral(n.float_value, n.type);
+      if (ir::IsFloat(n.type))
+        return FloatLiteral(n.float_value, n.type, cuda_);
       return IntLiteral(n.int_value, n.type);
     case NodeKind::kVar:
       if (cuda_ || n.var_kind == ir::VarKind::kLocal) return VarRef(n.name);
@@ -504,7 +513,9 @@ Text CPrinter::OpExpr(const Node& n) {
       if (fl) return Helper("ixa_fmin") + "(" + x[0] + ", " + x[1] + ")";
       return "(" + x[0] + " < " + x[1] + " ? " + x[0] + " : " + x[1] + ")";
     case OpCode::kPow:
-      if (fl) return RoundTo(t, Math("pow") + "(" + x[0] + ", " + x[1] + ")");
+      if (fl) {
+        return RoundTo(t, Helper("ixa_fpow") + "(" + x[0] + ", " + x[1] + ")");
+      }
       return Helper("ixa_ipow") + "(" + x[0] + ", " + x[1] + ")";
     case OpCode::kAtan2:
       return RoundTo(t, Math("atan2") + "(" + x[0] + ", " + x[1] + ")");
@@ -549,8 +560,8 @@ Text CPrinter::OpExpr(const Node& n) {
       if (from == t) return x[0];
       if (t == Type::kPred) return "(" + x[0] + " != 0)";
       if (from == Type::kPred) {
-        return fl ? "(" + x[0] + " ? " + FloatLiteral(1, t) + " : " +
-                        FloatLiteral(0, t) + ")"
+        return fl ? "(" + x[0] + " ? " + FloatLiteral(1, t, cuda_) + " : " +
+                        FloatLiteral(0, t, cuda_) + ")"
                   : cast(x[0]);
       }
       if (!ir::IsFloat(from)) {
@@ -572,6 +583,12 @@ Text CPrinter::OpExpr(const Node& n) {
       return FromStorage(t, bits);
     }
     case OpCode::kToIndex:
+      if (n.operand_type == Type::kU64) {  // saturates (unsigned index)
+        return "static_cast<int64_t>(" + x[0] +
+               " > uint64_t(9223372036854775807ULL) ? "
+               "uint64_t(9223372036854775807ULL) : " +
+               x[0] + ")";
+      }
       return "static_cast<int64_t>(" + x[0] + ")";
     case OpCode::kClampIndex:
       return Helper("ixa_clamp_index") + "(" + x[0] + ", " + x[1] + ", " +
@@ -870,6 +887,21 @@ Status CPrinter::PrintSimulatedKernel(const ir::Kernel& k, CodeWriter& w) {
     w.Line(decl + " = static_cast<" + type + ">(buffers[" +
            std::to_string(arg++) + "]);");
   }
+  // An in-place output (the updated operand's memory): a caller that
+  // passes it its own memory gets the operand's elements copied there
+  // first, so the kernel computes the whole output either way.
+  for (int b : module_.ArgumentBuffers()) {
+    const Buffer& out = module_.buffers[b];
+    if (!out.is_output || out.aliases < 0) continue;
+    const Buffer& in = module_.buffers[out.aliases];
+    int64_t elements = out.physical_elements > 0 ? out.physical_elements
+                                                 : out.shape.ElementCount();
+    w.Open("if (static_cast<const void*>(" + out.name +
+           ") != static_cast<const void*>(" + in.name + ")) {");
+    w.Line("memcpy(" + out.name + ", " + in.name + ", " +
+           std::to_string(elements * ir::StorageBytes(out.type)) + ");");
+    w.Close("}");
+  }
   const int64_t tpb = k.launch.threads_per_block();
   for (const Buffer& b : module_.buffers) {
     if (b.space != BufferSpace::kShared) continue;
@@ -953,7 +985,7 @@ Text CPrinter::Print() {
       if (b.type == Type::kBF16 || b.type == Type::kF16) {
         v = std::to_string(ir::EncodeHalf(b.type, b.float_data[i]));
       } else if (ir::IsFloat(b.type)) {
-        v = FloatLiteral(b.float_data[i], b.type);
+        v = FloatLiteral(b.float_data[i], b.type, cuda_);
       } else {
         v = IntLiteral(b.int_data[i], b.type);
       }
@@ -988,6 +1020,10 @@ Text CPrinter::Print() {
   out.Line("#include <cmath>");
   out.Line("#include <cstdint>");
   out.Line("#include <cstring>");
+  std::string code = body.Take();
+  if (code.find("std::numeric_limits") != std::string::npos) {
+    out.Line("#include <limits>");  // NaN constants
+  }
   out.Line("#include <type_traits>");
   out.Line("");
   std::string text = out.Take();
@@ -998,7 +1034,7 @@ Text CPrinter::Print() {
     }
     text += code + "\n";
   }
-  return text + body.Take();
+  return text + code;
 }
 
 }  // namespace

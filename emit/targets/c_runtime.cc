@@ -24,11 +24,17 @@ const CHelper kHelpers[] = {
      "}\n",
      "ixa_bits"},
     // Round to nearest even on the 16 dropped bits (a carry into the
-    // exponent is the right rounding, up to infinity); NaN stays quiet.
+    // exponent is the right rounding, up to infinity). A NaN keeps its
+    // payload's top bits, so that a bf16 NaN read and stored again (data
+    // movement) keeps its bits; only a payload that would vanish becomes
+    // the quiet bit.
     {"ixa_f32_to_bf16",
      "IXA_FN uint16_t ixa_f32_to_bf16(float f) {\n"
      "  uint32_t u = ixa_bits<uint32_t>(f);\n"
-     "  if (f != f) return static_cast<uint16_t>((u >> 16) | 0x40);\n"
+     "  if (f != f) {\n"
+     "    uint16_t h = static_cast<uint16_t>(u >> 16);\n"
+     "    return static_cast<uint16_t>((h & 0x7f) ? h : (h | 0x40));\n"
+     "  }\n"
      "  uint64_t wide = static_cast<uint64_t>(u) + 0x7fff + ((u >> 16) & 1);\n"
      "  return static_cast<uint16_t>(wide >> 16);\n"
      "}\n",
@@ -52,13 +58,18 @@ const CHelper kHelpers[] = {
      "}\n",
      "ixa_bits"},
     // f32 -> f16 with round to nearest even, subnormals and overflow to
-    // infinity included.
+    // infinity included. A NaN keeps its payload's top 10 bits (an f16 NaN
+    // read and stored again keeps its bits); a payload that would vanish
+    // becomes the quiet bit.
     {"ixa_f32_to_f16",
      "IXA_FN uint16_t ixa_f32_to_f16(float f) {\n"
      "  uint32_t u = ixa_bits<uint32_t>(f);\n"
      "  uint16_t sign = static_cast<uint16_t>((u >> 16) & 0x8000);\n"
      "  uint32_t a = u & 0x7fffffffu;\n"
-     "  if (a > 0x7f800000u) return static_cast<uint16_t>(sign | 0x7e00);\n"
+     "  if (a > 0x7f800000u) {\n"
+     "    uint32_t m = (a >> 13) & 0x3ff;\n"
+     "    return static_cast<uint16_t>(sign | 0x7c00 | (m ? m : 0x200));\n"
+     "  }\n"
      "  if (a >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00);\n"
      "  if (a < 0x38800000u) {  // below the smallest normal half\n"
      "    if (a < 0x33000000u) return sign;  // rounds to zero\n"
@@ -112,23 +123,37 @@ const CHelper kHelpers[] = {
      "  return x < lo ? lo : (x > hi ? hi : x);\n"
      "}\n",
      ""},
-    // XLA's float max / min propagate NaN.
+    // XLA's float max / min (arith.maximumf / minimumf, IEEE-754 2019
+    // maximum / minimum): NaN propagates, and -0 < +0 (between equal
+    // values the bits' and / or picks +0 for max, -0 for min).
     {"ixa_fmax",
      "template <typename T>\n"
      "IXA_FN T ixa_fmax(T a, T b) {\n"
      "  if (a != a) return a;\n"
      "  if (b != b) return b;\n"
+     "  if (a == b) {\n"
+     "    using U = typename std::conditional<sizeof(T) == 8, uint64_t,\n"
+     "                                        uint32_t>::type;\n"
+     "    return ixa_bits<T>(static_cast<U>(ixa_bits<U>(a) & "
+     "ixa_bits<U>(b)));\n"
+     "  }\n"
      "  return a > b ? a : b;\n"
      "}\n",
-     ""},
+     "ixa_bits"},
     {"ixa_fmin",
      "template <typename T>\n"
      "IXA_FN T ixa_fmin(T a, T b) {\n"
      "  if (a != a) return a;\n"
      "  if (b != b) return b;\n"
+     "  if (a == b) {\n"
+     "    using U = typename std::conditional<sizeof(T) == 8, uint64_t,\n"
+     "                                        uint32_t>::type;\n"
+     "    return ixa_bits<T>(static_cast<U>(ixa_bits<U>(a) | "
+     "ixa_bits<U>(b)));\n"
+     "  }\n"
      "  return a < b ? a : b;\n"
      "}\n",
-     ""},
+     "ixa_bits"},
     {"ixa_fsign",
      "template <typename T>\n"
      "IXA_FN T ixa_fsign(T a) {\n"
@@ -185,6 +210,19 @@ const CHelper kHelpers[] = {
      "  if (static_cast<U>(b) >= sizeof(T) * 8) return static_cast<T>(s < 0 ? "
      "S(-1) : S(0));\n"
      "  return static_cast<T>(s >> static_cast<U>(b));\n"
+     "}\n",
+     ""},
+    // Float power: x^0 = 1 and 1^y = 1 whatever the other operand, a
+    // signalling NaN included (XLA; glibc's pow answers a quiet NaN there).
+    {"ixa_fpow",
+     "template <typename T>\n"
+     "IXA_FN T ixa_fpow(T a, T b) {\n"
+     "  if (b == T(0) || a == T(1)) return T(1);\n"
+     "#ifdef __CUDACC__\n"
+     "  return pow(a, b);\n"
+     "#else\n"
+     "  return std::pow(a, b);\n"
+     "#endif\n"
      "}\n",
      ""},
     // Integer power by squaring with wrap-around; negative exponents:
@@ -252,8 +290,9 @@ const CHelper kHelpers[] = {
      "  if (v != v) return 0;\n"
      "  if (std::is_signed<To>::value) {\n"
      "    const double lim = static_cast<double>(U(1) << (bits - 1));\n"
-     "    if (static_cast<double>(v) >= lim) return static_cast<To>(~U(0) >> "
-     "1);\n"
+     "    if (static_cast<double>(v) >= lim) {\n"
+     "      return static_cast<To>(static_cast<U>(~U(0)) >> 1);\n"
+     "    }\n"
      "    if (static_cast<double>(v) < -lim) return static_cast<To>(U(1) << "
      "(bits - 1));\n"
      "    return static_cast<To>(v);\n"

@@ -28,7 +28,8 @@ std::string HelperText(const std::string& name, const std::string& func) {
     return o.str();
   }
   if (name == "ixa_f32_to_bf16") {
-    // Round to nearest even on the dropped 16 bits; NaN stays quiet.
+    // Round to nearest even on the dropped 16 bits; a NaN keeps its
+    // payload's top bits (the quiet bit where none would remain).
     o << func << " @ixa_f32_to_bf16(%f: f32) -> i16 {\n"
       << "  %u = arith.bitcast %f : f32 to i32\n"
       << "  %c16 = arith.constant 16 : i32\n"
@@ -44,7 +45,12 @@ std::string HelperText(const std::string& name, const std::string& func) {
       << "  %c16w = arith.constant 16 : i64\n"
       << "  %sh = arith.shrui %sum, %c16w : i64\n"
       << "  %t = arith.trunci %sh : i64 to i16\n"
-      << "  %nanbits = arith.ori %hi, %quiet : i32\n"
+      << "  %pmask = arith.constant 127 : i32\n"
+      << "  %payload = arith.andi %hi, %pmask : i32\n"
+      << "  %zero = arith.constant 0 : i32\n"
+      << "  %nopay = arith.cmpi eq, %payload, %zero : i32\n"
+      << "  %quieted = arith.ori %hi, %quiet : i32\n"
+      << "  %nanbits = select %nopay, %quieted, %hi : i32\n"
       << "  %nt = arith.trunci %nanbits : i32 to i16\n"
       << "  %isnan = arith.cmpf uno, %f, %f : f32\n"
       << "  %r = select %isnan, %nt, %t : i16\n"
@@ -162,10 +168,20 @@ std::string HelperText(const std::string& name, const std::string& func) {
     return ret("%r");
   }
   if (base == "ixa_fmax" || base == "ixa_fmin") {
+    // IEEE-754 2019 maximum / minimum: NaN propagates, -0 < +0 (between
+    // equal values the bits' and / or).
     head(2);
+    std::string it = ct == "f64" ? "i64" : "i32";
     o << "  %c = arith.cmpf " << (base == "ixa_fmax" ? "ogt" : "olt")
       << ", %a, %b : " << ct << "\n"
-      << "  %m = select %c, %a, %b : " << ct << "\n"
+      << "  %m0 = select %c, %a, %b : " << ct << "\n"
+      << "  %eq = arith.cmpf oeq, %a, %b : " << ct << "\n"
+      << "  %ia = arith.bitcast %a : " << ct << " to " << it << "\n"
+      << "  %ib = arith.bitcast %b : " << ct << " to " << it << "\n"
+      << "  %ie = " << (base == "ixa_fmax" ? "arith.andi" : "arith.ori")
+      << " %ia, %ib : " << it << "\n"
+      << "  %fe = arith.bitcast %ie : " << it << " to " << ct << "\n"
+      << "  %m = select %eq, %fe, %m0 : " << ct << "\n"
       << "  %nb = arith.cmpf uno, %b, %b : " << ct << "\n"
       << "  %m2 = select %nb, %b, %m : " << ct << "\n"
       << "  %na = arith.cmpf uno, %a, %a : " << ct << "\n"

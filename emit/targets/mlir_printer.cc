@@ -680,7 +680,23 @@ Text MlirPrinter::OpValue(const Node& n, const std::vector<std::string>& xs) {
         return Emit("select " + c + ", " + x[0] + ", " + x[1] + " : " + ct);
       }
     case OpCode::kPow:
-      if (fl) return RoundTo(t, MathOp("math.powf", "pow", false, t, x));
+      if (fl) {
+        // x^0 = 1 and 1^y = 1 whatever the other operand (XLA; the host
+        // libm answers a quiet NaN for a signalling one).
+        std::string ct = ComputeType(t);
+        std::string p = MathOp("math.powf", "pow", false, t, x);
+        std::string zero =
+            Emit("arith.constant " + FloatConst(0, t) + " : " + ct);
+        std::string one =
+            Emit("arith.constant " + FloatConst(1, t) + " : " + ct);
+        std::string b0 =
+            Emit("arith.cmpf oeq, " + x[1] + ", " + zero + " : " + ct);
+        std::string a1 =
+            Emit("arith.cmpf oeq, " + x[0] + ", " + one + " : " + ct);
+        std::string either = Emit("arith.ori " + b0 + ", " + a1 + " : i1");
+        return RoundTo(
+            t, Emit("select " + either + ", " + one + ", " + p + " : " + ct));
+      }
       return helper("ixa_ipow", t);
     case OpCode::kAtan2:
       return RoundTo(t, MathOp("math.atan2", "atan2", false, t, x));
@@ -801,6 +817,15 @@ Text MlirPrinter::OpValue(const Node& n, const std::vector<std::string>& xs) {
         std::string w =
             Emit("arith.extui " + x[0] + " : " + ComputeType(from) + " to i64");
         return Emit("arith.index_cast " + w + " : i64 to index");
+      }
+      if (from == Type::kU64) {  // saturates at the int64 maximum
+        std::string zero = Emit("arith.constant 0 : i64");
+        std::string big =
+            Emit("arith.cmpi slt, " + x[0] + ", " + zero + " : i64");
+        std::string max = Emit("arith.constant 9223372036854775807 : i64");
+        std::string s =
+            Emit("select " + big + ", " + max + ", " + x[0] + " : i64");
+        return Emit("arith.index_cast " + s + " : i64 to index");
       }
       return Emit("arith.index_cast " + x[0] + " : " + ComputeType(from) +
                   " to index");
