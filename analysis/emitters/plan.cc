@@ -254,6 +254,17 @@ Result<EmitterPlan> ComputeEmitterPlan(const FusionRegion& region,
                           "per core, cores, shared memory per block)");
   }
   if (!region.root) return Error::Invalid("the fusion has no root");
+  // A kernel is launched over sizes; a `?` dim has none (and the plans'
+  // products and per-operand extents would run past it).
+  for (const auto* group : {&region.members, &region.parameters}) {
+    for (const hlo::Instruction* instr : *group) {
+      if (instr->shape.HasUnboundedDim()) {
+        return Error::Unsupported("'" + instr->name +
+                                  "' has an unbounded dynamic dimension (?): "
+                                  "no size to launch threads over");
+      }
+    }
+  }
   FusionInfo info = AnalyzeFusion(region);
   if (info.roots.empty()) {
     return Error::Unsupported("the fusion's root tuple is empty");

@@ -108,11 +108,14 @@ bool SameDims(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
 // The ops whose indexing takes `?` dims (indexing.cc HandlesUnboundedDims)
 // and whose checks in VerifyArrayOp are equalities and upper bounds, which
 // hold or fail with `?` too (SameDim): their attributes must fit the ranks
-// whatever the sizes, or the indexing reads past them.
+// whatever the sizes, or the indexing reads past them. Concatenate's ranks
+// are checked too (its `?` sums are not): the emitters index every operand
+// along the concatenated dim.
 bool ChecksUnboundedDims(const std::string& op) {
   return (IsElementwiseOpcode(op) && op != "bitcast-convert") ||
          op == "broadcast" || op == "transpose" || op == "reverse" ||
-         op == "slice" || op == "dynamic-slice" || op == "dot";
+         op == "slice" || op == "dynamic-slice" || op == "dot" ||
+         op == "concatenate";
 }
 
 // bitcast-convert between element types of different widths: the narrower
@@ -435,18 +438,21 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
     int64_t d = in.dimensions[0];
     if (d < 0 || d >= out.rank()) return "concatenate dimension out of range";
     int64_t total = 0;
+    bool unbounded_total = out.dims[d] == kUnboundedDim;
     for (const Instruction* o : in.operands) {
       if (o->shape.rank() != out.rank()) return Mismatch(in, o->shape);
       for (int i = 0; i < out.rank(); ++i) {
-        if (i != d && o->shape.dims[i] != out.dims[i]) {
+        if (i != d && !SameDim(o->shape.dims[i], out.dims[i])) {
           return Mismatch(in, o->shape);
         }
       }
-      if (__builtin_add_overflow(total, o->shape.dims[d], &total)) {
+      unbounded_total |= o->shape.dims[d] == kUnboundedDim;
+      if (!unbounded_total &&
+          __builtin_add_overflow(total, o->shape.dims[d], &total)) {
         return Mismatch(in, o->shape);
       }
     }
-    if (total != out.dims[d]) {
+    if (!unbounded_total && total != out.dims[d]) {
       Shape want = out;
       want.dims[d] = total;
       return Mismatch(in, want);

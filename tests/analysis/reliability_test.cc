@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "analysis/emitters/plan.h"
+#include "hw/device.h"
 #include "tests/analysis/test_util.h"
 
 namespace ixa::testing {
@@ -80,7 +82,14 @@ TEST_CASE("HLO ops with unbounded dims are verified", "[reliability][hlo]") {
         "ROOT r = f32[?,4] add(p, q)",
         "p = f32[?,4] parameter(0)\nq = f32[4,?] parameter(1)\n"
         "ROOT r = f32[?,?] dot(p, q), lhs_contracting_dims={2}, "
-        "rhs_contracting_dims={0}"}) {
+        "rhs_contracting_dims={0}",
+        // CI's fuzz_hlo: a concatenate of operands of another rank was
+        // accepted with a `?` dim and its emitter plan read dims[d] past
+        // the operand's rank.
+        "p = f32[?] parameter(0)\nq = f32[4,3] parameter(1)\n"
+        "ROOT r = f32[?,3] concatenate(p, q), dimensions={1}",
+        "p = f32[?,2] parameter(0)\nq = f32[4,3] parameter(1)\n"
+        "ROOT r = f32[?,3] concatenate(p, q), dimensions={0}"}) {
     INFO(bad);
     auto r = ParseExact(bad);
     REQUIRE_FALSE(r.ok());
@@ -97,10 +106,25 @@ TEST_CASE("HLO ops with unbounded dims are verified", "[reliability][hlo]") {
         "dimensions={0}",
         "p = f32[?,4] parameter(0)\nq = f32[4,?] parameter(1)\n"
         "ROOT r = f32[?,?] dot(p, q), lhs_contracting_dims={1}, "
-        "rhs_contracting_dims={0}"}) {
+        "rhs_contracting_dims={0}",
+        "p = f32[?,3] parameter(0)\nq = f32[4,3] parameter(1)\n"
+        "ROOT r = f32[?,3] concatenate(p, q), dimensions={0}"}) {
     INFO(good);
     auto r = ParseExact(good);
     CHECK(r.ok());
+  }
+  // No kernel is planned over a `?` dim: it has no size to launch over.
+  auto concat = ParseExact(
+      "p = f32[?,3] parameter(0)\nq = f32[4,3] parameter(1)\n"
+      "ROOT r = f32[?,3] concatenate(p, q), dimensions={0}");
+  REQUIRE(concat.ok());
+  FusionRegion region = RegionOfComputation(*(*concat)->entry());
+  ExprContext ctx;
+  for (const hw::Device& device : hw::BuiltinDevices()) {
+    if (!device.HasLaunchModel()) continue;
+    auto plan = ComputeEmitterPlan(region, device, &ctx);
+    REQUIRE_FALSE(plan.ok());
+    CHECK(plan.error().code == ErrorCode::kUnsupported);
   }
 }
 
