@@ -419,8 +419,14 @@ EvalStatus EvaluateFast(Expr e, std::span<const int64_t> dims,
 
 }  // namespace
 
-Result<int64_t> Evaluate(Expr e, std::span<const int64_t> dims,
-                         std::span<const int64_t> symbols) {
+namespace {
+
+// Evaluates in int64 where that is exact, else exactly in multiprecision;
+// a value past int64 goes to `past_int64` (the callers differ only there).
+template <typename PastInt64>
+Result<int64_t> EvaluateExactly(Expr e, std::span<const int64_t> dims,
+                                std::span<const int64_t> symbols,
+                                PastInt64 past_int64) {
   int64_t out;
   switch (EvaluateFast(e, dims, symbols, &out)) {
     case EvalStatus::kOk:
@@ -434,25 +440,26 @@ Result<int64_t> Evaluate(Expr e, std::span<const int64_t> dims,
   }
   IXA_ASSIGN_OR_RETURN(BigInt big, EvaluateBig(e, dims, symbols));
   if (auto v = big.ToInt64()) return *v;
-  return Error::Invalid("value " + big.ToString() + " does not fit in int64");
+  return past_int64(big);
+}
+
+}  // namespace
+
+Result<int64_t> Evaluate(Expr e, std::span<const int64_t> dims,
+                         std::span<const int64_t> symbols) {
+  return EvaluateExactly(e, dims, symbols,
+                         [](const BigInt& big) -> Result<int64_t> {
+                           return Error::Invalid("value " + big.ToString() +
+                                                 " does not fit in int64");
+                         });
 }
 
 Result<int64_t> EvaluateSaturated(Expr e, std::span<const int64_t> dims,
                                   std::span<const int64_t> symbols) {
-  int64_t out;
-  switch (EvaluateFast(e, dims, symbols, &out)) {
-    case EvalStatus::kOk:
-      return out;
-    case EvalStatus::kDivByZero:
-      return Error::Invalid("division by zero in evaluation");
-    case EvalStatus::kBadPosition:
-      return Error::Invalid("expression uses a variable that was not given");
-    case EvalStatus::kOverflow:
-      break;
-  }
-  IXA_ASSIGN_OR_RETURN(BigInt big, EvaluateBig(e, dims, symbols));
-  if (auto v = big.ToInt64()) return *v;
-  return big < BigInt(0) ? kInt64Min : kInt64Max;
+  return EvaluateExactly(e, dims, symbols,
+                         [](const BigInt& big) -> Result<int64_t> {
+                           return big < BigInt(0) ? kInt64Min : kInt64Max;
+                         });
 }
 
 Expr Substituter::Run(Expr x) {

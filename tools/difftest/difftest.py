@@ -2530,6 +2530,20 @@ def gen_interval(rng):
     return IntervalCase(rng.choice(INTERVAL_FNS), iv(), iv())
 
 
+def chunk_deletions(seq):
+    """`seq` (str or bytes) with one chunk cut out, halving the chunk size
+    from half the length down to 1; candidates that are only blanks are
+    left out."""
+    n = len(seq)
+    chunk = max(1, n // 2)
+    while chunk >= 1:
+        for i in range(0, n, chunk):
+            cand = seq[:i] + seq[i + chunk:]
+            if cand.strip():
+                yield cand
+        chunk //= 2
+
+
 class TextCase(Case):
     """A map text without an oracle (hostile or mutated): whatever ixa
     accepts must print to text it reads back to the same print, in the
@@ -2567,15 +2581,8 @@ class TextCase(Case):
         return []
 
     def shrink_candidates(self):
-        t = self.text
-        n = len(t)
-        chunk = max(1, n // 2)
-        while chunk >= 1:
-            for i in range(0, n, chunk):
-                cand = t[:i] + t[i + chunk:]
-                if cand.strip():
-                    yield TextCase(self.op, cand, self.syntax)
-            chunk //= 2
+        for cand in chunk_deletions(self.text):
+            yield TextCase(self.op, cand, self.syntax)
 
     def weight(self):
         return len(self.text)
@@ -2601,13 +2608,8 @@ class RawCase(Case):
     def shrink_candidates(self):
         line = self.line
         n = len(line)
-        chunk = max(1, n // 2)
-        while chunk >= 1:
-            for i in range(0, n, chunk):
-                cand = line[:i] + line[i + chunk:]
-                if cand.strip():
-                    yield RawCase(cand)
-            chunk //= 2
+        for cand in chunk_deletions(line):
+            yield RawCase(cand)
         # Simplify characters.
         for i in range(n):
             if line[i:i + 1] not in (b'0', b' ', b'a'):
