@@ -38,6 +38,36 @@ std::optional<std::string> NeedOperands(const Instruction& in, int n) {
          " operands, got " + std::to_string(in.operand_count());
 }
 
+// The operand count of an elementwise opcode (XLA's), or 0 where it varies
+// (map, optimization-barrier) or the opcode is not elementwise.
+int ElementwiseArity(std::string_view op) {
+  static constexpr std::string_view kBinary[] = {"add",
+                                                 "and",
+                                                 "atan2",
+                                                 "compare",
+                                                 "complex",
+                                                 "divide",
+                                                 "maximum",
+                                                 "minimum",
+                                                 "multiply",
+                                                 "or",
+                                                 "power",
+                                                 "remainder",
+                                                 "shift-left",
+                                                 "shift-right-arithmetic",
+                                                 "shift-right-logical",
+                                                 "stochastic-convert",
+                                                 "subtract",
+                                                 "xor"};
+  if (op == "select" || op == "clamp") return 3;
+  if (std::find(std::begin(kBinary), std::end(kBinary), op) !=
+      std::end(kBinary)) {
+    return 2;
+  }
+  if (op == "map" || op == "optimization-barrier") return 0;
+  return IsElementwiseOpcode(op) ? 1 : 0;
+}
+
 std::optional<std::string> AllArrays(const Instruction& in) {
   if (!in.shape.IsArray()) {
     return "'" + in.name + "' (" + in.opcode + ") must have an array shape";
@@ -593,6 +623,11 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
 std::optional<std::string> VerifyInstruction(const Instruction& in) {
   const std::string& op = in.opcode;
   if (op == "parameter" || op == "constant") return std::nullopt;
+  // Every reader of an elementwise op (indexing, emitters, printers) takes
+  // its operands by position.
+  if (int arity = ElementwiseArity(op); arity > 0) {
+    if (auto e = NeedOperands(in, arity)) return e;
+  }
   if (op == "get-tuple-element") {
     if (auto e = NeedOperands(in, 1)) return e;
     const Shape& t = in.operand(0)->shape;

@@ -128,6 +128,31 @@ TEST_CASE("HLO ops with unbounded dims are verified", "[reliability][hlo]") {
   }
 }
 
+// fuzz_hlo (10 minutes): `select()` without operands was accepted (the
+// elementwise check compares each operand's shape, and there were none), and
+// the C printer read its operands by position (UBSan: a null reference).
+// Elementwise ops take XLA's operand count.
+TEST_CASE("elementwise ops with the wrong operand count",
+          "[reliability][hlo]") {
+  for (const char* bad :
+       {"ROOT m0 = f32[2,3] select()",
+        "p = f32[2,3] parameter(0)\nROOT a = f32[2,3] add(p)",
+        "p = f32[2,3] parameter(0)\nROOT n = f32[2,3] negate(p, p)",
+        "p = pred[2,3] parameter(0)\nq = f32[2,3] parameter(1)\n"
+        "ROOT s = f32[2,3] select(p, q)",
+        "p = f32[2,3] parameter(0)\nROOT c = f32[2,3] clamp(p, p)"}) {
+    INFO(bad);
+    auto r = ParseExact(bad);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == ErrorCode::kParseError);
+    CHECK(r.error().message.find("operands") != std::string::npos);
+  }
+  auto good = ParseExact(
+      "p = pred[2,3] parameter(0)\nq = f32[2,3] parameter(1)\n"
+      "ROOT s = f32[2,3] select(p, q, q)");
+  CHECK(good.ok());
+}
+
 // fuzz_hlo: input_to_output fusion indexing from an empty tuple parameter
 // (`()`, no outputs) read the first output of it. Nothing reaches the root
 // from a parameter without elements.
