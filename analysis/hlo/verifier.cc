@@ -757,24 +757,23 @@ std::optional<std::string> VerifyInstruction(const Instruction& in) {
     }
     return std::nullopt;
   }
-  if (!in.shape.IsArray()) return std::nullopt;  // e.g. tuple-shaped others
-  for (const Instruction* o : in.operands) {
-    if (!o->shape.IsArray() && o->shape.type != ElementType::kToken &&
-        op != "fusion" && op != "call" && op != "custom-call") {
-      if (IsElementwiseOpcode(op) || op == "broadcast" || op == "transpose" ||
-          op == "reshape" || op == "slice" || op == "concatenate") {
-        return "operand '" + o->name + "' of '" + in.name +
-               "' must be an array, not " + Str(o->shape);
-      }
-    }
+  // A copy of a tuple (XLA copies whole tuples, e.g. around loops).
+  if (op == "copy" && !in.shape.IsArray()) {
+    return in.operand(0)->shape.Compatible(in.shape)
+               ? std::nullopt
+               : Mismatch(in, in.operand(0)->shape);
   }
-  if (IsElementwiseOpcode(op) || op == "broadcast" || op == "transpose" ||
-      op == "reshape" || op == "bitcast" || op == "reverse" || op == "slice" ||
+  // Ops of arrays only: a tuple result or operand would be indexed as an
+  // array (variadic all-gather gives a tuple; the others may not).
+  if ((IsElementwiseOpcode(op) && op != "optimization-barrier") ||
+      op == "broadcast" || op == "transpose" || op == "reshape" ||
+      op == "bitcast" || op == "reverse" || op == "slice" ||
       op == "concatenate" || op == "pad" || op == "dynamic-slice" ||
       op == "dynamic-update-slice" || op == "dot" || op == "gather" ||
-      op == "all-gather") {
+      (op == "all-gather" && in.shape.IsArray())) {
     if (auto e = AllArrays(in)) return e;
   }
+  if (!in.shape.IsArray()) return std::nullopt;  // tuple-shaped others
   return VerifyArrayOp(in);
 }
 

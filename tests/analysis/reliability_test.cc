@@ -153,6 +153,40 @@ TEST_CASE("elementwise ops with the wrong operand count",
   CHECK(good.ok());
 }
 
+// fuzz_hlo (15 minutes): a transpose with a tuple shape was accepted (the
+// verifier let every tuple-shaped instruction through before its array
+// checks) and its map was built against the tuple's rank: `() -> (d1, d0)`.
+// Ops of arrays only now check their shapes first; a copy may copy a tuple.
+TEST_CASE("array ops with a tuple shape", "[reliability][hlo]") {
+  for (const char* bad :
+       {"p1 = f32[4,8] parameter(0)\n"
+        "ROOT t = (f32[2], s32[]) transpose(p1), dimensions={1,0}",
+        "p1 = f32[4,8] parameter(0)\nROOT n = (f32[4,8]) negate(p1)",
+        "p1 = (f32[4,8]) parameter(0)\nROOT n = f32[4,8] negate(p1)",
+        "p1 = (f32[4,8]) parameter(0)\nROOT c = (f32[4,9]) copy(p1)"}) {
+    INFO(bad);
+    auto r = ParseExact(bad);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == ErrorCode::kParseError);
+  }
+  auto copy = ParseExact(
+      "p1 = (f32[4,8], s32[]) parameter(0)\n"
+      "ROOT c = (f32[4,8], s32[]) copy(p1)");
+  REQUIRE(copy.ok());
+  ExprContext ctx;
+  const hlo::Instruction* root = (*copy)->entry()->root();
+  for (int out = 0; out < OutputCount(*root); ++out) {
+    auto maps = ComputeOutputToInputIndexing(*root, out, &ctx);
+    if (maps.ok()) {
+      for (const IndexingMapSet& set : maps->indexing_maps) {
+        for (const IndexingMap& m : set) {
+          CHECK(ParseIndexingMap(PrintIndexingMap(m), &ctx).ok());
+        }
+      }
+    }
+  }
+}
+
 // fuzz_hlo: input_to_output fusion indexing from an empty tuple parameter
 // (`()`, no outputs) read the first output of it. Nothing reaches the root
 // from a parameter without elements.
