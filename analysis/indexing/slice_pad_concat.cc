@@ -16,14 +16,22 @@ Result<Indexing> SliceOutToIn(const Instruction& in, ExprContext* ctx) {
 Result<Indexing> SliceInToOut(const Instruction& in, ExprContext* ctx) {
   // Only input elements on the stride grid inside [start, limit) have an
   // output: the dims are narrowed and a mod constraint keeps the grid.
-  const std::vector<int64_t>& out = in.shape.dims;
+  // The grid's last element comes from the slice's own bounds: the output
+  // dim may be `?` (and then has no size to count with).
   std::vector<Variable> dims;
   std::vector<Expr> results;
   std::vector<Constraint> constraints;
   for (size_t i = 0; i < in.slice.size(); ++i) {
     const hlo::SliceDim& s = in.slice[i];
     Expr d = ctx->Dim(i);
-    dims.push_back(Var(Interval{s.start, s.start + (out[i] - 1) * s.stride}));
+    // Elements start, start + stride, ... below limit: the last is at most
+    // limit - 1, so nothing overflows; an empty slice gives [start,
+    // start - 1].
+    const int64_t last =
+        s.limit > s.start
+            ? s.start + (s.limit - s.start - 1) / s.stride * s.stride
+            : s.start - 1;
+    dims.push_back(Var(Interval{s.start, last}));
     Expr shifted = d - s.start;
     if (s.stride == 1) {
       results.push_back(shifted);

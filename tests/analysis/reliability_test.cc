@@ -187,6 +187,24 @@ TEST_CASE("array ops with a tuple shape", "[reliability][hlo]") {
   }
 }
 
+// fuzz_hlo (15 minutes): input_to_output indexing of a strided slice whose
+// output dim is `?` counted the grid from the output size (UBSan: 5 +
+// (INT64_MAX - 1) * 3). The grid ends where the slice's limit says.
+TEST_CASE("input_to_output indexing of a slice to a `?` dim",
+          "[reliability][hlo]") {
+  auto m = ParseExact(
+      "p0 = f32[30,8] parameter(0)\n"
+      "ROOT c = f32[10,?] slice(p0), slice={[0:30:3],[5:8]}");
+  REQUIRE(m.ok());
+  ExprContext ctx;
+  auto i2o = ComputeInputToOutputIndexing(*(*m)->entry()->root(), 0, &ctx);
+  REQUIRE(i2o.ok());
+  REQUIRE(i2o->indexing_maps[0].size() == 1);
+  ExpectText(*i2o->indexing_maps[0].begin(),
+             "(d0, d1) -> (d0 floordiv 3, d1 - 5), domain: d0 in [0, 27], "
+             "d1 in [5, 7], d0 mod 3 in [0, 0]");
+}
+
 // fuzz_hlo: input_to_output fusion indexing from an empty tuple parameter
 // (`()`, no outputs) read the first output of it. Nothing reaches the root
 // from a parameter without elements.
