@@ -78,6 +78,12 @@ Result<Indexing> ReverseIndexing(const Instruction& in, ExprContext* ctx) {
   for (size_t i = 0; i < dims.size(); ++i) {
     bool reversed = std::find(in.dimensions.begin(), in.dimensions.end(),
                               static_cast<int64_t>(i)) != in.dimensions.end();
+    // Element d of a reversed dim is n - 1 - d: without n, no map.
+    if (reversed && dims[i] == hlo::kUnboundedDim) {
+      return Unsupported(in,
+                         "a reverse along an unbounded dynamic dimension "
+                         "(?) reads relative to a size it does not have");
+    }
     results.push_back(reversed ? -ctx->Dim(i) + (dims[i] - 1) : ctx->Dim(i));
   }
   return FromMaps({MakeMap(ctx, dims, {}, std::move(results))});

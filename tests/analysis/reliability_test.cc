@@ -205,6 +205,32 @@ TEST_CASE("input_to_output indexing of a slice to a `?` dim",
              "d1 in [5, 7], d0 mod 3 in [0, 0]");
 }
 
+// A reverse along a `?` dim reads n - 1 - d of a size n it does not know:
+// it was mapped as if n were INT64_MAX. No map (unknown) along such a dim;
+// the other dims keep theirs.
+TEST_CASE("reverse along a `?` dim", "[reliability][hlo]") {
+  ExprContext ctx;
+  auto along = ParseExact(
+      "p = f32[?,4] parameter(0)\n"
+      "ROOT r = f32[?,4] reverse(p), dimensions={0}");
+  REQUIRE(along.ok());
+  const hlo::Instruction& r = *(*along)->entry()->root();
+  auto o2i = ComputeOutputToInputIndexing(r, 0, &ctx);
+  REQUIRE_FALSE(o2i.ok());
+  CHECK(o2i.error().code == ErrorCode::kUnsupported);
+  CHECK_FALSE(ComputeInputToOutputIndexing(r, 0, &ctx).ok());
+  auto across = ParseExact(
+      "p = f32[?,4] parameter(0)\n"
+      "ROOT r = f32[?,4] reverse(p), dimensions={1}");
+  REQUIRE(across.ok());
+  auto maps =
+      ComputeOutputToInputIndexing(*(*across)->entry()->root(), 0, &ctx);
+  REQUIRE(maps.ok());
+  ExpectText(*maps->indexing_maps[0].begin(),
+             "(d0, d1) -> (d0, -d1 + 3), domain: d0 in [0, "
+             "9223372036854775806], d1 in [0, 3]");
+}
+
 // fuzz_hlo: input_to_output fusion indexing from an empty tuple parameter
 // (`()`, no outputs) read the first output of it. Nothing reaches the root
 // from a parameter without elements.
