@@ -225,10 +225,15 @@ Result<Plan> MakePlan(const XlaShape& shape) {
   return plan;
 }
 
+// MakePlan has checked that the whole product fits in int64; a partial
+// product may still not when a dim to its left is 0 (a shape without
+// elements, e.g. f64[40940,0,3340,940340,...]): such strides saturate, as no
+// index ever reaches them.
 std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& shape) {
   std::vector<int64_t> strides(shape.size(), 1);
   for (int k = static_cast<int>(shape.size()) - 2; k >= 0; --k) {
-    strides[k] = strides[k + 1] * shape[k + 1];
+    auto stride = CheckedMul(strides[k + 1], shape[k + 1]);
+    strides[k] = stride ? *stride : kInt64Max;
   }
   return strides;
 }
@@ -466,6 +471,17 @@ Result<TiledLayoutInfo> AnalyzeTiledLayout(const XlaShape& shape,
 Result<IndexingMap> InverseTiledLayoutMap(const XlaShape& shape,
                                           ExprContext* ctx) {
   IXA_ASSIGN_OR_RETURN(Plan plan, MakePlan(shape));
+  std::vector<Variable> dims(1);
+  dims[0].bounds = Interval{0, plan.physical_elements - 1};
+  dims[0].name = "offset";
+  if (plan.physical_elements == 0) {
+    // No offset at all (a 0 dim): an empty map. Its strides would divide
+    // by 0.
+    IndexingMap map(ctx, dims, {}, {},
+                    std::vector<Expr>(shape.rank(), ctx->Constant(0)), {});
+    Simplify(&map);
+    return map;
+  }
   ExprOps ops{ctx, {}};
   Expr o = ctx->Dim(0);
   std::vector<int64_t> strides = RowMajorStrides(plan.final_shape);
@@ -477,9 +493,6 @@ Result<IndexingMap> InverseTiledLayoutMap(const XlaShape& shape,
   }
   std::vector<Expr> logical;
   Backward(plan, idx, ops, &logical);
-  std::vector<Variable> dims(1);
-  dims[0].bounds = Interval{0, plan.physical_elements - 1};
-  dims[0].name = "offset";
   IndexingMap map(ctx, dims, {}, {}, logical, {});
   // Offsets in the L(n) tail are padding: outside [0, tiled_elements).
   if (plan.tiled_elements < plan.physical_elements) {

@@ -274,5 +274,28 @@ TEST_CASE("xla: TPU default tilings as data", "[hw][xla]") {
   CHECK(TpuTilings().size() >= 10);
 }
 
+// fuzz_hlo: a shape without elements whose other dims multiply past int64
+// (f64[40940,0,3340,940340,...]) passed the size check (the product is 0)
+// and its row-major strides overflowed (UBSan). They saturate; the map has
+// no point.
+TEST_CASE("tiled layout of a shape without elements and huge dims",
+          "[hw][xla_layout]") {
+  ExprContext ctx;
+  XlaShape shape = Shape("f64[40940,0,3340,940340,940,3340,940340,940,4]");
+  auto info = AnalyzeTiledLayout(shape, &ctx);
+  REQUIRE(info.ok());
+  CHECK(info->physical_elements == 0);
+  CHECK(info->map.IsKnownEmpty());
+  // The inverse has no offset to start from (its strides would divide by
+  // 0: a CHECK abort), small shapes with a 0 dim included.
+  for (const char* text : {"f64[40940,0,3340,940340,940,3340,940340,940,4]",
+                           "f32[2,0,3]", "f32[8,0]{1,0:T(8,128)}"}) {
+    INFO(text);
+    auto inverse = InverseTiledLayoutMap(Shape(text), &ctx);
+    REQUIRE(inverse.ok());
+    CHECK(inverse->IsKnownEmpty());
+  }
+}
+
 }  // namespace
 }  // namespace ixa::hw
