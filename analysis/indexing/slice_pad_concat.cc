@@ -27,10 +27,9 @@ Result<Indexing> SliceInToOut(const Instruction& in, ExprContext* ctx) {
     // Elements start, start + stride, ... below limit: the last is at most
     // limit - 1, so nothing overflows; an empty slice gives [start,
     // start - 1].
-    const int64_t last =
-        s.limit > s.start
-            ? s.start + (s.limit - s.start - 1) / s.stride * s.stride
-            : s.start - 1;
+    const int64_t last = s.limit > s.start ? s.start + (s.limit - s.start - 1) /
+                                                           s.stride * s.stride
+                                           : s.start - 1;
     dims.push_back(Var(Interval{s.start, last}));
     Expr shifted = d - s.start;
     if (s.stride == 1) {
