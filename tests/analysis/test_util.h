@@ -79,6 +79,15 @@ inline std::vector<IndexingMap> Maps(const IndexingMapSet& set) {
   return set.maps();
 }
 
+// The scalar f32 `max` reducer the XLA test cases call (to_apply=max).
+inline constexpr const char* kMax = R"(
+  max {
+    p0 = f32[] parameter(0)
+    p1 = f32[] parameter(1)
+    ROOT max = f32[] maximum(p0, p1)
+  }
+)";
+
 }  // namespace ixa::testing
 
 #endif  // IXA_TESTS_ANALYSIS_TEST_UTIL_H_

@@ -12,14 +12,6 @@
 namespace ixa::testing {
 namespace {
 
-const char* kMax = R"(
-  max {
-    a = f32[] parameter(0)
-    b = f32[] parameter(1)
-    ROOT m = f32[] maximum(a, b)
-  }
-)";
-
 std::string WithMax(const std::string& entry) {
   return std::string("HloModule m\n") + kMax + "ENTRY e {\n" + entry + "\n}";
 }

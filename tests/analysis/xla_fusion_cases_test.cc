@@ -81,14 +81,6 @@ std::string Fusion(const std::string& computations, const std::string& body,
          entry + "\n}";
 }
 
-const char* kMax = R"(
-  max {
-    p0 = f32[] parameter(0)
-    p1 = f32[] parameter(1)
-    ROOT max = f32[] maximum(p0, p1)
-  }
-)";
-
 TEST_CASE("XLA indexing_analysis_test: fusions", "[xla][fusion]") {
   ExprContext ctx;
   SECTION("FusionOpWithDot") {

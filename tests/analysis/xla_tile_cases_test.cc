@@ -142,14 +142,6 @@ std::string Entry(const std::string& body, const std::string& comps = "") {
   return "HloModule m\n" + comps + "ENTRY e {\n" + body + "\n}";
 }
 
-const char* kMax = R"(
-  max {
-    p0 = f32[] parameter(0)
-    p1 = f32[] parameter(1)
-    ROOT max = f32[] maximum(p0, p1)
-  }
-)";
-
 TEST_CASE("XLA symbolic_tile_test", "[xla][tile]") {
   SECTION("CanPropagateTileFromDotOutputToInputs") {
     CheckTiles(
