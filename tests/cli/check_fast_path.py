@@ -121,8 +121,9 @@ def run(ixa, path, env_fast, jobs, extra):
 
 
 def interactive(ixa, jobs):
-    """With --jobs, each answer must arrive before the next request is sent
-    (a client that waits for its answer must not hang)."""
+    """Each answer must arrive before the next request is sent (a client that
+    waits for its answer must not hang), serially (--jobs 1) and on
+    threads."""
     p = subprocess.Popen([ixa, "query", "--jobs", str(jobs)],
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     problem = None
@@ -185,6 +186,7 @@ def main(argv):
                     print("FAIL %s %s (fast=%s, jobs=%d): %s" % (
                         os.path.basename(path), " ".join(extra), fast, jobs,
                         detail))
+    failures += interactive(ixa, 1)
     failures += interactive(ixa, 2)
     print("fast path: %d runs, %d failures" % (len(runs), failures))
     return 1 if failures else 0

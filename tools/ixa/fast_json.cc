@@ -1,5 +1,6 @@
 #include "tools/ixa/fast_json.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -60,6 +61,30 @@ size_t PlainPrefix(std::string_view s) {
 #endif
   while (i < s.size() && IsPlain(s[i])) ++i;
   return i;
+}
+
+// PlainPrefix of s when at least 16 readable bytes follow s.data() +
+// s.size() (FlatRequest's copy of the line): no byte loop for the tail or
+// for a short string, the keys and short values of every request.
+size_t PaddedPlainPrefix(std::string_view s) {
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"');
+  const __m128i backslash = _mm_set1_epi8('\\');
+  const __m128i space = _mm_set1_epi8(0x20);
+  for (size_t i = 0; i < s.size(); i += 16) {
+    __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
+    __m128i special = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, backslash)),
+        _mm_cmplt_epi8(x, space));
+    int mask = _mm_movemask_epi8(special);
+    if (mask != 0) {
+      return std::min(s.size(), i + static_cast<size_t>(__builtin_ctz(mask)));
+    }
+  }
+  return s.size();
+#else
+  return PlainPrefix(s);
+#endif
 }
 
 bool ReadEnabledFromEnvironment() {
@@ -183,7 +208,11 @@ bool FastJsonEnabled() {
 
 bool FlatRequest::Read(std::string_view line) {
   if (!FastJsonEnabled()) return false;
-  text_ = line;
+  // A copy with kPadding readable bytes after the text (PaddedPlainPrefix
+  // reads whole 16-byte blocks); every view of the request points into it.
+  padded_.assign(line);
+  padded_.append(kPadding, '\0');
+  text_ = std::string_view(padded_.data(), line.size());
   pos_ = 0;
   fields_.clear();
   items_.clear();
@@ -224,7 +253,7 @@ bool FlatRequest::ReadString(FlatValue* out) {
   size_t run = pos_;
   size_t decoded_start = decoded_.size();
   while (pos_ < text_.size()) {
-    pos_ += PlainPrefix(View(pos_, text_.size() - pos_));
+    pos_ += PaddedPlainPrefix(View(pos_, text_.size() - pos_));
     if (pos_ >= text_.size()) break;
     unsigned char c = static_cast<unsigned char>(text_[pos_]);
     if (c == '"') {

@@ -55,7 +55,8 @@ struct FlatValue {
 class FlatRequest {
  public:
   // False (and the request is unspecified) for anything outside the subset
-  // or when the fast path is off.
+  // or when the fast path is off. The values' views point into the
+  // request's own copy of `line`, valid until the next Read.
   bool Read(std::string_view line);
 
   // Inline: the callers' keys are literals, so the comparison compiles to
@@ -76,7 +77,7 @@ class FlatRequest {
   bool ReadValue(FlatValue* out, bool allow_list);
   bool ReadString(FlatValue* out);
   bool ReadInteger(FlatValue* out);
-  void SkipSpace() {
+  [[gnu::always_inline]] void SkipSpace() {
     while (pos_ < text_.size()) {
       char c = text_[pos_];
       if (c != ' ' && c != '\t' && c != '\n' && c != '\r') return;
@@ -96,7 +97,9 @@ class FlatRequest {
     return {text_.data() + start, n};
   }
 
-  std::string_view text_;
+  static constexpr size_t kPadding = 16;
+  std::string padded_;     // the line and kPadding bytes
+  std::string_view text_;  // the line, in padded_
   size_t pos_ = 0;
   std::vector<std::pair<std::string_view, FlatValue>> fields_;
   std::vector<FlatValue> items_;

@@ -77,8 +77,8 @@ bool IsFastOp(const FlatRequest& request) {
 
 // Mirrors OpParse, OpSimplify, OpCompose and OpIsEmpty (ops_algebra.cc):
 // the same calls, the same fields in the same (alphabetical) order.
-Result<std::string> AnswerFastOp(const FlatRequest& request,
-                                 TextSyntax batch_syntax, ExprContext& ctx) {
+Result<bool> AnswerFastOp(const FlatRequest& request, TextSyntax batch_syntax,
+                          ExprContext& ctx, std::string* out) {
   // Every map of this response prints in the request's syntax.
   const FlatValue* syntax = request.Find("syntax");
   const TextSyntax response_syntax =
@@ -86,26 +86,22 @@ Result<std::string> AnswerFastOp(const FlatRequest& request,
   SetResponseSyntax(response_syntax);
   // And every other expression string (messages), as Dispatch does.
   ScopedTextSyntax printed_as(response_syntax);
-  // Room for the answer's fields: the printed map is rarely longer than
-  // the map text read (one allocation instead of the string's doublings).
   const FlatValue* map_text = request.Find("map");
-  std::string fields;
-  fields.reserve(map_text != nullptr ? map_text->text.size() + 64 : 256);
   switch (HotOpOf(request)) {
     case HotOp::kParse: {
       IXA_ASSIGN_OR_RETURN(IndexingMap map,
                            ParseMapField(map_text->text, "map", ctx));
-      AppendMapField(map, &fields);
-      return fields;
+      AppendMapField(map, out);
+      return true;
     }
     case HotOp::kSimplify: {
       IXA_ASSIGN_OR_RETURN(IndexingMap map,
                            ParseMapField(map_text->text, "map", ctx));
       SimplifyResult r = Simplify(&map);
-      if (r.budget_exhausted) fields.append("\"budget_exhausted\":true,");
-      fields.append(r.changed ? "\"changed\":true," : "\"changed\":false,");
-      AppendMapField(map, &fields);
-      return fields;
+      if (r.budget_exhausted) out->append("\"budget_exhausted\":true,");
+      out->append(r.changed ? "\"changed\":true," : "\"changed\":false,");
+      AppendMapField(map, out);
+      return true;
     }
     case HotOp::kCompose: {
       std::vector<std::string_view> texts;
@@ -113,15 +109,15 @@ Result<std::string> AnswerFastOp(const FlatRequest& request,
         texts.push_back(item.text);
       }
       IXA_ASSIGN_OR_RETURN(IndexingMap map, ComposeMapTexts(texts, ctx));
-      AppendMapField(map, &fields);
-      return fields;
+      AppendMapField(map, out);
+      return true;
     }
     case HotOp::kIsEmpty: {
       IXA_ASSIGN_OR_RETURN(IndexingMap map,
                            ParseMapField(map_text->text, "map", ctx));
       IXA_ASSIGN_OR_RETURN(bool empty, IsEmpty(map));
-      fields.append(empty ? "\"empty\":true" : "\"empty\":false");
-      return fields;
+      out->append(empty ? "\"empty\":true" : "\"empty\":false");
+      return true;
     }
     case HotOp::kNone:
       break;
@@ -129,25 +125,29 @@ Result<std::string> AnswerFastOp(const FlatRequest& request,
   return Error{ErrorCode::kInternal, "AnswerFastOp: not a hot op", 0, 0};
 }
 
-std::string FastResponseLine(const FlatRequest& request,
-                             const Result<std::string>& fields) {
-  std::string line;
-  line.reserve(64 + (fields.ok() ? fields->size() : 0));
-  line.append("{\"id\":");
+void AppendFastResponseStart(const FlatRequest& request, std::string* out) {
+  out->append("{\"id\":");
   if (const FlatValue* id = request.Find("id")) {
-    AppendFlatValue(request, *id, &line);
+    AppendFlatValue(request, *id, out);
   } else {
-    line.append("null");
+    out->append("null");
   }
-  if (fields.ok()) {
-    line.append(",\"ok\":true,");
-    line.append(*fields);
+  out->append(",\"ok\":true,");
+}
+
+void AppendFastResponseEnd(std::string* out) { out->append("}\n"); }
+
+void AppendFastErrorResponse(const FlatRequest& request, const Error& error,
+                             std::string* out) {
+  out->append("{\"id\":");
+  if (const FlatValue* id = request.Find("id")) {
+    AppendFlatValue(request, *id, out);
   } else {
-    line.append(",\"ok\":false,\"error\":");
-    AppendJson(ErrorJson(fields.error()), &line);
+    out->append("null");
   }
-  line.push_back('}');
-  return line;
+  out->append(",\"ok\":false,\"error\":");
+  AppendJson(ErrorJson(error), out);
+  out->append("}\n");
 }
 
 }  // namespace ixa::cli

@@ -21,16 +21,22 @@ namespace ixa::cli {
 // to the general path.
 bool IsFastOp(const FlatRequest& request);
 
-// Answers a request for which IsFastOp holds, its maps printed in its
-// `syntax` or else `batch_syntax` (as the general path's Dispatch): the
-// response's fields after "ok": true as JSON text (e.g.
-// `"changed":true,"map":"..."`), or the op's error.
-Result<std::string> AnswerFastOp(const FlatRequest& request,
-                                 TextSyntax batch_syntax, ExprContext& ctx);
+// A response is written in three parts straight into the output text: the
+// start `{"id":<id>,"ok":true,`, the fields (AnswerFastOp) and the end
+// `}` and newline. When the op fails the caller cuts the text back to
+// where the response started and writes AppendFastErrorResponse instead.
+void AppendFastResponseStart(const FlatRequest& request, std::string* out);
+void AppendFastResponseEnd(std::string* out);
+void AppendFastErrorResponse(const FlatRequest& request, const Error& error,
+                             std::string* out);
 
-// The response line (no newline) of such a request.
-std::string FastResponseLine(const FlatRequest& request,
-                             const Result<std::string>& fields);
+// Answers a request for which IsFastOp holds, its maps printed in its
+// `syntax` or else `batch_syntax` (as the general path's Dispatch):
+// appends the response's fields after "ok": true as JSON text (e.g.
+// `"changed":true,"map":"..."`) to *out, or returns the op's error (and
+// may have appended part of the fields).
+Result<bool> AnswerFastOp(const FlatRequest& request, TextSyntax batch_syntax,
+                          ExprContext& ctx, std::string* out);
 
 }  // namespace ixa::cli
 

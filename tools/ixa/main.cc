@@ -14,6 +14,7 @@
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <string_view>
 
 #include "core/budget.h"
 #include "core/expr.h"
@@ -77,19 +78,26 @@ class QueryServer {
   }
 
   // Answers one line; returns the response line.
-  std::string Answer(const std::string& line) {
+  // Appends the response line to the request `line` and its newline.
+  void Answer(std::string_view line, std::string* out) {
     Json request;
-    // Flat requests skip nlohmann's lexer, and those of the hot ops
-    // nlohmann::json altogether (fast_json.h, fast_ops.h); everything else,
-    // bad JSON included, goes through nlohmann.
     if (flat_.Read(line)) {
       if (IsFastOp(flat_)) {
-        Result<std::string> fields = Guarded([this] {
+        // Written in place; cut back if the op fails (fast_ops.h).
+        const size_t start = out->size();
+        AppendFastResponseStart(flat_, out);
+        Result<bool> answered = Guarded([&] {
           ExprContext ctx;  // one context per request
-          return AnswerFastOp(flat_, default_syntax_, ctx);
+          return AnswerFastOp(flat_, default_syntax_, ctx, out);
         });
-        Count(fields);
-        return FastResponseLine(flat_, fields);
+        Count(answered);
+        if (answered.ok()) {
+          AppendFastResponseEnd(out);
+        } else {
+          out->resize(start);
+          AppendFastErrorResponse(flat_, answered.error(), out);
+        }
+        return;
       }
       request = flat_.ToJson();
     } else {
@@ -104,7 +112,9 @@ class QueryServer {
             Error{ErrorCode::kInternal, "the line is not JSON: " + what, 0, 0});
         response["error"]["code"] = "bad_json";
         ++failures_;
-        return Dump(response);
+        out->append(Dump(response));
+        out->push_back('\n');
+        return;
       }
     }
     Json id = request.is_object() && request.contains("id") ? request.at("id")
@@ -112,7 +122,8 @@ class QueryServer {
     Result<Json> result = Guarded([&] { return Dispatch(request); });
     request = Json();  // the request can be as large as the answer
     Count(result);
-    return ResponseLine(id, result);
+    out->append(ResponseLine(id, result));
+    out->push_back('\n');
   }
 
   int ExitCode() const {
@@ -260,8 +271,8 @@ int RunQuery(int argc, char** argv) {
   servers.reserve(jobs);
   for (int w = 0; w < jobs; ++w) servers.emplace_back(syntax, budget_ms);
   ServeLines(*in, std::cout, jobs,
-             [&servers](int worker, const std::string& line) {
-               return servers[worker].Answer(line);
+             [&servers](int worker, std::string_view line, std::string* out) {
+               servers[worker].Answer(line, out);
              });
   int exit_code = kExitOk;
   for (const QueryServer& server : servers) {
@@ -274,7 +285,10 @@ int RunQuery(int argc, char** argv) {
 
 std::string AnswerRequestLine(const std::string& line) {
   static QueryServer* server = new QueryServer();  // never destroyed
-  return server->Answer(line);
+  std::string response;
+  server->Answer(line, &response);
+  response.pop_back();  // the newline
+  return response;
 }
 
 }  // namespace ixa::cli

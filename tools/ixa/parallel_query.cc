@@ -7,8 +7,10 @@
 #include <cstdint>
 #include <cstring>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <streambuf>
+#include <string_view>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -26,16 +28,20 @@ class LineReader {
  public:
   enum class Status { kLine, kEnd, kWouldBlock };
 
-  explicit LineReader(std::istream& in) : in_(*in.rdbuf()), buf_(1 << 16) {}
+  explicit LineReader(std::istream& in)
+      : in_(*in.rdbuf()),
+        buf_(std::make_unique_for_overwrite<char[]>(kInitialSize)),
+        size_(kInitialSize) {}
 
-  // The next request line into `line` (its capacity is reused). With
-  // `may_block` false, kWouldBlock instead of waiting for input that has
-  // not arrived yet: an interactive client waits for its answers first.
-  Status Next(std::string* line, bool may_block) {
+  // The next request line, as a view into the reader's buffer that stays
+  // valid until the next call (no copy per line). With `may_block` false,
+  // kWouldBlock instead of waiting for input that has not arrived yet: an
+  // interactive client waits for its answers first.
+  Status Next(std::string_view* line, bool may_block) {
     while (true) {
-      const char* begin = buf_.data() + pos_;
-      const char* scan = buf_.data() + scanned_;
-      const char* end = buf_.data() + end_;
+      const char* begin = buf_.get() + pos_;
+      const char* scan = buf_.get() + scanned_;
+      const char* end = buf_.get() + end_;
       const char* newline =
           static_cast<const char*>(std::memchr(scan, '\n', end - scan));
       if (newline == nullptr && !eof_) {
@@ -46,61 +52,80 @@ class LineReader {
       }
       if (newline == nullptr && begin == end) return Status::kEnd;
       const char* stop = newline != nullptr ? newline : end;
-      pos_ = scanned_ = (stop - buf_.data()) + (newline != nullptr ? 1 : 0);
+      pos_ = scanned_ = (stop - buf_.get()) + (newline != nullptr ? 1 : 0);
       if (stop != begin && stop[-1] == '\r') --stop;
       bool blank = std::all_of(begin, stop,
                                [](char c) { return c == ' ' || c == '\t'; });
       if (blank) continue;
-      line->assign(begin, stop);
+      *line = std::string_view(begin, static_cast<size_t>(stop - begin));
       return Status::kLine;
     }
   }
 
  private:
-  // Appends at least one more byte of input, or sets eof_. Blocks only
-  // until some input is there: only what the stream has already buffered
-  // (or what the file says is available) is taken.
+  // Not zero-filled: the reads write what is used (and a short batch
+  // touches only the pages its text needs).
+  static constexpr size_t kInitialSize = size_t{1} << 14;
+
   void Fill() {
     if (pos_ > 0) {
-      std::memmove(buf_.data(), buf_.data() + pos_, end_ - pos_);
+      std::memmove(buf_.get(), buf_.get() + pos_, end_ - pos_);
       end_ -= pos_;
       scanned_ -= pos_;
       pos_ = 0;
     }
-    if (end_ == buf_.size()) buf_.resize(2 * buf_.size());  // a long line
+    if (end_ == size_) {  // a long line
+      auto bigger = std::make_unique_for_overwrite<char[]>(2 * size_);
+      std::memcpy(bigger.get(), buf_.get(), end_);
+      buf_ = std::move(bigger);
+      size_ *= 2;
+    }
     if (std::streambuf::traits_type::eq_int_type(
             in_.sgetc(), std::streambuf::traits_type::eof())) {
       eof_ = true;
       return;
     }
-    std::streamsize room = static_cast<std::streamsize>(buf_.size() - end_);
+    std::streamsize room = static_cast<std::streamsize>(size_ - end_);
     std::streamsize n = std::clamp<std::streamsize>(in_.in_avail(), 1, room);
-    end_ += static_cast<size_t>(in_.sgetn(buf_.data() + end_, n));
+    end_ += static_cast<size_t>(in_.sgetn(buf_.get() + end_, n));
   }
 
   std::streambuf& in_;
-  std::vector<char> buf_;
+  std::unique_ptr<char[]> buf_;
+  size_t size_;         // of buf_
   size_t pos_ = 0;      // start of the next line
   size_t scanned_ = 0;  // [pos_, scanned_) has no '\n'
   size_t end_ = 0;      // end of the text read
   bool eof_ = false;
 };
 
+// Responses are collected in one text and written in blocks of about this
+// size (and whenever the client may be waiting for them).
+constexpr size_t kOutputBlock = size_t{1} << 14;
+
+void Write(std::ostream& out, std::string* text) {
+  out.write(text->data(), static_cast<std::streamsize>(text->size()));
+  text->clear();
+}
+
 void ServeSerially(std::istream& in, std::ostream& out,
                    const LineAnswerer& answer) {
   LineReader reader(in);
-  std::string line, response;
+  std::string_view line;
+  std::string text;
+  text.reserve(kOutputBlock + 4096);
   while (true) {
     LineReader::Status status = reader.Next(&line, /*may_block=*/false);
     if (status == LineReader::Status::kWouldBlock) {
+      Write(out, &text);
       out.flush();  // the client may be waiting for the answers so far
       status = reader.Next(&line, /*may_block=*/true);
     }
     if (status == LineReader::Status::kEnd) break;
-    response = answer(0, line);
-    response += '\n';
-    out.write(response.data(), static_cast<std::streamsize>(response.size()));
+    answer(0, line, &text);
+    if (text.size() >= kOutputBlock) Write(out, &text);
   }
+  Write(out, &text);
   out.flush();
 }
 
@@ -163,8 +188,7 @@ class ParallelServer {
         auto start = std::chrono::steady_clock::now();
         text.clear();
         for (size_t i = 0; i < count; ++i) {
-          text += answer_(worker, lines[i]);
-          text += '\n';
+          answer_(worker, lines[i], &text);
           Recycle(&lines[i]);
         }
         int64_t nanos = std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -197,9 +221,10 @@ class ParallelServer {
     if (end_of_input_) return false;
     size_t n = 0;
     while (n < want) {
-      LineReader::Status status = reader_.Next(&(*lines)[n], n == 0);
+      std::string_view line;
+      LineReader::Status status = reader_.Next(&line, n == 0);
       if (status == LineReader::Status::kLine) {
-        ++n;
+        (*lines)[n++].assign(line);  // the reader's buffer moves on
         continue;
       }
       if (status == LineReader::Status::kEnd) end_of_input_ = true;

@@ -7,14 +7,16 @@
 #include <istream>
 #include <ostream>
 #include <string>
+#include <string_view>
 
 namespace ixa::cli {
 
 // Answers one request line (without its newline) on worker `worker`
-// (0 <= worker < jobs). Each worker must keep its own state: calls for
-// different workers run concurrently, calls for one worker never do.
+// (0 <= worker < jobs): appends the response line and its '\n' to `*out`.
+// Each worker must keep its own state: calls for different workers run
+// concurrently, calls for one worker never do.
 using LineAnswerer =
-    std::function<std::string(int worker, const std::string& line)>;
+    std::function<void(int worker, std::string_view line, std::string* out)>;
 
 // Reads lines from `in` (a trailing '\r' is dropped; lines of only spaces
 // and tabs are skipped), answers each with `answer` and writes the
