@@ -401,7 +401,13 @@ void AppendFlatValue(const FlatRequest& request, const FlatValue& v,
                      std::string* out) {
   switch (v.kind) {
     case FlatValue::Kind::kString:
-      AppendJsonString(v.text, out);
+      // Read without escapes, every byte is plain: the text as read is
+      // what AppendJsonString would write.
+      if (!v.escaped) {
+        out->append(v.raw);
+      } else {
+        AppendJsonString(v.text, out);
+      }
       return;
     case FlatValue::Kind::kInteger:
     case FlatValue::Kind::kTrue:
