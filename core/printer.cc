@@ -27,11 +27,13 @@
 // parser accepted with many minus signs prints to text it accepts again.
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <optional>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 
+#include "core/node_map.h"
+#include "core/small_vector.h"
 #include "core/text.h"
 
 namespace ixa {
@@ -42,47 +44,112 @@ bool IsNegation(Expr e) {
   return e.kind() == ExprKind::kMul && e.rhs().IsConstant(-1);
 }
 
-// What std::to_string prints, without the temporary string: every map of
-// every response goes through here (issue 13).
-void AppendInt(int64_t v, std::string& out) {
-  if (v >= 0 && v < 10) {  // most constants, bounds and positions
-    out += static_cast<char>('0' + v);
-    return;
+// Collects printed text in a buffer on the stack and appends it to `out`
+// in large pieces. Every map of every response is printed (issue 13), and
+// an append per token costs more than the token: std::string's append is
+// an out-of-line call with a capacity check, a memcpy call and a
+// terminator store, for a `d0` or a `, `. Here a token is a bounds check
+// and a few stores. Whatever is written shows in `out` only after Flush()
+// (or the destructor).
+class TextWriter {
+ public:
+  explicit TextWriter(std::string& out) : out_(out) {}
+  ~TextWriter() { Flush(); }
+  TextWriter(const TextWriter&) = delete;
+  TextWriter& operator=(const TextWriter&) = delete;
+
+  // Each writer stores the characters through a local pointer and only
+  // then moves pos_: a char store may alias anything, pos_ included, and
+  // would make the compiler reload it after every character.
+  [[gnu::always_inline]] void Char(char c) {
+    char* p = Room(1);
+    *p = c;
+    pos_ = p + 1;
   }
-  char buf[24];
-  char* end = std::to_chars(buf, buf + sizeof(buf), v).ptr;
-  out.append(buf, static_cast<size_t>(end - buf));
-}
+  // A literal: its length is a constant, so the copy is a few moves.
+  template <size_t N>
+  [[gnu::always_inline]] void Lit(const char (&text)[N]) {
+    static_assert(N - 1 <= kCapacity);
+    char* p = Room(N - 1);
+    std::memcpy(p, text, N - 1);
+    pos_ = p + (N - 1);
+  }
+  void Text(std::string_view text) {
+    if (text.size() > kCapacity) {  // a long name: no detour through buf_
+      Flush();
+      out_.append(text);
+      return;
+    }
+    char* p = Room(text.size());
+    std::memcpy(p, text.data(), text.size());
+    pos_ = p + text.size();
+  }
+  // What std::to_string prints.
+  [[gnu::always_inline]] void Int(int64_t v) {
+    pos_ = PutInt(Room(kMaxIntChars), v);
+  }
+  // `<prefix><i>`, a default variable name (`d3`, `s0`, `rt1`).
+  template <size_t N>
+  [[gnu::always_inline]] void Name(const char (&prefix)[N], int64_t i) {
+    char* p = Room(N - 1 + kMaxIntChars);
+    std::memcpy(p, prefix, N - 1);
+    pos_ = PutInt(p + (N - 1), i);
+  }
+  // ` in [lower, upper]`: a domain item's interval, as Interval::ToString
+  // prints it, after the ` in `.
+  [[gnu::always_inline]] void InInterval(const Interval& interval) {
+    const int64_t lower = interval.lower, upper = interval.upper;
+    char* p = Room(2 * kMaxIntChars + 8);
+    std::memcpy(p, " in [", 5);
+    p += 5;
+    p = PutInt(p, lower);
+    *p++ = ',';
+    *p++ = ' ';
+    p = PutInt(p, upper);
+    *p++ = ']';
+    pos_ = p;
+  }
 
-// Appends a literal with its length known at compile time (`+=` of a
-// char pointer measures it at run time).
-template <size_t N>
-void Put(std::string& out, const char (&text)[N]) {
-  out.append(text, N - 1);
-}
+  // The length of the text written so far: what out_ holds once flushed.
+  size_t size() const { return out_.size() + static_cast<size_t>(pos_ - buf_); }
+  // Out of line: a flush per map (or per kCapacity characters) is rare,
+  // and the calls to append stay out of every writer above.
+  [[gnu::noinline]] void Flush() {
+    out_.append(buf_, static_cast<size_t>(pos_ - buf_));
+    pos_ = buf_;
+  }
 
-// `prefix<i>`, a default variable name: formatted on the stack and
-// appended at once.
-void AppendDefaultName(char prefix, int64_t i, std::string& out) {
-  char buf[24];
-  buf[0] = prefix;
-  char* end = std::to_chars(buf + 1, buf + sizeof(buf), i).ptr;
-  out.append(buf, static_cast<size_t>(end - buf));
-}
+ private:
+  static constexpr size_t kCapacity = 1024;
+  static constexpr size_t kMaxIntChars = 20;  // `-9223372036854775808`
 
-// `[lower, upper]`, as Interval::ToString prints it.
-void AppendInterval(const Interval& interval, std::string& out) {
-  // Formatted on the stack and appended at once (one capacity check).
-  char buf[48];
-  char* p = buf;
-  *p++ = '[';
-  p = std::to_chars(p, buf + sizeof(buf), interval.lower).ptr;
-  *p++ = ',';
-  *p++ = ' ';
-  p = std::to_chars(p, buf + sizeof(buf), interval.upper).ptr;
-  *p++ = ']';
-  out.append(buf, static_cast<size_t>(p - buf));
-}
+  // Where n more characters (n <= kCapacity) go.
+  [[gnu::always_inline]] char* Room(size_t n) {
+    if (static_cast<size_t>(buf_ + kCapacity - pos_) < n) Flush();
+    return pos_;
+  }
+  // Writes v at p, which has kMaxIntChars of room; returns its end.
+  [[gnu::always_inline]] static char* PutInt(char* p, int64_t v) {
+    if (static_cast<uint64_t>(v) < 10) {  // most constants and positions
+      *p = static_cast<char>('0' + v);
+      return p + 1;
+    }
+    if (static_cast<uint64_t>(v) < 100) {  // most bounds
+      p[0] = static_cast<char>('0' + v / 10);
+      p[1] = static_cast<char>('0' + v % 10);
+      return p + 2;
+    }
+    return PutLongInt(p, v);
+  }
+  // Out of line: inlined, to_chars would make every caller save registers.
+  [[gnu::noinline]] static char* PutLongInt(char* p, int64_t v) {
+    return std::to_chars(p, p + kMaxIntChars, v).ptr;
+  }
+
+  std::string& out_;
+  char* pos_ = buf_;
+  char buf_[kCapacity];
+};
 
 // Where the printer takes variable names from: name lists (PrintExpr; a
 // position past a list's end prints d<i> / s<i>), or a map's variables,
@@ -92,61 +159,71 @@ class Names {
  public:
   Names(const std::vector<std::string>& dims,
         const std::vector<std::string>& syms)
-      : dims_(&dims), syms_(&syms) {}
-  explicit Names(const IndexingMap& map) : map_(&map) {}
+      : dim_names_(dims.data()),
+        sym_names_(syms.data()),
+        num_dims_(dims.size()),
+        num_range_(syms.size()) {}
+  explicit Names(const IndexingMap& map)
+      : dims_(map.dims().data()),
+        range_vars_(map.range_vars().data()),
+        rt_vars_(map.rt_vars().data()),
+        num_dims_(map.dims().size()),
+        num_range_(map.range_vars().size()),
+        num_rt_(map.rt_vars().size()) {}
 
-  void AppendDim(int64_t i, std::string& out) const {
+  // Inline: most leaves of most expressions are dims.
+  [[gnu::always_inline]] void AppendDim(int64_t i, TextWriter& out) const {
     const size_t k = static_cast<size_t>(i);
-    if (map_ == nullptr) {
-      if (k < dims_->size()) {
-        out += (*dims_)[k];
-      } else {
-        AppendDefaultName('d', i, out);
+    if (k < num_dims_) {
+      if (dims_ == nullptr) {
+        out.Text(dim_names_[k]);
+        return;
       }
-      return;
+      if (!dims_[k].name.empty()) {
+        out.Text(dims_[k].name);
+        return;
+      }
     }
-    if (k < map_->dims().size() && !map_->dims()[k].name.empty()) {
-      out += map_->dims()[k].name;
-    } else {
-      AppendDefaultName('d', i, out);
-    }
+    out.Name("d", i);
   }
 
-  void AppendSymbol(int64_t i, std::string& out) const {
+  void AppendSymbol(int64_t i, TextWriter& out) const {
     const size_t k = static_cast<size_t>(i);
-    if (map_ == nullptr) {
-      if (k < syms_->size()) {
-        out += (*syms_)[k];
+    if (k < num_range_) {
+      if (range_vars_ == nullptr) {
+        out.Text(sym_names_[k]);
+        return;
+      }
+      if (!range_vars_[k].name.empty()) {
+        out.Text(range_vars_[k].name);
+        return;
+      }
+    } else if (k - num_range_ < num_rt_) {
+      const std::string& name = rt_vars_[k - num_range_].name;
+      if (name.empty()) {
+        out.Name("rt", static_cast<int64_t>(k - num_range_));
       } else {
-        AppendDefaultName('s', i, out);
+        out.Text(name);
       }
       return;
     }
-    const size_t num_range = map_->range_vars().size();
-    if (k < num_range) {
-      const std::string& name = map_->range_vars()[k].name;
-      if (name.empty()) {
-        AppendDefaultName('s', i, out);
-      } else {
-        out += name;
-      }
-    } else if (k - num_range < map_->rt_vars().size()) {
-      const std::string& name = map_->rt_vars()[k - num_range].name;
-      if (name.empty()) {
-        Put(out, "rt");
-        AppendInt(static_cast<int64_t>(k - num_range), out);
-      } else {
-        out += name;
-      }
-    } else {
-      AppendDefaultName('s', i, out);
-    }
+    out.Name("s", i);
   }
 
  private:
-  const std::vector<std::string>* dims_ = nullptr;
-  const std::vector<std::string>* syms_ = nullptr;
-  const IndexingMap* map_ = nullptr;
+  // From a map: its variables, read in place (rt_vars_ after range_vars_
+  // in the symbol positions). From name lists: dim_names_ and sym_names_
+  // (the symbols all counted in num_range_), and dims_ and range_vars_
+  // null. (A map's empty list may have a null data() too; its count is 0,
+  // so it is never read.)
+  const Variable* dims_ = nullptr;
+  const Variable* range_vars_ = nullptr;
+  const Variable* rt_vars_ = nullptr;
+  const std::string* dim_names_ = nullptr;
+  const std::string* sym_names_ = nullptr;
+  size_t num_dims_ = 0;
+  size_t num_range_ = 0;
+  size_t num_rt_ = 0;
 };
 
 // The text form needs distinct names (the parser refuses a name written
@@ -249,16 +326,35 @@ class ExprPrinter {
 
   // Prints e (already in the syntax's order). `strong`: e is an operand of
   // a non-add operator and must be parenthesised if it is an operation.
-  void Print(Expr e, bool strong, std::string& out) {
+  // Leaves (about half the nodes) print here, without a call.
+  [[gnu::always_inline]] void Print(Expr e, bool strong, TextWriter& out) {
     switch (e.kind()) {
       case ExprKind::kConstant:
-        AppendInt(e.constant(), out);
+        out.Int(e.constant());
         return;
       case ExprKind::kDim:
         names_.AppendDim(e.position(), out);
         return;
       case ExprKind::kSymbol:
         names_.AppendSymbol(e.position(), out);
+        return;
+      default:
+        PrintOperation(e, strong, out);
+        return;
+    }
+  }
+
+  int max_nesting() const { return max_nesting_; }
+
+ private:
+  // Out of line: the recursion goes through here, and Print stays small
+  // enough to inline at every operand.
+  [[gnu::noinline]] void PrintOperation(Expr e, bool strong, TextWriter& out) {
+    switch (e.kind()) {
+      case ExprKind::kConstant:  // not reached: Print prints leaves
+      case ExprKind::kDim:
+      case ExprKind::kSymbol:
+        Print(e, strong, out);
         return;
       case ExprKind::kAdd:
         Open(strong, out);
@@ -268,13 +364,17 @@ class ExprPrinter {
       case ExprKind::kMin:
       case ExprKind::kMax:
         // A call is a primary: never parenthesised.
-        Put(out, e.kind() == ExprKind::kMin ? "min(" : "max(");
+        if (e.kind() == ExprKind::kMin) {
+          out.Lit("min(");
+        } else {
+          out.Lit("max(");
+        }
         Enter();
         Print(e.lhs(), /*strong=*/false, out);
-        Put(out, ", ");
+        out.Lit(", ");
         Print(e.rhs(), /*strong=*/false, out);
         Leave();
-        out += ')';
+        out.Char(')');
         return;
       case ExprKind::kMul:
       case ExprKind::kFloorDiv:
@@ -290,16 +390,20 @@ class ExprPrinter {
       Print(e.lhs(), /*strong=*/true, out);
       switch (e.kind()) {
         case ExprKind::kMul:
-          Put(out, " * ");
+          out.Lit(" * ");
           break;
         case ExprKind::kFloorDiv:
-          out += syntax_ == TextSyntax::kSymbolic ? " / " : " floordiv ";
+          if (syntax_ == TextSyntax::kSymbolic) {
+            out.Lit(" / ");
+          } else {
+            out.Lit(" floordiv ");
+          }
           break;
         case ExprKind::kCeilDiv:
-          Put(out, " ceildiv ");
+          out.Lit(" ceildiv ");
           break;
         default:
-          Put(out, " mod ");
+          out.Lit(" mod ");
           break;
       }
       Print(e.rhs(), /*strong=*/true, out);
@@ -307,21 +411,18 @@ class ExprPrinter {
     Close(strong, out);
   }
 
-  int max_nesting() const { return max_nesting_; }
-
- private:
   // The parser's nesting count: parentheses, unary minus on a non-literal,
   // min/max argument lists (the expression itself counts 1).
   void Enter() { max_nesting_ = std::max(max_nesting_, ++nesting_); }
   void Leave() { --nesting_; }
-  void Open(bool strong, std::string& out) {
+  void Open(bool strong, TextWriter& out) {
     if (!strong) return;
-    out += '(';
+    out.Char('(');
     Enter();
   }
-  void Close(bool strong, std::string& out) {
+  void Close(bool strong, TextWriter& out) {
     if (!strong) return;
-    out += ')';
+    out.Char(')');
     Leave();
   }
 
@@ -330,10 +431,10 @@ class ExprPrinter {
   // is never followed by a digit that would make it a literal: x * -1 with
   // a constant x only survives construction for x = INT64_MIN, whose own
   // `-` follows.
-  void PrintNegation(Expr e, std::string& out) {
+  void PrintNegation(Expr e, TextWriter& out) {
     int depth = 0;
     while (IsNegation(e)) {
-      out += '-';
+      out.Char('-');
       Enter();
       ++depth;
       e = e.lhs();
@@ -344,8 +445,9 @@ class ExprPrinter {
 
   // Prints a (left-nested) sum, writing negative terms as subtractions.
   // The terms go on terms_, one stack for all the sums being printed (a
-  // term can hold a sum), so a printer allocates it once.
-  void PrintSum(Expr e, std::string& out) {
+  // term can hold a sum), inline up to 16 terms: most maps allocate nothing
+  // for it.
+  void PrintSum(Expr e, TextWriter& out) {
     const size_t base = terms_.size();
     CollectTerms(e, terms_);
     const size_t end = terms_.size();
@@ -356,8 +458,8 @@ class ExprPrinter {
         continue;
       }
       if (t.IsConstant() && t.constant() < 0 && t.constant() != kInt64Min) {
-        Put(out, " - ");
-        AppendInt(-t.constant(), out);
+        out.Lit(" - ");
+        out.Int(-t.constant());
         continue;
       }
       // Not for a product of two constants (one that overflowed, so
@@ -366,21 +468,21 @@ class ExprPrinter {
       if (t.kind() == ExprKind::kMul && t.rhs().IsConstant() &&
           !t.lhs().IsConstant() && t.rhs().constant() < 0 &&
           t.rhs().constant() != kInt64Min) {
-        Put(out, " - ");
+        out.Lit(" - ");
         Print(t.lhs(), /*strong=*/true, out);
         if (t.rhs().constant() != -1) {
-          Put(out, " * ");
-          AppendInt(-t.rhs().constant(), out);
+          out.Lit(" * ");
+          out.Int(-t.rhs().constant());
         }
         continue;
       }
-      Put(out, " + ");
+      out.Lit(" + ");
       PrintTerm(t, out);
     }
     terms_.resize(base);
   }
 
-  void PrintTerm(Expr t, std::string& out) {
+  void PrintTerm(Expr t, TextWriter& out) {
     // A nested sum on the right keeps its grouping: `a + (b + c)` is a
     // different tree from `(a + b) + c` and must round-trip as such.
     Print(t, /*strong=*/t.kind() == ExprKind::kAdd, out);
@@ -388,7 +490,7 @@ class ExprPrinter {
 
   // Flattens only the left spine: `(a + b) + c` prints `a + b + c`, which
   // parses back (left-associatively) to the same tree.
-  static void CollectTerms(Expr e, std::vector<Expr>& terms) {
+  static void CollectTerms(Expr e, SmallVector<Expr, 16>& terms) {
     if (e.kind() == ExprKind::kAdd) {
       CollectTerms(e.lhs(), terms);
       terms.push_back(e.rhs());
@@ -399,7 +501,7 @@ class ExprPrinter {
 
   const Names& names_;
   TextSyntax syntax_;
-  std::vector<Expr> terms_;
+  SmallVector<Expr, 16> terms_;
   int nesting_ = 1;
   int max_nesting_ = 1;
 };
@@ -430,64 +532,88 @@ int SymbolicRank(ExprKind kind) {
   return 9;
 }
 
+bool SymbolicBefore(Expr a, Expr b) {
+  int ra = SymbolicRank(a.kind()), rb = SymbolicRank(b.kind());
+  if (ra != rb) return ra < rb;
+  return CompareExprs(a, b) < 0;
+}
+
 class SymbolicOrderer {
  public:
   Expr Run(Expr e) {
     if (!e.IsBinary()) return e;
-    auto it = memo_.find(e.node());
-    if (it != memo_.end()) return it->second;
+    if (const Expr* done = memo_.Find(e.node())) return *done;
     Expr out;
-    ExprContext* ctx = e.context();
     if (e.kind() == ExprKind::kAdd) {
-      // Every summand, nested sums included (`a + (b + c)` has the three),
-      // so that the sorted left-nested rebuild is exactly the printed
-      // structure and ordering it again changes nothing.
-      std::vector<Expr> terms, stack = {e};
-      while (!stack.empty()) {
-        Expr x = stack.back();
-        stack.pop_back();
-        if (x.kind() == ExprKind::kAdd) {
-          stack.push_back(x.rhs());
-          stack.push_back(x.lhs());
-        } else {
-          terms.push_back(Run(x));
-        }
-      }
-      // A sum of constants only exists when adding them overflowed on the
-      // way (construction folds the rest); sorted, two of them could fold
-      // into one, and the print would read back as another tree. Such a
-      // sum keeps its order.
-      bool all_constant = true;
-      for (Expr t : terms) all_constant &= t.IsConstant();
-      if (all_constant) {
-        memo_.emplace(e.node(), e);
-        return e;
-      }
-      std::stable_sort(terms.begin(), terms.end(), [](Expr a, Expr b) {
-        int ra = SymbolicRank(a.kind()), rb = SymbolicRank(b.kind());
-        if (ra != rb) return ra < rb;
-        return CompareExprs(a, b) < 0;
-      });
-      out = terms[0];
-      for (size_t i = 1; i < terms.size(); ++i) out = ctx->Add(out, terms[i]);
+      out = SortSum(e);
     } else {
       Expr l = Run(e.lhs()), r = Run(e.rhs());
-      out = (l == e.lhs() && r == e.rhs()) ? e : ctx->Binary(e.kind(), l, r);
+      out = (l == e.lhs() && r == e.rhs())
+                ? e
+                : e.context()->Binary(e.kind(), l, r);
     }
-    memo_.emplace(e.node(), out);
+    memo_.Put(e.node(), out);
     return out;
   }
 
  private:
-  std::unordered_map<const ExprNode*, Expr> memo_;
+  // Out of line, so that only the frames of sums carry the term lists
+  // down the recursion.
+  [[gnu::noinline]] Expr SortSum(Expr e) {
+    // Every summand, nested sums included (`a + (b + c)` has the three),
+    // so that the sorted left-nested rebuild is exactly the printed
+    // structure and ordering it again changes nothing.
+    SmallVector<Expr, 16> terms, stack = {e};
+    while (!stack.empty()) {
+      Expr x = stack.back();
+      stack.pop_back();
+      if (x.kind() == ExprKind::kAdd) {
+        stack.push_back(x.rhs());
+        stack.push_back(x.lhs());
+      } else {
+        terms.push_back(Run(x));
+      }
+    }
+    // A sum of constants only exists when adding them overflowed on the
+    // way (construction folds the rest); sorted, two of them could fold
+    // into one, and the print would read back as another tree. Such a
+    // sum keeps its order.
+    bool all_constant = true;
+    for (Expr t : terms) all_constant &= t.IsConstant();
+    if (all_constant) return e;
+    // Any stable sort gives the same order. Most sums have a few terms:
+    // an insertion sort, without the buffer std::stable_sort allocates.
+    const size_t n = terms.size();
+    if (n <= 16) {
+      for (size_t i = 1; i < n; ++i) {
+        Expr x = terms[i];
+        size_t j = i;
+        for (; j > 0 && SymbolicBefore(x, terms[j - 1]); --j) {
+          terms[j] = terms[j - 1];
+        }
+        terms[j] = x;
+      }
+    } else {
+      std::stable_sort(terms.begin(), terms.end(), SymbolicBefore);
+    }
+    ExprContext* ctx = e.context();
+    Expr out = terms[0];
+    for (size_t i = 1; i < n; ++i) out = ctx->Add(out, terms[i]);
+    return out;
+  }
+
+  NodeMap<Expr> memo_;
 };
 
 std::string PrintInSyntax(Expr e, const Names& names, TextSyntax syntax,
                           SymbolicOrderer* orderer) {
   std::string out;
-  ExprPrinter printer(names, syntax);
-  Expr shown = syntax == TextSyntax::kSymbolic ? orderer->Run(e) : e;
-  printer.Print(shown, /*strong=*/false, out);
+  {
+    TextWriter writer(out);
+    ExprPrinter printer(names, syntax);
+    Expr shown = syntax == TextSyntax::kSymbolic ? orderer->Run(e) : e;
+    printer.Print(shown, /*strong=*/false, writer);
+  }  // flushed
   return out;
 }
 
@@ -519,10 +645,16 @@ int PrintedNesting(Expr e) {
   const Names names(kNoNames, kNoNames);
   std::string scratch;
   ExprPrinter affine(names, TextSyntax::kAffine);
-  affine.Print(e, /*strong=*/false, scratch);
+  {
+    TextWriter writer(scratch);
+    affine.Print(e, /*strong=*/false, writer);
+  }
   scratch.clear();
   ExprPrinter symbolic(names, TextSyntax::kSymbolic);
-  symbolic.Print(ToSymbolicOrder(e), /*strong=*/false, scratch);
+  {
+    TextWriter writer(scratch);
+    symbolic.Print(ToSymbolicOrder(e), /*strong=*/false, writer);
+  }
   return std::max(affine.max_nesting(), symbolic.max_nesting());
 }
 
@@ -562,13 +694,147 @@ std::string PrintIndexingMap(const IndexingMap& map, TextSyntax syntax) {
   return out;
 }
 
-// Written straight into `out`: no string per name, interval or expression
-// (the query server prints a map per response, issue 13). Only the
-// constraints, sorted by their text, are printed apart first.
+namespace {
+
+// A map variable's name (Names::AppendDim / AppendSymbol without their
+// position checks, for the loops over the variables).
+template <size_t N>
+void AppendName(const Variable& v, const char (&prefix)[N], int i,
+                TextWriter& w) {
+  if (v.name.empty()) {
+    w.Name(prefix, i);
+  } else {
+    w.Text(v.name);
+  }
+}
+
+bool AllUnbounded(const std::vector<Variable>& vars) {
+  for (const Variable& v : vars) {
+    if (!v.bounds.IsFull()) return false;
+  }
+  return true;
+}
+
+// The map's text (neither KNOWN EMPTY nor with names to make distinct),
+// written through one TextWriter into `out`: no string per name, interval
+// or expression (the query server prints a map per response, issue 13).
+// Only the constraints, sorted by their text, are printed apart first.
+// `orderer`: for kSymbolic only (built by the caller, so that the affine
+// path does not pay for its memo table).
+[[gnu::noinline]] void AppendMapText(const IndexingMap& map, TextSyntax syntax,
+                                     SymbolicOrderer* orderer,
+                                     std::string& out) {
+  TextWriter w(out);
+  const Names names(map);
+  ExprPrinter printer(names, syntax);
+  auto print = [&](Expr e, TextWriter& to) {
+    printer.Print(orderer != nullptr ? orderer->Run(e) : e, /*strong=*/false,
+                  to);
+  };
+  // The variables are read in place, with their positions counted along.
+  w.Char('(');
+  int i = 0;
+  for (const Variable& v : map.dims()) {
+    if (i) w.Lit(", ");
+    AppendName(v, "d", i++, w);
+  }
+  w.Char(')');
+  if (!map.range_vars().empty()) {
+    w.Char('[');
+    i = 0;
+    for (const Variable& v : map.range_vars()) {
+      if (i) w.Lit(", ");
+      AppendName(v, "s", i++, w);
+    }
+    w.Char(']');
+  }
+  if (!map.rt_vars().empty()) {
+    w.Char('{');
+    i = 0;
+    for (const Variable& v : map.rt_vars()) {
+      if (i) w.Lit(", ");
+      AppendName(v, "rt", i++, w);
+    }
+    w.Char('}');
+  }
+  w.Lit(" -> (");
+  bool first_result = true;
+  for (Expr e : map.results()) {
+    if (!first_result) w.Lit(", ");
+    first_result = false;
+    print(e, w);
+  }
+  w.Char(')');
+
+  const std::vector<Constraint>& constraints = map.constraints();
+  if (constraints.empty() && AllUnbounded(map.dims()) &&
+      AllUnbounded(map.range_vars()) && AllUnbounded(map.rt_vars())) {
+    return;
+  }
+
+  w.Lit(", domain: ");
+  bool first = true;
+  auto separate = [&] {
+    if (!first) w.Lit(", ");
+    first = false;
+  };
+  i = 0;
+  for (const Variable& v : map.dims()) {
+    separate();
+    AppendName(v, "d", i++, w);
+    w.InInterval(v.bounds);
+  }
+  i = 0;
+  for (const Variable& v : map.range_vars()) {
+    separate();
+    AppendName(v, "s", i++, w);
+    w.InInterval(v.bounds);
+  }
+  i = 0;
+  for (const Variable& v : map.rt_vars()) {
+    separate();
+    AppendName(v, "rt", i++, w);
+    w.InInterval(v.bounds);
+  }
+  // Constraints sorted by their printed text (XLA's order), so that equal
+  // maps print equal strings whatever their insertion order. One
+  // constraint needs no sorting and prints in place; several print into
+  // one buffer, sorted as views into it.
+  if (constraints.size() == 1) {
+    separate();
+    print(constraints[0].expr, w);
+    w.InInterval(constraints[0].interval);
+    return;
+  }
+  if (constraints.empty()) return;
+  std::string texts;
+  std::vector<std::pair<size_t, size_t>> spans;  // offset, size in texts
+  spans.reserve(constraints.size());
+  {
+    TextWriter to_texts(texts);
+    for (const Constraint& c : constraints) {
+      const size_t start = to_texts.size();
+      print(c.expr, to_texts);
+      to_texts.InInterval(c.interval);
+      spans.emplace_back(start, to_texts.size() - start);
+    }
+  }  // flushed: the views below point into the whole text
+  std::vector<std::string_view> sorted;
+  sorted.reserve(spans.size());
+  for (auto [offset, size] : spans) sorted.emplace_back(&texts[offset], size);
+  std::sort(sorted.begin(), sorted.end());
+  for (std::string_view c : sorted) {
+    separate();
+    w.Text(c);
+  }
+}
+
+}  // namespace
+
 void AppendIndexingMap(const IndexingMap& map, TextSyntax syntax,
                        std::string& out) {
   if (map.IsKnownEmpty()) {
-    Put(out, "KNOWN EMPTY");
+    out += "KNOWN EMPTY";
     return;
   }
   if (HasCustomName(map)) {
@@ -577,97 +843,11 @@ void AppendIndexingMap(const IndexingMap& map, TextSyntax syntax,
       return;
     }
   }
-  const Names names(map);
-  ExprPrinter printer(names, syntax);
-  SymbolicOrderer orderer;  // shared: results and constraints share nodes
-  auto print = [&](Expr e, std::string& to) {
-    printer.Print(syntax == TextSyntax::kSymbolic ? orderer.Run(e) : e,
-                  /*strong=*/false, to);
-  };
-  out += '(';
-  for (int i = 0; i < map.num_dims(); ++i) {
-    if (i) Put(out, ", ");
-    names.AppendDim(i, out);
-  }
-  out += ')';
-  if (map.num_range_vars() > 0) {
-    out += '[';
-    for (int i = 0; i < map.num_range_vars(); ++i) {
-      if (i) Put(out, ", ");
-      names.AppendSymbol(i, out);
-    }
-    out += ']';
-  }
-  if (map.num_rt_vars() > 0) {
-    out += '{';
-    for (int i = 0; i < map.num_rt_vars(); ++i) {
-      if (i) Put(out, ", ");
-      names.AppendSymbol(map.num_range_vars() + i, out);
-    }
-    out += '}';
-  }
-  Put(out, " -> (");
-  for (int i = 0; i < map.num_results(); ++i) {
-    if (i) Put(out, ", ");
-    print(map.results()[i], out);
-  }
-  out += ')';
-
-  bool all_unbounded = map.constraints().empty();
-  for (const Variable& v : map.dims()) all_unbounded &= v.bounds.IsFull();
-  for (int i = 0; i < map.num_symbols(); ++i) {
-    all_unbounded &= map.symbol(i).bounds.IsFull();
-  }
-  if (all_unbounded) return;
-
-  Put(out, ", domain: ");
-  bool first = true;
-  auto separate = [&] {
-    if (!first) Put(out, ", ");
-    first = false;
-  };
-  for (int i = 0; i < map.num_dims(); ++i) {
-    separate();
-    names.AppendDim(i, out);
-    Put(out, " in ");
-    AppendInterval(map.dims()[i].bounds, out);
-  }
-  for (int i = 0; i < map.num_symbols(); ++i) {
-    separate();
-    names.AppendSymbol(i, out);
-    Put(out, " in ");
-    AppendInterval(map.symbol(i).bounds, out);
-  }
-  // Constraints sorted by their printed text (XLA's order), so that equal
-  // maps print equal strings whatever their insertion order. One
-  // constraint needs no sorting and prints in place; several print into
-  // one buffer, sorted as views into it.
-  const std::vector<Constraint>& constraints = map.constraints();
-  if (constraints.size() == 1) {
-    separate();
-    print(constraints[0].expr, out);
-    Put(out, " in ");
-    AppendInterval(constraints[0].interval, out);
-    return;
-  }
-  if (constraints.empty()) return;
-  std::string texts;
-  std::vector<std::pair<size_t, size_t>> spans;  // offset, size in texts
-  spans.reserve(constraints.size());
-  for (const Constraint& c : constraints) {
-    const size_t start = texts.size();
-    print(c.expr, texts);
-    Put(texts, " in ");
-    AppendInterval(c.interval, texts);
-    spans.emplace_back(start, texts.size() - start);
-  }
-  std::vector<std::string_view> sorted;
-  sorted.reserve(spans.size());
-  for (auto [offset, size] : spans) sorted.emplace_back(&texts[offset], size);
-  std::sort(sorted.begin(), sorted.end());
-  for (std::string_view c : sorted) {
-    separate();
-    out += c;
+  if (syntax == TextSyntax::kSymbolic) {
+    SymbolicOrderer orderer;  // shared: results and constraints share nodes
+    AppendMapText(map, syntax, &orderer, out);
+  } else {
+    AppendMapText(map, syntax, nullptr, out);
   }
 }
 
