@@ -68,14 +68,7 @@ class QueryServer {
   // budget_ms > 0: the wall-time budget of each request (core/budget.h).
   explicit QueryServer(TextSyntax default_syntax = TextSyntax::kAffine,
                        int64_t budget_ms = 0)
-      : default_syntax_(default_syntax), budget_ms_(budget_ms) {
-    RegisterAlgebraOps(ops_);
-    RegisterHloOps(ops_);
-    RegisterLayoutOps(ops_);
-    RegisterUseOps(ops_);
-    RegisterPlanOps(ops_);
-    RegisterEmitOps(ops_);
-  }
+      : default_syntax_(default_syntax), budget_ms_(budget_ms) {}
 
   // Answers one line; returns the response line.
   // Appends the response line to the request `line` and its newline.
@@ -137,6 +130,16 @@ class QueryServer {
       return Error::BadRequest("a request must be a JSON object");
     }
     IXA_ASSIGN_OR_RETURN(std::string op, GetString(request, "op"));
+    // Built at the first request that needs it: a batch of hot ops (the
+    // fast path) never does, and a process starts sooner without it.
+    if (ops_.empty()) {
+      RegisterAlgebraOps(ops_);
+      RegisterHloOps(ops_);
+      RegisterLayoutOps(ops_);
+      RegisterUseOps(ops_);
+      RegisterPlanOps(ops_);
+      RegisterEmitOps(ops_);
+    }
     auto it = ops_.find(op);
     if (it == ops_.end()) {
       return Error::BadRequest("unknown op '" + op + "'");
