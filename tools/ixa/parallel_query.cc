@@ -46,7 +46,9 @@ class LineReader {
           static_cast<const char*>(std::memchr(scan, '\n', end - scan));
       if (newline == nullptr && !eof_) {
         scanned_ = end_;  // a long line is not scanned again after a Fill
-        if (!may_block && in_.in_avail() <= 0) return Status::kWouldBlock;
+        if (!may_block && available_ <= 0 && in_.in_avail() <= 0) {
+          return Status::kWouldBlock;
+        }
         Fill();
         continue;
       }
@@ -65,7 +67,7 @@ class LineReader {
  private:
   // Not zero-filled: the reads write what is used (and a short batch
   // touches only the pages its text needs).
-  static constexpr size_t kInitialSize = size_t{1} << 14;
+  static constexpr size_t kInitialSize = size_t{1} << 16;
 
   void Fill() {
     if (pos_ > 0) {
@@ -80,14 +82,28 @@ class LineReader {
       buf_ = std::move(bigger);
       size_ *= 2;
     }
-    if (std::streambuf::traits_type::eq_int_type(
-            in_.sgetc(), std::streambuf::traits_type::eof())) {
+    const std::streamsize room = static_cast<std::streamsize>(size_ - end_);
+    if (available_ <= 0) available_ = in_.in_avail();
+    if (available_ <= 0) {
+      // Nothing known to be there: wait for a byte (or the end).
+      if (std::streambuf::traits_type::eq_int_type(
+              in_.sgetc(), std::streambuf::traits_type::eof())) {
+        eof_ = true;
+        return;
+      }
+      available_ = std::max<std::streamsize>(in_.in_avail(), 1);
+    }
+    // A file says how much is left: it is read in blocks of the buffer's
+    // size, straight into it (one read, and no ioctl, per block).
+    const std::streamsize got =
+        in_.sgetn(buf_.get() + end_, std::min(available_, room));
+    if (got <= 0) {  // the end came sooner than announced
+      available_ = 0;
       eof_ = true;
       return;
     }
-    std::streamsize room = static_cast<std::streamsize>(size_ - end_);
-    std::streamsize n = std::clamp<std::streamsize>(in_.in_avail(), 1, room);
-    end_ += static_cast<size_t>(in_.sgetn(buf_.get() + end_, n));
+    end_ += static_cast<size_t>(got);
+    available_ -= got;
   }
 
   std::streambuf& in_;
@@ -96,6 +112,9 @@ class LineReader {
   size_t pos_ = 0;      // start of the next line
   size_t scanned_ = 0;  // [pos_, scanned_) has no '\n'
   size_t end_ = 0;      // end of the text read
+  // Bytes the stream said it holds and that are not read yet: they come
+  // without blocking, and without asking the stream again.
+  std::streamsize available_ = 0;
   bool eof_ = false;
 };
 
