@@ -731,32 +731,21 @@ bool AllUnbounded(const std::vector<Variable>& vars) {
     printer.Print(orderer != nullptr ? orderer->Run(e) : e, /*strong=*/false,
                   to);
   };
-  // The variables are read in place, with their positions counted along.
-  w.Char('(');
-  int i = 0;
-  for (const Variable& v : map.dims()) {
-    if (i) w.Lit(", ");
-    AppendName(v, "d", i++, w);
-  }
-  w.Char(')');
-  if (!map.range_vars().empty()) {
-    w.Char('[');
-    i = 0;
-    for (const Variable& v : map.range_vars()) {
+  // The variables are read in place, with their positions counted along:
+  // `(d0, d1)`, `[s0]` and `{rt0}`, the last two only when there are any.
+  auto name_list = [&w](const std::vector<Variable>& vars, char open,
+                        const auto& prefix, char close) {
+    w.Char(open);
+    int i = 0;
+    for (const Variable& v : vars) {
       if (i) w.Lit(", ");
-      AppendName(v, "s", i++, w);
+      AppendName(v, prefix, i++, w);
     }
-    w.Char(']');
-  }
-  if (!map.rt_vars().empty()) {
-    w.Char('{');
-    i = 0;
-    for (const Variable& v : map.rt_vars()) {
-      if (i) w.Lit(", ");
-      AppendName(v, "rt", i++, w);
-    }
-    w.Char('}');
-  }
+    w.Char(close);
+  };
+  name_list(map.dims(), '(', "d", ')');
+  if (!map.range_vars().empty()) name_list(map.range_vars(), '[', "s", ']');
+  if (!map.rt_vars().empty()) name_list(map.rt_vars(), '{', "rt", '}');
   w.Lit(" -> (");
   bool first_result = true;
   for (Expr e : map.results()) {
@@ -778,24 +767,17 @@ bool AllUnbounded(const std::vector<Variable>& vars) {
     if (!first) w.Lit(", ");
     first = false;
   };
-  i = 0;
-  for (const Variable& v : map.dims()) {
-    separate();
-    AppendName(v, "d", i++, w);
-    w.InInterval(v.bounds);
-  }
-  i = 0;
-  for (const Variable& v : map.range_vars()) {
-    separate();
-    AppendName(v, "s", i++, w);
-    w.InInterval(v.bounds);
-  }
-  i = 0;
-  for (const Variable& v : map.rt_vars()) {
-    separate();
-    AppendName(v, "rt", i++, w);
-    w.InInterval(v.bounds);
-  }
+  auto bounds_of = [&](const std::vector<Variable>& vars, const auto& prefix) {
+    int i = 0;
+    for (const Variable& v : vars) {
+      separate();
+      AppendName(v, prefix, i++, w);
+      w.InInterval(v.bounds);
+    }
+  };
+  bounds_of(map.dims(), "d");
+  bounds_of(map.range_vars(), "s");
+  bounds_of(map.rt_vars(), "rt");
   // Constraints sorted by their printed text (XLA's order), so that equal
   // maps print equal strings whatever their insertion order. One
   // constraint needs no sorting and prints in place; several print into
