@@ -247,6 +247,22 @@ bool FlatRequest::Read(std::string_view line) {
 
 // ASCII only; the escapes that decode to one ASCII byte; no \u.
 bool FlatRequest::ReadString(FlatValue* out) {
+  // The usual string, without escapes: one scan to its closing quote.
+  const size_t start = pos_;
+  if (!Take('"')) return false;
+  const size_t n = PaddedPlainPrefix(View(pos_, text_.size() - pos_));
+  if (pos_ + n < text_.size() && text_[pos_ + n] == '"') {
+    out->kind = FlatValue::Kind::kString;
+    out->text = View(pos_, n);
+    pos_ += n + 1;
+    out->raw = View(start, pos_ - start);
+    return true;
+  }
+  pos_ = start;
+  return ReadEscapedString(out);
+}
+
+bool FlatRequest::ReadEscapedString(FlatValue* out) {
   size_t start = pos_;
   if (!Take('"')) return false;
   out->kind = FlatValue::Kind::kString;

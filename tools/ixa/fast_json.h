@@ -76,6 +76,8 @@ class FlatRequest {
  private:
   bool ReadValue(FlatValue* out, bool allow_list);
   bool ReadString(FlatValue* out);
+  // Out of line: escapes are rare, and the usual string's scan stays small.
+  [[gnu::noinline]] bool ReadEscapedString(FlatValue* out);
   bool ReadInteger(FlatValue* out);
   [[gnu::always_inline]] void SkipSpace() {
     while (pos_ < text_.size()) {
