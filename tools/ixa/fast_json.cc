@@ -46,6 +46,19 @@ size_t PlainPrefix(std::string_view s) {
     int mask = _mm_movemask_epi8(special);
     if (mask != 0) return i + static_cast<size_t>(__builtin_ctz(mask));
   }
+  if (i < s.size() && s.size() >= 16) {
+    // The tail: the last 16 bytes, the ones already checked masked off
+    // (no byte loop for the end of every printed map).
+    const size_t last = s.size() - 16;
+    __m128i x =
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + last));
+    __m128i special = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, backslash)),
+        _mm_cmplt_epi8(x, space));
+    unsigned mask =
+        static_cast<unsigned>(_mm_movemask_epi8(special)) >> (i - last);
+    return mask != 0 ? i + static_cast<size_t>(__builtin_ctz(mask)) : s.size();
+  }
 #else
   constexpr uint64_t kOnes = 0x0101010101010101ull;
   constexpr uint64_t kHigh = 0x8080808080808080ull;
