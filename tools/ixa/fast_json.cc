@@ -246,9 +246,10 @@ bool FlatRequest::Read(std::string_view line) {
       SkipSpace();
       if (!Take(':')) return false;
       SkipSpace();
-      FlatValue value;
+      // Read in place (a failed read fails the whole request).
+      auto& [name, value] = fields_.emplace_back();
+      name = key.text;
       if (!ReadValue(&value, /*allow_list=*/true)) return false;
-      fields_.emplace_back(key.text, value);
       SkipSpace();
       if (Take('}')) break;
       if (!Take(',')) return false;
