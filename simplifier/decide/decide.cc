@@ -14,8 +14,9 @@
 #include <algorithm>
 #include <boost/multiprecision/cpp_int.hpp>
 #include <optional>
+#include <span>
+#include <type_traits>
 #include <utility>
-#include <vector>
 
 #include "core/budget.h"
 #include "core/int_math.h"
@@ -123,6 +124,14 @@ class Big {
 // such a domain empty while `is_empty` called it non-empty (difftest).
 enum class Sentinels { kUnbounded, kBounds };
 
+// A witness's dims and symbols in int64.
+using Coordinates = SmallVector<int64_t, 16>;
+
+// A map's domain as atoms `row >= 0` (two per variable and constraint at
+// most; inline for small maps on the int64 path).
+template <class Num>
+using Atoms = FormList<Num, 128, 32>;
+
 // One query's encoding: the lifter shared by both maps, each map's domain
 // as `row >= 0` atoms, and the solver with the call's budget.
 template <class Num>
@@ -138,9 +147,10 @@ class Encoding {
   OmegaSolver<Num>& solver() { return solver_; }
 
   // The domain of `map` (bounds and constraints) as atoms row >= 0.
-  Result<std::vector<Form<Num>>> Domain(const IndexingMap& map) {
-    std::vector<Form<Num>> atoms;
-    auto add_bounds = [&](const Form<Num>& f, Interval iv, bool is_variable) {
+  Result<Atoms<Num>> Domain(const IndexingMap& map) {
+    Atoms<Num> atoms;
+    auto add_bounds = [&](std::span<const Num> f, Interval iv,
+                          bool is_variable) {
       bool keep = is_variable && sentinels_ == Sentinels::kBounds;
       if (iv.lower != kInt64Min || keep) {
         atoms.push_back(AddScaled(f, Form<Num>{Num(iv.lower)}, Num(-1)));
@@ -160,8 +170,8 @@ class Encoding {
       add_bounds(f, map.symbol(i).bounds, /*is_variable=*/true);
     }
     for (const Constraint& c : map.constraints()) {
-      IXA_ASSIGN_OR_RETURN(const Form<Num>* f, lifter_.LiftRef(c.expr));
-      add_bounds(*f, c.interval, /*is_variable=*/false);
+      IXA_ASSIGN_OR_RETURN(std::span<const Num> f, lifter_.LiftRef(c.expr));
+      add_bounds(f, c.interval, /*is_variable=*/false);
     }
     return atoms;
   }
@@ -169,16 +179,16 @@ class Encoding {
   // Finds a point satisfying every row of `sets` and `extra` (if any), in
   // which the lifted variables of `defined` also hold their values.
   // nullopt when there is none. Throws BudgetExhausted / Overflow.
-  std::optional<std::vector<Num>> Find(
-      std::initializer_list<const std::vector<Form<Num>>*> sets,
+  std::optional<Witness<Num>> Find(
+      std::initializer_list<const Atoms<Num>*> sets,
       const Form<Num>* extra = nullptr, const Form<Num>* defined = nullptr) {
     System<Num> s;
     s.cols = 1 + lifter_.num_vars();
     // Only the definitions of lifted variables that the rows reach: the
     // others are satisfiable on their own and would only cost work.
-    std::vector<char> seen(s.cols, 0);
-    std::vector<int> work;
-    auto reach = [&](const Form<Num>& row) {
+    SmallVector<char, 32> seen(s.cols, 0);
+    SmallVector<int, 16> work;
+    auto reach = [&](std::span<const Num> row) {
       for (size_t j = lifter_.first_lifted(); j < row.size(); ++j) {
         if (!NIsZero(row[j]) && !seen[j]) {
           seen[j] = 1;
@@ -186,26 +196,26 @@ class Encoding {
         }
       }
     };
-    auto add = [&](const Form<Num>& row) {
+    auto add = [&](std::span<const Num> row) {
       s.AddGeq(row);
       reach(row);
     };
     if (defined) reach(*defined);
-    for (const auto* set : sets) {
-      for (const Form<Num>& row : *set) add(row);
+    for (const Atoms<Num>* set : sets) {
+      for (size_t i = 0; i < set->size(); ++i) add((*set)[i]);
     }
     if (extra) add(*extra);
-    std::vector<int> minmax;  // reached min / max variables
+    SmallVector<int, 16> minmax;  // reached min / max variables
     while (!work.empty()) {
       int v = work.back();
       work.pop_back();
-      const auto& def = lifter_.Definition(v);
+      const auto def = lifter_.Definition(v);
       add(def.first);
       add(def.second);
       if (lifter_.IsMinMax(v)) minmax.push_back(v);
     }
     std::sort(minmax.begin(), minmax.end());  // deterministic branching
-    return SolveCases(std::move(s), minmax);
+    return SolveCases(s, minmax);
   }
 
   // Solves s, in which every min / max variable of `minmax` has only its
@@ -215,34 +225,43 @@ class Encoding {
   // each, which pins it), and each case is solved the same way. The
   // relaxation holds in both cases, so an infeasible relaxation prunes the
   // whole subtree. Each solve is charged to the budget.
-  std::optional<std::vector<Num>> SolveCases(System<Num> s,
-                                             const std::vector<int>& minmax) {
-    std::vector<Num> point;
+  // s is the solver's to change.
+  std::optional<Witness<Num>> SolveCases(System<Num>& s,
+                                         std::span<const int> minmax) {
+    Witness<Num> point;
     System<Num> copy;
     if (!minmax.empty()) copy = s;
-    if (!solver_.Solve(std::move(s), &point)) return std::nullopt;
+    if (!solver_.Solve(s, &point)) return std::nullopt;
     point.resize(std::max<size_t>(point.size(), lifter_.num_vars()), Num(0));
     for (int v : minmax) {
       if (lifter_.Exact(v, point)) continue;
       for (int which = 0; which < 2; ++which) {
         System<Num> split = copy;
         split.AddGeq(lifter_.CaseRow(v, which));
-        if (auto w = SolveCases(std::move(split), minmax)) return w;
+        if (auto w = SolveCases(split, minmax)) return w;
       }
       return std::nullopt;
     }
     return point;
   }
 
-  // The dims and symbols of a witness, or nullopt if one does not fit
-  // int64 (only possible with Sentinels::kUnbounded).
-  std::optional<Point> ToPoint(const std::vector<Num>& w, int num_dims) const {
-    Point p;
+  // The dims and then the symbols of a witness, or false if one does not
+  // fit int64 (only possible with Sentinels::kUnbounded).
+  bool ToInt64(std::span<const Num> w, Coordinates* out) const {
+    out->clear();
     for (int i = 0; i < num_point_vars_; ++i) {
       std::optional<int64_t> v = NToInt64(w[i]);
-      if (!v) return std::nullopt;
-      (i < num_dims ? p.dims : p.symbols).push_back(*v);
+      if (!v) return false;
+      out->push_back(*v);
     }
+    return true;
+  }
+  std::optional<Point> ToPoint(std::span<const Num> w, int num_dims) const {
+    Coordinates x;
+    if (!ToInt64(w, &x)) return std::nullopt;
+    Point p;
+    p.dims.assign(x.begin(), x.begin() + num_dims);
+    p.symbols.assign(x.begin() + num_dims, x.end());
     return p;
   }
 
@@ -254,7 +273,7 @@ class Encoding {
 };
 
 template <class F, class Num = typename F::value_type>
-Num EvalForm(const F& f, const std::vector<Num>& w) {
+Num EvalForm(const F& f, std::type_identity_t<std::span<const Num>> w) {
   Num v = f[0];
   for (size_t j = 1; j < f.size(); ++j) {
     if (!NIsZero(f[j])) v += f[j] * w[j - 1];
@@ -263,19 +282,19 @@ Num EvalForm(const F& f, const std::vector<Num>& w) {
 }
 
 // not(row >= 0)  <=>  -row - 1 >= 0.
-template <class F>
-F Negate(const F& row) {
-  using Num = typename F::value_type;
-  F r = Scale(row, Num(-1));
+template <class Num>
+Form<Num> Negate(std::span<const Num> row) {
+  Form<Num> r = Scale(row, Num(-1));
   r[0] -= Num(1);
   return r;
 }
 
 // True if `atom` is syntactically implied by a row of `rows` (same
 // coefficients, constant no larger): a cheap filter before a solver call.
-template <class F>
-bool Implied(const F& atom, const std::vector<F>& rows) {
-  for (const F& r : rows) {
+template <class Num>
+bool Implied(std::span<const Num> atom, const Atoms<Num>& rows) {
+  for (size_t i = 0; i < rows.size(); ++i) {
+    std::span<const Num> r = rows[i];
     if (r.size() != atom.size() || r[0] > atom[0]) continue;
     if (std::equal(r.begin() + 1, r.end(), atom.begin() + 1)) return true;
   }
@@ -295,7 +314,7 @@ Result<T> RunExact(const Body& body, const char* what) {
       } catch (const Overflow&) {
         r = body(Big(), s);
       }
-      if (r) return *r;
+      if (r) return std::move(*r);
     }
     return Error{ErrorCode::kInternal,
                  std::string(what) + ": witness outside int64", 0, 0};
@@ -321,24 +340,51 @@ bool IsFallbackError(const Error& e) {
          e.code == ErrorCode::kLimitExceeded;
 }
 
-// A point of the map's domain, or nullopt when it is empty.
-Result<std::optional<Point>> FindPointExact(const IndexingMap& map,
-                                            const DecideOptions& opt) {
-  using R = Result<std::optional<Point>>;
+// Whether the map's domain has a point; *point (if not null) receives one.
+// IsEmpty passes null: no Point is built for it.
+Result<bool> FindPointExact(const IndexingMap& map, const DecideOptions& opt,
+                            Point* point) {
+  using R = Result<bool>;
   auto body = [&]<class Num>(Num, Sentinels s) -> std::optional<R> {
     Encoding<Num> enc(map.num_dims(), map.num_symbols(), opt.budget, s);
     auto dom = enc.Domain(map);
     if (!dom.ok()) return R(dom.error());
     auto w = enc.Find({&*dom});
-    if (!w) return R(std::optional<Point>());
-    std::optional<Point> p = enc.ToPoint(*w, map.num_dims());
-    if (!p) return std::nullopt;
+    if (!w) return R(false);
+    Coordinates x;
+    if (!enc.ToInt64(*w, &x)) return std::nullopt;
+    const std::span<const int64_t> dims(x.data(), map.num_dims());
+    const std::span<const int64_t> symbols(x.data() + map.num_dims(),
+                                           map.num_symbols());
     // Self-check: a claimed point must really be in the domain.
-    auto in = map.InDomain(p->dims, p->symbols);
+    auto in = map.InDomain(dims, symbols);
     if (in.ok() && !*in) throw InternalFailure{"witness not in the domain"};
-    return R(std::move(p));
+    if (point) {
+      point->dims.assign(dims.begin(), dims.end());
+      point->symbols.assign(symbols.begin(), symbols.end());
+    }
+    return R(true);
   };
-  return RunExact<std::optional<Point>>(body, "is_empty");
+  return RunExact<bool>(body, "is_empty");
+}
+
+// FindPoint and IsEmpty: the exact procedure, else enumeration on a small
+// box. *point (if not null) receives the point found.
+Result<bool> HasPoint(const IndexingMap& map, const DecideOptions& options,
+                      Point* point) {
+  if (map.IsKnownEmpty()) return false;
+  auto r = FindPointExact(map, options, point);
+  if (!r.ok() && IsFallbackError(r.error()) && !DeadlineExpiredIn()) {
+    bool found = false;
+    auto brute =
+        ForEachDomainPoint(map, EnumerationLimit(options), [&](const Point& p) {
+          found = true;
+          if (point) *point = p;
+          return false;
+        });
+    if (brute.ok()) return found;
+  }
+  return r;
 }
 
 // A counterexample must really distinguish the maps; checked by evaluation.
@@ -364,12 +410,13 @@ Result<Equivalence> EquivalentExact(const IndexingMap& a, const IndexingMap& b,
     if (!dom_a.ok()) return R(dom_a.error());
     auto dom_b = enc.Domain(b);
     if (!dom_b.ok()) return R(dom_b.error());
-    std::optional<std::vector<Num>> w;
+    std::optional<Witness<Num>> w;
     // Domain B within A: no point of B violates an atom of A; and back.
     for (int dir = 0; dir < 2 && !w; ++dir) {
       const auto& outer = dir == 0 ? *dom_a : *dom_b;
       const auto& inner = dir == 0 ? *dom_b : *dom_a;
-      for (const Form<Num>& atom : outer) {
+      for (size_t i = 0; i < outer.size(); ++i) {
+        std::span<const Num> atom = outer[i];
         if (Implied(atom, inner)) continue;
         Form<Num> neg = Negate(atom);
         w = enc.Find({&inner}, &neg);
@@ -410,8 +457,7 @@ Result<Equivalence> EquivalentExact(const IndexingMap& a, const IndexingMap& b,
 // budget ran out: the value is then a proven lower bound. `lower` must be a
 // valid lower bound of f; `attained` a value of f at a feasible point.
 template <class Num>
-std::pair<Num, bool> Minimize(Encoding<Num>& enc,
-                              const std::vector<Form<Num>>& rows,
+std::pair<Num, bool> Minimize(Encoding<Num>& enc, const Atoms<Num>& rows,
                               const Form<Num>& f, Num lower, Num attained) {
   try {
     while (lower < attained) {
@@ -496,23 +542,16 @@ using decide_internal::IsFallbackError;
 
 Result<std::optional<Point>> FindPoint(const IndexingMap& map,
                                        const DecideOptions& options) {
-  if (map.IsKnownEmpty()) return std::optional<Point>();
-  auto r = decide_internal::FindPointExact(map, options);
-  if (!r.ok() && IsFallbackError(r.error()) && !DeadlineExpiredIn()) {
-    std::optional<Point> found;
-    auto brute =
-        ForEachDomainPoint(map, EnumerationLimit(options), [&](const Point& p) {
-          found = p;
-          return false;
-        });
-    if (brute.ok()) return found;
-  }
-  return r;
+  Point p;
+  IXA_ASSIGN_OR_RETURN(bool found, decide_internal::HasPoint(map, options, &p));
+  if (!found) return std::optional<Point>();
+  return std::optional<Point>(std::move(p));
 }
 
 Result<bool> IsEmpty(const IndexingMap& map, const DecideOptions& options) {
-  IXA_ASSIGN_OR_RETURN(std::optional<Point> p, FindPoint(map, options));
-  return !p.has_value();
+  IXA_ASSIGN_OR_RETURN(bool found,
+                       decide_internal::HasPoint(map, options, nullptr));
+  return !found;
 }
 
 Result<Equivalence> Equivalent(const IndexingMap& a, const IndexingMap& b,

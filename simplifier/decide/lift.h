@@ -13,16 +13,20 @@
 // (m >= a, i.e. m = a; or m >= b, i.e. m = b; for max m <= a or m <= b).
 // The relaxation and either case together make m exactly min(a, b) (resp.
 // max). The solver's caller (decide.cc) splits into the cases lazily.
+//
+// Memory (issue 13): every form the lifter keeps (of each node, and the
+// rows and keys of the lifted variables) lives in one FormList, inline on
+// the int64 path, so lifting a small map allocates nothing.
 #ifndef IXA_SIMPLIFIER_DECIDE_LIFT_H_
 #define IXA_SIMPLIFIER_DECIDE_LIFT_H_
 
-#include <deque>
-#include <map>
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <span>
 #include <string>
-#include <tuple>
 #include <type_traits>
 #include <utility>
-#include <vector>
 
 #include "core/expr.h"
 #include "core/node_map.h"
@@ -35,16 +39,13 @@ namespace ixa::decide_internal {
 
 // [constant, coefficient of x_1, ..., coefficient of x_n]; entries past the
 // end are zero. Variable x_{1+i} is dim i, then the symbols, then lifted
-// variables.
-//
-// Inline storage for the int64 fast path (a form has a few columns; no
-// allocation per lifted node), a vector for the multiprecision path.
+// variables. A form has a few columns: inline on the int64 path.
 template <class Num>
-using Form = std::conditional_t<std::is_trivially_copyable_v<Num>,
-                                SmallVector<Num, 8>, std::vector<Num>>;
+using Form = Buffer<Num, 8>;
 
-// The helpers take the form type itself (F = Form<Num>): Form is an alias
-// through std::conditional_t, from which Num cannot be deduced.
+// The helpers take forms or views of them (std::span<const Num>); Num is
+// deduced from the first operand (Form is an alias through
+// std::conditional_t, from which it cannot be).
 template <class F>
 bool IsConstantForm(const F& f) {
   for (size_t j = 1; j < f.size(); ++j) {
@@ -59,10 +60,12 @@ void Trim(F* f) {
 }
 
 // a + k * b.
-template <class F>
-F AddScaled(const F& a, const F& b, const typename F::value_type& k) {
-  using Num = typename F::value_type;
-  F r = a;
+template <class A, class B,
+          class Num = std::remove_cv_t<typename A::value_type>>
+Form<Num> AddScaled(const A& a, const B& b,
+                    const std::type_identity_t<Num>& k) {
+  Form<Num> r;
+  r.assign(a.begin(), a.end());
   if (r.size() < b.size()) r.resize(b.size(), Num(0));
   for (size_t j = 0; j < b.size(); ++j) {
     if (!NIsZero(b[j])) r[j] += k * b[j];
@@ -71,15 +74,44 @@ F AddScaled(const F& a, const F& b, const typename F::value_type& k) {
   return r;
 }
 
-template <class F>
-F Scale(const F& a, const typename F::value_type& k) {
-  using Num = typename F::value_type;
-  return AddScaled(F{Num(0)}, a, k);
+template <class A, class Num = std::remove_cv_t<typename A::value_type>>
+Form<Num> Scale(const A& a, const std::type_identity_t<Num>& k) {
+  return AddScaled(Form<Num>{Num(0)}, a, k);
 }
+
+// Forms of varying length stored back to back, all entries in one buffer:
+// adding a form allocates nothing until the buffers outgrow their inline
+// room (int64 path).
+template <class Num, size_t kEntries, size_t kForms>
+class FormList {
+ public:
+  size_t size() const { return ends_.size(); }
+  std::span<const Num> operator[](size_t i) const {
+    const uint32_t begin = i == 0 ? 0 : ends_[i - 1];
+    return {entries_.data() + begin, ends_[i] - begin};
+  }
+  // Returns the new form's index. f must not view this list (adding may
+  // move its entries).
+  uint32_t push_back(std::span<const Num> f) {
+    const size_t base = entries_.size();
+    entries_.resize(base + f.size(), Num(0));
+    std::copy(f.begin(), f.end(), entries_.begin() + base);
+    ends_.push_back(static_cast<uint32_t>(entries_.size()));
+    return static_cast<uint32_t>(ends_.size() - 1);
+  }
+
+ private:
+  Buffer<Num, kEntries> entries_;
+  SmallVector<uint32_t, kForms> ends_;  // end of form i in entries_
+};
 
 template <class Num>
 class Lifter {
  public:
+  // A view of a form the lifter keeps: valid until the next Lift / LiftRef
+  // (which may add forms).
+  using Row = std::span<const Num>;
+
   Lifter(int num_dims, int num_symbols)
       : num_dims_(num_dims), num_symbols_(num_symbols) {
     num_vars_ = num_dims + num_symbols;
@@ -89,35 +121,60 @@ class Lifter {
   int first_lifted() const { return num_dims_ + num_symbols_ + 1; }
   // The two rows defining lifted variable (column) v (for min / max: the
   // relaxation rows).
-  const std::pair<Form<Num>, Form<Num>>& Definition(int v) const {
-    return defs_[v - first_lifted()];
+  std::pair<Row, Row> Definition(int v) const {
+    const Lifted& l = lifted(v);
+    return {forms_[l.def[0]], forms_[l.def[1]]};
   }
   // Whether v is a min / max variable, which needs one of its two case rows
   // (CaseRow(v, 0) or CaseRow(v, 1)) on top of its definition.
-  bool IsMinMax(int v) const { return minmax_[v - first_lifted()].is_minmax; }
-  const Form<Num>& CaseRow(int v, int which) const {
-    const MinMax& m = minmax_[v - first_lifted()];
-    return which == 0 ? m.case_a : m.case_b;
-  }
+  bool IsMinMax(int v) const { return lifted(v).kind != Kind::kDiv; }
+  Row CaseRow(int v, int which) const { return forms_[lifted(v).cases[which]]; }
   // Whether the values w (w[j - 1] for column j) give v exactly the min /
   // max of its operands.
-  bool Exact(int v, const std::vector<Num>& w) const {
-    const MinMax& m = minmax_[v - first_lifted()];
-    Num a = Eval(m.a, w), b = Eval(m.b, w), x = w[v - 1];
-    return m.is_min ? x == (a < b ? a : b) : x == (a < b ? b : a);
+  bool Exact(int v, Row w) const {
+    const Lifted& m = lifted(v);
+    Num a = Eval(forms_[m.a], w), b = Eval(forms_[m.b], w), x = w[v - 1];
+    return m.kind == Kind::kMin ? x == (a < b ? a : b) : x == (a < b ? b : a);
   }
 
   // The linear form of e. Errors: a semi-affine node (unsupported), a zero
   // divisor or an out-of-range variable (invalid argument).
   Result<Form<Num>> Lift(Expr e) {
-    IXA_ASSIGN_OR_RETURN(const Form<Num>* f, LiftRef(e));
-    return *f;
+    IXA_ASSIGN_OR_RETURN(uint32_t i, LiftIndex(e));
+    return Copy(forms_[i]);
   }
 
-  // Lift without a copy: the form memoized for e (stable: the memo's
-  // elements never move), so that lifting a tree copies no child's form.
-  Result<const Form<Num>*> LiftRef(Expr e) {
-    if (const uint32_t* known = memo_.Find(e.node())) return &forms_[*known];
+  // Lift without a copy: a view of the form memoized for e.
+  Result<Row> LiftRef(Expr e) {
+    IXA_ASSIGN_OR_RETURN(uint32_t i, LiftIndex(e));
+    return forms_[i];
+  }
+
+ private:
+  enum class Kind : uint8_t { kDiv, kMin, kMax };
+  // A lifted variable; its forms are indices into forms_.
+  struct Lifted {
+    Kind kind;
+    uint32_t def[2];    // the definition (min / max: the relaxation)
+    uint32_t a, b;      // the key: div: numerator a; min / max: operands
+    uint32_t cases[2];  // min / max: m = a, m = b
+    Num d;              // div: the (positive) divisor
+    uint64_t hash;      // of the key
+  };
+
+  const Lifted& lifted(int v) const { return lifted_[v - first_lifted()]; }
+
+  static Num Eval(Row f, Row w) {
+    Num v = f[0];
+    for (size_t j = 1; j < f.size(); ++j) {
+      if (!NIsZero(f[j])) v += f[j] * w[j - 1];
+    }
+    return v;
+  }
+
+  // The index in forms_ of e's form; a tree's shared nodes are lifted once.
+  Result<uint32_t> LiftIndex(Expr e) {
+    if (const uint32_t* known = memo_.Find(e.node())) return *known;
     Form<Num> f;
     switch (e.kind()) {
       case ExprKind::kConstant:
@@ -137,35 +194,28 @@ class Lifter {
         break;
       }
       default: {
-        IXA_ASSIGN_OR_RETURN(const Form<Num>* l, LiftRef(e.lhs()));
-        IXA_ASSIGN_OR_RETURN(const Form<Num>* r, LiftRef(e.rhs()));
-        IXA_ASSIGN_OR_RETURN(f, Combine(e, *l, *r));
+        IXA_ASSIGN_OR_RETURN(uint32_t l, LiftIndex(e.lhs()));
+        IXA_ASSIGN_OR_RETURN(uint32_t r, LiftIndex(e.rhs()));
+        IXA_ASSIGN_OR_RETURN(f, Combine(e, l, r));
         break;
       }
     }
     Trim(&f);
-    memo_.Put(e.node(), static_cast<uint32_t>(forms_.size()));
-    forms_.push_back(std::move(f));
-    return &forms_.back();
+    const uint32_t i = forms_.push_back(f);
+    memo_.Put(e.node(), i);
+    return i;
   }
 
- private:
-  struct MinMax {
-    bool is_minmax = false;
-    bool is_min = false;
-    Form<Num> a, b;            // the operands
-    Form<Num> case_a, case_b;  // m = a, m = b (with the relaxation)
-  };
-
-  static Num Eval(const Form<Num>& f, const std::vector<Num>& w) {
-    Num v = f[0];
-    for (size_t j = 1; j < f.size(); ++j) {
-      if (!NIsZero(f[j])) v += f[j] * w[j - 1];
-    }
-    return v;
+  static Form<Num> Copy(Row f) {
+    Form<Num> out;
+    out.assign(f.begin(), f.end());
+    return out;
   }
 
-  Result<Form<Num>> Combine(Expr e, const Form<Num>& l, const Form<Num>& r) {
+  // The form of e from those of its operands (indices into forms_).
+  Result<Form<Num>> Combine(Expr e, uint32_t li, uint32_t ri) {
+    // Views until a variable is lifted (Floor and LiftMinMax add forms).
+    const Row l = forms_[li], r = forms_[ri];
     switch (e.kind()) {
       case ExprKind::kAdd:
         return AddScaled(l, r, Num(1));
@@ -177,7 +227,7 @@ class Lifter {
             "' (a variable multiplier) in an exact decision");
       case ExprKind::kMin:
       case ExprKind::kMax:
-        return LiftMinMax(e.kind() == ExprKind::kMin, l, r);
+        return LiftMinMax(e.kind() == ExprKind::kMin, Copy(l), Copy(r));
       case ExprKind::kFloorDiv:
       case ExprKind::kCeilDiv:
       case ExprKind::kMod:
@@ -197,12 +247,41 @@ class Lifter {
     }
     switch (e.kind()) {
       case ExprKind::kFloorDiv:
-        return Floor(l, d);
+        return Floor(Copy(l), d);
       case ExprKind::kCeilDiv:
         return Scale(Floor(Scale(l, Num(-1)), d), Num(-1));
-      default:  // kMod (the only kind left): x - d * floor(x / d)
-        return AddScaled(l, Floor(l, d), -d);
+      default: {  // kMod (the only kind left): x - d * floor(x / d)
+        Form<Num> q = Floor(Copy(l), d);
+        return AddScaled(forms_[li], q, -d);  // l may have moved
+      }
     }
+  }
+
+  static uint64_t KeyHash(Kind kind, Row a, Row b, const Num& d) {
+    uint64_t h = static_cast<uint64_t>(kind);
+    auto mix = [&](uint64_t v) { h = (h ^ v) * 0x9E3779B97F4A7C15ull; };
+    for (const Num& x : a) mix(NHash(x));
+    mix(a.size());
+    for (const Num& x : b) mix(NHash(x));
+    mix(NHash(d));
+    return h;
+  }
+
+  // The variable already lifted for the key (kind, a, b, d), or -1. A
+  // linear scan comparing hashes first: a map has few distinct divisions
+  // and min / max.
+  int FindLifted(Kind kind, uint64_t hash, Row a, Row b, const Num& d) const {
+    auto equal = [](Row x, Row y) {
+      return std::equal(x.begin(), x.end(), y.begin(), y.end());
+    };
+    for (size_t i = 0; i < lifted_.size(); ++i) {
+      const Lifted& l = lifted_[i];
+      if (l.hash != hash || l.kind != kind || l.d != d) continue;
+      if (!equal(forms_[l.a], a)) continue;
+      if (kind != Kind::kDiv && !equal(forms_[l.b], b)) continue;
+      return first_lifted() + static_cast<int>(i);
+    }
+    return -1;
   }
 
   // A fresh variable m for min(a, b) / max(a, b) (see the file comment);
@@ -215,12 +294,10 @@ class Lifter {
     if (IsConstantForm(a) && IsConstantForm(b)) {
       return {is_min == (a[0] < b[0]) ? a[0] : b[0]};
     }
-    auto key = std::make_tuple(is_min, a, b);
-    auto it = minmax_vars_.find(key);
-    int m;
-    if (it != minmax_vars_.end()) {
-      m = it->second;
-    } else {
+    const Kind kind = is_min ? Kind::kMin : Kind::kMax;
+    const uint64_t hash = KeyHash(kind, a, b, Num(0));
+    int m = FindLifted(kind, hash, a, b, Num(0));
+    if (m < 0) {
       m = ++num_vars_;
       Form<Num> m_form(m + 1, Num(0));
       m_form[m] = Num(1);
@@ -230,22 +307,24 @@ class Lifter {
       Form<Num> b_minus_m = AddScaled(b, m_form, Num(-1));
       Form<Num> m_minus_a = Scale(a_minus_m, Num(-1));
       Form<Num> m_minus_b = Scale(b_minus_m, Num(-1));
-      MinMax info;
-      info.is_minmax = true;
-      info.is_min = is_min;
-      info.a = a;
-      info.b = b;
+      Lifted info{};
+      info.kind = kind;
+      info.d = Num(0);
+      info.hash = hash;
+      info.a = forms_.push_back(a);
+      info.b = forms_.push_back(b);
       if (is_min) {
-        defs_.emplace_back(a_minus_m, b_minus_m);
-        info.case_a = m_minus_a;
-        info.case_b = m_minus_b;
+        info.def[0] = forms_.push_back(a_minus_m);
+        info.def[1] = forms_.push_back(b_minus_m);
+        info.cases[0] = forms_.push_back(m_minus_a);
+        info.cases[1] = forms_.push_back(m_minus_b);
       } else {
-        defs_.emplace_back(m_minus_a, m_minus_b);
-        info.case_a = a_minus_m;
-        info.case_b = b_minus_m;
+        info.def[0] = forms_.push_back(m_minus_a);
+        info.def[1] = forms_.push_back(m_minus_b);
+        info.cases[0] = forms_.push_back(a_minus_m);
+        info.cases[1] = forms_.push_back(b_minus_m);
       }
-      minmax_.push_back(std::move(info));
-      minmax_vars_.emplace(std::move(key), m);
+      lifted_.push_back(info);
     }
     Form<Num> f(m + 1, Num(0));
     f[m] = Num(1);
@@ -261,12 +340,9 @@ class Lifter {
     if (IsConstantForm(x)) return {NFloorDiv(x[0], d)};
     if (d == Num(1)) return x;
     Trim(&x);
-    auto key = std::make_pair(x, d);
-    auto it = divs_.find(key);
-    int q;
-    if (it != divs_.end()) {
-      q = it->second;
-    } else {
+    const uint64_t hash = KeyHash(Kind::kDiv, x, Row(), d);
+    int q = FindLifted(Kind::kDiv, hash, x, Row(), d);
+    if (q < 0) {
       q = ++num_vars_;
       // x - d*q >= 0 and d*q + d - 1 - x >= 0.
       Form<Num> q_form(q + 1, Num(0));
@@ -274,9 +350,14 @@ class Lifter {
       Form<Num> lower = AddScaled(x, q_form, -d);
       Form<Num> upper = AddScaled(Scale(x, Num(-1)), q_form, d);
       upper[0] += d - Num(1);
-      defs_.emplace_back(std::move(lower), std::move(upper));
-      minmax_.emplace_back();
-      divs_.emplace(std::move(key), q);
+      Lifted info{};
+      info.kind = Kind::kDiv;
+      info.d = d;
+      info.hash = hash;
+      info.a = forms_.push_back(x);
+      info.def[0] = forms_.push_back(lower);
+      info.def[1] = forms_.push_back(upper);
+      lifted_.push_back(info);
     }
     Form<Num> f(q + 1, Num(0));
     f[q] = Num(1);
@@ -284,14 +365,11 @@ class Lifter {
   }
 
   int num_dims_, num_symbols_, num_vars_;
-  // The form of each lifted node: an index into forms_, whose elements
-  // never move (a deque), so that LiftRef's pointers stay valid.
-  NodeMap<uint32_t> memo_;
-  std::deque<Form<Num>> forms_;
-  std::map<std::pair<Form<Num>, Num>, int> divs_;
-  std::vector<std::pair<Form<Num>, Form<Num>>> defs_;
-  std::vector<MinMax> minmax_;  // parallel to defs_
-  std::map<std::tuple<bool, Form<Num>, Form<Num>>, int> minmax_vars_;
+  NodeMap<uint32_t> memo_;  // node -> its form in forms_
+  // Every form kept: of each lifted node, and the keys and rows of the
+  // lifted variables.
+  FormList<Num, 256, 64> forms_;
+  Buffer<Lifted, 16> lifted_;  // column first_lifted() + i
 };
 
 }  // namespace ixa::decide_internal

@@ -9,11 +9,24 @@
 #define IXA_SIMPLIFIER_DECIDE_NUM_H_
 
 #include <compare>
+#include <cstddef>
 #include <cstdint>
 #include <numeric>
 #include <optional>
+#include <type_traits>
+#include <vector>
+
+#include "core/small_vector.h"
 
 namespace ixa::decide_internal {
+
+// Storage for numbers and for records of them (issue 13): N elements
+// inline when T allows it (I64 and what is built from it), else a
+// std::vector (the slow path's cpp_int is not trivially copyable; that path
+// is rare and allocates for its numbers anyway).
+template <class T, size_t N>
+using Buffer = std::conditional_t<std::is_trivially_copyable_v<T>,
+                                  SmallVector<T, N>, std::vector<T>>;
 
 // The int64 fast path overflowed; retry with arbitrary precision.
 struct Overflow {};
