@@ -461,6 +461,10 @@ class OmegaSolver {
   }
 
   bool SolveLevel(System<Num>& s, Witness<Num>* point) {
+    // A level per eliminated variable, each with its systems inline on the
+    // stack (a few KB): a chain of variables under a large budget must end
+    // as limit_exceeded before the end of the stack, not overflow it.
+    if (StackNearlyExhausted()) throw BudgetExhausted{};
     // This level's statistics, stats_[base + j] for column j, sit above
     // those of the levels in progress below it (indices, not references:
     // a deeper level may move the stack).

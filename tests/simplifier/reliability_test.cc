@@ -3,7 +3,10 @@
 // one; the sanitizer pass of tools/test.sh runs them with
 // -fno-sanitize-recover, so they fail there if it comes back), compose of
 // long chains, and the deadline.
+#include <pthread.h>
+
 #include <catch2/catch.hpp>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -284,6 +287,70 @@ TEST_CASE("an expired deadline stops simplify and decide soundly",
   REQUIRE(eq.ok());
   CHECK(eq->equivalent);
   CHECK(ComposeSimplified(original, second).ok());
+}
+
+// A chain of variables makes the solver recurse once per eliminated
+// variable, each level with its systems on the stack. With a budget large
+// enough to get deep, the answer is the answer where the stack suffices,
+// and limit_exceeded, not a stack overflow, where it does not: on a thread
+// whose stack is only 64 KiB more than the reserve the recursion keeps
+// free (core/budget.h), 150 levels cannot fit in any build.
+Result<bool> IsEmptyOnStack(const IndexingMap& map,
+                            const DecideOptions& options, size_t stack_bytes) {
+  struct Call {
+    const IndexingMap* map;
+    const DecideOptions* options;
+    std::optional<Result<bool>> result;
+  } call{&map, &options, std::nullopt};
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, stack_bytes);
+  pthread_t thread;
+  int rc = pthread_create(
+      &thread, &attr,
+      [](void* p) -> void* {
+        auto* c = static_cast<Call*>(p);
+        c->result = IsEmpty(*c->map, *c->options);
+        return nullptr;
+      },
+      &call);
+  pthread_attr_destroy(&attr);
+  REQUIRE(rc == 0);
+  pthread_join(thread, nullptr);
+  REQUIRE(call.result.has_value());
+  return *call.result;
+}
+
+TEST_CASE("a deep variable chain ends as limit_exceeded on a small stack",
+          "[reliability]") {
+  ExprContext ctx;
+  std::string dims, domain, constraints;
+  constexpr int kVars = 150;
+  for (int i = 0; i < kVars; ++i) {
+    if (i) {
+      dims += ", ";
+      domain += ", ";
+    }
+    dims += "d" + std::to_string(i);
+    domain += "d" + std::to_string(i) + " in [0, 1000000]";
+    if (i + 1 < kVars) {
+      constraints += ", d" + std::to_string(i + 1) + " * 3 - d" +
+                     std::to_string(i) + " * 2 in [1, 7]";
+    }
+  }
+  auto map = ParseIndexingMap(
+      "(" + dims + ") -> (d0), domain: " + domain + constraints, &ctx);
+  REQUIRE(map.ok());
+  DecideOptions options;
+  options.budget = int64_t{1} << 40;
+  // Every d_i = 1 is a point.
+  Result<bool> roomy = IsEmptyOnStack(*map, options, size_t{64} << 20);
+  REQUIRE(roomy.ok());
+  CHECK_FALSE(*roomy);
+  Result<bool> tight = IsEmptyOnStack(
+      *map, options, static_cast<size_t>(kStackReserveBytes) + (64 << 10));
+  REQUIRE_FALSE(tight.ok());
+  CHECK(tight.error().code == ErrorCode::kLimitExceeded);
 }
 
 }  // namespace
