@@ -174,30 +174,14 @@ class Names {
   // Inline: most leaves of most expressions are dims.
   [[gnu::always_inline]] void AppendDim(int64_t i, TextWriter& out) const {
     const size_t k = static_cast<size_t>(i);
-    if (k < num_dims_) {
-      if (dims_ == nullptr) {
-        out.Text(dim_names_[k]);
-        return;
-      }
-      if (!dims_[k].name.empty()) {
-        out.Text(dims_[k].name);
-        return;
-      }
-    }
+    if (k < num_dims_ && AppendGiven(dims_, dim_names_, k, out)) return;
     out.Name("d", i);
   }
 
   void AppendSymbol(int64_t i, TextWriter& out) const {
     const size_t k = static_cast<size_t>(i);
     if (k < num_range_) {
-      if (range_vars_ == nullptr) {
-        out.Text(sym_names_[k]);
-        return;
-      }
-      if (!range_vars_[k].name.empty()) {
-        out.Text(range_vars_[k].name);
-        return;
-      }
+      if (AppendGiven(range_vars_, sym_names_, k, out)) return;
     } else if (k - num_range_ < num_rt_) {
       const std::string& name = rt_vars_[k - num_range_].name;
       if (name.empty()) {
@@ -211,6 +195,20 @@ class Names {
   }
 
  private:
+  // Entry k's own name, from the map's variables (`vars`) or else from the
+  // name list; false for a variable without one (it prints its default).
+  [[gnu::always_inline]] static bool AppendGiven(const Variable* vars,
+                                                 const std::string* names,
+                                                 size_t k, TextWriter& out) {
+    if (vars == nullptr) {
+      out.Text(names[k]);
+      return true;
+    }
+    if (vars[k].name.empty()) return false;
+    out.Text(vars[k].name);
+    return true;
+  }
+
   // From a map: its variables, read in place (rt_vars_ after range_vars_
   // in the symbol positions). From name lists: dim_names_ and sym_names_
   // (the symbols all counted in num_range_), and dims_ and range_vars_
