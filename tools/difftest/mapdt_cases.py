@@ -149,6 +149,24 @@ def decide_followups(case, input_text, r):
     return [{'op': 'equivalent', 'a': input_text, 'b': text}]
 
 
+def reparse_followups(case, r, resimplify, decide):
+    """The follow-ups of an answered map: parse it (its print must read back
+    as itself), simplify it again when `resimplify` (a fixpoint: nothing
+    changes), and with `decide` the decision procedures against the
+    simplifier (decide_followups), all in the case's syntax."""
+    fu = [{'op': 'parse', 'map': r['map']}]
+    case._resimplified = resimplify
+    if resimplify:
+        fu.append({'op': 'simplify', 'map': r['map']})
+    if case.syntax:
+        for q in fu:
+            q['syntax'] = case.syntax
+    case._fu_kinds = []
+    if decide:
+        fu += decide_followups(case, case.text_sent, r)
+    return fu
+
+
 def check_decide_followups(case, m, fresp):
     """The answers to decide_followups; m is the input map (as sent)."""
     fails = []
@@ -216,18 +234,10 @@ class MapCase(Case):
         r = resp[0]
         if not ok(r) or not isinstance(r.get('map'), str):
             return []
-        fu = [{'op': 'parse', 'map': r['map']}]
-        self._resimplified = self.op == 'simplify' and \
-            not r.get('budget_exhausted')
-        if self._resimplified:
-            fu.append({'op': 'simplify', 'map': r['map']})
-        if self.syntax:
-            for q in fu:
-                q['syntax'] = self.syntax
-        self._fu_kinds = []
-        if self.op == 'simplify' and map_valid(self.m):
-            fu += decide_followups(self, self.text_sent, r)
-        return fu
+        simplify = self.op == 'simplify'
+        return reparse_followups(
+            self, r, simplify and not r.get('budget_exhausted'),
+            simplify and map_valid(self.m))
 
     def check(self, reqs, resp, freqs, fresp):
         fails = []

@@ -8,8 +8,8 @@ from mapdt_model import (
 from mapdt_gen import map_valid, shrink_map
 from mapdt_cases import (
     ACCEPTABLE_DECIDE_ERRORS, Case, _show, check_decide_followups,
-    decide_followups, domain_points, err_code, map_text, ok, parsed_or_problem,
-    protocol_problem)
+    domain_points, err_code, map_text, ok, parsed_or_problem, protocol_problem,
+    reparse_followups)
 
 
 def stretch_plan(maps, K, seed):
@@ -100,17 +100,8 @@ class StretchCase(Case):
         if self.op != 'simplify' or not ok(r) or \
                 not isinstance(r.get('map'), str):
             return []
-        fu = [{'op': 'parse', 'map': r['map']}]
-        self._resimplified = not r.get('budget_exhausted')
-        if self._resimplified:
-            fu.append({'op': 'simplify', 'map': r['map']})
-        if self.syntax:
-            for q in fu:
-                q['syntax'] = self.syntax
-        self._fu_kinds = []
-        if map_valid(self.m):
-            fu += decide_followups(self, self.text_sent, r)
-        return fu
+        return reparse_followups(self, r, not r.get('budget_exhausted'),
+                                 map_valid(self.m))
 
     def check(self, reqs, resp, freqs, fresp):
         r = resp[0]
@@ -221,6 +212,29 @@ class StretchCase(Case):
         return self.base.size()
 
 
+def _equiv_error_ok(r, a, b):
+    """An `equivalent` error that is no failure: a decision limit, or maps
+    that do not have the same variables and results."""
+    c = err_code(r)
+    return c in ACCEPTABLE_DECIDE_ERRORS or (
+        c == 'invalid_argument' and (a.nd != b.nd or a.ns != b.ns or
+                                     len(a.results) != len(b.results)))
+
+
+def _first_difference(a, b, pts):
+    """The first point where a and b differ (None if none), and whether a
+    point before it was undefined for either."""
+    undef = False
+    for p in pts:
+        x, y = a.sig(p[:a.nd], p[a.nd:]), b.sig(p[:a.nd], p[a.nd:])
+        if isinstance(x, str) or isinstance(y, str):
+            undef = True
+            continue
+        if x != y:
+            return p, undef
+    return None, undef
+
+
 class EquivCase(Case):
     op = 'equivalent'
 
@@ -228,9 +242,14 @@ class EquivCase(Case):
         self.rng_seed = rng.random()
         self.a, self.b = a, b
 
+    def sent(self):
+        """The two maps whose text is sent."""
+        return self.a, self.b
+
     def requests(self):
-        return [{'op': 'equivalent', 'a': map_text(self.a, self.rng_seed),
-                 'b': map_text(self.b, self.rng_seed + 1)}]
+        a, b = self.sent()
+        return [{'op': 'equivalent', 'a': map_text(a, self.rng_seed),
+                 'b': map_text(b, self.rng_seed + 1)}]
 
     def check(self, reqs, resp, freqs, fresp):
         r = resp[0]
@@ -238,13 +257,10 @@ class EquivCase(Case):
         if not (map_valid(a) and map_valid(b)):
             return [] if not ok(r) else ['equivalent: accepted invalid maps']
         if not ok(r):
-            c = err_code(r)
-            if c in ACCEPTABLE_DECIDE_ERRORS:
+            if _equiv_error_ok(r, a, b):
                 return []
-            if c == 'invalid_argument' and (a.nd != b.nd or a.ns != b.ns or
-                                            len(a.results) != len(b.results)):
-                return []
-            if c == 'invalid_argument' and (a.known_empty or b.known_empty):
+            if err_code(r) == 'invalid_argument' and (a.known_empty or
+                                                      b.known_empty):
                 return []
             return ['equivalent: error %r' % r.get('error')]
         if a.nd != b.nd or a.ns != b.ns:
@@ -256,16 +272,7 @@ class EquivCase(Case):
         if b.known_empty:
             box = a.box()
         pts, complete = points(box, rng)
-        diff = None
-        undef = False
-        for p in pts:
-            x, y = a.sig(p[:a.nd], p[a.nd:]), b.sig(p[:a.nd], p[a.nd:])
-            if isinstance(x, str) or isinstance(y, str):
-                undef = True
-                continue
-            if x != y:
-                diff = p
-                break
+        diff, undef = _first_difference(a, b, pts)
         eq = r.get('equivalent')
         if eq is True and diff is not None:
             return ['equivalent: true, but at dims=%s symbols=%s a=%s b=%s' % (
@@ -323,9 +330,8 @@ class StretchEquivCase(EquivCase):
         self.sa, _ = stretch(self.a, self.K, self.rng_seed, plan)
         self.sb, _ = stretch(self.b, self.K, self.rng_seed, plan)
 
-    def requests(self):
-        return [{'op': 'equivalent', 'a': map_text(self.sa, self.rng_seed),
-                 'b': map_text(self.sb, self.rng_seed + 1)}]
+    def sent(self):
+        return self.sa, self.sb
 
     def check(self, reqs, resp, freqs, fresp):
         r = resp[0]
@@ -333,11 +339,7 @@ class StretchEquivCase(EquivCase):
         if not (map_valid(self.sa) and map_valid(self.sb)):
             return []
         if not ok(r):
-            c = err_code(r)
-            if c in ACCEPTABLE_DECIDE_ERRORS:
-                return []
-            if c == 'invalid_argument' and (a.nd != b.nd or a.ns != b.ns or
-                                            len(a.results) != len(b.results)):
+            if _equiv_error_ok(r, a, b):
                 return []
             return ['equivalent (stretched x%d): error %r' % (
                 self.K, r.get('error'))]
@@ -345,14 +347,9 @@ class StretchEquivCase(EquivCase):
         pts, complete = points(box, random.Random(self.rng_seed))
         if not complete:
             return []
-        diff = None
-        for p in pts:
-            x, y = a.sig(p[:a.nd], p[a.nd:]), b.sig(p[:a.nd], p[a.nd:])
-            if isinstance(x, str) or isinstance(y, str):
-                return []
-            if x != y:
-                diff = p
-                break
+        diff, undef = _first_difference(a, b, pts)
+        if undef:  # an undefined point before any difference: undecidable
+            return []
         eq = r.get('equivalent')
         if eq != (diff is None):
             return ['equivalent (stretched x%d): %s, expected %s%s' % (
