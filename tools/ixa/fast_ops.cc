@@ -125,13 +125,22 @@ Result<bool> AnswerFastOp(const FlatRequest& request, TextSyntax batch_syntax,
   return Error{ErrorCode::kInternal, "AnswerFastOp: not a hot op", 0, 0};
 }
 
-void AppendFastResponseStart(const FlatRequest& request, std::string* out) {
+namespace {
+
+// `{"id":<the request's id, or null>`: how every response starts.
+void AppendResponseId(const FlatRequest& request, std::string* out) {
   out->append("{\"id\":");
   if (const FlatValue* id = request.Find("id")) {
     AppendFlatValue(request, *id, out);
   } else {
     out->append("null");
   }
+}
+
+}  // namespace
+
+void AppendFastResponseStart(const FlatRequest& request, std::string* out) {
+  AppendResponseId(request, out);
   out->append(",\"ok\":true,");
 }
 
@@ -139,12 +148,7 @@ void AppendFastResponseEnd(std::string* out) { out->append("}\n"); }
 
 void AppendFastErrorResponse(const FlatRequest& request, const Error& error,
                              std::string* out) {
-  out->append("{\"id\":");
-  if (const FlatValue* id = request.Find("id")) {
-    AppendFlatValue(request, *id, out);
-  } else {
-    out->append("null");
-  }
+  AppendResponseId(request, out);
   out->append(",\"ok\":false,\"error\":");
   AppendJson(ErrorJson(error), out);
   out->append("}\n");
