@@ -1,6 +1,6 @@
 // libFuzzer target fuzz_cli_request: one request line through the query
-// server's line handler (tools/ixa/main.cc AnswerRequestLine), exactly as
-// `ixa query` answers it. Every line must get one response line that is a
+// server's line handler (tools/ixa/query_server.h AnswerRequestLine), exactly
+// as `ixa query` answers it. Every line must get one response line that is a
 // JSON object with "ok"; an "internal" error is a bug.
 #include <cstddef>
 #include <cstdint>
@@ -8,7 +8,7 @@
 #include <string>
 
 #include "tests/fuzz/fuzz_check.h"
-#include "tools/ixa/protocol.h"
+#include "tools/ixa/query_server.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string line(reinterpret_cast<const char*>(data), size);

@@ -60,10 +60,6 @@ TextSyntax ResponseSyntax();
 // Reads the request's optional `syntax` field (bad_request if it is not one
 // of the names), falling back to `batch_default`.
 Result<TextSyntax> GetSyntax(const Json& request, TextSyntax batch_default);
-// One request line answered by a long-lived server, exactly as `ixa query`
-// answers it (no time budget); the response line without its newline.
-// main.cc; the request fuzzer (tests/fuzz) calls it.
-std::string AnswerRequestLine(const std::string& line);
 
 }  // namespace ixa::cli
 
