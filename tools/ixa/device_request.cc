@@ -1,5 +1,8 @@
 #include "tools/ixa/device_request.h"
 
+#include <algorithm>
+#include <iterator>
+#include <string>
 #include <utility>
 
 namespace ixa::cli {
@@ -17,6 +20,37 @@ Result<hw::Device> GetDevice(const Json& req) {
   }
   if (!j.is_object()) {
     return Error::BadRequest("field 'device' must be a name or an object");
+  }
+  // A misspelled field would silently keep the default: refuse it.
+  static const char* const kFields[] = {"name",
+                                        "vendor",
+                                        "warp_size",
+                                        "sector_bytes",
+                                        "line_bytes",
+                                        "smem_banks",
+                                        "bank_bytes",
+                                        "sm_count",
+                                        "smem_bytes_per_sm",
+                                        "threads_per_block_limit",
+                                        "threads_per_core",
+                                        "shared_memory_per_block",
+                                        "shared_memory_per_block_optin",
+                                        "l2_bytes",
+                                        "fpus_per_core",
+                                        "block_dim_limit",
+                                        "dram_gbps",
+                                        "peak_tflops_fp32",
+                                        "peak_tflops_bf16",
+                                        "clock_ghz"};
+  for (const auto& item : j.items()) {
+    if (std::find(std::begin(kFields), std::end(kFields), item.key()) ==
+        std::end(kFields)) {
+      std::string known;
+      for (const char* f : kFields)
+        known += (known.empty() ? "" : ", ") + std::string(f);
+      return Error::BadRequest("unknown device field '" + item.key() +
+                               "'; a device object takes " + known);
+    }
   }
   hw::Device d;
   d.name = "custom";

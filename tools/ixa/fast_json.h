@@ -67,6 +67,7 @@ class FlatRequest {
     }
     return nullptr;
   }
+  size_t num_fields() const { return fields_.size(); }
   std::span<const FlatValue> Items(const FlatValue& list) const {
     return {items_.data() + list.first_item, list.num_items};
   }

@@ -49,21 +49,27 @@ bool IsFastOp(const FlatRequest& request) {
       !(IsString(syntax) && TextSyntaxFromName(syntax->text))) {
     return false;
   }
+  // Fields besides the op's own: any other field (unknown, or repeated) is
+  // for the general path, which answers bad_request naming it.
+  const size_t common =
+      1 + (id != nullptr ? 1 : 0) + (syntax != nullptr ? 1 : 0);
   switch (HotOpOf(request)) {
     case HotOp::kNone:
       return false;
     case HotOp::kParse:
     case HotOp::kIsEmpty:
-      return IsString(request.Find("map"));
+      return IsString(request.Find("map")) &&
+             request.num_fields() == common + 1;
     case HotOp::kSimplify: {
       const FlatValue* explain = request.Find("explain");
       return IsString(request.Find("map")) &&
-             (explain == nullptr || explain->kind == FlatValue::Kind::kFalse);
+             (explain == nullptr || explain->kind == FlatValue::Kind::kFalse) &&
+             request.num_fields() == common + 1 + (explain != nullptr ? 1 : 0);
     }
     case HotOp::kCompose: {
       const FlatValue* maps = request.Find("maps");
       if (maps == nullptr || maps->kind != FlatValue::Kind::kList ||
-          maps->num_items < 2) {
+          maps->num_items < 2 || request.num_fields() != common + 1) {
         return false;
       }
       for (const FlatValue& item : request.Items(*maps)) {

@@ -4,6 +4,7 @@
 //             [FILE|-]
 //                        JSON Lines requests in, one response line each out
 //   ixa version          prints the version
+//   ixa help [OP]        the protocol, from the table of op_docs.h
 //   ixa devices          lists the built-in device descriptions
 //   ixa draw ...         renders a layout to SVG
 //   ixa --help
@@ -22,6 +23,7 @@
 #include "tools/ixa/emit_ops.h"
 #include "tools/ixa/fast_json.h"
 #include "tools/ixa/fast_ops.h"
+#include "tools/ixa/op_docs.h"
 #include "tools/ixa/parallel_query.h"
 #include "tools/ixa/protocol.h"
 #include "tools/ixa/query_server.h"
@@ -34,24 +36,53 @@ const char kUsage[] =
     "\n"
     "commands:\n"
     "  query [--syntax affine|symbolic] [--budget-ms N] [--jobs N] [FILE|-]\n"
-    "                   answer JSON Lines requests (spec/cli.md) from FILE or\n"
-    "                   standard input, one response line per request;\n"
-    "                   --syntax: how maps print (affine: `floordiv`, the\n"
-    "                   default; symbolic: XLA's `/` form), unless a request\n"
-    "                   says otherwise in its `syntax` field; --budget-ms: a\n"
-    "                   request that runs longer than N ms answers\n"
-    "                   limit_exceeded (default: no time budget); --jobs N:\n"
-    "                   answer on N threads (responses still in request\n"
-    "                   order)\n"
-    "  devices          list the built-in device descriptions\n"
+    "                   answer JSON Lines requests from FILE or standard\n"
+    "                   input, one response line per request (ixa query\n"
+    "                   --help)\n"
+    "  help [OP|--markdown]\n"
+    "                   the protocol: every op, or one op's request and\n"
+    "                   response fields; --markdown writes docs/protocol.md\n"
+    "  devices          list the built-in device descriptions (ixa devices\n"
+    "                   --help)\n"
     "  draw ...         render a layout to SVG (ixa draw --help)\n"
     "  emit ...         print generated code for a fusion or a PTO\n"
     "                   conversion (ixa emit --help)\n"
     "  version          print the version\n"
     "  --help           print this help\n"
     "\n"
-    "exit codes of query: 0 all requests ok, 1 some request failed,\n"
-    "64 usage error, 66 FILE cannot be read, 70 internal failure\n";
+    "exit codes: 0 ok; 1 a request or the input failed; 64 usage error;\n"
+    "66 an input file cannot be read; 70 internal failure; 73 an output\n"
+    "file cannot be written. Each command's --help says which it uses.\n";
+
+// `ixa help [OP|--markdown]`.
+int RunHelp(int argc, char** argv) {
+  if (argc < 3 || std::strcmp(argv[2], "--help") == 0 ||
+      std::strcmp(argv[2], "-h") == 0) {
+    std::cout << QueryHelpText();
+    return kExitOk;
+  }
+  if (argc > 3) {
+    std::cerr << "ixa help: expected one OP or --markdown\n" << kUsage;
+    return kExitUsage;
+  }
+  std::string what = argv[2];
+  if (what == "--markdown") {
+    std::cout << ProtocolMarkdown(AnswerRequestLine);
+    return kExitOk;
+  }
+  if (const OpDoc* op = FindOpDoc(what)) {
+    std::cout << OpHelpText(*op);
+    return kExitOk;
+  }
+  std::vector<std::string> names;
+  for (const OpDoc& op : OpDocs()) names.emplace_back(op.name);
+  std::cerr << "ixa help: unknown op '" << what << "'";
+  std::string suggestion = SuggestName(what, names);
+  if (!suggestion.empty())
+    std::cerr << " (did you mean '" << suggestion << "'?)";
+  std::cerr << "; `ixa help` lists the ops\n";
+  return kExitUsage;
+}
 
 int RunQuery(int argc, char** argv) {
   const char* path = nullptr;
@@ -72,6 +103,10 @@ int RunQuery(int argc, char** argv) {
       return true;
     };
     std::string value;
+    if (arg == "--help" || arg == "-h") {
+      std::cout << QueryHelpText();
+      return kExitOk;
+    }
     if (arg == "--syntax" || arg.rfind("--syntax=", 0) == 0) {
       if (!flag_value("--syntax", &value)) {
         std::cerr << "ixa query: --syntax needs a value\n" << kUsage;
@@ -114,6 +149,11 @@ int RunQuery(int argc, char** argv) {
       jobs = static_cast<int>(v);
       continue;
     }
+    if (arg.size() > 1 && arg[0] == '-') {
+      std::cerr << "ixa query: unknown flag '" << arg
+                << "' (ixa query --help lists them)\n";
+      return kExitUsage;
+    }
     if (path != nullptr) {
       std::cerr << "ixa query: expected at most one FILE argument\n" << kUsage;
       return kExitUsage;
@@ -127,7 +167,7 @@ int RunQuery(int argc, char** argv) {
     bool is_dir = std::filesystem::is_directory(path, ec);
     if (!is_dir) file.open(path, std::ios::binary);
     if (is_dir || !file) {
-      std::cerr << "ixa query: cannot read '" << path << "'\n";
+      std::cerr << path << ": error: ixa query cannot read this file\n";
       return kExitNoInput;
     }
     in = &file;
@@ -138,8 +178,9 @@ int RunQuery(int argc, char** argv) {
   servers.reserve(jobs);
   for (int w = 0; w < jobs; ++w) servers.emplace_back(syntax, budget_ms);
   ServeLines(*in, std::cout, jobs,
-             [&servers](int worker, std::string_view line, std::string* out) {
-               servers[worker].Answer(line, out);
+             [&servers](int worker, size_t number, std::string_view line,
+                        std::string* out) {
+               servers[worker].Answer(line, out, number);
              });
   int exit_code = kExitOk;
   for (const QueryServer& server : servers) {
@@ -159,10 +200,11 @@ int main(int argc, char** argv) {
   }
   std::string cmd = argv[1];
   try {
-    if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+    if (cmd == "--help" || cmd == "-h") {
       std::cout << kUsage;
       return kExitOk;
     }
+    if (cmd == "help") return RunHelp(argc, argv);
     if (cmd == "version" || cmd == "--version") {
       std::cout << "ixa " << IXA_VERSION << "\n";
       return kExitOk;

@@ -37,7 +37,8 @@ class LineReader {
   // valid until the next call (no copy per line). With `may_block` false,
   // kWouldBlock instead of waiting for input that has not arrived yet: an
   // interactive client waits for its answers first.
-  Status Next(std::string_view* line, bool may_block) {
+  // `*number` is the line's 1-based number in the input.
+  Status Next(std::string_view* line, size_t* number, bool may_block) {
     while (true) {
       const char* begin = buf_.get() + pos_;
       const char* scan = buf_.get() + scanned_;
@@ -55,11 +56,13 @@ class LineReader {
       if (newline == nullptr && begin == end) return Status::kEnd;
       const char* stop = newline != nullptr ? newline : end;
       pos_ = scanned_ = (stop - buf_.get()) + (newline != nullptr ? 1 : 0);
+      ++lines_;
       if (stop != begin && stop[-1] == '\r') --stop;
       bool blank = std::all_of(begin, stop,
                                [](char c) { return c == ' ' || c == '\t'; });
       if (blank) continue;
       *line = std::string_view(begin, static_cast<size_t>(stop - begin));
+      *number = lines_;
       return Status::kLine;
     }
   }
@@ -112,6 +115,7 @@ class LineReader {
   size_t pos_ = 0;      // start of the next line
   size_t scanned_ = 0;  // [pos_, scanned_) has no '\n'
   size_t end_ = 0;      // end of the text read
+  size_t lines_ = 0;    // lines taken so far, blank ones too
   // Bytes the stream said it holds and that are not read yet: they come
   // without blocking, and without asking the stream again.
   std::streamsize available_ = 0;
@@ -131,17 +135,19 @@ void ServeSerially(std::istream& in, std::ostream& out,
                    const LineAnswerer& answer) {
   LineReader reader(in);
   std::string_view line;
+  size_t number = 0;
   std::string text;
   text.reserve(kOutputBlock + 4096);
   while (true) {
-    LineReader::Status status = reader.Next(&line, /*may_block=*/false);
+    LineReader::Status status =
+        reader.Next(&line, &number, /*may_block=*/false);
     if (status == LineReader::Status::kWouldBlock) {
       Write(out, &text);
       out.flush();  // the client may be waiting for the answers so far
-      status = reader.Next(&line, /*may_block=*/true);
+      status = reader.Next(&line, &number, /*may_block=*/true);
     }
     if (status == LineReader::Status::kEnd) break;
-    answer(0, line, &text);
+    answer(0, number, line, &text);
     if (text.size() >= kOutputBlock) Write(out, &text);
   }
   Write(out, &text);
@@ -197,17 +203,18 @@ class ParallelServer {
  private:
   void Work(int worker) {
     std::vector<std::string> lines(kMaxChunkLines);
+    std::vector<size_t> numbers(kMaxChunkLines);
     std::string text;
     // Lines in the next chunk; the cost of the first one is unknown.
     size_t want = 1;
     try {
       while (true) {
         size_t count = 0, number = 0;
-        if (!ReadChunk(&lines, want, &count, &number)) return;
+        if (!ReadChunk(&lines, &numbers, want, &count, &number)) return;
         auto start = std::chrono::steady_clock::now();
         text.clear();
         for (size_t i = 0; i < count; ++i) {
-          answer_(worker, lines[i], &text);
+          answer_(worker, numbers[i], lines[i], &text);
           Recycle(&lines[i]);
         }
         int64_t nanos = std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -226,8 +233,8 @@ class ParallelServer {
 
   // The next chunk: the first line may wait for input, the others are
   // taken only while input is already there. False at the end or on stop.
-  bool ReadChunk(std::vector<std::string>* lines, size_t want, size_t* count,
-                 size_t* number) {
+  bool ReadChunk(std::vector<std::string>* lines, std::vector<size_t>* numbers,
+                 size_t want, size_t* count, size_t* number) {
     std::lock_guard<std::mutex> in_lock(in_mu_);
     {
       // Lock order: in_mu_ before out_mu_ (Park takes only out_mu_).
@@ -241,7 +248,7 @@ class ParallelServer {
     size_t n = 0;
     while (n < want) {
       std::string_view line;
-      LineReader::Status status = reader_.Next(&line, n == 0);
+      LineReader::Status status = reader_.Next(&line, &(*numbers)[n], n == 0);
       if (status == LineReader::Status::kLine) {
         (*lines)[n++].assign(line);  // the reader's buffer moves on
         continue;

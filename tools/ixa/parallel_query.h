@@ -13,10 +13,11 @@ namespace ixa::cli {
 
 // Answers one request line (without its newline) on worker `worker`
 // (0 <= worker < jobs): appends the response line and its '\n' to `*out`.
+// `number` is the line's 1-based number in the input (blank lines count).
 // Each worker must keep its own state: calls for different workers run
 // concurrently, calls for one worker never do.
-using LineAnswerer =
-    std::function<void(int worker, std::string_view line, std::string* out)>;
+using LineAnswerer = std::function<void(
+    int worker, size_t number, std::string_view line, std::string* out)>;
 
 // Reads lines from `in` (a trailing '\r' is dropped; lines of only spaces
 // and tabs are skipped), answers each with `answer` and writes the

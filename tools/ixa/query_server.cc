@@ -1,11 +1,17 @@
 #include "tools/ixa/query_server.h"
 
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
 #include <exception>
+#include <optional>
+#include <vector>
 
 #include "core/budget.h"
 #include "core/expr.h"
 #include "tools/ixa/emit_ops.h"
 #include "tools/ixa/fast_ops.h"
+#include "tools/ixa/op_docs.h"
 
 namespace ixa::cli {
 namespace {
@@ -15,9 +21,147 @@ std::string Dump(const nlohmann::ordered_json& j) {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+// A line that the JSON reader refused, said in the protocol's words: where
+// (the line's number in the batch and the byte at which the reader
+// stopped, 1-based) and what it expected, without the library's prefix.
+Error NotJsonError(std::string_view line, size_t number,
+                   const nlohmann::json::parse_error& e) {
+  std::string where = number > 0
+                          ? "line " + std::to_string(number) + " of the batch"
+                          : std::string("the request line");
+  size_t byte = std::min<size_t>(e.byte, line.size() + 1);
+  if (byte == 0) byte = 1;
+  // "[json.exception.parse_error.101] parse error at line 1, column 20:
+  // syntax error while parsing object separator - unexpected string
+  // literal; expected ':'" -> "while reading the object separator: ...".
+  std::string what = e.what();
+  size_t detail = what.find(": ");
+  what = detail == std::string::npos ? std::string() : what.substr(detail + 2);
+  const std::string kSyntax = "syntax error while parsing ";
+  if (what.rfind(kSyntax, 0) == 0) {
+    what = "while reading the " + what.substr(kSyntax.size());
+    size_t dash = what.find(" - ");
+    if (dash != std::string::npos) what.replace(dash, 3, ": ");
+  }
+  std::string message = where + " is not JSON (the reader stopped at column " +
+                        std::to_string(byte) + ")";
+  if (!what.empty()) message += ": " + what;
+  return Error{ErrorCode::kBadRequest, message,
+               static_cast<int>(std::min<size_t>(number, INT32_MAX)),
+               static_cast<int>(std::min<size_t>(byte, INT32_MAX))};
+}
+
+Error UnknownOpError(const std::string& op) {
+  std::vector<std::string> names;
+  for (const OpDoc& doc : OpDocs()) names.emplace_back(doc.name);
+  std::string message = "unknown op '" + op + "'";
+  std::string suggestion = SuggestName(op, names);
+  if (!suggestion.empty()) message += " (did you mean '" + suggestion + "'?)";
+  message += "; the ops, closest first: ";
+  std::vector<std::string> ranked = ClosestNames(op, names);
+  for (size_t k = 0; k < ranked.size(); ++k) {
+    message += (k > 0 ? ", " : "") + ranked[k];
+  }
+  return Error::BadRequest(message);
+}
+
+std::string Quoted(const std::vector<std::string>& names) {
+  std::string out;
+  for (size_t k = 0; k < names.size(); ++k) {
+    out += (k > 0 ? ", '" : "'") + names[k] + "'";
+  }
+  return out;
+}
+
+// Every field of the request must be one its op takes (for `emit`, one
+// that applies to the request's target), and every required field must be
+// there: all of them named in one error.
+std::optional<Error> CheckRequestFields(const Json& request, const OpDoc& op) {
+  std::string target;
+  if (request.contains("target") && request.at("target").is_string()) {
+    target = request.at("target").get<std::string>();
+  }
+  // "cpp|cuda|mlir" names the targets a field applies to.
+  auto applies = [&](const FieldDoc& f) {
+    if (f.targets.empty() || target.empty()) return true;
+    size_t start = 0;
+    while (start <= f.targets.size()) {
+      size_t end = f.targets.find('|', start);
+      if (end == std::string_view::npos) end = f.targets.size();
+      if (f.targets.substr(start, end - start) == target) return true;
+      start = end + 1;
+    }
+    return false;
+  };
+  std::vector<std::string> known;
+  for (const FieldDoc& f : CommonFieldDocs()) known.emplace_back(f.name);
+  for (const FieldDoc& f : op.request) known.emplace_back(f.name);
+  std::vector<std::string> problems;
+  std::vector<std::string> unknown, misplaced;
+  for (const auto& [key, value] : request.items()) {
+    const FieldDoc* doc = nullptr;
+    for (const FieldDoc& f : CommonFieldDocs()) {
+      if (f.name == key) doc = &f;
+    }
+    for (const FieldDoc& f : op.request) {
+      if (f.name == key) doc = &f;
+    }
+    if (doc == nullptr) {
+      std::string entry = "'" + key + "'";
+      std::string suggestion = SuggestName(key, known);
+      if (!suggestion.empty()) entry += " (did you mean '" + suggestion + "'?)";
+      unknown.push_back(entry);
+    } else if (!applies(*doc)) {
+      misplaced.push_back("'" + key + "' (target " + std::string(doc->targets) +
+                          " only)");
+    }
+  }
+  std::vector<std::string> missing;
+  for (const FieldDoc& f : op.request) {
+    if (f.required() && applies(f) && !request.contains(std::string(f.name))) {
+      missing.emplace_back(f.name);
+    }
+  }
+  if (unknown.empty() && misplaced.empty() && missing.empty()) {
+    return std::nullopt;
+  }
+  std::string message;
+  auto add = [&](const std::string& part) {
+    message += (message.empty() ? "" : "; ") + part;
+  };
+  auto list = [](const std::vector<std::string>& items) {
+    std::string out;
+    for (size_t k = 0; k < items.size(); ++k)
+      out += (k > 0 ? ", " : "") + items[k];
+    return out;
+  };
+  if (!unknown.empty()) {
+    add(std::string(unknown.size() == 1 ? "unknown field "
+                                        : "unknown fields ") +
+        list(unknown));
+  }
+  if (!misplaced.empty()) {
+    add(std::string(misplaced.size() == 1 ? "field " : "fields ") +
+        list(misplaced) + " not taken by target '" + target + "'");
+  }
+  if (!missing.empty()) {
+    add(std::string(missing.size() == 1 ? "missing field "
+                                        : "missing fields ") +
+        Quoted(missing));
+  }
+  std::vector<std::string> takes;
+  for (const FieldDoc& f : op.request) {
+    if (applies(f)) takes.emplace_back(f.name);
+  }
+  message += "; op '" + std::string(op.name) + "' takes " + list(takes) +
+             " (ixa help " + std::string(op.name) + ")";
+  return Error::BadRequest(message);
+}
+
 }  // namespace
 
-void QueryServer::Answer(std::string_view line, std::string* out) {
+void QueryServer::Answer(std::string_view line, std::string* out,
+                         size_t number) {
   Json request;
   if (flat_.Read(line)) {
     if (IsFastOp(flat_)) {
@@ -41,13 +185,27 @@ void QueryServer::Answer(std::string_view line, std::string* out) {
   } else {
     try {
       request = Json::parse(line);
-    } catch (const std::exception& e) {
+    } catch (const nlohmann::json::parse_error& e) {
       nlohmann::ordered_json response;
       response["id"] = nullptr;
       response["ok"] = false;
-      std::string what = e.what();
+      response["error"] = ErrorJson(NotJsonError(line, number, e));
+      response["error"]["code"] = "bad_json";
+      ++failures_;
+      out->append(Dump(response));
+      out->push_back('\n');
+      return;
+    } catch (const std::exception&) {
+      // Any other refusal of the reader (none is known): still an answer.
+      nlohmann::ordered_json response;
+      response["id"] = nullptr;
+      response["ok"] = false;
       response["error"] = ErrorJson(
-          Error{ErrorCode::kInternal, "the line is not JSON: " + what, 0, 0});
+          Error{ErrorCode::kBadRequest,
+                (number > 0 ? "line " + std::to_string(number) + " of the batch"
+                            : std::string("the request line")) +
+                    " is not JSON the reader accepts",
+                static_cast<int>(std::min<size_t>(number, INT32_MAX)), 0});
       response["error"]["code"] = "bad_json";
       ++failures_;
       out->append(Dump(response));
@@ -78,10 +236,16 @@ Result<Json> QueryServer::Dispatch(const Json& request) {
     RegisterUseOps(ops_);
     RegisterPlanOps(ops_);
     RegisterEmitOps(ops_);
+    // The documentation table and the handlers name the same ops.
+    IXA_CHECK(ops_.size() == OpDocs().size());
+    for (const OpDoc& doc : OpDocs()) {
+      IXA_CHECK(ops_.count(std::string(doc.name)) == 1);
+    }
   }
   auto it = ops_.find(op);
-  if (it == ops_.end()) {
-    return Error::BadRequest("unknown op '" + op + "'");
+  if (it == ops_.end()) return UnknownOpError(op);
+  if (std::optional<Error> e = CheckRequestFields(request, *FindOpDoc(op))) {
+    return *e;
   }
   // Every map of this response prints in the request's syntax.
   IXA_ASSIGN_OR_RETURN(TextSyntax syntax, GetSyntax(request, default_syntax_));

@@ -29,8 +29,9 @@ class QueryServer {
       : default_syntax_(default_syntax), budget_ms_(budget_ms) {}
 
   // Appends the response line to the request `line`, and its newline, to
-  // `*out`.
-  void Answer(std::string_view line, std::string* out);
+  // `*out`. `number` is the line's 1-based number in the batch (0: not
+  // known), which a bad_json error reports as its `line`.
+  void Answer(std::string_view line, std::string* out, size_t number = 0);
 
   int ExitCode() const {
     if (internal_) return kExitInternal;

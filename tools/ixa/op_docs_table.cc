@@ -1,0 +1,463 @@
+// The protocol's table (op_docs.h): every op with its request and response
+// fields. A handler reads only the fields listed here: the server answers
+// any other field bad_request before the handler runs.
+#include <algorithm>
+
+#include "tools/ixa/op_docs.h"
+
+namespace ixa::cli {
+namespace {
+
+// Example HLO modules (JSON-escaped text).
+#define IXA_EXAMPLE_FUSION                                                    \
+  "HloModule m\\nfused {\\n p0 = f32[64,64] parameter(0)\\n p1 = f32[64] "    \
+  "parameter(1)\\n b = f32[64,64] broadcast(p1), dimensions={0}\\n ROOT m = " \
+  "f32[64,64] multiply(p0, b)\\n}\\nENTRY e {\\n a = f32[64,64] "             \
+  "parameter(0)\\n v = f32[64] parameter(1)\\n ROOT f = f32[64,64] "          \
+  "fusion(a, v), kind=kLoop, calls=fused\\n}"
+#define IXA_EXAMPLE_BROADCAST                                         \
+  "HloModule m\\nENTRY e {\\n p0 = f32[20] parameter(0)\\n ROOT b = " \
+  "f32[10,20] broadcast(p0), dimensions={1}\\n}"
+#define IXA_EXAMPLE_PAIR                                               \
+  "HloModule m\\nENTRY e {\\n p = f32[1024,1024] parameter(0)\\n l = " \
+  "f32[1024,1024] log(p)\\n ROOT t = f32[1024,1024] transpose(l), "    \
+  "dimensions={1,0}\\n}"
+#define IXA_EXAMPLE_TRANSPOSE                                           \
+  "HloModule m\\nfused {\\n p0 = f32[64,128] parameter(0)\\n ROOT t = " \
+  "f32[128,64] transpose(p0), dimensions={1,0}\\n}\\nENTRY e {\\n p = " \
+  "f32[64,128] parameter(0)\\n ROOT f = f32[128,64] fusion(p), "        \
+  "kind=kInput, calls=fused\\n}"
+
+// Request fields shared by the ops that read an HLO module.
+const FieldDoc kHlo{"hlo", "string", "",
+                    "the HLO module text (XLA's text form)"};
+const FieldDoc kFusion{
+    "fusion", "string",
+    "the entry root fusion, or the entry computation itself when its root "
+    "is no fusion",
+    "the fusion instruction, or the fused computation's name"};
+const FieldDoc kInstructions{
+    "instructions", "list of strings", "not used",
+    "entry instructions to treat as one fusion (e.g. a producer and its "
+    "consumer, as a fusion pass asks before it fuses); the root is the one "
+    "no other listed instruction uses; takes precedence over `fusion`"};
+const FieldDoc kDevice{
+    "device", "string or object", "\"h100\"",
+    "a built-in device name (`ixa devices` lists them) or an object with "
+    "the device's fields (warp_size, sector_bytes, line_bytes, smem_banks, "
+    "bank_bytes, sm_count, dram_gbps, clock_ghz, ...); unknown fields of "
+    "the object are bad_request"};
+const FieldDoc kMap{"map", "map", "", "an indexing map in XLA's text form"};
+
+const ResponseFieldDoc kMapOut{"map", "map",
+                               "the resulting map, printed canonically"};
+const ResponseFieldDoc kChanged{"changed", "bool",
+                                "whether the op changed the map"};
+const ResponseFieldDoc kUnknownOut{
+    "unknown", "list of {parameter, name, reason}",
+    "operands the analysis could not read through (e.g. behind a "
+    "custom-call), with why; the rest of the answer stands"};
+const ResponseFieldDoc kDeviceOut{"device", "string",
+                                  "the name of the device used"};
+const ResponseFieldDoc kEmitterOut{
+    "emitter", "string",
+    "XLA:GPU's emitter for the fusion: loop, transpose, reduction, scatter, "
+    "concatenate, in_place_dynamic_update_slice or input_slices"};
+const ResponseFieldDoc kReductionKindOut{
+    "reduction_kind", "string", "reductions only: row, multi_row or column"};
+const ResponseFieldDoc kLaunchOut{
+    "launch", "object",
+    "{threads: [x, y, z], blocks: [x, y, z], shared_memory_bytes, unroll, "
+    "vector_size}: the kernel's launch dimensions"};
+
+std::vector<OpDoc> BuildAlgebraDocs() {
+  return {
+      {"parse",
+       "algebra",
+       "Reads a map and prints it canonically (not simplified).",
+       {kMap},
+       {kMapOut},
+       R"j({"id": 1, "op": "parse", "map": "(d0)[s0] -> (d0 + s0 * 4), domain: d0 in [0, 3], s0 in [0, 7]"})j"},
+      {"simplify",
+       "algebra",
+       "Simplifies a map using the ranges of its variables; the result "
+       "equals the input at every point of the domain.",
+       {kMap,
+        {"explain", "bool", "false",
+         "also return the rewrites applied, in order"}},
+       {kMapOut,
+        kChanged,
+        {"trace", "list of {rule, before, after}",
+         "with explain: each rewrite, its rule id and the expression before "
+         "and after"},
+        {"budget_exhausted", "bool",
+         "present (true) when the rewrite budget ran out; the map is still "
+         "equal to the input"}},
+       R"j({"id": 2, "op": "simplify", "map": "(d0, d1) -> (d0 + d1 floordiv 16, d1 mod 16), domain: d0 in [0, 6], d1 in [0, 14]"})j"},
+      {"compose",
+       "algebra",
+       "Composes maps in list order: the first is applied first, its "
+       "results feed the second's dims, and so on; the result is "
+       "simplified.",
+       {{"maps", "list of maps", "", "two or more maps"}},
+       {kMapOut},
+       R"j({"id": 3, "op": "compose", "maps": ["(d0) -> (d0 floordiv 4, d0 mod 4), domain: d0 in [0, 15]", "(d0, d1) -> (d1 * 4 + d0), domain: d0 in [0, 3], d1 in [0, 3]"]})j"},
+      {"evaluate",
+       "algebra",
+       "Evaluates a map at one point.",
+       {kMap,
+        {"dims", "list of ints", "", "one value per dim"},
+        {"symbols", "list of ints", "[] (the map must have no symbols)",
+         "one value per symbol (range variables, then runtime variables)"}},
+       {{"results", "list of ints", "one value per result expression"},
+        {"in_domain", "bool",
+         "whether the point satisfies the domain and the constraints"}},
+       R"j({"id": 4, "op": "evaluate", "map": "(d0) -> (d0 floordiv 2, d0 mod 2)", "dims": [-7]})j"},
+      {"is_empty",
+       "algebra",
+       "Decides exactly whether a map's domain (with its constraints) has "
+       "a point.",
+       {kMap},
+       {{"empty", "bool", "true only when no point satisfies the domain"}},
+       R"j({"id": 5, "op": "is_empty", "map": "(d0, d1) -> (d0), domain: d0 in [0, 9], d1 in [0, 9], d0 + d1 in [25, 30]"})j"},
+      {"equivalent",
+       "algebra",
+       "Decides whether two maps over the same variables have the same "
+       "domain and the same results at every point of it.",
+       {{"a", "map", "", "the first map"}, {"b", "map", "", "the second map"}},
+       {{"equivalent", "bool", "the decision (exact)"},
+        {"counterexample", "{dims, symbols}",
+         "when not equivalent: a point where the maps differ"}},
+       R"j({"id": 6, "op": "equivalent", "a": "(d0) -> (d0 floordiv 4), domain: d0 in [0, 15]", "b": "(d0) -> (d0 floordiv 2 floordiv 2), domain: d0 in [0, 15]"})j"},
+      {"interval",
+       "algebra",
+       "Interval arithmetic as the simplifier does it (int64, saturating "
+       "at the limits).",
+       {{"fn", "string", "",
+         "add, mul, floordiv, mod, min, max, union, intersect, gt, lt, ge, "
+         "le, eq or ne"},
+        {"args", "list of two [lo, hi]", "", "the two intervals"}},
+       {{"result", "[lo, hi], bool or null",
+         "an interval; for comparisons true, false, or null when the "
+         "answer differs across the intervals' points"}},
+       R"j({"id": 7, "op": "interval", "fn": "floordiv", "args": [[-7, 9], [2, 4]]})j"},
+      {"bounds",
+       "algebra",
+       "The range of each result (or of one expression) over the map's "
+       "domain.",
+       {kMap,
+        {"expr", "string", "the map's results",
+         "an affine expression over the map's variables"}},
+       {{"results", "list of [lo, hi] or null",
+         "one interval per result (or for expr); null where the domain is "
+         "empty"},
+        {"exact", "bool",
+         "true when every interval is exact; otherwise each is a sound "
+         "over-approximation"}},
+       R"j({"id": 8, "op": "bounds", "map": "(d0) -> (d0 mod 8, d0 floordiv 8), domain: d0 in [0, 20]"})j"},
+      {"remove_unused_symbols",
+       "algebra",
+       "Removes the symbols no result or constraint uses.",
+       {kMap},
+       {kMapOut, kChanged},
+       R"j({"id": 9, "op": "remove_unused_symbols", "map": "(d0)[s0, s1] -> (d0 + s1), domain: d0 in [0, 3], s0 in [0, 1], s1 in [0, 2]"})j"},
+      {"remove_unused_vars",
+       "algebra",
+       "Removes the dims and symbols no result or constraint uses.",
+       {kMap},
+       {kMapOut, kChanged},
+       R"j({"id": 10, "op": "remove_unused_vars", "map": "(d0, d1)[s0] -> (d1), domain: d0 in [0, 3], d1 in [0, 5], s0 in [0, 1]"})j"},
+      {"rescale_symbols",
+       "algebra",
+       "Replaces a symbol constrained to a residue class (s mod k == c) by "
+       "a symbol with a step of one.",
+       {kMap},
+       {kMapOut, kChanged},
+       R"j({"id": 11, "op": "rescale_symbols", "map": "(d0)[s0] -> (s0), domain: d0 in [0, 3], s0 in [0, 20], s0 mod 4 in [1, 1]"})j"},
+      {"convert_symbols_to_dims",
+       "algebra",
+       "Turns symbols into dims (XLA's ConvertRangeVariablesToDimensions "
+       "when `symbols` is given).",
+       {kMap,
+        {"symbols", "list of ints",
+         "every symbol (range, then runtime variables)",
+         "indices of the range variables to convert"}},
+       {kMapOut, kChanged},
+       R"j({"id": 12, "op": "convert_symbols_to_dims", "map": "(d0)[s0] -> (d0 * 4 + s0), domain: d0 in [0, 3], s0 in [0, 3]"})j"},
+  };
+}
+
+std::vector<OpDoc> BuildHloDocs() {
+  const ResponseFieldDoc maps_entry{
+      "operands", "list of {operand, name, maps}",
+      "output_to_input: per operand, its distinct maps from the output "
+      "index to the operand index; an operand the analysis cannot index has "
+      "`unknown: true` and `reason` instead of maps; all-gather operands "
+      "also carry `replica_maps` (which replica holds the element)"};
+  return {
+      {"indexing",
+       "hlo",
+       "The indexing maps of one HLO instruction, in either direction.",
+       {kHlo,
+        {"instruction", "string",
+         "the entry root, or the root of `fusion`'s computation",
+         "the instruction's name"},
+        kFusion,
+        {"direction", "string", "\"output_to_input\"",
+         "output_to_input or input_to_output"},
+        {"operand", "int",
+         "every operand (output_to_input); 0 (input_to_output)",
+         "which operand"},
+        {"output", "int", "0 (output_to_input); every output (input_to_output)",
+         "which output of a multi-output instruction"},
+        {"physical_layout", "bool", "false",
+         "map physical (layout-ordered) indices instead of logical ones"}},
+       {maps_entry,
+        {"outputs", "list of {output, maps}",
+         "input_to_output: per output, the maps from the operand index to "
+         "the output index"}},
+       R"j({"id": 13, "op": "indexing", "hlo": ")j" IXA_EXAMPLE_BROADCAST
+       R"j("})j"},
+      {"fusion_indexing",
+       "hlo",
+       "The maps from a fusion's output to each of its parameters (and to "
+       "every instruction inside it).",
+       {kHlo,
+        kFusion,
+        kInstructions,
+        {"output", "int", "0", "which output of a multi-output fusion"},
+        {"all_instructions", "bool", "false",
+         "also the maps to every instruction of the computation"},
+        {"group_by_producer", "bool", "false",
+         "also the root's operand maps grouped by producing instruction"}},
+       {{"parameters", "list of {parameter, name, maps}",
+         "per fusion parameter, its distinct maps (or `unknown: true` and "
+         "`reason`)"},
+        {"instructions", "list of {name, maps}",
+         "with all_instructions: root first, the maps from the root's output "
+         "to each instruction's output"},
+        {"groups", "list of {producer, maps}",
+         "with group_by_producer: the root's operand maps by producer"}},
+       R"j({"id": 14, "op": "fusion_indexing", "hlo": ")j" IXA_EXAMPLE_FUSION
+       R"j("})j"},
+      {"partition",
+       "hlo",
+       "Splits a fused computation into subgraphs that share one indexing "
+       "(XLA's PartitionedComputation).",
+       {kHlo, kFusion},
+       {{"subgraphs", "list of {root, instructions}",
+         "each subgraph's root and its instruction names"}},
+       R"j({"id": 15, "op": "partition", "hlo": ")j" IXA_EXAMPLE_FUSION
+       R"j("})j"},
+      {"thread_indexing",
+       "plans",
+       "XLA:GPU's emitter plan of a fusion: the emitter, the launch, and "
+       "the maps from thread and block ids to each root, hero operand and "
+       "parameter.",
+       {kHlo, kFusion, kInstructions, kDevice},
+       {kDeviceOut,
+        kEmitterOut,
+        kReductionKindOut,
+        kLaunchOut,
+        {"roots", "list of {root, name, hero, output, hero_operands}",
+         "per root: its hero, the map from the ids (th_x, th_y, th_z, bl_x, "
+         "bl_y, bl_z) and the emitter's symbols to the root's output index, "
+         "and one map per hero operand (null where the emitter has none); "
+         "reductions add `group`"},
+        {"parameters", "list of {parameter, name, maps}",
+         "the maps from the ids to each parameter's index (`not_read` when "
+         "the kernel never reads it, `unknown` and `reason` when it cannot "
+         "be indexed)"},
+        {"shared_tiles", "list of {owner, operand, type, dims, bytes}",
+         "shared-memory tiles of transposes and reductions"},
+        {"transpose", "object",
+         "transposes: {dims, permutation, input_dims, block_sizes, "
+         "block_counts}"},
+        {"reduction", "object",
+         "reductions: {dims, threads_reduced, threads_kept, tile, "
+         "block_counts, groups}"},
+        {"loop_config", "object",
+         "loop fusions: {unroll, few_waves, row_vectorized}"}},
+       R"j({"id": 16, "op": "thread_indexing", "hlo": ")j" IXA_EXAMPLE_TRANSPOSE
+       R"j("})j"},
+  };
+}
+
+std::vector<OpDoc> BuildUseDocs() {
+  const ResponseFieldDoc cost_fields[] = {
+      {"bytes_read", "int", "bytes the kernel reads from memory"},
+      {"bytes_moved", "number",
+       "bytes moved between DRAM and L2, counting whole sectors"},
+      {"bytes_written", "int", "bytes the kernel writes"},
+      {"flops", "int", "floating-point and integer operations"},
+      {"blocks_per_core", "int", "blocks resident per core (SM)"},
+      {"waves", "int", "waves of blocks over the device's cores"},
+      {"active_fraction", "number",
+       "fraction of the device's cores the grid keeps busy"},
+      {"time_us", "number", "estimated kernel time, in microseconds"},
+      {"memory_us", "number", "the memory part of time_us, in microseconds"},
+      {"compute_us", "number", "the compute part of time_us, in microseconds"},
+      {"coalescing", "list", "per operand, as the coalescing op answers"},
+      {"utilization", "list", "per operand, as the utilization op answers"},
+      {"flops_unknown", "string",
+       "present when flops miss some instructions, naming why"},
+      {"note", "string",
+       "present when the fusion was costed with another emitter's plan"}};
+  std::vector<ResponseFieldDoc> cost(std::begin(cost_fields),
+                                     std::end(cost_fields));
+  std::vector<ResponseFieldDoc> fusion_cost = {kDeviceOut, kEmitterOut,
+                                               kReductionKindOut, kLaunchOut};
+  fusion_cost.insert(fusion_cost.end(), cost.begin(), cost.end());
+  fusion_cost.push_back(kUnknownOut);
+  return {
+      {"utilization",
+       "uses",
+       "How much of each parameter a fusion reads, counted exactly.",
+       {kHlo, kFusion, kInstructions},
+       {{"operands",
+         "list of {parameter, name, elements_total, elements_read, reads, "
+         "utilization, method}",
+         "per parameter: its element count, the distinct elements read, "
+         "the reads (with repeats), elements_read / elements_total, and how "
+         "it was counted; `depends_on_runtime` when runtime values decide"},
+        kUnknownOut},
+       R"j({"id": 17, "op": "utilization", "hlo": ")j" IXA_EXAMPLE_FUSION
+       R"j("})j"},
+      {"coalescing",
+       "uses",
+       "Whether each parameter's reads coalesce, read through the emitter's "
+       "thread mapping (or one output tile).",
+       {kHlo,
+        kFusion,
+        kInstructions,
+        kDevice,
+        {"launch", "{threads_per_block, blocks, unroll?}",
+         "the emitter's choice", "a loop launch to analyse instead"},
+        {"tile_sizes", "list of ints", "not used",
+         "analyse the reads of one output tile of these sizes"}},
+       {kDeviceOut,
+        kEmitterOut,
+        kReductionKindOut,
+        kLaunchOut,
+        {"operands",
+         "list of {parameter, name, coalesced, transactions_per_warp_request, "
+         "bytes_requested, bytes_useful, efficiency}",
+         "per parameter: the verdict, the 32-byte transactions of one warp "
+         "request, bytes moved and bytes used (efficiency = useful / "
+         "requested); with tile_sizes also bandwidth_utilization; "
+         "`not_read` when the kernel never reads it"},
+        kUnknownOut},
+       R"j({"id": 18, "op": "coalescing", "hlo": ")j" IXA_EXAMPLE_TRANSPOSE
+       R"j(", "device": "a100"})j"},
+      {"tile",
+       "uses",
+       "The symbolic tile of each parameter for an output tile.",
+       {kHlo,
+        kFusion,
+        kInstructions,
+        {"output", "int", "0", "which output of a multi-output fusion"},
+        {"tile", "{sizes, strides?}", "",
+         "the output tile: sizes per dim, strides (default 1)"}},
+       {{"operands",
+         "list of {parameter, name, map, offsets, sizes, strides, "
+         "constraints, tile_map, values, satisfied}",
+         "per parameter: symbolic offsets, sizes and strides (expressions "
+         "of the tile's ids and sizes), the constraints under which the "
+         "tile is exact, the tile map, the values for the given sizes and "
+         "whether the constraints hold; `unsupported` instead where no tile "
+         "exists"},
+        kUnknownOut},
+       R"j({"id": 19, "op": "tile", "hlo": ")j" IXA_EXAMPLE_FUSION
+       R"j(", "tile": {"sizes": [8, 16]}})j"},
+      {"fusion_cost",
+       "uses",
+       "A time estimate of a fusion on a device, with its parts.",
+       {kHlo, kFusion, kInstructions, kDevice},
+       fusion_cost,
+       R"j({"id": 20, "op": "fusion_cost", "hlo": ")j" IXA_EXAMPLE_FUSION
+       R"j(", "device": "h100"})j"},
+      {"fusion_decision",
+       "uses",
+       "Whether to fuse a producer into its consumer: both kernels unfused "
+       "against the fused kernel.",
+       {kHlo,
+        {"producer", "string", "", "the producer's name (entry computation)"},
+        {"consumer", "string", "",
+         "the consumer's name; it must use the producer"},
+        kDevice},
+       {kDeviceOut,
+        {"producer", "string", "the producer's name"},
+        {"consumer", "string", "the consumer's name"},
+        {"fuse", "bool", "whether the fused kernel is faster"},
+        {"speedup", "number", "unfused time / fused time"},
+        {"unfused", "object",
+         "{time_us, kernels, launch_overhead_us, memory_us, compute_us, "
+         "bytes_read, bytes_written, producer, consumer}: times in "
+         "microseconds, bytes; producer and consumer are fusion_cost "
+         "reports"},
+        {"fused", "object",
+         "a fusion_cost report of the fused kernel, with kernel_us, "
+         "time_us (with launch overhead, microseconds), kernels, "
+         "launch_overhead_us, recompute_factor (computations of each "
+         "producer element), producer_reads, producer_elements_read, "
+         "producer_kept (it still runs for other users)"}},
+       R"j({"id": 21, "op": "fusion_decision", "hlo": ")j" IXA_EXAMPLE_PAIR
+       R"j(", "producer": "l", "consumer": "t"})j"},
+  };
+}
+
+}  // namespace
+
+std::vector<OpDoc> BuildLayoutDocs();  // op_docs_layouts.cc
+
+const std::vector<OpDoc>& OpDocs() {
+  static const std::vector<OpDoc>* docs = [] {
+    auto* all = new std::vector<OpDoc>;
+    for (auto part : {BuildAlgebraDocs(), BuildHloDocs(), BuildUseDocs(),
+                      BuildLayoutDocs()}) {
+      for (OpDoc& op : part) all->push_back(std::move(op));
+    }
+    return all;
+  }();
+  return *docs;
+}
+
+const OpDoc* FindOpDoc(std::string_view name) {
+  for (const OpDoc& op : OpDocs()) {
+    if (op.name == name) return &op;
+  }
+  return nullptr;
+}
+
+const std::vector<FieldDoc>& CommonFieldDocs() {
+  static const std::vector<FieldDoc> fields = {
+      {"id", "any JSON value", "null",
+       "echoed in the response, to match responses to requests"},
+      {"op", "string", "", "the op"},
+      {"syntax", "string", "the batch's --syntax (affine)",
+       "how maps print in the response: affine (`floordiv`) or symbolic "
+       "(XLA's 2026 form with `/`)"}};
+  return fields;
+}
+
+const std::vector<ErrorCodeDoc>& ErrorCodeDocs() {
+  static const std::vector<ErrorCodeDoc> codes = {
+      {"bad_json",
+       "the line is not JSON; `line` is the line's number in the batch "
+       "(counting every line, blank ones too) and `column` the byte in it"},
+      {"bad_request",
+       "the request is not a valid request: an unknown op or field, missing "
+       "fields (all listed), a field of the wrong type"},
+      {"parse_error",
+       "map, expression or HLO text that does not parse; `line` and "
+       "`column` locate the error in that text"},
+      {"invalid_argument",
+       "well-formed but meaningless input: a zero divisor, a rank mismatch, "
+       "an instruction that does not exist"},
+      {"unsupported", "valid input the engine does not handle, naming what"},
+      {"limit_exceeded", "a size or time budget was hit, naming which"},
+      {"internal", "a bug in ixa: the message says what broke"}};
+  return codes;
+}
+
+}  // namespace ixa::cli
