@@ -1,4 +1,4 @@
-// Reading the `device` field of a request (spec/cli.md, Devices): a
+// Reading the `device` field of a request (docs/protocol.md, field `device`): a
 // built-in name or an object with the fields the models need; and the JSON
 // form of a device (`ixa devices --json`).
 #ifndef IXA_TOOLS_IXA_DEVICE_REQUEST_H_

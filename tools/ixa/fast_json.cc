@@ -25,7 +25,7 @@ constexpr PlainBytes kPlain;
 bool IsPlain(char c) { return kPlain.plain[static_cast<unsigned char>(c)]; }
 
 // The number of plain bytes at the start of s: requests are read and map
-// texts written through here (issue 13). Sixteen bytes at a time with
+// texts written through here. Sixteen bytes at a time with
 // SSE2 (every x86-64 has it): a byte is special when it is '"', '\\', or,
 // as a signed byte, below 0x20 (the control bytes and every byte >= 0x80).
 // Elsewhere eight at a time: a word without a byte below 0x20, at or above

@@ -1,4 +1,4 @@
-// The query server's cheap JSON path (issue 13): requests are small flat
+// The query server's cheap JSON path: requests are small flat
 // objects and responses a handful of fields, where nlohmann's lexer, trees
 // and serializer cost more than the algebra. What is here reads and writes
 // exactly what nlohmann reads and writes, byte for byte, or declines:

@@ -1,4 +1,4 @@
-// The hot ops of `ixa query` answered without nlohmann::json (issue 13):
+// The hot ops of `ixa query` answered without nlohmann::json:
 // parse, simplify (without explain), compose and is_empty, from a
 // FlatRequest (fast_json.h), their responses written directly. They share
 // their algebra with the JSON handlers (ops_algebra.cc, algebra_core.h);

@@ -1,4 +1,4 @@
-// Algebra ops of the query protocol (spec/cli.md, "Algebra").
+// Algebra ops of the query protocol (docs/protocol.md).
 #include <algorithm>
 #include <array>
 

@@ -1,6 +1,6 @@
-// `emit` with targets "cpp", "cuda" and "mlir" (spec/cli.md "Code
-// generation", spec/emitters.md): plans the fusion, lowers it through the
-// stages of §4 and prints the target's code.
+// `emit` with targets "cpp", "cuda" and "mlir" (docs/protocol.md,
+// op `emit`): plans the fusion, lowers it through the
+// emitter's stages and prints the target's code.
 #include <cctype>
 
 #include "emit/pipeline.h"

@@ -1,4 +1,4 @@
-// `emit` with target "pto" (spec/cli.md "emit for PTO", spec/pto-codegen.md):
+// `emit` with target "pto" (docs/protocol.md, op `emit`):
 // the request's fields to emit::pto::PtoRequest, the generated kernel to
 // the response fields code, kernel, buffers, tiles, tmp_bytes.
 #include "emit/pto/pto_codegen.h"

@@ -1,4 +1,4 @@
-// HLO indexing ops of the query protocol (spec/cli.md "HLO indexing"):
+// HLO indexing ops of the query protocol (docs/protocol.md):
 // indexing, fusion_indexing, partition.
 #include <memory>
 #include <unordered_map>
@@ -52,7 +52,7 @@ Result<IndexingMapSet> Physical(const IndexingMapSet& set,
   return phys;
 }
 
-// Partial answers (spec/cli.md): an entry without a map says why.
+// Partial answers: an entry without a map says why.
 void SetMapsOrUnknown(Json* entry, const IndexingMapSet& set,
                       const std::string& unknown_reason) {
   if (!unknown_reason.empty()) {

@@ -1,4 +1,4 @@
-// Emitter plan ops: `thread_indexing` (spec/cli.md "Emitter plans").
+// Emitter plan ops: `thread_indexing` (docs/protocol.md).
 #include <memory>
 
 #include "analysis/emitters/plan.h"

@@ -1,4 +1,4 @@
-// Use ops of the query protocol (spec/cli.md "Uses (analysis, hw)"):
+// Use ops of the query protocol (docs/protocol.md):
 // utilization, tile, coalescing, fusion_cost, fusion_decision.
 #include <memory>
 

@@ -1,5 +1,5 @@
 // `ixa query --jobs N`: one batch of JSON Lines requests served on N
-// threads, the responses written in request order (issue 13).
+// threads, the responses written in request order.
 #ifndef IXA_TOOLS_IXA_PARALLEL_QUERY_H_
 #define IXA_TOOLS_IXA_PARALLEL_QUERY_H_
 

@@ -1,5 +1,5 @@
 // JSON forms of emitter plans shared by the plan and use ops
-// (spec/cli.md "Emitter plans").
+// (docs/protocol.md, op `thread_indexing`).
 #ifndef IXA_TOOLS_IXA_PLAN_JSON_H_
 #define IXA_TOOLS_IXA_PLAN_JSON_H_
 

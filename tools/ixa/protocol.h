@@ -1,4 +1,4 @@
-// The JSON Lines query protocol (spec/cli.md): op handlers and helpers.
+// The JSON Lines query protocol (docs/protocol.md): op handlers and helpers.
 // nlohmann_json is used in tools/ only, never in the libraries.
 #ifndef IXA_TOOLS_IXA_PROTOCOL_H_
 #define IXA_TOOLS_IXA_PROTOCOL_H_
