@@ -18,7 +18,8 @@
 # Targets: map_roundtrip (parse -> print -> parse), map_simplify (parse +
 # simplify checked by enumeration), hlo (HLO reader + indexing + fusion
 # indexing + emitter plans + code generation), cli_request (one `ixa query`
-# request line).
+# request line), emit (the `emit` op for every target: code or a clean
+# error).
 #
 # Exit status 1 when a target fails (a crash, a sanitizer report, a failed
 # property, a timeout): the input is in build-fuzz/findings/<target>/ and
@@ -31,7 +32,7 @@ cd "$(dirname "$0")/.."
 
 SECONDS_PER_TARGET=${1:-30}
 if [ $# -gt 0 ]; then shift; fi
-ALL_TARGETS=(map_roundtrip map_simplify hlo cli_request)
+ALL_TARGETS=(map_roundtrip map_simplify hlo cli_request emit)
 BUILD_ONLY=0
 WITH_TESTS=0
 if [ "$SECONDS_PER_TARGET" = build ]; then

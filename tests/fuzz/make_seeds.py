@@ -68,12 +68,33 @@ def analysis_modules():
                 yield body
 
 
+def emit_seeds(modules):
+    """fuzz_emit's inputs (tests/fuzz/emit_fuzz.cc): a selector byte, then
+    an HLO module for the GPU targets or PTO choice bytes."""
+    emit_modules = [r["hlo"] for r in requests()
+                    if r.get("op") == "emit" and isinstance(r.get("hlo"), str)]
+    for path in sorted(glob.glob(os.path.join(ROOT, "tests", "emit", "data",
+                                              "*.hlo"))):
+        emit_modules.append(open(path, encoding="utf-8").read())
+    for k, text in enumerate(emit_modules + modules[:60]):
+        # cpp, cuda, mlir in turn; stages on every fourth; devices cycle.
+        selector = (k % 3) | (4 if k % 4 == 0 else 0) | ((k % 4) << 4)
+        yield bytes([selector]) + text.encode("utf-8")
+    # pto: every conversion with f16 and f32, a few shapes.
+    for conversion in range(7):
+        for dtype in (0, 2):
+            for dims in ((2, 19, 3, 3), (1, 31, 15), (3, 1, 2, 1, 4)):
+                choice = conversion << 1
+                yield bytes([3, choice, dtype, len(dims) - 1] +
+                            [d - 1 for d in dims])
+
+
 def write(target, texts):
     directory = os.path.join(OUT, target)
     os.makedirs(directory, exist_ok=True)
     n = 0
     for text in texts:
-        data = text.encode("utf-8")
+        data = text if isinstance(text, bytes) else text.encode("utf-8")
         if not data or len(data) > MAX_SEED_BYTES:
             continue
         name = hashlib.sha1(data).hexdigest()
@@ -99,6 +120,7 @@ def main():
     modules.extend(analysis_modules())
     write("hlo", modules)
     write("cli_request", request_lines())
+    write("emit", emit_seeds(modules))
 
 
 if __name__ == "__main__":
