@@ -72,6 +72,7 @@ cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Fuzz \
   -DCMAKE_CXX_COMPILER=clang++ \
   -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link" \
   -DIXA_SANITIZE=address,undefined -DIXA_FUZZ=ON -DIXA_BUILD_BENCH=OFF \
+  -DIXA_BUILD_PYTHON=OFF \
   "${launcher[@]}" >/dev/null
 build_targets=()
 for t in "${TARGETS[@]}"; do build_targets+=("fuzz_$t"); done

@@ -4,9 +4,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# pybind11-dev, python3-dev: the Python module (tools/python); python3-pytest
+# runs its tests.
 PACKAGES=(g++ cmake ninja-build python3 libboost-dev libboost-graph-dev catch2
           nlohmann-json3-dev libbenchmark-dev clang-format mlir-14-tools
-          libmlir-14)
+          libmlir-14 pybind11-dev python3-pybind11 python3-dev python3-pytest)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -1,0 +1,137 @@
+"""ixa.HloModule: the module's outline, each HLO op against `ixa query`, and
+the example script."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+import ixa
+from conftest import MLP_HLO, REPO, op_fields
+
+MLP_FUSIONS = ["fusion.5", "fusion.4", "fusion.3", "fusion.2", "fusion.1",
+               "fusion"]
+
+ADD = """HloModule add
+ENTRY main {
+  p0 = f32[8,16]{1,0} parameter(0)
+  p1 = f32[8,16]{1,0} parameter(1)
+  ROOT add = f32[8,16]{1,0} add(p0, p1)
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def mlp(mlp_text):
+    return ixa.HloModule(mlp_text)
+
+
+def test_outline(mlp):
+    assert mlp.fusions() == MLP_FUSIONS
+    assert mlp.name == "jit_train_step"
+    assert mlp.entry == "main.40"
+    assert mlp.root == "tuple.39"
+    by_name = {i["name"]: i for i in mlp.instructions()}
+    assert by_name["fusion.4"]["opcode"] == "fusion"
+    assert by_name["fusion.4"]["operands"] == ["get-tuple-element.2",
+                                               "Arg_1.2"]
+    assert by_name["fusion.4"]["calls"] == ["fused_reduce"]
+    assert by_name["fusion.4"]["shape"] == "f32[64]{0}"
+    assert "fused_reduce" in mlp.computations()
+    assert "6 fusions" in repr(mlp)
+    # The outline is a copy: changing it changes nothing.
+    mlp.instructions()[0]["name"] = "x"
+    assert mlp.instructions()[0]["name"] != "x"
+
+
+def test_from_file():
+    module = ixa.HloModule.from_file(MLP_HLO)
+    assert module.fusions() == MLP_FUSIONS
+    assert module.text == MLP_HLO.read_text(encoding="utf-8")
+
+
+def test_fusion_cost_fields(mlp):
+    cost = mlp.fusion_cost(fusion="fusion.3")
+    for field in ("time_us", "memory_us", "compute_us", "bytes_read",
+                  "bytes_written", "flops", "launch", "coalescing"):
+        assert field in cost, field
+    assert "ok" not in cost and "id" not in cost
+    assert cost["bytes_read"] > 0
+
+
+def test_keyword_arguments_reach_the_request():
+    module = ixa.HloModule(ADD)
+    forward = module.indexing()
+    assert [o["name"] for o in forward["operands"]] == ["p0", "p1"]
+    backward = module.indexing(direction="input_to_output", operand=1)
+    assert "outputs" in backward and "operands" not in backward
+    a100 = module.fusion_cost(device="a100")["time_us"]
+    h100 = module.fusion_cost(device="h100")["time_us"]
+    assert a100 != h100
+    assert module.emit("cpp", kernel="my_add")["kernel"] == "my_add"
+
+
+def _tile_sizes(module, fusion):
+    shape = next(i["shape"] for i in module.instructions()
+                 if i["name"] == fusion)
+    dims = shape[shape.index("[") + 1:shape.index("]")]
+    return [1] * (dims.count(",") + 1) if dims else []
+
+
+def test_ops_equal_the_cli(cli, mlp, mlp_text):
+    # One request per op and fusion; each method's answer is the CLI's.
+    calls = []
+    for fusion in ("fusion.4", "fusion.2", "fusion"):
+        sizes = _tile_sizes(mlp, fusion)
+        calls += [
+            ("fusion_indexing", {"fusion": fusion},
+             lambda f=fusion: mlp.fusion_indexing(f)),
+            ("thread_indexing", {"fusion": fusion},
+             lambda f=fusion: mlp.thread_indexing(f)),
+            ("coalescing", {"fusion": fusion},
+             lambda f=fusion: mlp.coalescing(f)),
+            ("utilization", {"fusion": fusion},
+             lambda f=fusion: mlp.utilization(f)),
+            ("fusion_cost", {"fusion": fusion, "device": "a100"},
+             lambda f=fusion: mlp.fusion_cost(f, device="a100")),
+            ("tile", {"fusion": fusion, "tile": {"sizes": sizes}},
+             lambda f=fusion, s=sizes: mlp.tile(s, fusion=f)),
+            ("emit", {"fusion": fusion, "target": "cpp"},
+             lambda f=fusion: mlp.emit("cpp", fusion=f)),
+            ("partition", {"fusion": fusion},
+             lambda f=fusion: mlp.partition(f)),
+        ]
+    calls += [
+        ("indexing", {"instruction": "fusion.2"},
+         lambda: mlp.indexing("fusion.2")),
+        ("fusion_indexing", {"instructions": ["fusion.2", "fusion.1"]},
+         lambda: mlp.fusion_indexing(instructions=["fusion.2", "fusion.1"])),
+        ("fusion_decision", {"producer": "fusion.2", "consumer": "fusion.1"},
+         lambda: mlp.fusion_decision("fusion.2", "fusion.1")),
+    ]
+    requests = [dict(op=op, hlo=mlp_text, **fields) for op, fields, _ in calls]
+    responses = cli(requests)
+    for (op, fields, method), response in zip(calls, responses):
+        assert response["ok"], (op, fields, response)
+        assert method() == op_fields(response), (op, fields)
+
+
+def test_example_script_prints_one_line_per_fusion():
+    script = REPO / "tools" / "python" / "examples" / "fusion_costs.py"
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        p for p in [os.path.dirname(os.path.dirname(ixa.__file__)),
+                    env.get("PYTHONPATH")] if p)
+    run = subprocess.run([sys.executable, str(script), str(MLP_HLO)], env=env,
+                         capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert [line.split()[0] for line in lines] == MLP_FUSIONS
+    for line, fusion in zip(lines, MLP_FUSIONS):
+        cost = ixa.HloModule.from_file(MLP_HLO).fusion_cost(fusion=fusion)
+        fields = line.split()
+        assert float(fields[1]) == pytest.approx(cost["time_us"], rel=1e-3,
+                                                 abs=1e-3)
+        assert int(fields[2]) == cost["bytes_read"]
+        assert int(fields[3]) == cost["flops"]

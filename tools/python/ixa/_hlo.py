@@ -1,0 +1,188 @@
+"""ixa.HloModule: an HLO module and the protocol's ops that read one."""
+
+from . import _ixa
+from ._core import Error, _call, _checked
+
+
+class HloModule:
+    """An HLO module in XLA's text form.
+
+        module = ixa.HloModule.from_file("model.hlo")
+        for name in module.fusions():
+            cost = module.fusion_cost(fusion=name)
+            print(name, cost["time_us"])
+
+    The text is read once when the object is made (a parse error raises
+    ixa.Error with code "parse_error", line and column). Each analysis
+    method is the protocol op of the same name with the module as `hlo`;
+    its keyword arguments are the op's optional fields (None leaves a
+    field out) and it returns the response's fields as a dict (maps as
+    text; wrap one in ixa.IndexingMap to work with it). Where `ixa query`
+    answers an error, the method raises ixa.Error.
+    """
+
+    __slots__ = ("_text", "_outline")
+
+    def __init__(self, text):
+        if not isinstance(text, str):
+            raise Error("bad_request", "an HLO module is given as text (str)")
+        try:
+            encoded = text.encode("utf-8")
+        except UnicodeEncodeError as e:
+            raise Error("bad_request",
+                        f"the HLO text is not valid Unicode: {e}") from None
+        self._text = text
+        self._outline = _checked(_ixa.hlo_outline(encoded))
+
+    @classmethod
+    def from_file(cls, path):
+        """The module in the file at `path` (UTF-8 text)."""
+        with open(path, encoding="utf-8") as f:
+            return cls(f.read())
+
+    # -- what the module holds ----------------------------------------------
+
+    @property
+    def text(self):
+        """The module's text, as given."""
+        return self._text
+
+    @property
+    def name(self):
+        """The module's name (empty for bare instruction lines)."""
+        return self._outline["name"]
+
+    @property
+    def entry(self):
+        """The entry computation's name."""
+        return self._outline["entry"]
+
+    @property
+    def root(self):
+        """The entry computation's root instruction."""
+        return self._outline["root"]
+
+    def computations(self):
+        """The names of every computation, in text order."""
+        return list(self._outline["computations"])
+
+    def instructions(self):
+        """The entry computation's instructions in text order, each a dict
+        {"name", "opcode", "shape", "operands", "calls"} (shape as XLA text
+        with its layout; operands and called computations by name)."""
+        return [dict(i, operands=list(i["operands"]), calls=list(i["calls"]))
+                for i in self._outline["instructions"]]
+
+    def fusions(self):
+        """The names of the entry computation's fusion instructions, in
+        text order: what `fusion=` takes."""
+        return [i["name"] for i in self._outline["instructions"]
+                if i["opcode"] == "fusion"]
+
+    def __repr__(self):
+        return (f"<ixa.HloModule {self.name!r}: "
+                f"{len(self._outline['instructions'])} entry instructions, "
+                f"{len(self.fusions())} fusions>")
+
+    # -- ops ----------------------------------------------------------------
+
+    def request(self, op, **fields):
+        """Any protocol op on this module: `op` with `hlo` and `fields`
+        (None values left out); the response's fields as a dict."""
+        return _call(op, hlo=self._text, **fields)
+
+    def indexing(self, instruction=None, *, direction=None, operand=None,
+                 output=None, physical_layout=None):
+        """The `indexing` op: maps between an instruction's output and its
+        operands.
+
+        Args:
+          instruction: default the entry root, or the root of the named
+            fusion's computation.
+          direction: "output_to_input" (default) or "input_to_output".
+          operand: with input_to_output, which operand.
+          output: which output of a multi-output op.
+          physical_layout: maps between layout-ordered physical indices.
+
+        Returns:
+          {"operands": [{operand, name, maps}...]} for output_to_input,
+          {"outputs": [{output, maps}...]} for input_to_output.
+        """
+        return self.request("indexing", instruction=instruction,
+                            direction=direction, operand=operand,
+                            output=output, physical_layout=physical_layout)
+
+    def fusion_indexing(self, fusion=None, *, instructions=None, output=None,
+                        all_instructions=None, group_by_producer=None):
+        """The `fusion_indexing` op: maps from a fusion's output to its
+        parameters.
+
+        Args:
+          fusion: the fusion instruction or fused computation (default the
+            entry root fusion, or the entry computation).
+          instructions: entry instruction names to treat as one fusion.
+          output: which output of a multi-output fusion.
+          all_instructions: also the maps to every instruction.
+          group_by_producer: group the root's operand maps by producer.
+
+        Returns:
+          {"parameters": [{parameter, name, maps}...], ...}.
+        """
+        return self.request("fusion_indexing", fusion=fusion,
+                            instructions=instructions, output=output,
+                            all_instructions=all_instructions,
+                            group_by_producer=group_by_producer)
+
+    def partition(self, fusion=None):
+        """The `partition` op: {"subgraphs": [{root, instructions}...]}."""
+        return self.request("partition", fusion=fusion)
+
+    def thread_indexing(self, fusion=None, *, instructions=None, device=None):
+        """The `thread_indexing` op: the emitter's plan (emitter, launch,
+        roots, parameters) with maps from thread and block ids."""
+        return self.request("thread_indexing", fusion=fusion,
+                            instructions=instructions, device=device)
+
+    def coalescing(self, fusion=None, *, device=None, launch=None,
+                   tile_sizes=None):
+        """The `coalescing` op: per-operand memory coalescing.
+
+        Args:
+          device: a built-in device name or a dict (default "h100").
+          launch: {"threads_per_block", "blocks", "unroll"}.
+          tile_sizes: analyse one output tile of these sizes instead.
+        """
+        return self.request("coalescing", fusion=fusion, device=device,
+                            launch=launch, tile_sizes=tile_sizes)
+
+    def utilization(self, fusion=None):
+        """The `utilization` op: exact read counts per operand."""
+        return self.request("utilization", fusion=fusion)
+
+    def fusion_cost(self, fusion=None, *, device=None):
+        """The `fusion_cost` op: bytes_read, bytes_written, flops, launch,
+        time_us (with memory_us and compute_us) and per-operand
+        coalescing."""
+        return self.request("fusion_cost", fusion=fusion, device=device)
+
+    def fusion_decision(self, producer, consumer, *, device=None):
+        """The `fusion_decision` op: the unfused and fused costs of two
+        entry instructions, "fuse" and "speedup"."""
+        return self.request("fusion_decision", producer=producer,
+                            consumer=consumer, device=device)
+
+    def tile(self, sizes, strides=None, *, fusion=None):
+        """The `tile` op: the symbolic tile of each operand for an output
+        tile of `sizes` (and `strides`)."""
+        tile = {"sizes": sizes}
+        if strides is not None:
+            tile["strides"] = strides
+        return self.request("tile", fusion=fusion, tile=tile)
+
+    def emit(self, target, *, fusion=None, device=None, kernel=None,
+             stages=None, host=None):
+        """The `emit` op: generated code for `target` ("cpp", "cuda" or
+        "mlir") with kernel, emitter, launch and buffers."""
+        return self.request("emit", target=target, fusion=fusion,
+                            device=device, kernel=kernel, stages=stages,
+                            host=host)
