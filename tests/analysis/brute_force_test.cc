@@ -147,6 +147,7 @@ void RunCheck(const Check& check) {
   }
   std::mt19937_64 rng(7);
   std::vector<Tensor> params = RandomParams(comp, rng);
+  FeedReducerIdentities(comp, &params);
   Interpreter interp;
   Values values;
   std::vector<Tensor> base = interp.Run(comp, params, &values);
@@ -718,6 +719,41 @@ TEST_CASE("brute force: partial answers inside fusions", "[brute][fusion]") {
       /*exact=*/true, /*check_inverse=*/true, /*fusion=*/true};
   partial.unknown_operands = 1;
   RunCheck(partial);
+}
+
+// XLA's tests feed a parameter used as a reduce's init the reducer's
+// identity (the init is applied an implementation-defined number of times);
+// the oracle's inputs do too.
+TEST_CASE("brute force: init parameters get the reducer's identity",
+          "[brute]") {
+  auto m = ParseOrDie(
+      "HloModule m\n"
+      "mx {\n  a = s32[] parameter(0)\n  b = s32[] parameter(1)\n"
+      "  ROOT r = s32[] maximum(b, a)\n}\n"
+      "ml {\n  a = s32[] parameter(0)\n  b = s32[] parameter(1)\n"
+      "  ROOT r = s32[] multiply(a, b)\n}\n"
+      "sub {\n  a = s32[] parameter(0)\n  b = s32[] parameter(1)\n"
+      "  ROOT r = s32[] subtract(a, b)\n}\n"
+      "ENTRY e {\n  p0 = s32[3,4] parameter(0)\n  p1 = s32[] parameter(1)\n"
+      "  p2 = s32[] parameter(2)\n  p3 = s32[] parameter(3)\n"
+      "  p4 = s32[] parameter(4)\n"
+      "  a = s32[3] reduce(p0, p1), dimensions={1}, to_apply=mx\n"
+      "  b = s32[3] reduce(p0, p2), dimensions={1}, to_apply=ml\n"
+      "  c = s32[3] reduce(p0, p3), dimensions={1}, to_apply=sub\n"
+      "  s = s32[3] add(a, b)\n  t = s32[3] add(s, c)\n"
+      "  q = s32[3] broadcast(p4), dimensions={}\n"
+      "  ROOT r = s32[3] add(t, q)\n}");
+  std::mt19937_64 rng(7);
+  const hlo::Computation& entry = *m->entry();
+  std::vector<Tensor> params = RandomParams(entry, rng);
+  for (Tensor& t : params) {
+    if (t.dims.empty()) t.data = {5};
+  }
+  FeedReducerIdentities(entry, &params);
+  CHECK(params[1].data == std::vector<int64_t>{INT64_MIN});
+  CHECK(params[2].data == std::vector<int64_t>{1});
+  CHECK(params[3].data == std::vector<int64_t>{5});  // no identity known
+  CHECK(params[4].data == std::vector<int64_t>{5});  // not an init
 }
 
 }  // namespace
