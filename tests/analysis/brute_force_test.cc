@@ -721,6 +721,25 @@ TEST_CASE("brute force: partial answers inside fusions", "[brute][fusion]") {
   RunCheck(partial);
 }
 
+// An iota handed to a nested fusion as its gather's indices: the folded
+// map names exactly the rows read.
+TEST_CASE("brute force: an iota index behind a nested fusion",
+          "[brute][fusion]") {
+  RunCheck(
+      {"HloModule m\n"
+       "inner {\n  q0 = s32[6,3] parameter(0)\n  q1 = s32[4,1] parameter(1)\n"
+       "  ROOT g = s32[4,3] gather(q0, q1), offset_dims={1},"
+       " collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1,"
+       " slice_sizes={1,3}\n}\n"
+       "f {\n  p0 = s32[6,3] parameter(0)\n"
+       "  i = s32[4,1] iota(), iota_dimension=0\n"
+       "  r = s32[4,1] reverse(i), dimensions={0}\n"
+       "  ROOT n = s32[4,3] fusion(p0, r), kind=kLoop, calls=inner\n}\n"
+       "ENTRY e {\n  a = s32[6,3] parameter(0)\n"
+       "  ROOT fu = s32[4,3] fusion(a), kind=kLoop, calls=f\n}",
+       /*exact=*/true, /*check_inverse=*/false, /*fusion=*/true});
+}
+
 // XLA's tests feed a parameter used as a reduce's init the reducer's
 // identity (the init is applied an implementation-defined number of times);
 // the oracle's inputs do too.
