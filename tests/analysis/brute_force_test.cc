@@ -721,6 +721,33 @@ TEST_CASE("brute force: partial answers inside fusions", "[brute][fusion]") {
   RunCheck(partial);
 }
 
+// batch_group_count splits the output features into groups of F / bg; the
+// group g of output feature f = g * (F / bg) + j reads the input batches
+// [g * N, (g + 1) * N) (N the output batch), every input feature, and the
+// kernel's output feature f. Without padding every named element is read:
+// the maps are exact, and the input-to-output maps their inverse.
+TEST_CASE("brute force: convolution batch groups, exact", "[brute]") {
+  // 1-D, bg = 3: input batch 6 = 3 groups of 2, 6 output features.
+  RunCheck({R"(
+    p0 = s32[6,3,5] parameter(0)
+    p1 = s32[2,3,6] parameter(1)
+    ROOT r = s32[2,6,4] convolution(p0, p1), window={size=2},
+      dim_labels=bf0_0io->bf0, batch_group_count=3)"});
+  // 2-D with stride and window dilation, bg = 2, 4 features per group.
+  RunCheck({R"(
+    p0 = s32[4,5,4,2] parameter(0)
+    p1 = s32[2,2,2,8] parameter(1)
+    ROOT r = s32[2,2,2,8] convolution(p0, p1),
+      window={size=2x2 stride=2x1 rhs_dilate=1x2},
+      dim_labels=b01f_01io->b01f, batch_group_count=2)"});
+  // One output batch per group (the backprop-filter form): bg = F = 4.
+  RunCheck({R"(
+    p0 = s32[4,3,2] parameter(0)
+    p1 = s32[2,2,4] parameter(1)
+    ROOT r = s32[1,2,4] convolution(p0, p1), window={size=2},
+      dim_labels=b0f_0io->b0f, batch_group_count=4)"});
+}
+
 // An iota handed to a nested fusion as its gather's indices: the folded
 // map names exactly the rows read.
 TEST_CASE("brute force: an iota index behind a nested fusion",
