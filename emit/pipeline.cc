@@ -5,6 +5,7 @@
 #include "emit/emitters/emitters.h"
 #include "emit/lower/lowering.h"
 #include "emit/passes/passes.h"
+#include "emit/reduce_init_notes.h"
 
 namespace ixa::emit {
 
@@ -101,6 +102,7 @@ Result<EmitResult> EmitFusionWithPlan(const FusionRegion& region,
   EmitResult result;
   result.kernel = options.kernel_name;
   result.plan = plan;
+  result.notes = ReduceInitNotes(region, plan);
   PrintOptions print;
   print.target = options.target;
   print.host = options.host;

@@ -43,6 +43,9 @@ struct EmitResult {
   EmitterPlan plan;
   std::vector<EmittedBuffer> buffers;
   std::vector<EmittedStage> stages;  // with options.stages
+  // Facts about the kernel's answers the caller should know (reduce inits
+  // that are not their reducer's identity: emit/reduce_init_notes.h).
+  std::vector<std::string> notes;
 };
 
 // The stage names of §4, in order.

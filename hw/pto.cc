@@ -355,6 +355,28 @@ Result<int64_t> C0ForType(const DType& dtype) {
   return 256 / dtype.bits;
 }
 
+Check CheckSourceC0(std::string_view conversion, const DType& dtype,
+                    const std::vector<int64_t>& shape) {
+  Check check;
+  size_t rank = 0;  // of the source, when it is fractal
+  if (conversion == "nz_to_nd") rank = 3;
+  if (conversion == "nc1hwc0_to_nchw" || conversion == "nc1hwc0_to_fractal_z")
+    rank = 5;
+  if (conversion == "gnc1hwc0_to_gnchw" ||
+      conversion == "gnc1hwc0_to_fractal_z")
+    rank = 6;
+  if (rank == 0 || shape.size() != rank) return check;
+  auto bytes = ElemBytes(dtype);
+  if (!bytes.ok() || *bytes < 1 || kBlockBytes % *bytes != 0) return check;
+  const int64_t c0 = kBlockBytes / *bytes;
+  if (shape.back() != c0) {
+    check.Fail("the source's innermost dimension is " + S(shape.back()) +
+               ": C0 must be " + S(c0) + " for " + dtype.name +
+               " (32 bytes / " + S(*bytes) + ")");
+  }
+  return check;
+}
+
 Result<int64_t> TmpBytes(std::string_view conversion, const DType& dtype,
                          const std::vector<int64_t>& shape) {
   IXA_ASSIGN_OR_RETURN(int64_t sz, ElemBytes(dtype));

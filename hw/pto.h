@@ -106,6 +106,15 @@ Result<int64_t> TmpBytes(std::string_view conversion, const DType& dtype,
 // C0 = 256 / bits (4-bit 64, 8-bit 32, 16-bit 16, 32-bit 8).
 Result<int64_t> C0ForType(const DType& dtype);
 
+// The conversions whose source is already fractal (nz_to_nd's [C1, R, C0],
+// nc1hwc0_to_nchw's and nc1hwc0_to_fractal_z's [N, C1, H, W, C0]) read C0
+// from the source's innermost size. The hardware's fractal block is 32
+// bytes, so that size must be the type's C0 (32 / sizeof): any other is a
+// layout no NPU buffer holds, and a kernel copying it would be wrong there.
+// Other conversions (and a rank the conversion does not take) pass.
+Check CheckSourceC0(std::string_view conversion, const DType& dtype,
+                    const std::vector<int64_t>& shape);
+
 enum class Fz3dOrder { kDMajor, kC1Major };
 
 // A format conversion as an indexing map from destination coordinates to

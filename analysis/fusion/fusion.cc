@@ -462,8 +462,12 @@ Result<Indexing> FusionOutToIn(const Instruction& in, int output_id,
   for (size_t i = 0; i < params.size() && i < out.indexing_maps.size(); ++i) {
     if (params[i].unknown()) {
       out.SetUnknown(i, params[i].unknown_reason);
-    } else {
-      out.indexing_maps[i] = std::move(params[i].maps);
+      continue;
+    }
+    for (const IndexingMap& m : params[i].maps) {
+      IndexingMap resolved = m;
+      ResolveFusionParameterRtVars(in, &resolved);
+      out.indexing_maps[i].Insert(std::move(resolved));
     }
   }
   return out;

@@ -135,6 +135,12 @@ Result<Indexing> ScatterInToOut(const Instruction& in, int operand,
 Expr RuntimeValue(const Instruction& producer, IndexingMap read,
                   Interval feasible, int first_symbol,
                   std::vector<Variable>* rt_vars);
+// The runtime variables of `m` (a map of `fusion`'s output to an operand)
+// whose producer is a parameter of the fused computation read the fusion's
+// operand of that parameter instead, as XLA's OptimizeRTVar follows a
+// parameter to its fusion operand: RuntimeValue again, so a constant or an
+// iota there folds away.
+void ResolveFusionParameterRtVars(const Instruction& fusion, IndexingMap* m);
 
 // collectives.cc
 Result<Indexing> CollectiveOutToIn(const Instruction& in, int output_id,

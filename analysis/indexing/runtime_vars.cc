@@ -210,4 +210,41 @@ Expr RuntimeValue(const Instruction& producer, IndexingMap read,
   return symbol;
 }
 
+void ResolveFusionParameterRtVars(const Instruction& fusion, IndexingMap* m) {
+  const hlo::Computation* called = fusion.called();
+  if (!called || m->num_rt_vars() == 0 || m->IsKnownEmpty()) return;
+  ExprContext* ctx = m->context();
+  const int first = m->num_range_vars();
+  std::vector<Variable> rt_vars;
+  std::vector<Expr> symbols;
+  bool changed = false;
+  for (int i = 0; i < first; ++i) symbols.push_back(ctx->Symbol(i));
+  for (const Variable& v : m->rt_vars()) {
+    const Instruction* param = called->Find(v.producer);
+    if (!param || param->opcode != "parameter" || !v.producer_map ||
+        param->parameter_number < 0 ||
+        param->parameter_number >= fusion.operand_count()) {
+      symbols.push_back(ctx->Symbol(first + static_cast<int>(rt_vars.size())));
+      rt_vars.push_back(v);
+      continue;
+    }
+    // The parameter holds the fusion's operand: read that instead (and
+    // fold it when it is a constant or an iota).
+    changed = true;
+    symbols.push_back(RuntimeValue(*fusion.operand(param->parameter_number),
+                                   *v.producer_map, v.bounds, first, &rt_vars));
+  }
+  if (!changed) return;
+  std::vector<Expr> dims;
+  for (int i = 0; i < m->num_dims(); ++i) dims.push_back(ctx->Dim(i));
+  for (Expr& r : m->mutable_results()) r = Substitute(r, dims, symbols);
+  std::vector<Constraint> constraints;
+  for (const Constraint& c : m->constraints()) {
+    constraints.push_back({Substitute(c.expr, dims, symbols), c.interval});
+  }
+  m->mutable_rt_vars() = std::move(rt_vars);
+  m->SetConstraints(std::move(constraints));
+  Simplify(m);
+}
+
 }  // namespace ixa::indexing_internal

@@ -1,5 +1,5 @@
 // The `scan` op (XLA HEAD; spec/xla-reference.md §(d) lists it as "HEAD
-// only" without maps, issue 14 gives the semantics below).
+// only" without maps).
 //
 // Our reading of the instruction, since the spec pins no text form:
 //
@@ -19,17 +19,19 @@
 //     without d: the carries after the last step, i = n - 1, or i = 0 with
 //     is_reverse=true, which walks the steps from n - 1 down to 0).
 //
-// Maps (output -> operand), as the issue states them: an output element
-// reads each input at the same index, including along the scanned
-// dimension (the read of its own step), and each carry as a scalar of its
-// lane (dimension d dropped) -- like reduce, whose every output reads its
-// init, the lane's carry flows into every step. A final carry reads the
-// inputs at its lane's last step and its carries lane by lane. The maps
-// name the reads of one step, not the transitive dependence through the
-// carry (output i also depends on inputs 0..i); that is what a fused
-// producer is read at, and what coalescing and utilization count.
-// Input -> output maps are the exact inverses. No min / max is needed:
-// every map here is exact as a plain affine map with bounds.
+// Maps (output -> operand): the reads of one step. Step i of a lane reads
+// every input at the lane's index with i at d, and the carries it is
+// handed: the inits at the first step (i = 0, or n - 1 with is_reverse),
+// the carries the previous step wrote at every later one. So a per-step
+// output element reads each input at its own index and each init (lane
+// only, d dropped) only when it is the first step's; a final carry reads
+// the inputs at its lane's last step and the inits only when that step is
+// the first (one step), or is them (no step at all). The maps name direct
+// reads, not the transitive dependence through the carry (output i also
+// depends on inputs 0..i and on the inits); that is what a fused producer
+// is read at, and what coalescing and utilization count. Input -> output
+// maps are the exact inverses. No min / max is needed: every map here is
+// exact as a plain affine map with bounds.
 #include <algorithm>
 
 #include "analysis/indexing/internal.h"
@@ -44,8 +46,12 @@ struct ScanShape {
   int num_inputs = 0;          // operands [0, num_inputs) are the inputs
   bool reverse = false;
   int64_t steps() const { return dims[dim]; }
+  // The step that reads the inits.
+  int64_t first_step() const { return reverse ? steps() - 1 : 0; }
   // The step that produces the final carries.
   int64_t last_step() const { return reverse ? 0 : steps() - 1; }
+  // The final carries are the inits (no step) or read them (one step).
+  bool final_carry_reads_init() const { return steps() <= 1; }
 };
 
 std::string DimsText(const std::vector<int64_t>& dims) {
@@ -135,6 +141,25 @@ std::vector<Expr> LaneDims(const ScanShape& s, ExprContext* ctx) {
   return lane;
 }
 
+// A step output's element reads the init of its lane at the first step
+// only: (d...) -> (lane) with d's bound narrowed to that step.
+IndexingMap StepOutputToInit(const ScanShape& s, ExprContext* ctx) {
+  const int lanes = static_cast<int>(s.lanes.size());
+  if (s.steps() == 0) return IndexingMap::KnownEmpty(ctx, lanes + 1, lanes);
+  IndexingMap m = MakeMap(ctx, s.dims, {}, LaneOfS(s, ctx));
+  m.mutable_dims()[s.dim].bounds = Interval::Point(s.first_step());
+  return m;
+}
+
+// What the final carries read of the inits: the inits themselves when there
+// is at most one step, nothing otherwise (the last step reads the carries
+// the step before it wrote).
+IndexingMap FinalCarryAndInit(const ScanShape& s, ExprContext* ctx) {
+  if (s.final_carry_reads_init()) return IndexingMap::Identity(ctx, s.lanes);
+  const int lanes = static_cast<int>(s.lanes.size());
+  return IndexingMap::KnownEmpty(ctx, lanes, lanes);
+}
+
 }  // namespace
 
 Result<Indexing> ScanOutToIn(const Instruction& in, int output_id,
@@ -145,9 +170,9 @@ Result<Indexing> ScanOutToIn(const Instruction& in, int output_id,
   for (int k = 0; k < in.operand_count(); ++k) {
     const bool input = k < s.num_inputs;
     if (step_output) {
-      // (d...) -> (d...) for an input; the lane's carry for a carry.
+      // (d...) -> (d...) for an input; the lane's init at the first step.
       maps.push_back(input ? IndexingMap::Identity(ctx, s.dims)
-                           : MakeMap(ctx, s.dims, {}, LaneOfS(s, ctx)));
+                           : StepOutputToInit(s, ctx));
     } else if (input) {
       // A final carry reads the inputs at its lane's last step (none when
       // there is no step).
@@ -158,7 +183,7 @@ Result<Indexing> ScanOutToIn(const Instruction& in, int output_id,
                         WithStep(s, LaneDims(s, ctx),
                                  ctx->Constant(s.last_step()))));
     } else {
-      maps.push_back(IndexingMap::Identity(ctx, s.lanes));
+      maps.push_back(FinalCarryAndInit(s, ctx));
     }
   }
   return FromMaps(std::move(maps));
@@ -179,12 +204,15 @@ Result<Indexing> ScanInToOut(const Instruction& in, int operand,
       m.AddConstraint(ctx->Dim(s.dim), Interval::Point(s.last_step()));
       maps.push_back(std::move(m));
     } else if (step_output) {
-      // The lane's carry feeds every step of the lane.
-      const int64_t steps[] = {s.steps()};
-      maps.push_back(MakeMap(ctx, s.lanes, steps,
-                             WithStep(s, LaneDims(s, ctx), ctx->Symbol(0))));
+      // The lane's init feeds the lane's first step.
+      const int lanes = static_cast<int>(s.lanes.size());
+      maps.push_back(s.steps() == 0
+                         ? IndexingMap::KnownEmpty(ctx, lanes, lanes + 1)
+                         : MakeMap(ctx, s.lanes, {},
+                                   WithStep(s, LaneDims(s, ctx),
+                                            ctx->Constant(s.first_step()))));
     } else {
-      maps.push_back(IndexingMap::Identity(ctx, s.lanes));
+      maps.push_back(FinalCarryAndInit(s, ctx));
     }
   }
   return FromMaps(std::move(maps));

@@ -34,8 +34,9 @@
 // `unknown` and the rest is answered; operands the kernel never reads (an
 // in-place DUS operand) count as coalesced with no transactions.
 // With tile_sizes (the Triton-style tiled variant): one output tile at the
-// origin is read through the fusion's output-to-input maps; the numbers
-// count DRAM-to-L2 transactions of the whole tile, and
+// origin is read through the fusion's output-to-input maps (a tile larger
+// than a dim is masked: the overhang reads nothing); the numbers count
+// DRAM-to-L2 transactions of the whole tile, and
 // bandwidth_utilization is XLA's heuristic: the contiguous bytes of the
 // operand's tile (the product, minor to major, of min(tile, dim) over
 // stride-1 dims up to the first partial one) over that amount rounded up to

@@ -223,6 +223,10 @@ int LeafCount(const hlo::Shape& shape);
 // The array leaves of a shape, in order.
 std::vector<const hlo::Shape*> Leaves(const hlo::Shape& shape);
 
+// A scalar constant's value, rounded to its type (Unsupported for literal
+// forms the emitters do not read).
+Result<ir::Val> ScalarConstant(const hlo::Instruction& in);
+
 }  // namespace ixa::emit
 
 #endif  // IXA_EMIT_LOWER_LOWERING_H_

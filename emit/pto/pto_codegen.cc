@@ -139,6 +139,14 @@ Result<PtoKernel> GeneratePtoKernel(const PtoRequest& r) {
     failures = {hw::pto::ElementTypeFailure(r.dtype), format.error().message};
     return Refuse(r, failures);
   }
+  // A fractal source with another C0 is no layout the NPU has: refused
+  // before any tile is planned around it.
+  hw::pto::Check c0 = hw::pto::CheckSourceC0(r.conversion, r.dtype, r.shape);
+  if (!c0.valid) {
+    if (!known_type) failures.push_back(hw::pto::ElementTypeFailure(r.dtype));
+    failures.insert(failures.end(), c0.failures.begin(), c0.failures.end());
+    return Refuse(r, failures);
+  }
   int64_t dst_total = 1;
   for (int64_t d : format->dst_shape) {
     auto p = CheckedMul(dst_total, d);

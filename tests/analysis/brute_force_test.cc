@@ -147,6 +147,7 @@ void RunCheck(const Check& check) {
   }
   std::mt19937_64 rng(7);
   std::vector<Tensor> params = RandomParams(comp, rng);
+  FeedReducerIdentities(comp, &params);
   Interpreter interp;
   Values values;
   std::vector<Tensor> base = interp.Run(comp, params, &values);
@@ -718,6 +719,87 @@ TEST_CASE("brute force: partial answers inside fusions", "[brute][fusion]") {
       /*exact=*/true, /*check_inverse=*/true, /*fusion=*/true};
   partial.unknown_operands = 1;
   RunCheck(partial);
+}
+
+// batch_group_count splits the output features into groups of F / bg; the
+// group g of output feature f = g * (F / bg) + j reads the input batches
+// [g * N, (g + 1) * N) (N the output batch), every input feature, and the
+// kernel's output feature f. Without padding every named element is read:
+// the maps are exact, and the input-to-output maps their inverse.
+TEST_CASE("brute force: convolution batch groups, exact", "[brute]") {
+  // 1-D, bg = 3: input batch 6 = 3 groups of 2, 6 output features.
+  RunCheck({R"(
+    p0 = s32[6,3,5] parameter(0)
+    p1 = s32[2,3,6] parameter(1)
+    ROOT r = s32[2,6,4] convolution(p0, p1), window={size=2},
+      dim_labels=bf0_0io->bf0, batch_group_count=3)"});
+  // 2-D with stride and window dilation, bg = 2, 4 features per group.
+  RunCheck({R"(
+    p0 = s32[4,5,4,2] parameter(0)
+    p1 = s32[2,2,2,8] parameter(1)
+    ROOT r = s32[2,2,2,8] convolution(p0, p1),
+      window={size=2x2 stride=2x1 rhs_dilate=1x2},
+      dim_labels=b01f_01io->b01f, batch_group_count=2)"});
+  // One output batch per group (the backprop-filter form): bg = F = 4.
+  RunCheck({R"(
+    p0 = s32[4,3,2] parameter(0)
+    p1 = s32[2,2,4] parameter(1)
+    ROOT r = s32[1,2,4] convolution(p0, p1), window={size=2},
+      dim_labels=b0f_0io->b0f, batch_group_count=4)"});
+}
+
+// An iota handed to a nested fusion as its gather's indices: the folded
+// map names exactly the rows read.
+TEST_CASE("brute force: an iota index behind a nested fusion",
+          "[brute][fusion]") {
+  RunCheck(
+      {"HloModule m\n"
+       "inner {\n  q0 = s32[6,3] parameter(0)\n  q1 = s32[4,1] parameter(1)\n"
+       "  ROOT g = s32[4,3] gather(q0, q1), offset_dims={1},"
+       " collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1,"
+       " slice_sizes={1,3}\n}\n"
+       "f {\n  p0 = s32[6,3] parameter(0)\n"
+       "  i = s32[4,1] iota(), iota_dimension=0\n"
+       "  r = s32[4,1] reverse(i), dimensions={0}\n"
+       "  ROOT n = s32[4,3] fusion(p0, r), kind=kLoop, calls=inner\n}\n"
+       "ENTRY e {\n  a = s32[6,3] parameter(0)\n"
+       "  ROOT fu = s32[4,3] fusion(a), kind=kLoop, calls=f\n}",
+       /*exact=*/true, /*check_inverse=*/false, /*fusion=*/true});
+}
+
+// XLA's tests feed a parameter used as a reduce's init the reducer's
+// identity (the init is applied an implementation-defined number of times);
+// the oracle's inputs do too.
+TEST_CASE("brute force: init parameters get the reducer's identity",
+          "[brute]") {
+  auto m = ParseOrDie(
+      "HloModule m\n"
+      "mx {\n  a = s32[] parameter(0)\n  b = s32[] parameter(1)\n"
+      "  ROOT r = s32[] maximum(b, a)\n}\n"
+      "ml {\n  a = s32[] parameter(0)\n  b = s32[] parameter(1)\n"
+      "  ROOT r = s32[] multiply(a, b)\n}\n"
+      "sub {\n  a = s32[] parameter(0)\n  b = s32[] parameter(1)\n"
+      "  ROOT r = s32[] subtract(a, b)\n}\n"
+      "ENTRY e {\n  p0 = s32[3,4] parameter(0)\n  p1 = s32[] parameter(1)\n"
+      "  p2 = s32[] parameter(2)\n  p3 = s32[] parameter(3)\n"
+      "  p4 = s32[] parameter(4)\n"
+      "  a = s32[3] reduce(p0, p1), dimensions={1}, to_apply=mx\n"
+      "  b = s32[3] reduce(p0, p2), dimensions={1}, to_apply=ml\n"
+      "  c = s32[3] reduce(p0, p3), dimensions={1}, to_apply=sub\n"
+      "  s = s32[3] add(a, b)\n  t = s32[3] add(s, c)\n"
+      "  q = s32[3] broadcast(p4), dimensions={}\n"
+      "  ROOT r = s32[3] add(t, q)\n}");
+  std::mt19937_64 rng(7);
+  const hlo::Computation& entry = *m->entry();
+  std::vector<Tensor> params = RandomParams(entry, rng);
+  for (Tensor& t : params) {
+    if (t.dims.empty()) t.data = {5};
+  }
+  FeedReducerIdentities(entry, &params);
+  CHECK(params[1].data == std::vector<int64_t>{INT64_MIN});
+  CHECK(params[2].data == std::vector<int64_t>{1});
+  CHECK(params[3].data == std::vector<int64_t>{5});  // no identity known
+  CHECK(params[4].data == std::vector<int64_t>{5});  // not an init
 }
 
 }  // namespace

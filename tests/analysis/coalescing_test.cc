@@ -180,6 +180,84 @@ TEST_CASE("coalescing: the tiled variant", "[hw][coalescing]") {
         Approx(6000.0 / 6016.0));
 }
 
+// A tile larger than a dim (a power-of-two tile over a ragged dim) is
+// masked: the kernel computes only the output elements inside the array, so
+// the tile reads what its part inside the output reads, and nothing past
+// an operand's end.
+TEST_CASE("coalescing: a tile overhanging the output is masked",
+          "[hw][coalescing]") {
+  CoalescingOptions opts;
+  // 32 x 1024 over bf16[30,1000]: the whole array, 60000 contiguous bytes,
+  // 938 transactions of 64 bytes (the last one partly used).
+  opts.tile_sizes = {32, 1024};
+  Run r = Analyze(R"(
+    ENTRY e {
+      p0 = bf16[30,1000] parameter(0)
+      ROOT n = bf16[30,1000] negate(p0)
+    })",
+                  opts);
+  REQUIRE(r.analysis.unknown.empty());
+  REQUIRE(r.analysis.operands.size() == 1);
+  const OperandCoalescing& o = r.analysis.operands[0];
+  CHECK(o.bytes_useful == 60000);
+  CHECK(o.transactions_per_warp_request == 938);
+  CHECK(o.bytes_requested == 938 * 64);
+  CHECK(o.bandwidth_utilization == Approx(60000.0 / 60032.0));
+
+  // One output column of a transpose, 64 rows over 32: p0's row 0, 32
+  // floats = 128 bytes in 2 transactions, none of row 1.
+  opts.tile_sizes = {64, 1};
+  const char* kTranspose = R"(
+    ENTRY e {
+      p0 = f32[16,32] parameter(0)
+      ROOT t = f32[32,16] transpose(p0), dimensions={1,0}
+    })";
+  r = Analyze(kTranspose, opts);
+  REQUIRE(r.analysis.operands.size() == 1);
+  const OperandCoalescing t = r.analysis.operands[0];
+  CHECK(t.bytes_useful == 128);
+  CHECK(t.transactions_per_warp_request == 2);
+  CHECK(t.bandwidth_utilization == 1.0);
+  CHECK(t.coalesced);
+
+  // 8 x 8 over f32[4,20]: 4 rows of 8 floats. XLA's heuristic takes the
+  // 32 contiguous bytes of a row over a 64-byte transaction (0.5); the
+  // exact count is 5 transactions (the last row straddles two) for 128
+  // useful bytes (0.4).
+  opts.tile_sizes = {8, 8};
+  r = Analyze(R"(
+    ENTRY e {
+      p0 = f32[4,20] parameter(0)
+      ROOT n = f32[4,20] negate(p0)
+    })",
+              opts);
+  REQUIRE(r.analysis.operands.size() == 1);
+  CHECK(r.analysis.operands[0].bandwidth_utilization == 0.5);
+  CHECK(r.analysis.operands[0].bytes_useful == 128);
+  CHECK(r.analysis.operands[0].transactions_per_warp_request == 5);
+  CHECK(r.analysis.operands[0].efficiency == 0.4);
+
+  // Every overhang answers as the tile clipped to the output.
+  const std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>>
+      kClipped = {{{64, 1}, {32, 1}},
+                  {{33, 17}, {32, 16}},
+                  {{1, 1000}, {1, 16}},
+                  {{5, 16}, {5, 16}}};
+  for (const auto& [tile, clipped] : kClipped) {
+    INFO("tile " << tile[0] << "x" << tile[1]);
+    opts.tile_sizes = tile;
+    Run big = Analyze(kTranspose, opts);
+    opts.tile_sizes = clipped;
+    Run exact = Analyze(kTranspose, opts);
+    const OperandCoalescing& a = big.analysis.operands[0];
+    const OperandCoalescing& b = exact.analysis.operands[0];
+    CHECK(a.bytes_useful == b.bytes_useful);
+    CHECK(a.transactions_per_warp_request == b.transactions_per_warp_request);
+    CHECK(a.bandwidth_utilization == b.bandwidth_utilization);
+    CHECK(a.coalesced == b.coalesced);
+  }
+}
+
 // XLA's coalescing_analysis_test cases (the MLIR emitters' verdicts).
 TEST_CASE("coalescing: XLA's test cases", "[hw][coalescing]") {
   struct Case {

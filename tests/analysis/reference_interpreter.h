@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -724,6 +726,50 @@ class Interpreter {
     throw std::runtime_error("interpreter: no semantics for " + op);
   }
 };
+
+// The identity of a reducer whose root is one of this interpreter's
+// add, multiply, maximum or minimum on its two parameters, in its int64
+// arithmetic; nullopt for any other reducer.
+inline std::optional<int64_t> ReducerIdentity(const hlo::Computation& reducer) {
+  const hlo::Instruction* root = reducer.root();
+  if (reducer.parameter_count() != 2 || root->operand_count() != 2 ||
+      root->operand(0)->opcode != "parameter" ||
+      root->operand(1)->opcode != "parameter" ||
+      root->operand(0) == root->operand(1)) {
+    return std::nullopt;
+  }
+  const std::string& op = root->opcode;
+  if (op == "add") return 0;
+  if (op == "multiply") return 1;
+  if (op == "maximum") return std::numeric_limits<int64_t>::min();
+  if (op == "minimum") return std::numeric_limits<int64_t>::max();
+  return std::nullopt;
+}
+
+// XLA applies a reduce's init an implementation-defined number of times,
+// so only the reducer's identity has one answer, and XLA's own tests feed
+// a parameter used as an init that identity. This sets every scalar
+// parameter of `comp` used as a reduce's init to its reducer's identity
+// (ReducerIdentity); other parameters stay. A maximum's or minimum's
+// identity hides the init from a perturbation that leaves it below (above)
+// the data: a check that every read is visible must not rely on it.
+inline void FeedReducerIdentities(const hlo::Computation& comp,
+                                  std::vector<Tensor>* params) {
+  for (const hlo::Instruction* in : comp.post_order()) {
+    if (in->opcode != "reduce" || !in->called()) continue;
+    for (int k = in->operand_count() / 2; k < in->operand_count(); ++k) {
+      const hlo::Instruction* init = in->operand(k);
+      if (init->opcode != "parameter" || !init->shape.IsArray() ||
+          init->shape.rank() != 0 ||
+          init->parameter_number >= static_cast<int64_t>(params->size())) {
+        continue;
+      }
+      if (auto id = ReducerIdentity(*in->called())) {
+        (*params)[init->parameter_number].data.assign(1, *id);
+      }
+    }
+  }
+}
 
 }  // namespace ixa::testing
 

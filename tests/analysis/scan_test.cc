@@ -1,6 +1,8 @@
-// The scan op's maps (analysis/indexing/scan.cc, issue 14): the reading
-// documented there, and input -> output as the exact inverse of
-// output -> input, checked point by point.
+// The scan op's maps (analysis/indexing/scan.cc): the reading documented
+// there, and input -> output as the exact inverse of output -> input,
+// checked point by point. The inits are read by the first step alone: a
+// per-step output element reads them only at that step, a final carry only
+// when there is at most one step.
 #include <set>
 
 #include "tests/analysis/test_util.h"
@@ -38,14 +40,44 @@ TEST_CASE("scan: output-to-input maps", "[analysis][scan]") {
   REQUIRE(step->indexing_maps.size() == 2);
   ExpectText(OnlyMap(step->indexing_maps[0]),
              "(d0, d1) -> (d0, d1), domain: d0 in [0, 7], d1 in [0, 15]");
+  // Step 0 alone reads the init; later steps read the carry step - 1 wrote.
   ExpectText(OnlyMap(step->indexing_maps[1]),
-             "(d0, d1) -> (d1), domain: d0 in [0, 7], d1 in [0, 15]");
+             "(d0, d1) -> (d1), domain: d0 in [0, 0], d1 in [0, 15]");
   auto carry = ComputeOutputToInputIndexing(Root(*m), 1, &ctx);
   REQUIRE(carry.ok());
   ExpectText(OnlyMap(carry->indexing_maps[0]),
              "(d0) -> (7, d0), domain: d0 in [0, 15]");
-  ExpectText(OnlyMap(carry->indexing_maps[1]),
-             "(d0) -> (d0), domain: d0 in [0, 15]");
+  // The final carry is written by step 7 from step 6's carry: no init.
+  CHECK(OnlyMap(carry->indexing_maps[1]).IsKnownEmpty());
+
+  // Input to output: the init reaches the lane's first step.
+  auto init = ComputeInputToOutputIndexing(Root(*m), 1, &ctx);
+  REQUIRE(init.ok());
+  ExpectText(OnlyMap(init->indexing_maps[0]),
+             "(d0) -> (0, d0), domain: d0 in [0, 15]");
+  CHECK(OnlyMap(init->indexing_maps[1]).IsKnownEmpty());
+}
+
+TEST_CASE("scan: with one step the final carry reads the init",
+          "[analysis][scan]") {
+  for (const char* reverse : {"", ", is_reverse=true"}) {
+    INFO("reverse: " << reverse);
+    auto m = ParseOrDie(
+        Module(std::string(" xs = f32[1,4] parameter(0)\n"
+                           " init = f32[4] parameter(1)\n"
+                           " ROOT scan = (f32[1,4], f32[4]) scan(xs, init),"
+                           " dimensions={0}, to_apply=step") +
+               reverse));
+    ExprContext ctx;
+    auto step = ComputeOutputToInputIndexing(Root(*m), 0, &ctx);
+    REQUIRE(step.ok());
+    ExpectText(OnlyMap(step->indexing_maps[1]),
+               "(d0, d1) -> (d1), domain: d0 in [0, 0], d1 in [0, 3]");
+    auto carry = ComputeOutputToInputIndexing(Root(*m), 1, &ctx);
+    REQUIRE(carry.ok());
+    ExpectText(OnlyMap(carry->indexing_maps[1]),
+               "(d0) -> (d0), domain: d0 in [0, 3]");
+  }
 }
 
 TEST_CASE("scan: a middle dimension, reverse, two inputs, two carries",
@@ -64,16 +96,22 @@ TEST_CASE("scan: a middle dimension, reverse, two inputs, two carries",
                "(d0, d1, d2) -> (d0, d1, d2), domain: d0 in [0, 2], "
                "d1 in [0, 4], d2 in [0, 3]");
   }
+  // Reverse: the first step is index 4, the one reading the inits.
   for (int k : {2, 3}) {
     ExpectText(OnlyMap(step->indexing_maps[k]),
                "(d0, d1, d2) -> (d0, d2), domain: d0 in [0, 2], "
-               "d1 in [0, 4], d2 in [0, 3]");
+               "d1 in [4, 4], d2 in [0, 3]");
   }
   auto carry = ComputeOutputToInputIndexing(Root(*m), 2, &ctx);
   REQUIRE(carry.ok());
   // Reverse: the last step is index 0.
   ExpectText(OnlyMap(carry->indexing_maps[1]),
              "(d0, d1) -> (d0, 0, d1), domain: d0 in [0, 2], d1 in [0, 3]");
+  for (int k : {2, 3}) CHECK(OnlyMap(carry->indexing_maps[k]).IsKnownEmpty());
+  auto init = ComputeInputToOutputIndexing(Root(*m), 3, &ctx);
+  REQUIRE(init.ok());
+  ExpectText(OnlyMap(init->indexing_maps[0]),
+             "(d0, d1) -> (d0, 4, d1), domain: d0 in [0, 2], d1 in [0, 3]");
 }
 
 // For every operand and output: x is read by output element o (out -> in)
@@ -107,7 +145,14 @@ void CheckInverse(const std::string& text) {
       }
       INFO("output " << j << ", operand " << k);
       CHECK(forward == backward);
-      CHECK_FALSE(forward.empty());
+      // Every output reads every operand but a final carry the inits, after
+      // more than one step.
+      const int64_t steps = scan.operand(0)->shape.dims[scan.dimensions[0]];
+      const bool final_carry =
+          OutputDims(scan, j) != scan.operand(0)->shape.dims;
+      const bool init =
+          scan.operand(k)->shape.dims != scan.operand(0)->shape.dims;
+      CHECK(forward.empty() == (final_carry && init && steps > 1));
     }
   }
 }
@@ -126,6 +171,10 @@ TEST_CASE("scan: input-to-output is the exact inverse", "[analysis][scan]") {
       Module(" xs = f32[6,2] parameter(0)\n init = f32[6] parameter(1)\n"
              " ROOT scan = (f32[6,2], f32[6]) scan(xs, init), dimensions={1},"
              " to_apply=step"));
+  CheckInverse(
+      Module(" xs = f32[1,3] parameter(0)\n init = f32[3] parameter(1)\n"
+             " ROOT scan = (f32[1,3], f32[3]) scan(xs, init), dimensions={0},"
+             " to_apply=step, is_reverse=true"));
   // Rank 1: the carry is a scalar.
   CheckInverse(Module(
       " xs = f32[10] parameter(0)\n init = f32[] constant(0)\n"
@@ -149,7 +198,7 @@ TEST_CASE("scan: through a fusion", "[analysis][scan]") {
   ExpectText(OnlyMap(r->indexing_maps[0]),
              "(d0, d1) -> (d0, d1), domain: d0 in [0, 7], d1 in [0, 15]");
   ExpectText(OnlyMap(r->indexing_maps[1]),
-             "(d0, d1) -> (d1), domain: d0 in [0, 7], d1 in [0, 15]");
+             "(d0, d1) -> (d1), domain: d0 in [0, 0], d1 in [0, 15]");
 }
 
 TEST_CASE("scan: bad instructions are invalid_argument", "[analysis][scan]") {

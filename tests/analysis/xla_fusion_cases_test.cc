@@ -642,5 +642,74 @@ TEST_CASE("XLA indexing_map_test: ReplaceConstantRTVars", "[xla][rt]") {
   }
 }
 
+// The index operand of a gather or dynamic-slice is an iota of the same
+// fusion, handed to a nested fusion as its parameter: the runtime variable
+// follows the parameter to the fusion's operand (XLA's OptimizeRTVar) and
+// folds to the iota's own map, leaving a plain affine map.
+TEST_CASE("runtime variables: an iota behind a nested fusion's parameter",
+          "[xla][rt]") {
+  ExprContext ctx;
+  const std::string gather =
+      "inner {\n q0 = f32[16,8] parameter(0)\n q1 = s32[4,1] parameter(1)\n"
+      " ROOT g = f32[4,8] gather(q0, q1), offset_dims={1},"
+      " collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1,"
+      " slice_sizes={1,8}\n}\n";
+  // Row i of the output reads row i (the iota) of p0.
+  ExpectMaps(
+      FusionMaps(Fusion(gather,
+                        "p0 = f32[16,8] parameter(0)\n"
+                        "i = s32[4,1] iota(), iota_dimension=0\n"
+                        "ROOT n = f32[4,8] fusion(p0, i), kind=kLoop, "
+                        "calls=inner",
+                        "a = f32[16,8] parameter(0)\n"
+                        "ROOT fu = f32[4,8] fusion(a), kind=kLoop, calls=f"),
+                 &ctx)[0],
+      {"(d0, d1) -> (d0, d1), domain: d0 in [0, 3], d1 in [0, 7]"}, &ctx);
+  // Through a chain of element-moving ops outside: reverse(iota) * 3 + 1.
+  ExpectMaps(
+      FusionMaps(Fusion(gather,
+                        "p0 = f32[16,8] parameter(0)\n"
+                        "i = s32[4,1] iota(), iota_dimension=0\n"
+                        "r = s32[4,1] reverse(i), dimensions={0}\n"
+                        "c = s32[] constant(3)\n"
+                        "k = s32[4,1] broadcast(c), dimensions={}\n"
+                        "m = s32[4,1] multiply(r, k)\n"
+                        "ROOT n = f32[4,8] fusion(p0, m), kind=kLoop, "
+                        "calls=inner",
+                        "a = f32[16,8] parameter(0)\n"
+                        "ROOT fu = f32[4,8] fusion(a), kind=kLoop, calls=f"),
+                 &ctx)[0],
+      {"(d0, d1) -> (9 - d0 * 3, d1), domain: d0 in [0, 3], d1 in [0, 7]"},
+      &ctx);
+  // A dynamic-slice whose offset is a scalar slice of an iota outside.
+  ExpectMaps(
+      FusionMaps(
+          Fusion("inner {\n q0 = f32[16,8] parameter(0)\n"
+                 " q1 = s32[] parameter(1)\n z = s32[] constant(0)\n"
+                 " ROOT d = f32[4,8] dynamic-slice(q0, q1, z),"
+                 " dynamic_slice_sizes={4,8}\n}\n",
+                 "p0 = f32[16,8] parameter(0)\n"
+                 "i = s32[8] iota(), iota_dimension=0\n"
+                 "s = s32[1] slice(i), slice={[5:6]}\n"
+                 "r = s32[] reshape(s)\n"
+                 "ROOT n = f32[4,8] fusion(p0, r), kind=kLoop, calls=inner",
+                 "a = f32[16,8] parameter(0)\n"
+                 "ROOT fu = f32[4,8] fusion(a), kind=kLoop, calls=f"),
+          &ctx)[0],
+      {"(d0, d1) -> (d0 + 5, d1), domain: d0 in [0, 3], d1 in [0, 7]"}, &ctx);
+  // An index from outside the outer fusion stays a runtime variable.
+  auto kept = FusionMaps(
+      Fusion(gather,
+             "p0 = f32[16,8] parameter(0)\np1 = s32[4,1] parameter(1)\n"
+             "ROOT n = f32[4,8] fusion(p0, p1), kind=kLoop, calls=inner",
+             "a = f32[16,8] parameter(0)\nb = s32[4,1] parameter(1)\n"
+             "ROOT fu = f32[4,8] fusion(a, b), kind=kLoop, calls=f"),
+      &ctx);
+  REQUIRE(kept[0].size() == 1);
+  const IndexingMap& m = kept[0].maps()[0];
+  REQUIRE(m.num_rt_vars() == 1);
+  CHECK(m.rt_vars()[0].producer == "p1");  // the outer parameter
+}
+
 }  // namespace
 }  // namespace ixa::testing

@@ -181,6 +181,7 @@ void Expected(Prepared& p) {
   GeneratedFusion g;
   g.parameters = p.c->parameters;
   p.inputs = GenerateInputs(g, p.input_shapes, p.c->seed);
+  FeedReducerIdentities(*p.region.computation, &p.inputs);
   auto expected = Interpret(*p.region.computation, p.inputs);
   if (!expected.ok()) {
     p.error = "interpreter: " + expected.error().ToString();

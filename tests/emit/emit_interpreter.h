@@ -21,6 +21,17 @@ namespace ixa::emit_test {
 Result<Literal> Interpret(const hlo::Computation& computation,
                           const std::vector<Literal>& arguments);
 
+// XLA applies a reduce's init an implementation-defined number of times,
+// so only the reducer's identity gives one answer, and XLA's own tests feed
+// a parameter used as an init that identity. This sets every argument of a
+// scalar parameter that `computation` uses as a reduce's init to the
+// identity of that reduce's reducer (add, or, xor: 0; multiply: 1;
+// maximum: -inf or the type's lowest; minimum: +inf or its highest; and:
+// all ones), where the reducer is one such op of its two parameters;
+// other arguments stay as they are.
+void FeedReducerIdentities(const hlo::Computation& computation,
+                           std::vector<Literal>* arguments);
+
 }  // namespace ixa::emit_test
 
 #endif  // IXA_TESTS_EMIT_EMIT_INTERPRETER_H_

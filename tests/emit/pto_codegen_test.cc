@@ -70,7 +70,7 @@ std::vector<Shape> ShapesFor(const std::string& conv, int64_t e) {
   }
   if (conv == "nz_to_nd") {
     return {{{1, 1, c0}}, {{2, 16, c0}},  {{3, 7, c0}},
-            {{2, 5, 3}},  {{9, 300, c0}}, {{4, 1600, c0}}};
+            {{5, 3, c0}}, {{9, 300, c0}}, {{4, 1600, c0}}};
   }
   if (conv == "nchw_to_nc1hwc0") {
     return {{{1, 1, 1, 1}},  {{2, c0, 3, 4}},    {{2, c0 + 3, 3, 5}},
@@ -78,7 +78,7 @@ std::vector<Shape> ShapesFor(const std::string& conv, int64_t e) {
   }
   if (conv == "nc1hwc0_to_nchw") {
     return {{{1, 1, 1, 1, c0}}, {{2, 2, 3, 4, c0}},   {{1, 3, 5, 7, c0}},
-            {{2, 1, 3, 3, 5}},  {{1, 2, 70, 70, c0}}, {{2, 2, 40, 40, c0}}};
+            {{2, 1, 3, 3, c0}}, {{1, 2, 70, 70, c0}}, {{2, 2, 40, 40, c0}}};
   }
   if (conv == "nc1hwc0_to_fractal_z") {
     return {{{1, 1, 1, 1, c0}}, {{16, 1, 2, 2, c0}}, {{17, 2, 3, 3, c0}},

@@ -150,6 +150,42 @@ TEST_CASE("pto emit: DMA, UB and element-type rules", "[emit][pto]") {
   RequireRefused(r, {"rows must be a positive multiple of 16"});
 }
 
+// A fractal source (Nz, NC1HWC0) holds C0 = 32 bytes / sizeof elements in
+// its innermost dimension: the fractal block. A source with any other C0 is
+// refused, not copied as if it were one.
+TEST_CASE("pto emit: a fractal source's C0 is the type's", "[emit][pto]") {
+  RequireRefused(
+      Req(Arch::kA2A3, "nc1hwc0_to_nchw", "f16", {2, 1, 3, 3, 5}),
+      {"cannot generate nc1hwc0_to_nchw for a2a3 legally",
+       "C0 must be 16 for f16 (32 bytes / 2)", "innermost dimension is 5"});
+  RequireRefused(Req(Arch::kA5, "nz_to_nd", "f16", {2, 5, 12}),
+                 {"C0 must be 16 for f16 (32 bytes / 2)"});
+  RequireRefused(Req(Arch::kA5, "nc1hwc0_to_fractal_z", "s8", {3, 2, 2, 2, 16}),
+                 {"C0 must be 32 for s8 (32 bytes / 1)"});
+  RequireRefused(Req(Arch::kA2A3, "nz_to_nd", "f32", {2, 5, 16}),
+                 {"C0 must be 8 for f32 (32 bytes / 4)"});
+  // The type's own C0 is generated, for every element width.
+  CHECK(GeneratePtoKernel(
+            Req(Arch::kA2A3, "nc1hwc0_to_nchw", "f16", {2, 1, 3, 3, 16}))
+            .ok());
+  CHECK(GeneratePtoKernel(Req(Arch::kA5, "nz_to_nd", "f32", {2, 5, 8})).ok());
+  CHECK(GeneratePtoKernel(
+            Req(Arch::kA5, "nc1hwc0_to_fractal_z", "s8", {3, 2, 2, 2, 32}))
+            .ok());
+  // Conversions that compute C0 themselves take any channel count.
+  CHECK(GeneratePtoKernel(
+            Req(Arch::kA2A3, "nchw_to_nc1hwc0", "f16", {1, 5, 3, 3}))
+            .ok());
+  // hw's check: the same rule, silent for sources that are not fractal.
+  CHECK_FALSE(
+      hw::pto::CheckSourceC0("gnc1hwc0_to_gnchw", T("bf16"), {1, 1, 1, 1, 1, 8})
+          .valid);
+  CHECK(hw::pto::CheckSourceC0("gnc1hwc0_to_gnchw", T("bf16"),
+                               {1, 1, 1, 1, 1, 16})
+            .valid);
+  CHECK(hw::pto::CheckSourceC0("transpose_2d", T("f16"), {4, 5}).valid);
+}
+
 // tmp_bytes is the layouts.md formula of the whole conversion when one tile
 // holds it (hw-reference.md §3.6's worked examples), 0 on A5.
 TEST_CASE("pto emit: tmp sizes are the formulas", "[emit][pto]") {

@@ -37,7 +37,7 @@ import inputs as I  # noqa: E402
 import numerics as N  # noqa: E402
 from gen import Gen, RECIPES  # noqa: E402
 from hlo import leaves  # noqa: E402
-from interp import Arr, Interpreter  # noqa: E402
+from interp import Arr, Interpreter, identity_inits  # noqa: E402
 
 SKIP = 77
 # An H100 with one core and few threads per core: the loop emitter unrolls
@@ -197,9 +197,12 @@ def check_one_inner(task):
         return res
     rng = random.Random(seed * 7919 + 17)
     args, bufs = [], []
+    inits = identity_inits(comp)
     for p in comp.params:
         n = p.shape.count()
         vals = I.values(rng, p.shape.t, n, module_dist(module, p))
+        if p.a['number'] in inits:
+            vals = [inits[p.a['number']]] * n
         args.append(Arr(p.shape, vals))
         bufs.append(I.to_buffer(rng, p.shape, vals))
     alias_of = [None] * len(bufs)

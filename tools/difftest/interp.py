@@ -15,6 +15,50 @@ INF = math.inf
 APPROX_ULPS = 4  # transcendentals: within a few ulp (emitters.md §3)
 
 
+def reducer_identity(comp, t):
+    """The identity of a scalar reducer whose root is one binary op of its
+    two parameters, as a value of type t (floats as bits); None for any
+    other reducer."""
+    root = comp.root
+    ops = root.operands if root is not None else []
+    if len(comp.params) != 2 or len(ops) != 2 or \
+            any(o.op != 'parameter' for o in ops) or ops[0] is ops[1]:
+        return None
+    op = root.op
+    if op in ('add', 'or', 'xor'):
+        return 0
+    if op == 'multiply':
+        return N.encode(1.0, t) if N.is_float(t) else 1
+    if op == 'and':
+        return N.wrap(-1, t)
+    if op in ('maximum', 'minimum'):
+        low = op == 'maximum'
+        if N.is_float(t):
+            return N.encode(-INF if low else INF, t)
+        if t == 'pred':
+            return 0 if low else 1
+        return N.int_min(t) if low else N.int_max(t)
+    return None
+
+
+def identity_inits(comp):
+    """{parameter number: value} for the scalar parameters `comp` uses as a
+    reduce's init, each the identity of that reduce's reducer. XLA applies
+    an init an implementation-defined number of times, so only the identity
+    has one answer; XLA's own tests feed inits that way, and so do ours."""
+    out = {}
+    for ins in comp.instrs:
+        if ins.op != 'reduce' or ins.called is None:
+            continue
+        for init in ins.operands[len(ins.operands) // 2:]:
+            if init.op != 'parameter' or init.shape.dims:
+                continue
+            v = reducer_identity(ins.called, init.shape.t)
+            if v is not None:
+                out[init.a['number']] = v
+    return out
+
+
 class Arr:
     def __init__(self, shape, vals, err=None):
         self.shape = shape

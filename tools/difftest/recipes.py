@@ -124,6 +124,10 @@ def reduction(g):
     comp = g.reducer(kind, t)
     if kind in ('max', 'min', 'and', 'or') and r.random() < 0.4:
         init = b.scalar(t, g.special(t))  # idempotent: any init is sound
+    elif r.random() < 0.2:
+        # A parameter init: both the kernel and the interpreter get the
+        # reducer's identity (interp.identity_inits), as in XLA's tests.
+        init = g.param(t, [], None)
     else:
         init = b.scalar(t, g.identity(kind, t))
     red = b.reduce([x], [init], rd, comp)

@@ -89,6 +89,7 @@ Result<Json> EmitFusionRequest(const Json& request, ExprContext& ctx) {
     buffers.push_back(std::move(entry));
   }
   response["buffers"] = std::move(buffers);
+  if (!result.notes.empty()) response["notes"] = result.notes;
   if (options.stages) {
     Json stages = Json::array();
     for (const emit::EmittedStage& s : result.stages) {

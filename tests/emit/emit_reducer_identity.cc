@@ -1,0 +1,81 @@
+// The reducer identities fed to reduce inits (emit_interpreter.h's
+// FeedReducerIdentities), kept apart from the interpreter proper: they
+// are a property of the test inputs, not of the ops' semantics.
+#include <limits>
+#include <optional>
+
+#include "tests/emit/emit_interpreter.h"
+
+namespace ixa::emit_test {
+
+using hlo::Instruction;
+
+namespace {
+
+// The identity of a reducer whose root is one binary op of its two scalar
+// parameters, as a literal of `type`; nullopt for any other reducer.
+std::optional<Literal> ReducerIdentity(const hlo::Computation& reducer,
+                                       ElementType type) {
+  const Instruction* root = reducer.root();
+  if (reducer.parameter_count() != 2 || root->operand_count() != 2 ||
+      root->operand(0)->opcode != "parameter" ||
+      root->operand(1)->opcode != "parameter" ||
+      root->operand(0) == root->operand(1)) {
+    return std::nullopt;
+  }
+  const std::string& op = root->opcode;
+  Literal id = Literal::Make(type, {});
+  const bool is_float = IsFloat(type);
+  const int bits = Bits(type);
+  auto set_int = [&](uint64_t v) { id.ints[0] = WrapToType(v, type); };
+  auto set_float = [&](double v) { id.floats[0] = v; };
+  const double inf = std::numeric_limits<double>::infinity();
+  // Signed: the sign bit alone is the lowest value, all but it the highest.
+  const uint64_t sign_bit =
+      bits >= 64 ? uint64_t{1} << 63 : uint64_t{1} << (bits - 1);
+  if (op == "add" || op == "or" || op == "xor") {
+    is_float ? set_float(0) : set_int(0);
+  } else if (op == "multiply") {
+    is_float ? set_float(1) : set_int(1);
+  } else if (op == "and") {
+    set_int(~uint64_t{0});
+  } else if (op == "maximum") {
+    if (is_float) {
+      set_float(-inf);
+    } else {
+      set_int(type == ElementType::kPred || IsUnsigned(type) ? 0 : sign_bit);
+    }
+  } else if (op == "minimum") {
+    if (is_float) {
+      set_float(inf);
+    } else {
+      set_int(type == ElementType::kPred || IsUnsigned(type) ? ~uint64_t{0}
+                                                             : sign_bit - 1);
+    }
+  } else {
+    return std::nullopt;
+  }
+  return id;
+}
+
+}  // namespace
+
+void FeedReducerIdentities(const hlo::Computation& computation,
+                           std::vector<Literal>* arguments) {
+  for (const Instruction* in : computation.post_order()) {
+    if (in->opcode != "reduce" || !in->called()) continue;
+    const int inputs = in->operand_count() / 2;
+    for (int k = inputs; k < in->operand_count(); ++k) {
+      const Instruction* init = in->operand(k);
+      if (init->opcode != "parameter" || !init->shape.IsArray() ||
+          init->shape.rank() != 0 ||
+          init->parameter_number >= static_cast<int64_t>(arguments->size())) {
+        continue;
+      }
+      auto id = ReducerIdentity(*in->called(), init->shape.type);
+      if (id) (*arguments)[init->parameter_number] = *std::move(id);
+    }
+  }
+}
+
+}  // namespace ixa::emit_test
