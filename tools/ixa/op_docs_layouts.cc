@@ -180,6 +180,16 @@ std::vector<OpDoc> BuildLayoutDocs() {
         {"tiles", "list",
          "pto: each tile declared (type, rows, cols, "
          "valid region, unified-buffer offset, bytes)"},
+        {"notes", "list of strings",
+         "cpp, cuda, mlir; present only when it applies: one per reduce "
+         "whose init value is not its reducer's identity (a constant other "
+         "than 0 for add/xor or 1 for multiply, or an init whose value is "
+         "unknown, such as a parameter). XLA applies an init an "
+         "implementation-defined number of times, so only the identity has "
+         "one answer; the note says how often this kernel applies it: once "
+         "per partial result in a reduction kernel (as XLA's GPU kernels "
+         "do), once per output element otherwise. Idempotent reducers "
+         "(maximum, minimum, and, or) get no note"},
         {"tmp_bytes", "int", "pto: scratch bytes"},
         {"ub_bytes", "int", "pto: unified-buffer bytes used"}},
        R"j({"id": 35, "op": "emit", "target": "pto", "arch": "a2a3", "conversion": "transpose_2d", "dtype": "f32", "shape": [16, 8]})j"},

@@ -334,7 +334,10 @@ std::vector<OpDoc> BuildUseDocs() {
         {"launch", "{threads_per_block, blocks, unroll?}",
          "the emitter's choice", "a loop launch to analyse instead"},
         {"tile_sizes", "list of ints", "not used",
-         "analyse the reads of one output tile of these sizes"}},
+         "analyse the reads of one output tile of these sizes; a size may "
+         "exceed the output's dim: the overhang is masked (the tile is "
+         "analysed clipped to the output); a size below 1 is "
+         "invalid_argument"}},
        {kDeviceOut,
         kEmitterOut,
         kReductionKindOut,
