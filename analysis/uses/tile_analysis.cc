@@ -559,4 +559,84 @@ Result<FusionTiling> AnalyzeFusionTiling(const FusionRegion& region,
   return walk.Run(region, root->second);
 }
 
+std::vector<int64_t> ClampToTileSpace(const FusionTiling& tiling,
+                                      std::span<const int64_t> output_strides,
+                                      std::vector<int64_t> sizes) {
+  for (size_t k = 0; k < sizes.size() && k < tiling.space.size(); ++k) {
+    const int64_t sigma = k < output_strides.size() ? output_strides[k] : 1;
+    const int64_t range = (tiling.space[k].extent + sigma - 1) / sigma;
+    sizes[k] = std::min(sizes[k], range);
+  }
+  return sizes;
+}
+
+std::vector<std::vector<int64_t>> PowerOfTwoCandidates(
+    const FusionTiling& tiling, std::span<const int64_t> output_strides) {
+  std::vector<std::vector<int64_t>> axes;
+  for (size_t k = 0; k < tiling.space.size(); ++k) {
+    if (tiling.space[k].kind != TileSpaceKind::kOutput) continue;
+    const int64_t sigma = k < output_strides.size() ? output_strides[k] : 1;
+    const int64_t range = (tiling.space[k].extent + sigma - 1) / sigma;
+    std::vector<int64_t> values;
+    for (int64_t p = 1;; p *= 2) {
+      values.push_back(p);
+      if (p >= range || p > (int64_t{1} << 61)) break;
+    }
+    axes.push_back(std::move(values));
+  }
+  return axes;
+}
+
+Result<ValidTilings> EnumerateValidTilings(
+    const FusionTiling& tiling,
+    const std::vector<std::vector<int64_t>>& candidates,
+    std::span<const int64_t> output_strides, int64_t limit) {
+  constexpr int64_t kMaxCandidateTilings = int64_t{1} << 22;
+  ValidTilings out;
+  int64_t total = 1;
+  for (const auto& a : candidates) {
+    total *= static_cast<int64_t>(a.size());
+    if (total > kMaxCandidateTilings) {
+      return Error::Limit("more than " + std::to_string(kMaxCandidateTilings) +
+                          " candidate tilings");
+    }
+  }
+  if (!tiling.no_tiling.empty() || total == 0) return out;
+  auto dnf = ToDisjunctiveForm(tiling.constraints);
+  if (dnf.ok()) out.dnf = std::move(dnf).value();
+  std::vector<size_t> at(candidates.size(), 0);
+  std::vector<int64_t> sizes(candidates.size());
+  for (out.tried = 0; out.tried < total; ++out.tried) {
+    if (DeadlineExpired("valid_tilings")) return DeadlineError();
+    for (size_t k = 0; k < candidates.size(); ++k) {
+      sizes[k] = candidates[k][at[k]];
+    }
+    const std::vector<int64_t> clamped =
+        ClampToTileSpace(tiling, output_strides, tiling.Sizes(sizes));
+    if (ClausesHold(tiling.constraints, clamped)) {
+      if (out.count < limit) {
+        ValidTiling t;
+        t.sizes = sizes;
+        for (size_t k = 0; k < sizes.size(); ++k) {
+          const int64_t sigma =
+              k < output_strides.size() ? output_strides[k] : 1;
+          const int64_t range = (tiling.space[k].extent + sigma - 1) / sigma;
+          t.blocks *= (range + clamped[k] - 1) / clamped[k];
+        }
+        if (out.dnf) t.conjunction = FirstHoldingConjunction(*out.dnf, clamped);
+        t.xla_valid = tiling.xla_would_refuse.empty() &&
+                      ClausesHold(tiling.xla_constraints, clamped);
+        out.tilings.push_back(std::move(t));
+      }
+      ++out.count;
+    }
+    // The next vector, the last dim fastest.
+    for (size_t k = candidates.size(); k-- > 0;) {
+      if (++at[k] < candidates[k].size()) break;
+      at[k] = 0;
+    }
+  }
+  return out;
+}
+
 }  // namespace ixa

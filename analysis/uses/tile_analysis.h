@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "analysis/fusion/fusion.h"
+#include "analysis/uses/tile_constraints.h"
 #include "analysis/uses/tiles.h"
 
 namespace ixa {
@@ -88,6 +89,38 @@ struct FusionTiling {
   std::vector<int64_t> Sizes(std::span<const int64_t> output_sizes) const;
   const TiledInstruction* Find(const std::string& name) const;
 };
+
+// The candidate output tile sizes that tile every instruction.
+struct ValidTiling {
+  std::vector<int64_t> sizes;  // the output's
+  int64_t blocks = 1;          // tiles of the output
+  // The first conjunction of `dnf` that holds (-1 when dnf is unset).
+  int conjunction = -1;
+  bool xla_valid = true;  // XLA's constraints hold too
+};
+struct ValidTilings {
+  int64_t tried = 0, count = 0;
+  std::vector<ValidTiling> tilings;  // the first `limit`
+  // The constraints in disjunctive form (unset past its size limit).
+  std::optional<std::vector<TileConjunction>> dnf;
+};
+// Every vector of `candidates` (one list per output dim; the last dim
+// varies fastest) at which the fusion tiles: each instruction has a tile
+// and every constraint holds (sizes above a dim cover it whole). Errors:
+// the deadline; more than 2^22 vectors is Error::Limit.
+Result<ValidTilings> EnumerateValidTilings(
+    const FusionTiling& tiling,
+    const std::vector<std::vector<int64_t>>& candidates,
+    std::span<const int64_t> output_strides, int64_t limit);
+// 1, 2, 4, ... up to the first power of two at or above each output dim
+// (over its strided extent).
+std::vector<std::vector<int64_t>> PowerOfTwoCandidates(
+    const FusionTiling& tiling, std::span<const int64_t> output_strides);
+// The tile-size vector with each size clamped to its dim's (strided)
+// extent.
+std::vector<int64_t> ClampToTileSpace(const FusionTiling& tiling,
+                                      std::span<const int64_t> output_strides,
+                                      std::vector<int64_t> sizes);
 
 // Errors: budgets, bad options (a size list of the wrong length, a size
 // below 1), an output the root does not have.

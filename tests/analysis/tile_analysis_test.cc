@@ -543,3 +543,45 @@ TEST_CASE("tile: input to output", "[tile][tile_analysis]") {
 
 }  // namespace
 }  // namespace ixa::testing
+
+namespace ixa::testing {
+namespace {
+
+TEST_CASE("valid tilings: exactly the candidates whose tiles all hold",
+          "[tile][tile_analysis]") {
+  ExprContext ctx;
+  auto module = ParseOrDie(Module(R"(
+    p0 = f32[48,2] parameter(0)
+    r = f32[8,6,2] reshape(p0)
+    ROOT e = f32[8,6,2] exponential(r))"));
+  auto region = ResolveFusion(*module, "");
+  REQUIRE(region.ok());
+  auto tiling = AnalyzeFusionTiling(*region, {}, &ctx);
+  REQUIRE(tiling.ok());
+  const auto axes = PowerOfTwoCandidates(*tiling, {});
+  CHECK(axes ==
+        std::vector<std::vector<int64_t>>{{1, 2, 4, 8}, {1, 2, 4, 8}, {1, 2}});
+  auto valid = EnumerateValidTilings(*tiling, axes, {}, 1000);
+  REQUIRE(valid.ok());
+  CHECK(valid->tried == 32);
+  REQUIRE(valid->count == static_cast<int64_t>(valid->tilings.size()));
+  std::set<std::vector<int64_t>> listed;
+  for (const ValidTiling& t : valid->tilings) listed.insert(t.sizes);
+  // A tiling is listed iff p0's rows d0 * 6 + d1 form one progression:
+  // the second dim fully tiled (size 8 covers the 6), or one of the two
+  // of size 1.
+  ForEachInBox({4, 4, 2}, [&](const std::vector<int64_t>& at) {
+    std::vector<int64_t> sizes = {axes[0][at[0]], axes[1][at[1]],
+                                  axes[2][at[2]]};
+    const bool expect = sizes[0] == 1 || sizes[1] == 1 || sizes[1] == 8;
+    INFO(::Catch::Detail::stringify(sizes));
+    CHECK(listed.count(sizes) == (expect ? 1u : 0u));
+  });
+  auto few = EnumerateValidTilings(*tiling, axes, {}, 2);
+  REQUIRE(few.ok());
+  CHECK(few->tilings.size() == 2);
+  CHECK(few->count == valid->count);
+}
+
+}  // namespace
+}  // namespace ixa::testing

@@ -11,9 +11,6 @@
 namespace ixa::cli {
 namespace {
 
-// More candidate tile-size vectors than this is limit_exceeded.
-constexpr int64_t kMaxCandidateTilings = int64_t{1} << 22;
-
 struct TileSpec {
   std::vector<int64_t> sizes, strides;
 };
@@ -287,17 +284,6 @@ Json CheckJson(const FusionTiling& tiling, std::span<const int64_t> clamped) {
   return j;
 }
 
-std::vector<int64_t> Clamp(const FusionTiling& tiling,
-                           const std::vector<int64_t>& strides,
-                           std::vector<int64_t> sizes) {
-  for (size_t k = 0; k < sizes.size() && k < tiling.space.size(); ++k) {
-    const int64_t sigma = k < strides.size() ? strides[k] : 1;
-    const int64_t range = (tiling.space[k].extent + sigma - 1) / sigma;
-    sizes[k] = std::min(sizes[k], range);
-  }
-  return sizes;
-}
-
 Result<Json> TileOfMap(const Json& request, ExprContext& ctx) {
   if (Has(request, "hlo")) {
     return Error::BadRequest("give either 'map' or 'hlo', not both");
@@ -440,7 +426,8 @@ Result<Json> TileOp(const Json& request, ExprContext& ctx) {
   IXA_ASSIGN_OR_RETURN(FusionTiling tiling,
                        AnalyzeFusionTiling(region, options, &ctx));
   const std::vector<int64_t> sizes = tiling.Sizes(spec.sizes);
-  const std::vector<int64_t> clamped = Clamp(tiling, spec.strides, sizes);
+  const std::vector<int64_t> clamped =
+      ClampToTileSpace(tiling, spec.strides, sizes);
   Json operands = Json::array();
   std::vector<UnknownOperand> unknown;
   for (const TiledInstruction& ti : tiling.instructions) {
@@ -532,21 +519,11 @@ Result<Json> ValidTilingsOp(const Json& request, ExprContext& ctx) {
                        GetTilingOptions(request, region, strides));
   IXA_ASSIGN_OR_RETURN(int64_t limit, GetOptionalInt(request, "limit", 1000));
   if (limit < 0) return Error::Invalid("'limit' must be >= 0");
-  // Candidate sizes per output dim.
-  std::vector<std::vector<int64_t>> axes(dims.size());
-  for (size_t k = 0; k < dims.size(); ++k) {
-    const int64_t sigma = strides.empty() ? 1 : strides[k];
-    const int64_t range = (dims[k] + sigma - 1) / sigma;
-    int64_t p = 1;
-    while (true) {
-      axes[k].push_back(p);
-      if (p >= range || p > (int64_t{1} << 61)) break;
-      p *= 2;
-    }
-  }
+  std::optional<std::vector<std::vector<int64_t>>> given;
   if (Has(request, "candidates")) {
     const Json& c = request.at("candidates");
     const bool per_dim = c.is_array() && !c.empty() && c[0].is_array();
+    given.emplace(dims.size());
     for (size_t k = 0; k < dims.size(); ++k) {
       Json wrapped{
           {"candidates", per_dim ? (k < c.size() ? c[k] : Json()) : c}};
@@ -559,76 +536,44 @@ Result<Json> ValidTilingsOp(const Json& request, ExprContext& ctx) {
       for (int64_t v : *list) {
         if (v < 1) return Error::Invalid("candidate tile sizes must be >= 1");
       }
-      axes[k] = *list;
-      if (axes[k].empty()) {
+      if (list->empty()) {
         return Error::Invalid("no candidate tile sizes for dim " +
                               std::to_string(k));
       }
-    }
-  }
-  int64_t total = 1;
-  for (const auto& a : axes) {
-    total *= static_cast<int64_t>(a.size());
-    if (total > kMaxCandidateTilings) {
-      return Error::Limit("more than " + std::to_string(kMaxCandidateTilings) +
-                          " candidate tilings");
+      (*given)[k] = *list;
     }
   }
   IXA_ASSIGN_OR_RETURN(FusionTiling tiling,
                        AnalyzeFusionTiling(region, options, &ctx));
+  const std::vector<std::vector<int64_t>> axes =
+      given ? *given : PowerOfTwoCandidates(tiling, strides);
+  IXA_ASSIGN_OR_RETURN(ValidTilings valid,
+                       EnumerateValidTilings(tiling, axes, strides, limit));
   Json out{{"tile_dims", SpaceJson(tiling, {})}};
   out["constraints"] = ConstraintsJson(tiling.constraints, &out);
   if (!tiling.xla_would_refuse.empty()) {
     out["xla_would_refuse"] = tiling.xla_would_refuse;
   }
-  if (!tiling.no_tiling.empty()) {
-    out["reason"] = tiling.no_tiling;
-    out["tried"] = 0;
-    out["count"] = 0;
-    out["tilings"] = Json::array();
-    return out;
-  }
-  auto dnf = ToDisjunctiveForm(tiling.constraints);
+  if (!tiling.no_tiling.empty()) out["reason"] = tiling.no_tiling;
   Json tilings = Json::array();
-  int64_t count = 0;
-  std::vector<size_t> at(axes.size(), 0);
-  std::vector<int64_t> sizes(axes.size());
-  for (int64_t tried = 0; tried < total; ++tried) {
-    if (DeadlineExpired("valid_tilings")) return DeadlineError();
-    for (size_t k = 0; k < axes.size(); ++k) sizes[k] = axes[k][at[k]];
-    const std::vector<int64_t> clamped =
-        Clamp(tiling, strides, tiling.Sizes(sizes));
-    if (ClausesHold(tiling.constraints, clamped)) {
-      if (count < limit) {
-        int64_t blocks = 1;
-        for (size_t k = 0; k < dims.size(); ++k) {
-          const int64_t sigma = strides.empty() ? 1 : strides[k];
-          const int64_t range = (dims[k] + sigma - 1) / sigma;
-          blocks *= (range + clamped[k] - 1) / clamped[k];
-        }
-        Json t{{"sizes", sizes}, {"blocks", blocks}};
-        if (dnf.ok() && !dnf->empty()) {
-          t["conjunction"] = FirstHoldingConjunction(*dnf, clamped);
-        }
-        t["xla_valid"] = tiling.xla_would_refuse.empty() &&
-                         ClausesHold(tiling.xla_constraints, clamped);
-        tilings.push_back(std::move(t));
-      }
-      ++count;
-    }
-    // The next vector, the last dim fastest.
-    for (size_t k = axes.size(); k-- > 0;) {
-      if (++at[k] < axes[k].size()) break;
-      at[k] = 0;
-    }
+  for (const ValidTiling& t : valid.tilings) {
+    Json j{{"sizes", t.sizes}, {"blocks", t.blocks}};
+    if (valid.dnf && !valid.dnf->empty()) j["conjunction"] = t.conjunction;
+    j["xla_valid"] = t.xla_valid;
+    tilings.push_back(std::move(j));
   }
-  out["satisfiable"] =
-      count > 0 ? Json(true)
-                : SatisfiableJson(tiling.constraints, tiling.extents(), ctx);
-  out["tried"] = total;
-  out["count"] = count;
+  if (!tiling.no_tiling.empty()) {
+    out["satisfiable"] = false;
+  } else if (valid.count > 0) {
+    out["satisfiable"] = true;
+  } else {
+    out["satisfiable"] =
+        SatisfiableJson(tiling.constraints, tiling.extents(), ctx);
+  }
+  out["tried"] = valid.tried;
+  out["count"] = valid.count;
   out["tilings"] = std::move(tilings);
-  if (count > limit) out["truncated"] = true;
+  if (valid.count > limit) out["truncated"] = true;
   return out;
 }
 
