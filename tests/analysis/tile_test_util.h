@@ -103,7 +103,8 @@ inline void CheckTileExact(const IndexingMap& map, const SymbolicTile& tile,
         for (int k = 0; k < nd; ++k) {
           const int64_t scaled = b[k] * clamped[k] + i[k];
           if (scaled >= tile.extents[k]) return;
-          x[k] = scaled * (strides.empty() ? 1 : strides[k]);
+          x[k] =
+              scaled * (k < static_cast<int>(strides.size()) ? strides[k] : 1);
         }
         ForEachInBox(range_box, [&](const std::vector<int64_t>& s) {
           std::vector<int64_t> syms = s;
