@@ -1,9 +1,8 @@
-// Symbolic tile analysis (spec/xla-reference.md §(g), XLA's
-// SymbolicTileAnalysis): one tile of the fusion's root output propagated
-// to every instruction, including those inside nested fusions, each
-// instruction's tile read off the map from the root's tile space to its
-// output (SymbolicTileFromIndexingMap), deduplicated per instruction, and
-// the constraints of all of them ANDed.
+// Symbolic tile analysis (XLA's SymbolicTileAnalysis): one tile of the
+// fusion's root output propagated to every instruction, including those inside
+// nested fusions, each instruction's tile read off the map from the root's tile
+// space to its output (SymbolicTileFromIndexingMap), deduplicated per
+// instruction, and the constraints of all of them ANDed.
 //
 // The tile space is the root output's dims, followed, where the caller
 // gives tile sizes for them, by the contracting dims of each dot and the

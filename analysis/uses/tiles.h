@@ -1,6 +1,5 @@
-// Symbolic tiles (spec/xla-reference.md §(g), spec/indexing.md §6): the
-// tile of an operand read by a tile of the output, as offsets, sizes and
-// strides over the output tile's sizes, following XLA's
+// Symbolic tiles: the tile of an operand read by a tile of the output, as
+// offsets, sizes and strides over the output tile's sizes, following XLA's
 // SymbolicTile::FromIndexingMap:
 //   dim d_k          -> size t_k, stride 1 (t_k: the output tile size of k)
 //   range var s      -> size = its range (lower bound 0), stride 1
