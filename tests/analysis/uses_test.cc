@@ -294,8 +294,12 @@ TEST_CASE("tile: collapse combines strides", "[uses][tile]") {
       ROOT r = f32[4,8] reshape(p0)
     })");
   CHECK(PrintTileExprs(t, 1) == std::vector<std::string>{"d0 * d1"});
-  CHECK(PrintTileConstraints(t) ==
-        std::vector<std::string>{"d1 in [8, 8] || d0 in [1, 1]"});
+  // A partial minor dim leaves the major one at size 1, unless the minor
+  // one is size 1 itself (then the tile walks the major one, stride 8).
+  CHECK(
+      PrintTileConstraints(t) ==
+      std::vector<std::string>{"d1 in [1, 1] || d0 in [1, 1] || d1 in [8, 8]"});
+  CHECK(t.xla_constraints.size() == 1);
   // Stride: 1 unless the minor size is 1, then 8; 0 for a 1x1 tile.
   for (auto [a, b, stride] :
        {std::tuple{2, 8, 1}, {2, 1, 8}, {1, 1, 0}, {1, 3, 1}}) {
@@ -339,6 +343,54 @@ TEST_CASE("tile: broadcast, slice, reduce, reverse", "[uses][tile]") {
     })",
                    {2}),
             {"99"}, {"d0"}, {"-2"});
+}
+
+// Sizes for which XLA's constraints fail but the tile is exact, checked
+// element by element at every block in tile_analysis_test.cc.
+TEST_CASE("tile: size-1 dims between partial ones in a collapse",
+          "[uses][tile]") {
+  SymbolicTile t = TileOf(R"(
+    ENTRY e {
+      p0 = f32[128] parameter(0)
+      ROOT r = f32[4,2,4,4] reshape(p0)
+    })");
+  std::vector<int64_t> sizes = {1, 2, 1, 1};
+  auto c = EvaluateTile(t, sizes);
+  REQUIRE(c.ok());
+  CHECK(c->satisfied);
+  CHECK_FALSE(c->xla_satisfied);
+  CHECK(c->strides == std::vector<int64_t>{16});
+}
+
+TEST_CASE("tile: a reverse inside a collapse walks backwards", "[uses][tile]") {
+  SymbolicTile t = TileOf(R"(
+    ENTRY e {
+      p0 = f32[12] parameter(0)
+      v = f32[12] reverse(p0), dimensions={0}
+      ROOT r = f32[3,4] reshape(v)
+    })");
+  CHECK_FALSE(t.xla_would_refuse.empty());
+  std::vector<int64_t> sizes = {2, 4};
+  auto c = EvaluateTile(t, sizes);
+  REQUIRE(c.ok());
+  CHECK(c->satisfied);
+  CHECK(*c->offsets == std::vector<int64_t>{11});
+  CHECK(c->sizes == std::vector<int64_t>{8});
+  CHECK(c->strides == std::vector<int64_t>{-1});
+}
+
+TEST_CASE("tile: a size above its dim covers the dim", "[uses][tile]") {
+  SymbolicTile t = TileOf(R"(
+    ENTRY e {
+      p0 = f32[48] parameter(0)
+      ROOT r = f32[8,6] reshape(p0)
+    })");
+  std::vector<int64_t> sizes = {16, 64};
+  CHECK(EvaluateTile(t, sizes).error().code == ErrorCode::kInvalidArgument);
+  auto c = EvaluateTile(t, sizes, /*clamp_oversized=*/true);
+  REQUIRE(c.ok());
+  CHECK(c->satisfied);
+  CHECK(c->sizes == std::vector<int64_t>{48});
 }
 
 TEST_CASE("tile: maps with constraints are not tiles", "[uses][tile]") {

@@ -22,6 +22,13 @@ namespace {
   "HloModule m\\nENTRY e {\\n p = f32[1024,1024] parameter(0)\\n l = " \
   "f32[1024,1024] log(p)\\n ROOT t = f32[1024,1024] transpose(l), "    \
   "dimensions={1,0}\\n}"
+#define IXA_EXAMPLE_SOFTMAX                                                  \
+  "HloModule m\\nadd {\\n a = f32[] parameter(0)\\n b = f32[] "              \
+  "parameter(1)\\n ROOT s = f32[] add(a, b)\\n}\\nENTRY e {\\n p = "         \
+  "f32[8,48] parameter(0)\\n e = f32[8,48] exponential(p)\\n z = f32[] "     \
+  "constant(0)\\n s = f32[8] reduce(e, z), dimensions={1}, to_apply=add\\n " \
+  "b = f32[8,48] broadcast(s), dimensions={0}\\n ROOT d = f32[8,48] "        \
+  "divide(e, b)\\n}"
 #define IXA_EXAMPLE_TRANSPOSE                                           \
   "HloModule m\\nfused {\\n p0 = f32[64,128] parameter(0)\\n ROOT t = " \
   "f32[128,64] transpose(p0), dimensions={1,0}\\n}\\nENTRY e {\\n p = " \
@@ -354,24 +361,144 @@ std::vector<OpDoc> BuildUseDocs() {
        R"j(", "device": "a100"})j"},
       {"tile",
        "uses",
-       "The symbolic tile of each parameter for an output tile.",
-       {kHlo,
+       "Symbolic tiles (XLA's SymbolicTile / SymbolicTileAnalysis): of each "
+       "parameter, or of every instruction, for a tile of the output; of "
+       "one map; or of the outputs for a tile of a parameter.",
+       {{"hlo", "string", "required unless `map` is given",
+         "the HLO module text (XLA's text form)"},
         kFusion,
         kInstructions,
+        {"map", "map", "not used",
+         "an indexing map instead of `hlo`: its symbolic tile "
+         "(SymbolicTile::FromIndexingMap), its dims being the output tile's"},
         {"output", "int", "0", "which output of a multi-output fusion"},
-        {"tile", "{sizes, strides?}", "",
-         "the output tile: sizes per dim, strides (default 1)"}},
+        {"tile", "{sizes, strides?}",
+         "required with `hlo`; optional with `map`",
+         "the output tile (input_to_output: the parameter's tile): sizes per "
+         "dim, strides (default 1). A size above its dim covers the dim whole "
+         "(XLA masks the overhang); the tiles are then those of the dim's "
+         "extent"},
+        {"tile_instructions", "\"all\" or list of strings",
+         "only the parameters (`operands`)",
+         "the instructions whose tiles to return (`instructions`): \"all\", "
+         "or names, `<fusion>/<name>` inside a nested fusion. Not to be "
+         "confused with `instructions`, which picks the entry instructions "
+         "analysed as one fusion"},
+        {"contraction_sizes", "list of ints or {dot: list of ints}",
+         "contracting dims are read whole",
+         "tile sizes of the contracting dims of the dots (one per lhs "
+         "contracting dim, in its order): a list for every dot, or an object "
+         "by dot name. Each becomes a tile dim after the output's (see "
+         "`tile_dims`), its block id k<j> the step of the contraction loop"},
+        {"reduction_sizes", "list of ints or {reduce: list of ints}",
+         "reduced dims are read whole",
+         "tile sizes of the reduced dims of the reduces (one per reduced dim, "
+         "ascending), as contraction_sizes"},
+        {"check", "bool", "false",
+         "also say whether the sizes satisfy every instruction's constraints "
+         "(`check`)"},
+        {"direction", "string", "\"output_to_input\"",
+         "\"input_to_output\": the tiles of the root's outputs read from the "
+         "tile `tile` of parameter `parameter`"},
+        {"parameter", "int or string", "not used",
+         "input_to_output: the parameter (index or name) `tile` tiles"}},
        {{"operands",
          "list of {parameter, name, map, offsets, sizes, strides, "
          "constraints, tile_map, values, satisfied}",
          "per parameter: symbolic offsets, sizes and strides (expressions "
-         "of the tile's ids and sizes), the constraints under which the "
-         "tile is exact, the tile map, the values for the given sizes and "
-         "whether the constraints hold; `unsupported` instead where no tile "
-         "exists"},
-        kUnknownOut},
+         "of the tile sizes d<k>), the constraints under which the tile is "
+         "exact (conjunctive: each string a disjunction that must hold), the "
+         "tile map, the values at the origin for the given sizes and whether "
+         "the constraints hold; `superset` and `xla_would_refuse` as in "
+         "`instructions`; `unsupported` instead where no tile exists"},
+        kUnknownOut,
+        {"tile_dims", "list of {dim, kind, index, extent, size, instruction?}",
+         "with tile_instructions or tiled reductions / contractions: the "
+         "tile space: d<k> per output dim (kind "
+         "output), then per tiled reduced / contracting dim (kind reduction "
+         "or contraction, its reduce or dot and the dim's index in its first "
+         "operand)"},
+        {"instructions", "list of {name, opcode, parameter?, tiles | unknown}",
+         "with tile_instructions: operands before users (the root last); "
+         "per distinct tile: `map` (tile space to the instruction's output), "
+         "`offsets` (a map from the tile's block ids b<k> (and k<j>) and the "
+         "runtime variables to the offsets), `sizes` and `strides` at the "
+         "given sizes, `symbolic` {offsets, sizes, strides} over the tile "
+         "sizes, `tile_map`, `constraints` (XLA's disjunctive form: a list of "
+         "conjunctions, any of which may hold; [] when nothing constrains the "
+         "sizes), `satisfiable` (some sizes satisfy them; null when "
+         "undecided), `satisfied` (the given sizes do), `superset` with "
+         "`superset_reason` where the tile may name elements not read "
+         "(masked), `xla_would_refuse` where XLA gives no tile (or rejects "
+         "these sizes) but this tile is exact; `unsupported` instead of a "
+         "tile where none exists, `unknown` where no map reaches the "
+         "instruction. A tile names exactly what its block reads (a block "
+         "overhanging the output excepted)"},
+        {"constraints", "list of lists of strings, or null",
+         "with tile_instructions: every instruction's constraints ANDed, in "
+         "disjunctive form (null past 4096 conjunctions: then "
+         "`constraints_conjunctive` lists the clauses)"},
+        {"satisfiable", "bool or null",
+         "with tile_instructions: some sizes tile every instruction"},
+        {"satisfied", "bool",
+         "with tile_instructions: the given sizes tile every instruction"},
+        {"no_tiling", "string",
+         "present when an instruction has no tile or no map: the first, "
+         "with why (XLA bails out there)"},
+        {"xla_would_refuse", "string",
+         "present where XLA's analysis bails out on an instruction this one "
+         "tiles exactly: the first, with why"},
+        {"check", "{valid, failing, xla_valid, reason?}",
+         "with check: whether the sizes tile the fusion, the failing "
+         "constraints {instruction, constraint}, and whether XLA's "
+         "constraints hold too"},
+        {"tile", "object or null",
+         "with map: the map's tile (fields as one tile of `instructions`; "
+         "offsets, sizes, strides and satisfied with `tile` only), or null "
+         "with `reason`"},
+        {"outputs", "list of {output, tiles | unknown}",
+         "input_to_output: per root output its tiles (as in "
+         "`instructions`), with `parameter` and `name`"}},
        R"j({"id": 19, "op": "tile", "hlo": ")j" IXA_EXAMPLE_FUSION
        R"j(", "tile": {"sizes": [8, 16]}})j"},
+      {"valid_tilings",
+       "uses",
+       "Every output tile-size vector (powers of two up to each dim by "
+       "default) that tiles every instruction of a fusion, with the "
+       "constraints evaluated.",
+       {kHlo,
+        kFusion,
+        kInstructions,
+        {"output", "int", "0", "which output of a multi-output fusion"},
+        {"strides", "list of ints", "all 1", "the output tile's strides"},
+        {"candidates", "list of ints, or one list per output dim",
+         "1, 2, 4, ... up to the first power of two at or above the dim",
+         "the sizes to try per dim"},
+        {"contraction_sizes", "list of ints or {dot: list of ints}",
+         "contracting dims are read whole",
+         "fixed tile sizes of contracting dims, as in `tile`"},
+        {"reduction_sizes", "list of ints or {reduce: list of ints}",
+         "reduced dims are read whole",
+         "fixed tile sizes of reduced dims, as in `tile`"},
+        {"limit", "int", "1000", "list at most this many tilings"}},
+       {{"tile_dims", "list of {dim, kind, index, extent, instruction?}",
+         "the tile space, as in `tile`"},
+        {"constraints", "list of lists of strings, or null",
+         "every instruction's constraints in disjunctive form, as in `tile`"},
+        {"satisfiable", "bool or null", "some sizes tile the fusion"},
+        {"tried", "int", "the candidate vectors tried"},
+        {"count", "int", "how many tile the fusion"},
+        {"tilings", "list of {sizes, blocks, conjunction?, xla_valid}",
+         "the first `limit` of them: the output tile sizes, the number of "
+         "blocks, the first conjunction of `constraints` that holds, and "
+         "whether XLA's constraints hold too"},
+        {"truncated", "bool", "present (true) when count > limit"},
+        {"reason", "string",
+         "present when an instruction has no tile: then no sizes tile the "
+         "fusion"},
+        {"xla_would_refuse", "string", "as in `tile`"}},
+       R"j({"id": 36, "op": "valid_tilings", "hlo": ")j" IXA_EXAMPLE_SOFTMAX
+       R"j("})j"},
       {"fusion_cost",
        "uses",
        "A time estimate of a fusion on a device, with its parts.",

@@ -1,5 +1,6 @@
 // Use ops of the query protocol (docs/protocol.md):
-// utilization, tile, coalescing, fusion_cost, fusion_decision.
+// utilization, tile and valid_tilings (ops_tiles.cc), coalescing,
+// fusion_cost, fusion_decision.
 #include <memory>
 
 #include "analysis/uses/coalescing.h"
@@ -12,6 +13,7 @@
 #include "tools/ixa/hlo_request.h"
 #include "tools/ixa/plan_json.h"
 #include "tools/ixa/protocol.h"
+#include "tools/ixa/tile_ops.h"
 
 namespace ixa::cli {
 namespace {
@@ -127,79 +129,6 @@ Result<Json> Utilization(const Json& request, ExprContext& ctx) {
               {"unknown", UnknownJson(uses.unknown)}};
 }
 
-Result<Json> Tile(const Json& request, ExprContext& ctx) {
-  IXA_ASSIGN_OR_RETURN(std::unique_ptr<hlo::Module> module, GetModule(request));
-  IXA_ASSIGN_OR_RETURN(FusionRegion region, GetRegion(request, *module));
-  IXA_ASSIGN_OR_RETURN(int64_t output, GetOptionalInt(request, "output", 0));
-  if (!Has(request, "tile") || !request.at("tile").is_object()) {
-    return Error::BadRequest(
-        "field 'tile' must be an object {sizes, strides?}");
-  }
-  const Json& tile = request.at("tile");
-  IXA_ASSIGN_OR_RETURN(std::vector<int64_t> sizes, GetIntList(tile, "sizes"));
-  IXA_ASSIGN_OR_RETURN(std::vector<int64_t> strides,
-                       GetOptionalIntList(tile, "strides"));
-  if (output < 0 || output >= OutputCount(*region.root)) {
-    return Error::Invalid("the fusion has no output " + std::to_string(output));
-  }
-  const std::vector<int64_t>& dims = OutputDims(*region.root, output);
-  if (sizes.size() != dims.size() ||
-      (!strides.empty() && strides.size() != dims.size())) {
-    return Error::Invalid("the output has rank " + std::to_string(dims.size()) +
-                          ": 'tile' needs that many sizes (and strides)");
-  }
-  for (size_t k = 0; k < dims.size(); ++k) {
-    const int64_t stride = strides.empty() ? 1 : strides[k];
-    const int64_t most = stride > 0 ? (dims[k] + stride - 1) / stride : dims[k];
-    if (sizes[k] < 1 || sizes[k] > most) {
-      return Error::Invalid("output tile size " + std::to_string(sizes[k]) +
-                            " of dim " + std::to_string(k) +
-                            " is outside [1, " + std::to_string(most) + "]");
-    }
-  }
-  IXA_ASSIGN_OR_RETURN(
-      ParameterTiles tiles,
-      ComputeParameterTilesPartial(region, output, strides, &ctx));
-  Json operands = Json::array();
-  for (const OperandTile& t : tiles.tiles) {
-    Json j{{"parameter", t.parameter},
-           {"name", t.name},
-           {"map", MapToString(t.map)}};
-    if (!t.tile) {
-      j["unsupported"] = t.unsupported;
-      operands.push_back(std::move(j));
-      continue;
-    }
-    j["offsets"] = PrintTileExprs(*t.tile, 0);
-    j["sizes"] = PrintTileExprs(*t.tile, 1);
-    j["strides"] = PrintTileExprs(*t.tile, 2);
-    j["constraints"] = PrintTileConstraints(*t.tile);
-    j["tile_map"] = MapToString(t.tile->tile_map);
-    Result<ConcreteTile> evaluated = EvaluateTile(*t.tile, sizes);
-    if (!evaluated.ok()) {
-      // The operand's map covers only part of the output (a concatenate or
-      // pad operand): a larger output tile has no tile of this operand.
-      if (evaluated.error().code != ErrorCode::kInvalidArgument) {
-        return evaluated.error();
-      }
-      j["values"] = nullptr;
-      j["satisfied"] = false;
-      j["reason"] = "the map covers less of the output than the tile: " +
-                    evaluated.error().message;
-      operands.push_back(std::move(j));
-      continue;
-    }
-    const ConcreteTile& c = *evaluated;
-    Json values{{"sizes", c.sizes}, {"strides", c.strides}};
-    values["offsets"] = c.offsets ? Json(*c.offsets) : Json(nullptr);
-    j["values"] = std::move(values);
-    j["satisfied"] = c.satisfied;
-    operands.push_back(std::move(j));
-  }
-  return Json{{"operands", std::move(operands)},
-              {"unknown", UnknownJson(tiles.unknown)}};
-}
-
 Result<Json> Coalescing(const Json& request, ExprContext& ctx) {
   IXA_ASSIGN_OR_RETURN(std::unique_ptr<hlo::Module> module, GetModule(request));
   IXA_ASSIGN_OR_RETURN(FusionRegion region, GetRegion(request, *module));
@@ -269,7 +198,8 @@ Result<Json> FusionDecisionOp(const Json& request, ExprContext& ctx) {
 
 void RegisterUseOps(OpTable& table) {
   table["utilization"] = Utilization;
-  table["tile"] = Tile;
+  table["tile"] = TileOp;
+  table["valid_tilings"] = ValidTilingsOp;
   table["coalescing"] = Coalescing;
   table["fusion_cost"] = FusionCostOp;
   table["fusion_decision"] = FusionDecisionOp;
