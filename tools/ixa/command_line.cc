@@ -115,9 +115,15 @@ std::optional<std::vector<int64_t>> ParseIntListValue(std::string_view text) {
 
 std::string CompilerStyleError(std::string_view source, const Error& error) {
   std::string out(source);
+  // Appended piece by piece: `":" + std::to_string(n)` draws a false
+  // -Wstringop-overflow from GCC 12.
   if (error.line > 0) {
-    out += ":" + std::to_string(error.line);
-    if (error.column > 0) out += ":" + std::to_string(error.column);
+    out += ':';
+    out += std::to_string(error.line);
+    if (error.column > 0) {
+      out += ':';
+      out += std::to_string(error.column);
+    }
   }
   return out + ": error: " + error.message;
 }
