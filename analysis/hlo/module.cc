@@ -52,7 +52,7 @@ int OffsetVectorOperand(const Instruction& instr) {
 }
 
 bool IsElementwiseOpcode(std::string_view opcode) {
-  static constexpr std::array<std::string_view, 57> kOps = {
+  static constexpr std::array<std::string_view, 53> kOps = {
       "abs",
       "add",
       "and",
@@ -106,10 +106,6 @@ bool IsElementwiseOpcode(std::string_view opcode) {
       "tanh",
       "xor",
       "optimization-barrier",
-      "cosh",
-      "sinh",
-      "acos",
-      "asin",
   };
   return std::find(kOps.begin(), kOps.end(), opcode) != kOps.end();
 }

@@ -7,7 +7,9 @@
 //
 // The reader keeps the attributes the indexing analysis needs in typed form
 // (checked at read time, errors with line and column) and every attribute's
-// raw text. An unknown opcode reads fine; only asking for its map fails.
+// raw text. An opcode outside XLA's list (opcodes.h) is a parse error; a
+// known one without an indexing map reads fine, only asking for its map
+// fails.
 #ifndef IXA_ANALYSIS_HLO_MODULE_H_
 #define IXA_ANALYSIS_HLO_MODULE_H_
 

@@ -15,6 +15,7 @@
 #include "analysis/hlo/attributes.h"
 #include "analysis/hlo/lexer.h"
 #include "analysis/hlo/module.h"
+#include "analysis/hlo/opcodes.h"
 #include "analysis/hlo/verifier.h"
 
 namespace ixa::hlo {
@@ -352,6 +353,9 @@ Result<Instruction*> ModuleBuilder::ParseInstructionRhs(
                           "expected an element type (f32, s32, pred, "
                           "...), found '" +
                               std::string(opcode) + "'");
+  }
+  if (!IsKnownOpcode(opcode)) {
+    return Cursor::FailAt(op_pos, UnknownOpcodeMessage(opcode));
   }
   if (!c_.Consume('(')) return c_.Fail("'(' after the opcode");
   if (opcode == "constant") {

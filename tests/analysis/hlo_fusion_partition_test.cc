@@ -61,7 +61,7 @@ ENTRY %main {
   CHECK(pos("p") < pos("r"));
 }
 
-TEST_CASE("HLO reader: unknown opcodes read fine, their maps are refused",
+TEST_CASE("HLO reader: opcodes without a map read fine, their maps are refused",
           "[hlo]") {
   auto m = ParseOrDie(R"(
     p0 = f32[8,8] parameter(0)

@@ -1,16 +1,18 @@
-// Subcommands of `ixa` besides `query`, implemented in ops_layouts.cc.
+// Subcommands of `ixa` besides `query` and `emit`, implemented in
+// layout_commands.cc.
 #ifndef IXA_TOOLS_IXA_COMMANDS_H_
 #define IXA_TOOLS_IXA_COMMANDS_H_
 
 namespace ixa::cli {
 
 // `ixa devices [--json]`: the built-in device descriptions, as a table or
-// as JSON Lines (one object per device). argv[1] is "devices".
+// as JSON Lines (one object per device). argv[1] is "devices". Exit codes:
+// 0 ok, 64 usage, 73 standard output cannot be written.
 int RunDevicesCommand(int argc, char** argv);
 
-// `ixa draw`: renders a layout to SVG (see ops_layouts.cc for the flags).
+// `ixa draw`: renders a layout to SVG (`ixa draw --help` lists the flags).
 // argv[1] is "draw". Exit codes: 0 ok, 1 invalid layout, 64 usage,
-// 73 when the output file cannot be written.
+// 73 when the output cannot be written.
 int RunDrawCommand(int argc, char** argv);
 
 }  // namespace ixa::cli

@@ -1,20 +1,20 @@
-// The `emit` op's dispatcher and the `ixa emit` command (spec/cli.md).
-#include <cstring>
-#include <fstream>
+// The `emit` op's dispatcher and the `ixa emit` command.
+#include <algorithm>
 #include <iostream>
 #include <sstream>
 #include <string>
 
+#include "analysis/hlo/module.h"
+#include "emit/pto/pto_codegen.h"
+#include "hw/device.h"
+#include "hw/dtype.h"
+#include "hw/pto.h"
+#include "tools/ixa/command_line.h"
 #include "tools/ixa/emit_ops.h"
+#include "tools/ixa/query_server.h"
 
 namespace ixa::cli {
 namespace {
-
-constexpr int kExitOk = 0;
-constexpr int kExitFailed = 1;
-constexpr int kExitUsage = 64;
-constexpr int kExitNoInput = 66;
-constexpr int kExitCannotWrite = 73;
 
 Result<Json> Emit(const Json& request, ExprContext& ctx) {
   IXA_ASSIGN_OR_RETURN(std::string target, GetString(request, "target"));
@@ -35,27 +35,165 @@ const char kEmitUsage[] =
     "                --shape N,C,H,W [--order d_major|c1_major]\n"
     "                [--kernel NAME] [-o FILE]\n"
     "\n"
-    "Prints the generated code of the `emit` query op without the JSON\n"
-    "wrapping (spec/cli.md); with --stages, the code after every lowering\n"
-    "step, each under a `// ---- stage: NAME` line.\n";
+    "Prints the code that the `emit` request of `ixa query` generates,\n"
+    "without the JSON wrapping (docs/protocol.md).\n"
+    "\n"
+    "flags (each one also as --flag=value; the switches --stages and --host\n"
+    "also as --stages=true or --stages=false):\n"
+    "  --target T         cpp, cuda or mlir: a kernel for a fusion of\n"
+    "                     FILE.hlo; pto: a layout conversion kernel for\n"
+    "                     Ascend (no FILE). Required.\n"
+    "  --fusion NAME      the fusion computation to emit (default: the\n"
+    "                     entry's root fusion, else the entry computation)\n"
+    "  --device D         a built-in GPU, see `ixa devices` (default h100)\n"
+    "  --kernel NAME      the kernel's name, a C identifier (default: from\n"
+    "                     the fusion's name, or the conversion's)\n"
+    "  --stages           cpp, cuda, mlir: print the code after every\n"
+    "                     lowering step, each under a `// ---- stage: NAME`\n"
+    "                     line\n"
+    "  --host             mlir only: grid ids as loops, to run on the CPU\n"
+    "  --arch A           pto: a2a3 or a5\n"
+    "  --conversion C     pto: one of transpose_2d, nd_to_nz, nz_to_nd,\n"
+    "                     nchw_to_nc1hwc0, nc1hwc0_to_nchw,\n"
+    "                     nc1hwc0_to_fractal_z, ncdhw_to_fractal_z_3d\n"
+    "  --dtype T          pto: the element type (f16, f32, s8, ...)\n"
+    "  --shape D,D,..     pto: the source shape, comma-separated sizes\n"
+    "  --order O          pto: d_major (default) or c1_major\n"
+    "  -o, --output FILE  write the code to FILE ('-': standard output, the\n"
+    "                     default)\n"
+    "  -h, --help         print this help\n"
+    "  FILE.hlo           the HLO module, as text; '-' reads standard input\n"
+    "\n"
+    "Errors in FILE.hlo print as FILE:LINE:COL: error: MESSAGE (<stdin> for\n"
+    "standard input; without LINE:COL when the error has no place).\n"
+    "\n"
+    "exit codes:\n"
+    "  0   the code was printed\n"
+    "  1   FILE.hlo is not valid HLO, or its fusion (or the pto conversion)\n"
+    "      cannot be emitted\n"
+    "  64  usage error: unknown flag, missing or bad flag value, a flag of\n"
+    "      the other kind of target, FILE missing or extra\n"
+    "  66  FILE.hlo cannot be read\n"
+    "  70  internal error\n"
+    "  73  the output cannot be written\n";
 
-// "2,3,4" -> [2,3,4]; false when malformed.
-bool ParseIntList(const std::string& text, Json* out) {
-  *out = Json::array();
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    if (item.empty()) return false;
-    size_t used = 0;
-    try {
-      long long v = std::stoll(item, &used);
-      if (used != item.size()) return false;
-      out->push_back(v);
-    } catch (const std::exception&) {
-      return false;
+constexpr FlagSpec kEmitFlags[] = {
+    {"--target"},
+    {"--fusion"},
+    {"--device"},
+    {"--kernel"},
+    {"--stages", "", false},
+    {"--host", "", false},
+    {"--arch"},
+    {"--conversion"},
+    {"--dtype"},
+    {"--shape"},
+    {"--order"},
+    {"--output", "-o"},
+};
+
+std::string Join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+// The request of the command line's flags; a usage error names the flag.
+Result<Json> RequestOfFlags(const CommandLine& line) {
+  auto bad = [](const std::string& message) {
+    return Error::BadRequest(message);
+  };
+  if (!line.Has("--target")) return bad("--target is required");
+  const std::string target = line.Get("--target");
+  const bool pto = target == "pto";
+  if (!pto && target != "cpp" && target != "cuda" && target != "mlir") {
+    return bad("--target must be cpp, cuda, mlir or pto; got '" + target + "'");
+  }
+  Json request = {{"op", "emit"}, {"target", target}};
+  for (const char* flag :
+       {"--arch", "--conversion", "--dtype", "--shape", "--order"}) {
+    if (!pto && line.Has(flag)) {
+      return bad(std::string(flag) + " applies to --target pto only");
     }
   }
-  return !out->empty();
+  for (const char* flag : {"--fusion", "--device", "--stages", "--host"}) {
+    if (pto && line.Has(flag)) {
+      return bad(std::string(flag) + " does not apply to --target pto");
+    }
+  }
+  if (line.On("--host") && target != "mlir") {
+    return bad("--host applies to --target mlir only");
+  }
+  if (line.Has("--fusion")) request["fusion"] = line.Get("--fusion");
+  if (line.Has("--device")) {
+    // The devices with a GPU launch model: the emitters plan for one.
+    std::vector<std::string> gpus;
+    for (const hw::Device& d : hw::BuiltinDevices()) {
+      if (d.HasLaunchModel()) gpus.push_back(d.name);
+    }
+    std::string device = line.Get("--device");
+    std::optional<hw::Device> known = hw::FindDevice(device);
+    if (!known || !known->HasLaunchModel()) {
+      return bad("--device must be a built-in GPU (" + Join(gpus) + "); got '" +
+                 device + "'" +
+                 (known ? ", which has no GPU launch model" : ""));
+    }
+    request["device"] = device;
+  }
+  if (line.Has("--kernel")) {
+    std::string kernel = line.Get("--kernel");
+    if (!IsCIdentifier(kernel)) {
+      return bad("--kernel must be a C identifier; got '" + kernel + "'");
+    }
+    request["kernel"] = kernel;
+  }
+  if (line.On("--stages")) request["stages"] = true;
+  if (line.On("--host")) request["host"] = true;
+  if (!pto) return request;
+  for (const char* flag : {"--arch", "--conversion", "--dtype", "--shape"}) {
+    if (!line.Has(flag)) {
+      return bad(std::string(flag) + " is required with --target pto");
+    }
+  }
+  std::string arch = line.Get("--arch");
+  if (!hw::pto::ParseArch(arch)) {
+    return bad("--arch must be a2a3 or a5; got '" + arch + "'");
+  }
+  std::string conversion = line.Get("--conversion");
+  const auto& conversions = emit::pto::PtoConversions();
+  if (std::find(conversions.begin(), conversions.end(), conversion) ==
+      conversions.end()) {
+    return bad("--conversion must be one of " + Join(conversions) + "; got '" +
+               conversion + "'");
+  }
+  std::string dtype = line.Get("--dtype");
+  if (!hw::FindDType(dtype)) {
+    return bad("--dtype must be one of " + hw::KnownDTypeNames() + "; got '" +
+               dtype + "'");
+  }
+  std::optional<std::vector<int64_t>> shape =
+      ParseIntListValue(line.Get("--shape"));
+  if (!shape) {
+    return bad("--shape takes comma-separated integers; got '" +
+               line.Get("--shape") + "'");
+  }
+  if (line.Has("--order")) {
+    std::string order = line.Get("--order");
+    if (order != "d_major" && order != "c1_major") {
+      return bad("--order must be d_major or c1_major; got '" + order + "'");
+    }
+    request["order"] = order;
+  }
+  request["arch"] = arch;
+  request["conversion"] = conversion;
+  request["dtype"] = dtype;
+  request["shape"] = *shape;
+  return request;
+}
+
+// 1 for an input that cannot be emitted, 70 for a failure of ixa itself.
+int FailureExitCode(const Error& e) {
+  return e.code == ErrorCode::kInternal ? kExitInternal : kExitSomeFailed;
 }
 
 }  // namespace
@@ -63,97 +201,52 @@ bool ParseIntList(const std::string& text, Json* out) {
 void RegisterEmitOps(OpTable& table) { table["emit"] = Emit; }
 
 int RunEmitCommand(int argc, char** argv) {
-  Json request = Json::object();
-  std::string input, output;
-  for (int i = 2; i < argc; ++i) {
-    std::string arg = argv[i];
-    auto value = [&](const char* field) -> bool {
-      if (i + 1 >= argc) {
-        std::cerr << "ixa emit: " << arg << " needs a value\n" << kEmitUsage;
-        return false;
-      }
-      request[field] = argv[++i];
-      return true;
-    };
-    if (arg == "--help" || arg == "-h") {
-      std::cout << kEmitUsage;
-      return kExitOk;
-    } else if (arg == "--target") {
-      if (!value("target")) return kExitUsage;
-    } else if (arg == "--fusion") {
-      if (!value("fusion")) return kExitUsage;
-    } else if (arg == "--device") {
-      if (!value("device")) return kExitUsage;
-    } else if (arg == "--kernel") {
-      if (!value("kernel")) return kExitUsage;
-    } else if (arg == "--arch") {
-      if (!value("arch")) return kExitUsage;
-    } else if (arg == "--conversion") {
-      if (!value("conversion")) return kExitUsage;
-    } else if (arg == "--dtype") {
-      if (!value("dtype")) return kExitUsage;
-    } else if (arg == "--order") {
-      if (!value("order")) return kExitUsage;
-    } else if (arg == "--shape") {
-      if (!value("shape")) return kExitUsage;
-      Json dims;
-      if (!ParseIntList(request["shape"].get<std::string>(), &dims)) {
-        std::cerr << "ixa emit: --shape takes comma-separated integers\n";
-        return kExitUsage;
-      }
-      request["shape"] = dims;
-    } else if (arg == "--stages") {
-      request["stages"] = true;
-    } else if (arg == "--host") {
-      request["host"] = true;
-    } else if (arg == "-o") {
-      if (i + 1 >= argc) {
-        std::cerr << "ixa emit: -o needs a file\n" << kEmitUsage;
-        return kExitUsage;
-      }
-      output = argv[++i];
-    } else if (!arg.empty() && arg[0] == '-' && arg != "-") {
-      std::cerr << "ixa emit: unknown flag '" << arg << "'\n" << kEmitUsage;
-      return kExitUsage;
-    } else if (input.empty()) {
-      input = arg;
-    } else {
-      std::cerr << "ixa emit: more than one input file\n" << kEmitUsage;
-      return kExitUsage;
-    }
+  std::optional<CommandLine> line =
+      ReadCommandLine("emit", argc, argv, kEmitFlags, kEmitUsage);
+  if (!line) return kExitUsage;
+  if (line->help) {
+    std::cout << kEmitUsage;
+    return kExitOk;
   }
-  if (!request.contains("target")) {
-    std::cerr << "ixa emit: --target is required\n" << kEmitUsage;
-    return kExitUsage;
+  Result<Json> request = RequestOfFlags(*line);
+  if (!request.ok()) {
+    return UsageError("emit", request.error().message, kEmitUsage);
   }
-  if (request["target"] != "pto") {
-    if (input.empty()) {
-      std::cerr << "ixa emit: an HLO file is required\n" << kEmitUsage;
-      return kExitUsage;
-    }
-    std::stringstream text;
-    if (input == "-") {
-      text << std::cin.rdbuf();
-    } else {
-      std::ifstream file(input, std::ios::binary);
-      if (!file) {
-        std::cerr << "ixa emit: cannot read '" << input << "'\n";
-        return kExitNoInput;
-      }
-      text << file.rdbuf();
-    }
-    request["hlo"] = text.str();
+  const bool pto = request->at("target") == "pto";
+  if (line->operands.size() > (pto ? 0u : 1u)) {
+    return UsageError(
+        "emit",
+        pto ? "--target pto reads no FILE; got '" + line->operands[0] + "'"
+            : "more than one input file",
+        kEmitUsage);
   }
-
+  // What an error is about: the HLO file, or the flags of a pto request.
+  std::string source = "ixa emit";
+  std::unique_ptr<hlo::Module> module;
+  if (!pto) {
+    if (line->operands.empty()) {
+      return UsageError("emit", "an HLO file is required", kEmitUsage);
+    }
+    const std::string& input = line->operands[0];
+    std::string text;
+    if (!ReadInput(input, &text)) {
+      std::cerr << "ixa emit: cannot read '" << input << "'\n";
+      return kExitNoInput;
+    }
+    source = input == "-" ? "<stdin>" : input;
+    Result<std::unique_ptr<hlo::Module>> parsed = hlo::ParseHloModule(text);
+    if (!parsed.ok()) {
+      std::cerr << CompilerStyleError(source, parsed.error()) << "\n";
+      return FailureExitCode(parsed.error());
+    }
+    module = std::move(parsed).value();
+  }
   ExprContext ctx;
-  Result<Json> result = Emit(request, ctx);
+  Result<Json> result = pto ? EmitPtoRequest(*request, ctx)
+                            : EmitFusionOfModule(*request, *module, ctx);
   if (!result.ok()) {
-    const Error& e = result.error();
-    std::cerr << "ixa emit: " << ErrorCodeName(e.code) << ": " << e.message;
-    if (e.line > 0)
-      std::cerr << " (line " << e.line << ", column " << e.column << ")";
-    std::cerr << "\n";
-    return kExitFailed;
+    std::cerr << CompilerStyleError(source, result.error()) << "\n";
+    return FailureExitCode(result.error());
   }
   std::string code;
   if (result->contains("stages")) {
@@ -165,15 +258,8 @@ int RunEmitCommand(int argc, char** argv) {
   } else {
     code = result->at("code").get<std::string>();
   }
-  if (output.empty()) {
-    std::cout << code;
-    return kExitOk;
-  }
-  std::ofstream out(output, std::ios::binary);
-  out << code;
-  if (!out) {
-    std::cerr << "ixa emit: cannot write '" << output << "'\n";
-    return kExitCannotWrite;
+  if (!WriteOutput("emit", line->Get("--output"), code)) {
+    return kExitCannotCreate;
   }
   return kExitOk;
 }

@@ -1,6 +1,6 @@
-// `emit` with targets "cpp", "cuda" and "mlir" (docs/protocol.md,
-// op `emit`): plans the fusion, lowers it through the
-// emitter's stages and prints the target's code.
+// `emit` with targets "cpp", "cuda" and "mlir" (docs/protocol.md, op
+// `emit`): plans the fusion, lowers it through the emitter's stages
+// (emit/pipeline.h) and prints the target's code.
 #include <cctype>
 
 #include "emit/pipeline.h"
@@ -28,17 +28,9 @@ std::string KernelName(const Json& request, const FusionRegion& region) {
   return out;
 }
 
-bool ValidIdentifier(const std::string& s) {
-  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
-  for (char c : s) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
-  }
-  return true;
-}
-
-}  // namespace
-
-Result<Json> EmitFusionRequest(const Json& request, ExprContext& ctx) {
+// The target and the switches of the request, checked before the module
+// is read.
+Result<emit::EmitOptions> GetEmitOptions(const Json& request) {
   IXA_ASSIGN_OR_RETURN(std::string target, GetString(request, "target"));
   emit::EmitOptions options;
   options.target = target == "cpp"    ? emit::Target::kCpp
@@ -55,13 +47,17 @@ Result<Json> EmitFusionRequest(const Json& request, ExprContext& ctx) {
   if (options.host && options.target != emit::Target::kMlir) {
     return Error::Invalid("'host' applies to target mlir only");
   }
-  IXA_ASSIGN_OR_RETURN(auto module, GetModule(request));
-  IXA_ASSIGN_OR_RETURN(FusionRegion region, GetRegion(request, *module));
+  return options;
+}
+
+Result<Json> EmitFusion(const Json& request, emit::EmitOptions options,
+                        const hlo::Module& module, ExprContext& ctx) {
+  IXA_ASSIGN_OR_RETURN(FusionRegion region, GetRegion(request, module));
   IXA_ASSIGN_OR_RETURN(hw::Device device, GetDevice(request));
   IXA_ASSIGN_OR_RETURN(std::string kernel,
                        GetOptionalString(request, "kernel"));
   if (kernel.empty()) kernel = KernelName(request, region);
-  if (!ValidIdentifier(kernel)) {
+  if (!IsCIdentifier(kernel)) {
     return Error::Invalid("field 'kernel' must be a C identifier; got '" +
                           kernel + "'");
   }
@@ -98,6 +94,28 @@ Result<Json> EmitFusionRequest(const Json& request, ExprContext& ctx) {
     response["stages"] = std::move(stages);
   }
   return response;
+}
+
+}  // namespace
+
+bool IsCIdentifier(const std::string& s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  for (char c : s) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  }
+  return true;
+}
+
+Result<Json> EmitFusionRequest(const Json& request, ExprContext& ctx) {
+  IXA_ASSIGN_OR_RETURN(emit::EmitOptions options, GetEmitOptions(request));
+  IXA_ASSIGN_OR_RETURN(auto module, GetModule(request));
+  return EmitFusion(request, std::move(options), *module, ctx);
+}
+
+Result<Json> EmitFusionOfModule(const Json& request, const hlo::Module& module,
+                                ExprContext& ctx) {
+  IXA_ASSIGN_OR_RETURN(emit::EmitOptions options, GetEmitOptions(request));
+  return EmitFusion(request, std::move(options), module, ctx);
 }
 
 }  // namespace ixa::cli

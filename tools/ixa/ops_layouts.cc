@@ -1,30 +1,13 @@
-// Layout ops of the query protocol (spec/cli.md "Layouts (hw)"): layout,
-// nested_layout, cute_layout, pto, warp_access; plus `ixa devices` and
-// `ixa draw`.
-//
-//   ixa draw --shape "f32[3,5]{1,0:T(2,2)}" [-o out.svg] [--cell PX]
-//            [--no-memory] [--title TEXT]
-//   ixa draw --thread-tile 16,4 [--subgroup-tile 2,1] [--batch-tile 2,4]
-//            [--outer-tile 1,1] [--element-tile 1,4]
-//            [--subgroup-strides 1,0] [--thread-strides 1,16]
-//            [--subgroup-size N] [--num-subgroups N] [-o out.svg] ...
-//
-// The nested form is chosen by --thread-tile. Omitted tiles are 1s; omitted
-// strides are the compact row-major ones (last dim fastest) of their tiles.
-// Without -o the SVG goes to standard output.
+// Layout ops of the query protocol (docs/protocol.md, "Layouts"): layout,
+// nested_layout, cute_layout, pto, warp_access. `ixa devices` and
+// `ixa draw` are in layout_commands.cc.
 #include <cstring>
-#include <fstream>
-#include <iomanip>
-#include <iostream>
-#include <sstream>
 
 #include "hw/cute.h"
 #include "hw/device.h"
 #include "hw/nested_layout.h"
 #include "hw/pto.h"
-#include "hw/svg.h"
 #include "hw/xla_layout.h"
-#include "tools/ixa/commands.h"
 #include "tools/ixa/device_request.h"
 #include "tools/ixa/protocol.h"
 
@@ -360,41 +343,6 @@ Result<Json> WarpAccessOp(const Json& req, ExprContext& ctx) {
   return out;
 }
 
-// ------------------------------------------------------------ commands
-
-bool ParseIntList(const std::string& s, std::vector<int64_t>* out) {
-  out->clear();
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    try {
-      size_t used = 0;
-      out->push_back(std::stoll(item, &used));
-      if (used != item.size()) return false;
-    } catch (...) {
-      return false;
-    }
-  }
-  return !out->empty();
-}
-
-constexpr const char* kDrawUsage =
-    "usage: ixa draw --shape SHAPE [-o FILE] [--cell PX] [--no-memory] "
-    "[--title TEXT]\n"
-    "       ixa draw --thread-tile T,.. [--subgroup-tile ..] [--batch-tile ..] "
-    "[--outer-tile ..]\n"
-    "                [--element-tile ..] [--subgroup-strides ..] "
-    "[--thread-strides ..]\n"
-    "                [--subgroup-size N] [--num-subgroups N] [-o FILE] [--cell "
-    "PX] [--title TEXT]\n";
-
-std::vector<int64_t> CompactStrides(const std::vector<int64_t>& tiles) {
-  std::vector<int64_t> s(tiles.size(), 1);
-  for (int i = static_cast<int>(tiles.size()) - 2; i >= 0; --i)
-    s[i] = s[i + 1] * tiles[i + 1];
-  return s;
-}
-
 }  // namespace
 
 void RegisterLayoutOps(OpTable& table) {
@@ -403,156 +351,6 @@ void RegisterLayoutOps(OpTable& table) {
   table["cute_layout"] = CuteOp;
   table["pto"] = PtoOp;
   table["warp_access"] = WarpAccessOp;
-}
-
-int RunDevicesCommand(int argc, char** argv) {
-  bool json = false;
-  for (int i = 2; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--json") == 0) {
-      json = true;
-    } else {
-      std::cerr << "usage: ixa devices [--json]\n";
-      return 64;
-    }
-  }
-  if (json) {
-    for (const hw::Device& d : hw::BuiltinDevices())
-      std::cout << DeviceJson(d).dump() << "\n";
-    return 0;
-  }
-  std::cout << std::left << std::setw(11) << "name" << std::setw(8) << "vendor"
-            << std::right << std::setw(5) << "warp" << std::setw(8) << "sector"
-            << std::setw(6) << "line" << std::setw(7) << "banks"
-            << std::setw(11) << "DRAM GB/s" << std::setw(8) << "fp32 TF"
-            << std::setw(8) << "bf16 TF" << std::setw(6) << "SMs"
-            << "\n";
-  for (const hw::Device& d : hw::BuiltinDevices()) {
-    std::cout << std::left << std::setw(11) << d.name << std::setw(8)
-              << d.vendor << std::right << std::setw(5) << d.warp_size
-              << std::setw(8) << d.sector_bytes << std::setw(6) << d.line_bytes
-              << std::setw(7) << d.smem_banks << std::setw(11) << d.dram_gbps
-              << std::setw(8) << d.peak_tflops_fp32 << std::setw(8)
-              << d.peak_tflops_bf16 << std::setw(6) << d.sm_count << "\n";
-  }
-  return 0;
-}
-
-int RunDrawCommand(int argc, char** argv) {
-  std::string shape_text, output, title;
-  int cell = 0;
-  bool memory = true;
-  std::map<std::string, std::vector<int64_t>> lists;
-  int64_t subgroup_size = 0, num_subgroups = 0;
-  const std::vector<std::string> list_flags = {
-      "--subgroup-tile", "--batch-tile",   "--outer-tile",
-      "--thread-tile",   "--element-tile", "--subgroup-strides",
-      "--thread-strides"};
-  for (int i = 2; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&]() -> const char* {
-      return i + 1 < argc ? argv[++i] : nullptr;
-    };
-    if (a == "--help" || a == "-h") {
-      std::cout << kDrawUsage;
-      return 0;
-    }
-    if (a == "--no-memory") {
-      memory = false;
-      continue;
-    }
-    const char* v = value();
-    if (!v) {
-      std::cerr << "ixa draw: " << a << " needs a value\n" << kDrawUsage;
-      return 64;
-    }
-    try {
-      if (a == "--shape") {
-        shape_text = v;
-      } else if (a == "-o" || a == "--output") {
-        output = v;
-      } else if (a == "--title") {
-        title = v;
-      } else if (a == "--cell") {
-        cell = std::stoi(v);
-      } else if (a == "--subgroup-size") {
-        subgroup_size = std::stoll(v);
-      } else if (a == "--num-subgroups") {
-        num_subgroups = std::stoll(v);
-      } else if (std::find(list_flags.begin(), list_flags.end(), a) !=
-                 list_flags.end()) {
-        if (!ParseIntList(v, &lists[a])) throw std::invalid_argument(a);
-      } else {
-        std::cerr << "ixa draw: unknown flag " << a << "\n" << kDrawUsage;
-        return 64;
-      }
-    } catch (const std::exception&) {
-      std::cerr << "ixa draw: bad value for " << a << ": " << v << "\n";
-      return 64;
-    }
-  }
-  if (cell < 0 || cell > 200) {
-    std::cerr << "ixa draw: --cell must be in [1, 200]\n";
-    return 64;
-  }
-  hw::SvgOptions options{cell, memory, title};
-  std::string svg;
-  if (!shape_text.empty()) {
-    auto shape = hw::ParseXlaShape(shape_text);
-    if (!shape.ok()) {
-      std::cerr << "ixa draw: " << shape.error().ToString() << "\n";
-      return 1;
-    }
-    ExprContext ctx;
-    auto info = hw::AnalyzeTiledLayout(*shape, &ctx);
-    if (!info.ok()) {
-      std::cerr << "ixa draw: " << info.error().ToString() << "\n";
-      return 1;
-    }
-    svg = hw::DrawTiledLayoutSvg(*shape, options);
-  } else if (lists.count("--thread-tile")) {
-    const size_t r = lists["--thread-tile"].size();
-    for (const std::string& f : list_flags) {
-      if (!lists.count(f)) {
-        lists[f] = f.find("strides") == std::string::npos
-                       ? std::vector<int64_t>(r, 1)
-                       : std::vector<int64_t>();
-      }
-    }
-    if (lists["--subgroup-strides"].empty())
-      lists["--subgroup-strides"] = CompactStrides(lists["--subgroup-tile"]);
-    if (lists["--thread-strides"].empty())
-      lists["--thread-strides"] = CompactStrides(lists["--thread-tile"]);
-    auto l = hw::MakeNestedLayout(
-        lists["--subgroup-tile"], lists["--batch-tile"], lists["--outer-tile"],
-        lists["--thread-tile"], lists["--element-tile"],
-        lists["--subgroup-strides"], lists["--thread-strides"]);
-    if (!l.ok()) {
-      std::cerr << "ixa draw: " << l.error().ToString() << "\n";
-      return 1;
-    }
-    if (subgroup_size < 0 || num_subgroups < 0 || subgroup_size > 4096 ||
-        num_subgroups > 4096) {
-      std::cerr << "ixa draw: --subgroup-size and --num-subgroups must be in "
-                   "[1, 4096]\n";
-      return 64;
-    }
-    svg = hw::DrawNestedLayoutSvg(
-        *l, hw::NestedIds{subgroup_size, num_subgroups}, options);
-  } else {
-    std::cerr << kDrawUsage;
-    return 64;
-  }
-  if (output.empty() || output == "-") {
-    std::cout << svg;
-    return 0;
-  }
-  std::ofstream out(output);
-  out << svg;
-  if (!out) {
-    std::cerr << "ixa draw: cannot write " << output << "\n";
-    return 73;
-  }
-  return 0;
 }
 
 }  // namespace ixa::cli
