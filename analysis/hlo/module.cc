@@ -52,7 +52,7 @@ int OffsetVectorOperand(const Instruction& instr) {
 }
 
 bool IsElementwiseOpcode(std::string_view opcode) {
-  static constexpr std::array<std::string_view, 53> kOps = {
+  static constexpr std::array<std::string_view, 61> kOps = {
       "abs",
       "add",
       "and",
@@ -106,6 +106,14 @@ bool IsElementwiseOpcode(std::string_view opcode) {
       "tanh",
       "xor",
       "optimization-barrier",
+      "acos",
+      "acosh",
+      "asin",
+      "asinh",
+      "atan",
+      "atanh",
+      "cosh",
+      "sinh",
   };
   return std::find(kOps.begin(), kOps.end(), opcode) != kOps.end();
 }

@@ -10,9 +10,14 @@ namespace ixa::hlo {
 namespace {
 
 // Sorted, so that a lookup is a binary search; the static_assert below
-// keeps it sorted.
-constexpr std::array<std::string_view, 127> kOpcodes = {
+// keeps it sorted. Besides XLA's long-standing opcodes, the inverse and
+// hyperbolic trigonometric ops (acos ... sinh) that XLA's newer HLO and
+// its emitter tests use: they read, index as elementwise ops, and the code
+// generators answer unsupported where they cannot emit them.
+constexpr std::array<std::string_view, 135> kOpcodes = {
     "abs",
+    "acos",
+    "acosh",
     "add",
     "add-dependency",
     "after-all",
@@ -24,10 +29,14 @@ constexpr std::array<std::string_view, 127> kOpcodes = {
     "all-reduce-start",
     "all-to-all",
     "and",
+    "asin",
+    "asinh",
     "async-done",
     "async-start",
     "async-update",
+    "atan",
     "atan2",
+    "atanh",
     "batch-norm-grad",
     "batch-norm-inference",
     "batch-norm-training",
@@ -54,6 +63,7 @@ constexpr std::array<std::string_view, 127> kOpcodes = {
     "copy",
     "copy-done",
     "copy-start",
+    "cosh",
     "cosine",
     "count-leading-zeros",
     "custom-call",
@@ -126,6 +136,7 @@ constexpr std::array<std::string_view, 127> kOpcodes = {
     "shift-right-logical",
     "sign",
     "sine",
+    "sinh",
     "slice",
     "sort",
     "sqrt",
