@@ -44,6 +44,8 @@
 
 #include <optional>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "analysis/emitters/plan.h"
@@ -54,7 +56,27 @@
 
 namespace ixa {
 
+// Which cost model answers: ixa's own (the default) or XLA's GPU
+// performance model, exactly (analysis/uses/xla_performance_model.h).
+enum class CostModel { kIxa, kXla };
+const char* CostModelName(CostModel model);  // "ixa", "xla"
+std::optional<CostModel> CostModelFromName(std::string_view name);
+
+// One operand's read, in either model.
+struct OperandCost {
+  int parameter = 0;
+  std::string name;
+  int64_t bytes_total = 0;  // bytes read, re-reads included
+  int64_t bytes_net = 0;    // distinct bytes read (from DRAM)
+  double read_time_us = 0;
+  bool coalesced = true;
+  // xla: the operand's utilization (reads per element); ixa: reads per
+  // element of the operand.
+  double utilization = 0;
+};
+
 struct FusionCost {
+  CostModel model = CostModel::kIxa;
   EmitterKind emitter = EmitterKind::kLoop;
   std::optional<ReductionKind> reduction_kind;
   LaunchDimensions launch;
@@ -67,6 +89,10 @@ struct FusionCost {
   int64_t matrix_flops = 0;  // the part of flops on the matrix units
   double active_fraction = 1;
   double memory_us = 0, compute_us = 0, time_us = 0;
+  // The kernel's time (time_us is the same), the write part of memory_us,
+  // and the launch overhead a plan adds per kernel (not in exec_us).
+  double exec_us = 0, write_us = 0, launch_overhead_us = 1;
+  std::vector<OperandCost> operands;
   std::vector<OperandUtilization> utilization;
   std::vector<OperandCoalescing> coalescing;
   std::vector<UnknownOperand> unknown;
@@ -76,7 +102,28 @@ struct FusionCost {
   // Set when the emitters refuse the fusion (e.g. a reduction XLA would
   // decompose first): it is then costed with the loop emitter's plan.
   std::string note;
+  // The model's departures from XLA's (ixa) or what it does not cost
+  // (xla), in words.
+  std::vector<std::string> notes;
+  // xla: set when XLA's cost is undefined (a custom call of unknown cost);
+  // the times are then not meaningful.
+  std::optional<std::string> time_unknown;
 };
+
+struct CostOptions {
+  CostModel model = CostModel::kIxa;
+  // A fusion (XLA's fused counting rules) or one plain instruction; unset:
+  // RegionIsFusion.
+  std::optional<bool> is_fusion;
+};
+
+// A fused computation, or a group of more than one instruction, is a
+// fusion; one instruction of a computation on its own is a plain op.
+bool RegionIsFusion(const FusionRegion& region);
+
+// Bytes of `elements` elements of `shape`'s type: sub-byte types packed,
+// rounded up to whole bytes.
+int64_t BytesOfElements(const hlo::Shape& shape, int64_t elements);
 
 // Flops of one evaluation of `instr` (one output element).
 int64_t FlopsPerElement(const hlo::Instruction& instr);
@@ -99,6 +146,10 @@ struct RegionFlopsCount {
 Result<RegionFlopsCount> RegionFlops(const FusionRegion& region,
                                      ExprContext* ctx);
 
+struct XlaRunTime;
+// The report of an xla-model estimate.
+FusionCost FusionCostFromXla(const XlaRunTime& time, const hw::Device& device);
+
 // Bytes the plan writes (see the header).
 int64_t PlanBytesWritten(const EmitterPlan& plan);
 
@@ -108,6 +159,10 @@ void FinishCost(const hw::Device& device, FusionCost* cost);
 
 Result<FusionCost> EstimateFusionCost(const FusionRegion& region,
                                       const hw::Device& device,
+                                      ExprContext* ctx);
+Result<FusionCost> EstimateFusionCost(const FusionRegion& region,
+                                      const hw::Device& device,
+                                      const CostOptions& options,
                                       ExprContext* ctx);
 
 }  // namespace ixa

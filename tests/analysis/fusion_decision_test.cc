@@ -1,6 +1,6 @@
-// fusion_decision (analysis/uses/fusion_decision): unfused = two kernels
-// with the intermediate written and read; fused = the consumer's plan with
-// the producer recomputed per exact read counts.
+// fusion_decision (analysis/uses/fusion_decision): unfused = the producer's
+// and the consumers' kernels with the intermediate written and read; fused =
+// the fused kernels, the producer recomputed per exact read counts.
 #include "analysis/uses/fusion_decision.h"
 
 #include <catch2/catch.hpp>
@@ -16,15 +16,20 @@ struct Decided {
 };
 
 Decided Decide(const std::string& hlo, const char* producer,
-               const char* consumer, const char* device = "h100") {
+               const char* consumer, const char* device = "h100",
+               CostModel model = CostModel::kIxa) {
   Decided out;
   out.module = testing::ParseOrDie(hlo);
   ExprContext ctx;
-  auto d = DecideFusion(*out.module->entry(), producer, consumer,
-                        *hw::FindDevice(device), &ctx);
+  DecisionOptions options;
+  options.consumer = consumer;
+  options.model = model;
+  auto d = DecideFusion(*out.module, producer, options, *hw::FindDevice(device),
+                        &ctx);
   INFO((d.ok() ? "" : d.error().ToString()));
   REQUIRE(d.ok());
   out.d = *d;
+  REQUIRE(!out.d.consumers.empty());
   return out;
 }
 
@@ -43,16 +48,17 @@ TEST_CASE("fusion decision: an elementwise producer is fused",
   // Unfused: x reads and writes 4 MiB, a reads 8 MiB and writes 4 MiB.
   CHECK(d.producer.bytes_read == mb4);
   CHECK(d.producer.bytes_written == mb4);
-  CHECK(d.consumer.bytes_read == 2 * mb4);
-  CHECK(d.unfused_us == Approx(d.producer.time_us + d.consumer.time_us + 2));
+  CHECK(d.first()->unfused.bytes_read == 2 * mb4);
+  CHECK(d.unfused_us ==
+        Approx(d.producer.time_us + d.first()->unfused.time_us + 2));
   // Fused: the intermediate never touches memory; each element of x is
   // computed once.
-  CHECK(d.recompute_factor == 1.0);
-  CHECK(d.producer_reads == 1 << 20);
-  CHECK(d.fused.bytes_read == 2 * mb4);
-  CHECK(d.fused.bytes_written == mb4);
-  CHECK(d.fused.flops == 2 * (1 << 20));
-  CHECK(d.fused_us == Approx(d.fused.time_us + 1));
+  CHECK(d.first()->recompute_factor == 1.0);
+  CHECK(d.first()->producer_reads == 1 << 20);
+  CHECK(d.first()->fused.bytes_read == 2 * mb4);
+  CHECK(d.first()->fused.bytes_written == mb4);
+  CHECK(d.first()->fused.flops == 2 * (1 << 20));
+  CHECK(d.fused_us == Approx(d.first()->fused.time_us + 1));
   CHECK_FALSE(d.producer_kept);
   CHECK(d.fuse);
   CHECK(d.speedup == Approx(d.unfused_us / d.fused_us));
@@ -76,12 +82,16 @@ TEST_CASE("fusion decision: recomputing an expensive producer is refused",
     })",
                      "d", "c");
   const FusionDecision& d = r.d;
-  CHECK(d.recompute_factor == 4096.0);
-  CHECK(d.producer_elements_read == 64 * 64);
-  CHECK(d.fused.flops == d.consumer.flops + int64_t{64} * 64 * 4096 * 2 * 64);
-  CHECK(d.fused.compute_us > d.fused.memory_us);
+  CHECK(d.first()->recompute_factor == 4096.0);
+  CHECK(d.first()->producer_elements_read == 64 * 64);
+  CHECK(d.first()->fused.flops ==
+        d.first()->unfused.flops + int64_t{64} * 64 * 4096 * 2 * 64);
+  CHECK(d.first()->fused.compute_us > d.first()->fused.memory_us);
   CHECK_FALSE(d.fuse);
   CHECK(d.speedup < 1);
+  // XLA never fuses a dot: the refusal names the rule.
+  CHECK_FALSE(d.legal);
+  CHECK(d.rule == "not_fusible");
 }
 
 TEST_CASE("fusion decision: read counts, kept producers, reductions",
@@ -96,11 +106,12 @@ TEST_CASE("fusion decision: read counts, kept producers, reductions",
     })",
                      "x", "t");
   // t alone reads each element of x once.
-  CHECK(r.d.recompute_factor == 1.0);
+  CHECK(r.d.first()->recompute_factor == 1.0);
   // x has another user (a): its kernel still runs when fused into t.
   CHECK(r.d.producer_kept);
   CHECK(r.d.fused_kernels == 2);
-  CHECK(r.d.fused_us == Approx(r.d.fused.time_us + r.d.producer.time_us + 2));
+  CHECK(r.d.fused_us ==
+        Approx(r.d.first()->fused.time_us + r.d.producer.time_us + 2));
   // A producer fusion into a reduction fusion: the fused kernel keeps the
   // reduction plan and reads the producer's operand through it.
   r = Decide(R"(
@@ -117,12 +128,12 @@ TEST_CASE("fusion decision: read counts, kept producers, reductions",
       ROOT r = f32[128] fusion(x), kind=kInput, calls=fr
     })",
              "x", "r");
-  CHECK(r.d.fused.emitter == EmitterKind::kReduction);
-  CHECK(r.d.recompute_factor == 1.0);
-  REQUIRE(r.d.fused.coalescing.size() == 1);
-  CHECK(r.d.fused.coalescing[0].name == "p0");
-  CHECK(r.d.fused.coalescing[0].coalesced);
-  CHECK(r.d.fused.bytes_read == 128 * 512 * 4);
+  CHECK(r.d.first()->fused.emitter == EmitterKind::kReduction);
+  CHECK(r.d.first()->recompute_factor == 1.0);
+  REQUIRE(r.d.first()->fused.coalescing.size() == 1);
+  CHECK(r.d.first()->fused.coalescing[0].name == "p0");
+  CHECK(r.d.first()->fused.coalescing[0].coalesced);
+  CHECK(r.d.first()->fused.bytes_read == 128 * 512 * 4);
   CHECK(r.d.fuse);
 }
 
@@ -136,13 +147,20 @@ TEST_CASE("fusion decision: bad requests", "[uses][decision]") {
     })");
   ExprContext ctx;
   const hw::Device h100 = *hw::FindDevice("h100");
-  auto d = DecideFusion(*module->entry(), "x", "y", h100, &ctx);
+  DecisionOptions options;
+  options.consumer = "y";
+  auto d = DecideFusion(*module, "x", options, h100, &ctx);
   REQUIRE_FALSE(d.ok());
   CHECK(d.error().code == ErrorCode::kInvalidArgument);
-  d = DecideFusion(*module->entry(), "nope", "a", h100, &ctx);
+  options.consumer = "a";
+  d = DecideFusion(*module, "nope", options, h100, &ctx);
   REQUIRE_FALSE(d.ok());
   CHECK(d.error().code == ErrorCode::kInvalidArgument);
-  d = DecideFusion(*module->entry(), "p0", "x", h100, &ctx);
+  d = DecideFusion(*module, "p0", options, h100, &ctx);
+  REQUIRE_FALSE(d.ok());
+  CHECK(d.error().code == ErrorCode::kInvalidArgument);
+  // The root has no users to be fused into.
+  d = DecideFusion(*module, "a", DecisionOptions(), h100, &ctx);
   REQUIRE_FALSE(d.ok());
   CHECK(d.error().code == ErrorCode::kInvalidArgument);
 }
