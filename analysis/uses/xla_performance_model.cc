@@ -28,7 +28,8 @@ int NarrowestBits(const Shape& shape) {
     return bits;
   }
   if (!shape.IsArray()) return INT32_MAX;
-  return std::max(8, hlo::ElementBits(shape.type));
+  if (shape.type == hlo::ElementType::kPred) return 8;
+  return hlo::ElementBits(shape.type);
 }
 
 int WidestBits(const Shape& shape) {
