@@ -154,7 +154,10 @@ Result<FusionDecision> DecideFusion(const hlo::Module& module,
                      entry.root(), options.model, /*cost_when_illegal=*/true,
                      device, ctx));
     cd.legality = pair.legality;
-    if (!pair.legality.legal && d.legal) {
+    // Bitcast users are skipped, not fused: XLA asks only that the producer
+    // fuse into every other user.
+    const bool bitcast_user = !cg.is_fusion && cg.root->opcode == "bitcast";
+    if (!pair.legality.legal && d.legal && !bitcast_user) {
       d.legal = false;
       d.rule = pair.legality.rule;
       d.reason = "'" + cname + "': " + pair.legality.reason;
@@ -168,19 +171,34 @@ Result<FusionDecision> DecideFusion(const hlo::Module& module,
       times_known = false;
     }
     CountProducerReads(c, proot, ctx, &cd);
-    const bool is_bitcast = !cg.is_fusion && cg.root->opcode == "bitcast";
-    if (is_bitcast) ++bitcast_users;
-    consumer_sum += c.exec_us();
-    fused_sum += cd.fused.exec_us;
-    ++fused_consumers;
     d.consumers.push_back(std::move(cd));
+    if (bitcast_user && options.model == CostModel::kIxa) {
+      // A bitcast is no kernel: it stays, reading the producer's output.
+      ++bitcast_users;
+      continue;
+    }
+    consumer_sum += c.exec_us();
+    fused_sum += d.consumers.back().fused.exec_us;
+    ++fused_consumers;
+  }
+  int selected_bitcasts = 0;
+  for (const ConsumerDecision& c : d.consumers) {
+    const KernelGroup& cg = flat.kernels.at(c.name);
+    selected_bitcasts += !cg.is_fusion && cg.root->opcode == "bitcast";
+  }
+  if (d.legal && !d.consumers.empty() &&
+      selected_bitcasts == static_cast<int>(d.consumers.size())) {
+    d.legal = false;
+    d.rule = "bitcast_consumer";
+    d.reason = "only bitcast users: bitcasts are fused only as producers";
   }
   if (producer_is_root) d.producer_kept = true;
   if (options.model == CostModel::kIxa && bitcast_users > 0) {
     d.producer_kept = true;
     d.notes.push_back(
         "a bitcast user keeps the producer's kernel alive: XLA counts it as "
-        "fused, ixa keeps the producer's kernel and its write");
+        "a fused kernel, ixa as no kernel at all, and keeps the producer's "
+        "kernel and its write");
   }
   // Get-tuple-elements of a multi-output producer whose users were not all
   // selected keep it alive too (they were counted as kept consumers).
