@@ -30,6 +30,9 @@ namespace {
 
 bool Inlinable(const Instruction& instr) {
   if (instr.opcode != "fusion" || !instr.called()) return false;
+  // A custom fusion (a library kernel, a hand-written one) is not XLA's to
+  // regroup.
+  if (instr.Attribute("kind") == "kCustom") return false;
   const hlo::Computation& body = *instr.called();
   if (!body.root() || body.root()->opcode == "parameter") return false;
   for (const Instruction* p : body.post_order()) {

@@ -46,10 +46,10 @@ struct FlatModule {
 // The module with every fusion of the entry computation inlined: a
 // fusion's instructions are named `<fusion>.<name>` (made unique), its
 // root takes the fusion's name, its parameters become its operands. A
-// fusion whose root is a parameter, or that calls no computation, stays
-// as it is (a plain instruction). Instructions a fused computation does
-// not use are dropped. Errors: a module the reader refuses once printed
-// (an internal error).
+// custom fusion, a fusion whose root is a parameter, or one that calls no
+// computation, stays as it is (a plain instruction). Instructions a fused
+// computation does not use are dropped. Errors: a module the reader refuses
+// once printed (an internal error).
 Result<FlatModule> FlattenFusions(const hlo::Module& module);
 
 }  // namespace ixa

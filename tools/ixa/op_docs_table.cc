@@ -22,6 +22,11 @@ namespace {
   "HloModule m\\nENTRY e {\\n p = f32[1024,1024] parameter(0)\\n l = " \
   "f32[1024,1024] log(p)\\n ROOT t = f32[1024,1024] transpose(l), "    \
   "dimensions={1,0}\\n}"
+#define IXA_EXAMPLE_PLAN                                                    \
+  "HloModule m\\nENTRY e {\\n p = f32[1024,1024] parameter(0)\\n q = "      \
+  "f32[1024] parameter(1)\\n b = f32[1024,1024] broadcast(q), "             \
+  "dimensions={1}\\n l = f32[1024,1024] log(p)\\n ROOT a = f32[1024,1024] " \
+  "add(l, b)\\n}"
 #define IXA_EXAMPLE_TRANSPOSE                                           \
   "HloModule m\\nfused {\\n p0 = f32[64,128] parameter(0)\\n ROOT t = " \
   "f32[128,64] transpose(p0), dimensions={1,0}\\n}\\nENTRY e {\\n p = " \
@@ -459,6 +464,36 @@ std::vector<OpDoc> BuildUseDocs() {
          "ixa: how the plan departs from XLA's view of it"}},
        R"j({"id": 21, "op": "fusion_decision", "hlo": ")j" IXA_EXAMPLE_PAIR
        R"j(", "producer": "l", "consumer": "t"})j"},
+      {"fusion_plan",
+       "uses",
+       "XLA's priority fusion over an unfused module with the chosen cost "
+       "model: the fused module and the fusions made, in order.",
+       {kHlo, kDevice, kModel},
+       {kDeviceOut,
+        {"model", "string", "the cost model that answered: ixa or xla"},
+        {"hlo", "string",
+         "the fused module (XLA's text form; ixa reads it back): each "
+         "kernel a fusion instruction calling its fused computation"},
+        {"decisions",
+         "list of {kind, producer, priority_us, producer_us, "
+         "into, producer_kept}",
+         "the fusions made, in order: kind fuse (a producer into all its "
+         "users), bitcast or constant; priority_us the time saved "
+         "(microseconds; null for bitcasts and constants), producer_us the "
+         "producer's kernel time, into the consumers as {consumer, fusion, "
+         "consumer_us, fused_us}, producer_kept when some users did not "
+         "take it"},
+        {"kernels_before", "int", "kernels of the module before fusion"},
+        {"kernels_after", "int", "kernels after"},
+        {"time_before_us", "number",
+         "Σ kernel times plus 1 us launch each, before, in microseconds "
+         "(null when some kernel could not be costed)"},
+        {"time_after_us", "number", "the same after fusion"},
+        {"refusals", "object",
+         "producers left unfused, counted by the legality rule that refused "
+         "them"}},
+       R"j({"id": 22, "op": "fusion_plan", "hlo": ")j" IXA_EXAMPLE_PLAN
+       R"j(", "model": "xla"})j"},
   };
 }
 

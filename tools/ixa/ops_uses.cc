@@ -1,10 +1,11 @@
 // Use ops of the query protocol (docs/protocol.md):
-// utilization, tile, coalescing, fusion_cost, fusion_decision.
+// utilization, tile, coalescing, fusion_cost, fusion_decision, fusion_plan.
 #include <memory>
 
 #include "analysis/uses/coalescing.h"
 #include "analysis/uses/fusion_cost.h"
 #include "analysis/uses/fusion_decision.h"
+#include "analysis/uses/fusion_plan.h"
 #include "analysis/uses/tiles.h"
 #include "analysis/uses/utilization.h"
 #include "hw/device.h"
@@ -343,6 +344,42 @@ Result<Json> FusionDecisionOp(const Json& request, ExprContext& ctx) {
   return out;
 }
 
+Result<Json> FusionPlanOp(const Json& request, ExprContext& ctx) {
+  IXA_ASSIGN_OR_RETURN(std::unique_ptr<hlo::Module> module, GetModule(request));
+  IXA_ASSIGN_OR_RETURN(hw::Device device, GetDevice(request));
+  FusionPlanOptions options;
+  IXA_ASSIGN_OR_RETURN(options.model, GetModel(request));
+  IXA_ASSIGN_OR_RETURN(FusionPlanResult plan,
+                       PlanFusions(*module, device, options, &ctx));
+  Json steps = Json::array();
+  for (const FusionStep& s : plan.steps) {
+    Json into = Json::array();
+    for (const FusionStep::Into& i : s.into) {
+      into.push_back(Json{{"consumer", i.consumer},
+                          {"fusion", i.fusion},
+                          {"consumer_us", i.consumer_us},
+                          {"fused_us", i.fused_us}});
+    }
+    Json step{{"kind", s.kind},
+              {"producer", s.producer},
+              {"producer_us", s.producer_us},
+              {"into", std::move(into)},
+              {"producer_kept", s.producer_kept}};
+    step["priority_us"] = s.priority_us ? Json(*s.priority_us) : Json();
+    steps.push_back(std::move(step));
+  }
+  return Json{
+      {"device", device.name},
+      {"model", CostModelName(options.model)},
+      {"hlo", plan.module_text},
+      {"decisions", std::move(steps)},
+      {"kernels_before", plan.kernels_before},
+      {"kernels_after", plan.kernels_after},
+      {"time_before_us", TimeOrNull(plan.times_known, plan.time_before_us)},
+      {"time_after_us", TimeOrNull(plan.times_known, plan.time_after_us)},
+      {"refusals", plan.refusals}};
+}
+
 }  // namespace
 
 void RegisterUseOps(OpTable& table) {
@@ -351,6 +388,7 @@ void RegisterUseOps(OpTable& table) {
   table["coalescing"] = Coalescing;
   table["fusion_cost"] = FusionCostOp;
   table["fusion_decision"] = FusionDecisionOp;
+  table["fusion_plan"] = FusionPlanOp;
 }
 
 }  // namespace ixa::cli
