@@ -7,8 +7,10 @@
 
 #include "analysis/hlo/custom_calls.h"
 #include "analysis/indexing/indexing.h"
+#include "analysis/uses/ixa_cost_model.h"
 #include "analysis/uses/xla_performance_model.h"
 #include "core/int_math.h"
+#include "hw/throughput.h"
 
 namespace ixa {
 namespace {
@@ -44,7 +46,8 @@ bool IsDataMovement(std::string_view op) {
   return false;
 }
 
-// Dots on 16-bit (or narrower) inputs run on the matrix units.
+}  // namespace
+
 bool IsNarrowDot(const hlo::Instruction& instr) {
   if (instr.opcode == "custom-call" &&
       hlo::GetLibraryCallKind(instr) != hlo::LibraryCallKind::kNone &&
@@ -54,77 +57,6 @@ bool IsNarrowDot(const hlo::Instruction& instr) {
   if (instr.opcode != "dot" || instr.operand_count() < 1) return false;
   return hlo::ElementBits(instr.operand(0)->shape.type) <= 16;
 }
-
-// The instructions whose every use inside the region leads, through
-// elementwise ops of unchanged dims, into operand 0 (the buffer) of a
-// dynamic-update-slice that is not updated in place. Outside the update
-// window the buffer is read (and what computes it evaluated); inside it,
-// never: each such instruction is used for `update elements` fewer
-// elements than its maps say. (XLA's maps of a dynamic-update-slice's
-// buffer are the identity: they cannot say which elements the update
-// hides, since its offsets are runtime values.)
-std::unordered_map<const hlo::Instruction*, int64_t> HiddenByUpdates(
-    const FusionRegion& region, const EmitterPlan& plan) {
-  std::unordered_set<const hlo::Instruction*> members(region.members.begin(),
-                                                      region.members.end());
-  std::unordered_set<const hlo::Instruction*> in_place;
-  if (plan.kind == EmitterKind::kInPlaceDynamicUpdateSlice) {
-    for (const RootPlan& r : plan.roots) in_place.insert(r.hero);
-  }
-  auto users_inside = [&](const hlo::Instruction* x) {
-    std::vector<const hlo::Instruction*> out;
-    for (const hlo::Instruction* u : x->users) {
-      if (members.count(u)) out.push_back(u);
-    }
-    return out;
-  };
-  std::unordered_map<const hlo::Instruction*, int64_t> hidden;
-  for (const hlo::Instruction* dus : region.members) {
-    if (dus->opcode != "dynamic-update-slice" || dus->operand_count() < 2 ||
-        in_place.count(dus) || !dus->shape.IsArray()) {
-      continue;
-    }
-    const int64_t update = dus->operand(1)->shape.ElementCount();
-    const hlo::Instruction* buffer = dus->operand(0);
-    // Only the buffer slot may use it.
-    bool only_buffer = true;
-    for (int i = 1; i < dus->operand_count(); ++i) {
-      only_buffer &= dus->operand(i) != buffer;
-    }
-    const auto buffer_users = users_inside(buffer);
-    if (!only_buffer || buffer_users.size() != 1 || !buffer->shape.IsArray() ||
-        buffer->shape.dims != dus->shape.dims) {
-      continue;
-    }
-    std::unordered_set<const hlo::Instruction*> chain = {dus, buffer};
-    std::vector<const hlo::Instruction*> stack = {buffer};
-    while (!stack.empty()) {
-      const hlo::Instruction* x = stack.back();
-      stack.pop_back();
-      hidden[x] = std::max(hidden[x], update);
-      if (!members.count(x) || x->opcode == "parameter" ||
-          !hlo::IsElementwiseOpcode(x->opcode)) {
-        continue;
-      }
-      for (const hlo::Instruction* o : x->operands) {
-        if (chain.count(o) || !o->shape.IsArray() ||
-            o->shape.dims != buffer->shape.dims) {
-          continue;
-        }
-        bool all_in_chain = true;
-        for (const hlo::Instruction* u : users_inside(o)) {
-          all_in_chain &= chain.count(u) > 0;
-        }
-        if (!all_in_chain) continue;
-        chain.insert(o);
-        stack.push_back(o);
-      }
-    }
-  }
-  return hidden;
-}
-
-}  // namespace
 
 const char* CostModelName(CostModel model) {
   return model == CostModel::kXla ? "xla" : "ixa";
@@ -215,9 +147,12 @@ OperandUtilization UtilizationOfCoverage(std::span<const IndexingMap> coverage,
       u.reads = SaturatingAdd(u.reads, *n);
     }
   }
+  UtilizationOptions options;
+  options.product_first = true;
   if (fixed.empty()) {
     u.method = "empty";
-  } else if (auto image = CountImageUnion(fixed, shape.dims); image.ok()) {
+  } else if (auto image = CountImageUnion(fixed, shape.dims, options);
+             image.ok()) {
     u.elements_read = image->count;
     u.method = image->method;
   } else {
@@ -236,6 +171,59 @@ OperandUtilization UtilizationOfCoverage(std::span<const IndexingMap> coverage,
 
 Result<RegionFlopsCount> RegionFlops(const FusionRegion& region,
                                      ExprContext* ctx) {
+  return RegionFlops(region, ctx, nullptr);
+}
+
+double IssueSlotsPerElement(const hlo::Instruction& instr,
+                            const hw::Device& device) {
+  const std::string& op = instr.opcode;
+  auto type = [](const hlo::Shape& s) {
+    return std::string(hlo::ElementTypeName(s.type));
+  };
+  auto computation_slots = [&](const hlo::Computation* c) {
+    double slots = 0;
+    if (!c) return slots;
+    for (const auto& i : c->instructions()) {
+      slots += IssueSlotsPerElement(*i, device);
+    }
+    return slots;
+  };
+  if (op == "custom-call") {
+    std::unique_ptr<hlo::Instruction> as_op = hlo::LibraryCallAsOp(instr);
+    return as_op ? IssueSlotsPerElement(*as_op, device) : 0;
+  }
+  if (op == "map") return computation_slots(instr.called());
+  if (hlo::IsElementwiseOpcode(op)) {
+    if (!instr.shape.IsArray() || instr.operand_count() == 0) return 0;
+    if (op == "compare") {
+      return hw::IssueSlots(device, op, type(instr.operand(0)->shape));
+    }
+    if (op == "convert") {
+      return hw::IssueSlots(device, op, type(instr.shape),
+                            type(instr.operand(0)->shape));
+    }
+    return hw::IssueSlots(device, op, type(instr.shape));
+  }
+  if (op == "reduce" || op == "reduce-window") {
+    // One application of the reducer per input element folded in (n per
+    // output, not XLA's n - 1).
+    const double per = static_cast<double>(FlopsPerElement(instr)) /
+                       std::max(1, instr.operand_count() / 2);
+    return per * computation_slots(instr.called());
+  }
+  if ((op == "dot" || op == "convolution") && !IsNarrowDot(instr)) {
+    // One FMA per pair of flops.
+    const double fmas = static_cast<double>(FlopsPerElement(instr)) / 2;
+    const bool f64 =
+        instr.shape.IsArray() && instr.shape.type == hlo::ElementType::kF64;
+    return fmas * (f64 ? hw::Fp64Ratio(device) : 1);
+  }
+  return 0;
+}
+
+Result<RegionFlopsCount> RegionFlops(const FusionRegion& region,
+                                     ExprContext* ctx,
+                                     const hw::Device* device) {
   RegionFlopsCount count;
   std::vector<std::string> missing;
   std::string reason;
@@ -266,7 +254,8 @@ Result<RegionFlopsCount> RegionFlops(const FusionRegion& region,
         continue;
       }
       const int64_t per = FlopsPerElement(*instr);
-      if (per == 0) continue;
+      const double slots = device ? IssueSlotsPerElement(*instr, *device) : 0;
+      if (per == 0 && slots == 0) continue;
       if (grouped.IsUnknown(instr)) {
         not_counted(instr, grouped.UnknownReason(instr));
         continue;
@@ -280,6 +269,7 @@ Result<RegionFlopsCount> RegionFlops(const FusionRegion& region,
       int64_t& sink =
           IsNarrowDot(*instr) ? count.matrix_flops : count.vector_flops;
       sink = SaturatingAdd(sink, SaturatingMul(per, evaluations));
+      count.issue_slots += slots * static_cast<double>(evaluations);
     }
   }
   if (!missing.empty()) {
@@ -392,125 +382,6 @@ void FinishCost(const hw::Device& device, FusionCost* cost) {
           : 0;
 }
 
-namespace {
-
-// The work of an in-place dynamic-update-slice kernel: what computes each
-// update (over the update's elements, not the buffer's) and the start
-// indices; the buffer itself is neither read nor computed.
-Result<RegionFlopsCount> InPlaceUpdateFlops(const FusionRegion& region,
-                                            const EmitterPlan& plan,
-                                            ExprContext* ctx) {
-  RegionFlopsCount total;
-  for (const RootPlan& r : plan.roots) {
-    for (int i = 1; i < r.hero->operand_count(); ++i) {
-      FusionRegion below = SubRegionBelow(region, r.hero->operand(i));
-      if (below.members.empty()) continue;
-      IXA_ASSIGN_OR_RETURN(RegionFlopsCount f, RegionFlops(below, ctx));
-      total.vector_flops = SaturatingAdd(total.vector_flops, f.vector_flops);
-      total.matrix_flops = SaturatingAdd(total.matrix_flops, f.matrix_flops);
-      if (total.not_counted.empty()) total.not_counted = f.not_counted;
-    }
-  }
-  return total;
-}
-
-Result<FusionCost> EstimateIxaCost(const FusionRegion& region,
-                                   const hw::Device& device, ExprContext* ctx) {
-  FusionCost cost;
-  auto planned = ComputeEmitterPlan(region, device, ctx);
-  if (!planned.ok() && planned.error().code != ErrorCode::kInvalidArgument) {
-    cost.note = "the emitters refuse this fusion (" + planned.error().message +
-                "); costed with the loop emitter";
-    PlanOptions loop;
-    loop.force_loop = true;
-    planned = ComputeEmitterPlan(region, device, loop, ctx);
-  }
-  if (!planned.ok()) return planned.error();
-  const EmitterPlan& plan = *planned;
-  cost.emitter = plan.kind;
-  cost.reduction_kind = plan.reduction_kind;
-  cost.launch = plan.launch;
-  CoalescingAnalysis coalescing = AnalyzePlanCoalescing(region, plan, device);
-  cost.coalescing = coalescing.operands;
-  cost.unknown = coalescing.unknown;
-  const std::unordered_map<const hlo::Instruction*, int64_t> hidden =
-      HiddenByUpdates(region, plan);
-  for (size_t i = 0; i < region.parameters.size(); ++i) {
-    const hlo::Instruction* param = region.parameters[i];
-    const ParameterPlan& pp = plan.parameters[i];
-    if (!param->shape.IsArray()) continue;
-    OperandUtilization u;
-    if (pp.unknown_reason) {
-      // Unknown reads: the whole operand, once.
-      u.elements_total = param->shape.ElementCount();
-      u.elements_read = u.elements_total;
-      u.reads = u.elements_total;
-      u.utilization = 1;
-      u.method = "unknown";
-    } else {
-      u = UtilizationOfCoverage(pp.coverage_maps, param->shape);
-    }
-    if (auto h = hidden.find(param); h != hidden.end()) {
-      u.elements_read = std::max<int64_t>(0, u.elements_read - h->second);
-      u.reads = std::max<int64_t>(0, u.reads - h->second);
-      u.utilization = u.elements_total == 0
-                          ? 1.0
-                          : static_cast<double>(u.elements_read) /
-                                static_cast<double>(u.elements_total);
-    }
-    u.parameter = static_cast<int>(i);
-    u.name = param->name;
-    const int64_t bytes = BytesOfElements(param->shape, u.elements_read);
-    cost.bytes_read = SaturatingAdd(cost.bytes_read, bytes);
-    double moved = static_cast<double>(bytes);
-    OperandCost oc;
-    oc.parameter = static_cast<int>(i);
-    oc.name = param->name;
-    oc.bytes_net = bytes;
-    oc.bytes_total = BytesOfElements(param->shape, u.reads);
-    oc.utilization = u.elements_total == 0
-                         ? 0
-                         : static_cast<double>(u.reads) /
-                               static_cast<double>(u.elements_total);
-    for (const OperandCoalescing& c : cost.coalescing) {
-      if (c.parameter == static_cast<int>(i) && !c.coalesced &&
-          c.efficiency > 0) {
-        moved /= c.efficiency;
-        oc.coalesced = false;
-      }
-    }
-    oc.read_time_us =
-        device.dram_gbps > 0 ? moved / (device.dram_gbps * 1e3) : 0;
-    cost.bytes_moved += moved;
-    cost.operands.push_back(std::move(oc));
-    cost.utilization.push_back(std::move(u));
-  }
-  cost.bytes_written = PlanBytesWritten(plan);
-  auto flops = plan.kind == EmitterKind::kInPlaceDynamicUpdateSlice
-                   ? InPlaceUpdateFlops(region, plan, ctx)
-                   : RegionFlops(region, ctx);
-  if (flops.ok()) {
-    int64_t vector = flops->vector_flops;
-    for (const auto& [instr, elements] : hidden) {
-      if (std::find(region.parameters.begin(), region.parameters.end(),
-                    instr) != region.parameters.end()) {
-        continue;
-      }
-      vector = std::max<int64_t>(
-          0, vector - SaturatingMul(FlopsPerElement(*instr), elements));
-    }
-    cost.flops = SaturatingAdd(vector, flops->matrix_flops);
-    cost.matrix_flops = flops->matrix_flops;
-    if (!flops->not_counted.empty()) cost.flops_unknown = flops->not_counted;
-  } else {
-    cost.flops_unknown = flops.error().message;
-  }
-  FinishCost(device, &cost);
-  return cost;
-}
-
-}  // namespace
-
 Result<FusionCost> EstimateFusionCost(const FusionRegion& region,
                                       const hw::Device& device,
                                       ExprContext* ctx) {
@@ -569,7 +440,7 @@ Result<FusionCost> EstimateFusionCost(const FusionRegion& region,
                                       const CostOptions& options,
                                       ExprContext* ctx) {
   if (options.model == CostModel::kIxa) {
-    return EstimateIxaCost(region, device, ctx);
+    return EstimateIxaCost(region, device, options, ctx);
   }
   if (!device.HasLaunchModel()) {
     return Error::Invalid("device " + device.name +

@@ -112,6 +112,9 @@ struct FusionCost {
 
 struct CostOptions {
   CostModel model = CostModel::kIxa;
+  // ixa: name the departures from XLA's model in `notes` (this costs XLA's
+  // counts of the kernel too; fusion plans leave them out).
+  bool notes = true;
   // A fusion (XLA's fused counting rules) or one plain instruction; unset:
   // RegionIsFusion.
   std::optional<bool> is_fusion;
@@ -141,10 +144,25 @@ OperandUtilization UtilizationOfCoverage(std::span<const IndexingMap> coverage,
 // (empty when the count is exact). Errors: budgets.
 struct RegionFlopsCount {
   int64_t vector_flops = 0, matrix_flops = 0;
+  // With a device: the vector work in FP32-FMA issue slots per lane
+  // (hw/throughput.h), matrix-unit work excluded.
+  double issue_slots = 0;
   std::string not_counted;
 };
 Result<RegionFlopsCount> RegionFlops(const FusionRegion& region,
                                      ExprContext* ctx);
+Result<RegionFlopsCount> RegionFlops(const FusionRegion& region,
+                                     ExprContext* ctx,
+                                     const hw::Device* device);
+
+// Issue slots of one evaluation of `instr` on `device` (hw/throughput.h;
+// reductions n applications of the reducer per output).
+double IssueSlotsPerElement(const hlo::Instruction& instr,
+                            const hw::Device& device);
+
+// Whether a dot (or library call) runs on the matrix units: 16-bit or
+// narrower inputs.
+bool IsNarrowDot(const hlo::Instruction& instr);
 
 struct XlaRunTime;
 // The report of an xla-model estimate.
@@ -156,6 +174,10 @@ int64_t PlanBytesWritten(const EmitterPlan& plan);
 // Fills blocks_per_core, waves, active_fraction, memory_us, compute_us and
 // time_us from the launch, bytes and flops already set.
 void FinishCost(const hw::Device& device, FusionCost* cost);
+
+// Sets blocks_per_core (resident blocks per SM: threads, shared memory and
+// 32 allow) and waves from the launch.
+void FillOccupancy(const hw::Device& device, FusionCost* cost);
 
 Result<FusionCost> EstimateFusionCost(const FusionRegion& region,
                                       const hw::Device& device,

@@ -14,7 +14,8 @@ bool IsBudgetError(const Error& e) {
 
 Result<KernelInfo> AnalyzeKernel(FusionRegion region, bool is_fusion,
                                  bool custom_fusion, CostModel model,
-                                 const hw::Device& device, ExprContext* ctx) {
+                                 const hw::Device& device, ExprContext* ctx,
+                                 bool notes) {
   KernelInfo k;
   k.region = std::move(region);
   k.is_fusion = is_fusion;
@@ -33,6 +34,7 @@ Result<KernelInfo> AnalyzeKernel(FusionRegion region, bool is_fusion,
   CostOptions options;
   options.model = CostModel::kIxa;
   options.is_fusion = is_fusion;
+  options.notes = notes;
   auto cost = EstimateFusionCost(k.region, device, options, ctx);
   if (!cost.ok()) {
     if (IsBudgetError(cost.error())) return cost.error();
@@ -47,7 +49,8 @@ Result<PairEstimate> EstimatePair(const KernelInfo& p, const KernelInfo& c,
                                   std::vector<const hlo::Instruction*> merged,
                                   const hlo::Instruction* computation_root,
                                   CostModel model, bool cost_when_illegal,
-                                  const hw::Device& device, ExprContext* ctx) {
+                                  const hw::Device& device, ExprContext* ctx,
+                                  bool notes) {
   PairEstimate out;
   out.merged = RegionOfGroup(merged, c.region.root);
   std::optional<XlaLaunch> merged_launch;
@@ -89,6 +92,7 @@ Result<PairEstimate> EstimatePair(const KernelInfo& p, const KernelInfo& c,
   CostOptions options;
   options.model = CostModel::kIxa;
   options.is_fusion = true;
+  options.notes = notes;
   auto cost = EstimateFusionCost(out.merged, device, options, ctx);
   if (!cost.ok()) {
     if (IsBudgetError(cost.error())) return cost.error();

@@ -35,9 +35,11 @@ struct KernelInfo {
 
 // Everything about one kernel. Errors: budgets only (a kernel the model
 // cannot cost gets time_unknown).
+// `notes`: the ixa model's departures from XLA's (fusion plans skip them).
 Result<KernelInfo> AnalyzeKernel(FusionRegion region, bool is_fusion,
                                  bool custom_fusion, CostModel model,
-                                 const hw::Device& device, ExprContext* ctx);
+                                 const hw::Device& device, ExprContext* ctx,
+                                 bool notes = true);
 
 struct PairEstimate {
   LegalityVerdict legality;
@@ -57,7 +59,8 @@ Result<PairEstimate> EstimatePair(const KernelInfo& producer,
                                   std::vector<const hlo::Instruction*> merged,
                                   const hlo::Instruction* computation_root,
                                   CostModel model, bool cost_when_illegal,
-                                  const hw::Device& device, ExprContext* ctx);
+                                  const hw::Device& device, ExprContext* ctx,
+                                  bool notes = true);
 
 }  // namespace ixa
 

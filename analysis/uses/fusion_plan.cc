@@ -180,7 +180,7 @@ Result<const PairEstimate*> Planner::Pair(int p, int c) {
       PairEstimate pair,
       EstimatePair(*pi, *ci, std::move(merged), computation_root_, model_,
                    /*cost_when_illegal=*/IsPlainOp(clusters_[c], "bitcast"),
-                   device_, ctx_));
+                   device_, ctx_, /*notes=*/false));
   return &pairs_.emplace(std::make_pair(p, c), std::move(pair)).first->second;
 }
 
