@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "analysis/hlo/custom_calls.h"
 #include "analysis/indexing/indexing.h"
 #include "analysis/uses/xla_performance_model.h"
 #include "core/int_math.h"
@@ -216,6 +217,7 @@ Result<FusionCost> EstimateIxaCost(const FusionRegion& region,
                                    const CostOptions& options,
                                    ExprContext* ctx) {
   FusionCost cost;
+  std::vector<std::string>& notes = cost.notes;
   auto planned = ComputeEmitterPlan(region, device, ctx);
   if (!planned.ok() && planned.error().code != ErrorCode::kInvalidArgument) {
     cost.note = "the emitters refuse this fusion (" + planned.error().message +
@@ -322,6 +324,17 @@ Result<FusionCost> EstimateIxaCost(const FusionRegion& region,
   const bool fits_l2 = working_set <= static_cast<double>(device.l2_bytes);
   const double l1_bound =
       static_cast<double>(device.l1_bytes_per_core * device.sm_count);
+  // A dot or convolution on its own runs as a library GEMM (cuBLAS,
+  // cuDNN): its tiles are re-read from shared memory and registers, not
+  // once per output element from the caches.
+  const bool is_fusion = options.is_fusion.value_or(RegionIsFusion(region));
+  const hlo::Instruction& root = *region.root;
+  const bool library_gemm =
+      !is_fusion && (root.opcode == "dot" || root.opcode == "convolution" ||
+                     hlo::IsLibraryCall(root));
+  if (library_gemm) {
+    for (Reread& r : reread) r.bytes = 0;
+  }
   for (const Reread& r : reread) {
     rereads += r.bytes;
     if (r.bytes <= 0) continue;
@@ -390,14 +403,18 @@ Result<FusionCost> EstimateIxaCost(const FusionRegion& region,
   if (!options.notes || !device.HasLaunchModel()) return cost;
 
   // What XLA's model says of the same kernel, where ixa departs from it.
-  const bool is_fusion = options.is_fusion.value_or(RegionIsFusion(region));
+  if (library_gemm) {
+    notes.push_back(
+        "a " + root.opcode +
+        " on its own runs as a library GEMM: its operands' re-reads come "
+        "from shared memory and registers, not from the caches");
+  }
   const XlaCostAnalysis xa = AnalyzeXlaCost(region, is_fusion, device);
   auto xl = ComputeXlaLaunch(region, device, ctx);
   if (!xl.ok()) return cost;
   XlaKernelRef self{&region, is_fusion, xl->own_plan_is_reduction};
   const bool xla_coalesced = XlaReadCoalescedHeuristic(xl->kind, self, nullptr);
   const XlaRunTime xt = EstimateXlaRunTime(xa, *xl, xla_coalesced, device);
-  std::vector<std::string>& notes = cost.notes;
   for (const OperandCost& oc : cost.operands) {
     if (oc.parameter < 0) {
       notes.push_back("constant " + oc.name + ": " +
