@@ -1,44 +1,21 @@
-// A roofline cost estimate of one fusion on one device, read through its
-// emitter plan (analysis/emitters/plan.h):
-//   bytes_read     = Σ over parameters of element_bytes * elements_read,
-//                    the elements the plan's thread maps read from global
-//                    memory (counted exactly on its coverage maps). Shared
-//                    tile reads of a transpose or a reduction are not DRAM
-//                    traffic and are not counted; an in-place operand is
-//                    not read; an operand the plan cannot map is counted
-//                    as read whole (and listed in `unknown`);
-//   bytes_moved    = bytes_read, except that an uncoalesced operand's bytes
-//                    are divided by its warp efficiency (a warp that uses
-//                    half of each sector moves twice the bytes);
-//   bytes_written  = what the plan writes: every root's output, or only the
-//                    updates of an in-place dynamic-update-slice or a
-//                    scatter;
-//   flops          = Σ over instructions of flops per evaluation times the
-//                    number of evaluations, i.e. the domain points of the
-//                    maps from the root to that instruction (XLA's indexing
-//                    performance model: a value recomputed for several
-//                    consumers counts each time). Per evaluation:
-//                    elementwise arithmetic and comparisons 1, data
-//                    movement 0 (broadcast, transpose, slice, ...), reduce
-//                    and reduce-window (inputs) * (elements folded into one
-//                    output), dot 2 * K, convolution 2 * (kernel elements
-//                    per output). Transcendentals count 1 as well. An
-//                    instruction whose evaluations are unknown (reached
-//                    through an op without indexing maps), and such an op
-//                    itself, are not counted: flops_unknown names them;
-//   launch, waves  = the plan's launch; resident blocks per core = the
-//                    fewest of threads_per_core / threads per block,
-//                    shared memory per core / shared memory per block and
-//                    32; waves = ceil(blocks / (cores * resident blocks));
-//   memory_us      = (bytes_moved + bytes_written) / DRAM bandwidth;
-//   compute_us     = flops / (peak * active fraction): the bf16 matrix peak
-//                    for dots on 16-bit types, else fp32; the active
-//                    fraction is XLA's ComputeTime's min(blocks, cores) /
-//                    cores * min(threads per block, fpus per core) / fpus
-//                    per core (a small launch leaves units idle);
-//   time_us        = max(memory_us, compute_us): compute and memory overlap
-//                    perfectly; no launch overhead (fusion_decision adds
-//                    one per kernel).
+// The cost of one kernel (a fusion or a plain instruction) on one device,
+// in either model (docs/cost-model.md):
+//   ixa (the default)  analysis/uses/ixa_cost_model.h: read through the
+//                      emitter plan ixa would emit, exact reads per
+//                      operand, per-operand coalescing, per-op throughput,
+//                      occupancy and waves, caches for the re-read data;
+//                      its departures from XLA's model named in `notes`;
+//   xla                analysis/uses/xla_performance_model.h: XLA's GPU
+//                      performance model, rule for rule.
+// Shared by both: the report (FusionCost), the element counts the ixa
+// model reads (bytes_read, flops: Σ over instructions of flops per
+// evaluation times the evaluations, i.e. the domain points of the maps
+// from the root to that instruction; data movement 0, elementwise 1,
+// reduce n per output, dot 2K), the bytes a plan writes (every root's
+// output, only the updates of an in-place dynamic-update-slice or a
+// scatter, a library call's result without its workspace) and the
+// occupancy (resident blocks per SM, waves). Times are microseconds and
+// never include the launch overhead (decisions add 1 us per kernel).
 #ifndef IXA_ANALYSIS_USES_FUSION_COST_H_
 #define IXA_ANALYSIS_USES_FUSION_COST_H_
 

@@ -201,6 +201,33 @@ TEST_CASE("ixa model: writes and caches", "[uses][ixa]") {
   CHECK_FALSE(Note(cost, "constant c: 64 bytes").empty());
 }
 
+TEST_CASE("ixa model: a lone dot runs as a library GEMM", "[uses][ixa]") {
+  // Each output element reads 1024 elements of each operand: through the
+  // caches that would be 2^31 re-read bytes; a GEMM re-reads its tiles
+  // from shared memory. Fused into a loop, the same dot pays them.
+  const char* lone = R"(
+    ENTRY e {
+      p0 = f32[512,1024] parameter(0)
+      p1 = f32[1024,1024] parameter(1)
+      ROOT d = f32[512,1024] dot(p0, p1), lhs_contracting_dims={1},
+                                          rhs_contracting_dims={0}
+    })";
+  FusionCost cost = Ixa(lone);
+  CHECK(Operand(cost, "p0").bytes_total == int64_t{512} * 1024 * 1024 * 4);
+  CHECK(cost.bytes_moved == (512 + 1024) * 1024 * 4);
+  CHECK_FALSE(Note(cost, "runs as a library GEMM").empty());
+  FusionCost fused = Ixa(R"(
+    ENTRY e {
+      p0 = f32[512,1024] parameter(0)
+      p1 = f32[1024,1024] parameter(1)
+      d = f32[512,1024] dot(p0, p1), lhs_contracting_dims={1},
+                                     rhs_contracting_dims={0}
+      ROOT n = f32[512,1024] negate(d)
+    })");
+  CHECK(Note(fused, "runs as a library GEMM").empty());
+  CHECK(fused.memory_us > 10 * cost.memory_us);
+}
+
 TEST_CASE("ixa model: a scatter is charged its updates", "[uses][ixa]") {
   FusionCost cost = Ixa(R"(
     add { a = f32[] parameter(0)  b = f32[] parameter(1)
