@@ -43,6 +43,19 @@ struct Device {
   double clock_ghz = 0;
   int64_t l2_bytes = 0;
   int64_t fpus_per_core = 0;
+  // XLA's fusion cost model (docs/cost-model.md). The compute capability
+  // picks the op-profile table (op_profile overrides the key) and, with the
+  // toolkit version the kernels are compiled with, the Blackwell unroll
+  // rule. The last three are constants XLA assumes for every NVIDIA GPU:
+  // a 2 KiB L1 per SM, 64-byte DRAM-to-L2 transactions (two 32-byte
+  // sectors) and 32 bytes per clock per block.
+  int compute_capability_major = 0;
+  int compute_capability_minor = 0;
+  std::string toolkit_version;  // e.g. "12.8.0"; empty: unknown
+  std::string op_profile;       // e.g. "sm_90"; empty: from the capability
+  int64_t l1_bytes_per_core = 2048;
+  int64_t dram_to_l2_transaction_bytes = 64;
+  int64_t memory_transactions_per_clock = 32;
   // True when the launch-model fields above describe a GPU (threads, cores,
   // shared memory per block all positive).
   bool HasLaunchModel() const {

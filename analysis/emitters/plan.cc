@@ -237,6 +237,22 @@ void DeriveParameters(const FusionInfo& info, PlanDraft* draft,
 }  // namespace
 }  // namespace emitters
 
+bool IsContiguousReduction(const hlo::Instruction& reduce, bool* is_row) {
+  if (reduce.opcode != "reduce" || !emitters::IsContiguousReduction(reduce)) {
+    return false;
+  }
+  if (is_row) *is_row = emitters::GetReductionDims(reduce).is_row;
+  return true;
+}
+
+std::optional<TransposeDescription> TiledTransposeOf(
+    const hlo::Instruction& instr) {
+  if (instr.opcode != "transpose" && instr.opcode != "copy") {
+    return std::nullopt;
+  }
+  return emitters::TiledTransposeDescription(instr, instr);
+}
+
 Result<EmitterPlan> ComputeEmitterPlan(const FusionRegion& region,
                                        const hw::Device& device,
                                        ExprContext* ctx) {
@@ -301,7 +317,7 @@ Result<EmitterPlan> ComputeEmitterPlan(const FusionRegion& region,
     }
   }
   if (!draft.ok()) return draft.error();
-  DeriveParameters(info, &draft.value(), ctx);
+  if (!options.skip_parameters) DeriveParameters(info, &draft.value(), ctx);
   EmitterPlan plan = std::move(draft.value().plan);
   for (RootDraft& rd : draft.value().roots) plan.roots.push_back(rd.plan);
   return plan;

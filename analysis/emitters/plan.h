@@ -152,6 +152,10 @@ struct PlanOptions {
   bool force_loop = false;
   // With force_loop: this launch and launch.unroll instead of h.5's.
   std::optional<LaunchDimensions> loop_launch;
+  // Only the kind, launch, roots and descriptions: no parameter maps
+  // (`parameters` stays empty). What a cost model needs of a plan when it
+  // reads no operand through it, at a fraction of the work.
+  bool skip_parameters = false;
 };
 
 // The plan of `region` on `device`. Errors: Unsupported for a fusion none
@@ -167,6 +171,18 @@ Result<EmitterPlan> ComputeEmitterPlan(const FusionRegion& region,
 // The roots of a region: the root tuple's operands (nested tuples
 // flattened), else the root itself. RootPlan::output indexes this list.
 std::vector<const hlo::Instruction*> FusionRoots(const FusionRegion& region);
+
+// XLA's IsReductionFromOrToContiguousDimensions for a reduce: true when
+// the reduction emitter would take it; `is_row` (optional) receives whether
+// it is a row reduction.
+bool IsContiguousReduction(const hlo::Instruction& reduce,
+                           bool* is_row = nullptr);
+
+// XLA's GetDescriptionForTiledTransposeEmitter for a transpose or copy on
+// its own: the normalised dims and permutation, or nullopt when the tiled
+// transpose emitter would not take it.
+std::optional<TransposeDescription> TiledTransposeOf(
+    const hlo::Instruction& instr);
 
 }  // namespace ixa
 

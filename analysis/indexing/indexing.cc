@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "analysis/hlo/custom_calls.h"
 #include "analysis/indexing/internal.h"
 #include "simplifier/decide.h"
 #include "simplifier/simplify.h"
@@ -345,8 +346,53 @@ std::optional<Error> UnboundedGuard(const Instruction& in) {
 }
 
 Result<Indexing> DispatchOutToIn(const Instruction& in, int output_id,
+                                 ExprContext* ctx);
+
+// A cuBLAS GEMM or forward cuDNN convolution reads its operands as the dot
+// or convolution it computes. Its result (output 0) is that op's output; a
+// further operand of the result's shape (the GEMM's C matrix) is read at
+// the output index; the workspace (output 1) reads nothing. Other
+// operands (a bias vector, scales) stay unknown.
+std::optional<Result<Indexing>> LibraryCallOutToIn(const Instruction& in,
+                                                   int output_id,
+                                                   ExprContext* ctx) {
+  if (in.opcode != "custom-call") return std::nullopt;
+  std::unique_ptr<Instruction> op = hlo::LibraryCallAsOp(in);
+  if (!op) return std::nullopt;
+  if (output_id > 0) {
+    Indexing none;
+    none.indexing_maps.resize(in.operand_count());
+    return Result<Indexing>(std::move(none));
+  }
+  Result<Indexing> r = DispatchOutToIn(*op, 0, ctx);
+  if (!r.ok()) return r;
+  Indexing out = std::move(r).value();
+  out.indexing_maps.resize(in.operand_count());
+  const hlo::Shape& result = op->shape;
+  for (int i = 2; i < in.operand_count(); ++i) {
+    if (in.operand(i)->shape.Compatible(result)) {
+      std::vector<Expr> ids;
+      for (int d = 0; d < result.rank(); ++d) ids.push_back(ctx->Dim(d));
+      IndexingMap m = MakeMap(ctx, result.dims, {}, std::move(ids));
+      FinishMap(&m);
+      out.indexing_maps[i].Insert(std::move(m));
+    } else {
+      out.SetUnknown(i, Unsupported(in, "operand " + std::to_string(i) +
+                                            " of a library call (a bias or "
+                                            "scale): how it is read is up to "
+                                            "the library")
+                            .message);
+    }
+  }
+  return Result<Indexing>(std::move(out));
+}
+
+Result<Indexing> DispatchOutToIn(const Instruction& in, int output_id,
                                  ExprContext* ctx) {
   const std::string& op = in.opcode;
+  if (auto library = LibraryCallOutToIn(in, output_id, ctx)) {
+    return std::move(*library);
+  }
   if (op == "parameter" || op == "constant" || op == "iota") {
     return HloInstructionIndexing{};
   }

@@ -2,9 +2,15 @@
 
 #include <algorithm>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 
+#include "analysis/hlo/custom_calls.h"
 #include "analysis/indexing/indexing.h"
+#include "analysis/uses/ixa_cost_model.h"
+#include "analysis/uses/xla_performance_model.h"
 #include "core/int_math.h"
+#include "hw/throughput.h"
 
 namespace ixa {
 namespace {
@@ -40,17 +46,57 @@ bool IsDataMovement(std::string_view op) {
   return false;
 }
 
-// Dots on 16-bit (or narrower) inputs run on the matrix units.
+}  // namespace
+
 bool IsNarrowDot(const hlo::Instruction& instr) {
+  if (instr.opcode == "custom-call" &&
+      hlo::GetLibraryCallKind(instr) != hlo::LibraryCallKind::kNone &&
+      instr.operand_count() >= 1) {
+    return hlo::ElementBits(instr.operand(0)->shape.type) <= 16;
+  }
   if (instr.opcode != "dot" || instr.operand_count() < 1) return false;
   return hlo::ElementBits(instr.operand(0)->shape.type) <= 16;
 }
 
-}  // namespace
+const char* CostModelName(CostModel model) {
+  return model == CostModel::kXla ? "xla" : "ixa";
+}
+
+std::optional<CostModel> CostModelFromName(std::string_view name) {
+  if (name == "ixa") return CostModel::kIxa;
+  if (name == "xla") return CostModel::kXla;
+  return std::nullopt;
+}
+
+bool RegionIsFusion(const FusionRegion& region) {
+  if (region.computation && !region.computation->is_entry()) return true;
+  int ops = 0;
+  for (const hlo::Instruction* m : region.members) {
+    if (m->opcode != "parameter" &&
+        std::find(region.parameters.begin(), region.parameters.end(), m) ==
+            region.parameters.end()) {
+      ++ops;
+    }
+  }
+  return ops > 1;
+}
+
+int64_t BytesOfElements(const hlo::Shape& shape, int64_t elements) {
+  const int bits = hlo::ElementBits(shape.type);
+  if (bits >= 8) return SaturatingMul(elements, bits / 8);
+  const int64_t total_bits = SaturatingMul(elements, std::max(bits, 1));
+  return total_bits / 8 + (total_bits % 8 != 0 ? 1 : 0);
+}
 
 int64_t FlopsPerElement(const hlo::Instruction& instr) {
   const std::string& op = instr.opcode;
   if (IsDataMovement(op)) return 0;
+  if (op == "custom-call") {
+    // A cuBLAS GEMM or cuDNN convolution does the work of its dot or
+    // convolution; another custom call's work is not known.
+    std::unique_ptr<hlo::Instruction> as_op = hlo::LibraryCallAsOp(instr);
+    return as_op ? FlopsPerElement(*as_op) : 0;
+  }
   if (op == "reduce") {
     // Inputs are the first half of the operands, inits the second.
     const int inputs = instr.operand_count() / 2;
@@ -101,9 +147,12 @@ OperandUtilization UtilizationOfCoverage(std::span<const IndexingMap> coverage,
       u.reads = SaturatingAdd(u.reads, *n);
     }
   }
+  UtilizationOptions options;
+  options.product_first = true;
   if (fixed.empty()) {
     u.method = "empty";
-  } else if (auto image = CountImageUnion(fixed, shape.dims); image.ok()) {
+  } else if (auto image = CountImageUnion(fixed, shape.dims, options);
+             image.ok()) {
     u.elements_read = image->count;
     u.method = image->method;
   } else {
@@ -122,12 +171,69 @@ OperandUtilization UtilizationOfCoverage(std::span<const IndexingMap> coverage,
 
 Result<RegionFlopsCount> RegionFlops(const FusionRegion& region,
                                      ExprContext* ctx) {
+  return RegionFlops(region, ctx, nullptr);
+}
+
+double IssueSlotsPerElement(const hlo::Instruction& instr,
+                            const hw::Device& device) {
+  const std::string& op = instr.opcode;
+  auto type = [](const hlo::Shape& s) {
+    return std::string(hlo::ElementTypeName(s.type));
+  };
+  auto computation_slots = [&](const hlo::Computation* c) {
+    double slots = 0;
+    if (!c) return slots;
+    for (const auto& i : c->instructions()) {
+      slots += IssueSlotsPerElement(*i, device);
+    }
+    return slots;
+  };
+  if (op == "custom-call") {
+    std::unique_ptr<hlo::Instruction> as_op = hlo::LibraryCallAsOp(instr);
+    return as_op ? IssueSlotsPerElement(*as_op, device) : 0;
+  }
+  if (op == "map") return computation_slots(instr.called());
+  if (hlo::IsElementwiseOpcode(op)) {
+    if (!instr.shape.IsArray() || instr.operand_count() == 0) return 0;
+    if (op == "compare") {
+      return hw::IssueSlots(device, op, type(instr.operand(0)->shape));
+    }
+    if (op == "convert") {
+      return hw::IssueSlots(device, op, type(instr.shape),
+                            type(instr.operand(0)->shape));
+    }
+    return hw::IssueSlots(device, op, type(instr.shape));
+  }
+  if (op == "reduce" || op == "reduce-window") {
+    // One application of the reducer per input element folded in (n per
+    // output, not XLA's n - 1).
+    const double per = static_cast<double>(FlopsPerElement(instr)) /
+                       std::max(1, instr.operand_count() / 2);
+    return per * computation_slots(instr.called());
+  }
+  if ((op == "dot" || op == "convolution") && !IsNarrowDot(instr)) {
+    // One FMA per pair of flops.
+    const double fmas = static_cast<double>(FlopsPerElement(instr)) / 2;
+    const bool f64 =
+        instr.shape.IsArray() && instr.shape.type == hlo::ElementType::kF64;
+    return fmas * (f64 ? hw::Fp64Ratio(device) : 1);
+  }
+  return 0;
+}
+
+Result<RegionFlopsCount> RegionFlops(const FusionRegion& region,
+                                     ExprContext* ctx,
+                                     const hw::Device* device) {
   RegionFlopsCount count;
   std::vector<std::string> missing;
   std::string reason;
   FusionIndexingOptions options;
   options.allow_unknown = true;
-  for (int out = 0; out < OutputCount(*region.root); ++out) {
+  // A library call's outputs past the first are its workspace: nothing
+  // is computed for them.
+  const int outputs =
+      hlo::IsLibraryCall(*region.root) ? 1 : OutputCount(*region.root);
+  for (int out = 0; out < outputs; ++out) {
     IXA_ASSIGN_OR_RETURN(
         GroupedIndexing grouped,
         ComputeGroupedOutputToInputIndexing(region, out, ctx, options));
@@ -148,7 +254,8 @@ Result<RegionFlopsCount> RegionFlops(const FusionRegion& region,
         continue;
       }
       const int64_t per = FlopsPerElement(*instr);
-      if (per == 0) continue;
+      const double slots = device ? IssueSlotsPerElement(*instr, *device) : 0;
+      if (per == 0 && slots == 0) continue;
       if (grouped.IsUnknown(instr)) {
         not_counted(instr, grouped.UnknownReason(instr));
         continue;
@@ -162,6 +269,7 @@ Result<RegionFlopsCount> RegionFlops(const FusionRegion& region,
       int64_t& sink =
           IsNarrowDot(*instr) ? count.matrix_flops : count.vector_flops;
       sink = SaturatingAdd(sink, SaturatingMul(per, evaluations));
+      count.issue_slots += slots * static_cast<double>(evaluations);
     }
   }
   if (!missing.empty()) {
@@ -181,10 +289,13 @@ Result<RegionFlopsCount> RegionFlops(const FusionRegion& region,
 int64_t PlanBytesWritten(const EmitterPlan& plan) {
   int64_t bytes = 0;
   auto add_shape = [&](const hlo::Shape& s, int64_t elements) {
-    bytes = SaturatingAdd(bytes, SaturatingMul(elements, ElementBytes(s)));
+    bytes = SaturatingAdd(bytes, BytesOfElements(s, elements));
   };
   for (const RootPlan& r : plan.roots) {
-    const hlo::Shape& shape = r.root->shape;
+    // A library call's workspace is scratch memory, not an output.
+    const hlo::Shape& shape = hlo::IsLibraryCall(*r.root)
+                                  ? hlo::LibraryCallResultShape(*r.root)
+                                  : r.root->shape;
     if (plan.kind == EmitterKind::kInPlaceDynamicUpdateSlice &&
         r.hero->operand_count() > 1) {
       add_shape(shape, r.hero->operand(1)->shape.ElementCount());
@@ -204,6 +315,24 @@ int64_t PlanBytesWritten(const EmitterPlan& plan) {
     }
   }
   return bytes;
+}
+
+void FillOccupancy(const hw::Device& device, FusionCost* cost) {
+  const LaunchDimensions& l = cost->launch;
+  const int64_t threads = std::max<int64_t>(1, l.threads_per_block());
+  const int64_t blocks = std::max<int64_t>(1, l.num_blocks());
+  int64_t per_core = 32;
+  if (device.threads_per_core > 0) {
+    per_core = std::min(per_core, device.threads_per_core / threads);
+  }
+  if (l.shared_memory_bytes > 0 && device.smem_bytes_per_sm > 0) {
+    per_core =
+        std::min(per_core, device.smem_bytes_per_sm / l.shared_memory_bytes);
+  }
+  cost->blocks_per_core = std::max<int64_t>(1, per_core);
+  const int64_t cores = std::max<int64_t>(1, device.sm_count);
+  cost->waves = (blocks + cores * cost->blocks_per_core - 1) /
+                (cores * cost->blocks_per_core);
 }
 
 void FinishCost(const hw::Device& device, FusionCost* cost) {
@@ -246,68 +375,85 @@ void FinishCost(const hw::Device& device, FusionCost* cost) {
       at(cost->flops - cost->matrix_flops, device.peak_tflops_fp32) +
       at(cost->matrix_flops, matrix_peak);
   cost->time_us = std::max(cost->memory_us, cost->compute_us);
+  cost->exec_us = cost->time_us;
+  cost->write_us =
+      device.dram_gbps > 0
+          ? static_cast<double>(cost->bytes_written) / (device.dram_gbps * 1e3)
+          : 0;
 }
 
 Result<FusionCost> EstimateFusionCost(const FusionRegion& region,
                                       const hw::Device& device,
                                       ExprContext* ctx) {
+  return EstimateFusionCost(region, device, CostOptions(), ctx);
+}
+
+FusionCost FusionCostFromXla(const XlaRunTime& t, const hw::Device& device) {
   FusionCost cost;
-  auto planned = ComputeEmitterPlan(region, device, ctx);
-  if (!planned.ok() && planned.error().code != ErrorCode::kInvalidArgument) {
-    cost.note = "the emitters refuse this fusion (" + planned.error().message +
-                "); costed with the loop emitter";
-    PlanOptions loop;
-    loop.force_loop = true;
-    planned = ComputeEmitterPlan(region, device, loop, ctx);
+  cost.model = CostModel::kXla;
+  cost.emitter = t.launch.kind;
+  cost.reduction_kind = t.launch.reduction_kind;
+  cost.launch = t.launch.launch;
+  cost.flops = t.flops;
+  cost.bytes_read = t.bytes_read;
+  cost.bytes_written = t.bytes_written;
+  cost.compute_us = t.compute_us;
+  cost.memory_us = t.memory_us;
+  cost.write_us = t.write_us;
+  cost.exec_us = t.exec_us;
+  cost.time_us = t.exec_us;
+  cost.launch_overhead_us = kXlaKernelLaunchOverheadUs;
+  const int64_t blocks = std::max<int64_t>(1, cost.launch.num_blocks());
+  const int64_t cores = std::max<int64_t>(1, device.sm_count);
+  cost.active_fraction =
+      static_cast<double>(std::min(blocks, cores)) / static_cast<double>(cores);
+  FillOccupancy(device, &cost);
+  for (const XlaOperandCost& o : t.operands) {
+    OperandCost oc;
+    oc.parameter = o.index;
+    oc.name = o.name;
+    oc.bytes_total = o.bytes_total;
+    oc.bytes_net = o.bytes_net;
+    oc.read_time_us = o.read_time_us;
+    oc.coalesced = o.coalesced;
+    oc.utilization = o.utilization;
+    // DRAM traffic: the first read, inflated by the coalescing waste.
+    const double rate =
+        o.coalesced
+            ? 1.0
+            : 1.0 / static_cast<double>(std::max<int64_t>(
+                        1, device.dram_to_l2_transaction_bytes /
+                               XlaElementBytesForCoalescing(o.operand->shape)));
+    cost.bytes_moved += static_cast<double>(o.bytes_net) / rate;
+    cost.operands.push_back(std::move(oc));
   }
-  if (!planned.ok()) return planned.error();
-  const EmitterPlan& plan = *planned;
-  cost.emitter = plan.kind;
-  cost.reduction_kind = plan.reduction_kind;
-  cost.launch = plan.launch;
-  CoalescingAnalysis coalescing = AnalyzePlanCoalescing(region, plan, device);
-  cost.coalescing = coalescing.operands;
-  cost.unknown = coalescing.unknown;
-  for (size_t i = 0; i < region.parameters.size(); ++i) {
-    const hlo::Instruction* param = region.parameters[i];
-    const ParameterPlan& pp = plan.parameters[i];
-    if (!param->shape.IsArray()) continue;
-    OperandUtilization u;
-    if (pp.unknown_reason) {
-      // Unknown reads: the whole operand, once.
-      u.elements_total = param->shape.ElementCount();
-      u.elements_read = u.elements_total;
-      u.reads = u.elements_total;
-      u.utilization = 1;
-      u.method = "unknown";
-    } else {
-      u = UtilizationOfCoverage(pp.coverage_maps, param->shape);
-    }
-    u.parameter = static_cast<int>(i);
-    u.name = param->name;
-    const int64_t bytes =
-        SaturatingMul(ElementBytes(param->shape), u.elements_read);
-    cost.bytes_read = SaturatingAdd(cost.bytes_read, bytes);
-    double moved = static_cast<double>(bytes);
-    for (const OperandCoalescing& c : cost.coalescing) {
-      if (c.parameter == static_cast<int>(i) && !c.coalesced &&
-          c.efficiency > 0) {
-        moved /= c.efficiency;
-      }
-    }
-    cost.bytes_moved += moved;
-    cost.utilization.push_back(std::move(u));
+  if (!t.launch.fallback.empty()) {
+    cost.note = "no emitter takes this kernel (" + t.launch.fallback +
+                "): XLA's fallback launch of 128 threads per block";
   }
-  cost.bytes_written = PlanBytesWritten(plan);
-  if (auto flops = RegionFlops(region, ctx); flops.ok()) {
-    cost.flops = SaturatingAdd(flops->vector_flops, flops->matrix_flops);
-    cost.matrix_flops = flops->matrix_flops;
-    if (!flops->not_counted.empty()) cost.flops_unknown = flops->not_counted;
-  } else {
-    cost.flops_unknown = flops.error().message;
-  }
-  FinishCost(device, &cost);
+  if (!t.unknown.empty()) cost.time_unknown = t.unknown;
   return cost;
+}
+
+Result<FusionCost> EstimateFusionCost(const FusionRegion& region,
+                                      const hw::Device& device,
+                                      const CostOptions& options,
+                                      ExprContext* ctx) {
+  if (options.model == CostModel::kIxa) {
+    return EstimateIxaCost(region, device, options, ctx);
+  }
+  if (!device.HasLaunchModel()) {
+    return Error::Invalid("device " + device.name +
+                          " has no GPU launch model: XLA's cost model needs "
+                          "cores, threads and shared memory per block");
+  }
+  const bool is_fusion = options.is_fusion.value_or(RegionIsFusion(region));
+  XlaCostAnalysis analysis = AnalyzeXlaCost(region, is_fusion, device);
+  IXA_ASSIGN_OR_RETURN(XlaLaunch launch, ComputeXlaLaunch(region, device, ctx));
+  XlaKernelRef self{&region, is_fusion, launch.own_plan_is_reduction};
+  const bool coalesced = XlaReadCoalescedHeuristic(launch.kind, self, nullptr);
+  return FusionCostFromXla(
+      EstimateXlaRunTime(analysis, launch, coalesced, device), device);
 }
 
 }  // namespace ixa

@@ -1,49 +1,28 @@
-// A roofline cost estimate of one fusion on one device, read through its
-// emitter plan (analysis/emitters/plan.h):
-//   bytes_read     = Σ over parameters of element_bytes * elements_read,
-//                    the elements the plan's thread maps read from global
-//                    memory (counted exactly on its coverage maps). Shared
-//                    tile reads of a transpose or a reduction are not DRAM
-//                    traffic and are not counted; an in-place operand is
-//                    not read; an operand the plan cannot map is counted
-//                    as read whole (and listed in `unknown`);
-//   bytes_moved    = bytes_read, except that an uncoalesced operand's bytes
-//                    are divided by its warp efficiency (a warp that uses
-//                    half of each sector moves twice the bytes);
-//   bytes_written  = what the plan writes: every root's output, or only the
-//                    updates of an in-place dynamic-update-slice or a
-//                    scatter;
-//   flops          = Σ over instructions of flops per evaluation times the
-//                    number of evaluations, i.e. the domain points of the
-//                    maps from the root to that instruction (XLA's indexing
-//                    performance model: a value recomputed for several
-//                    consumers counts each time). Per evaluation:
-//                    elementwise arithmetic and comparisons 1, data
-//                    movement 0 (broadcast, transpose, slice, ...), reduce
-//                    and reduce-window (inputs) * (elements folded into one
-//                    output), dot 2 * K, convolution 2 * (kernel elements
-//                    per output). Transcendentals count 1 as well. An
-//                    instruction whose evaluations are unknown (reached
-//                    through an op without indexing maps), and such an op
-//                    itself, are not counted: flops_unknown names them;
-//   launch, waves  = the plan's launch; resident blocks per core = the
-//                    fewest of threads_per_core / threads per block,
-//                    shared memory per core / shared memory per block and
-//                    32; waves = ceil(blocks / (cores * resident blocks));
-//   memory_us      = (bytes_moved + bytes_written) / DRAM bandwidth;
-//   compute_us     = flops / (peak * active fraction): the bf16 matrix peak
-//                    for dots on 16-bit types, else fp32; the active
-//                    fraction is XLA's ComputeTime's min(blocks, cores) /
-//                    cores * min(threads per block, fpus per core) / fpus
-//                    per core (a small launch leaves units idle);
-//   time_us        = max(memory_us, compute_us): compute and memory overlap
-//                    perfectly; no launch overhead (fusion_decision adds
-//                    one per kernel).
+// The cost of one kernel (a fusion or a plain instruction) on one device,
+// in either model (docs/cost-model.md):
+//   ixa (the default)  analysis/uses/ixa_cost_model.h: read through the
+//                      emitter plan ixa would emit, exact reads per
+//                      operand, per-operand coalescing, per-op throughput,
+//                      occupancy and waves, caches for the re-read data;
+//                      its departures from XLA's model named in `notes`;
+//   xla                analysis/uses/xla_performance_model.h: XLA's GPU
+//                      performance model, rule for rule.
+// Shared by both: the report (FusionCost), the element counts the ixa
+// model reads (bytes_read, flops: Σ over instructions of flops per
+// evaluation times the evaluations, i.e. the domain points of the maps
+// from the root to that instruction; data movement 0, elementwise 1,
+// reduce n per output, dot 2K), the bytes a plan writes (every root's
+// output, only the updates of an in-place dynamic-update-slice or a
+// scatter, a library call's result without its workspace) and the
+// occupancy (resident blocks per SM, waves). Times are microseconds and
+// never include the launch overhead (decisions add 1 us per kernel).
 #ifndef IXA_ANALYSIS_USES_FUSION_COST_H_
 #define IXA_ANALYSIS_USES_FUSION_COST_H_
 
 #include <optional>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "analysis/emitters/plan.h"
@@ -54,7 +33,27 @@
 
 namespace ixa {
 
+// Which cost model answers: ixa's own (the default) or XLA's GPU
+// performance model, exactly (analysis/uses/xla_performance_model.h).
+enum class CostModel { kIxa, kXla };
+const char* CostModelName(CostModel model);  // "ixa", "xla"
+std::optional<CostModel> CostModelFromName(std::string_view name);
+
+// One operand's read, in either model.
+struct OperandCost {
+  int parameter = 0;
+  std::string name;
+  int64_t bytes_total = 0;  // bytes read, re-reads included
+  int64_t bytes_net = 0;    // distinct bytes read (from DRAM)
+  double read_time_us = 0;
+  bool coalesced = true;
+  // xla: the operand's utilization (reads per element); ixa: reads per
+  // element of the operand.
+  double utilization = 0;
+};
+
 struct FusionCost {
+  CostModel model = CostModel::kIxa;
   EmitterKind emitter = EmitterKind::kLoop;
   std::optional<ReductionKind> reduction_kind;
   LaunchDimensions launch;
@@ -67,6 +66,10 @@ struct FusionCost {
   int64_t matrix_flops = 0;  // the part of flops on the matrix units
   double active_fraction = 1;
   double memory_us = 0, compute_us = 0, time_us = 0;
+  // The kernel's time (time_us is the same), the write part of memory_us,
+  // and the launch overhead a plan adds per kernel (not in exec_us).
+  double exec_us = 0, write_us = 0, launch_overhead_us = 1;
+  std::vector<OperandCost> operands;
   std::vector<OperandUtilization> utilization;
   std::vector<OperandCoalescing> coalescing;
   std::vector<UnknownOperand> unknown;
@@ -76,7 +79,31 @@ struct FusionCost {
   // Set when the emitters refuse the fusion (e.g. a reduction XLA would
   // decompose first): it is then costed with the loop emitter's plan.
   std::string note;
+  // The model's departures from XLA's (ixa) or what it does not cost
+  // (xla), in words.
+  std::vector<std::string> notes;
+  // xla: set when XLA's cost is undefined (a custom call of unknown cost);
+  // the times are then not meaningful.
+  std::optional<std::string> time_unknown;
 };
+
+struct CostOptions {
+  CostModel model = CostModel::kIxa;
+  // ixa: name the departures from XLA's model in `notes` (this costs XLA's
+  // counts of the kernel too; fusion plans leave them out).
+  bool notes = true;
+  // A fusion (XLA's fused counting rules) or one plain instruction; unset:
+  // RegionIsFusion.
+  std::optional<bool> is_fusion;
+};
+
+// A fused computation, or a group of more than one instruction, is a
+// fusion; one instruction of a computation on its own is a plain op.
+bool RegionIsFusion(const FusionRegion& region);
+
+// Bytes of `elements` elements of `shape`'s type: sub-byte types packed,
+// rounded up to whole bytes.
+int64_t BytesOfElements(const hlo::Shape& shape, int64_t elements);
 
 // Flops of one evaluation of `instr` (one output element).
 int64_t FlopsPerElement(const hlo::Instruction& instr);
@@ -94,10 +121,29 @@ OperandUtilization UtilizationOfCoverage(std::span<const IndexingMap> coverage,
 // (empty when the count is exact). Errors: budgets.
 struct RegionFlopsCount {
   int64_t vector_flops = 0, matrix_flops = 0;
+  // With a device: the vector work in FP32-FMA issue slots per lane
+  // (hw/throughput.h), matrix-unit work excluded.
+  double issue_slots = 0;
   std::string not_counted;
 };
 Result<RegionFlopsCount> RegionFlops(const FusionRegion& region,
                                      ExprContext* ctx);
+Result<RegionFlopsCount> RegionFlops(const FusionRegion& region,
+                                     ExprContext* ctx,
+                                     const hw::Device* device);
+
+// Issue slots of one evaluation of `instr` on `device` (hw/throughput.h;
+// reductions n applications of the reducer per output).
+double IssueSlotsPerElement(const hlo::Instruction& instr,
+                            const hw::Device& device);
+
+// Whether a dot (or library call) runs on the matrix units: 16-bit or
+// narrower inputs.
+bool IsNarrowDot(const hlo::Instruction& instr);
+
+struct XlaRunTime;
+// The report of an xla-model estimate.
+FusionCost FusionCostFromXla(const XlaRunTime& time, const hw::Device& device);
 
 // Bytes the plan writes (see the header).
 int64_t PlanBytesWritten(const EmitterPlan& plan);
@@ -106,8 +152,16 @@ int64_t PlanBytesWritten(const EmitterPlan& plan);
 // time_us from the launch, bytes and flops already set.
 void FinishCost(const hw::Device& device, FusionCost* cost);
 
+// Sets blocks_per_core (resident blocks per SM: threads, shared memory and
+// 32 allow) and waves from the launch.
+void FillOccupancy(const hw::Device& device, FusionCost* cost);
+
 Result<FusionCost> EstimateFusionCost(const FusionRegion& region,
                                       const hw::Device& device,
+                                      ExprContext* ctx);
+Result<FusionCost> EstimateFusionCost(const FusionRegion& region,
+                                      const hw::Device& device,
+                                      const CostOptions& options,
                                       ExprContext* ctx);
 
 }  // namespace ixa

@@ -1,265 +1,220 @@
 #include "analysis/uses/fusion_decision.h"
 
 #include <algorithm>
-#include <map>
+#include <unordered_map>
+#include <unordered_set>
 
-#include "analysis/indexing/indexing.h"
-#include "analysis/indexing/internal.h"
-#include "core/int_math.h"
-#include "simplifier/simplify.h"
+#include "analysis/hlo/printer.h"
+#include "analysis/uses/fusion_pair.h"
+#include "analysis/uses/kernel_graph.h"
+#include "analysis/uses/utilization.h"
 
 namespace ixa {
 namespace {
 
 using hlo::Instruction;
 
-// One kernel: the region an entry instruction runs, and the entry
-// instruction each region parameter stands for.
-struct Kernel {
-  FusionRegion region;
-  std::vector<const Instruction*> operands;  // per region parameter
-};
+bool IsGteOf(const Instruction* value, const Instruction* producer) {
+  return value->opcode == "get-tuple-element" && value->operand_count() == 1 &&
+         value->operand(0) == producer;
+}
 
-Result<Kernel> KernelOf(const hlo::Computation& computation,
-                        const Instruction* instr) {
-  Kernel k;
-  if ((instr->opcode == "fusion" || instr->opcode == "call") &&
-      instr->called()) {
-    k.region = RegionOfComputation(*instr->called());
-    for (size_t i = 0; i < k.region.parameters.size(); ++i) {
-      const int64_t n = k.region.parameters[i]->parameter_number;
-      if (n < 0 || n >= instr->operand_count()) {
-        return Error::Invalid("fusion " + instr->name + " has no operand " +
-                              std::to_string(n));
-      }
-      k.operands.push_back(instr->operand(static_cast<int>(n)));
+// The union of the groups, in the computation's post order.
+std::vector<const Instruction*> Merge(
+    const std::unordered_map<const Instruction*, size_t>& position,
+    std::vector<const Instruction*> a, const std::vector<const Instruction*>& b,
+    const std::vector<const Instruction*>& extra) {
+  std::unordered_set<const Instruction*> seen(a.begin(), a.end());
+  for (const auto* group : {&b, &extra}) {
+    for (const Instruction* i : *group) {
+      if (seen.insert(i).second) a.push_back(i);
     }
-    return k;
   }
-  IXA_ASSIGN_OR_RETURN(k.region,
-                       RegionOfInstructions(computation, {instr->name}));
-  k.operands = k.region.parameters;
-  return k;
+  std::sort(a.begin(), a.end(),
+            [&](const Instruction* x, const Instruction* y) {
+              return position.at(x) < position.at(y);
+            });
+  return a;
 }
 
-Result<IndexingMap> Compose(const IndexingMap& first,
-                            const IndexingMap& second) {
-  IXA_ASSIGN_OR_RETURN(IndexingMap m,
-                       indexing_internal::ComposeWithProducers(first, second));
-  Simplify(&m);
-  return m;
+// Reads of the producer's output by the consumer (the ixa counts).
+void CountProducerReads(const KernelInfo& consumer, const Instruction* producer,
+                        ExprContext* ctx, ConsumerDecision* d) {
+  auto util = AnalyzeUtilization(consumer.region, ctx);
+  if (!util.ok()) return;
+  for (const OperandUtilization& u : util->operands) {
+    const Instruction* param = consumer.region.parameters[u.parameter];
+    if (param != producer && !IsGteOf(param, producer)) continue;
+    d->producer_reads += u.reads;
+    d->producer_elements_read =
+        std::max(d->producer_elements_read, u.elements_read);
+  }
+  d->recompute_factor = d->producer_elements_read > 0
+                            ? static_cast<double>(d->producer_reads) /
+                                  static_cast<double>(d->producer_elements_read)
+                            : 0;
 }
-
-// The fused kernel's reads of one entry operand.
-struct FusedOperand {
-  const Instruction* entry = nullptr;
-  IndexingMapSet maps, coverage;
-  std::optional<std::string> unknown;
-};
 
 }  // namespace
 
-Result<FusionDecision> DecideFusion(const hlo::Computation& computation,
+Result<FusionDecision> DecideFusion(const hlo::Module& module,
                                     const std::string& producer_name,
-                                    const std::string& consumer_name,
+                                    const DecisionOptions& options,
                                     const hw::Device& device,
                                     ExprContext* ctx) {
-  const Instruction* producer = computation.Find(producer_name);
-  const Instruction* consumer = computation.Find(consumer_name);
-  if (!producer || !consumer) {
-    return Error::Invalid("no instruction '" +
-                          (producer ? consumer_name : producer_name) +
-                          "' in computation '" + computation.name() + "'");
+  for (const std::string* name : {&producer_name, &options.consumer}) {
+    if (!name->empty() && !module.entry()->Find(*name)) {
+      return Error::Invalid("no instruction '" + *name + "' in computation '" +
+                            module.entry()->name() + "'");
+    }
   }
-  if (std::find(consumer->operands.begin(), consumer->operands.end(),
-                producer) == consumer->operands.end()) {
-    return Error::Invalid("'" + consumer_name + "' does not use '" +
-                          producer_name + "'");
+  IXA_ASSIGN_OR_RETURN(FlatModule flat, FlattenFusions(module));
+  const hlo::Computation& entry = *flat.module->entry();
+  std::unordered_map<const Instruction*, size_t> position;
+  for (const Instruction* i : entry.post_order()) {
+    position.emplace(i, position.size());
   }
-  if (!producer->shape.IsArray()) {
-    return Error::Unsupported("producer '" + producer_name +
-                              "' is not an array (" +
-                              producer->shape.ToString() + ")");
+  // A get-tuple-element named as the producer stands for the multi-output
+  // instruction it reads.
+  std::string pname = producer_name;
+  if (const Instruction* named = module.entry()->Find(producer_name);
+      named->opcode == "get-tuple-element" && named->operand_count() == 1 &&
+      flat.kernels.count(named->operand(0)->name)) {
+    pname = named->operand(0)->name;
   }
-  if (producer->opcode == "parameter" || producer->opcode == "constant") {
+  const KernelGroup& pg = flat.kernels.at(pname);
+  const Instruction* proot = pg.root;
+  if (!pg.is_fusion &&
+      (proot->opcode == "parameter" || proot->opcode == "constant")) {
     return Error::Invalid("producer '" + producer_name +
-                          "' computes nothing (a " + producer->opcode + ")");
+                          "' computes nothing (a " + proot->opcode + ")");
+  }
+  // The consumers: the kernels that use the producer, directly or through
+  // one of its get-tuple-elements (which fuses along).
+  std::vector<std::string> consumer_names;
+  std::unordered_map<std::string, std::vector<const Instruction*>> via_gte;
+  auto add_consumer = [&](const Instruction* user, const Instruction* gte) {
+    auto it = flat.kernel_of.find(user);
+    if (it == flat.kernel_of.end() || it->second == pname) return;
+    if (std::find(consumer_names.begin(), consumer_names.end(), it->second) ==
+        consumer_names.end()) {
+      consumer_names.push_back(it->second);
+    }
+    if (gte) via_gte[it->second].push_back(gte);
+  };
+  for (const Instruction* user : proot->users) {
+    if (IsGteOf(user, proot) && flat.kernel_of.at(user) != pname) {
+      for (const Instruction* u : user->users) add_consumer(u, user);
+    } else {
+      add_consumer(user, nullptr);
+    }
+  }
+  const bool producer_is_root = proot == entry.root();
+  if (!options.consumer.empty()) {
+    if (std::find(consumer_names.begin(), consumer_names.end(),
+                  options.consumer) == consumer_names.end()) {
+      return Error::Invalid("'" + options.consumer + "' does not use '" +
+                            producer_name + "'");
+    }
+  } else if (consumer_names.empty()) {
+    return Error::Invalid("'" + producer_name +
+                          "' has no users: there is nothing to fuse it into");
   }
   FusionDecision d;
-  IXA_ASSIGN_OR_RETURN(Kernel p, KernelOf(computation, producer));
-  IXA_ASSIGN_OR_RETURN(Kernel c, KernelOf(computation, consumer));
-  IXA_ASSIGN_OR_RETURN(d.producer, EstimateFusionCost(p.region, device, ctx));
-  IXA_ASSIGN_OR_RETURN(d.consumer, EstimateFusionCost(c.region, device, ctx));
-  for (const Instruction* u : producer->users) {
-    if (u != consumer) d.producer_kept = true;
-  }
-  if (computation.root() == producer) d.producer_kept = true;
-  d.unfused_us =
-      d.producer.time_us + d.consumer.time_us + 2 * kKernelLaunchOverheadUs;
-
-  // The fused kernel: the consumer's plan, the producer's operands read
-  // through it.
-  IXA_ASSIGN_OR_RETURN(EmitterPlan plan,
-                       ComputeEmitterPlan(c.region, device, ctx));
-  // Partial: a producer operand behind an op without maps is unknown in
-  // the fused kernel, the others are read through the consumer's plan.
-  auto producer_maps = ComputeFusionParameterIndexingPartial(p.region, 0, ctx);
-  std::vector<FusedOperand> fused;
-  auto slot = [&](const Instruction* entry) -> FusedOperand& {
-    for (FusedOperand& f : fused) {
-      if (f.entry == entry) return f;
-    }
-    fused.push_back({entry, {}, {}, std::nullopt});
-    return fused.back();
-  };
-  std::vector<IndexingMap> producer_coverage;
-  for (size_t k = 0; k < c.operands.size(); ++k) {
-    const ParameterPlan& pp = plan.parameters[k];
-    if (c.operands[k] != producer) {
-      FusedOperand& f = slot(c.operands[k]);
-      if (pp.unknown_reason) f.unknown = pp.unknown_reason;
-      for (const IndexingMap& m : pp.maps) f.maps.Insert(m);
-      for (const IndexingMap& m : pp.coverage_maps) f.coverage.Insert(m);
+  d.model = options.model;
+  d.producer_name = producer_name;
+  IXA_ASSIGN_OR_RETURN(
+      KernelInfo p,
+      AnalyzeKernel(RegionOfGroup(pg.members, proot), pg.is_fusion,
+                    pg.fusion_kind == "kCustom", options.model, device, ctx));
+  d.producer = p.cost;
+  bool times_known = p.time_unknown.empty();
+  if (!times_known) d.notes.push_back("producer: " + p.time_unknown);
+  int bitcast_users = 0;
+  int fused_consumers = 0;
+  double fused_sum = 0, consumer_sum = 0;
+  for (const std::string& cname : consumer_names) {
+    const bool selected = options.consumer.empty() || options.consumer == cname;
+    const KernelGroup& cg = flat.kernels.at(cname);
+    if (!selected) {
+      d.producer_kept = true;
       continue;
     }
-    producer_coverage.insert(producer_coverage.end(), pp.coverage_maps.begin(),
-                             pp.coverage_maps.end());
-    for (size_t j = 0; j < p.operands.size(); ++j) {
-      FusedOperand& f = slot(p.operands[j]);
-      if (pp.unknown_reason) {
-        f.unknown = pp.unknown_reason;
-        continue;
-      }
-      if (!producer_maps.ok()) {
-        f.unknown = producer_maps.error().message;
-        continue;
-      }
-      if ((*producer_maps)[j].unknown()) {
-        f.unknown = (*producer_maps)[j].unknown_reason;
-        continue;
-      }
-      for (const IndexingMap& g : (*producer_maps)[j].maps) {
-        for (const IndexingMap& m : pp.maps) {
-          auto composed = Compose(m, g);
-          if (!composed.ok()) {
-            f.unknown = composed.error().message;
-            continue;
-          }
-          f.maps.Insert(std::move(composed).value());
-        }
-        for (const IndexingMap& m : pp.coverage_maps) {
-          auto composed = Compose(m, g);
-          if (composed.ok()) f.coverage.Insert(std::move(composed).value());
-        }
-      }
+    IXA_ASSIGN_OR_RETURN(
+        KernelInfo c,
+        AnalyzeKernel(RegionOfGroup(cg.members, cg.root), cg.is_fusion,
+                      cg.fusion_kind == "kCustom", options.model, device, ctx));
+    ConsumerDecision cd;
+    cd.name = cname;
+    cd.unfused = c.cost;
+    std::vector<const Instruction*> gtes = via_gte[cname];
+    IXA_ASSIGN_OR_RETURN(
+        PairEstimate pair,
+        EstimatePair(p, c, Merge(position, pg.members, cg.members, gtes),
+                     entry.root(), options.model, /*cost_when_illegal=*/true,
+                     device, ctx));
+    cd.legality = pair.legality;
+    // Bitcast users are skipped, not fused: XLA asks only that the producer
+    // fuse into every other user.
+    const bool bitcast_user = !cg.is_fusion && cg.root->opcode == "bitcast";
+    if (!pair.legality.legal && d.legal && !bitcast_user) {
+      d.legal = false;
+      d.rule = pair.legality.rule;
+      d.reason = "'" + cname + "': " + pair.legality.reason;
     }
-  }
-  FusionCost& cost = d.fused;
-  cost.emitter = plan.kind;
-  cost.reduction_kind = plan.reduction_kind;
-  cost.launch = plan.launch;
-  for (size_t i = 0; i < fused.size(); ++i) {
-    const FusedOperand& f = fused[i];
-    const hlo::Shape& shape = f.entry->shape;
-    if (!shape.IsArray()) continue;
-    OperandUtilization u;
-    if (f.unknown) {
-      cost.unknown.push_back({static_cast<int>(i), f.entry->name, *f.unknown});
-      u.elements_total = u.elements_read = u.reads = shape.ElementCount();
-      u.utilization = 1;
-      u.method = "unknown";
+    if (pair.fused && c.time_unknown.empty()) {
+      cd.fused = *pair.fused;
+      cd.costed = true;
     } else {
-      u = UtilizationOfCoverage(f.coverage.maps(), shape);
-      auto reads = AnalyzeReads(f.maps.maps(), shape, plan.launch, device);
-      if (reads.ok()) {
-        OperandCoalescing oc = std::move(reads).value();
-        oc.parameter = static_cast<int>(i);
-        oc.name = f.entry->name;
-        oc.not_read = f.maps.empty();
-        cost.coalescing.push_back(std::move(oc));
-      } else {
-        cost.unknown.push_back(
-            {static_cast<int>(i), f.entry->name, reads.error().message});
-      }
+      cd.cost_error =
+          !c.time_unknown.empty() ? c.time_unknown : pair.time_unknown;
+      times_known = false;
     }
-    u.parameter = static_cast<int>(i);
-    u.name = f.entry->name;
-    const int64_t bytes = SaturatingMul(ElementBytes(shape), u.elements_read);
-    cost.bytes_read = SaturatingAdd(cost.bytes_read, bytes);
-    double moved = static_cast<double>(bytes);
-    if (!cost.coalescing.empty() &&
-        cost.coalescing.back().parameter == static_cast<int>(i) &&
-        !cost.coalescing.back().coalesced &&
-        cost.coalescing.back().efficiency > 0) {
-      moved /= cost.coalescing.back().efficiency;
+    CountProducerReads(c, proot, ctx, &cd);
+    d.consumers.push_back(std::move(cd));
+    if (bitcast_user && options.model == CostModel::kIxa) {
+      // A bitcast is no kernel: it stays, reading the producer's output.
+      ++bitcast_users;
+      continue;
     }
-    cost.bytes_moved += moved;
-    cost.utilization.push_back(std::move(u));
+    consumer_sum += c.exec_us();
+    fused_sum += d.consumers.back().fused.exec_us;
+    ++fused_consumers;
   }
-  cost.bytes_written = PlanBytesWritten(plan);
-  // Reads of the producer's output by the consumer: exact counts of the
-  // consumer's output-to-input maps, or of the plan's coverage maps where
-  // those cannot be counted.
-  int64_t reads = 0, elements = 0;
-  auto util = AnalyzeUtilization(c.region, ctx);
-  // The consumer's parameters that stand for the producer, answered.
-  std::vector<const OperandUtilization*> producer_uses;
-  bool all_answered = util.ok();
-  for (size_t k = 0; k < c.operands.size() && util.ok(); ++k) {
-    if (c.operands[k] != producer) continue;
-    auto it = std::find_if(
-        util->operands.begin(), util->operands.end(),
-        [&](const OperandUtilization& u) { return u.parameter == int(k); });
-    if (it == util->operands.end()) {
-      all_answered = false;
-    } else {
-      producer_uses.push_back(&*it);
-    }
+  int selected_bitcasts = 0;
+  for (const ConsumerDecision& c : d.consumers) {
+    const KernelGroup& cg = flat.kernels.at(c.name);
+    selected_bitcasts += !cg.is_fusion && cg.root->opcode == "bitcast";
   }
-  if (all_answered) {
-    for (const OperandUtilization* u : producer_uses) {
-      reads = SaturatingAdd(reads, u->reads);
-      elements = std::max(elements, u->elements_read);
-    }
-  } else {
-    OperandUtilization u =
-        UtilizationOfCoverage(producer_coverage, producer->shape);
-    reads = u.reads;
-    elements = u.elements_read;
+  if (d.legal && !d.consumers.empty() &&
+      selected_bitcasts == static_cast<int>(d.consumers.size())) {
+    d.legal = false;
+    d.rule = "bitcast_consumer";
+    d.reason = "only bitcast users: bitcasts are fused only as producers";
   }
-  d.producer_reads = reads;
-  d.producer_elements_read = elements;
-  d.recompute_factor =
-      elements > 0 ? static_cast<double>(reads) / static_cast<double>(elements)
-                   : 0;
-  // The producer's flops per output element, times its evaluations.
-  const int64_t produced = std::max<int64_t>(1, producer->shape.ElementCount());
-  const double per_element =
-      static_cast<double>(d.producer.flops) / static_cast<double>(produced);
-  const double matrix_share =
-      d.producer.flops > 0 ? static_cast<double>(d.producer.matrix_flops) /
-                                 static_cast<double>(d.producer.flops)
-                           : 0;
-  const int64_t recomputed =
-      static_cast<int64_t>(per_element * static_cast<double>(reads));
-  cost.flops = SaturatingAdd(d.consumer.flops, recomputed);
-  cost.matrix_flops = SaturatingAdd(
-      d.consumer.matrix_flops,
-      static_cast<int64_t>(matrix_share * static_cast<double>(recomputed)));
-  // The fused kernel's flops are built from both kernels' counts: what
-  // either leaves out, it leaves out too.
-  if (d.consumer.flops_unknown) {
-    cost.flops_unknown = d.consumer.flops_unknown;
-  } else if (d.producer.flops_unknown) {
-    cost.flops_unknown = d.producer.flops_unknown;
+  if (producer_is_root) d.producer_kept = true;
+  if (options.model == CostModel::kIxa && bitcast_users > 0) {
+    d.producer_kept = true;
+    d.notes.push_back(
+        "a bitcast user keeps the producer's kernel alive: XLA counts it as "
+        "a fused kernel, ixa as no kernel at all, and keeps the producer's "
+        "kernel and its write");
   }
-  FinishCost(device, &cost);
-  d.fused_kernels = d.producer_kept ? 2 : 1;
-  d.unfused_kernels = 2;
-  d.fused_us = cost.time_us + d.fused_kernels * kKernelLaunchOverheadUs +
-               (d.producer_kept ? d.producer.time_us : 0);
-  d.fuse = d.fused_us < d.unfused_us;
-  d.speedup = d.fused_us > 0 ? d.unfused_us / d.fused_us : 1;
+  // Get-tuple-elements of a multi-output producer whose users were not all
+  // selected keep it alive too (they were counted as kept consumers).
+  d.times_known = times_known;
+  const int k = fused_consumers;
+  d.unfused_kernels = k + 1;
+  d.fused_kernels = k + (d.producer_kept ? 1 : 0);
+  if (times_known) {
+    d.unfused_us = d.unfused_kernels * kKernelLaunchOverheadUs + p.exec_us() +
+                   consumer_sum;
+    d.fused_us = d.fused_kernels * kKernelLaunchOverheadUs + fused_sum +
+                 (d.producer_kept ? p.exec_us() : 0);
+    d.priority_us = d.unfused_us - d.fused_us;
+    d.speedup = d.fused_us > 0 ? d.unfused_us / d.fused_us : 1;
+  }
+  d.fuse = d.legal && times_known && d.fused_us <= d.unfused_us;
   return d;
 }
 

@@ -476,6 +476,11 @@ Result<ImageCount> CountImageUnion(std::span<const IndexingMap> maps,
   if (live.empty()) return ImageCount{0, "empty"};
   int64_t points = 0;
   for (const IndexingMap& m : live) points = SaturatingAdd(points, m.BoxSize());
+  if (options.product_first) {
+    IXA_ASSIGN_OR_RETURN(std::optional<ImageCount> product,
+                         CountByProduct(live, dims, options));
+    if (product) return *product;
+  }
   if (points <= options.enumeration_limit) {
     return CountByEnumeration(live, dims, options.enumeration_limit);
   }

@@ -253,7 +253,7 @@ TEST_CASE("devices: the launch model of h.12", "[emitters][loop]") {
   CHECK(a6000.shared_memory_per_block == 48 * 1024);
   CHECK(a6000.shared_memory_per_block_optin == 99 * 1024);
   CHECK(a6000.smem_bytes_per_sm == 100 * 1024);
-  CHECK(a6000.clock_ghz == 1.41);
+  CHECK(a6000.clock_ghz == 1.8);
   CHECK(a6000.dram_gbps == 768.096);
   CHECK(a6000.l2_bytes == 6 * 1024 * 1024);
   CHECK(a6000.fpus_per_core == 128);

@@ -296,23 +296,28 @@ ENTRY e {
   ROOT t = f32[256,256] fusion(x), kind=kInput, calls=fc
 })");
   ExprContext ctx;
-  auto d = DecideFusion(*module->entry(), "x", "t", h100, &ctx);
+  DecisionOptions options;
+  options.consumer = "t";
+  auto d = DecideFusion(*module, "x", options, h100, &ctx);
   INFO((d.ok() ? "" : d.error().ToString()));
   REQUIRE(d.ok());
-  // Unfused: the producer kernel lists a as unknown, the consumer nothing.
+  // Unfused: the producer kernel lists its operand p0 (parameter a of its
+  // fused computation) as unknown, the consumer nothing.
+  const ConsumerDecision* c = d->first();
+  REQUIRE(c);
   REQUIRE(d->producer.unknown.size() == 1);
-  CHECK(d->producer.unknown[0].name == "a");
-  CHECK(d->consumer.unknown.empty());
+  CHECK(d->producer.unknown[0].name == "p0");
+  CHECK(c->unfused.unknown.empty());
   REQUIRE(d->producer.flops_unknown);
-  CHECK(d->fused.flops_unknown == d->producer.flops_unknown);
+  CHECK(c->fused.flops_unknown);
   // Fused: p0 unknown (read whole), p1 read through the transpose plan.
-  REQUIRE(d->fused.unknown.size() == 1);
-  CHECK(d->fused.unknown[0].name == "p0");
-  CHECK(d->fused.unknown[0].reason == d->producer.unknown[0].reason);
-  REQUIRE(d->fused.coalescing.size() == 1);
-  CHECK(d->fused.coalescing[0].name == "p1");
-  CHECK(d->fused.bytes_read == 2 * 256 * 256 * 4);
-  CHECK(d->recompute_factor == 1.0);
+  REQUIRE(c->fused.unknown.size() == 1);
+  CHECK(c->fused.unknown[0].name == "p0");
+  CHECK(c->fused.unknown[0].reason == d->producer.unknown[0].reason);
+  REQUIRE(c->fused.coalescing.size() == 1);
+  CHECK(c->fused.coalescing[0].name == "p1");
+  CHECK(c->fused.bytes_read == 2 * 256 * 256 * 4);
+  CHECK(c->recompute_factor == 1.0);
 
   // The consumer fusion reads p1 through a custom call: p1 is unknown in
   // both kernels that read it, the producer's reads stay exact.
@@ -330,18 +335,21 @@ ENTRY e {
   x = f32[64,64] exponential(p0)
   ROOT y = f32[64,64] fusion(x, p1), kind=kLoop, calls=fc
 })");
-  d = DecideFusion(*module->entry(), "x", "y", h100, &ctx);
+  options.consumer = "y";
+  d = DecideFusion(*module, "x", options, h100, &ctx);
   INFO((d.ok() ? "" : d.error().ToString()));
   REQUIRE(d.ok());
-  REQUIRE(d->consumer.unknown.size() == 1);
-  CHECK(d->consumer.unknown[0].name == "v");
-  REQUIRE(d->fused.unknown.size() == 1);
-  CHECK(d->fused.unknown[0].name == "p1");
-  CHECK(d->fused.unknown[0].reason == d->consumer.unknown[0].reason);
-  REQUIRE(d->fused.coalescing.size() == 1);
-  CHECK(d->fused.coalescing[0].name == "p0");
-  CHECK(d->producer_reads == 64 * 64);
-  CHECK(d->recompute_factor == 1.0);
+  c = d->first();
+  REQUIRE(c);
+  REQUIRE(c->unfused.unknown.size() == 1);
+  CHECK(c->unfused.unknown[0].name == "p1");
+  REQUIRE(c->fused.unknown.size() == 1);
+  CHECK(c->fused.unknown[0].name == "p1");
+  CHECK(c->fused.unknown[0].reason == c->unfused.unknown[0].reason);
+  REQUIRE(c->fused.coalescing.size() == 1);
+  CHECK(c->fused.coalescing[0].name == "p0");
+  CHECK(c->producer_reads == 64 * 64);
+  CHECK(c->recompute_factor == 1.0);
 }
 
 }  // namespace

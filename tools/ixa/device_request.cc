@@ -5,6 +5,8 @@
 #include <string>
 #include <utility>
 
+#include "hw/op_profiles.h"
+
 namespace ixa::cli {
 
 Result<hw::Device> GetDevice(const Json& req) {
@@ -41,7 +43,13 @@ Result<hw::Device> GetDevice(const Json& req) {
                                         "dram_gbps",
                                         "peak_tflops_fp32",
                                         "peak_tflops_bf16",
-                                        "clock_ghz"};
+                                        "clock_ghz",
+                                        "compute_capability",
+                                        "toolkit_version",
+                                        "op_profile",
+                                        "l1_bytes_per_core",
+                                        "dram_to_l2_transaction_bytes",
+                                        "memory_transactions_per_clock"};
   for (const auto& item : j.items()) {
     if (std::find(std::begin(kFields), std::end(kFields), item.key()) ==
         std::end(kFields)) {
@@ -73,9 +81,36 @@ Result<hw::Device> GetDevice(const Json& req) {
         {"shared_memory_per_block", &d.shared_memory_per_block},
         {"shared_memory_per_block_optin", &d.shared_memory_per_block_optin},
         {"l2_bytes", &d.l2_bytes},
-        {"fpus_per_core", &d.fpus_per_core}}) {
+        {"fpus_per_core", &d.fpus_per_core},
+        {"l1_bytes_per_core", &d.l1_bytes_per_core},
+        {"dram_to_l2_transaction_bytes", &d.dram_to_l2_transaction_bytes},
+        {"memory_transactions_per_clock", &d.memory_transactions_per_clock}}) {
     if (Has(j, field)) {
       IXA_ASSIGN_OR_RETURN(*slot, GetInt(j, field));
+    }
+  }
+  if (Has(j, "compute_capability")) {
+    // "9.0": major.minor, as XLA's device descriptions write it.
+    IXA_ASSIGN_OR_RETURN(std::string cc, GetString(j, "compute_capability"));
+    const size_t dot = cc.find('.');
+    auto digits = [](std::string_view t) {
+      return !t.empty() && t.size() <= 3 &&
+             std::all_of(t.begin(), t.end(),
+                         [](char c) { return c >= '0' && c <= '9'; });
+    };
+    if (dot == std::string::npos || !digits(cc.substr(0, dot)) ||
+        !digits(cc.substr(dot + 1))) {
+      return Error::BadRequest(
+          "device field 'compute_capability' must be \"major.minor\", e.g. "
+          "\"9.0\"");
+    }
+    d.compute_capability_major = std::stoi(cc.substr(0, dot));
+    d.compute_capability_minor = std::stoi(cc.substr(dot + 1));
+  }
+  for (auto [field, slot] : {std::pair{"toolkit_version", &d.toolkit_version},
+                             {"op_profile", &d.op_profile}}) {
+    if (Has(j, field)) {
+      IXA_ASSIGN_OR_RETURN(*slot, GetString(j, field));
     }
   }
   if (Has(j, "block_dim_limit")) {
@@ -105,7 +140,9 @@ Result<hw::Device> GetDevice(const Json& req) {
       d.threads_per_core < 0 || d.shared_memory_per_block < 0 ||
       d.shared_memory_per_block_optin < 0 || d.l2_bytes < 0 ||
       d.fpus_per_core < 0 || d.clock_ghz < 0 || d.block_dim_limit[0] < 0 ||
-      d.block_dim_limit[1] < 0 || d.block_dim_limit[2] < 0) {
+      d.block_dim_limit[1] < 0 || d.block_dim_limit[2] < 0 ||
+      d.l1_bytes_per_core < 0 || d.dram_to_l2_transaction_bytes < 1 ||
+      d.memory_transactions_per_clock < 0) {
     return Error::Invalid(
         "device: warp_size must be in [1, 4096] and sizes positive");
   }
@@ -141,6 +178,13 @@ Json DeviceJson(const hw::Device& d) {
       {"clock_ghz", d.clock_ghz},
       {"l2_bytes", d.l2_bytes},
       {"fpus_per_core", d.fpus_per_core},
+      {"compute_capability", std::to_string(d.compute_capability_major) + "." +
+                                 std::to_string(d.compute_capability_minor)},
+      {"toolkit_version", d.toolkit_version},
+      {"op_profile", hw::OpProfileKeyFor(d)},
+      {"l1_bytes_per_core", d.l1_bytes_per_core},
+      {"dram_to_l2_transaction_bytes", d.dram_to_l2_transaction_bytes},
+      {"memory_transactions_per_clock", d.memory_transactions_per_clock},
       {"notes", d.notes}};
 }
 

@@ -29,6 +29,11 @@ namespace {
   "constant(0)\\n s = f32[8] reduce(e, z), dimensions={1}, to_apply=add\\n " \
   "b = f32[8,48] broadcast(s), dimensions={0}\\n ROOT d = f32[8,48] "        \
   "divide(e, b)\\n}"
+#define IXA_EXAMPLE_PLAN                                                    \
+  "HloModule m\\nENTRY e {\\n p = f32[1024,1024] parameter(0)\\n q = "      \
+  "f32[1024] parameter(1)\\n b = f32[1024,1024] broadcast(q), "             \
+  "dimensions={1}\\n l = f32[1024,1024] log(p)\\n ROOT a = f32[1024,1024] " \
+  "add(l, b)\\n}"
 #define IXA_EXAMPLE_TRANSPOSE                                           \
   "HloModule m\\nfused {\\n p0 = f32[64,128] parameter(0)\\n ROOT t = " \
   "f32[128,64] transpose(p0), dimensions={1,0}\\n}\\nENTRY e {\\n p = " \
@@ -55,6 +60,12 @@ const FieldDoc kDevice{
     "bank_bytes, sm_count, dram_gbps, clock_ghz, ...); unknown fields of "
     "the object are bad_request"};
 const FieldDoc kMap{"map", "map", "", "an indexing map in XLA's text form"};
+const FieldDoc kModel{
+    "model", "string", "\"ixa\"",
+    "the cost model: `ixa` (exact reads from the indexing maps, coalescing "
+    "per operand, per-op throughput, occupancy and caches; its departures "
+    "from XLA's model are listed in `notes`) or `xla` (XLA's GPU "
+    "performance model, exactly)"};
 
 const ResponseFieldDoc kMapOut{"map", "map",
                                "the resulting map, printed canonically"};
@@ -292,24 +303,51 @@ std::vector<OpDoc> BuildHloDocs() {
 
 std::vector<OpDoc> BuildUseDocs() {
   const ResponseFieldDoc cost_fields[] = {
-      {"bytes_read", "int", "bytes the kernel reads from memory"},
+      {"model", "string", "the cost model that answered: ixa or xla"},
+      {"bytes_read", "int",
+       "bytes the kernel reads (ixa: distinct bytes; xla: Σ bytes_total)"},
       {"bytes_moved", "number",
-       "bytes moved between DRAM and L2, counting whole sectors"},
+       "bytes moved between DRAM and L2, counting whole sectors (xla: the "
+       "first reads divided by the coalescing rate)"},
       {"bytes_written", "int", "bytes the kernel writes"},
-      {"flops", "int", "floating-point and integer operations"},
+      {"flops", "int", "operations (xla: flop equivalents of the op profiles)"},
       {"blocks_per_core", "int", "blocks resident per core (SM)"},
       {"waves", "int", "waves of blocks over the device's cores"},
       {"active_fraction", "number",
        "fraction of the device's cores the grid keeps busy"},
-      {"time_us", "number", "estimated kernel time, in microseconds"},
-      {"memory_us", "number", "the memory part of time_us, in microseconds"},
-      {"compute_us", "number", "the compute part of time_us, in microseconds"},
-      {"coalescing", "list", "per operand, as the coalescing op answers"},
-      {"utilization", "list", "per operand, as the utilization op answers"},
+      {"time_us", "number",
+       "estimated kernel time without launch overhead, in microseconds (the "
+       "same as exec_us)"},
+      {"exec_us", "number",
+       "the kernel's execution time, in microseconds: compute and memory "
+       "combined (xla: compute + memory - 0.95 * min of the two)"},
+      {"memory_us", "number",
+       "the memory part: reads and writes, in microseconds"},
+      {"write_us", "number", "the write part of memory_us, in microseconds"},
+      {"compute_us", "number", "the compute part, in microseconds"},
+      {"launch_overhead_us", "number",
+       "the launch overhead a plan adds per kernel (not in exec_us), in "
+       "microseconds"},
+      {"operands",
+       "list of {parameter, name, bytes_total, bytes_net, "
+       "read_time_us, coalesced, utilization}",
+       "per operand: the bytes read with re-reads (bytes_total) and without "
+       "(bytes_net, read from DRAM), its read time in microseconds, whether "
+       "its reads coalesce, and its utilization (reads per element)"},
+      {"coalescing", "list", "ixa: per operand, as the coalescing op answers"},
+      {"utilization", "list",
+       "ixa: per operand, as the utilization op answers"},
+      {"notes", "list of strings",
+       "ixa: each departure from XLA's model that changed this estimate; "
+       "xla: empty"},
       {"flops_unknown", "string",
        "present when flops miss some instructions, naming why"},
+      {"time_unknown", "string",
+       "xla: present when XLA's cost is undefined (a custom call of unknown "
+       "cost), naming why; the times are then not meaningful"},
       {"note", "string",
-       "present when the fusion was costed with another emitter's plan"}};
+       "present when the fusion was costed with another emitter's plan (or, "
+       "xla, XLA's fallback launch)"}};
   std::vector<ResponseFieldDoc> cost(std::begin(cost_fields),
                                      std::end(cost_fields));
   std::vector<ResponseFieldDoc> fusion_cost = {kDeviceOut, kEmitterOut,
@@ -502,37 +540,90 @@ std::vector<OpDoc> BuildUseDocs() {
       {"fusion_cost",
        "uses",
        "A time estimate of a fusion on a device, with its parts.",
-       {kHlo, kFusion, kInstructions, kDevice},
+       {kHlo, kFusion, kInstructions, kDevice, kModel},
        fusion_cost,
        R"j({"id": 20, "op": "fusion_cost", "hlo": ")j" IXA_EXAMPLE_FUSION
        R"j(", "device": "h100"})j"},
       {"fusion_decision",
        "uses",
-       "Whether to fuse a producer into its consumer: both kernels unfused "
-       "against the fused kernel.",
+       "Whether to fuse a producer into its consumers: XLA's legality "
+       "rules, then the kernels unfused against the producer fused into "
+       "every consumer.",
        {kHlo,
         {"producer", "string", "", "the producer's name (entry computation)"},
-        {"consumer", "string", "",
-         "the consumer's name; it must use the producer"},
-        kDevice},
+        {"consumer", "string", "every user of the producer",
+         "only this consumer (it must use the producer, directly or through "
+         "a get-tuple-element); the producer then stays for its other "
+         "users"},
+        kDevice,
+        kModel},
        {kDeviceOut,
+        {"model", "string", "the cost model that answered: ixa or xla"},
         {"producer", "string", "the producer's name"},
-        {"consumer", "string", "the consumer's name"},
-        {"fuse", "bool", "whether the fused kernel is faster"},
+        {"consumer", "string", "the consumer asked about, when one was"},
+        {"consumers", "list of strings",
+         "the consumers the producer is fused into (its users, through "
+         "get-tuple-elements too)"},
+        {"legal", "bool", "whether XLA's legality rules allow every fusion"},
+        {"rule", "string",
+         "when not legal: the first rule that refuses (root, not_fusible, "
+         "bitcast_consumer, scatter, reduce_into_reduce, reduction_epilogue, "
+         "budget_shared_memory, budget_reductions, budget_operands, ir_size, "
+         "in_place)"},
+        {"reason", "string", "when not legal: why, naming the consumer"},
+        {"fuse", "bool", "legal, and the fused plan is not slower"},
+        {"times_known", "bool",
+         "whether every kernel could be costed (else the times are null)"},
         {"speedup", "number", "unfused time / fused time"},
+        {"priority_us", "number",
+         "XLA's priority: unfused time - fused time, in microseconds"},
         {"unfused", "object",
          "{time_us, kernels, launch_overhead_us, memory_us, compute_us, "
-         "bytes_read, bytes_written, producer, consumer}: times in "
-         "microseconds, bytes; producer and consumer are fusion_cost "
-         "reports"},
+         "bytes_read, bytes_written, producer, consumer, consumers}: times "
+         "in microseconds, bytes; producer, consumer (the first) and "
+         "consumers are fusion_cost reports"},
         {"fused", "object",
-         "a fusion_cost report of the fused kernel, with kernel_us, "
-         "time_us (with launch overhead, microseconds), kernels, "
-         "launch_overhead_us, recompute_factor (computations of each "
-         "producer element), producer_reads, producer_elements_read, "
-         "producer_kept (it still runs for other users)"}},
+         "the first consumer's fused kernel as a fusion_cost report, with "
+         "the plan's kernel_us (the fused kernels' time), time_us (with "
+         "launch overhead and the kept producer, microseconds), kernels, "
+         "launch_overhead_us, producer_kept (it still runs), "
+         "recompute_factor (computations of each producer element), "
+         "producer_reads, producer_elements_read, legal (rule, reason), and "
+         "consumers: one such report per consumer"},
+        {"notes", "list of strings",
+         "ixa: how the plan departs from XLA's view of it"}},
        R"j({"id": 21, "op": "fusion_decision", "hlo": ")j" IXA_EXAMPLE_PAIR
        R"j(", "producer": "l", "consumer": "t"})j"},
+      {"fusion_plan",
+       "uses",
+       "XLA's priority fusion over an unfused module with the chosen cost "
+       "model: the fused module and the fusions made, in order.",
+       {kHlo, kDevice, kModel},
+       {kDeviceOut,
+        {"model", "string", "the cost model that answered: ixa or xla"},
+        {"hlo", "string",
+         "the fused module (XLA's text form; ixa reads it back): each "
+         "kernel a fusion instruction calling its fused computation"},
+        {"decisions",
+         "list of {kind, producer, priority_us, producer_us, "
+         "into, producer_kept}",
+         "the fusions made, in order: kind fuse (a producer into all its "
+         "users), bitcast or constant; priority_us the time saved "
+         "(microseconds; null for bitcasts and constants), producer_us the "
+         "producer's kernel time, into the consumers as {consumer, fusion, "
+         "consumer_us, fused_us}, producer_kept when some users did not "
+         "take it"},
+        {"kernels_before", "int", "kernels of the module before fusion"},
+        {"kernels_after", "int", "kernels after"},
+        {"time_before_us", "number",
+         "Σ kernel times plus 1 us launch each, before, in microseconds "
+         "(null when some kernel could not be costed)"},
+        {"time_after_us", "number", "the same after fusion"},
+        {"refusals", "object",
+         "producers left unfused, counted by the legality rule that refused "
+         "them"}},
+       R"j({"id": 22, "op": "fusion_plan", "hlo": ")j" IXA_EXAMPLE_PLAN
+       R"j(", "model": "xla"})j"},
   };
 }
 

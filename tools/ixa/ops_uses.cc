@@ -1,11 +1,12 @@
 // Use ops of the query protocol (docs/protocol.md):
 // utilization, tile and valid_tilings (ops_tiles.cc), coalescing,
-// fusion_cost, fusion_decision.
+// fusion_cost, fusion_decision, fusion_plan.
 #include <memory>
 
 #include "analysis/uses/coalescing.h"
 #include "analysis/uses/fusion_cost.h"
 #include "analysis/uses/fusion_decision.h"
+#include "analysis/uses/fusion_plan.h"
 #include "analysis/uses/tiles.h"
 #include "analysis/uses/utilization.h"
 #include "hw/device.h"
@@ -88,6 +89,13 @@ void PlanSummary(EmitterKind kind, const std::optional<ReductionKind>& rk,
   (*out)["launch"] = LaunchDimensionsJson(launch);
 }
 
+Json OperandCostJson(const OperandCost& o) {
+  return Json{{"parameter", o.parameter},       {"name", o.name},
+              {"bytes_total", o.bytes_total},   {"bytes_net", o.bytes_net},
+              {"read_time_us", o.read_time_us}, {"coalesced", o.coalesced},
+              {"utilization", o.utilization}};
+}
+
 Json CostJson(const FusionCost& cost) {
   Json coalescing = Json::array();
   for (const OperandCoalescing& c : cost.coalescing) {
@@ -97,7 +105,12 @@ Json CostJson(const FusionCost& cost) {
   for (const OperandUtilization& u : cost.utilization) {
     utilization.push_back(UtilizationJson(u));
   }
-  Json j{{"bytes_read", cost.bytes_read},
+  Json operands = Json::array();
+  for (const OperandCost& o : cost.operands) {
+    operands.push_back(OperandCostJson(o));
+  }
+  Json j{{"model", CostModelName(cost.model)},
+         {"bytes_read", cost.bytes_read},
          {"bytes_moved", cost.bytes_moved},
          {"bytes_written", cost.bytes_written},
          {"flops", cost.flops},
@@ -105,15 +118,32 @@ Json CostJson(const FusionCost& cost) {
          {"waves", cost.waves},
          {"active_fraction", cost.active_fraction},
          {"time_us", cost.time_us},
+         {"exec_us", cost.exec_us},
          {"memory_us", cost.memory_us},
+         {"write_us", cost.write_us},
          {"compute_us", cost.compute_us},
+         {"launch_overhead_us", cost.launch_overhead_us},
+         {"operands", std::move(operands)},
          {"coalescing", std::move(coalescing)},
          {"utilization", std::move(utilization)},
-         {"unknown", UnknownJson(cost.unknown)}};
+         {"unknown", UnknownJson(cost.unknown)},
+         {"notes", cost.notes}};
   PlanSummary(cost.emitter, cost.reduction_kind, cost.launch, &j);
   if (cost.flops_unknown) j["flops_unknown"] = *cost.flops_unknown;
   if (!cost.note.empty()) j["note"] = cost.note;
+  if (cost.time_unknown) j["time_unknown"] = *cost.time_unknown;
   return j;
+}
+
+Result<CostModel> GetModel(const Json& request) {
+  IXA_ASSIGN_OR_RETURN(std::string name, GetOptionalString(request, "model"));
+  if (name.empty()) return CostModel::kIxa;
+  auto model = CostModelFromName(name);
+  if (!model) {
+    return Error::Invalid("unknown model '" + name +
+                          "': 'ixa' (the default) or 'xla'");
+  }
+  return *model;
 }
 
 Result<Json> Utilization(const Json& request, ExprContext& ctx) {
@@ -154,44 +184,129 @@ Result<Json> FusionCostOp(const Json& request, ExprContext& ctx) {
   IXA_ASSIGN_OR_RETURN(std::unique_ptr<hlo::Module> module, GetModule(request));
   IXA_ASSIGN_OR_RETURN(FusionRegion region, GetRegion(request, *module));
   IXA_ASSIGN_OR_RETURN(hw::Device device, GetDevice(request));
+  CostOptions options;
+  IXA_ASSIGN_OR_RETURN(options.model, GetModel(request));
   IXA_ASSIGN_OR_RETURN(FusionCost cost,
-                       EstimateFusionCost(region, device, &ctx));
+                       EstimateFusionCost(region, device, options, &ctx));
   Json out = CostJson(cost);
   out["device"] = device.name;
   return out;
 }
 
+Json TimeOrNull(bool known, double us) { return known ? Json(us) : Json(); }
+
 Result<Json> FusionDecisionOp(const Json& request, ExprContext& ctx) {
   IXA_ASSIGN_OR_RETURN(std::unique_ptr<hlo::Module> module, GetModule(request));
   IXA_ASSIGN_OR_RETURN(std::string producer, GetString(request, "producer"));
-  IXA_ASSIGN_OR_RETURN(std::string consumer, GetString(request, "consumer"));
+  DecisionOptions options;
+  IXA_ASSIGN_OR_RETURN(options.consumer,
+                       GetOptionalString(request, "consumer"));
+  IXA_ASSIGN_OR_RETURN(options.model, GetModel(request));
   IXA_ASSIGN_OR_RETURN(hw::Device device, GetDevice(request));
-  IXA_ASSIGN_OR_RETURN(
-      FusionDecision d,
-      DecideFusion(*module->entry(), producer, consumer, device, &ctx));
+  IXA_ASSIGN_OR_RETURN(FusionDecision d,
+                       DecideFusion(*module, producer, options, device, &ctx));
+  const bool known = d.times_known;
+  double memory = d.producer.memory_us, compute = d.producer.compute_us;
+  int64_t read = d.producer.bytes_read, written = d.producer.bytes_written;
+  double kernel_us = 0;
+  Json consumer_costs = Json::array(), fused_costs = Json::array(),
+       names = Json::array();
+  for (const ConsumerDecision& c : d.consumers) {
+    names.push_back(c.name);
+    memory += c.unfused.memory_us;
+    compute += c.unfused.compute_us;
+    read += c.unfused.bytes_read;
+    written += c.unfused.bytes_written;
+    kernel_us += c.fused.exec_us;
+    Json unfused = CostJson(c.unfused);
+    unfused["name"] = c.name;
+    consumer_costs.push_back(std::move(unfused));
+    Json fused = c.costed ? CostJson(c.fused) : Json::object();
+    fused["consumer"] = c.name;
+    fused["legal"] = c.legality.legal;
+    if (!c.legality.legal) {
+      fused["rule"] = c.legality.rule;
+      fused["reason"] = c.legality.reason;
+    }
+    if (!c.cost_error.empty()) fused["time_unknown"] = c.cost_error;
+    fused["recompute_factor"] = c.recompute_factor;
+    fused["producer_reads"] = c.producer_reads;
+    fused["producer_elements_read"] = c.producer_elements_read;
+    fused_costs.push_back(std::move(fused));
+  }
   Json unfused{
-      {"time_us", d.unfused_us},
+      {"time_us", TimeOrNull(known, d.unfused_us)},
       {"kernels", d.unfused_kernels},
       {"launch_overhead_us", d.unfused_kernels * kKernelLaunchOverheadUs},
-      {"memory_us", d.producer.memory_us + d.consumer.memory_us},
-      {"compute_us", d.producer.compute_us + d.consumer.compute_us},
-      {"bytes_read", d.producer.bytes_read + d.consumer.bytes_read},
-      {"bytes_written", d.producer.bytes_written + d.consumer.bytes_written},
+      {"memory_us", memory},
+      {"compute_us", compute},
+      {"bytes_read", read},
+      {"bytes_written", written},
       {"producer", CostJson(d.producer)},
-      {"consumer", CostJson(d.consumer)}};
-  Json fused = CostJson(d.fused);
-  fused["kernel_us"] = d.fused.time_us;
-  fused["time_us"] = d.fused_us;
+      {"consumers", consumer_costs}};
+  if (!consumer_costs.empty()) unfused["consumer"] = consumer_costs[0];
+  // The first consumer's fused kernel, with the plan's totals.
+  Json fused = fused_costs.empty() ? Json::object() : fused_costs[0];
+  fused["kernel_us"] = TimeOrNull(known, kernel_us);
+  fused["time_us"] = TimeOrNull(known, d.fused_us);
   fused["kernels"] = d.fused_kernels;
   fused["launch_overhead_us"] = d.fused_kernels * kKernelLaunchOverheadUs;
-  fused["recompute_factor"] = d.recompute_factor;
-  fused["producer_reads"] = d.producer_reads;
-  fused["producer_elements_read"] = d.producer_elements_read;
   fused["producer_kept"] = d.producer_kept;
-  return Json{{"device", device.name},    {"producer", producer},
-              {"consumer", consumer},     {"fuse", d.fuse},
-              {"speedup", d.speedup},     {"unfused", std::move(unfused)},
-              {"fused", std::move(fused)}};
+  fused["consumers"] = std::move(fused_costs);
+  Json out{{"device", device.name},
+           {"model", CostModelName(d.model)},
+           {"producer", producer},
+           {"consumers", std::move(names)},
+           {"legal", d.legal},
+           {"fuse", d.fuse},
+           {"times_known", known},
+           {"speedup", d.speedup},
+           {"priority_us", TimeOrNull(known, d.priority_us)},
+           {"unfused", std::move(unfused)},
+           {"fused", std::move(fused)},
+           {"notes", d.notes}};
+  if (!options.consumer.empty()) out["consumer"] = options.consumer;
+  if (!d.legal) {
+    out["rule"] = d.rule;
+    out["reason"] = d.reason;
+  }
+  return out;
+}
+
+Result<Json> FusionPlanOp(const Json& request, ExprContext& ctx) {
+  IXA_ASSIGN_OR_RETURN(std::unique_ptr<hlo::Module> module, GetModule(request));
+  IXA_ASSIGN_OR_RETURN(hw::Device device, GetDevice(request));
+  FusionPlanOptions options;
+  IXA_ASSIGN_OR_RETURN(options.model, GetModel(request));
+  IXA_ASSIGN_OR_RETURN(FusionPlanResult plan,
+                       PlanFusions(*module, device, options, &ctx));
+  Json steps = Json::array();
+  for (const FusionStep& s : plan.steps) {
+    Json into = Json::array();
+    for (const FusionStep::Into& i : s.into) {
+      into.push_back(Json{{"consumer", i.consumer},
+                          {"fusion", i.fusion},
+                          {"consumer_us", i.consumer_us},
+                          {"fused_us", i.fused_us}});
+    }
+    Json step{{"kind", s.kind},
+              {"producer", s.producer},
+              {"producer_us", s.producer_us},
+              {"into", std::move(into)},
+              {"producer_kept", s.producer_kept}};
+    step["priority_us"] = s.priority_us ? Json(*s.priority_us) : Json();
+    steps.push_back(std::move(step));
+  }
+  return Json{
+      {"device", device.name},
+      {"model", CostModelName(options.model)},
+      {"hlo", plan.module_text},
+      {"decisions", std::move(steps)},
+      {"kernels_before", plan.kernels_before},
+      {"kernels_after", plan.kernels_after},
+      {"time_before_us", TimeOrNull(plan.times_known, plan.time_before_us)},
+      {"time_after_us", TimeOrNull(plan.times_known, plan.time_after_us)},
+      {"refusals", plan.refusals}};
 }
 
 }  // namespace
@@ -203,6 +318,7 @@ void RegisterUseOps(OpTable& table) {
   table["coalescing"] = Coalescing;
   table["fusion_cost"] = FusionCostOp;
   table["fusion_decision"] = FusionDecisionOp;
+  table["fusion_plan"] = FusionPlanOp;
 }
 
 }  // namespace ixa::cli

@@ -1,0 +1,169 @@
+#include "analysis/hlo/custom_calls.h"
+
+#include <cctype>
+#include <string_view>
+
+namespace ixa::hlo {
+namespace {
+
+// The list of integers after `"key":` in JSON-like text (`["1"]`, `[1, 2]`
+// or `[]`), or nullopt when the key is absent or the list malformed.
+std::optional<std::vector<int64_t>> IntListAfterKey(std::string_view text,
+                                                    std::string_view key) {
+  const std::string quoted = "\"" + std::string(key) + "\"";
+  size_t pos = text.find(quoted);
+  if (pos == std::string_view::npos) return std::nullopt;
+  pos = text.find('[', pos + quoted.size());
+  const size_t end = text.find(']', pos);
+  if (pos == std::string_view::npos || end == std::string_view::npos) {
+    return std::nullopt;
+  }
+  std::vector<int64_t> out;
+  std::string digits;
+  for (size_t i = pos + 1; i <= end; ++i) {
+    const char c = text[i];
+    if (std::isdigit(static_cast<unsigned char>(c))) {
+      digits += c;
+    } else if (c == ',' || c == ']') {
+      if (!digits.empty()) out.push_back(std::stoll(digits));
+      digits.clear();
+    } else if (c != '"' && c != ' ' && c != '\\') {
+      return std::nullopt;
+    }
+  }
+  return out;
+}
+
+// The number after `key` (quoted or not, escaped quotes allowed) in text.
+std::optional<int64_t> NumberAfterKey(std::string_view text,
+                                      std::string_view key) {
+  size_t pos = text.find(key);
+  while (pos != std::string_view::npos) {
+    size_t i = pos + key.size();
+    while (i < text.size() && (text[i] == '"' || text[i] == '\\' ||
+                               text[i] == ':' || text[i] == ' ')) {
+      ++i;
+    }
+    size_t j = i;
+    while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j])))
+      ++j;
+    if (j > i && j - i <= 18)
+      return std::stoll(std::string(text.substr(i, j - i)));
+    pos = text.find(key, pos + 1);
+  }
+  return std::nullopt;
+}
+
+bool StartsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+
+}  // namespace
+
+std::string CustomCallTarget(const Instruction& instr) {
+  if (instr.opcode != "custom-call") return "";
+  std::string t = instr.Attribute("custom_call_target");
+  if (t.size() >= 2 && t.front() == '"' && t.back() == '"') {
+    t = t.substr(1, t.size() - 2);
+  }
+  return t;
+}
+
+LibraryCallKind GetLibraryCallKind(const Instruction& instr) {
+  const std::string target = CustomCallTarget(instr);
+  if (target == "__cublas$gemm" || target == "__cublas$lt$matmul" ||
+      target == "__cublas$lt$matmul$f8") {
+    return LibraryCallKind::kCublasGemm;
+  }
+  if (target == "__cudnn$convForward")
+    return LibraryCallKind::kCudnnConvForward;
+  if (StartsWith(target, "__cudnn$")) return LibraryCallKind::kCudnnOther;
+  return LibraryCallKind::kNone;
+}
+
+const Shape& LibraryCallResultShape(const Instruction& instr) {
+  if (instr.shape.IsTuple() && !instr.shape.tuple_elements.empty()) {
+    return instr.shape.tuple_elements[0];
+  }
+  return instr.shape;
+}
+
+std::optional<DotDimensionNumbers> GemmDotDimensions(const Instruction& instr) {
+  if (GetLibraryCallKind(instr) != LibraryCallKind::kCublasGemm) {
+    return std::nullopt;
+  }
+  const std::string config = instr.Attribute("backend_config");
+  DotDimensionNumbers dn;
+  auto lc = IntListAfterKey(config, "lhs_contracting_dimensions");
+  auto rc = IntListAfterKey(config, "rhs_contracting_dimensions");
+  if (!lc || !rc) return std::nullopt;
+  dn.lhs_contracting = *lc;
+  dn.rhs_contracting = *rc;
+  dn.lhs_batch = IntListAfterKey(config, "lhs_batch_dimensions")
+                     .value_or(std::vector<int64_t>());
+  dn.rhs_batch = IntListAfterKey(config, "rhs_batch_dimensions")
+                     .value_or(std::vector<int64_t>());
+  return dn;
+}
+
+std::unique_ptr<Instruction> LibraryCallAsOp(const Instruction& instr) {
+  const LibraryCallKind kind = GetLibraryCallKind(instr);
+  if (instr.operand_count() < 2) return nullptr;
+  auto op = std::make_unique<Instruction>();
+  op->name = instr.name;
+  op->shape = LibraryCallResultShape(instr);
+  op->operands = {instr.operand(0), instr.operand(1)};
+  op->parent = instr.parent;
+  op->line = instr.line;
+  op->column = instr.column;
+  if (kind == LibraryCallKind::kCublasGemm) {
+    auto dn = GemmDotDimensions(instr);
+    if (!dn) return nullptr;
+    const Shape &lhs = instr.operand(0)->shape, &rhs = instr.operand(1)->shape;
+    auto in_range = [](const std::vector<int64_t>& dims, const Shape& s) {
+      for (int64_t d : dims) {
+        if (d < 0 || d >= s.rank()) return false;
+      }
+      return true;
+    };
+    if (!lhs.IsArray() || !rhs.IsArray() || !op->shape.IsArray() ||
+        !in_range(dn->lhs_contracting, lhs) || !in_range(dn->lhs_batch, lhs) ||
+        !in_range(dn->rhs_contracting, rhs) || !in_range(dn->rhs_batch, rhs) ||
+        dn->lhs_contracting.size() != dn->rhs_contracting.size() ||
+        dn->lhs_batch.size() != dn->rhs_batch.size() ||
+        op->shape.rank() !=
+            lhs.rank() + rhs.rank() - static_cast<int>(dn->lhs_batch.size()) -
+                2 * static_cast<int>(dn->lhs_contracting.size())) {
+      return nullptr;
+    }
+    op->opcode = "dot";
+    op->dot = *dn;
+    return op;
+  }
+  if (kind == LibraryCallKind::kCudnnConvForward && instr.conv) {
+    op->opcode = "convolution";
+    op->window = instr.window;
+    op->conv = std::make_unique<const ConvDimensionNumbers>(*instr.conv);
+    op->feature_group_count = instr.feature_group_count;
+    op->batch_group_count = instr.batch_group_count;
+    for (const char* a :
+         {"window", "dim_labels", "feature_group_count", "batch_group_count"}) {
+      if (instr.HasAttribute(a)) op->attributes[a] = instr.Attribute(a);
+    }
+    return op;
+  }
+  return nullptr;
+}
+
+CustomCallCostEstimate GetCustomCallCostEstimate(const Instruction& instr) {
+  CustomCallCostEstimate out;
+  const std::string config = instr.Attribute("backend_config");
+  const size_t at = config.find("cost_estimate_json");
+  if (at == std::string::npos) return out;
+  const std::string_view rest = std::string_view(config).substr(at);
+  out.flops = NumberAfterKey(rest, "flops");
+  out.bytes_accessed = NumberAfterKey(rest, "bytes_accessed");
+  return out;
+}
+
+}  // namespace ixa::hlo

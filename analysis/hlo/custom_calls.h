@@ -1,0 +1,61 @@
+// Library calls XLA:GPU makes through custom calls: cuBLAS GEMMs and cuDNN
+// convolutions. What they compute is known from the call target and the
+// backend config, so their reads, flops and real output can be counted
+// like those of the dot or convolution they stand for. Their result tuple
+// is (result, workspace): the workspace is scratch memory, not an output
+// anyone reads.
+#ifndef IXA_ANALYSIS_HLO_CUSTOM_CALLS_H_
+#define IXA_ANALYSIS_HLO_CUSTOM_CALLS_H_
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "analysis/hlo/module.h"
+
+namespace ixa::hlo {
+
+enum class LibraryCallKind {
+  kNone,
+  kCublasGemm,        // __cublas$gemm, __cublas$lt$matmul[$f8]
+  kCudnnConvForward,  // __cudnn$convForward
+  kCudnnOther,        // other __cudnn$ targets (backward passes, graphs)
+};
+
+// The custom call's target without quotes ("" for other instructions).
+std::string CustomCallTarget(const Instruction& instr);
+
+LibraryCallKind GetLibraryCallKind(const Instruction& instr);
+inline bool IsLibraryCall(const Instruction& instr) {
+  return GetLibraryCallKind(instr) != LibraryCallKind::kNone;
+}
+
+// The call's real output: element 0 of a tuple result (the rest is
+// workspace), else the whole shape.
+const Shape& LibraryCallResultShape(const Instruction& instr);
+
+// A GEMM's dot dimension numbers, read from the backend config's
+// `dot_dimension_numbers` (XLA's GemmBackendConfig), or nullopt when the
+// config does not give them.
+std::optional<DotDimensionNumbers> GemmDotDimensions(const Instruction& instr);
+
+// The plain op a library call computes, as a stand-alone instruction:
+// a `dot` of operands 0 and 1 for a GEMM, a `convolution` for a forward
+// cuDNN convolution (its window, dim_labels and group counts), with the
+// call's name and its result shape. Its operands point at the call's
+// operands 0 and 1. nullptr when the call's semantics are not known well
+// enough (no dimension numbers, fewer than two operands, another cuDNN
+// target).
+std::unique_ptr<Instruction> LibraryCallAsOp(const Instruction& instr);
+
+// A custom call's own estimate (`cost_estimate_json` in its backend
+// config): flops and bytes accessed when given.
+struct CustomCallCostEstimate {
+  std::optional<int64_t> flops;
+  std::optional<int64_t> bytes_accessed;
+};
+CustomCallCostEstimate GetCustomCallCostEstimate(const Instruction& instr);
+
+}  // namespace ixa::hlo
+
+#endif  // IXA_ANALYSIS_HLO_CUSTOM_CALLS_H_
