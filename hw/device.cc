@@ -12,7 +12,7 @@ namespace ixa::hw {
 std::span<const Device> BuiltinDevices() {
   // Public spec-sheet numbers (SXM / OAM parts; dense, no sparsity).
   // Public spec-sheet numbers (SXM / OAM parts; dense, no sparsity). The
-  // launch-model fields of h100 and rtx_a6000 are spec/xla-reference.md
+  // launch-model fields of h100 and rtx_a6000 are docs/xla-reference.md
   // §(h) h.12 (XLA's H100 SXM description and its RTX A6000 test device).
   static const Device kDevices[] = {
       {.name = "h100",

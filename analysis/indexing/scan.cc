@@ -1,7 +1,8 @@
-// The `scan` op (XLA HEAD; spec/xla-reference.md §(d) lists it as "HEAD
-// only" without maps, issue 14 gives the semantics below).
+// The `scan` op (XLA HEAD; docs/xla-reference.md §(d) lists it as "HEAD
+// only" without maps; the semantics below are ixa's reading).
 //
-// Our reading of the instruction, since the spec pins no text form:
+// Our reading of the instruction, since docs/xla-reference.md pins no text
+// form:
 //
 //   s = (f32[8,16], f32[16]) scan(f32[8,16] xs, f32[16] init),
 //       dimensions={0}, to_apply=step [, is_reverse=true]
@@ -19,7 +20,7 @@
 //     without d: the carries after the last step, i = n - 1, or i = 0 with
 //     is_reverse=true, which walks the steps from n - 1 down to 0).
 //
-// Maps (output -> operand), as the issue states them: an output element
+// Maps (output -> operand), as ixa defines them: an output element
 // reads each input at the same index, including along the scanned
 // dimension (the read of its own step), and each carry as a scalar of its
 // lane (dimension d dropped) -- like reduce, whose every output reads its

@@ -1,4 +1,4 @@
-// Should a producer be fused into its consumer? (spec/cli.md
+// Should a producer be fused into its consumer? (docs/protocol.md
 // `fusion_decision`.) The question a fusion pass asks, answered with the
 // parts that justify the verdict:
 //

@@ -1,4 +1,4 @@
-// Symbolic tiles (spec/xla-reference.md §(g), spec/indexing.md §6): the
+// Symbolic tiles (docs/xla-reference.md §(g), docs/indexing.md §6): the
 // tile of an operand read by a tile of the output, as offsets, sizes and
 // strides over the output tile's sizes, following XLA's
 // SymbolicTile::FromIndexingMap:

@@ -1,4 +1,4 @@
-// The scan op's maps (analysis/indexing/scan.cc, issue 14): the reading
+// The scan op's maps (analysis/indexing/scan.cc): the reading
 // documented there, and input -> output as the exact inverse of
 // output -> input, checked point by point.
 #include <set>

@@ -150,8 +150,8 @@ TEST_CASE("pto emit: DMA, UB and element-type rules", "[emit][pto]") {
   RequireRefused(r, {"rows must be a positive multiple of 16"});
 }
 
-// tmp_bytes is the layouts.md formula of the whole conversion when one tile
-// holds it (hw-reference.md §3.6's worked examples), 0 on A5.
+// tmp_bytes is the docs/layouts.md formula of the whole conversion when one
+// tile holds it (docs/hw-reference.md §3.6's worked examples), 0 on A5.
 TEST_CASE("pto emit: tmp sizes are the formulas", "[emit][pto]") {
   struct Case {
     const char* conversion;
