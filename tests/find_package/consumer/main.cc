@@ -56,8 +56,8 @@ int main() {
     std::fprintf(stderr, "HLO parse failed\n");
     return 1;
   }
-  auto indexing = ixa::ComputeOutputToInputIndexing(
-      *(*module)->entry()->root(), /*output_id=*/0, &ctx);
+  auto indexing = ixa::ComputeOutputToInputIndexing(*(*module)->entry()->root(),
+                                                    /*output_id=*/0, &ctx);
   if (!indexing.ok() || indexing->indexing_maps.size() != 1 ||
       indexing->indexing_maps[0].size() != 1) {
     std::fprintf(stderr, "slice indexing failed\n");
@@ -66,8 +66,9 @@ int main() {
   std::string slice_map =
       ixa::PrintIndexingMap(*indexing->indexing_maps[0].begin());
   std::printf("%s\n", slice_map.c_str());
-  return slice_map == "(d0, d1, d2) -> (d0 + 5, d1 * 7 + 3, d2 * 2), domain: "
-                      "d0 in [0, 4], d1 in [0, 2], d2 in [0, 24]"
+  return slice_map ==
+                 "(d0, d1, d2) -> (d0 + 5, d1 * 7 + 3, d2 * 2), domain: "
+                 "d0 in [0, 4], d1 in [0, 2], d2 in [0, 24]"
              ? 0
              : 1;
 }
