@@ -1,5 +1,6 @@
-// Exact arithmetic past int64 (G4). The Boost cpp_int type stays in .cc
-// files: this header exposes only what callers need, behind a small handle.
+// Exact arithmetic past int64: no result may silently overflow. The Boost
+// cpp_int type stays in .cc files: this header exposes only what callers need,
+// behind a small handle.
 #ifndef IXA_CORE_BIGINT_H_
 #define IXA_CORE_BIGINT_H_
 

@@ -1,4 +1,4 @@
-// Budgets: every operation that can grow is bounded (law 2), so no request
+// Budgets: every operation that can grow is bounded, so no request
 // hangs and none runs out of memory.
 //
 // Two kinds of budget:

@@ -1,6 +1,7 @@
-// Affine expressions: immutable, hash-consed nodes owned by an ExprContext
-// (G1). An Expr is a pointer-sized handle; two Exprs are equal iff they are
-// the same node. Construction folds only trivial cases (G2): constant
+// Affine expressions: immutable, hash-consed nodes owned by an ExprContext,
+// as MLIR's AffineExpr. An Expr is a pointer-sized handle; two Exprs are
+// equal iff they are the same node. Construction folds only trivial cases,
+// so every other rewrite lives in simplifier/ where it is tested: constant
 // operands, x + 0, x * 1, x * 0, and constants moved to the right of + and *.
 // Every other rewrite lives in simplifier/.
 //
@@ -63,7 +64,7 @@ struct ExprNode {
   const ExprNode* rhs;
   ExprContext* ctx;
   // Structural facts computed once, at construction, for walks that would
-  // otherwise redo them per query (issue 13):
+  // otherwise redo them per query (they are on the hot paths):
   // Nodes of the expression written out as a tree (shared subexpressions
   // counted once per use); saturates at UINT32_MAX.
   uint32_t tree_size;

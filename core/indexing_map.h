@@ -1,5 +1,5 @@
 // IndexingMap: an affine map plus the domain of its variables
-// (spec/indexing.md §1, spec/xla-reference.md §(a)).
+// (docs/indexing.md §1, docs/xla-reference.md §(a)).
 //
 //   (d0, ..., dn)[s0, ..., sm]{rt0, ..., rtk} -> (results)
 //   domain: every variable in [lo, hi], constraints `expr in [lo, hi]`

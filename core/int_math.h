@@ -1,4 +1,5 @@
-// The one definition of integer semantics (G3, spec/indexing.md §1).
+// The one definition of integer semantics (docs/indexing.md §1): the
+// evaluator, the rules and the checks all use it.
 //
 //   floordiv rounds toward -infinity, ceildiv toward +infinity, and
 //   mod(a, b) = a - b * floordiv(a, b), so 0 <= mod(a, b) < b for b > 0 and

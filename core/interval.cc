@@ -24,7 +24,7 @@ double Interval::SizeDouble() const {
 // Each end is computed in its own direction so that the result also holds
 // when a limit is a real value (a variable bounded by [MAX, MAX]): a lower
 // end only ever moves down to MIN and an upper end up to MAX, never the
-// other way (law 1: intervals are sound over-approximations).
+// other way (intervals are sound over-approximations).
 namespace {
 
 bool IsLimit(int64_t v) { return v == kInt64Min || v == kInt64Max; }

@@ -1,5 +1,5 @@
 // Inclusive int64 interval with saturating arithmetic and tri-state
-// comparisons (spec/xla-reference.md §(a)). The int64 limits act as
+// comparisons (docs/xla-reference.md §(a)). The int64 limits act as
 // "unbounded" sentinels: arithmetic saturates at them and never wraps.
 #ifndef IXA_CORE_INTERVAL_H_
 #define IXA_CORE_INTERVAL_H_

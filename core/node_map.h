@@ -1,6 +1,6 @@
 // A hash map keyed by expression node, for the per-call memo tables of
-// substitution, composition and the simplifier (issue 13: no heap
-// allocation per node on the hot paths). Open addressing on the node's own
+// substitution, composition and the simplifier (no heap allocation per
+// node on the hot paths). Open addressing on the node's own
 // structural hash; filled and overwritten, never erased from. The first
 // kInline slots live inside the object, so a small expression's walk
 // allocates nothing; past half of them the table moves to the heap and

@@ -1,5 +1,5 @@
-// Parser for XLA's text form of indexing maps (spec/indexing.md §2,
-// spec/xla-reference.md §b), both generations of the expression syntax.
+// Parser for XLA's text form of indexing maps (docs/indexing.md §2,
+// docs/xla-reference.md §(b)), both generations of the expression syntax.
 //
 //   map     := "KNOWN EMPTY" | header "->" "(" [expr {"," expr}] ")"
 //              [[","] "domain" ":" (item {[","] item} | "KNOWN EMPTY")]
@@ -20,10 +20,10 @@
 //   - The comma before `domain:` is optional, and so are the commas between
 //     domain items: `(d0) -> (d0) domain: d0 in [0, 3]` reads like
 //     `(d0) -> (d0), domain: d0 in [0, 3]`. The documents write maps one
-//     item per line without commas (the seed's dynamic-slice maps), and
+//     item per line without commas (docs/indexing.md §3, DynamicSlice), and
 //     XLA's own parser took `domain:` without the comma in some versions.
 //     Nothing else can follow the result list, so this is unambiguous; the
-//     printer always writes the comma. (Issue 12, item 7.)
+//     printer always writes the comma.
 //   - `min(a, b, c, ...)` (more than two arguments) reads as the left fold
 //     `min(min(a, b), c)`; XLA's printer only writes two. `min` and `max`
 //     stay usable as variable names: a name followed by `(` is a call.
@@ -34,7 +34,7 @@
 // expression tree is at most kMaxExprDepth deep, and an expression whose
 // printed form would nest deeper than kMaxTextNesting is refused too, so
 // that every accepted map prints to text that this parser reads back
-// (issue 12, item 6: `-` written 200 times before a literal is accepted,
+// (`-` written 200 times before a literal is accepted,
 // and prints as 200 minus signs, not as `-(-(...))`).
 #include <array>
 #include <optional>

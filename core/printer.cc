@@ -1,4 +1,4 @@
-// Printing in XLA's two text syntaxes (spec/xla-reference.md §b).
+// Printing in XLA's two text syntaxes (docs/xla-reference.md §(b)).
 //
 // Affine (classic MLIR affine syntax, the default):
 //   - coefficient after the operand (`d0 * 4`), `-d0` for `d0 * -1`;
@@ -13,7 +13,7 @@
 //     order (E17 HEAD: Add, Mul, Mod, FloorDiv, CeilDiv, Max, Min, Variable,
 //     Constant, then by operands). Nested sums are flattened into their
 //     sum (`a + (b + c)` prints as `a + b + c`), so no summand is an Add.
-//     The spec does not pin the order of operands of one type; we use
+//     XLA does not pin the order of operands of one type; we use
 //     core's structural order (CompareExprs: dims before symbols by
 //     position, then the operands left to right), on the already reordered
 //     subterms so that printing is idempotent.
@@ -45,7 +45,7 @@ bool IsNegation(Expr e) {
 }
 
 // Collects printed text in a buffer on the stack and appends it to `out`
-// in large pieces. Every map of every response is printed (issue 13), and
+// in large pieces. Every map of every response is printed, and
 // an append per token costs more than the token: std::string's append is
 // an out-of-line call with a capacity check, a memcpy call and a
 // terminator store, for a `d0` or a `, `. Here a token is a bounds check
@@ -504,7 +504,7 @@ class ExprPrinter {
   int max_nesting_ = 1;
 };
 
-// SymbolicExpr's type order (spec/xla-reference.md §c E17, HEAD).
+// SymbolicExpr's type order (docs/xla-reference.md §(c) E17, HEAD).
 int SymbolicRank(ExprKind kind) {
   switch (kind) {
     case ExprKind::kAdd:
@@ -715,7 +715,7 @@ bool AllUnbounded(const std::vector<Variable>& vars) {
 
 // The map's text (neither KNOWN EMPTY nor with names to make distinct),
 // written through one TextWriter into `out`: no string per name, interval
-// or expression (the query server prints a map per response, issue 13).
+// or expression (the query server prints a map per response).
 // Only the constraints, sorted by their text, are printed apart first.
 // `orderer`: for kSymbolic only (built by the caller, so that the affine
 // path does not pay for its memo table).

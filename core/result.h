@@ -12,7 +12,7 @@
 
 namespace ixa {
 
-// Error codes shared with the CLI protocol (spec/cli.md).
+// Error codes shared with the CLI protocol (docs/protocol.md).
 enum class ErrorCode {
   kBadRequest,  // protocol: missing or ill-typed field, unknown op
   kParseError,

@@ -1,5 +1,5 @@
 // A vector with room for N elements inline: no heap allocation until it
-// outgrows them (issue 13: the hot paths must not allocate per node or per
+// outgrows them (the hot paths must not allocate per node or per
 // sum term; most sums have a handful of terms, most maps a handful of
 // variables). For trivially copyable element types only, which keeps it
 // small: growth and copies are memcpy, and nothing is destroyed.

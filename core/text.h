@@ -1,5 +1,5 @@
 // XLA's text form of indexing maps and affine expressions
-// (spec/indexing.md §2, spec/xla-reference.md §(b)).
+// (docs/indexing.md §2, docs/xla-reference.md §(b)).
 #ifndef IXA_CORE_TEXT_H_
 #define IXA_CORE_TEXT_H_
 
@@ -14,7 +14,7 @@
 
 namespace ixa {
 
-// The two generations of XLA's expression text (spec/xla-reference.md §b).
+// The two generations of XLA's expression text (docs/xla-reference.md §(b)).
 // Both always parse; they differ only in how a map is printed.
 enum class TextSyntax {
   // MLIR affine syntax (XLA up to 2026-05; the default): `d0 floordiv 4`,
@@ -52,7 +52,7 @@ class ScopedTextSyntax {
 // The parser's limit on parenthesis / unary-minus nesting. The parser also
 // refuses an expression whose printed form (in either syntax) would nest
 // deeper than this, so that every map it accepts prints to text it reads
-// back (issue 12, item 6).
+// back (a long chain of unary minus signs included).
 inline constexpr int kMaxTextNesting = 256;
 
 // Parses a map: `(d0, d1)[s0]{rt0} -> (exprs)[[,] domain: ...]`, or

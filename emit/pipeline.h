@@ -1,4 +1,4 @@
-// Code generation for one fusion (spec/emitters.md): the plan's emitter
+// Code generation for one fusion (docs/emitters.md): the plan's emitter
 // builds the kernel IR, the passes of §4 lower it stage by stage, and a
 // target printer prints the stage asked for (the last is the `code`).
 #ifndef IXA_EMIT_PIPELINE_H_

@@ -227,8 +227,8 @@ class Parser {
   size_t p_ = 0;
 };
 
-// A o (s:d) with A flattened and coalesced (spec: divide out d, then mod
-// out s; the last mode of A is unbounded in both steps).
+// A o (s:d) with A flattened and coalesced (docs/hw-reference.md §4.2: divide
+// out d, then mod out s; the last mode of A is unbounded in both steps).
 //
 // A size-1 B is not special: like CuTe (pycute and the static C++), it goes
 // through the same steps, so (4,6):(1,6) o 1:1 is 1:6, not 1:0, and a stride

@@ -1,5 +1,5 @@
 // CuTe layouts (Shape:Stride, nested) and Swizzle<B,M,S> as indexing maps,
-// with CuTe's layout algebra (spec/hw-reference.md §4.1-4.3).
+// with CuTe's layout algebra (docs/hw-reference.md §4.1-4.3).
 //
 // Divisibility failures are invalid_argument naming the mode. For the
 // non-divisible tiling case (cutlass#1397: local_tile silently wraps), use

@@ -1,5 +1,5 @@
-// Device descriptions as data (spec/cli.md "Devices") and the warp-access
-// model of spec/hw-reference.md §5: 32-byte sectors, 128-byte lines and
+// Device descriptions as data (docs/protocol.md "Devices") and the warp-access
+// model of docs/hw-reference.md §5: 32-byte sectors, 128-byte lines and
 // shared-memory banks, per device.
 #ifndef IXA_HW_DEVICE_H_
 #define IXA_HW_DEVICE_H_
@@ -30,7 +30,7 @@ struct Device {
   double peak_tflops_bf16 = 0;  // dense matrix units
   int64_t sm_count = 0;         // SMs / CUs / TensorCores / AI cores
   std::string notes;            // what is approximate, and why
-  // The launch model of XLA:GPU's emitters (spec/xla-reference.md §(h)
+  // The launch model of XLA:GPU's emitters (docs/xla-reference.md §(h)
   // h.5-h.8, h.12). warp_size above is XLA's threads_per_warp and
   // smem_bytes_per_sm its shared memory per core; sm_count its core count.
   // Zero where a device has no such model (TPU, Ascend): plans then fail

@@ -1,6 +1,6 @@
-// Element types by their XLA names (spec/cli.md, "Conventions for the layout
-// ops"), with their storage width in bits. Layout code works in bits so that
-// sub-byte types (s4, u4, E(n) overrides) pack exactly.
+// Element types by their XLA names (docs/protocol.md, "Conventions for the
+// layout ops"), with their storage width in bits. Layout code works in bits so
+// that sub-byte types (s4, u4, E(n) overrides) pack exactly.
 #ifndef IXA_HW_DTYPE_H_
 #define IXA_HW_DTYPE_H_
 

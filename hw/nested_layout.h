@@ -1,5 +1,5 @@
-// IREE's #iree_vector_ext.nested_layout as indexing maps (spec/layouts.md §2,
-// spec/hw-reference.md §2).
+// IREE's #iree_vector_ext.nested_layout as indexing maps (docs/layouts.md §2,
+// docs/hw-reference.md §2).
 //
 // Per vector dim i the index is the mixed-radix number
 //   x_i = ((((vsg_i*B_i + b_i)*O_i + o_i)*T_i + vt_i)*E_i + e_i

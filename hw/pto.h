@@ -1,5 +1,5 @@
 // PTO (Ascend tile ISA) tiles, TTRANS legality and convolution formats as
-// indexing maps (spec/layouts.md §3, spec/hw-reference.md §3).
+// indexing maps (docs/layouts.md §3, docs/hw-reference.md §3).
 #ifndef IXA_HW_PTO_H_
 #define IXA_HW_PTO_H_
 
@@ -81,13 +81,13 @@ bool IsTtransElementType(const DType& t);
 // "element type T is not one of u32/s32/f32, u16/s16/f16/bf16, u8/s8".
 std::string ElementTypeFailure(const DType& t);
 
-// Unified buffer capacity in bytes: 192 KiB on A2/A3 (hw-reference.md §3.4).
-// The spec gives no A5 size; A5 uses the same 192 KiB, the size every
+// Unified buffer capacity in bytes: 192 KiB on A2/A3 (docs/hw-reference.md
+// §3.4). The sources give no A5 size; A5 uses the same 192 KiB, the size every
 // Ascend part of the reference has at least, so a plan that fits here fits
 // there.
 int64_t UbBytes(Arch arch);
 
-// One TLOAD or TSTORE between global memory and a tile (pto-codegen.md §4):
+// One TLOAD or TSTORE between global memory and a tile (docs/pto.md §4):
 // the innermost global stride must be 1 (the A2/A3 DMA ignores it) and on
 // A2/A3 one transfer moves fewer than 4096 rows (the DMA's burst count).
 Check CheckDma(Arch arch, int64_t rows, int64_t innermost_stride);
@@ -95,7 +95,7 @@ Check CheckDma(Arch arch, int64_t rows, int64_t innermost_stride);
 // RowStride (32 for 8-bit, else 16) and ElemPerBlock (32 / sizeof).
 int64_t TransposeRowStride(int64_t elem_bytes);
 
-// tmp sizes of every conversion in layouts.md §3; `shape` is the source
+// tmp sizes of every conversion in docs/layouts.md §3; `shape` is the source
 // shape. Conversions: transpose_2d [H,W], nchw_to_nc1hwc0 [N,C,H,W],
 // nc1hwc0_to_nchw [N,C1,H,W,C0], gnchw_to_gnc1hwc0 [G,N,C,H,W],
 // gnc1hwc0_to_gnchw [G,N,C1,H,W,C0], ncdhw_to_fractal_z_3d [N,C,D,H,W],

@@ -1,6 +1,6 @@
-// SVG pictures of layouts, in the style of the tiled-layout seed's figures:
-// the logical grid with each cell's physical offset (tiled layouts) or the
-// lane holding it (nested layouts), and the physical buffer with padding
+// SVG pictures of layouts, in the style of XLA's tiled-layout documentation
+// figures: the logical grid with each cell's physical offset (tiled layouts) or
+// the lane holding it (nested layouts), and the physical buffer with padding
 // shaded.
 #ifndef IXA_HW_SVG_H_
 #define IXA_HW_SVG_H_

@@ -1,5 +1,5 @@
-// XLA shapes with tiled layouts as indexing maps (spec/layouts.md §1,
-// spec/hw-reference.md §1).
+// XLA shapes with tiled layouts as indexing maps (docs/layouts.md §1,
+// docs/hw-reference.md §1).
 //
 //   f32[3,5]{1,0:T(2,2)}   bf16[4,8]{1,0:T(2,4)(2,1)}
 //   s4[64,128]{1,0:T(64,128)(8,1)E(4)}
@@ -107,7 +107,7 @@ BitPosition SubBytePosition(int64_t element_offset, int64_t element_bits,
                             NibbleOrder order = NibbleOrder::kHighFirst);
 
 // TPU tilings per element type, as the sources state them
-// (spec/hw-reference.md §1.7). Data, not inference.
+// (docs/hw-reference.md §1.7). Data, not inference.
 struct TpuTilingEntry {
   const char* dtypes;    // comma-separated element types
   const char* layout;    // attributes after the colon, e.g. "T(8,128)(2,1)"

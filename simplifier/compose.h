@@ -1,5 +1,6 @@
-// Composition that keeps maps small (issue 12, item 3) and simplifies as
-// rarely as that allows (issue 13).
+// Composition that keeps maps small (a long chain composed without
+// simplification grows exponentially) and simplifies as rarely as that
+// allows (simplification is the costly step).
 #ifndef IXA_SIMPLIFIER_COMPOSE_H_
 #define IXA_SIMPLIFIER_COMPOSE_H_
 

@@ -1,5 +1,5 @@
-// Constraint simplification (spec/xla-reference.md §(c) C1-C9,
-// spec/indexing.md §5).
+// Constraint simplification (docs/xla-reference.md §(c) C1-C9,
+// docs/indexing.md §5).
 #ifndef IXA_SIMPLIFIER_CONSTRAINTS_H_
 #define IXA_SIMPLIFIER_CONSTRAINTS_H_
 

@@ -1,4 +1,4 @@
-// Exact decisions over a map's domain, for any domain size (issue 3):
+// Exact decisions over a map's domain, for any domain size (no enumeration):
 // floordiv/mod are lifted into fresh integer variables with linear
 // constraints and the resulting Presburger problem is decided. Each call has
 // a budget; on exhaustion it answers limit_exceeded, never a wrong answer.

@@ -1,4 +1,5 @@
-// Abstract facts about a sub-expression (G5): a range and an alignment,
+// Abstract facts about a sub-expression, as Halide's ExprInfo: a range and
+// an alignment,
 // computed bottom-up by the rewriter and read by the rules.
 //
 // Ranges here use the int64 limits as "unbounded" markers and keep them

@@ -2,7 +2,7 @@
 // are neither sums, constants nor products by a constant. Sorting the terms
 // by structure (core's CompareExprs: dims by position, then symbols, then
 // composite terms) makes commuted variants identical, so no rule needs a
-// commuted twin (Halide writes those out by hand; see style.md §1).
+// commuted twin (Halide writes those out by hand, which multiplies its rules).
 #ifndef IXA_SIMPLIFIER_LINEAR_H_
 #define IXA_SIMPLIFIER_LINEAR_H_
 
@@ -22,7 +22,7 @@ struct Term {
 
 struct LinearSum {
   // Inline room for the handful of terms most sums have: building and
-  // copying a sum allocates nothing (issue 13).
+  // copying a sum allocates nothing.
   SmallVector<Term, 8> terms;
   int64_t constant = 0;
 

@@ -1,6 +1,6 @@
 // The expression rewriter: simplifies an expression bottom-up over one map's
 // variable bounds (and, for results, its constraints), computing Facts per
-// node and trying each operator's rule table in order (G5, G6, G12).
+// node and trying each operator's rule table in order.
 //
 // Within one Rewriter every node is simplified once (memoized) and its facts
 // are computed once. A Rewriter must be rebuilt when the map's bounds or

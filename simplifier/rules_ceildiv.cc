@@ -1,4 +1,4 @@
-// Rules for `a ceildiv b` (spec/xla-reference.md §(c) E24).
+// Rules for `a ceildiv b` (docs/xla-reference.md §(c) E24).
 //
 // ceil(a / D) = floor((a + D - 1) / D) for D > 0. The floordiv form is used
 // only when it ends up with fewer div/mod nodes, so ceildiv prints as

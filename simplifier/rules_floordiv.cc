@@ -1,4 +1,4 @@
-// Rules for `a floordiv b` (spec/xla-reference.md §(c) E10-E14, E19-E23).
+// Rules for `a floordiv b` (docs/xla-reference.md §(c) E10-E14, E19-E23).
 //
 // Notation: a = sum_i c_i * t_i + k is the dividend in canonical form, D the
 // constant divisor. Unless a rule says otherwise it needs D > 0: negative

@@ -1,5 +1,5 @@
-// Rules for `min(a, b)` and `max(a, b)` (spec/xla-reference.md §(c) E18,
-// E24 HEAD; issue 14).
+// Rules for `min(a, b)` and `max(a, b)` (docs/xla-reference.md §(c) E18,
+// E24 HEAD).
 //
 // The rewriter hands the rules a list: a nest `min(min(a, b), c)` (or
 // `min(a, min(b, c))`) is kind(a, b, c), operands simplified, plus an

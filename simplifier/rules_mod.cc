@@ -1,4 +1,4 @@
-// Rules for `a mod b` (spec/xla-reference.md §(c) E3-E8, E19-E22).
+// Rules for `a mod b` (docs/xla-reference.md §(c) E3-E8, E19-E22).
 //
 // Notation: a = sum_i c_i * t_i + k in canonical form, D the constant
 // divisor. mod(a, D) = a - D * floor(a / D) (core/int_math.h). Rules need

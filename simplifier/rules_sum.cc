@@ -1,4 +1,4 @@
-// Rules for sums (spec/xla-reference.md §(c) E15-E17, E24).
+// Rules for sums (docs/xla-reference.md §(c) E15-E17, E24).
 //
 // Canonicalization (E2 distribution, E17 sorting and merging like terms) is
 // not a rule here: the rewriter flattens every +/* tree into a LinearSum,

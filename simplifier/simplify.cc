@@ -1,4 +1,4 @@
-// The fixpoint driver (G12, spec/xla-reference.md §(c) P1-P4).
+// The fixpoint driver (docs/xla-reference.md §(c) P1-P4).
 //
 // Each round: simplify the constraints (with ranges from the variable bounds
 // only), then the results (with ranges that also use the constraints).

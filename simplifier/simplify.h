@@ -1,4 +1,4 @@
-// The range-aware simplifier's entry point (spec/indexing.md §5, issue 3).
+// The range-aware simplifier's entry point (docs/indexing.md §5).
 #ifndef IXA_SIMPLIFIER_SIMPLIFY_H_
 #define IXA_SIMPLIFIER_SIMPLIFY_H_
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Coverage-guided fuzzing (issue 12): builds the libFuzzer targets of
+# Coverage-guided fuzzing for robustness: builds the libFuzzer targets of
 # tests/fuzz in build-fuzz (clang, ASan + UBSan, coverage on every library)
 # and runs each for SECONDS seconds on its committed seed corpus and
 # dictionary.

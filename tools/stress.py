@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Stress inputs of issue 12: each must answer or refuse in under 5 s.
+"""Stress inputs: each must answer or refuse in under 5 s.
 
   tools/stress.py [IXA] [--limit SECONDS] [NAME_SUBSTRING...]
 
@@ -11,7 +11,7 @@ process crashes, a response is missing, an answer is an internal error or an
 error code the case does not accept, or it takes longer than the limit
 (default 5 s). Exit status 1 when any case fails.
 
-This is a measurement, not a unit test (law 5: speed is measured by tools,
+This is a measurement, not a unit test (speed is measured by tools,
 never by timed tests); the untimed bad-input checks are
 `tests/cli/run_golden.py IXA --stress` (CTest cli_stress).
 """

@@ -18,6 +18,15 @@ clang-format --dry-run --Werror $files
 echo "== tests (Release)" >&2
 (cd build && ctest --output-on-failure -j"$IXA_TEST_JOBS")
 
+# The shared-library build (-DBUILD_SHARED_LIBS=ON) is configured, not
+# built: a second build of every library costs more than it finds. The full
+# check, run by hand when the build rules change:
+#   BUILD_DIR=build-shared tools/setup.sh -DIXA_BUILD_BENCH=OFF \
+#     -DBUILD_SHARED_LIBS=ON && (cd build-shared && ctest -j"$(nproc)")
+echo "== configure with BUILD_SHARED_LIBS=ON" >&2
+cmake -S . -B build-shared-configure -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DIXA_BUILD_BENCH=OFF -DBUILD_SHARED_LIBS=ON >/dev/null
+
 # One instrumented build serves both the sanitizer pass and the fuzzers
 # (clang, -O1, ASan + UBSan, coverage; tools/fuzz.sh configures it): two
 # separate builds of every library cost more than the whole test run on 2

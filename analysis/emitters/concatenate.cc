@@ -1,4 +1,4 @@
-// The concatenate emitter (spec/xla-reference.md §(h) h.6): one thread map
+// The concatenate emitter (docs/xla-reference.md §(h) h.6): one thread map
 // over the operand largest along the concatenated dim, shared by every
 // operand (each reads where it is in bounds); no output map.
 #include <numeric>

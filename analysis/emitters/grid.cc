@@ -1,4 +1,4 @@
-// The grid maps of spec/xla-reference.md §(h) h.1: grid dims, delinearize
+// The grid maps of docs/xla-reference.md §(h) h.1: grid dims, delinearize
 // in bounds, bitcast maps.
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-// Hero analysis and the emitter kind (spec/xla-reference.md §(h) h.2, h.3):
+// Hero analysis and the emitter kind (docs/xla-reference.md §(h) h.2, h.3):
 // XLA's FindNonTrivialHero, IsRealReductionHero and
 // HloFusionAnalysis::ComputeEmitterFusionKind at the pinned revision.
 #include <algorithm>

@@ -1,4 +1,4 @@
-// The in-place dynamic-update-slice emitter (spec/xla-reference.md §(h)
+// The in-place dynamic-update-slice emitter (docs/xla-reference.md §(h)
 // h.3 step 7, h.6): the fusion writes the update into its operand buffer,
 // one thread per update element; the operand itself is never read.
 #include <algorithm>

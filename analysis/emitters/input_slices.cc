@@ -1,4 +1,4 @@
-// The input slices emitter (spec/xla-reference.md §(h) h.3 step 4, h.6):
+// The input slices emitter (docs/xla-reference.md §(h) h.3 step 4, h.6):
 // several roots, each a unit-stride slice of an operand of one shape; the
 // threads walk that shape and each writes the slices containing its
 // element.

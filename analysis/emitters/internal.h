@@ -1,4 +1,4 @@
-// Shared pieces of the emitter plans (spec/xla-reference.md §(h)). Internal
+// Shared pieces of the emitter plans (docs/xla-reference.md §(h)). Internal
 // to analysis/emitters: the grid map builders of h.1 and h.5, the fusion's
 // roots and heroes (h.2), the kind choice (h.3), the tiled-transpose
 // description (h.4), the loop configuration (h.5) and one builder per

@@ -1,5 +1,5 @@
 // Launch dimensions, the loop configuration and the default thread map
-// (spec/xla-reference.md §(h) h.5): XLA's CalculateLaunchDimensions,
+// (docs/xla-reference.md §(h) h.5): XLA's CalculateLaunchDimensions,
 // ComputeLoopFusionConfig (with RowVectorizationEnabled and
 // MayPreventVectorization) and GetDefaultThreadIdIndexingMap.
 #include <algorithm>

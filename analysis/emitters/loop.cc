@@ -1,4 +1,4 @@
-// The loop emitter (spec/xla-reference.md §(h) h.6): every root written
+// The loop emitter (docs/xla-reference.md §(h) h.6): every root written
 // through the default thread map of root 0's launch; a loop root is its own
 // hero.
 #include "analysis/emitters/internal.h"

@@ -1,4 +1,4 @@
-// Emitter plans (spec/xla-reference.md §(h), spec/emitters.md §1): which
+// Emitter plans (docs/xla-reference.md §(h), docs/emitters.md §1): which
 // XLA:GPU emitter a fusion gets, how it is launched, and which thread reads
 // and writes which element — as indexing maps.
 //
@@ -38,7 +38,7 @@ enum class EmitterKind {
   kInputSlices,
 };
 // "loop", "transpose", "reduction", "scatter", "concatenate",
-// "in_place_dynamic_update_slice", "input_slices" (spec/cli.md).
+// "in_place_dynamic_update_slice", "input_slices" (docs/protocol.md).
 const char* EmitterKindName(EmitterKind kind);
 
 enum class ReductionKind { kRow, kMultiRow, kColumn };

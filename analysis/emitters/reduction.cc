@@ -1,4 +1,4 @@
-// The reduction emitters (spec/xla-reference.md §(h) h.8): row, multi-row
+// The reduction emitters (docs/xla-reference.md §(h) h.8): row, multi-row
 // and column reductions over the normalised dims D of h.3, with XLA's
 // root groups, vector size and shared-memory scratch; MlirReductionFusion
 // and its three subclasses at the pinned revision.

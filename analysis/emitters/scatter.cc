@@ -1,4 +1,4 @@
-// The scatter emitter (spec/xla-reference.md §(h) h.6): one thread per
+// The scatter emitter (docs/xla-reference.md §(h) h.6): one thread per
 // update element (u = 1) over the first update's shape; the indices are
 // read along their second dim for each update row. The scatter operands
 // are written in place through runtime indices: no thread map.

@@ -1,4 +1,4 @@
-// The tiled transpose emitter (spec/xla-reference.md §(h) h.7): 128
+// The tiled transpose emitter (docs/xla-reference.md §(h) h.7): 128
 // threads read a (32 v)-wide tile of the normalised input into shared
 // memory, 4 rows at a time, and write it transposed; XLA's
 // MlirTransposeFusion at the pinned revision.

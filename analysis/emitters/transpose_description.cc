@@ -1,4 +1,4 @@
-// The tiled-transpose description (spec/xla-reference.md §(h) h.4): XLA's
+// The tiled-transpose description (docs/xla-reference.md §(h) h.4): XLA's
 // GetDescriptionForTiledTransposeEmitter with the normalisation of
 // ShapeUtil::GetNormalizedTransposeShape at the pinned revision.
 #include <algorithm>

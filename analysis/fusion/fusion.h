@@ -1,4 +1,4 @@
-// Fusion indexing (spec/indexing.md §4, spec/xla-reference.md §(e)): maps
+// Fusion indexing (docs/indexing.md §4, docs/xla-reference.md §(e)): maps
 // from a fusion's root output to each parameter and to every instruction
 // inside, composed along every use path, simplified and deduplicated.
 #ifndef IXA_ANALYSIS_FUSION_FUSION_H_

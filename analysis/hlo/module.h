@@ -216,7 +216,7 @@ class Module {
   std::vector<std::unique_ptr<Computation>> computations_;
 };
 
-// Limits of the reader (issue 12: no input may exhaust the stack). Deeper
+// Limits of the reader, so that no input can exhaust the stack. Deeper
 // input is a parse error naming the limit.
 inline constexpr int kMaxOperandNesting = 64;      // `reshape(f32[2] add(...))`
 inline constexpr int kMaxInlineComputations = 32;  // `to_apply={ ... }`

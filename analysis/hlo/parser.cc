@@ -464,7 +464,7 @@ Status ModuleBuilder::FinishComputation(Computation* comp, Position pos) {
     boost::topological_sort(graph, std::back_inserter(order));
   } catch (const boost::not_a_dag&) {
     // The one exception the library lets out of Boost; turned into input
-    // error right here (G11: bad input is a Result).
+    // error right here (bad input is a Result, never a crash).
     return Cursor::FailAt(pos, "computation '" + comp->name_ +
                                    "' has a cycle among its instructions");
   }

@@ -70,7 +70,7 @@ int ElementBits(ElementType type);
 bool IsIntegral(ElementType type);
 
 // One tile of a tiled layout; -1 stands for `*` (combine with the next
-// more minor dimension, spec/layouts.md §1).
+// more minor dimension, docs/layouts.md §1).
 struct Tile {
   std::vector<int64_t> dims;
   bool operator==(const Tile& o) const { return dims == o.dims; }

@@ -3,7 +3,7 @@
 //
 // scaled-dot(lhs, rhs, lhs_scale, rhs_scale): the scales cover blocks of
 // their operand, so a scale is read at `operand index floordiv (operand dim
-// / scale dim)` (spec/xla-reference.md §(d)).
+// / scale dim)` (docs/xla-reference.md §(d)).
 //
 // ragged-dot(lhs, rhs, group_sizes): lhs_ragged_dims names the lhs dim cut
 // into groups. Where that dim is a batch dim the maps are the dot's. Where

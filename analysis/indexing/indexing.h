@@ -1,5 +1,5 @@
-// Per-instruction indexing maps of HLO ops (spec/indexing.md §3), in XLA's
-// API shape (style G15):
+// Per-instruction indexing maps of HLO ops (docs/indexing.md §3), in XLA's
+// API shape, so that code written against XLA's reads the same:
 //
 //   ComputeOutputToInputIndexing(instr, output_id, ctx)
 //     -> one set of maps per operand: output index -> that operand's index;

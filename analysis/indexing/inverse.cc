@@ -1,5 +1,5 @@
 // Input-to-output maps as the inverse relation of output-to-input maps
-// (issue 4: every op answers in both directions).
+// (so that every op answers in both directions).
 //
 // The inverse of f: (d_out)[s]{rt} -> in_index is
 //   (d_in)[o_0..o_k, s...]{rt} -> (o_0..o_k)

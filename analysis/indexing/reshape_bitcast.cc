@@ -1,4 +1,4 @@
-// Reshape and bitcast (spec/indexing.md §3 "Reshape", "Bitcast").
+// Reshape and bitcast (docs/indexing.md §3 "Reshape", "Bitcast").
 #include <algorithm>
 
 #include "analysis/indexing/internal.h"

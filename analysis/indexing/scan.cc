@@ -1,7 +1,8 @@
-// The `scan` op (XLA HEAD; spec/xla-reference.md §(d) lists it as "HEAD
+// The `scan` op (XLA HEAD; docs/xla-reference.md §(d) lists it as "HEAD
 // only" without maps).
 //
-// Our reading of the instruction, since the spec pins no text form:
+// Our reading of the instruction, since docs/xla-reference.md pins no text
+// form:
 //
 //   s = (f32[8,16], f32[16]) scan(f32[8,16] xs, f32[16] init),
 //       dimensions={0}, to_apply=step [, is_reverse=true]

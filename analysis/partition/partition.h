@@ -1,4 +1,4 @@
-// The computation partitioner (spec/emitters.md "Computation partitioner"):
+// The computation partitioner (docs/emitters.md "Computation partitioner"):
 // splits a fusion's computation into subgraphs that can each be emitted as
 // one function without re-emitting an instruction per access pattern.
 //
@@ -33,7 +33,7 @@ struct PartitionedComputation {
 };
 
 // The hero choice of the emitters: a transpose that moves the minor-most
-// dimension (the transpose emitter's hero, spec/emitters.md) and a reduce
+// dimension (the transpose emitter's hero, docs/emitters.md) and a reduce
 // (the reduction emitter's) are always subgraph roots.
 bool IsHeroSubgraphRoot(const hlo::Instruction& instr);
 

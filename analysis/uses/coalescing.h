@@ -1,4 +1,4 @@
-// Coalescing of a fusion's reads (spec/xla-reference.md §(f), §(h)).
+// Coalescing of a fusion's reads (docs/xla-reference.md §(f), §(h)).
 //
 // Thread mapping: the fusion's emitter plan (analysis/emitters/plan.h).
 // Each parameter is read through the plan's thread -> parameter maps

@@ -1,4 +1,4 @@
-// What a use could not answer (spec/cli.md "Uses": `unknown`). Every use
+// What a use could not answer (docs/protocol.md "Uses": `unknown`). Every use
 // (utilization, tile, coalescing, fusion_cost, fusion_decision) answers the
 // parameters it can and lists the others with the reason; the reason of a
 // parameter behind an op without indexing maps is the one

@@ -1,4 +1,4 @@
-// Operand utilization (spec/indexing.md §6, spec/xla-reference.md §(f)):
+// Operand utilization (docs/indexing.md §6, docs/xla-reference.md §(f)):
 // how many distinct elements of each fusion parameter the fusion reads, and
 // how many reads it issues, both counted exactly.
 //
@@ -88,7 +88,7 @@ struct OperandUtilization {
 };
 
 // Utilization of the region's parameters, over all outputs of its root,
-// answered partially (spec/cli.md `utilization`): a parameter whose maps
+// answered partially (docs/protocol.md `utilization`): a parameter whose maps
 // are unknown (an op without indexing maps on a path: the reason of
 // ComputeFusionParameterIndexingPartial), that is not an array, or whose
 // counts are beyond the budgets (the count's message) is listed in

@@ -1,4 +1,4 @@
-// The emitters (spec/emitters.md §1, xla-reference.md §(h)): each builds
+// The emitters (docs/emitters.md §1, docs/xla-reference.md §(h)): each builds
 // the entry kernel of the `loops` stage from the fusion's plan, calling
 // the subgraph functions at the indices the plan's thread maps give.
 #ifndef IXA_EMIT_EMITTERS_EMITTERS_H_

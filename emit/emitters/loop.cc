@@ -1,4 +1,4 @@
-// The loop-like emitters (xla-reference.md §(h) h.6): loop and input
+// The loop-like emitters (docs/xla-reference.md §(h) h.6): loop and input
 // slices (each thread computes the roots at its output indices),
 // concatenate (each operand's elements written at their place in the
 // output), in-place dynamic-update-slice (only the update's elements are

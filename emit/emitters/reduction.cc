@@ -1,4 +1,4 @@
-// The reduction emitter (xla-reference.md §(h) h.8): every thread folds
+// The reduction emitter (docs/xla-reference.md §(h) h.8): every thread folds
 // the inputs it reads (the plan's hero operand maps) into per-thread
 // partials with the reducer computation as written, the partials of a
 // row meet through warp shuffles (and, for rows wider than a warp or for

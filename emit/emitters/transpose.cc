@@ -1,4 +1,4 @@
-// The transpose emitter (spec/emitters.md §6, xla-reference.md §(h) h.7):
+// The transpose emitter (docs/emitters.md §6, docs/xla-reference.md §(h) h.7):
 // each block reads one tile of the hero's operand coalesced (the plan's
 // hero operand map) into shared memory at the thread's tile offset t,
 // synchronizes, then reads the tile transposed (at t permuted) and writes

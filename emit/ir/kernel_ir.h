@@ -1,5 +1,5 @@
 // The kernel IR: the one intermediate form every code generator target
-// prints from (spec/emitters.md §3-4). A module holds subgraph functions
+// prints from (docs/emitters.md §3-4). A module holds subgraph functions
 // (the partitioner's subgraphs, reducers) and at most one entry kernel; a
 // function body is a tree of statements (loops, ifs, lets, stores,
 // barriers, warp shuffles) over expression trees (constants, variables,

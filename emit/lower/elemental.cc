@@ -1,4 +1,4 @@
-// Elemental emission of every op HLO indexing supports (spec/emitters.md
+// Elemental emission of every op HLO indexing supports (docs/emitters.md
 // §2a): elementwise ops compute on their operands at the same index; index
 // transformations (broadcast, transpose, reshape, bitcast, slice, reverse,
 // gather, dynamic-slice) read their operand at the op's output-to-input

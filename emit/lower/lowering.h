@@ -1,4 +1,4 @@
-// Lowering a fusion to the kernel IR (spec/emitters.md §2, §2a): the
+// Lowering a fusion to the kernel IR (docs/emitters.md §2, §2a): the
 // partitioner's subgraphs become functions, each instruction is emitted
 // elementally (an index transformation applies the op's output-to-input
 // indexing map to the output index), and the emitters build the entry
@@ -139,7 +139,7 @@ class LoweringContext {
   std::map<std::string, int> name_counts_;
 };
 
-// Emits instructions elementally into a block (spec/emitters.md §2a).
+// Emits instructions elementally into a block (docs/emitters.md §2a).
 class ElementalEmitter {
  public:
   ElementalEmitter(LoweringContext* lc, BlockBuilder* bb) : lc_(lc), bb_(bb) {}

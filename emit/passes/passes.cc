@@ -1,4 +1,4 @@
-// Inlining, flattening, unrolling and the final tidying (spec/emitters.md
+// Inlining, flattening, unrolling and the final tidying (docs/emitters.md
 // §4 steps 3, 4, 6, 7).
 #include "emit/passes/passes.h"
 

@@ -1,4 +1,4 @@
-// The lowering steps of spec/emitters.md §4 as passes over the kernel IR.
+// The lowering steps of docs/emitters.md §4 as passes over the kernel IR.
 // Each leaves a module every target prints.
 #ifndef IXA_EMIT_PASSES_PASSES_H_
 #define IXA_EMIT_PASSES_PASSES_H_

@@ -1,4 +1,4 @@
-// Vectorization (spec/emitters.md §4 step 5): in an innermost loop of 2, 4,
+// Vectorization (docs/emitters.md §4 step 5): in an innermost loop of 2, 4,
 // 8 or 16 iterations, an access whose linear offset is `base + v` (v the
 // loop variable, base a multiple of the trip count, proven on the loop's
 // whole domain by the exact decision procedure) becomes one vector load

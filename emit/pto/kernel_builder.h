@@ -150,7 +150,7 @@ class KernelBuilder {
   int AddTile(const std::string& type, const std::string& purpose, int64_t rows,
               int64_t cols, const Extent& valid_row, const Extent& valid_col);
   // A tile type over another tile's bytes (same offset, or `offset_bytes`
-  // into it): the deliberate aliasing of pto-codegen.md §2.
+  // into it): the deliberate aliasing of docs/pto.md §2.
   int AddAlias(const std::string& type, const std::string& purpose, int of,
                int64_t offset_bytes, int64_t rows, int64_t cols,
                const Extent& valid_row, const Extent& valid_col);
@@ -186,7 +186,7 @@ class KernelBuilder {
   void OpenAxis(const Axis& axis, const std::string& comment);
   void CloseAxis(const Axis& axis);
 
-  // Every broken rule of pto-codegen.md §4 over the recorded tiles and
+  // Every broken rule of docs/pto.md §4 over the recorded tiles and
   // instructions (each DYNAMIC extent at each of its values).
   hw::pto::Check CheckLegality(bool want_vector_path) const;
 

@@ -1,4 +1,4 @@
-// PTO-ISA C++ for Ascend layout conversions (spec/pto-codegen.md): one
+// PTO-ISA C++ for Ascend layout conversions (docs/pto.md): one
 // kernel per request, TLOAD / TTRANS / TEXPANDS / TSTORE loops over tiles of
 // the unified buffer, legal on the requested arch or refused.
 //
@@ -62,7 +62,7 @@ struct PtoKernel {
   int64_t ub_bytes = 0;   // unified buffer bytes the tiles occupy
 };
 
-// The conversions `emit` takes, in the order of pto-codegen.md §3.
+// The conversions `emit` takes, in the order of docs/pto.md §3.
 const std::vector<std::string>& PtoConversions();
 
 // invalid_argument for a request that is malformed (unknown conversion,

@@ -1,4 +1,4 @@
-// One recipe per conversion (spec/pto-codegen.md §3), built from three
+// One recipe per conversion (docs/pto.md §3), built from three
 // loop nests:
 // - a transpose nest: per batch, [rows x cols] blocks of the source
 //   TLOADed into a tile, TTRANSed, TSTOREd as [cols x rows] (transpose_2d,

@@ -3,7 +3,7 @@
 // cpp: one self-contained C++17 unit with `extern "C" void KERNEL(void*
 // const* buffers)`. The grid is simulated: loops over blocks, and inside a
 // block the kernel body is split into phases at its barriers and warp
-// shuffles, each phase a loop over the block's threads (spec/emitters.md
+// shuffles, each phase a loop over the block's threads (docs/emitters.md
 // §3); values that live across phases become per-thread arrays, shuffles
 // go through an exchange array.
 //

@@ -1,4 +1,4 @@
-// The MLIR 14 printer of the kernel IR (spec/emitters.md §3): upstream
+// The MLIR 14 printer of the kernel IR (docs/emitters.md §3): upstream
 // dialects only (builtin, std, arith, math, scf, memref, affine, gpu,
 // vector) in MLIR 14 syntax. Every index is an `affine.apply` of its
 // indexing map, and domain checks compare `affine.apply`s of the map's

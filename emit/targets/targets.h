@@ -1,4 +1,4 @@
-// The printers of the kernel IR (spec/emitters.md §3): C++ with the GPU
+// The printers of the kernel IR (docs/emitters.md §3): C++ with the GPU
 // grid simulated on the CPU, CUDA C++, and MLIR 14 text. They print
 // whatever stage the module is in; nothing here decides code.
 #ifndef IXA_EMIT_TARGETS_TARGETS_H_

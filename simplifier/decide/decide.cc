@@ -5,7 +5,7 @@
 // the dims, symbols and one fresh variable per distinct floordiv/mod, plus
 // the query's extra half-space, and the Omega test (omega.h) decides it with
 // a witness point. The numbers are checked int64 first; on overflow the
-// whole query is redone with boost cpp_int (G4), so no wrapped value ever
+// whole query is redone with boost cpp_int, so no wrapped value ever
 // decides anything. A work budget bounds each call: on exhaustion the answer
 // is limit_exceeded (or, for small boxes, brute-force enumeration), never a
 // guess.
@@ -116,7 +116,7 @@ class Big {
 // makes the query run again with them kept, which is the exact int64
 // semantics: a point's coordinates are int64 values.
 // A constraint's interval keeps its sentinels in both attempts: an end at
-// an int64 limit is unbounded (spec/xla-reference.md, Interval: "the
+// an int64 limit is unbounded (docs/xla-reference.md, Interval: "the
 // min/max values act as sentinels"), so `e in [0, INT64_MAX]` holds where
 // e is past INT64_MAX, as the simplifier's constraint rules
 // (simplifier/constraints.cc) and IndexingMap::InDomain read it. Keeping

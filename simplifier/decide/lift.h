@@ -14,9 +14,9 @@
 // The relaxation and either case together make m exactly min(a, b) (resp.
 // max). The solver's caller (decide.cc) splits into the cases lazily.
 //
-// Memory (issue 13): every form the lifter keeps (of each node, and the
-// rows and keys of the lifted variables) lives in one FormList, inline on
-// the int64 path, so lifting a small map allocates nothing.
+// Memory (no allocation on the hot path): every form the lifter keeps (of each
+// node, and the rows and keys of the lifted variables) lives in one FormList,
+// inline on the int64 path, so lifting a small map allocates nothing.
 #ifndef IXA_SIMPLIFIER_DECIDE_LIFT_H_
 #define IXA_SIMPLIFIER_DECIDE_LIFT_H_
 

@@ -1,4 +1,4 @@
-// Number type of the exact solver's fast path (G4): an int64 whose every
+// Number type of the exact solver's fast path: an int64 whose every
 // operation is checked. On overflow it throws Overflow, which never leaves
 // simplifier/decide: the query is then redone with arbitrary precision
 // (the Big type in decide.cc), so a wrapped value can never decide anything.
@@ -20,7 +20,7 @@
 
 namespace ixa::decide_internal {
 
-// Storage for numbers and for records of them (issue 13): N elements
+// Storage for numbers and for records of them, without allocation: N elements
 // inline when T allows it (I64 and what is built from it), else a
 // std::vector (the slow path's cpp_int is not trivially copyable; that path
 // is rare and allocates for its numbers anyway).

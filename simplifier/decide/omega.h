@@ -17,7 +17,8 @@
 //     (each an added equality), which make the procedure complete.
 // Work is charged against a budget; running out throws BudgetExhausted.
 //
-// Memory (issue 13): on the int64 path a system keeps its rows in inline
+// Memory (no allocation on the hot path): on the int64 path a system keeps
+// its rows in inline
 // storage, and the solver's scratch (elimination steps, per-variable
 // statistics, row flags) lives in buffers it owns and reuses from level to
 // level, so a small problem is solved without a heap allocation.

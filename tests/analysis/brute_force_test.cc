@@ -78,7 +78,8 @@ struct Check {
   bool fusion = false;        // the root is analysed as a fusion
   int output_id = 0;
   // Points of the map outside the operand are ignored instead of failing
-  // (dynamic-update-slice's update map is unconstrained, as in the spec).
+  // (dynamic-update-slice's update map is unconstrained, as in docs/indexing.md
+  // §3).
   bool clip = false;
   // How many operands the analysis answers unknown for.
   int unknown_operands = 0;
@@ -500,7 +501,8 @@ TEST_CASE("brute force: fusions of chained ops", "[brute][fusion]") {
        false, true, true});
 }
 
-// Issue 11's new maps, each checked against the interpreter the same way.
+// The maps of general gather, scatter, sort, the dot variants and the other
+// less common ops, each checked against the interpreter the same way.
 TEST_CASE("brute force: general gather", "[brute][gather]") {
   // Collapsed dims and a permuted start_index_map.
   RunCheck({R"(

@@ -1,4 +1,4 @@
-// The loop-like emitter plans (spec/xla-reference.md §(h) h.3, h.6):
+// The loop-like emitter plans (docs/xla-reference.md §(h) h.3, h.6):
 // concatenate, scatter, in-place dynamic-update-slice and input slices —
 // their selection rules, the worked numbers of h.11, and brute-force
 // checks of their thread maps.

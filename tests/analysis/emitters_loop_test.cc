@@ -1,4 +1,4 @@
-// The loop emitter plan (spec/xla-reference.md §(h) h.5, h.6): the worked
+// The loop emitter plan (docs/xla-reference.md §(h) h.5, h.6): the worked
 // numbers of h.11 on rtx_a6000 and the same fusions on h100, the loop
 // configuration rules, and brute-force checks of the thread maps.
 #include <catch2/catch.hpp>

@@ -1,4 +1,4 @@
-// The reduction plans (spec/xla-reference.md §(h) h.3, h.8): the worked
+// The reduction plans (docs/xla-reference.md §(h) h.3, h.8): the worked
 // numbers of h.11 on rtx_a6000 and h100, the reduction dims and kind rules,
 // groups, shared memory, and a brute-force check of row, multi-row and
 // column maps: every input element read once, every output written once

@@ -1,4 +1,4 @@
-// The tiled transpose plan (spec/xla-reference.md §(h) h.4, h.7): the
+// The tiled transpose plan (docs/xla-reference.md §(h) h.4, h.7): the
 // worked numbers of h.11 on rtx_a6000 and h100, the normalisation, and a
 // brute-force check that every block reads exactly the input its outputs
 // need (through the shared tile) and every element moves once.

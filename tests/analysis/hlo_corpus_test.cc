@@ -1,5 +1,5 @@
 // The HLO corpus (tests/analysis/hlo_corpus/*.hlo): real-world-shaped
-// modules in every syntax form the reader accepts (issue 11). Each one is
+// modules in every syntax form the reader accepts. Each one is
 // read, every instruction of every computation is indexed in both
 // directions (partial answers: never an error for an op without a map), and
 // every fusion and entry computation gets fusion indexing. Known maps are
@@ -123,7 +123,7 @@ TEST_CASE("hlo corpus: every module reads and is indexed", "[hlo][corpus]") {
             ++known_entries;
             if (k >= static_cast<int>(r->indexing_maps.size())) continue;
             // XLA's update map of a dynamic-update-slice is not
-            // constrained to the update (spec/indexing.md §3).
+            // constrained to the update (docs/indexing.md §3).
             const bool unconstrained =
                 in->opcode == "dynamic-update-slice" && k == 1;
             for (const IndexingMap& m : r->indexing_maps[k]) {

@@ -1,7 +1,7 @@
-// Every syntax form of issue 11 §1, read with the exact structure XLA's
-// parser gives it, and an invalid variant of each rejected with its line
-// and column; the reader's limits of issue 12 (call cycles, deep nesting)
-// with the exact inputs of the reports.
+// Every syntax form of XLA's HLO text the reader accepts, read with the exact
+// structure XLA's parser gives it, and an invalid variant of each rejected
+// with its line and column; the reader's limits (call cycles, deep nesting)
+// with the exact inputs that once crashed it.
 #include "tests/analysis/test_util.h"
 
 namespace ixa::testing {
@@ -273,7 +273,7 @@ ENTRY e {
       3, 49, "',' or ']' in the dimensions");
 }
 
-// The broadcast message names the operand's real shape (issue 11).
+// The broadcast message names the operand's real shape.
 TEST_CASE("forms: a broadcast whose operand does not fit names it",
           "[hlo][forms]") {
   Error e = ParseFails(
@@ -353,7 +353,7 @@ StackFrames
               "attribute 'a' is given twice");
 }
 
-// Issue 12, item 1: a fusion calling its own computation sent indexing,
+// A fusion calling its own computation once sent indexing,
 // fusion_indexing and coalescing into endless recursion. Any cycle in the
 // call graph is a parse error naming the cycle.
 TEST_CASE("limits: call cycles are parse errors", "[hlo][limits]") {
@@ -390,7 +390,7 @@ ENTRY e {
               4, 8, "e -> e");
 }
 
-// Issue 12, item 2: a 100,000-level nested tuple shape segfaulted. Every
+// A 100,000-level nested tuple shape once segfaulted. Every
 // recursive path of the reader now stops at its limit.
 TEST_CASE("limits: 100,000-deep input is refused quickly", "[hlo][limits]") {
   const int n = 100000;

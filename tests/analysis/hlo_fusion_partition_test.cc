@@ -1,4 +1,5 @@
-// The HLO reader (forms and errors), spec §4 fusion examples, and the
+// The HLO reader (forms and errors), docs/indexing.md §4 fusion examples,
+// and the
 // computation partitioner.
 #include "analysis/partition/partition.h"
 #include "tests/analysis/test_util.h"
@@ -189,7 +190,8 @@ const char* kReshapes = R"(
   reshape1 = f32[50, 20] reshape(p0)
   ROOT reshape2 = f32[10, 10, 10] reshape(reshape1))";
 
-TEST_CASE("spec §4 fusion maps, compared as maps", "[fusion][spec]") {
+TEST_CASE("docs/indexing.md §4 fusion maps, compared as maps",
+          "[fusion][spec]") {
   ExprContext ctx;
   std::unique_ptr<hlo::Module> m;
   auto maps = ParameterMaps(kTransposeAdd, 0, &ctx, &m);
@@ -237,7 +239,8 @@ TEST_CASE("spec §4 fusion maps, compared as maps", "[fusion][spec]") {
                 &ctx);
 }
 
-TEST_CASE("spec §4 fusion maps, compared as text", "[fusion][spec][text]") {
+TEST_CASE("docs/indexing.md §4 fusion maps, compared as text",
+          "[fusion][spec][text]") {
   ExprContext ctx;
   std::unique_ptr<hlo::Module> m;
   CHECK(ParameterMaps(kTransposeAdd, 0, &ctx, &m) ==
@@ -321,7 +324,7 @@ std::vector<std::pair<std::string, std::vector<std::string>>> Partition(
   return out;
 }
 
-TEST_CASE("partition: emitters.md examples", "[partition]") {
+TEST_CASE("partition: docs/emitters.md examples", "[partition]") {
   using V = std::vector<std::pair<std::string, std::vector<std::string>>>;
   // log read at two indices by add and transpose: three functions.
   CHECK(Partition(R"(

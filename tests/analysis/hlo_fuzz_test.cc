@@ -1,9 +1,9 @@
-// Bad HLO robustness: mutated versions of the spec's HLO examples (truncated
-// at every position, characters flipped, lines duplicated or dropped) go
-// through the reader and every indexing entry point. Each must answer ok or
-// a clean error (parse_error with a line and column, invalid_argument,
-// unsupported, limit_exceeded): never a crash, an internal error or a hang.
-// Fixed seed; scaled down when IXA_SANITIZED=1.
+// Bad HLO robustness: mutated versions of docs/indexing.md's HLO examples
+// (truncated at every position, characters flipped, lines duplicated or
+// dropped) go through the reader and every indexing entry point. Each must
+// answer ok or a clean error (parse_error with a line and column,
+// invalid_argument, unsupported, limit_exceeded): never a crash, an internal
+// error or a hang. Fixed seed; scaled down when IXA_SANITIZED=1.
 #include <cstdlib>
 #include <random>
 

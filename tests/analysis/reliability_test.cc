@@ -1,4 +1,4 @@
-// Regression tests of issue 12 (reliability) for the analysis: inputs the
+// Reliability regression tests for the analysis: inputs the
 // libFuzzer targets (tests/fuzz) found, each held exactly.
 #include <memory>
 #include <string>

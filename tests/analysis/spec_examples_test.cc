@@ -1,4 +1,4 @@
-// Every example of spec/indexing.md §3 (per-op maps) in both directions:
+// Every example of docs/indexing.md §3 (per-op maps) in both directions:
 // compared as maps (enumeration / sampling) and, tagged [text], as printed
 // text (which needs the range-aware simplifier).
 #include <map>
@@ -419,7 +419,7 @@ const std::vector<Case>& Cases() {
        0,
        {"(d0, d1, d2)[s0] -> (d0, d1, s0), domain: d0 in [0, 3], d1 in [0, "
         "127], d2 in [0, 255], s0 in [0, 63]"}},
-      // The spec (and its seed) print `(d0, s0, d1)` here, which sends the
+      // XLA's indexing document prints `(d0, s0, d1)` here, which sends the
       // contracting index d1 (up to 255) to the output's 64-wide dim; the
       // rhs free dim is d2. The brute-force test checks this form.
       {"dot",
@@ -474,7 +474,8 @@ std::string Describe(const Case& c) {
          std::to_string(c.other) + (c.out_to_in ? ")" : "");
 }
 
-TEST_CASE("spec §3 per-op maps, compared as maps", "[indexing][spec]") {
+TEST_CASE("docs/indexing.md §3 per-op maps, compared as maps",
+          "[indexing][spec]") {
   for (const Case& c : Cases()) {
     INFO(Describe(c));
     ExprContext ctx;
@@ -486,7 +487,8 @@ TEST_CASE("spec §3 per-op maps, compared as maps", "[indexing][spec]") {
   }
 }
 
-TEST_CASE("spec §3 per-op maps, compared as text", "[indexing][spec][text]") {
+TEST_CASE("docs/indexing.md §3 per-op maps, compared as text",
+          "[indexing][spec][text]") {
   for (const Case& c : Cases()) {
     INFO(Describe(c));
     ExprContext ctx;

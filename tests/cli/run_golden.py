@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Golden tests of `ixa query` (spec/cli.md).
+"""Golden tests of `ixa query` (docs/protocol.md).
 
   run_golden.py IXA CASE.jsonl [--update]
       Runs `IXA query CASE.jsonl` and compares standard output, line by line
@@ -21,8 +21,8 @@
       Generated bad inputs (binary garbage, a 1 MiB line, 10^5 nested
       parentheses, deeply nested JSON, ...): every line gets exactly one
       response with the right error code, and the process does not crash.
-      Not timed (law 5): the large inputs of issue 12 and their times are
-      tools/stress.py.
+      Not timed (tests never time): the large stress inputs and their times
+      are tools/stress.py.
 """
 
 import json

@@ -127,7 +127,7 @@ TEST_CASE("composition with min / max equals evaluate-then-evaluate",
   CHECK(with_min_max > 300);
 }
 
-TEST_CASE("composition of spec maps", "[compose]") {
+TEST_CASE("composition of documented maps", "[compose]") {
   ExprContext ctx;
   // Collapse then expand is the identity on [0, 3] x [0, 7].
   IndexingMap collapse = MustParse(

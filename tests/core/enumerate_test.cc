@@ -73,7 +73,8 @@ TEST_CASE("EquivalentByEnumeration", "[enumerate]") {
     REQUIRE(r.ok());
     return *r;
   };
-  // The spec's simplifier examples are equivalent to their results.
+  // The simplifier examples of docs/indexing.md §5 are equivalent to their
+  // results.
   CHECK(equiv("(d0, d1) -> (d0 + d1 floordiv 16, d1 mod 16), domain: "
               "d0 in [0, 6], d1 in [0, 14]",
               "(d0, d1) -> (d0, d1), domain: d0 in [0, 6], d1 in [0, 14]")
@@ -95,7 +96,8 @@ TEST_CASE("EquivalentByEnumeration", "[enumerate]") {
               "d0 in [0, 9], d1 in [0, 10]",
               "(d0, d1) -> (d0), domain: d0 in [0, 9], d1 in [0, 10]")
             .equivalent);
-  // The seed's literal reading is not the identity (indexing.md §5 note).
+  // XLA's document's literal reading is not the identity (docs/indexing.md §5
+  // note).
   Equivalence seed = equiv(
       "(d0, d1) -> (-(-11d0 - d1 + 109) floordiv 11 + 9), domain: "
       "d0 in [0, 9], d1 in [0, 10]",

@@ -1,4 +1,4 @@
-// Integer semantics (spec/indexing.md §1): floordiv / ceildiv / mod signs,
+// Integer semantics (docs/indexing.md §1): floordiv / ceildiv / mod signs,
 // INT64_MIN, overflow detection, and core/int_math.h against core/bigint.h.
 #include <catch2/catch.hpp>
 #include <random>
@@ -15,7 +15,7 @@ using testing::MustParse;
 constexpr int64_t kMin = kInt64Min;
 constexpr int64_t kMax = kInt64Max;
 
-TEST_CASE("floordiv, ceildiv and mod follow the spec", "[eval]") {
+TEST_CASE("floordiv, ceildiv and mod follow docs/indexing.md §1", "[eval]") {
   CHECK(FloorDiv(-7, 2) == -4);
   CHECK(Mod(-7, 2) == 1);
   CHECK(CeilDiv(-7, 2) == -3);

@@ -46,10 +46,10 @@ TEST_CASE("interval saturation at the int64 limits", "[interval]") {
 }
 
 // XLA treats the int64 limits as infinities: an unbounded end stays
-// unbounded (issue 11 §3), while a limit that is a real value still gives a
-// sound interval in the other direction.
+// unbounded (docs/xla-reference.md §(a)), while a limit that is a real value
+// still gives a sound interval in the other direction.
 TEST_CASE("interval limits are infinities, as in XLA", "[interval]") {
-  // The issue's example: today's -9223372036854775708 is gone.
+  // Adding a real value to an unbounded end once gave -9223372036854775708.
   CHECK(Interval{100, kMax} + Interval{kMin, kMax} == Interval::Full());
   CHECK(Interval{kMin, -100} + Interval{5, 7} == Interval{kMin, -93});
   CHECK(Interval{100, kMax} + Interval{-7, -5} == Interval{93, kMax});

@@ -1,5 +1,6 @@
-// min / max expressions in core (issue 14), the symbolic syntax, and the
-// text regressions of issue 12 (items 6 and 7).
+// min / max expressions in core (XLA HEAD), the symbolic syntax, and two
+// text regressions (a long chain of minus signs, `domain:` without the
+// comma).
 #include <catch2/catch.hpp>
 #include <random>
 #include <string>
@@ -161,9 +162,9 @@ TEST_CASE("PrintExpr in both syntaxes", "[text]") {
                   TextSyntax::kSymbolic) == "min(x * 32 + y / 64 + 1, 128)");
 }
 
-// Issue 12, item 6: `() -> (` + 200 `-` + `9223372036854775808)` parses,
+// `() -> (` + 200 `-` + `9223372036854775808)` parses,
 // and its printed form must parse too.
-TEST_CASE("issue 12.6: a long chain of minus signs re-parses", "[text][deep]") {
+TEST_CASE("text: a long chain of minus signs re-parses", "[text][deep]") {
   ExprContext ctx;
   std::string text = "() -> (" + Repeat("-", 200) + "9223372036854775808)";
   IndexingMap m = MustParse(text, &ctx);
@@ -187,7 +188,7 @@ TEST_CASE("issue 12.6: a long chain of minus signs re-parses", "[text][deep]") {
 // Whatever the parser accepts prints to text it accepts again: the parser
 // refuses an expression whose printed form would nest deeper than its cap
 // (flat chains print with parentheses: `(d0 * 2) * 2`).
-TEST_CASE("issue 12.6: the nesting cap applies to printed forms too",
+TEST_CASE("text: the nesting cap applies to printed forms too",
           "[text][deep]") {
   ExprContext ctx;
   for (const std::string op : {" * 2", " floordiv 2", " mod 7", " ceildiv 3"}) {
@@ -271,9 +272,9 @@ TEST_CASE("issue 12.6: the nesting cap applies to printed forms too",
   CHECK(accepted > 20);
 }
 
-// Issue 12, item 7: `domain:` without the comma before it is accepted on
+// `domain:` without the comma before it is accepted on
 // purpose (documented in parser.cc and text.h), and means the same map.
-TEST_CASE("issue 12.7: domain without the comma", "[text]") {
+TEST_CASE("text: domain without the comma", "[text]") {
   ExprContext ctx;
   IndexingMap without = MustParse("(d0) -> (d0) domain: d0 in [0, 3]", &ctx);
   IndexingMap with = MustParse("(d0) -> (d0), domain: d0 in [0, 3]", &ctx);

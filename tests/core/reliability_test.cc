@@ -1,4 +1,4 @@
-// Regression tests of issue 12 (reliability) for core: transformations
+// Reliability regression tests for core: transformations
 // exact at the int64 limits, compose's size budget, the deadline.
 #include <catch2/catch.hpp>
 #include <string>
@@ -17,7 +17,7 @@ using testing::MustParse;
 const std::string kMin = std::to_string(kInt64Min);
 const std::string kMax = std::to_string(kInt64Max);
 
-// Issue 12, item 4: the constraint was removed but s0 stayed unbounded, so
+// RescaleSymbols once removed the constraint but left s0 unbounded, so
 // the domain grew. s0 = 2^62 * s0' with s0 in the int64 range gives s0' in
 // [-2, 1].
 TEST_CASE("rescale_symbols at the int64 limits is exact", "[reliability]") {
@@ -130,7 +130,7 @@ TEST_CASE("TreeSize counts shared nodes once per use", "[reliability]") {
   CHECK(TreeSize(std::vector<Expr>{small, small}, 100) == 6);
 }
 
-// Issue 12, item 3, core side: composing without simplifying between steps
+// Long compose chains, core side: composing without simplifying between steps
 // grows the written-out expressions exponentially; compose answers
 // limit_exceeded at kMaxComposedTreeNodes instead of building (and later
 // printing) them.

@@ -1,4 +1,4 @@
-// Map-level rewrites (xla-reference.md §(c) M1-M3): RemoveUnusedSymbols,
+// Map-level rewrites (docs/xla-reference.md §(c) M1-M3): RemoveUnusedSymbols,
 // RemoveUnusedVars, RescaleSymbols, ConvertSymbolsToDims. Worked examples
 // plus brute-force checks that the image and the domain projection are kept.
 #include <catch2/catch.hpp>

@@ -1,4 +1,5 @@
-// Round trip of every map written in spec/*.md and seeds/*.txt:
+// Round trip of every map written in docs/*.md and in the XLA design
+// documents they restate:
 // parse -> print -> parse gives the same map, and printing is stable.
 // Maps that the documents write informally (domain in prose, results
 // without parentheses) are written here in the real text form.
@@ -19,8 +20,8 @@ struct SpecMap {
 };
 
 const SpecMap kSpecMaps[] = {
-    // indexing.md §2 (multi-line, commas).
-    {"indexing.md §2",
+    // docs/indexing.md §2 (multi-line, commas).
+    {"docs/indexing.md §2",
      "(d0, d1)[s0] -> (d0 + s0, d1 floordiv 2),\n"
      "domain:\n"
      "d0 in [0, 9],\n"
@@ -37,9 +38,10 @@ const SpecMap kSpecMaps[] = {
     {"broadcast i->o",
      "(d0)[s0, s1] -> (s0, d0, s1), domain: d0 in [0, 19], s0 in [0, 9], "
      "s1 in [0, 29]"},
-    // DynamicSlice, the seed's one-item-per-line form (no commas; the `hlo:`
+    // DynamicSlice, XLA's document's one-item-per-line form (no commas; the
+    // `hlo:`
     // annotation lines are prose and dropped).
-    {"dynamic-slice (seed layout)",
+    {"dynamic-slice (one item per line)",
      "(d0, d1, d2)[s0, s1, s2] -> (d0 + s0, d1 + s1, d2 + s2)\n"
      "domain:\n"
      "d0 in [0, 0]\n"
@@ -52,7 +54,7 @@ const SpecMap kSpecMaps[] = {
      "(d0, d1, d2){rt0, rt1, rt2} -> (d0 + rt0, d1 + rt1, d2 + rt2), domain: "
      "d0 in [0, 0], d1 in [0, 1], d2 in [0, 31], rt0 in [0, 1], rt1 in [0, 0], "
      "rt2 in [0, 226]"},
-    {"dynamic-slice offsets (seed layout)",
+    {"dynamic-slice offsets (one item per line)",
      "(d0, d1, d2)  -> ()\ndomain:\nd0 in [0, 0]\nd1 in [0, 1]\nd2 in [0, 31]"},
     // DynamicUpdateSlice.
     {"dus src", "(d0, d1) -> (d0, d1), domain: d0 in [0, 19], d1 in [0, 29]"},
@@ -178,14 +180,14 @@ const SpecMap kSpecMaps[] = {
     {"simplify 4 (seed)",
      "(d0, d1) -> (-(-11d0 - d1 + 109) floordiv 11 + 9), domain: "
      "d0 in [0, 9], d1 in [0, 10]"},
-    // Seed (ja): affine map, prose domains.
-    {"seed affine map", "(d0)[s0, s1] -> (s0 + 5, d0 * 2, s1 * 3 + 50)"},
-    {"seed (i, j, k)",
+    // XLA's indexing analysis document: affine map, prose domains.
+    {"xla doc affine map", "(d0)[s0, s1] -> (s0 + 5, d0 * 2, s1 * 3 + 50)"},
+    {"xla doc (i, j, k)",
      "(i, j, k) -> (j), domain: i in [0, 10], j in [0, 20], k in [0, 30]"},
-    {"seed reduce r0 r1",
+    {"xla doc reduce r0 r1",
      "(d0, d1)[r0, r1] -> (r0, d0, d1, r1), domain: d0 in [0, 3], "
      "d1 in [0, 7], r0 in [0, 1], r1 in [0, 15]"},
-    // Emitters (th seed, emitters.md): named variables.
+    // Emitters (docs/emitters.md): named variables.
     {"gelu loop map",
      "(th_x, bl_x)[vector_index] -> (\n"
      "   bl_x floordiv 4096,\n"
@@ -200,7 +202,7 @@ const SpecMap kSpecMaps[] = {
      "(th_x, th_y, th_z, bl_x, bl_y, bl_z)[s0] -> (bl_x * 128 + th_x, s0), "
      "domain: th_x in [0, 127], th_y in [0, 0], th_z in [0, 0], "
      "bl_x in [0, 959], bl_y in [0, 0], bl_z in [0, 0], s0 in [0, 7]"},
-    // xla-reference.md.
+    // docs/xla-reference.md.
     {"coalescing warp map",
      "(d0) -> (d0, 0, 0, 0, 0, 0), domain: d0 in [0, 31]"},
     {"mod 7 and mod 11",
@@ -237,7 +239,7 @@ const SpecMap kSpecMaps[] = {
      "d0 in [0, 3]"},
     {"is_simplified field",
      "(d0) -> (d0), domain: d0 in [0, 3], is_simplified: false"},
-    // XLA HEAD: min / max (issue 14), in both syntaxes.
+    // XLA HEAD: min / max, in both syntaxes.
     {"HEAD min max",
      "(d0, d1)[s0] -> (min(d0, 5), max(d1, s0)), domain: d0 in [0, 9], "
      "d1 in [0, 9], s0 in [0, 9]"},
@@ -274,7 +276,8 @@ const SpecMap kKnownEmptyMaps[] = {
      "(d0) -> (d0), domain: d0 in [0, 9], d0 in [20, 30]"},
 };
 
-TEST_CASE("every spec map round-trips through print and parse", "[text]") {
+TEST_CASE("every documented map round-trips through print and parse",
+          "[text]") {
   for (const SpecMap& sm : kSpecMaps) {
     INFO(sm.where << ": " << sm.text);
     ExprContext ctx;
@@ -317,11 +320,11 @@ void CheckIsSymbolicOrderOf(const IndexingMap& again, const IndexingMap& m) {
   }
 }
 
-// Both syntaxes for every spec map (issue 14): the symbolic print parses
+// Both syntaxes for every documented map: the symbolic print parses
 // back to the map with its sums in SymbolicExpr order, prints the same
 // again, uses `/` and never `floordiv`, and equals the map in value; the
 // affine print of what it read is the canonical affine text of that map.
-TEST_CASE("every spec map round-trips in the symbolic syntax", "[text]") {
+TEST_CASE("every documented map round-trips in the symbolic syntax", "[text]") {
   for (const SpecMap& sm : kSpecMaps) {
     INFO(sm.where << ": " << sm.text);
     ExprContext ctx;
@@ -349,7 +352,7 @@ TEST_CASE("every spec map round-trips in the symbolic syntax", "[text]") {
 
 TEST_CASE("canonical print in the symbolic syntax", "[text]") {
   const std::pair<const char*, const char*> kCanonical[] = {
-      // The issue's map: XLA HEAD prints exactly this.
+      // XLA HEAD prints exactly this.
       {"(d0, d1) -> (min(128, d0 * 32 + d1 floordiv 64 + 1)), domain: "
        "d0 in [0, 3], d1 in [0, 2047]",
        "(d0, d1) -> (min(128, d0 * 32 + d1 / 64 + 1)), domain: d0 in [0, 3], "
@@ -389,8 +392,9 @@ TEST_CASE("known-empty maps print KNOWN EMPTY and stay empty", "[text]") {
   }
 }
 
-// Exact canonical forms the documents fix (indexing.md §2, xla-reference §b).
-TEST_CASE("canonical print of spec maps", "[text]") {
+// Exact canonical forms the documents fix (docs/indexing.md §2,
+// docs/xla-reference.md §(b)).
+TEST_CASE("canonical print of documented maps", "[text]") {
   const std::pair<const char*, const char*> kCanonical[] = {
       {"(d0, d1)[s0] -> (d0 + s0, d1 floordiv 2),\ndomain:\nd0 in [0, 9],\n"
        "d1 in [0, 19],\ns0 in [0, 3],\nd0 + s0 in [0, 10]",

@@ -1,4 +1,4 @@
-// Compiling and running generated code in the tests (spec/emitters.md §3):
+// Compiling and running generated code in the tests (docs/emitters.md §3):
 // the `cpp` target through g++ into one shared object per batch (kernels
 // wrapped in namespaces, translation units compiled in parallel), run in a
 // forked child on buffers in shared memory so that a crashing kernel fails
@@ -91,7 +91,7 @@ std::vector<std::string> VerifyMlir(const std::vector<std::string>& modules);
 // Runs a host-mode module: `kernel` takes one 1-D memref per buffer (the
 // physical elements, f16/bf16 as i16, pred as i8). Inputs are given as
 // bytes; outputs come back as bytes. The module is lowered with the pass
-// list of spec/emitters.md §3.
+// list of docs/emitters.md §3.
 struct MlirBuffer {
   hlo::Shape shape;            // with layout
   std::vector<uint8_t> bytes;  // physical bytes (inputs; outputs: out)

@@ -1,6 +1,6 @@
 // Fixed plans for emitting with a known thread mapping in tests (one
 // element per (thread, unroll) pair, blocks in x, the maps of
-// xla-reference.md §(h) h.6 with u = 1): the emitters and passes are
+// docs/xla-reference.md §(h) h.6 with u = 1): the emitters and passes are
 // checked against them independently of the planner, and the emitters
 // whose plans the planner does not build yet still run.
 #ifndef IXA_TESTS_EMIT_EMIT_FIXTURE_PLANS_H_

@@ -1,5 +1,5 @@
 // The test foundation itself: the reference interpreter against values
-// worked out by hand, the physical layouts against spec/hw-reference.md
+// worked out by hand, the physical layouts against docs/hw-reference.md
 // §1.8, and the compile-and-run driver on hand-written kernels (including
 // ones that must be caught: a crash, a write past a buffer).
 #include <catch2/catch.hpp>

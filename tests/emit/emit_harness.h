@@ -1,4 +1,4 @@
-// The check every code generator test runs (spec/emitters.md §3): emit a
+// The check every code generator test runs (docs/emitters.md §3): emit a
 // fusion for every target, compile the `cpp` code with g++ and run it on
 // random inputs against the reference interpreter (bit-exact for data
 // movement, integers and comparisons; a tolerance for floats where the

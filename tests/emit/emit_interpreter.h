@@ -1,8 +1,9 @@
 // The reference HLO interpreter of the code generator tests: evaluates
 // every op directly from its definition (operational semantics of XLA's
 // HLO, with real element types), not through indexing maps, and shares no
-// code with emit/ (law 6 of the project). Floating-point ops on f16 / bf16
-// compute in f32 and round to the type per op, as XLA does.
+// code with emit/ (an oracle must not share code with what it checks).
+// Floating-point ops on f16 / bf16 compute in f32 and round to the type per op,
+// as XLA does.
 #ifndef IXA_TESTS_EMIT_EMIT_INTERPRETER_H_
 #define IXA_TESTS_EMIT_EMIT_INTERPRETER_H_
 

@@ -1,5 +1,5 @@
 // Every emitter kind on chosen shapes (including ones that do not divide
-// the tile or vector sizes), the two worked examples of spec/emitters.md
+// the tile or vector sizes), the two worked examples of docs/emitters.md
 // (GELU, exp-transpose-abs), tiled TPU layouts in and out, and the error
 // cases of §3 — each emitted for every target, compiled, run against the
 // interpreter (cpp, and MLIR on the host for some), verified (MLIR) and

@@ -201,7 +201,7 @@ int64_t Linearize(const std::vector<int64_t>& index,
 namespace {
 
 // One tiling step on (shape, index), both major to minor, following the
-// pad / split / transpose formulation of spec/layouts.md §1.
+// pad / split / transpose formulation of docs/layouts.md §1.
 void ApplyTile(std::vector<int64_t> tile, std::vector<int64_t>* shape,
                std::vector<int64_t>* index) {
   // A tile longer than the shape sees size-1 major dims.

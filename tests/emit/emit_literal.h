@@ -1,7 +1,7 @@
 // Test-side values for the code generator checks: literals with real
 // element types, their encodings in physical buffers (layouts and tiles
 // computed here, independently of hw/ and emit/), random inputs and the
-// comparison of results (spec/emitters.md §3).
+// comparison of results (docs/emitters.md §3).
 #ifndef IXA_TESTS_EMIT_EMIT_LITERAL_H_
 #define IXA_TESTS_EMIT_EMIT_LITERAL_H_
 
@@ -59,7 +59,7 @@ std::vector<int64_t> Delinearize(int64_t linear,
 int64_t Linearize(const std::vector<int64_t>& index,
                   const std::vector<int64_t>& dims);
 
-// Physical buffers (spec/emitters.md §3): elements in the shape's layout,
+// Physical buffers (docs/emitters.md §3): elements in the shape's layout,
 // tiles and their padding included, little-endian encodings.
 struct PhysicalLayout {
   int64_t elements = 0;  // padded element count
@@ -68,7 +68,7 @@ struct PhysicalLayout {
   int64_t bytes() const { return elements * element_bytes; }
 };
 // Computes the placement of every logical element from the layout's
-// minor_to_major and tiles (spec/layouts.md §1: pad, split, move the tile
+// minor_to_major and tiles (docs/layouts.md §1: pad, split, move the tile
 // dims minor; `*` combines with the next dim). Sub-byte types and E(n)
 // are not handled (the generators do not use them).
 PhysicalLayout ComputePhysicalLayout(const hlo::Shape& shape);

@@ -1,6 +1,6 @@
 // Seeded, deterministic random fusions for the code generator tests: HLO
 // modules whose entry computation is the fusion, aimed at one emitter kind
-// each (spec/xla-reference.md §(h) h.3), over the ops of spec/emitters.md
+// each (docs/xla-reference.md §(h) h.3), over the ops of docs/emitters.md
 // §2a with shapes that do not divide tile or vector sizes.
 #ifndef IXA_TESTS_EMIT_EMIT_RANDOM_FUSIONS_H_
 #define IXA_TESTS_EMIT_EMIT_RANDOM_FUSIONS_H_

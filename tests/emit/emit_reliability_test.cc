@@ -1,4 +1,4 @@
-// Regression tests of issue 12 (reliability) for code generation: fusions
+// Reliability regression tests for code generation: fusions
 // the HLO reader accepts on which the fuzz_hlo target (tests/fuzz) made
 // `emit` crash, each held exactly. Any error is fine; a crash is not.
 #include <catch2/catch.hpp>

@@ -186,8 +186,8 @@ TEST_CASE("pto emit: a fractal source's C0 is the type's", "[emit][pto]") {
   CHECK(hw::pto::CheckSourceC0("transpose_2d", T("f16"), {4, 5}).valid);
 }
 
-// tmp_bytes is the layouts.md formula of the whole conversion when one tile
-// holds it (hw-reference.md §3.6's worked examples), 0 on A5.
+// tmp_bytes is the docs/layouts.md formula of the whole conversion when one
+// tile holds it (docs/hw-reference.md §3.6's worked examples), 0 on A5.
 TEST_CASE("pto emit: tmp sizes are the formulas", "[emit][pto]") {
   struct Case {
     const char* conversion;

@@ -19,6 +19,31 @@ if(NOT EXISTS ${prefix}/include/ixa/core/text.h)
   message(FATAL_ERROR "installed headers missing: ${prefix}/include/ixa/core/text.h")
 endif()
 
+# The installed headers: internal ones left out, each other included as
+# "ixa/...", and nothing of Boost (the package does not depend on it).
+file(GLOB_RECURSE headers ${prefix}/include/ixa/*.h)
+foreach(header ${headers})
+  if(header MATCHES "/internal\\.h$")
+    message(FATAL_ERROR "an internal header is installed: ${header}")
+  endif()
+  file(STRINGS ${header} lines REGEX "^#include")
+  foreach(line ${lines})
+    if(line MATCHES "^#include \"(core|simplifier|hw|analysis|emit)/")
+      message(FATAL_ERROR "${header}: an include not rewritten to ixa/: ${line}")
+    endif()
+    if(line MATCHES "^#include <boost/")
+      message(FATAL_ERROR "${header}: an installed header includes Boost: ${line}")
+    endif()
+  endforeach()
+endforeach()
+file(GLOB package_files ${prefix}/lib*/cmake/ixa/*.cmake)
+foreach(file ${package_files})
+  file(READ ${file} text)
+  if(text MATCHES "Boost")
+    message(FATAL_ERROR "${file} names Boost: the package must not need it")
+  endif()
+endforeach()
+
 execute_process(
   COMMAND ${CTEST} --build-and-test ${CONSUMER_DIR} ${WORK_DIR}/consumer-build
           --build-generator ${GENERATOR}

@@ -3,7 +3,7 @@
 
   python3 tests/fuzz/make_seeds.py
 
-Seeds come from the tree: the maps of spec/*.md written out in
+Seeds come from the tree: the maps of docs/*.md written out in
 tests/core/spec_maps_test.cc, every map and module of the CLI goldens
 (tests/cli/*.jsonl) and the examples (tools/examples/*.jsonl), the HLO
 modules of tests/analysis, and every request line of the goldens and

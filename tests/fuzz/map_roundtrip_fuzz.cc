@@ -1,6 +1,6 @@
 // libFuzzer target fuzz_map_roundtrip: map text -> parse -> print -> parse
 // -> print. Whatever parses must print to text that parses again, and the
-// second print equals the first (spec/indexing.md §2: the printed form is
+// second print equals the first (docs/indexing.md §2: the printed form is
 // canonical). Errors are fine; crashes, UB and a failed property are not.
 #include <cstddef>
 #include <cstdint>

@@ -1,11 +1,11 @@
 // libFuzzer target fuzz_map_simplify: map text -> parse -> simplify, and on
 // small domains the simplified map must equal the original at every point
-// (brute-force enumeration, law 1). Also: the simplified map prints to text
+// (brute-force enumeration). Also: the simplified map prints to text
 // that parses again, and simplifying the same text in a fresh context gives
-// the same text (law 4). The other algebra operations run too, for
-// crashes and UB: rescale_symbols, remove_unused_*, convert_symbols_to_dims
-// (each checked against enumeration where that is exact), is_empty, and
-// composition with itself.
+// the same text (the text form round-trips). The other algebra operations run
+// too, for crashes and UB: rescale_symbols, remove_unused_*,
+// convert_symbols_to_dims (each checked against enumeration where that is
+// exact), is_empty, and composition with itself.
 #include <cstddef>
 #include <cstdint>
 #include <optional>

@@ -1,4 +1,4 @@
-// Long-running whole-simplifier fuzzer (G9):
+// Long-running whole-simplifier fuzzer:
 //
 //   fuzz_simplify [seed] [count]      (defaults: time-based seed, 1000000)
 //

@@ -1,4 +1,4 @@
-// CuTe layout algebra: hw-reference.md §4.3's worked examples, and
+// CuTe layout algebra: docs/hw-reference.md §4.3's worked examples, and
 // brute-force checks that the algebra keeps CuTe's defining identities.
 #include "hw/cute.h"
 

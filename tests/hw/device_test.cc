@@ -1,4 +1,4 @@
-// The warp-access model: hw-reference.md §5's worked numbers (gpu-01..11).
+// The warp-access model: docs/hw-reference.md §5's worked numbers (gpu-01..11).
 #include "hw/device.h"
 
 #include <catch2/catch.hpp>

@@ -1,5 +1,6 @@
-// IREE nested layouts: the seed's and hw-reference.md §2.4's worked
-// examples, and brute-force checks of the map, owners and coverage proof.
+// IREE nested layouts: docs/layouts.md §2's and docs/hw-reference.md §2.4's
+// worked examples, and brute-force checks of the map, owners and coverage
+// proof.
 #include "hw/nested_layout.h"
 
 #include <catch2/catch.hpp>
@@ -21,7 +22,7 @@ NestedLayout Seed() {
 
 using Owner = std::pair<int64_t, int64_t>;
 
-TEST_CASE("nested: the seed example", "[hw][nested]") {
+TEST_CASE("nested: the docs/layouts.md §2 example", "[hw][nested]") {
   NestedLayout l = Seed();
   CHECK(UndistributedShape(l) == std::vector<int64_t>{64, 64});
   CHECK(DistributedShape(l) == std::vector<int64_t>{2, 4, 1, 1, 1, 4});

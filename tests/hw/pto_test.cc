@@ -1,5 +1,5 @@
-// PTO tiles, TTRANS and formats: hw-reference.md §3.6's worked examples and
-// brute-force checks of the offset maps and format maps.
+// PTO tiles, TTRANS and formats: docs/hw-reference.md §3.6's worked examples
+// and brute-force checks of the offset maps and format maps.
 #include "hw/pto.h"
 
 #include <catch2/catch.hpp>
@@ -194,7 +194,7 @@ TEST_CASE("pto: formats", "[hw][pto]") {
   CHECK(*C0ForType(T("f32")) == 8);
 }
 
-// The code generator's conversions (pto-codegen.md §3) as formats.
+// The code generator's conversions (docs/pto.md §3) as formats.
 TEST_CASE("pto: code generator formats", "[hw][pto]") {
   ExprContext ctx;
   int64_t off = 0;

@@ -1,5 +1,5 @@
-// XLA tiled layouts: every worked example of spec/layouts.md §1 and
-// spec/hw-reference.md §1.8, plus brute-force injectivity / inverse /
+// XLA tiled layouts: every worked example of docs/layouts.md §1 and
+// docs/hw-reference.md §1.8, plus brute-force injectivity / inverse /
 // padding checks on small shapes.
 #include "hw/xla_layout.h"
 
@@ -133,8 +133,8 @@ TEST_CASE("xla: F32[3,5] T(2,2), the doc example", "[hw][xla]") {
     REQUIRE(l.ok());
     if (!l->has_value()) padding.insert(o);
   }
-  // 24 slots hold 15 elements, so 9 are padding. hw-reference.md §1.8 lists
-  // only eight (it omits 9 = tile (0,2), position (0,1), i.e. column 5).
+  // 24 slots hold 15 elements, so 9 are padding. docs/hw-reference.md §1.8
+  // lists only eight (it omits 9 = tile (0,2), position (0,1), i.e. column 5).
   CHECK(padding == std::set<int64_t>{9, 11, 14, 15, 18, 19, 21, 22, 23});
   CHECK(!LogicalIndexAt(s, 24).ok());
 }

@@ -1,6 +1,6 @@
 // ChainComposer (simplifier/compose.h): the one-pass chain equals the maps
 // composed step by step (ComposeIndexingMaps, unsimplified) at every point
-// of the domain (law 1), and its errors name the map being composed in.
+// of the domain, and its errors name the map being composed in.
 #include <catch2/catch.hpp>
 #include <random>
 #include <string>

@@ -44,7 +44,7 @@ TEST_CASE("decide: mod intersections on huge domains", "[decide]") {
   CHECK_FALSE(
       Empty("(d0) -> (), domain: d0 in [1, 77], d0 mod 7 in [0, 0], "
             "d0 mod 11 in [0, 0]"));
-  // XLA's IsKnownEmpty misses this one (spec/xla-reference.md §(a)).
+  // XLA's IsKnownEmpty misses this one (docs/xla-reference.md §(a)).
   CHECK(
       Empty("(d0) -> (), domain: d0 in [0, 50], d0 mod 7 in [0, 0], "
             "d0 mod 11 in [0, 0], d0 in [1, 50]"));
@@ -167,7 +167,7 @@ TEST_CASE("decide: equivalence on huge domains", "[decide]") {
   REQUIRE_FALSE(r->equivalent);
   CHECK(r->counterexample->dims[0] % 4 == 2);
 
-  // The spec's simplifier examples, over their domains.
+  // The simplifier examples of docs/indexing.md §5, over their domains.
   IndexingMap g = Parse(&ctx,
                         "(d0, d1) -> (d0 + d1 floordiv 16, d1 mod 16), "
                         "domain: d0 in [0, 6], d1 in [0, 14]");
@@ -177,7 +177,7 @@ TEST_CASE("decide: equivalence on huge domains", "[decide]") {
   REQUIRE(r.ok());
   CHECK(r->equivalent);
 
-  // The other simplifier examples of spec/indexing.md §5, and the same
+  // The other simplifier examples of docs/indexing.md §5, and the same
   // maps over a slightly larger box, where the rewrite is wrong.
   const char* kPairs[][2] = {
       {"(d0, d1, d2) -> ((d0 * 100 + d1 * 10 + d2) floordiv 100, "

@@ -1,4 +1,4 @@
-// Whole-simplifier fuzzing (G9), shared by the fixed-seed batch in
+// Whole-simplifier fuzzing, shared by the fixed-seed batch in
 // test_simplifier and the long-running tests/fuzz/fuzz_simplify target.
 // Catch-free on purpose.
 #ifndef IXA_TESTS_SIMPLIFIER_FUZZ_LIB_H_

@@ -1,5 +1,5 @@
-// min / max in the simplifier and the exact decisions (issue 14): the
-// issue's examples, facts, and decisions against brute force on random
+// min / max in the simplifier and the exact decisions (XLA HEAD): XLA's
+// examples, facts, and decisions against brute force on random
 // small maps.
 #include <catch2/catch.hpp>
 #include <random>
@@ -33,7 +33,7 @@ void CheckSimplifies(const std::string& input, const std::string& expected) {
   CHECK_FALSE(Simplify(&again).changed);
 }
 
-TEST_CASE("min/max: the issue's examples", "[simplify][minmax]") {
+TEST_CASE("min/max: the basic examples", "[simplify][minmax]") {
   CheckSimplifies("(d0) -> (min(d0, d0 + 1)), domain: d0 in [0, 9]",
                   "(d0) -> (d0), domain: d0 in [0, 9]");
   CheckSimplifies("(d0) -> (min(10, d0)), domain: d0 in [0, 5]",
@@ -51,7 +51,7 @@ TEST_CASE("min/max: the issue's examples", "[simplify][minmax]") {
       "d1 in [0, 2047]",
       "(d0, d1) -> (d0 * 32 + d1 floordiv 64 + 1), domain: d0 in [0, 3], "
       "d1 in [0, 2047]");
-  // The issue's first map: nothing to do but order.
+  // Nothing to do but order.
   CheckSimplifies(
       "(d0, d1)[s0] -> (min(d0, 5), max(d1, s0)), domain: d0 in [0, 9], "
       "d1 in [0, 9], s0 in [0, 9]",

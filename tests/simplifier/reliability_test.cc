@@ -1,4 +1,4 @@
-// Regression tests of issue 12 (reliability) for the simplifier: no
+// Reliability regression tests for the simplifier: no
 // signed overflow at the int64 limits (each input below made UBSan report
 // one; the sanitizer pass of tools/test.sh runs them with
 // -fno-sanitize-recover, so they fail there if it comes back), compose of
@@ -43,7 +43,8 @@ void SimplifyAndCheck(const std::string& text) {
   CHECK(eq->equivalent);
 }
 
-// Issue 12, item 5, and what the audit of the rules found next to it.
+// Overflows found in the rules, and what the audit of the rules found next
+// to them.
 TEST_CASE("no signed overflow in the simplifier at the int64 limits",
           "[reliability]") {
   // rule_util.cc FindPeriodSplit: `2 * low` with low = 2^63 - 3.
@@ -79,7 +80,7 @@ TEST_CASE("no signed overflow in the simplifier at the int64 limits",
       "[-9223372036854775807, 9223372036854775806], d1 in [0, 1]");
 }
 
-// ---- compose of long chains (issue 12, item 3) ----
+// ---- compose of long chains ----
 
 std::string Vars(int n) {
   std::string s;

@@ -1,4 +1,4 @@
-// Per-rule random checks (G8.1): every rule id has a generator that builds
+// Per-rule random checks: every rule id has a generator that builds
 // instances of its pattern with pattern constants drawn from random and edge
 // values (0, +-1, divisor boundaries, int64 extremes) over small random
 // domains. Each instance is simplified with only that rule enabled (sum

@@ -1,4 +1,4 @@
-// Fixed-seed whole-simplifier fuzz batch (G9). The long-running variant is
+// Fixed-seed whole-simplifier fuzz batch. The long-running variant is
 // tests/fuzz/simplify_fuzz.cc (executable fuzz_simplify).
 #include <catch2/catch.hpp>
 

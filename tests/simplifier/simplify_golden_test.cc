@@ -1,4 +1,4 @@
-// Golden tests: input map text -> simplified map text (G10). Expectations
+// Golden tests: input map text -> simplified map text. Expectations
 // are parsed and re-printed, so they only need to be equal as maps.
 #include <catch2/catch.hpp>
 
@@ -35,7 +35,7 @@ void CheckGolden(const Golden& g) {
   CHECK(SimplifyText(got) == got);
 }
 
-TEST_CASE("indexing.md §5 required rewrites", "[simplify][golden]") {
+TEST_CASE("docs/indexing.md §5 required rewrites", "[simplify][golden]") {
   const Golden cases[] = {
       {"(d0, d1) -> (d0 + d1 floordiv 16, d1 mod 16), domain: d0 in [0, 6], "
        "d1 in [0, 14]",
@@ -56,7 +56,7 @@ TEST_CASE("indexing.md §5 required rewrites", "[simplify][golden]") {
   for (const Golden& g : cases) CheckGolden(g);
 }
 
-TEST_CASE("indexing.md §5 constraint rewrites", "[simplify][golden]") {
+TEST_CASE("docs/indexing.md §5 constraint rewrites", "[simplify][golden]") {
   const Golden cases[] = {
       // Always holds given the bounds: dropped.
       {"(d0)[s0] -> (d0 + s0), domain: d0 in [0, 5], s0 in [1, 3], d0 + s0 "
@@ -149,7 +149,8 @@ TEST_CASE("XLA simplifier examples", "[simplify][golden]") {
        "floordiv 2), (d1 mod 4) + ((d1 floordiv 4 + (d0 mod 2) * 2) mod 2) * "
        "4), domain: d0 in [0, 3], d1 in [0, 7]",
        "(d0, d1) -> (d0, d1), domain: d0 in [0, 3], d1 in [0, 7]"},
-      // Reshape chain [10,10,10] -> [50,20] -> [10,10,10] (indexing.md §4).
+      // Reshape chain [10,10,10] -> [50,20] -> [10,10,10] (docs/indexing.md
+      // §4).
       {"(d0, d1, d2) -> (((d0 * 100 + d1 * 10 + d2) floordiv 20) floordiv 5, "
        "(((d0 * 100 + d1 * 10 + d2) floordiv 20) mod 5) * 2 + ((d0 * 100 + d1 "
        "* 10 + d2) mod 20) floordiv 10, (d0 * 100 + d1 * 10 + d2) mod 10), "

@@ -7,7 +7,8 @@
 // div/mod nodes and no more constraints than the expectation) and be a
 // fixpoint. ixa may be simpler or find emptiness XLA misses. Cases already in
 // simplify_golden_test.cc (ModIsSub, ModIsAdd, NegativeDiv,
-// ConstraintIntervalSimplification_Sum, the spec's four) are not repeated.
+// ConstraintIntervalSimplification_Sum, docs/indexing.md §5's four) are not
+// repeated.
 #include <catch2/catch.hpp>
 
 #include "core/text.h"
@@ -313,7 +314,7 @@ TEST_CASE("MLIR affine expression simplification", "[simplify][mlir]") {
 }
 
 // XLA HEAD's SymbolicExpr canonicalization (symbolic_expr_test.cc, rules
-// E18, E23, E24 of spec/xla-reference.md).
+// E18, E23, E24 of docs/xla-reference.md).
 TEST_CASE("XLA HEAD symbolic expression canonicalization", "[simplify][xla]") {
   const Case cases[] = {
       {"constants", "(d0) -> (d0 + 0, (d0 + 5) + 3, (d0 * 2) * 3, d0 * 0)",
@@ -344,7 +345,7 @@ TEST_CASE("XLA HEAD symbolic expression canonicalization", "[simplify][xla]") {
 
 // MLIR's simplify-affine-structures.mlir integer sets (unbounded
 // variables; `e == 0` is `e in [0, 0]`, `e >= 0` is `e in [0, INT64_MAX]`),
-// and the emptiness XLA's IsKnownEmpty misses (xla-reference.md, known
+// and the emptiness XLA's IsKnownEmpty misses (docs/xla-reference.md, known
 // limitations).
 TEST_CASE("MLIR integer set emptiness", "[decide][mlir]") {
   const std::string ge0 = " in [0, 9223372036854775807]";

@@ -1,6 +1,6 @@
-// W2 compose benchmark over the peers' workload (see
-// /work/shared/peers/README.md): the `compose` requests that
-// /work/shared/peers/score_ixa.py writes (data/ixa_w2.jsonl), timed inside
+// W2 compose benchmark over the peers' workload (tools/bench/compare_peers.sh
+// says where it comes from): the `compose` requests that the peers'
+// score_ixa.py writes (data/ixa_w2.jsonl), timed inside
 // the engine, without process start-up or JSON handling.
 //
 //   bench_compose ixa_w2.jsonl [--reps N]

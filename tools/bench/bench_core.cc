@@ -17,8 +17,8 @@
 
 namespace {
 
-// A mix of the spec's maps: small per-op maps, emitter maps with named
-// variables, maps with constraints and runtime variables.
+// A mix of the documented maps (docs/indexing.md): small per-op maps, emitter
+// maps with named variables, maps with constraints and runtime variables.
 const std::vector<std::string>& Corpus() {
   static const std::vector<std::string> corpus = {
       "(d0, d1)[s0] -> (d0 + s0, d1 floordiv 2), domain: d0 in [0, 9], "

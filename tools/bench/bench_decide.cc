@@ -1,4 +1,5 @@
-// W3 of the peer workload (shared/peers/README.md): 500 emptiness systems,
+// W3 of the peers' workload (tools/bench/compare_peers.sh): 500 emptiness
+// systems,
 // decided by the exact procedure (simplifier/decide.h), against ground
 // truth. Input: the TSV written by tools/bench/w3_to_maps.py.
 //

@@ -1,7 +1,7 @@
 // Code generation benchmarks (plain main, std::chrono):
 //   1. generation time per fusion (plan + lower through every stage +
 //      print), median over the random fusion set of the tests, per target;
-//   2. the `cpp` kernels of the two worked examples of spec/emitters.md
+//   2. the `cpp` kernels of the two worked examples of docs/emitters.md
 //      (GELU bf16[6,512,4096], exp-transpose-abs f32[20,160,170]) run on
 //      the CPU against a naive reference loop compiled with the same flags
 //      (g++ -std=c++17 -O2), both single-threaded.

@@ -1,5 +1,5 @@
 // HLO analysis benchmarks (plain main, std::chrono):
-//   1. per-op maps of the spec §3 examples per second;
+//   1. per-op maps of the docs/indexing.md §3 examples per second;
 //   2. a generated fusion of 1,000 chained ops (elementwise, reshape,
 //      transpose, broadcast, slice) read and analysed end to end;
 //   3. a generated module of 10,000 instructions read and analysed;
@@ -91,8 +91,9 @@ void BenchPerOp() {
     ++rounds;
   }
   double s = Seconds(start, Clock::now());
-  std::printf("per-op maps (spec §3 examples): %.0f maps/s (%.0f ops/s)\n",
-              maps / s, rounds * modules.size() / s);
+  std::printf(
+      "per-op maps (docs/indexing.md §3 examples): %.0f maps/s (%.0f ops/s)\n",
+      maps / s, rounds * modules.size() / s);
 }
 
 std::string ChainedFusion(int n) {

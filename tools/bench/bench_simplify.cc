@@ -1,5 +1,5 @@
 // W1 simplify benchmark over the peers' workload (see
-// /work/shared/peers/README.md). Input: the output of
+// tools/bench/compare_peers.sh). Input: the output of
 // tools/bench/workload_to_text.py, one map per line.
 //
 //   bench_simplify w1.txt [--misses] [--reps N] [--timing-only]

@@ -1,4 +1,4 @@
-// ixa against MLIR 14 on the peers' workload (../shared/peers), in one
+// ixa against MLIR 14 on the peers' workload (compare_peers.sh), in one
 // process, item by item: for every repetition and every item, ixa's
 // parse+op and MLIR's parse+op are timed back to back (which one goes first
 // alternates between repetitions), and each item keeps its minimum over the
@@ -15,7 +15,7 @@
 //   W1 ParseIndexingMap + Simplify, W2 parse every map + compose in order,
 //   through a ChainComposer (as the CLI's compose op), W3 ParseIndexingMap +
 //   IsEmpty.
-// MLIR, per item: as ../shared/peers/mlir_bench.cpp (mlir_peer.h), one
+// MLIR, per item: as the peers' mlir_bench.cpp (mlir_peer.h), one
 //   MLIRContext per repetition.
 //
 // --cli IXA: also times the whole process `IXA query ixa_w<k>.jsonl`

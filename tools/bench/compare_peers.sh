@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# ixa against MLIR 14 on the peers' workload (../shared/peers), in one run:
+# ixa against MLIR 14 on the peers' workload, in one run:
 # installs what is missing, generates the workload, builds ixa and the
 # comparison harness (tools/bench/compare_peers.cc + mlir_peer.cc, linked
 # with Debian's libmlir-14-dev), checks ixa's answers (score_ixa.py: wrong
 # answers and canonical forms), then times both engines item by item,
-# alternating, per-item minimum, and prints the table of issue 13.
+# alternating, per-item minimum, and prints the table of docs/benchmarks.md.
 #
 #   tools/bench/compare_peers.sh [--reps N] [--callgrind] [--cli] [--jobs N]
 #                                [--isl]
@@ -18,8 +18,10 @@
 #                 --jobs N (default 2) its scaling over --jobs 1
 #   --isl         also run the peers' ISL harness once (about 2 minutes)
 #
-# Environment: BUILD_DIR (default build), PEERS (default ../shared/peers),
-# SEED (default 20240601, the workload of ../shared/peers/results.md).
+# Environment: PEERS (required): the peers' benchmark directory, which is
+# not part of this repository (gen_workload.py, score_ixa.py, mlir_bench.cpp
+# and isl_bench); BUILD_DIR (default build); SEED (default 20240601, the
+# workload of docs/benchmarks.md).
 # Data and the peers' build go to $BUILD_DIR/peers/.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -38,19 +40,16 @@ while [ $# -gt 0 ]; do
     --cli) CLI=1; shift ;;
     --jobs) JOBS=$2; CLI=1; shift 2 ;;
     --isl) ISL=1; shift ;;
-    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
     *) echo "compare_peers.sh: unknown argument '$1'" >&2; exit 64 ;;
   esac
 done
-if [ -z "${PEERS:-}" ]; then
-  for p in "$ROOT/../shared/peers" "$ROOT/../../shared/peers"; do
-    if [ -f "$p/gen_workload.py" ]; then PEERS=$(cd "$p" && pwd); break; fi
-  done
-fi
 if [ -z "${PEERS:-}" ] || [ ! -f "$PEERS/gen_workload.py" ]; then
-  echo "compare_peers.sh: the peers' directory was not found; set PEERS" >&2
+  echo "compare_peers.sh: set PEERS to the peers' benchmark directory" \
+       "(the one holding gen_workload.py)" >&2
   exit 66
 fi
+PEERS=$(cd "$PEERS" && pwd)
 
 # 1. Install what is missing (never prompts).
 PACKAGES=(g++ cmake ninja-build python3 libboost-dev nlohmann-json3-dev

@@ -1,5 +1,5 @@
 // The MLIR 14 side of compare_peers (see mlir_peer.h). The calls are those
-// of ../shared/peers/mlir_bench.cpp, which the peers' results.md measured;
+// of the peers' MLIR harness (mlir_bench.cpp), whose results they published;
 // only the loop structure differs (one item per call).
 #include "tools/bench/mlir_peer.h"
 

@@ -1,6 +1,6 @@
 // The MLIR 14 side of tools/bench/compare_peers: the peers' MLIR harness
-// (../shared/peers/mlir_bench.cpp) cut down to one item at a time, so that
-// the driver can time ixa and MLIR alternately, item by item. Compiled as
+// (mlir_bench.cpp in the peers' directory) cut down to one item at a time, so
+// that the driver can time ixa and MLIR alternately, item by item. Compiled as
 // C++17 against Debian's libmlir-14-dev; this header is plain C++ so that
 // the C++20 driver can include it.
 #ifndef IXA_TOOLS_BENCH_MLIR_PEER_H_

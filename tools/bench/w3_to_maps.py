@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Converts the peer workload's W3 emptiness items (workload.jsonl from
-shared/peers/gen_workload.py) into indexing-map text, one item per line:
+the peers' gen_workload.py, see tools/bench/compare_peers.sh) into indexing-map text, one item per line:
 
     <id> TAB <map text> TAB <1 if empty else 0>
 

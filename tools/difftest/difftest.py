@@ -8,14 +8,14 @@ It shares no code and no assumptions with the C++ sources or their tests
 by this file's own renderer (random spacing, parentheses, operator
 spellings, `16d0` shorthand, custom names, optional commas, symbolic `/` and
 `%`), and every answer is checked against this file's own parser and
-evaluator of spec/indexing.md, in exact (Python) integer arithmetic:
+evaluator of docs/indexing.md, in exact (Python) integer arithmetic:
 
   floordiv rounds toward -inf, ceildiv toward +inf, mod takes the sign of
   the divisor (a == (a floordiv c) * c + a mod c), a zero divisor is
   undefined; a value that does not fit in int64 must be an error, never a
   wrong number.
 
-Checks, per op (spec/cli.md):
+Checks, per op (docs/protocol.md):
   parse        the print re-parses (here and in ixa) to the same function,
                the same names, and print(parse(print(m))) == print(m)
   simplify     equal to the input at every point of the (hull of the) boxes,
@@ -31,7 +31,7 @@ Checks, per op (spec/cli.md):
                preserve the function (the relation dims -> results, or the
                image for remove_unused_vars)
   garbage      mutated and hostile lines: one JSON response per line, an
-               error code from the spec, never `internal`, a crash, a hang or
+               error code of docs/protocol.md, never `internal`, a crash, a hang or
                exit code 70
 
 Failures are shrunk (--shrink, on by default in manual mode) to a minimal

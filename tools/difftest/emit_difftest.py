@@ -7,7 +7,7 @@ Random fusions are generated (gen.py, recipes.py), emitted by ixa (the
 with g++ -std=c++17 -O2 -shared -fPIC, loaded with ctypes and run on
 random inputs laid out physically; the outputs are compared with the
 interpreter's (interp.py): bit-exact for data movement, integers and
-comparisons, floats within the tolerance of emitters.md §3.
+comparisons, floats within the tolerance of docs/emitters.md §3.
 
     emit_difftest.py --ixa build/bin/ixa [--count N] [--seed S] [--jobs J]
                      [--recipe NAME] [--keep DIR] [--separate-alias]

@@ -12,7 +12,7 @@ import scalar_ops as S
 from hlo import TupleShape, leaves
 
 INF = math.inf
-APPROX_ULPS = 4  # transcendentals: within a few ulp (emitters.md §3)
+APPROX_ULPS = 4  # transcendentals: within a few ulp (docs/emitters.md §3)
 
 
 def reducer_identity(comp, t):

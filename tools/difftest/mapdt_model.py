@@ -270,7 +270,7 @@ class Map:
 
 def holds(v, lo, hi):
     """`v in [lo, hi]` for a constraint: an end at an int64 limit is the
-    "unbounded" sentinel (spec/xla-reference.md: "the min/max values act as
+    "unbounded" sentinel (docs/xla-reference.md: "the min/max values act as
     sentinels"), so a value past int64 meets it; otherwise exact."""
     if lo > hi:
         return False
@@ -408,7 +408,7 @@ def hull(a, b):
 
 
 # ---------------------------------------------------------------------------
-# Parser of the text form (spec/indexing.md §2), written from the spec.
+# Parser of the text form (docs/indexing.md §2), written from that page.
 # ---------------------------------------------------------------------------
 
 class ParseError(Exception):

@@ -1,6 +1,6 @@
 """IREE #iree_vector_ext.nested_layout cases: the worked examples of
 VectorExtAttrs.td and the gpu_nested_layout_vector_distribution lit tests
-(spec/hw-reference.md §2.4), and random layouts; ixa's `nested_layout`
+(docs/hw-reference.md §2.4), and random layouts; ixa's `nested_layout`
 against a brute-force model of the distribution:
 
   x_i = ((((vsg_i*B_i + b_i)*O_i + o_i)*T_i + vt_i)*E_i + e_i
@@ -84,7 +84,7 @@ class Nested:
 
 
 KNOWN = [
-    # spec nl-01..03: subgroup 1, lane 17 of the seed layout.
+    # docs/hw-reference.md §2.4, nl-01..03: subgroup 1, lane 17 of example 1.
     (Nested([2, 1], [2, 4], [1, 1], [16, 4], [1, 4], [1, 0], [1, 16]),
      {"shape": [64, 64], "subgroup": 1, "thread": 17}),
     (Nested([2, 1], [2, 4], [1, 1], [16, 4], [1, 4], [1, 0], [1, 16], 64, 4),

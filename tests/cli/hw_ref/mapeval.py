@@ -1,4 +1,4 @@
-"""Parses and evaluates ixa's printed indexing maps (spec/indexing.md §2).
+"""Parses and evaluates ixa's printed indexing maps (docs/indexing.md §2).
 
 Independent of ixa: a small recursive-descent reader of the text form
 `(d0, d1)[s0] -> (expr, ...), domain: d0 in [0, 2], ..., expr in [lo, hi]`

@@ -7,7 +7,7 @@ lanes (lanes / phase = that / max(element_bytes, bank_bytes): half a warp
 for 8-byte, a quarter for 16-byte accesses); bank = word mod banks over
 every word an access overlaps; the degree is the most distinct words on
 one bank in any phase (one word read by many lanes is a broadcast).
-spec/hw-reference.md §5 worked examples are the known cases."""
+docs/hw-reference.md §5 worked examples are the known cases."""
 from hw_ref.mapeval import Map
 
 H100 = {"warp_size": 32, "sector_bytes": 32, "line_bytes": 128, "smem_banks": 32,

@@ -1,4 +1,4 @@
-"""XLA tiled-layout cases: the worked examples of docs/tiled_layout.md and
+"""XLA tiled-layout cases: the worked examples of openxla/xla/docs/tiled_layout.md and
 layout / shape_util tests (as remembered), and random shapes and layouts;
 ixa's `layout` op against xla_ref."""
 import random

@@ -1,6 +1,6 @@
 """An independent model of XLA tiled layouts (xla/layout.h, layout_util,
-shape_util.cc ShapeUtil::ArraySize, docs/tiled_layout.md), for differential
-tests of ixa's `layout` op.
+shape_util.cc ShapeUtil::ArraySize, openxla/xla/docs/tiled_layout.md), for
+differential tests of ixa's `layout` op.
 
 A layout is minor_to_major plus tiles (lists of ints, STAR for `*`), an
 optional tail padding alignment L(n), element_size_in_bits E(n) (0: unset)

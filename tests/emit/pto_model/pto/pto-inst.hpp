@@ -1,5 +1,5 @@
 // A test-only CPU model of the PTO-ISA API subset that ixa's PTO code
-// generator uses (spec/pto-codegen.md §2): GlobalTensor / Shape / Stride,
+// generator uses (docs/pto.md §2): GlobalTensor / Shape / Stride,
 // Tile with its static checks, TASSIGN, TLOAD, TSTORE, TTRANS, TMOV,
 // TEXPANDS and the pipe synchronisation intrinsics. Same names, template
 // parameters and asserts as PTO-ISA's headers; it shares no code with the
@@ -290,7 +290,7 @@ struct Tile {
   static constexpr int SFractalSize = SFractalSize_;
   static constexpr bool isRowMajor = B_ == BLayout::RowMajor;
   static constexpr int kElem = static_cast<int>(sizeof(T));
-  // The inner box (hw-reference.md §3.1).
+  // The inner box (docs/hw-reference.md §3.1).
   static constexpr int InnerRows = S_ == SLayout::NoneBox    ? 1
                                    : SFractalSize_ == 1024   ? 16
                                    : SFractalSize_ == 32     ? 16
