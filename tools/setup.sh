@@ -4,9 +4,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# libboost-context-dev: the tests' CPU model of CUDA runs a block's threads
+# as Boost.Context fibers (tests/emit/cuda_model).
 PACKAGES=(g++ cmake ninja-build python3 libboost-dev libboost-graph-dev catch2
           nlohmann-json3-dev libbenchmark-dev clang-format mlir-14-tools
-          libmlir-14)
+          libmlir-14 libboost-context-dev)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
