@@ -684,14 +684,27 @@ Status CPrinter::PrintStmt(const Stmt& s, CodeWriter& w) {
       if (!cuda_)
         return Error::Invalid("emit: a shuffle inside a nested block");
       IXA_ASSIGN_OR_RETURN(std::string v, Expr(s.value));
-      std::string ct = ComputeType(s.type);
+      // The value travels in a type __shfl_down_sync is overloaded for
+      // that holds it exactly: f16 and bf16 compute in float and travel
+      // as float; narrow integers and pred widen to int.
+      const std::string ct = ComputeType(s.type);
       std::string carrier = ct;
-      if (s.type == Type::kPred || ir::TypeBits(s.type) < 32) carrier = "int";
-      if (ct == "int64_t") carrier = "long long";
-      if (ct == "uint64_t") carrier = "unsigned long long";
+      if (ct == "int64_t") {
+        carrier = "long long";
+      } else if (ct == "uint64_t") {
+        carrier = "unsigned long long";
+      } else if (ct == "uint32_t") {
+        carrier = "unsigned int";
+      } else if (ct != "float" && ct != "double") {
+        carrier = "int";
+      }
+      // Every lane of the warp runs the shuffle (it sits at the top level
+      // of the kernel, outside every branch): the mask names them all.
+      // __activemask() would name the lanes that happen to be converged,
+      // which CUDA does not promise to be all of them.
       w.Line("const " + ct + " " + s.name + " = static_cast<" + ct +
-             ">(__shfl_down_sync(__activemask(), static_cast<" + carrier +
-             ">(" + v + "), " + std::to_string(s.offset) + ", " +
+             ">(__shfl_down_sync(0xffffffffu, static_cast<" + carrier + ">(" +
+             v + "), " + std::to_string(s.offset) + ", " +
              std::to_string(s.lanes) + "));");
       return true;
     }

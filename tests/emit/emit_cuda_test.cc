@@ -72,5 +72,51 @@ TEST_CASE("cuda: loop, transpose, concatenate and slices run in the model",
             "ROOT t = (f32[4,40], f32[5,33]) tuple(a, b)")});
 }
 
+TEST_CASE("cuda: reductions shuffle their partials as floats, the whole warp",
+          "[.][emit_cuda]") {
+  // f16 and bf16 partials are computed in f32: truncated to integers on
+  // their way through a shuffle they lose every fraction. The mask names
+  // every lane (__activemask() promises no convergence).
+  std::vector<CheckCase> cases = {
+      Case("row_bf16_warps",
+           Reducer("bf16", "add") +
+               "ENTRY e { p = bf16[6,700] parameter(0)\n"
+               "c = bf16[] constant(0)\n"
+               "ROOT r = bf16[6] reduce(p, c), dimensions={1}, to_apply=red }",
+           true),
+      Case("row_f16_one_warp",
+           Reducer("f16", "add") +
+               "ENTRY e { p = f16[9,40] parameter(0)\n"
+               "c = f16[] constant(0)\n"
+               "ROOT r = f16[9] reduce(p, c), dimensions={1}, to_apply=red }",
+           true),
+      Case("multi_row_f16",
+           Reducer("f16", "add") +
+               "ENTRY e { p = f16[300,8] parameter(0)\nc = f16[] constant(0)\n"
+               "ROOT r = f16[300] reduce(p, c), dimensions={1}, to_apply=red }",
+           true),
+      Case("row_f32",
+           Reducer("f32", "add") +
+               "ENTRY e { p = f32[7,1000] parameter(0)\n"
+               "c = f32[] constant(0)\n"
+               "ROOT r = f32[7] reduce(p, c), dimensions={1}, to_apply=red }",
+           true),
+      Case("column_bf16",
+           Reducer("bf16", "add") +
+               "ENTRY e { p = bf16[100,65] parameter(0)\n"
+               "c = bf16[] constant(0)\n"
+               "ROOT r = bf16[65] reduce(p, c), dimensions={0}, to_apply=red }",
+           true),
+      Case("row_s64",
+           Reducer("s64", "add") +
+               "ENTRY e { p = s64[5,300] parameter(0)\nc = s64[] constant(0)\n"
+               "ROOT r = s64[5] reduce(p, c), dimensions={1}, to_apply=red }"),
+  };
+  for (const std::string& code : RunInCudaModel(cases)) {
+    CHECK(code.find("__activemask") == std::string::npos);
+    CHECK(code.find("static_cast<int>(acc") == std::string::npos);
+  }
+}
+
 }  // namespace
 }  // namespace ixa::emit_test
