@@ -89,9 +89,14 @@ std::string FloatLiteral(double v, Type t, bool cuda) {
   bool f64 = t == Type::kF64;
   if (v != v) {
     // XLA's `nan` is the positive quiet NaN (0.0f / 0.0f is negative on
-    // x86); it matters to total-order comparisons and bitcasts. (nvcc
-    // calls no host constexpr from device code: CUDA keeps 0 / 0.)
-    if (cuda) return f64 ? "(0.0 / 0.0)" : "(0.0f / 0.0f)";
+    // x86); it matters to total-order comparisons and bitcasts. nvcc
+    // calls no host constexpr from device code, and keeps 0 / 0 as a
+    // division whose NaN is the GPU's canonical 0x7fffffff; it folds
+    // __builtin_nan (in initialisers too) to the quiet NaN's bits.
+    if (cuda) {
+      return std::string(std::signbit(v) ? "(-" : "(") +
+             (f64 ? "__builtin_nan(\"\"))" : "__builtin_nanf(\"\"))");
+    }
     return std::string(std::signbit(v) ? "(-" : "(") + "std::numeric_limits<" +
            (f64 ? "double" : "float") + ">::quiet_NaN())";
   }

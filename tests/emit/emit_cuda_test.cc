@@ -118,5 +118,17 @@ TEST_CASE("cuda: reductions shuffle their partials as floats, the whole warp",
   }
 }
 
+TEST_CASE("cuda: a NaN constant has XLA's bits", "[.][emit_cuda]") {
+  // 0.0f / 0.0f, which nvcc keeps as a division, gives the GPU's
+  // canonical NaN (0x7fffffff) where XLA's `nan` is 0x7fc00000. (`-nan`:
+  // in the semantics test, whose expected bits are worked out by hand.)
+  RunInCudaModel({Case("nan_bits",
+                       "ENTRY e { c = f32[] constant(nan)\n"
+                       "d = f64[] constant(nan)\n"
+                       "a = s32[] bitcast-convert(c)\n"
+                       "b = s64[] bitcast-convert(d)\n"
+                       "ROOT t = (s32[], s64[]) tuple(a, b) }")});
+}
+
 }  // namespace
 }  // namespace ixa::emit_test
