@@ -815,12 +815,23 @@ Status CPrinter::PrintFunction(const ir::Function& f, CodeWriter& w) {
 }
 
 Status CPrinter::PrintCudaKernel(const ir::Kernel& k, CodeWriter& w) {
+  // An in-place output and the input whose memory it is are one array:
+  // neither pointer may be __restrict__ (the compiler could read the input
+  // through the read-only cache while the output is written).
+  std::set<int> shared_memory;
+  for (int b : module_.ArgumentBuffers()) {
+    if (module_.buffers[b].aliases >= 0) {
+      shared_memory.insert(b);
+      shared_memory.insert(module_.buffers[b].aliases);
+    }
+  }
   std::string params;
   for (int b : module_.ArgumentBuffers()) {
     const Buffer& buf = module_.buffers[b];
     params += (params.empty() ? "" : ", ") +
               std::string(buf.is_output ? "" : "const ") +
-              StorageType(buf.type) + "* __restrict__ " + buf.name +
+              StorageType(buf.type) +
+              (shared_memory.count(b) ? "* " : "* __restrict__ ") + buf.name +
               (module_.flattened ? "" : "_ptr");
   }
   w.Open("extern \"C\" __global__ void __launch_bounds__(" +

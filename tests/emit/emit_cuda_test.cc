@@ -130,5 +130,25 @@ TEST_CASE("cuda: a NaN constant has XLA's bits", "[.][emit_cuda]") {
                        "ROOT t = (s32[], s64[]) tuple(a, b) }")});
 }
 
+TEST_CASE("cuda: an in-place output and its input are not __restrict__",
+          "[.][emit_cuda]") {
+  // One array behind two pointers: restrict would let the compiler read
+  // the input through the read-only cache while the output is written.
+  RunInCudaModel(
+      {Case("in_place_dus",
+            "p = s32[33,17] parameter(0)\nu = s32[5,9] parameter(1)\n"
+            "i = s32[] parameter(2)\nj = s32[] parameter(3)\n"
+            "m = s32[5,9] multiply(u, u)\n"
+            "ROOT d = s32[33,17] dynamic-update-slice(p, m, i, j)"),
+       Case("scatter_in_place",
+            Reducer("f32", "add") +
+                "ENTRY e { p = f32[20,6] parameter(0)\n"
+                "i = s32[30,1] parameter(1)\nu = f32[30,6] parameter(2)\n"
+                "ROOT s = f32[20,6] scatter(p, i, u), update_window_dims={1}, "
+                "inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, "
+                "index_vector_dim=1, to_apply=red }",
+            true)});
+}
+
 }  // namespace
 }  // namespace ixa::emit_test
