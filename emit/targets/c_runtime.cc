@@ -348,8 +348,12 @@ const CHelper kHelpers[] = {
      "}\n",
      "ixa_vec"},
     // CUDA: an atomic read-modify-write with any update function, by a
-    // compare-and-swap loop on the 4- or 8-byte word holding the element
-    // (1- and 2-byte elements share their word with neighbours).
+    // compare-and-swap loop on the element itself (8-, 4- and 2-byte
+    // elements: sm_70 has a 16-bit atomicCAS). A 1-byte element has no
+    // CAS of its size: the loop runs on the aligned 32-bit word holding
+    // it, whose other bytes (neighbours, or past the buffer's end inside
+    // its allocation, which CUDA allocates in 256-byte units) are read
+    // only through atomics and written back as they were.
     {"ixa_atomic_update",
      "template <typename S, typename F>\n"
      "static __device__ void ixa_atomic_update(S* addr, F f) {\n"
@@ -362,23 +366,34 @@ const CHelper kHelpers[] = {
      "      S v = f(ixa_bits<S>(assumed));\n"
      "      old = atomicCAS(a, assumed, ixa_bits<unsigned long long>(v));\n"
      "    } while (old != assumed);\n"
+     "  } else if constexpr (sizeof(S) == 4) {\n"
+     "    unsigned int* a = reinterpret_cast<unsigned int*>(addr);\n"
+     "    unsigned int old = *a, assumed;\n"
+     "    do {\n"
+     "      assumed = old;\n"
+     "      S v = f(ixa_bits<S>(assumed));\n"
+     "      old = atomicCAS(a, assumed, ixa_bits<unsigned int>(v));\n"
+     "    } while (old != assumed);\n"
+     "  } else if constexpr (sizeof(S) == 2) {\n"
+     "    unsigned short* a = reinterpret_cast<unsigned short*>(addr);\n"
+     "    unsigned short old = *a, assumed;\n"
+     "    do {\n"
+     "      assumed = old;\n"
+     "      S v = f(ixa_bits<S>(assumed));\n"
+     "      old = atomicCAS(a, assumed, ixa_bits<unsigned short>(v));\n"
+     "    } while (old != assumed);\n"
      "  } else {\n"
      "    size_t at = reinterpret_cast<size_t>(addr);\n"
      "    unsigned int* word = reinterpret_cast<unsigned int*>(at & "
      "~size_t(3));\n"
      "    unsigned int shift = static_cast<unsigned int>(at & 3) * 8;\n"
-     "    unsigned int mask = sizeof(S) == 4 ? 0xffffffffu\n"
-     "        : ((1u << (sizeof(S) * 8)) - 1) << shift;\n"
-     "    unsigned int old = *word, assumed;\n"
+     "    unsigned int old = atomicOr(word, 0u), assumed;\n"
      "    do {\n"
      "      assumed = old;\n"
-     "      unsigned int bits = (assumed & mask) >> shift;\n"
-     "      S cur;\n"
-     "      memcpy(&cur, &bits, sizeof(S));\n"
-     "      S v = f(cur);\n"
-     "      unsigned int nb = 0;\n"
-     "      memcpy(&nb, &v, sizeof(S));\n"
-     "      old = atomicCAS(word, assumed, (assumed & ~mask) | (nb << "
+     "      S v = f(ixa_bits<S>(static_cast<uint8_t>(assumed >> shift)));\n"
+     "      unsigned int bits = ixa_bits<uint8_t>(v);\n"
+     "      old = atomicCAS(word, assumed,\n"
+     "                      (assumed & ~(0xffu << shift)) | (bits << "
      "shift));\n"
      "    } while (old != assumed);\n"
      "  }\n"

@@ -150,5 +150,34 @@ TEST_CASE("cuda: an in-place output and its input are not __restrict__",
             true)});
 }
 
+TEST_CASE("cuda: atomic updates of 16- and 8-bit elements stay in the buffer",
+          "[.][emit_cuda]") {
+  // A 32-bit compare-and-swap on the word holding the last element read
+  // past the end of an f16 buffer of an odd element count; f16 has a
+  // 16-bit CAS, and an s8 element's word is read only through atomics.
+  auto scatter = [](const std::string& type, const std::string& op) {
+    return Reducer(type, op) + "ENTRY e { p = " + type +
+           "[33,1] parameter(0)\n"
+           "i = s32[40,1] parameter(1)\nu = " +
+           type +
+           "[40,1] parameter(2)\n"
+           "ROOT s = " +
+           type +
+           "[33,1] scatter(p, i, u), update_window_dims={1}, "
+           "inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, "
+           "index_vector_dim=1, to_apply=red }";
+  };
+  std::vector<CheckCase> cases = {Case("f16_add", scatter("f16", "add"), true),
+                                  Case("s8_add", scatter("s8", "add")),
+                                  Case("s8_max", scatter("s8", "maximum")),
+                                  Case("bf16_min", scatter("bf16", "minimum"))};
+  for (CheckCase& c : cases) {
+    c.parameters.resize(3);
+    c.parameters[1].random.int_lo = 0;  // the last element too, often
+    c.parameters[1].random.int_hi = 32;
+  }
+  RunInCudaModel(cases);
+}
+
 }  // namespace
 }  // namespace ixa::emit_test
