@@ -7,6 +7,7 @@
 #include "emit/pipeline.h"
 #include "hw/device.h"
 #include "tests/emit/emit_harness.h"
+#include "tests/emit/emit_many_outputs.h"
 
 namespace ixa::emit_test {
 namespace {
@@ -177,6 +178,30 @@ TEST_CASE("cuda: atomic updates of 16- and 8-bit elements stay in the buffer",
     c.parameters[1].random.int_hi = 32;
   }
   RunInCudaModel(cases);
+}
+
+TEST_CASE("cuda: the roots of a multi-output fusion are computed once",
+          "[.][emit_cuda]") {
+  // A function per root computed again the roots it reads, once per path
+  // to them: exponentially many copies once nvcc inlines (its front end
+  // grew past 20 GB on 46 outputs).
+  std::vector<std::string> code = RunInCudaModel(
+      {Case("diamond_f32", ManyOutputsDiamond(23, "f32", "5,37")),
+       Case("chain_bf16", ManyOutputsChain(46, "bf16", "130"))});
+  // No function per root; each parameter read once per index, each op
+  // computed once (2 loads and 46 values).
+  CHECK(code[0].find("fused_") == std::string::npos);
+  auto count = [&](const std::string& s) {
+    int n = 0;
+    for (size_t at = code[0].find(s); at != std::string::npos;
+         at = code[0].find(s, at + 1)) {
+      ++n;
+    }
+    return n;
+  };
+  CHECK(count(" = b0[") == 1);
+  CHECK(count(" = b1[") == 1);
+  CHECK(count("const float ") == 2 + 46);
 }
 
 }  // namespace

@@ -122,7 +122,8 @@ class CppBatch {
 std::vector<std::string> BatchSources(const std::vector<CppKernel>& kernels,
                                       int units);
 
-// mlir-opt-14 / mlir-cpu-runner-14 / nvcc, when found.
+// mlir-opt-14 / mlir-cpu-runner-14 / nvcc, when found (nvcc never with
+// IXA_NO_NVCC=1).
 std::optional<std::string> FindTool(
     const std::string& name, const std::vector<std::string>& extra_dirs = {});
 std::optional<std::string> FindNvcc();
@@ -146,10 +147,25 @@ struct MlirBuffer {
 Result<bool> RunMlirHost(const std::string& module, const std::string& kernel,
                          std::vector<MlirBuffer>* buffers);
 
-// Compiles CUDA units with `nvcc -std=c++17 -arch=sm_80 -c` (in parallel);
-// per unit, empty on success or the diagnostics.
+// How nvcc runs: each of its processes within a memory bound (ulimit -v)
+// and the whole compile within a time bound, so that code that makes the
+// compiler grow without end fails the test instead of the machine.
+struct NvccOptions {
+  std::string arch = "sm_90";
+  int seconds = 60;
+  int64_t memory_kb = 2 * 1024 * 1024;
+  bool ptx = false;  // -ptx instead of -c
+};
+
+// Compiles CUDA units with `nvcc -std=c++17 -arch=ARCH -c` (in parallel);
+// per unit, empty on success or the diagnostics (a bound that was hit
+// named first).
 std::vector<std::string> CompileCuda(const std::string& nvcc,
-                                     const std::vector<std::string>& units);
+                                     const std::vector<std::string>& units,
+                                     const NvccOptions& options = {});
+// One unit to PTX (nvcc -ptx): the PTX text.
+Result<std::string> CudaToPtx(const std::string& nvcc, const std::string& unit,
+                              NvccOptions options = {});
 
 }  // namespace ixa::emit_test
 

@@ -518,7 +518,11 @@ CheckSummary CheckFusions(const std::vector<CheckCase>& cases,
     }
     if (!units.empty()) {
       std::vector<std::string> sources = BatchSources(units, 2);
-      std::vector<std::string> errors = CompileCuda(*nvcc, sources);
+      // The bounds of one fusion (60 s, 2 GB per process) for each kernel
+      // of a unit, in time.
+      NvccOptions bounded;
+      bounded.seconds *= static_cast<int>((units.size() + 1) / 2);
+      std::vector<std::string> errors = CompileCuda(*nvcc, sources, bounded);
       for (size_t u = 0; u < errors.size(); ++u) {
         if (errors[u].empty()) continue;
         // Find which kernel failed: compile them alone.
