@@ -1,8 +1,11 @@
 #include "emit/pipeline.h"
 
+#include <algorithm>
 #include <cctype>
+#include <functional>
 #include <set>
 #include <sstream>
+#include <unordered_set>
 
 #include "emit/emitters/emitters.h"
 #include "emit/lower/lowering.h"
@@ -174,6 +177,33 @@ std::string Header(const FusionRegion& region, const EmitterPlan& plan,
   return h.str();
 }
 
+// The widest vector load or store of the module (1: none).
+int64_t VectorWidth(const ir::Module& module) {
+  int64_t width = 1;
+  // Values share subtrees: each node is visited once.
+  std::unordered_set<const ir::Node*> seen;
+  std::function<void(const ir::Val&)> node = [&](const ir::Val& v) {
+    if (!v || !seen.insert(v.get()).second) return;
+    if (v->kind == ir::NodeKind::kLoad) {
+      width = std::max<int64_t>(width, v->width);
+    }
+    for (const ir::Val& o : v->operands) node(o);
+  };
+  auto visit = [&](const ir::Block& block) {
+    ir::ForEachStmt(block, [&](const ir::Stmt& s) {
+      if (s.kind == ir::StmtKind::kStore) {
+        width = std::max<int64_t>(width, s.width);
+      }
+      node(s.value);
+      for (const ir::Val& v : s.indices) node(v);
+      for (const ir::Val& v : s.args) node(v);
+    });
+  };
+  for (const ir::Function& f : module.functions) visit(f.body);
+  if (module.kernel) visit(module.kernel->body);
+  return width;
+}
+
 }  // namespace
 
 Result<EmitResult> EmitFusionWithPlan(const FusionRegion& region,
@@ -197,6 +227,11 @@ Result<EmitResult> EmitFusionWithPlan(const FusionRegion& region,
     if (last) result.code = code;
   }
   const ir::Module& final_module = stages.back().module;
+  // The launch reports the vector width the code loads and stores with
+  // (the vectorizer decides it: the plan's unrolled elements may become
+  // one vector access, or stay scalar accesses where alignment is not
+  // proven).
+  result.plan.launch.vector_size = VectorWidth(final_module);
   int index = 0;
   for (const ir::Buffer& b : final_module.buffers) {
     if (b.space != ir::BufferSpace::kGlobal) continue;

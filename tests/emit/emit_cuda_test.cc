@@ -204,5 +204,22 @@ TEST_CASE("cuda: the roots of a multi-output fusion are computed once",
   CHECK(count("const float ") == 2 + 46);
 }
 
+TEST_CASE("cuda: the launch reports the vector width the code accesses",
+          "[.][emit_cuda]") {
+  // A column reduction planned with vectors of 2 whose loads stay scalar
+  // (the harness compares the reported vector_size with the code's widest
+  // ixa_vec); and a loop whose unrolled elements become vectors of 4.
+  RunInCudaModel({Case("column_f16_vectors",
+                       Reducer("f16", "add") +
+                           "ENTRY e { p = f16[3,300,130] parameter(0)\n"
+                           "c = f16[] constant(0)\n"
+                           "ROOT r = f16[3,130] reduce(p, c), dimensions={1}, "
+                           "to_apply=red }",
+                       true),
+                  Case("loop_vectors",
+                       "p = bf16[528,1024] parameter(0)\n"
+                       "ROOT r = bf16[528,1024] multiply(p, p)")});
+}
+
 }  // namespace
 }  // namespace ixa::emit_test

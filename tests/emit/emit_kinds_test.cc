@@ -74,6 +74,9 @@ TEST_CASE("worked example: GELU (loop emitter, vectorized and unrolled)",
   CHECK(cpp->plan.kind == EmitterKind::kLoop);
   CHECK(cpp->plan.launch.threads[0] == 128);
   CHECK(cpp->plan.launch.unroll == 4);
+  // The launch reports what the code does: vectors of 4 (the plan's 4
+  // unrolled elements, vectorized).
+  CHECK(cpp->plan.launch.vector_size == 4);
   REQUIRE(cpp->stages.size() == 7);
   // Step 1: loops with bounds checks; 3: flat offsets; 4-5: a vector of 4
   // bf16 loaded and stored once, the vector loop unrolled.
