@@ -157,20 +157,37 @@ class CPrinter {
   std::string Qualifier() const {
     return cuda_ ? "static __device__ __forceinline__" : "static inline";
   }
+  // f16 and bf16 compute in f32, rounded to the type after each op; CUDA
+  // rounds with the hardware conversions, C++ with integer routines.
   std::string RoundTo(Type t, const std::string& x) {
-    if (t == Type::kBF16) return Helper("ixa_round_bf16") + "(" + x + ")";
-    if (t == Type::kF16) return Helper("ixa_round_f16") + "(" + x + ")";
+    if (t == Type::kBF16) {
+      return Helper(cuda_ ? "ixa_cuda_round_bf16" : "ixa_round_bf16") + "(" +
+             x + ")";
+    }
+    if (t == Type::kF16) {
+      return Helper(cuda_ ? "ixa_cuda_round_f16" : "ixa_round_f16") + "(" + x +
+             ")";
+    }
     return x;
   }
   std::string FromStorage(Type t, const std::string& x) {
     if (t == Type::kBF16) return Helper("ixa_bf16_to_f32") + "(" + x + ")";
-    if (t == Type::kF16) return Helper("ixa_f16_to_f32") + "(" + x + ")";
+    if (t == Type::kF16) {
+      return Helper(cuda_ ? "ixa_cuda_f16_to_f32" : "ixa_f16_to_f32") + "(" +
+             x + ")";
+    }
     if (t == Type::kPred) return "(" + x + " != 0)";
     return x;
   }
   std::string ToStorage(Type t, const std::string& x) {
-    if (t == Type::kBF16) return Helper("ixa_f32_to_bf16") + "(" + x + ")";
-    if (t == Type::kF16) return Helper("ixa_f32_to_f16") + "(" + x + ")";
+    if (t == Type::kBF16) {
+      return Helper(cuda_ ? "ixa_cuda_f32_to_bf16" : "ixa_f32_to_bf16") + "(" +
+             x + ")";
+    }
+    if (t == Type::kF16) {
+      return Helper(cuda_ ? "ixa_cuda_f32_to_f16" : "ixa_f32_to_f16") + "(" +
+             x + ")";
+    }
     if (t == Type::kPred) return "static_cast<uint8_t>(" + x + ")";
     return x;
   }
@@ -1054,6 +1071,13 @@ Text CPrinter::Print() {
     out.Line("#include <limits>");  // NaN constants
   }
   out.Line("#include <type_traits>");
+  std::set<std::string> headers;
+  for (const std::string& h : helper_order_) {
+    std::string include = FindCHelper(h)->include;
+    if (!include.empty() && headers.insert(include).second) {
+      out.Line("#include " + include);
+    }
+  }
   out.Line("");
   std::string text = out.Take();
   for (const std::string& h : helper_order_) {

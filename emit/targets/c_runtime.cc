@@ -91,6 +91,59 @@ const CHelper kHelpers[] = {
      "  return ixa_f16_to_f32(ixa_f32_to_f16(f));\n"
      "}\n",
      "ixa_f16_to_f32 ixa_f32_to_f16"},
+    // CUDA: the hardware conversions (cvt.rn.bf16.f32, cvt.rn.f16.f32),
+    // rounding to nearest even in one instruction where the integer
+    // routines above take a dozen. Rounding an f32 result to bf16 / f16
+    // and back (each op of a 16-bit type, computed in f32 as XLA does);
+    // a NaN stays a NaN.
+    {"ixa_cuda_round_bf16",
+     "IXA_FN float ixa_cuda_round_bf16(float f) {\n"
+     "  return __bfloat162float(__float2bfloat16_rn(f));\n"
+     "}\n",
+     "", "<cuda_bf16.h>"},
+    {"ixa_cuda_round_f16",
+     "IXA_FN float ixa_cuda_round_f16(float f) {\n"
+     "  return __half2float(__float2half_rn(f));\n"
+     "}\n",
+     "", "<cuda_fp16.h>"},
+    // Storing: the hardware conversion gives a NaN the canonical NaN's
+    // bits; the NaN's own top bits are kept instead (data movement keeps
+    // them, as ixa_f32_to_bf16 / ixa_f32_to_f16 do), a payload that would
+    // vanish becoming the quiet bit.
+    {"ixa_cuda_f32_to_bf16",
+     "IXA_FN uint16_t ixa_cuda_f32_to_bf16(float f) {\n"
+     "  if (f != f) {\n"
+     "    uint16_t h = static_cast<uint16_t>(__float_as_uint(f) >> 16);\n"
+     "    return static_cast<uint16_t>((h & 0x7f) ? h : (h | 0x40));\n"
+     "  }\n"
+     "  return __bfloat16_as_ushort(__float2bfloat16_rn(f));\n"
+     "}\n",
+     "", "<cuda_bf16.h>"},
+    {"ixa_cuda_f32_to_f16",
+     "IXA_FN uint16_t ixa_cuda_f32_to_f16(float f) {\n"
+     "  if (f != f) {\n"
+     "    uint32_t u = __float_as_uint(f);\n"
+     "    uint32_t m = (u >> 13) & 0x3ff;\n"
+     "    return static_cast<uint16_t>(((u >> 16) & 0x8000) | 0x7c00 |\n"
+     "                                 (m ? m : 0x200));\n"
+     "  }\n"
+     "  return __half_as_ushort(__float2half_rn(f));\n"
+     "}\n",
+     "", "<cuda_fp16.h>"},
+    // Loading an f16: the hardware conversion, except for a NaN, whose
+    // bits (not documented through the conversion) are widened by hand.
+    // A bf16 widens by a shift (ixa_bf16_to_f32) on both targets.
+    {"ixa_cuda_f16_to_f32",
+     "IXA_FN float ixa_cuda_f16_to_f32(uint16_t h) {\n"
+     "  if ((h & 0x7fff) > 0x7c00) {\n"
+     "    return __uint_as_float((static_cast<uint32_t>(h & 0x8000) << 16) "
+     "|\n"
+     "                           0x7f800000u |\n"
+     "                           (static_cast<uint32_t>(h & 0x3ff) << 13));\n"
+     "  }\n"
+     "  return __half2float(__ushort_as_half(h));\n"
+     "}\n",
+     "", "<cuda_fp16.h>"},
     // Floor division and modulo of indices (a negative numerator rounds
     // toward minus infinity, as indexing maps define them).
     {"ixa_floordiv",

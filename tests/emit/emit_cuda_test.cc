@@ -221,5 +221,34 @@ TEST_CASE("cuda: the launch reports the vector width the code accesses",
                        "ROOT r = bf16[528,1024] multiply(p, p)")});
 }
 
+TEST_CASE("cuda: f16 and bf16 round through the hardware conversions",
+          "[.][emit_cuda]") {
+  // Each op computes in f32 and rounds to its type (XLA); a load and a
+  // store move a 16-bit value exactly (a NaN's bits included: the model's
+  // conversions give the canonical NaN, as the hardware's do).
+  std::vector<std::string> code = RunInCudaModel(
+      {Case("bf16_chain",
+            "p = bf16[700] parameter(0)\nq = bf16[700] parameter(1)\n"
+            "m = bf16[700] multiply(p, q)\nt = bf16[700] tanh(m)\n"
+            "a = bf16[700] add(t, p)\nROOT d = bf16[700] divide(a, q)"),
+       Case("f16_chain",
+            "p = f16[3,130] parameter(0)\nq = f16[3,130] parameter(1)\n"
+            "e = f16[3,130] exponential(p)\ns = f16[3,130] subtract(e, q)\n"
+            "ROOT r = f16[3,130] sqrt(s)"),
+       Case("narrowing",
+            "p = f32[257] parameter(0)\nh = f16[257] convert(p)\n"
+            "b = bf16[257] convert(p)\n"
+            "ROOT t = (f16[257], bf16[257]) tuple(h, b)"),
+       Case("bits_of_halves",
+            "p = f16[64] parameter(0)\nq = bf16[64] parameter(1)\n"
+            "a = s16[64] bitcast-convert(p)\nb = u16[64] bitcast-convert(q)\n"
+            "ROOT t = (s16[64], u16[64]) tuple(a, b)")});
+  for (const std::string& c : code) {
+    CHECK(c.find("ixa_round_bf16") == std::string::npos);
+    CHECK(c.find("ixa_round_f16") == std::string::npos);
+    CHECK(c.find("ixa_f32_to_bf16(") == std::string::npos);
+  }
+}
+
 }  // namespace
 }  // namespace ixa::emit_test
