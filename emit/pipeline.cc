@@ -1,6 +1,11 @@
 #include "emit/pipeline.h"
 
+#include <algorithm>
+#include <cctype>
+#include <functional>
+#include <set>
 #include <sstream>
+#include <unordered_set>
 
 #include "emit/emitters/emitters.h"
 #include "emit/lower/lowering.h"
@@ -8,6 +13,86 @@
 #include "emit/reduce_init_notes.h"
 
 namespace ixa::emit {
+
+namespace {
+
+// Identifiers a kernel may not be named: keywords of C, C++ and CUDA, the
+// names CUDA declares, the standard types and functions the generated code
+// uses (the kernel is extern "C": a C function of the same name clashes).
+const std::set<std::string>& ForbiddenKernelNames() {
+  static const std::set<std::string> kNames = {
+      // C++20 keywords and alternative tokens (C's are among them).
+      "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor",
+      "bool", "break", "case", "catch", "char", "char8_t", "char16_t",
+      "char32_t", "class", "compl", "concept", "const", "consteval",
+      "constexpr", "constinit", "const_cast", "continue", "co_await",
+      "co_return", "co_yield", "decltype", "default", "delete", "do", "double",
+      "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false",
+      "float", "for", "friend", "goto", "if", "inline", "int", "long",
+      "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr",
+      "operator", "or", "or_eq", "private", "protected", "public", "register",
+      "reinterpret_cast", "requires", "restrict", "return", "short", "signed",
+      "sizeof", "static", "static_assert", "static_cast", "struct", "switch",
+      "template", "this", "thread_local", "throw", "true", "try", "typedef",
+      "typeid", "typename", "union", "unsigned", "using", "virtual", "void",
+      "volatile", "wchar_t", "while", "xor", "xor_eq", "_Bool", "_Complex",
+      "_Imaginary",
+      // The program's entry, the standard namespace.
+      "main", "std",
+      // CUDA's built-in variables and types.
+      "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "dim3",
+      "uint3", "int2", "int4", "float2", "float4", "half", "nv_bfloat16",
+      // Functions CUDA declares that the code may call.
+      "atomicAdd", "atomicSub", "atomicExch", "atomicMin", "atomicMax",
+      "atomicInc", "atomicDec", "atomicCAS", "atomicAnd", "atomicOr",
+      "atomicXor",
+      // The fixed-width types and the C functions the code uses.
+      "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t",
+      "uint32_t", "uint64_t", "size_t", "ptrdiff_t", "intptr_t", "uintptr_t",
+      "memcpy", "memmove", "memset", "abs", "fabs", "exp", "expm1", "log",
+      "log1p", "sqrt", "rsqrt", "cbrt", "tanh", "sin", "cos", "tan", "erf",
+      "floor", "ceil", "round", "nearbyint", "rint", "trunc", "isfinite",
+      "isnan", "isinf", "fmod", "atan2", "pow", "fmin", "fmax", "min", "max",
+      // The names the printers give: the grid ids, the simulated grid's
+      // thread id and argument array.
+      "th_x", "th_y", "th_z", "bl_x", "bl_y", "bl_z", "tid", "buffers"};
+  return kNames;
+}
+
+}  // namespace
+
+Result<bool> CheckKernelName(const std::string& name) {
+  auto refuse = [&](const std::string& why) -> Result<bool> {
+    return Error::Invalid("emit: the kernel cannot be named '" + name +
+                          "': " + why);
+  };
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) {
+    return refuse("not an identifier");
+  }
+  for (char c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') {
+      return refuse("not an identifier");
+    }
+  }
+  if (name.find("__") != std::string::npos ||
+      (name[0] == '_' && name.size() > 1 &&
+       std::isupper(static_cast<unsigned char>(name[1])))) {
+    return refuse(
+        "a reserved identifier (C++ keeps names with '__' and "
+        "'_' followed by a capital letter)");
+  }
+  if (name.rfind("ixa_", 0) == 0) {
+    return refuse("the prefix of the runtime helpers");
+  }
+  if (name.size() > 1 && name[0] == 'b' &&
+      name.find_first_not_of("0123456789", 1) == std::string::npos) {
+    return refuse("the name of a buffer argument");
+  }
+  if (ForbiddenKernelNames().count(name)) {
+    return refuse("a keyword, or a name the generated code declares or uses");
+  }
+  return true;
+}
 
 const std::vector<std::string>& StageNames() {
   static const std::vector<std::string> kNames = {
@@ -27,7 +112,9 @@ Result<std::vector<LoweredStage>> LowerFusion(const FusionRegion& region,
         " bytes of shared memory per block; the device allows " +
         std::to_string(options.shared_memory_limit));
   }
+  IXA_EMIT_TRY(CheckKernelName(options.kernel_name));
   LoweringContext lc(region, plan, ctx);
+  lc.ReserveName(options.kernel_name);
   IXA_EMIT_TRY(lc.Init());
   ir::Kernel kernel;
   kernel.name = options.kernel_name;
@@ -91,6 +178,33 @@ std::string Header(const FusionRegion& region, const EmitterPlan& plan,
   return h.str();
 }
 
+// The widest vector load or store of the module (1: none).
+int64_t VectorWidth(const ir::Module& module) {
+  int64_t width = 1;
+  // Values share subtrees: each node is visited once.
+  std::unordered_set<const ir::Node*> seen;
+  std::function<void(const ir::Val&)> node = [&](const ir::Val& v) {
+    if (!v || !seen.insert(v.get()).second) return;
+    if (v->kind == ir::NodeKind::kLoad) {
+      width = std::max<int64_t>(width, v->width);
+    }
+    for (const ir::Val& o : v->operands) node(o);
+  };
+  auto visit = [&](const ir::Block& block) {
+    ir::ForEachStmt(block, [&](const ir::Stmt& s) {
+      if (s.kind == ir::StmtKind::kStore) {
+        width = std::max<int64_t>(width, s.width);
+      }
+      node(s.value);
+      for (const ir::Val& v : s.indices) node(v);
+      for (const ir::Val& v : s.args) node(v);
+    });
+  };
+  for (const ir::Function& f : module.functions) visit(f.body);
+  if (module.kernel) visit(module.kernel->body);
+  return width;
+}
+
 }  // namespace
 
 Result<EmitResult> EmitFusionWithPlan(const FusionRegion& region,
@@ -115,6 +229,11 @@ Result<EmitResult> EmitFusionWithPlan(const FusionRegion& region,
     if (last) result.code = code;
   }
   const ir::Module& final_module = stages.back().module;
+  // The launch reports the vector width the code loads and stores with
+  // (the vectorizer decides it: the plan's unrolled elements may become
+  // one vector access, or stay scalar accesses where alignment is not
+  // proven).
+  result.plan.launch.vector_size = VectorWidth(final_module);
   int index = 0;
   for (const ir::Buffer& b : final_module.buffers) {
     if (b.space != ir::BufferSpace::kGlobal) continue;

@@ -48,6 +48,14 @@ struct EmitResult {
   std::vector<std::string> notes;
 };
 
+// A kernel name every target can print: an identifier that is no C, C++
+// or CUDA keyword, no reserved identifier (`__x`, `_X`), not `main`, and
+// clashes with nothing the generated unit declares or uses at global scope
+// (the runtime helpers `ixa_*`, the buffers `b0`, `b1`, ..., the grid ids,
+// the standard types and the math and memory functions the code calls).
+// Invalid otherwise, saying why.
+Result<bool> CheckKernelName(const std::string& name);
+
 // The stage names of §4, in order.
 const std::vector<std::string>& StageNames();
 
@@ -61,7 +69,8 @@ Result<std::vector<LoweredStage>> LowerFusion(const FusionRegion& region,
                                               const EmitOptions& options,
                                               ExprContext* ctx);
 
-// Lowers and prints with a given plan.
+// Lowers and prints with a given plan. Errors: Invalid for a kernel name
+// CheckKernelName refuses.
 Result<EmitResult> EmitFusionWithPlan(const FusionRegion& region,
                                       const EmitterPlan& plan,
                                       const EmitOptions& options,

@@ -144,6 +144,18 @@ Result<bool> EmitRootsAtMap(LoweringContext& lc, BlockBuilder& bb,
           idx.push_back(bb.Bind("idx", x));
         }
         ElementalEmitter ee(&lc, &bb);
+        // The roots of a multi-output fusion are emitted inline, each
+        // value once per index, so that they share what they compute in
+        // common (XLA's partitioner puts them in one subgraph). A function
+        // per root would recompute in its own body the roots it reads:
+        // once per path from a root to them, which the compiler's inliner
+        // turns into exponentially many copies. (A single root keeps its
+        // function, the partitioned stage's subgraph.)
+        if (lc.plan().roots.size() > 1) {
+          std::set<const Instruction*> fusion_roots;
+          for (const RootPlan& r : lc.plan().roots) fusion_roots.insert(r.root);
+          ee.set_inline(std::move(fusion_roots));
+        }
         for (const RootPlan* r : roots) {
           IXA_ASSIGN_OR_RETURN(std::vector<Val> values, ee.Emit(r->root, idx));
           std::vector<int> buffers = RootBuffers(lc, *r);

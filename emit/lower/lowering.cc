@@ -62,8 +62,11 @@ Val BlockBuilder::DeclareVar(const std::string& stem, Val init) {
 }
 
 std::string LoweringContext::FreshName(const std::string& stem) {
-  int n = name_counts_[stem]++;
-  return stem + std::to_string(n);
+  std::string name;
+  do {
+    name = stem + std::to_string(name_counts_[stem]++);
+  } while (reserved_.count(name));
+  return name;
 }
 
 std::string LoweringContext::Sanitize(const std::string& name) {

@@ -118,6 +118,9 @@ class LoweringContext {
   bool IsSubgraphRoot(const hlo::Instruction* instr) const;
 
   std::string FreshName(const std::string& stem);
+  // A name no FreshName gives (the kernel's: a function of the unit named
+  // as the kernel would clash with it).
+  void ReserveName(const std::string& name) { reserved_.insert(name); }
   // A valid identifier from an HLO name.
   static std::string Sanitize(const std::string& name);
 
@@ -137,6 +140,7 @@ class LoweringContext {
   std::map<const hlo::Computation*, std::string> scalar_functions_;
   std::map<const hlo::Instruction*, int> constant_buffers_;
   std::map<std::string, int> name_counts_;
+  std::set<std::string> reserved_;
 };
 
 // Emits instructions elementally into a block (docs/emitters.md §2a).

@@ -89,9 +89,14 @@ std::string FloatLiteral(double v, Type t, bool cuda) {
   bool f64 = t == Type::kF64;
   if (v != v) {
     // XLA's `nan` is the positive quiet NaN (0.0f / 0.0f is negative on
-    // x86); it matters to total-order comparisons and bitcasts. (nvcc
-    // calls no host constexpr from device code: CUDA keeps 0 / 0.)
-    if (cuda) return f64 ? "(0.0 / 0.0)" : "(0.0f / 0.0f)";
+    // x86); it matters to total-order comparisons and bitcasts. nvcc
+    // calls no host constexpr from device code, and keeps 0 / 0 as a
+    // division whose NaN is the GPU's canonical 0x7fffffff; it folds
+    // __builtin_nan (in initialisers too) to the quiet NaN's bits.
+    if (cuda) {
+      return std::string(std::signbit(v) ? "(-" : "(") +
+             (f64 ? "__builtin_nan(\"\"))" : "__builtin_nanf(\"\"))");
+    }
     return std::string(std::signbit(v) ? "(-" : "(") + "std::numeric_limits<" +
            (f64 ? "double" : "float") + ">::quiet_NaN())";
   }
@@ -152,20 +157,37 @@ class CPrinter {
   std::string Qualifier() const {
     return cuda_ ? "static __device__ __forceinline__" : "static inline";
   }
+  // f16 and bf16 compute in f32, rounded to the type after each op; CUDA
+  // rounds with the hardware conversions, C++ with integer routines.
   std::string RoundTo(Type t, const std::string& x) {
-    if (t == Type::kBF16) return Helper("ixa_round_bf16") + "(" + x + ")";
-    if (t == Type::kF16) return Helper("ixa_round_f16") + "(" + x + ")";
+    if (t == Type::kBF16) {
+      return Helper(cuda_ ? "ixa_cuda_round_bf16" : "ixa_round_bf16") + "(" +
+             x + ")";
+    }
+    if (t == Type::kF16) {
+      return Helper(cuda_ ? "ixa_cuda_round_f16" : "ixa_round_f16") + "(" + x +
+             ")";
+    }
     return x;
   }
   std::string FromStorage(Type t, const std::string& x) {
     if (t == Type::kBF16) return Helper("ixa_bf16_to_f32") + "(" + x + ")";
-    if (t == Type::kF16) return Helper("ixa_f16_to_f32") + "(" + x + ")";
+    if (t == Type::kF16) {
+      return Helper(cuda_ ? "ixa_cuda_f16_to_f32" : "ixa_f16_to_f32") + "(" +
+             x + ")";
+    }
     if (t == Type::kPred) return "(" + x + " != 0)";
     return x;
   }
   std::string ToStorage(Type t, const std::string& x) {
-    if (t == Type::kBF16) return Helper("ixa_f32_to_bf16") + "(" + x + ")";
-    if (t == Type::kF16) return Helper("ixa_f32_to_f16") + "(" + x + ")";
+    if (t == Type::kBF16) {
+      return Helper(cuda_ ? "ixa_cuda_f32_to_bf16" : "ixa_f32_to_bf16") + "(" +
+             x + ")";
+    }
+    if (t == Type::kF16) {
+      return Helper(cuda_ ? "ixa_cuda_f32_to_f16" : "ixa_f32_to_f16") + "(" +
+             x + ")";
+    }
     if (t == Type::kPred) return "static_cast<uint8_t>(" + x + ")";
     return x;
   }
@@ -684,14 +706,27 @@ Status CPrinter::PrintStmt(const Stmt& s, CodeWriter& w) {
       if (!cuda_)
         return Error::Invalid("emit: a shuffle inside a nested block");
       IXA_ASSIGN_OR_RETURN(std::string v, Expr(s.value));
-      std::string ct = ComputeType(s.type);
+      // The value travels in a type __shfl_down_sync is overloaded for
+      // that holds it exactly: f16 and bf16 compute in float and travel
+      // as float; narrow integers and pred widen to int.
+      const std::string ct = ComputeType(s.type);
       std::string carrier = ct;
-      if (s.type == Type::kPred || ir::TypeBits(s.type) < 32) carrier = "int";
-      if (ct == "int64_t") carrier = "long long";
-      if (ct == "uint64_t") carrier = "unsigned long long";
+      if (ct == "int64_t") {
+        carrier = "long long";
+      } else if (ct == "uint64_t") {
+        carrier = "unsigned long long";
+      } else if (ct == "uint32_t") {
+        carrier = "unsigned int";
+      } else if (ct != "float" && ct != "double") {
+        carrier = "int";
+      }
+      // Every lane of the warp runs the shuffle (it sits at the top level
+      // of the kernel, outside every branch): the mask names them all.
+      // __activemask() would name the lanes that happen to be converged,
+      // which CUDA does not promise to be all of them.
       w.Line("const " + ct + " " + s.name + " = static_cast<" + ct +
-             ">(__shfl_down_sync(__activemask(), static_cast<" + carrier +
-             ">(" + v + "), " + std::to_string(s.offset) + ", " +
+             ">(__shfl_down_sync(0xffffffffu, static_cast<" + carrier + ">(" +
+             v + "), " + std::to_string(s.offset) + ", " +
              std::to_string(s.lanes) + "));");
       return true;
     }
@@ -797,12 +832,23 @@ Status CPrinter::PrintFunction(const ir::Function& f, CodeWriter& w) {
 }
 
 Status CPrinter::PrintCudaKernel(const ir::Kernel& k, CodeWriter& w) {
+  // An in-place output and the input whose memory it is are one array:
+  // neither pointer may be __restrict__ (the compiler could read the input
+  // through the read-only cache while the output is written).
+  std::set<int> shared_memory;
+  for (int b : module_.ArgumentBuffers()) {
+    if (module_.buffers[b].aliases >= 0) {
+      shared_memory.insert(b);
+      shared_memory.insert(module_.buffers[b].aliases);
+    }
+  }
   std::string params;
   for (int b : module_.ArgumentBuffers()) {
     const Buffer& buf = module_.buffers[b];
     params += (params.empty() ? "" : ", ") +
               std::string(buf.is_output ? "" : "const ") +
-              StorageType(buf.type) + "* __restrict__ " + buf.name +
+              StorageType(buf.type) +
+              (shared_memory.count(b) ? "* " : "* __restrict__ ") + buf.name +
               (module_.flattened ? "" : "_ptr");
   }
   w.Open("extern \"C\" __global__ void __launch_bounds__(" +
@@ -1025,6 +1071,13 @@ Text CPrinter::Print() {
     out.Line("#include <limits>");  // NaN constants
   }
   out.Line("#include <type_traits>");
+  std::set<std::string> headers;
+  for (const std::string& h : helper_order_) {
+    std::string include = FindCHelper(h)->include;
+    if (!include.empty() && headers.insert(include).second) {
+      out.Line("#include " + include);
+    }
+  }
   out.Line("");
   std::string text = out.Take();
   for (const std::string& h : helper_order_) {

@@ -91,6 +91,59 @@ const CHelper kHelpers[] = {
      "  return ixa_f16_to_f32(ixa_f32_to_f16(f));\n"
      "}\n",
      "ixa_f16_to_f32 ixa_f32_to_f16"},
+    // CUDA: the hardware conversions (cvt.rn.bf16.f32, cvt.rn.f16.f32),
+    // rounding to nearest even in one instruction where the integer
+    // routines above take a dozen. Rounding an f32 result to bf16 / f16
+    // and back (each op of a 16-bit type, computed in f32 as XLA does);
+    // a NaN stays a NaN.
+    {"ixa_cuda_round_bf16",
+     "IXA_FN float ixa_cuda_round_bf16(float f) {\n"
+     "  return __bfloat162float(__float2bfloat16_rn(f));\n"
+     "}\n",
+     "", "<cuda_bf16.h>"},
+    {"ixa_cuda_round_f16",
+     "IXA_FN float ixa_cuda_round_f16(float f) {\n"
+     "  return __half2float(__float2half_rn(f));\n"
+     "}\n",
+     "", "<cuda_fp16.h>"},
+    // Storing: the hardware conversion gives a NaN the canonical NaN's
+    // bits; the NaN's own top bits are kept instead (data movement keeps
+    // them, as ixa_f32_to_bf16 / ixa_f32_to_f16 do), a payload that would
+    // vanish becoming the quiet bit.
+    {"ixa_cuda_f32_to_bf16",
+     "IXA_FN uint16_t ixa_cuda_f32_to_bf16(float f) {\n"
+     "  if (f != f) {\n"
+     "    uint16_t h = static_cast<uint16_t>(__float_as_uint(f) >> 16);\n"
+     "    return static_cast<uint16_t>((h & 0x7f) ? h : (h | 0x40));\n"
+     "  }\n"
+     "  return __bfloat16_as_ushort(__float2bfloat16_rn(f));\n"
+     "}\n",
+     "", "<cuda_bf16.h>"},
+    {"ixa_cuda_f32_to_f16",
+     "IXA_FN uint16_t ixa_cuda_f32_to_f16(float f) {\n"
+     "  if (f != f) {\n"
+     "    uint32_t u = __float_as_uint(f);\n"
+     "    uint32_t m = (u >> 13) & 0x3ff;\n"
+     "    return static_cast<uint16_t>(((u >> 16) & 0x8000) | 0x7c00 |\n"
+     "                                 (m ? m : 0x200));\n"
+     "  }\n"
+     "  return __half_as_ushort(__float2half_rn(f));\n"
+     "}\n",
+     "", "<cuda_fp16.h>"},
+    // Loading an f16: the hardware conversion, except for a NaN, whose
+    // bits (not documented through the conversion) are widened by hand.
+    // A bf16 widens by a shift (ixa_bf16_to_f32) on both targets.
+    {"ixa_cuda_f16_to_f32",
+     "IXA_FN float ixa_cuda_f16_to_f32(uint16_t h) {\n"
+     "  if ((h & 0x7fff) > 0x7c00) {\n"
+     "    return __uint_as_float((static_cast<uint32_t>(h & 0x8000) << 16) "
+     "|\n"
+     "                           0x7f800000u |\n"
+     "                           (static_cast<uint32_t>(h & 0x3ff) << 13));\n"
+     "  }\n"
+     "  return __half2float(__ushort_as_half(h));\n"
+     "}\n",
+     "", "<cuda_fp16.h>"},
     // Floor division and modulo of indices (a negative numerator rounds
     // toward minus infinity, as indexing maps define them).
     {"ixa_floordiv",
@@ -348,8 +401,12 @@ const CHelper kHelpers[] = {
      "}\n",
      "ixa_vec"},
     // CUDA: an atomic read-modify-write with any update function, by a
-    // compare-and-swap loop on the 4- or 8-byte word holding the element
-    // (1- and 2-byte elements share their word with neighbours).
+    // compare-and-swap loop on the element itself (8-, 4- and 2-byte
+    // elements: sm_70 has a 16-bit atomicCAS). A 1-byte element has no
+    // CAS of its size: the loop runs on the aligned 32-bit word holding
+    // it, whose other bytes (neighbours, or past the buffer's end inside
+    // its allocation, which CUDA allocates in 256-byte units) are read
+    // only through atomics and written back as they were.
     {"ixa_atomic_update",
      "template <typename S, typename F>\n"
      "static __device__ void ixa_atomic_update(S* addr, F f) {\n"
@@ -362,23 +419,34 @@ const CHelper kHelpers[] = {
      "      S v = f(ixa_bits<S>(assumed));\n"
      "      old = atomicCAS(a, assumed, ixa_bits<unsigned long long>(v));\n"
      "    } while (old != assumed);\n"
+     "  } else if constexpr (sizeof(S) == 4) {\n"
+     "    unsigned int* a = reinterpret_cast<unsigned int*>(addr);\n"
+     "    unsigned int old = *a, assumed;\n"
+     "    do {\n"
+     "      assumed = old;\n"
+     "      S v = f(ixa_bits<S>(assumed));\n"
+     "      old = atomicCAS(a, assumed, ixa_bits<unsigned int>(v));\n"
+     "    } while (old != assumed);\n"
+     "  } else if constexpr (sizeof(S) == 2) {\n"
+     "    unsigned short* a = reinterpret_cast<unsigned short*>(addr);\n"
+     "    unsigned short old = *a, assumed;\n"
+     "    do {\n"
+     "      assumed = old;\n"
+     "      S v = f(ixa_bits<S>(assumed));\n"
+     "      old = atomicCAS(a, assumed, ixa_bits<unsigned short>(v));\n"
+     "    } while (old != assumed);\n"
      "  } else {\n"
      "    size_t at = reinterpret_cast<size_t>(addr);\n"
      "    unsigned int* word = reinterpret_cast<unsigned int*>(at & "
      "~size_t(3));\n"
      "    unsigned int shift = static_cast<unsigned int>(at & 3) * 8;\n"
-     "    unsigned int mask = sizeof(S) == 4 ? 0xffffffffu\n"
-     "        : ((1u << (sizeof(S) * 8)) - 1) << shift;\n"
-     "    unsigned int old = *word, assumed;\n"
+     "    unsigned int old = atomicOr(word, 0u), assumed;\n"
      "    do {\n"
      "      assumed = old;\n"
-     "      unsigned int bits = (assumed & mask) >> shift;\n"
-     "      S cur;\n"
-     "      memcpy(&cur, &bits, sizeof(S));\n"
-     "      S v = f(cur);\n"
-     "      unsigned int nb = 0;\n"
-     "      memcpy(&nb, &v, sizeof(S));\n"
-     "      old = atomicCAS(word, assumed, (assumed & ~mask) | (nb << "
+     "      S v = f(ixa_bits<S>(static_cast<uint8_t>(assumed >> shift)));\n"
+     "      unsigned int bits = ixa_bits<uint8_t>(v);\n"
+     "      old = atomicCAS(word, assumed,\n"
+     "                      (assumed & ~(0xffu << shift)) | (bits << "
      "shift));\n"
      "    } while (old != assumed);\n"
      "  }\n"

@@ -37,8 +37,9 @@ Result<std::string> PrintMlir(const ir::Module& module,
 // device qualifiers. Each helper lists the helpers it uses.
 struct CHelper {
   const char* name;
-  const char* code;  // uses IXA_FN for the function qualifiers
-  const char* deps;  // space-separated helper names
+  const char* code;          // uses IXA_FN for the function qualifiers
+  const char* deps;          // space-separated helper names
+  const char* include = "";  // a header the helper needs (CUDA's)
 };
 const CHelper* FindCHelper(const std::string& name);
 

@@ -112,21 +112,17 @@ std::vector<std::string> BatchSources(const std::vector<CppKernel>& kernels,
   return out;
 }
 
-namespace {
-
 std::string Compiler() {
   const char* env = std::getenv("IXA_TEST_CXX");
   return env ? env : IXA_CXX;
 }
 
-std::string FirstLines(const std::string& text, int n = 40) {
+std::string FirstLines(const std::string& text, int n) {
   std::stringstream in(text);
   std::string line, out;
   for (int i = 0; i < n && std::getline(in, line); ++i) out += line + "\n";
   return out;
 }
-
-}  // namespace
 
 Result<bool> CppBatch::CompileOnly(const std::vector<CppKernel>& kernels,
                                    int units) {
@@ -182,6 +178,61 @@ CppBatch::~CppBatch() {
   if (handle_) dlclose(handle_);
 }
 
+GuardedBuffers::GuardedBuffers(const std::vector<std::vector<uint8_t>>& buffers,
+                               const std::vector<int>& aliases)
+    : aliases_(aliases) {
+  for (const auto& b : buffers) {
+    total_ += kGuard;
+    offsets_.push_back(total_);
+    sizes_.push_back(b.size());
+    total_ += (b.size() + 63) / 64 * 64;
+  }
+  total_ += kGuard;
+  void* mem = mmap(nullptr, total_, PROT_READ | PROT_WRITE,
+                   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (mem == MAP_FAILED) return;
+  base_ = static_cast<uint8_t*>(mem);
+  std::memset(base_, kGuardByte, total_);
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    if (AliasOf(i) == i) {
+      std::memcpy(base_ + offsets_[i], buffers[i].data(), buffers[i].size());
+    }
+    pointers_.push_back(base_ + offsets_[AliasOf(i)]);
+  }
+}
+
+GuardedBuffers::~GuardedBuffers() {
+  if (base_) munmap(base_, total_);
+}
+
+std::string GuardedBuffers::CopyOut(std::vector<std::vector<uint8_t>>* buffers,
+                                    const std::string& name) const {
+  for (size_t i = 0; i < buffers->size(); ++i) {
+    size_t size = (*buffers)[i].size();
+    std::memcpy((*buffers)[i].data(), base_ + offsets_[AliasOf(i)], size);
+    auto guard_ok = [&](size_t from, size_t to) {
+      for (size_t k = from; k < to; ++k) {
+        if (base_[k] != kGuardByte) return false;
+      }
+      return true;
+    };
+    size_t padded = (size + 63) / 64 * 64;
+    if (!guard_ok(offsets_[i] - kGuard, offsets_[i]) ||
+        !guard_ok(offsets_[i] + size, offsets_[i] + padded + kGuard)) {
+      return "kernel '" + name + "' wrote outside buffer " + std::to_string(i);
+    }
+  }
+  return "";
+}
+
+std::string ChildFailure(const std::string& name, int status) {
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return "";
+  return "kernel '" + name + "' crashed" +
+         (WIFSIGNALED(status)
+              ? " (signal " + std::to_string(WTERMSIG(status)) + ")"
+              : "");
+}
+
 Result<bool> CppBatch::Run(const std::string& name,
                            std::vector<std::vector<uint8_t>>* buffers,
                            const std::vector<int>& aliases) const {
@@ -189,67 +240,21 @@ Result<bool> CppBatch::Run(const std::string& name,
   void* sym = handle_ ? dlsym(handle_, name.c_str()) : nullptr;
   if (!sym) return Error::Invalid("kernel '" + name + "' not found");
   Kernel kernel = reinterpret_cast<Kernel>(sym);
-  // Shared memory: each buffer between two guard zones.
-  constexpr size_t kGuard = 256;
-  constexpr uint8_t kGuardByte = 0xCD;
-  size_t total = 0;
-  std::vector<size_t> offsets;
-  for (const auto& b : *buffers) {
-    total += kGuard;
-    offsets.push_back(total);
-    total += (b.size() + 63) / 64 * 64;
-  }
-  total += kGuard;
-  void* mem = mmap(nullptr, total, PROT_READ | PROT_WRITE,
-                   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-  if (mem == MAP_FAILED) return Error::Invalid("mmap failed");
-  uint8_t* base = static_cast<uint8_t*>(mem);
-  std::memset(base, kGuardByte, total);
-  std::vector<void*> pointers;
-  auto alias_of = [&](size_t i) -> size_t {
-    return i < aliases.size() && aliases[i] >= 0 ? aliases[i] : i;
-  };
-  for (size_t i = 0; i < buffers->size(); ++i) {
-    if (alias_of(i) == i) {
-      std::memcpy(base + offsets[i], (*buffers)[i].data(),
-                  (*buffers)[i].size());
-    }
-    pointers.push_back(base + offsets[alias_of(i)]);
-  }
+  GuardedBuffers memory(*buffers, aliases);
+  if (!memory.ok()) return Error::Invalid("mmap failed");
   pid_t pid = fork();
   if (pid == 0) {
     // The test framework's handlers must not report the child's crash.
     for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) {
       signal(sig, SIG_DFL);
     }
-    kernel(pointers.data());
+    kernel(memory.pointers().data());
     _exit(0);
   }
   int status = 0;
   waitpid(pid, &status, 0);
-  std::string error;
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    error = "kernel '" + name + "' crashed" +
-            (WIFSIGNALED(status)
-                 ? " (signal " + std::to_string(WTERMSIG(status)) + ")"
-                 : "");
-  }
-  for (size_t i = 0; i < buffers->size() && error.empty(); ++i) {
-    size_t size = (*buffers)[i].size();
-    std::memcpy((*buffers)[i].data(), base + offsets[alias_of(i)], size);
-    auto guard_ok = [&](size_t from, size_t to) {
-      for (size_t k = from; k < to; ++k) {
-        if (base[k] != kGuardByte) return false;
-      }
-      return true;
-    };
-    size_t padded = (size + 63) / 64 * 64;
-    if (!guard_ok(offsets[i] - kGuard, offsets[i]) ||
-        !guard_ok(offsets[i] + size, offsets[i] + padded + kGuard)) {
-      error = "kernel '" + name + "' wrote outside buffer " + std::to_string(i);
-    }
-  }
-  munmap(mem, total);
+  std::string error = ChildFailure(name, status);
+  if (error.empty()) error = memory.CopyOut(buffers, name);
   if (!error.empty()) return Error::Invalid(error);
   return true;
 }
@@ -272,6 +277,9 @@ std::optional<std::string> FindTool(
 }
 
 std::optional<std::string> FindNvcc() {
+  // IXA_NO_NVCC=1: run as a machine without nvcc does (to time the suite).
+  const char* off = std::getenv("IXA_NO_NVCC");
+  if (off && std::string(off) == "1") return std::nullopt;
   return FindTool("nvcc", {"/usr/local/cuda/bin", "/opt/cuda/bin"});
 }
 
@@ -431,22 +439,64 @@ Result<bool> RunMlirHost(const std::string& module, const std::string& kernel,
   return true;
 }
 
+namespace {
+
+std::string BoundedNvcc(const std::string& nvcc, const std::string& source,
+                        const std::string& output, const NvccOptions& options) {
+  return "ulimit -v " + std::to_string(options.memory_kb) + " && timeout " +
+         std::to_string(options.seconds) + " " + nvcc +
+         " -std=c++17 -arch=" + options.arch +
+         (options.ptx ? " -ptx " : " -c ") + source + " -o " + output;
+}
+
+std::string NvccFailure(const CommandResult& r, const NvccOptions& options) {
+  std::string bound;
+  if (r.exit_code == 124) {
+    bound = "nvcc ran past " + std::to_string(options.seconds) + " s\n";
+  } else if (r.output.find("out of memory") != std::string::npos ||
+             r.output.find("bad_alloc") != std::string::npos ||
+             r.output.find("Killed") != std::string::npos) {
+    bound = "nvcc ran out of its " + std::to_string(options.memory_kb / 1024) +
+            " MB\n";
+  }
+  return bound + FirstLines(r.output, 30);
+}
+
+}  // namespace
+
 std::vector<std::string> CompileCuda(const std::string& nvcc,
-                                     const std::vector<std::string>& units) {
+                                     const std::vector<std::string>& units,
+                                     const NvccOptions& options) {
   TempDir dir;
   std::vector<std::string> commands;
   for (size_t i = 0; i < units.size(); ++i) {
     std::string f = dir.Write("k" + std::to_string(i) + ".cu", units[i]);
-    commands.push_back(nvcc + " -std=c++17 -arch=sm_80 -c " + f + " -o " + f +
-                       ".o");
+    commands.push_back(BoundedNvcc(nvcc, f, f + ".o", options));
   }
   auto results = RunCommands(commands);
   std::vector<std::string> errors(units.size());
   for (size_t i = 0; i < results.size(); ++i) {
-    if (results[i].exit_code != 0)
-      errors[i] = FirstLines(results[i].output, 30);
+    if (results[i].exit_code != 0) {
+      errors[i] = NvccFailure(results[i], options);
+      if (errors[i].empty()) errors[i] = "nvcc failed";
+    }
   }
   return errors;
+}
+
+Result<std::string> CudaToPtx(const std::string& nvcc, const std::string& unit,
+                              NvccOptions options) {
+  options.ptx = true;
+  TempDir dir;
+  std::string f = dir.Write("k.cu", unit);
+  auto results = RunCommands({BoundedNvcc(nvcc, f, f + ".ptx", options)});
+  if (results[0].exit_code != 0) {
+    return Error::Invalid(NvccFailure(results[0], options));
+  }
+  std::ifstream in(f + ".ptx");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
 }
 
 }  // namespace ixa::emit_test

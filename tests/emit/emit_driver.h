@@ -44,6 +44,49 @@ std::vector<CommandResult> RunCommands(const std::vector<std::string>& commands,
 // True when the sanitizer pass runs (IXA_SANITIZED=1): heavy checks shrink.
 bool Sanitized();
 
+// The C++ compiler the generated code is built with (IXA_TEST_CXX, else
+// the one that built the tests).
+std::string Compiler();
+// The first `n` lines of a tool's output.
+std::string FirstLines(const std::string& text, int n = 40);
+
+// Buffers for a kernel run in a forked child: in memory shared with the
+// child, each between two guard zones; an in-place output (aliases[i] >=
+// 0) is passed buffer aliases[i]'s memory.
+class GuardedBuffers {
+ public:
+  GuardedBuffers(const std::vector<std::vector<uint8_t>>& buffers,
+                 const std::vector<int>& aliases);
+  ~GuardedBuffers();
+  GuardedBuffers(const GuardedBuffers&) = delete;
+  GuardedBuffers& operator=(const GuardedBuffers&) = delete;
+  bool ok() const { return base_ != nullptr; }
+  // Per buffer, where the kernel finds it.
+  const std::vector<void*>& pointers() const { return pointers_; }
+  const std::vector<size_t>& sizes() const { return sizes_; }
+  // The whole region, guard zones included.
+  const uint8_t* begin() const { return base_; }
+  const uint8_t* end() const { return base_ + total_; }
+  // Copies the buffers back; an error names a write into a guard zone.
+  std::string CopyOut(std::vector<std::vector<uint8_t>>* buffers,
+                      const std::string& name) const;
+
+ private:
+  static constexpr size_t kGuard = 256;
+  static constexpr uint8_t kGuardByte = 0xCD;
+  size_t AliasOf(size_t i) const {
+    return i < aliases_.size() && aliases_[i] >= 0 ? aliases_[i] : i;
+  }
+  std::vector<int> aliases_;
+  std::vector<size_t> offsets_, sizes_;
+  std::vector<void*> pointers_;
+  uint8_t* base_ = nullptr;
+  size_t total_ = 0;
+};
+
+// Empty when a forked child exited normally; else names the crash.
+std::string ChildFailure(const std::string& name, int status);
+
 // A kernel to compile: its extern "C" entry name and its translation unit.
 struct CppKernel {
   std::string name;
@@ -79,7 +122,8 @@ class CppBatch {
 std::vector<std::string> BatchSources(const std::vector<CppKernel>& kernels,
                                       int units);
 
-// mlir-opt-14 / mlir-cpu-runner-14 / nvcc, when found.
+// mlir-opt-14 / mlir-cpu-runner-14 / nvcc, when found (nvcc never with
+// IXA_NO_NVCC=1).
 std::optional<std::string> FindTool(
     const std::string& name, const std::vector<std::string>& extra_dirs = {});
 std::optional<std::string> FindNvcc();
@@ -103,10 +147,25 @@ struct MlirBuffer {
 Result<bool> RunMlirHost(const std::string& module, const std::string& kernel,
                          std::vector<MlirBuffer>* buffers);
 
-// Compiles CUDA units with `nvcc -std=c++17 -arch=sm_80 -c` (in parallel);
-// per unit, empty on success or the diagnostics.
+// How nvcc runs: each of its processes within a memory bound (ulimit -v)
+// and the whole compile within a time bound, so that code that makes the
+// compiler grow without end fails the test instead of the machine.
+struct NvccOptions {
+  std::string arch = "sm_90";
+  int seconds = 60;
+  int64_t memory_kb = 2 * 1024 * 1024;
+  bool ptx = false;  // -ptx instead of -c
+};
+
+// Compiles CUDA units with `nvcc -std=c++17 -arch=ARCH -c` (in parallel);
+// per unit, empty on success or the diagnostics (a bound that was hit
+// named first).
 std::vector<std::string> CompileCuda(const std::string& nvcc,
-                                     const std::vector<std::string>& units);
+                                     const std::vector<std::string>& units,
+                                     const NvccOptions& options = {});
+// One unit to PTX (nvcc -ptx): the PTX text.
+Result<std::string> CudaToPtx(const std::string& nvcc, const std::string& unit,
+                              NvccOptions options = {});
 
 }  // namespace ixa::emit_test
 

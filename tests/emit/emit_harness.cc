@@ -1,5 +1,7 @@
 #include "tests/emit/emit_harness.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
@@ -9,6 +11,7 @@
 #include "analysis/fusion/fusion.h"
 #include "analysis/hlo/module.h"
 #include "emit/pipeline.h"
+#include "tests/emit/cuda_model_driver.h"
 #include "tests/emit/emit_driver.h"
 #include "tests/emit/emit_interpreter.h"
 
@@ -230,6 +233,145 @@ std::vector<std::vector<uint8_t>> RunBuffers(const Prepared& p) {
   return buffers;
 }
 
+// The kernel's __launch_bounds__ must admit the reported block (a GPU
+// refuses the launch otherwise).
+std::string LaunchBoundsError(const std::string& code,
+                              const LaunchDimensions& launch) {
+  const std::string key = "__launch_bounds__(";
+  size_t at = code.find(key);
+  if (at == std::string::npos) return "";
+  int64_t bound = std::atoll(code.c_str() + at + key.size());
+  if (bound >= launch.threads_per_block()) return "";
+  return "__launch_bounds__(" + std::to_string(bound) + ") below the " +
+         std::to_string(launch.threads_per_block()) +
+         " threads per block the launch reports";
+}
+
+// The launch's vector_size is the widest vector the code loads or stores
+// (ixa_vec<T, N> with a number N; 1 when there is none).
+std::string VectorSizeError(const std::string& code,
+                            const LaunchDimensions& launch) {
+  int64_t widest = 1;
+  const std::string key = "ixa_vec<";
+  for (size_t at = code.find(key); at != std::string::npos;
+       at = code.find(key, at + 1)) {
+    size_t comma = code.find(',', at), close = code.find('>', at);
+    if (comma == std::string::npos || close == std::string::npos ||
+        comma > close) {
+      continue;
+    }
+    std::string n = code.substr(comma + 1, close - comma - 1);
+    n.erase(0, n.find_first_not_of(' '));
+    if (n.empty() || !std::isdigit(static_cast<unsigned char>(n[0]))) continue;
+    widest = std::max<int64_t>(widest, std::atoll(n.c_str()));
+  }
+  if (widest == launch.vector_size) return "";
+  return "the launch reports vector_size " +
+         std::to_string(launch.vector_size) +
+         "; the code's widest vector access is " + std::to_string(widest) +
+         " elements";
+}
+
+// Arguments that share memory (an in-place output and its input) must not
+// be __restrict__ (the model runs them as one array; a GPU may not).
+std::string RestrictAliasError(const std::string& code,
+                               const std::vector<int>& aliases) {
+  size_t at = code.find("__global__");
+  size_t open = code.find('(', code.find(')', at) + 1);
+  size_t close = code.find(')', open);
+  if (at == std::string::npos || open == std::string::npos ||
+      close == std::string::npos) {
+    return "";
+  }
+  std::vector<std::string> params;
+  std::stringstream list(code.substr(open + 1, close - open - 1));
+  for (std::string p; std::getline(list, p, ',');) params.push_back(p);
+  auto restricted = [&](size_t i) {
+    return i < params.size() &&
+           params[i].find("__restrict__") != std::string::npos;
+  };
+  for (size_t i = 0; i < aliases.size(); ++i) {
+    if (aliases[i] < 0) continue;
+    if (restricted(i) || restricted(static_cast<size_t>(aliases[i]))) {
+      return "arguments " + std::to_string(aliases[i]) + " and " +
+             std::to_string(i) + " share memory but are declared __restrict__";
+    }
+  }
+  return "";
+}
+
+// The `cuda` code in the CPU model of CUDA: with the reported launch, in
+// every thread order; each order's outputs match the interpreter and the
+// forward order's bytes (the threads of a kernel that reassociates still
+// combine in a fixed tree; only atomics could vary, and then within the
+// tolerance).
+void RunCudaModel(std::vector<Prepared>& prepared, CheckSummary* summary) {
+  std::vector<CppKernel> kernels;
+  std::vector<size_t> owners;
+  for (size_t i = 0; i < prepared.size(); ++i) {
+    const Prepared& p = prepared[i];
+    if (!p.error.empty() || p.cuda.code.empty()) continue;
+    kernels.push_back({p.kernel, p.cuda.code});
+    owners.push_back(i);
+  }
+  if (kernels.empty()) return;
+  CudaModelBatch batch;
+  auto built = batch.Build(kernels);
+  if (!built.ok()) {
+    // Find the kernels the host compiler rejects, then build the others.
+    std::vector<CppKernel> good;
+    std::vector<size_t> good_owners;
+    for (size_t k = 0; k < kernels.size(); ++k) {
+      auto one = CudaModelBatch::CompileOnly({kernels[k]});
+      if (one.ok()) {
+        good.push_back(kernels[k]);
+        good_owners.push_back(owners[k]);
+      } else {
+        prepared[owners[k]].error =
+            "cuda model compile: " + one.error().message;
+      }
+    }
+    kernels = good;
+    owners = good_owners;
+    built = kernels.empty() ? Result<bool>(true) : batch.Build(kernels);
+  }
+  for (size_t k = 0; k < owners.size(); ++k) {
+    Prepared& p = prepared[owners[k]];
+    if (!built.ok()) {
+      p.error = "cuda model build: " + built.error().message;
+      continue;
+    }
+    const LaunchDimensions& launch = p.cuda.plan.launch;
+    std::string bounds = LaunchBoundsError(p.cuda.code, launch);
+    if (bounds.empty()) bounds = RestrictAliasError(p.cuda.code, p.aliases);
+    if (bounds.empty()) bounds = VectorSizeError(p.cuda.code, launch);
+    if (!bounds.empty()) {
+      p.error = "cuda: " + bounds;
+      continue;
+    }
+    std::vector<std::vector<uint8_t>> first;
+    for (ThreadOrder order : kThreadOrders) {
+      std::string what = std::string("cuda (") + ThreadOrderName(order) + ")";
+      std::vector<std::vector<uint8_t>> buffers = RunBuffers(p);
+      auto ran =
+          batch.Run(p.kernel, launch, order, p.c->seed, &buffers, p.aliases);
+      if (!ran.ok()) {
+        p.error = what + ": " + ran.error().message;
+        break;
+      }
+      p.error = CompareOutputs(p, buffers, what);
+      if (!p.error.empty()) break;
+      if (order == ThreadOrder::kForward) {
+        first = buffers;
+      } else if (buffers != first && !p.c->reassociates) {
+        p.error = what + ": the outputs differ from the forward order's";
+        break;
+      }
+    }
+    if (p.error.empty()) ++summary->cuda_runs;
+  }
+}
+
 }  // namespace
 
 CheckCase FromGenerated(const GeneratedFusion& f, const std::string& label) {
@@ -313,6 +455,7 @@ CheckSummary CheckFusions(const std::vector<CheckCase>& cases,
       ++summary.cpp_runs;
     }
   }
+  if (options.run_cuda) RunCudaModel(prepared, &summary);
   if (options.verify_mlir) {
     std::vector<std::string> modules;
     std::vector<std::pair<size_t, std::string>> owners;
@@ -376,7 +519,11 @@ CheckSummary CheckFusions(const std::vector<CheckCase>& cases,
     }
     if (!units.empty()) {
       std::vector<std::string> sources = BatchSources(units, 2);
-      std::vector<std::string> errors = CompileCuda(*nvcc, sources);
+      // The bounds of one fusion (60 s, 2 GB per process) for each kernel
+      // of a unit, in time.
+      NvccOptions bounded;
+      bounded.seconds *= static_cast<int>((units.size() + 1) / 2);
+      std::vector<std::string> errors = CompileCuda(*nvcc, sources, bounded);
       for (size_t u = 0; u < errors.size(); ++u) {
         if (errors[u].empty()) continue;
         // Find which kernel failed: compile them alone.

@@ -2,10 +2,13 @@
 // fusion for every target, compile the `cpp` code with g++ and run it on
 // random inputs against the reference interpreter (bit-exact for data
 // movement, integers and comparisons; a tolerance for floats where the
-// kernel may reassociate), verify the `mlir` code with mlir-opt-14 (and
-// run the host form under mlir-cpu-runner-14 for chosen cases), compile
-// the `cuda` code with nvcc when it is installed, and check that every
-// stage is valid for its target. Output padding must be written as zero.
+// kernel may reassociate), run the `cuda` code the same way in the CPU
+// model of CUDA (tests/emit/cuda_model) with the launch the emitter
+// reports, its threads in several orders that must agree, verify the
+// `mlir` code with mlir-opt-14 (and run the host form under
+// mlir-cpu-runner-14 for chosen cases), compile the `cuda` code with nvcc
+// when it is installed, and check that every stage is valid for its
+// target. Output padding must be written as zero.
 #ifndef IXA_TESTS_EMIT_EMIT_HARNESS_H_
 #define IXA_TESTS_EMIT_EMIT_HARNESS_H_
 
@@ -35,6 +38,7 @@ using Planner =
 struct CheckOptions {
   Planner planner;  // required: how each fusion is planned
   bool run_cpp = true;
+  bool run_cuda = false;  // in the CPU model of CUDA
   bool verify_mlir = true;
   bool compile_cuda = true;
   bool check_stages = false;  // cpp stages compile, mlir stages verify
@@ -55,7 +59,8 @@ inline constexpr int kSanitizedStride = 8;
 struct CheckSummary {
   std::vector<CaseReport> cases;
   bool nvcc_found = false;
-  int cpp_runs = 0, mlir_verified = 0, mlir_runs = 0, cuda_compiled = 0;
+  int cpp_runs = 0, cuda_runs = 0, mlir_verified = 0, mlir_runs = 0,
+      cuda_compiled = 0;
   int stages_checked = 0;
 };
 

@@ -11,6 +11,7 @@
 #include "analysis/hlo/module.h"
 #include "emit/pipeline.h"
 #include "hw/device.h"
+#include "tests/emit/cuda_model_driver.h"
 #include "tests/emit/emit_driver.h"
 #include "tests/emit/emit_fixture_plans.h"
 #include "tests/emit/emit_harness.h"
@@ -73,6 +74,9 @@ TEST_CASE("worked example: GELU (loop emitter, vectorized and unrolled)",
   CHECK(cpp->plan.kind == EmitterKind::kLoop);
   CHECK(cpp->plan.launch.threads[0] == 128);
   CHECK(cpp->plan.launch.unroll == 4);
+  // The launch reports what the code does: vectors of 4 (the plan's 4
+  // unrolled elements, vectorized).
+  CHECK(cpp->plan.launch.vector_size == 4);
   REQUIRE(cpp->stages.size() == 7);
   // Step 1: loops with bounds checks; 3: flat offsets; 4-5: a vector of 4
   // bf16 loaded and stored once, the vector loop unrolled.
@@ -287,6 +291,54 @@ TEST_CASE("every planned emitter kind on shapes that do not divide the tiles",
   check.planner = RealPlanner();
   check.check_stages = true;  // every stage compiles / verifies
   Expect(CheckFusions(cases, check));
+}
+
+TEST_CASE("kernel names: keywords, main and the code's own names refused",
+          "[emit]") {
+  for (const char* bad :
+       {"main",       "int",     "float",    "and",      "threadIdx",
+        "__global__", "_Kernel", "a__b",     "ixa_bits", "ixa_fmax",
+        "exp",        "memcpy",  "uint16_t", "std",      "b0",
+        "b12",        "th_x",    "",         "9lives",   "a-b"}) {
+    INFO(bad);
+    CHECK(!emit::CheckKernelName(bad).ok());
+  }
+  for (const char* good : {"fusion", "fusion_main", "k0", "b", "bx", "gelu"}) {
+    INFO(good);
+    CHECK(emit::CheckKernelName(good).ok());
+  }
+  auto module = hlo::ParseHloModule(
+      "ENTRY e { p = f32[6,6] parameter(0)\n"
+      "e1 = f32[6,6] exponential(p)\n"
+      "t = f32[6,6] transpose(e1), dimensions={1,0}\n"
+      "ROOT r = f32[6,6] add(t, e1) }");
+  REQUIRE(module.ok());
+  auto region = ResolveFusion(**module, "");
+  REQUIRE(region.ok());
+  ExprContext ctx;
+  emit::EmitOptions options;
+  options.kernel_name = "main";
+  CHECK(
+      !emit::EmitFusion(*region, *hw::FindDevice("h100"), options, &ctx).ok());
+  // A kernel named as a function the lowering would create (e1, read at
+  // two indices, is a subgraph function): the function takes another
+  // name, and the unit compiles.
+  std::vector<CppKernel> units;
+  for (emit::Target target : {emit::Target::kCpp, emit::Target::kCuda}) {
+    options.target = target;
+    options.kernel_name = "fused_e1_0";
+    auto emitted =
+        emit::EmitFusion(*region, *hw::FindDevice("h100"), options, &ctx);
+    REQUIRE(emitted.ok());
+    CHECK(emitted->code.find("fused_e1_1") != std::string::npos);
+    units.push_back({"fused_e1_0", emitted->code});
+  }
+  auto cpp = CppBatch::CompileOnly({units[0]});
+  INFO((cpp.ok() ? "" : cpp.error().message));
+  CHECK(cpp.ok());
+  auto cuda = CudaModelBatch::CompileOnly({units[1]});
+  INFO((cuda.ok() ? "" : cuda.error().message));
+  CHECK(cuda.ok());
 }
 
 TEST_CASE(

@@ -2,7 +2,8 @@
 // (tools/difftest/emit_difftest.py): each case is a fusion with inputs and
 // the outputs XLA computes, worked out by hand from XLA's semantics (not
 // by this project's interpreter), as the physical bytes of every buffer.
-// The `cpp` kernels are compiled once, as one batch.
+// The `cpp` kernels are compiled once, as one batch, and so are the `cuda`
+// ones (run in the CPU model of CUDA).
 #include <catch2/catch.hpp>
 #include <cstring>
 
@@ -10,6 +11,7 @@
 #include "analysis/hlo/module.h"
 #include "emit/pipeline.h"
 #include "hw/device.h"
+#include "tests/emit/cuda_model_driver.h"
 #include "tests/emit/emit_driver.h"
 
 namespace ixa::emit_test {
@@ -55,9 +57,12 @@ std::string Hex(const Bytes& b) {
   return s;
 }
 
+// Each case runs as `cpp` and, in the CPU model of CUDA, as `cuda` (in
+// every thread order). The CUDA kernel is handed in-place outputs in their
+// input's memory, as its response's `aliases` require.
 void CheckAll(const std::vector<SemanticsCase>& cases) {
-  std::vector<CppKernel> kernels;
-  std::vector<emit::EmitResult> results;
+  std::vector<CppKernel> kernels, cuda_kernels;
+  std::vector<emit::EmitResult> results, cuda_results;
   for (const SemanticsCase& c : cases) {
     INFO(c.label);
     auto module = hlo::ParseHloModule(c.hlo);
@@ -66,36 +71,58 @@ void CheckAll(const std::vector<SemanticsCase>& cases) {
     REQUIRE(region.ok());
     ExprContext ctx;
     emit::EmitOptions options;
-    options.target = emit::Target::kCpp;
     options.kernel_name = c.label;
-    auto emitted =
-        emit::EmitFusion(*region, *hw::FindDevice("h100"), options, &ctx);
-    INFO((emitted.ok() ? "" : emitted.error().message));
-    REQUIRE(emitted.ok());
-    kernels.push_back({c.label, emitted->code});
-    results.push_back(*emitted);
+    for (emit::Target target : {emit::Target::kCpp, emit::Target::kCuda}) {
+      options.target = target;
+      auto emitted =
+          emit::EmitFusion(*region, *hw::FindDevice("h100"), options, &ctx);
+      INFO((emitted.ok() ? "" : emitted.error().message));
+      REQUIRE(emitted.ok());
+      bool cpp = target == emit::Target::kCpp;
+      (cpp ? kernels : cuda_kernels).push_back({c.label, emitted->code});
+      (cpp ? results : cuda_results).push_back(*emitted);
+    }
   }
   CppBatch batch;
   auto built = batch.Build(kernels);
   INFO((built.ok() ? "" : built.error().message));
   REQUIRE(built.ok());
+  CudaModelBatch cuda;
+  auto cuda_built = cuda.Build(cuda_kernels);
+  INFO((cuda_built.ok() ? "" : cuda_built.error().message));
+  REQUIRE(cuda_built.ok());
   for (size_t i = 0; i < cases.size(); ++i) {
     const SemanticsCase& c = cases[i];
     INFO(c.label);
     std::vector<Bytes> buffers = c.inputs;
-    std::vector<int> aliases(c.inputs.size(), -1);
+    std::vector<int> aliases(c.inputs.size(), -1), cuda_aliases = aliases;
     for (size_t k = 0; k < c.expected.size(); ++k) {
       const emit::EmittedBuffer& b = results[i].buffers[c.inputs.size() + k];
       bool in_place = b.aliases >= 0 && !c.separate_alias;
       buffers.push_back(Bytes(c.expected[k].size(), 0xAB));
       aliases.push_back(in_place ? b.aliases : -1);
+      cuda_aliases.push_back(
+          cuda_results[i].buffers[c.inputs.size() + k].aliases);
     }
+    std::vector<Bytes> inputs = buffers;
     auto ran = batch.Run(c.label, &buffers, aliases);
     INFO((ran.ok() ? "" : ran.error().message));
     REQUIRE(ran.ok());
     for (size_t k = 0; k < c.expected.size(); ++k) {
       INFO("output " << k);
       CHECK(Hex(buffers[c.inputs.size() + k]) == Hex(c.expected[k]));
+    }
+    for (ThreadOrder order : kThreadOrders) {
+      INFO("cuda (" << ThreadOrderName(order) << ")");
+      buffers = inputs;
+      ran = cuda.Run(c.label, cuda_results[i].plan.launch, order, 1, &buffers,
+                     cuda_aliases);
+      INFO((ran.ok() ? "" : ran.error().message));
+      REQUIRE(ran.ok());
+      for (size_t k = 0; k < c.expected.size(); ++k) {
+        INFO("output " << k);
+        CHECK(Hex(buffers[c.inputs.size() + k]) == Hex(c.expected[k]));
+      }
     }
   }
 }

@@ -13,18 +13,26 @@ namespace ixa::cli {
 namespace {
 
 // The default kernel name: the fusion's name made a valid identifier, or
-// `fusion` for an unnamed entry computation.
-std::string KernelName(const Json& request, const FusionRegion& region) {
+// `fusion` for an unnamed entry computation. A name no kernel may have (a
+// fusion called `main`, `int` or `exp`, a runtime helper's) gets the
+// prefix `fusion_`.
+std::string KernelName(const Json& request) {
   std::string name = request.value("fusion", std::string());
   if (name.empty()) return "fusion";
   std::string out;
   for (char c : name) {
     out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
   }
-  if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0]))) {
-    out = "fusion_" + out;
+  // Runs of '_' (reserved in C++ as "__") become one.
+  std::string squeezed;
+  for (char c : out) {
+    if (c == '_' && !squeezed.empty() && squeezed.back() == '_') continue;
+    squeezed += c;
   }
-  (void)region;
+  out = squeezed;
+  if (!emit::CheckKernelName(out).ok()) {
+    out = "fusion_" + (out.rfind('_', 0) == 0 ? out.substr(1) : out);
+  }
   return out;
 }
 
@@ -56,10 +64,13 @@ Result<Json> EmitFusion(const Json& request, emit::EmitOptions options,
   IXA_ASSIGN_OR_RETURN(hw::Device device, GetDevice(request));
   IXA_ASSIGN_OR_RETURN(std::string kernel,
                        GetOptionalString(request, "kernel"));
-  if (kernel.empty()) kernel = KernelName(request, region);
+  if (kernel.empty()) kernel = KernelName(request);
   if (!IsCIdentifier(kernel)) {
     return Error::Invalid("field 'kernel' must be a C identifier; got '" +
                           kernel + "'");
+  }
+  if (auto usable = emit::CheckKernelName(kernel); !usable.ok()) {
+    return Error::Invalid("field 'kernel': " + usable.error().message);
   }
   options.kernel_name = kernel;
   if (device.shared_memory_per_block > 0) {

@@ -1,0 +1,63 @@
+// Running the `cuda` target's kernels in the CPU execution model of CUDA
+// (tests/emit/cuda_model): the kernel text is compiled as host C++ with
+// the model's header force-included and ThreadSanitizer's instrumentation
+// (whose hooks the model defines), linked with the model into one shared
+// object per batch, and each kernel runs in a forked child on buffers in
+// shared memory between guard zones, with the launch the emit response
+// reports. The model's errors (races, shuffles outside their mask,
+// barriers not every thread reaches, accesses outside the buffers) fail
+// the run.
+#ifndef IXA_TESTS_EMIT_CUDA_MODEL_DRIVER_H_
+#define IXA_TESTS_EMIT_CUDA_MODEL_DRIVER_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analysis/emitters/plan.h"
+#include "core/result.h"
+#include "tests/emit/emit_driver.h"
+
+namespace ixa::emit_test {
+
+// The orders in which the model runs a block's threads (and the blocks).
+enum class ThreadOrder { kForward = 0, kReverse = 1, kRandom = 2 };
+const char* ThreadOrderName(ThreadOrder order);
+inline constexpr ThreadOrder kThreadOrders[] = {
+    ThreadOrder::kForward, ThreadOrder::kReverse, ThreadOrder::kRandom};
+
+// The entry CudaModelBatch::Build adds after each kernel's text (for a
+// text holding several kernels, the others' entries).
+std::string CudaModelEntry(const std::string& kernel);
+
+class CudaModelBatch {
+ public:
+  // Compiles the kernels (each `extern "C" __global__` kernel `name` of
+  // the `cuda` target) in `units` translation units and loads them.
+  Result<bool> Build(const std::vector<CppKernel>& kernels, int units = 2);
+  // Only compiles; for finding the kernel a failed batch stumbled on.
+  static Result<bool> CompileOnly(const std::vector<CppKernel>& kernels,
+                                  int units = 1);
+
+  // Runs kernel `name` with `launch` (threads and blocks) on the buffers
+  // (one per kernel argument; an output pre-filled by the caller), as
+  // CppBatch::Run does. Errors: the model's first error, a crash, a write
+  // outside the buffers.
+  Result<bool> Run(const std::string& name, const LaunchDimensions& launch,
+                   ThreadOrder order, uint64_t seed,
+                   std::vector<std::vector<uint8_t>>* buffers,
+                   const std::vector<int>& aliases = {}) const;
+  ~CudaModelBatch();
+
+ private:
+  TempDir dir_;
+  void* handle_ = nullptr;
+};
+
+// The model's own objects, compiled once per process; an error when the
+// compiler or Boost.Context is missing.
+Result<std::vector<std::string>> CudaModelObjects();
+
+}  // namespace ixa::emit_test
+
+#endif  // IXA_TESTS_EMIT_CUDA_MODEL_DRIVER_H_

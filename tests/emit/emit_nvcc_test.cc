@@ -1,0 +1,190 @@
+// The `cuda` code through nvcc, when it is installed (the CTest test
+// emit_nvcc is skipped otherwise, never passed): fusions that once made
+// nvcc grow without end compile within one fusion's bounds (60 s, 2 GB per
+// process), and the PTX of a bf16 GELU and of row reductions is what the
+// hardware runs well: the f16/bf16 conversions are the hardware's (no
+// integer rounding routine), few instructions per element, and reduction
+// partials are shuffled as floats (no truncating cvt.rzi).
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "analysis/fusion/fusion.h"
+#include "analysis/hlo/module.h"
+#include "emit/pipeline.h"
+#include "hw/device.h"
+#include "tests/emit/emit_driver.h"
+#include "tests/emit/emit_many_outputs.h"
+
+namespace ixa::emit_test {
+namespace {
+
+// CTest's SKIP_RETURN_CODE for this test: without nvcc nothing is checked,
+// and the run says so rather than passing.
+constexpr int kSkipped = 77;
+
+std::string Nvcc() {
+  auto nvcc = FindNvcc();
+  if (!nvcc) {
+    std::cout << "nvcc not found (PATH, /usr/local/cuda/bin, /opt/cuda/bin): "
+                 "the nvcc checks are skipped\n";
+    std::exit(kSkipped);
+  }
+  return *nvcc;
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+emit::EmitResult EmitCuda(const std::string& hlo) {
+  auto module = hlo::ParseHloModule(hlo);
+  INFO((module.ok() ? "" : module.error().ToString()));
+  REQUIRE(module.ok());
+  auto region = ResolveFusion(**module, "");
+  REQUIRE(region.ok());
+  ExprContext ctx;
+  emit::EmitOptions options;
+  options.target = emit::Target::kCuda;
+  auto emitted =
+      emit::EmitFusion(*region, *hw::FindDevice("h100"), options, &ctx);
+  INFO((emitted.ok() ? "" : emitted.error().ToString()));
+  REQUIRE(emitted.ok());
+  return *emitted;
+}
+
+// The instructions of the PTX's kernel (labels, directives, braces and
+// comments left out).
+std::vector<std::string> KernelInstructions(const std::string& ptx) {
+  std::vector<std::string> out;
+  size_t entry = ptx.find(".entry");
+  if (entry == std::string::npos) return out;
+  std::stringstream in(ptx.substr(ptx.find('{', entry)));
+  for (std::string line; std::getline(in, line);) {
+    // Inline assembly (the cuda_fp16.h / cuda_bf16.h conversions) comes in
+    // braces: `{  cvt.rn.bf16.f32 %rs1, %f2;}`.
+    size_t start = line.find_first_not_of(" \t{");
+    if (start == std::string::npos) continue;
+    std::string s = line.substr(start);
+    while (!s.empty() && (s.back() == '}' || s.back() == ' ')) s.pop_back();
+    if (s.empty() || s[0] == '.' || s[0] == '/' || s[0] == '$' || s[0] == '(' ||
+        s[0] == ')' || s.back() == ':') {
+      continue;
+    }
+    out.push_back(s);
+  }
+  return out;
+}
+
+int Count(const std::vector<std::string>& instructions, const std::string& op) {
+  int n = 0;
+  for (const std::string& s : instructions) {
+    n += s.find(op) != std::string::npos;
+  }
+  return n;
+}
+
+TEST_CASE("nvcc: many-output loop fusions compile within one fusion's bounds",
+          "[.][emit_nvcc]") {
+  const std::string nvcc = Nvcc();
+  std::vector<std::string> labels, units;
+  for (const char* type : {"f32", "bf16"}) {
+    labels.push_back(std::string("diamond_") + type);
+    units.push_back(EmitCuda(ManyOutputsDiamond(23, type)).code);
+    labels.push_back(std::string("chain_") + type);
+    units.push_back(EmitCuda(ManyOutputsChain(46, type)).code);
+  }
+  std::vector<std::string> errors = CompileCuda(nvcc, units);
+  for (size_t i = 0; i < units.size(); ++i) {
+    INFO(labels[i] << " (" << units[i].size() << " bytes of CUDA)");
+    CHECK(errors[i] == "");
+  }
+}
+
+TEST_CASE("nvcc: the worked examples compile for sm_80 and sm_90",
+          "[.][emit_nvcc]") {
+  const std::string nvcc = Nvcc();
+  std::vector<std::string> units = {
+      EmitCuda(
+          ReadFile(std::string(IXA_SOURCE_DIR) + "/tests/emit/data/gelu.hlo"))
+          .code,
+      EmitCuda("p = f32[20,160,170] parameter(0)\n"
+               "e = f32[20,160,170] exponential(p)\n"
+               "t = f32[170,160,20] transpose(e), dimensions={2,1,0}\n"
+               "ROOT a = f32[170,160,20] abs(t)\n")
+          .code};
+  for (const char* arch : {"sm_80", "sm_90"}) {
+    NvccOptions options;
+    options.arch = arch;
+    std::vector<std::string> errors = CompileCuda(nvcc, units, options);
+    for (size_t i = 0; i < units.size(); ++i) {
+      INFO(arch << ", example " << i);
+      CHECK(errors[i] == "");
+    }
+  }
+}
+
+std::string RowReduction(const std::string& type) {
+  return "add {\n a = " + type + "[] parameter(0)\n b = " + type +
+         "[] parameter(1)\n ROOT s = " + type +
+         "[] add(a, b)\n}\n"
+         "ENTRY e {\n p = " +
+         type + "[1024,4096] parameter(0)\n c = " + type +
+         "[] constant(0)\n ROOT r = " + type +
+         "[1024] reduce(p, c), dimensions={1}, to_apply=add\n}\n";
+}
+
+TEST_CASE("PTX: the bf16 GELU converts with the hardware, in few instructions",
+          "[.][emit_nvcc]") {
+  const std::string nvcc = Nvcc();
+  emit::EmitResult gelu = EmitCuda(
+      ReadFile(std::string(IXA_SOURCE_DIR) + "/tests/emit/data/gelu.hlo"));
+  // No integer rounding routine in the code.
+  CHECK(gelu.code.find("ixa_round_bf16") == std::string::npos);
+  CHECK(gelu.code.find("ixa_f32_to_bf16") == std::string::npos);
+  auto ptx = CudaToPtx(nvcc, gelu.code);
+  INFO((ptx.ok() ? "" : ptx.error().message));
+  REQUIRE(ptx.ok());
+  std::vector<std::string> instructions = KernelInstructions(*ptx);
+  // Each of the 9 ops rounds to bf16, and so does the store: per element,
+  // 10 hardware conversions.
+  const int stores = Count(instructions, "st.global");
+  const int per_store = static_cast<int>(gelu.plan.launch.vector_size);
+  REQUIRE(stores >= 1);
+  const int elements = stores * per_store;
+  CHECK(Count(instructions, "cvt.rn.bf16.f32") == 10 * elements);
+  // The whole kernel (loop, indices, tanh's ~24 and all) over the
+  // elements one pass of its loop writes: about 70; the integer rounding
+  // routines took 227.
+  const double per_element =
+      static_cast<double>(instructions.size()) / elements;
+  INFO(instructions.size() << " instructions for " << elements << " elements");
+  CHECK(per_element < 90);
+}
+
+TEST_CASE("PTX: row reductions shuffle their partials as floats",
+          "[.][emit_nvcc]") {
+  const std::string nvcc = Nvcc();
+  for (const char* type : {"f32", "bf16", "f16"}) {
+    INFO(type);
+    emit::EmitResult r = EmitCuda(RowReduction(type));
+    REQUIRE(r.plan.reduction_kind);
+    auto ptx = CudaToPtx(nvcc, r.code);
+    INFO((ptx.ok() ? "" : ptx.error().message));
+    REQUIRE(ptx.ok());
+    std::vector<std::string> instructions = KernelInstructions(*ptx);
+    CHECK(Count(instructions, "shfl.sync.down.b32") >= 5);
+    // A float truncated to an integer on its way through the shuffle.
+    CHECK(Count(instructions, "cvt.rzi") == 0);
+    // The full mask: every lane of the warp takes part.
+    CHECK(Count(instructions, "activemask") == 0);
+  }
+}
+
+}  // namespace
+}  // namespace ixa::emit_test
