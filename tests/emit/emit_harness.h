@@ -38,7 +38,7 @@ using Planner =
 struct CheckOptions {
   Planner planner;  // required: how each fusion is planned
   bool run_cpp = true;
-  bool run_cuda = false;  // in the CPU model of CUDA
+  bool run_cuda = true;  // in the CPU model of CUDA
   bool verify_mlir = true;
   bool compile_cuda = true;
   bool check_stages = false;  // cpp stages compile, mlir stages verify

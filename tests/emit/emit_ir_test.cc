@@ -1,6 +1,7 @@
 // Unit checks of the kernel IR, its printers and passes on hand-built
 // modules: min / max index expressions on every target,
 // how index arithmetic prints, what the passes prove before rewriting.
+#include <array>
 #include <catch2/catch.hpp>
 #include <cstring>
 
@@ -9,6 +10,7 @@
 #include "emit/lower/lowering.h"
 #include "emit/passes/passes.h"
 #include "emit/targets/targets.h"
+#include "tests/emit/cuda_model_driver.h"
 #include "tests/emit/emit_driver.h"
 
 namespace ixa::emit {
@@ -60,6 +62,7 @@ TEST_CASE("min and max in index maps print and run on every target") {
   ir::Kernel k;
   k.name = "minmax";
   k.launch.threads = {16, 1, 1};
+  const std::array<int64_t, 3> k_threads = k.launch.threads;
   Val th = ir::GridId(ir::VarKind::kThreadX, 16);
   Val v = ir::Apply(std::make_shared<const IndexingMap>(value), 0, {th});
   k.body.push_back(ir::Store(
@@ -79,6 +82,23 @@ TEST_CASE("min and max in index maps print and run on every target") {
   std::vector<std::vector<uint8_t>> buffers(1, std::vector<uint8_t>(64, 0));
   REQUIRE(batch.Run("minmax", &buffers).ok());
   std::vector<int32_t> got(16);
+  std::memcpy(got.data(), buffers[0].data(), 64);
+  CHECK(got == expected);
+  PrintOptions cuda;
+  cuda.target = Target::kCuda;
+  auto cuda_code = PrintModule(m, cuda);
+  REQUIRE(cuda_code.ok());
+  emit_test::CudaModelBatch cuda_batch;
+  auto cuda_built = cuda_batch.Build({{"minmax", *cuda_code}});
+  INFO((cuda_built.ok() ? "" : cuda_built.error().message));
+  REQUIRE(cuda_built.ok());
+  LaunchDimensions launch;
+  launch.threads = k_threads;
+  buffers.assign(1, std::vector<uint8_t>(64, 0));
+  auto ran = cuda_batch.Run("minmax", launch, emit_test::ThreadOrder::kRandom,
+                            1, &buffers);
+  INFO((ran.ok() ? "" : ran.error().message));
+  REQUIRE(ran.ok());
   std::memcpy(got.data(), buffers[0].data(), 64);
   CHECK(got == expected);
   PrintOptions mlir;

@@ -2,8 +2,8 @@
 // the tile or vector sizes), the two worked examples of docs/emitters.md
 // (GELU, exp-transpose-abs), tiled TPU layouts in and out, and the error
 // cases of §3 — each emitted for every target, compiled, run against the
-// interpreter (cpp, and MLIR on the host for some), verified (MLIR) and
-// compiled by nvcc when it is installed.
+// interpreter (cpp, cuda in the CPU model of CUDA, and MLIR on the host
+// for some), verified (MLIR) and compiled by nvcc when it is installed.
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <sstream>

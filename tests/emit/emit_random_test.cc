@@ -1,7 +1,8 @@
 // At least 100 generated fusions across every emitter kind, each planned
 // by the real planner, emitted for every target and checked: the cpp
-// kernel run against the interpreter, the MLIR verified (a subset run on
-// the host), the CUDA compiled when nvcc is installed. Two CTest tests
+// kernel run against the interpreter, and so the cuda kernel in the CPU
+// model of CUDA, the MLIR verified (a subset run on the host), the CUDA
+// compiled when nvcc is installed. Two CTest tests
 // (emit_random_a, emit_random_b) share the kinds so that each stays short.
 #include <catch2/catch.hpp>
 #include <map>
@@ -49,9 +50,10 @@ void RunKinds(const std::vector<TargetKind>& kinds) {
   for (const auto& [k, n] : emitters)
     counts += " " + k + "=" + std::to_string(n);
   WARN("checked:" << counts << "; not planned yet: " << unplanned
-                  << "; cpp runs " << s.cpp_runs << ", mlir verified "
-                  << s.mlir_verified << ", mlir host runs " << s.mlir_runs
-                  << ", cuda compiled " << s.cuda_compiled);
+                  << "; cpp runs " << s.cpp_runs << ", cuda model runs "
+                  << s.cuda_runs << ", mlir verified " << s.mlir_verified
+                  << ", mlir host runs " << s.mlir_runs << ", cuda compiled "
+                  << s.cuda_compiled);
   if (!s.nvcc_found) WARN("nvcc not found: the CUDA code was not compiled");
 }
 
