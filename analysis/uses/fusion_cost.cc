@@ -336,21 +336,11 @@ void FillOccupancy(const hw::Device& device, FusionCost* cost) {
 }
 
 void FinishCost(const hw::Device& device, FusionCost* cost) {
+  FillOccupancy(device, cost);
   const LaunchDimensions& l = cost->launch;
   const int64_t threads = std::max<int64_t>(1, l.threads_per_block());
   const int64_t blocks = std::max<int64_t>(1, l.num_blocks());
-  int64_t per_core = 32;
-  if (device.threads_per_core > 0) {
-    per_core = std::min(per_core, device.threads_per_core / threads);
-  }
-  if (l.shared_memory_bytes > 0 && device.smem_bytes_per_sm > 0) {
-    per_core =
-        std::min(per_core, device.smem_bytes_per_sm / l.shared_memory_bytes);
-  }
-  cost->blocks_per_core = std::max<int64_t>(1, per_core);
   const int64_t cores = std::max<int64_t>(1, device.sm_count);
-  cost->waves = (blocks + cores * cost->blocks_per_core - 1) /
-                (cores * cost->blocks_per_core);
   double active = static_cast<double>(std::min(blocks, cores)) / cores;
   if (device.fpus_per_core > 0) {
     active *= static_cast<double>(std::min(threads, device.fpus_per_core)) /
