@@ -1,0 +1,135 @@
+// The C++ and CUDA printers' shared declarations: the printer class,
+// whose statement and kernel printing is in c_printer.cc and whose
+// expression printing is in c_expressions.cc.
+#ifndef IXA_EMIT_TARGETS_C_PRINTER_INTERNAL_H_
+#define IXA_EMIT_TARGETS_C_PRINTER_INTERNAL_H_
+
+#include <set>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "emit/code_writer.h"
+#include "emit/targets/targets.h"
+
+namespace ixa::emit::c_printer {
+
+using ir::Block;
+using ir::Buffer;
+using ir::BufferSpace;
+using ir::Node;
+using ir::NodeKind;
+using ir::OpCode;
+using ir::Stmt;
+using ir::StmtKind;
+using ir::Type;
+using ir::Val;
+
+using Text = Result<std::string>;
+using Status = Result<bool>;
+
+// The C type a value of `t` is computed in.
+std::string ComputeType(Type t);
+// The C type a buffer element is stored as.
+std::string StorageType(Type t);
+// Unsigned arithmetic type wide enough to avoid int promotion overflow.
+std::string UnsignedWide(Type t);
+std::string FloatLiteral(double v, Type t, bool cuda);
+std::string IntLiteral(int64_t v, Type t);
+
+// A statement of a simulated phase: an IR statement or a line of text.
+using PhaseItem = std::variant<const Stmt*, std::string>;
+
+class CPrinter {
+ public:
+  CPrinter(const ir::Module& m, const PrintOptions& o)
+      : module_(m), cuda_(o.target == Target::kCuda), options_(o) {}
+
+  Text Print();
+
+ private:
+  Text Expr(const Val& v);
+  Text AffineExpr(ixa::Expr e, const Node& apply);
+  Text OpExpr(const Node& n);
+  Text InDomainExpr(const Node& n);
+  std::string Helper(const std::string& name) {
+    Use(name);
+    return name;
+  }
+  void Use(const std::string& name);
+  std::string Math(const std::string& fn) const {
+    return cuda_ ? fn : "std::" + fn;
+  }
+  std::string Qualifier() const {
+    return cuda_ ? "static __device__ __forceinline__" : "static inline";
+  }
+  // f16 and bf16 compute in f32, rounded to the type after each op; CUDA
+  // rounds with the hardware conversions, C++ with integer routines.
+  std::string RoundTo(Type t, const std::string& x) {
+    if (t == Type::kBF16) {
+      return Helper(cuda_ ? "ixa_cuda_round_bf16" : "ixa_round_bf16") + "(" +
+             x + ")";
+    }
+    if (t == Type::kF16) {
+      return Helper(cuda_ ? "ixa_cuda_round_f16" : "ixa_round_f16") + "(" + x +
+             ")";
+    }
+    return x;
+  }
+  std::string FromStorage(Type t, const std::string& x) {
+    if (t == Type::kBF16) return Helper("ixa_bf16_to_f32") + "(" + x + ")";
+    if (t == Type::kF16) {
+      return Helper(cuda_ ? "ixa_cuda_f16_to_f32" : "ixa_f16_to_f32") + "(" +
+             x + ")";
+    }
+    if (t == Type::kPred) return "(" + x + " != 0)";
+    return x;
+  }
+  std::string ToStorage(Type t, const std::string& x) {
+    if (t == Type::kBF16) {
+      return Helper(cuda_ ? "ixa_cuda_f32_to_bf16" : "ixa_f32_to_bf16") + "(" +
+             x + ")";
+    }
+    if (t == Type::kF16) {
+      return Helper(cuda_ ? "ixa_cuda_f32_to_f16" : "ixa_f32_to_f16") + "(" +
+             x + ")";
+    }
+    if (t == Type::kPred) return "static_cast<uint8_t>(" + x + ")";
+    return x;
+  }
+  std::string VectorType(Type t, int width) {
+    Use("ixa_vec");
+    return "ixa_vec<" + StorageType(t) + ", " + std::to_string(width) + ">";
+  }
+  std::string DeclType(const Val& v) {
+    return v->width > 1 ? VectorType(v->type, v->width) : ComputeType(v->type);
+  }
+  Text Access(const Buffer& b, const std::vector<Val>& idx, bool flat);
+
+  Status PrintBlock(const Block& block, CodeWriter& w);
+  Status PrintStmt(const Stmt& s, CodeWriter& w);
+  Status PrintFunction(const ir::Function& f, CodeWriter& w);
+  Status PrintCudaKernel(const ir::Kernel& k, CodeWriter& w);
+  Status PrintSimulatedKernel(const ir::Kernel& k, CodeWriter& w);
+  std::string PointerDecl(const Buffer& b, bool is_const,
+                          const std::string& name) const;
+  std::string ArrayDims(const Buffer& b) const;
+  std::string VarRef(const std::string& name) const {
+    return thread_locals_.count(name) ? name + "[tid]" : name;
+  }
+  std::string Fresh(const std::string& stem) {
+    return stem + std::to_string(counter_++);
+  }
+
+  const ir::Module& module_;
+  bool cuda_;
+  PrintOptions options_;
+  std::set<std::string> used_helpers_;
+  std::vector<std::string> helper_order_;
+  std::set<std::string> thread_locals_;  // cpp multi-phase kernels
+  int counter_ = 0;
+};
+
+}  // namespace ixa::emit::c_printer
+
+#endif  // IXA_EMIT_TARGETS_C_PRINTER_INTERNAL_H_
