@@ -1,5 +1,6 @@
 #include "analysis/uses/kernel_graph.h"
 
+#include <algorithm>
 #include <unordered_set>
 
 #include "analysis/hlo/printer.h"
@@ -178,6 +179,37 @@ Result<FlatModule> FlattenFusions(const hlo::Module& module) {
     flat.kernels[instr->name] = std::move(g);
   }
   return flat;
+}
+
+Result<FlatRegion> RegionOfEntryInstructions(
+    const hlo::Module& module, const std::vector<std::string>& names) {
+  IXA_ASSIGN_OR_RETURN(FusionRegion plain,
+                       RegionOfInstructions(*module.entry(), names));
+  const bool has_fusion = std::any_of(
+      plain.members.begin(), plain.members.end(), [](const Instruction* m) {
+        return m->opcode == "fusion" && Inlinable(*m);
+      });
+  if (!has_fusion) return FlatRegion{nullptr, std::move(plain)};
+  IXA_ASSIGN_OR_RETURN(FlatModule flat_module, FlattenFusions(module));
+  auto flat = std::make_shared<const FlatModule>(std::move(flat_module));
+  std::unordered_set<const Instruction*> members;
+  for (const Instruction* m : plain.members) {
+    auto it = flat->kernels.find(m->name);
+    if (it == flat->kernels.end()) {
+      return Error{ErrorCode::kInternal,
+                   "instruction '" + m->name +
+                       "' has no kernel in the module with its fusions inlined",
+                   0, 0};
+    }
+    members.insert(it->second.members.begin(), it->second.members.end());
+  }
+  std::vector<const Instruction*> ordered;
+  for (const Instruction* i : flat->module->entry()->post_order()) {
+    if (members.count(i)) ordered.push_back(i);
+  }
+  const Instruction* root = flat->kernels.at(plain.root->name).root;
+  FlatRegion result{flat, RegionOfGroup(ordered, root)};
+  return result;
 }
 
 }  // namespace ixa

@@ -52,6 +52,23 @@ struct FlatModule {
 // once printed (an internal error).
 Result<FlatModule> FlattenFusions(const hlo::Module& module);
 
+// A region read from a flattened module, which it keeps alive.
+struct FlatRegion {
+  std::shared_ptr<const FlatModule> flat;  // null: nothing was inlined
+  FusionRegion region;
+};
+
+// Named instructions of the entry computation analysed as one fusion (a
+// producer and its consumer, as a fusion pass asks before it fuses), with
+// every listed fusion inlined, so that the analyses see the instructions
+// inside: a reduction fused in the producer makes the pair a reduction
+// whatever part of its epilogue the consumer holds. The root is the
+// kernel root of the listed instruction no other listed one uses; the
+// parameters are the operands from outside the group in order of first
+// use. Without a listed fusion it is RegionOfInstructions.
+Result<FlatRegion> RegionOfEntryInstructions(
+    const hlo::Module& module, const std::vector<std::string>& names);
+
 }  // namespace ixa
 
 #endif  // IXA_ANALYSIS_USES_KERNEL_GRAPH_H_

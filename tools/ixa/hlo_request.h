@@ -10,6 +10,7 @@
 
 #include "analysis/fusion/fusion.h"
 #include "analysis/hlo/module.h"
+#include "analysis/uses/kernel_graph.h"
 #include "tools/ixa/protocol.h"
 
 namespace ixa::cli {
@@ -38,10 +39,11 @@ inline Result<int64_t> GetOptionalInt(const Json& request, const char* field,
   return GetInt(request, field);
 }
 
-// `instructions` (a producer/consumer group of the entry computation), else
-// `fusion`, else the entry root fusion or the entry computation.
-inline Result<FusionRegion> GetRegion(const Json& request,
-                                      const hlo::Module& module) {
+// `instructions` (a producer/consumer group of the entry computation, its
+// fusions inlined), else `fusion`, else the entry root fusion or the entry
+// computation. The result keeps alive the module a group is read from.
+inline Result<FlatRegion> GetRegion(const Json& request,
+                                    const hlo::Module& module) {
   if (Has(request, "instructions")) {
     const Json& list = request.at("instructions");
     if (!list.is_array()) {
@@ -56,11 +58,12 @@ inline Result<FusionRegion> GetRegion(const Json& request,
       }
       names.push_back(n.get<std::string>());
     }
-    return RegionOfInstructions(*module.entry(), names);
+    return RegionOfEntryInstructions(module, names);
   }
   IXA_ASSIGN_OR_RETURN(std::string fusion,
                        GetOptionalString(request, "fusion"));
-  return ResolveFusion(module, fusion);
+  IXA_ASSIGN_OR_RETURN(FusionRegion region, ResolveFusion(module, fusion));
+  return FlatRegion{nullptr, std::move(region)};
 }
 
 }  // namespace ixa::cli

@@ -60,7 +60,8 @@ Result<emit::EmitOptions> GetEmitOptions(const Json& request) {
 
 Result<Json> EmitFusion(const Json& request, emit::EmitOptions options,
                         const hlo::Module& module, ExprContext& ctx) {
-  IXA_ASSIGN_OR_RETURN(FusionRegion region, GetRegion(request, module));
+  IXA_ASSIGN_OR_RETURN(FlatRegion flat_region, GetRegion(request, module));
+  const FusionRegion& region = flat_region.region;
   IXA_ASSIGN_OR_RETURN(hw::Device device, GetDevice(request));
   IXA_ASSIGN_OR_RETURN(std::string kernel,
                        GetOptionalString(request, "kernel"));

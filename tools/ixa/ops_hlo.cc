@@ -130,7 +130,8 @@ Result<Json> Indexing(const Json& request, ExprContext& ctx) {
 
 Result<Json> FusionIndexing(const Json& request, ExprContext& ctx) {
   IXA_ASSIGN_OR_RETURN(std::unique_ptr<hlo::Module> module, GetModule(request));
-  IXA_ASSIGN_OR_RETURN(FusionRegion region, GetRegion(request, *module));
+  IXA_ASSIGN_OR_RETURN(FlatRegion flat_region, GetRegion(request, *module));
+  const FusionRegion& region = flat_region.region;
   IXA_ASSIGN_OR_RETURN(int64_t output, GetOptionalInt(request, "output", 0));
   IXA_ASSIGN_OR_RETURN(bool all, GetBool(request, "all_instructions", false));
   IXA_ASSIGN_OR_RETURN(bool by_producer,

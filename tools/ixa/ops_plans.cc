@@ -25,7 +25,8 @@ Json SharedTileJson(const SharedTile& t) {
 
 Result<Json> ThreadIndexing(const Json& request, ExprContext& ctx) {
   IXA_ASSIGN_OR_RETURN(std::unique_ptr<hlo::Module> module, GetModule(request));
-  IXA_ASSIGN_OR_RETURN(FusionRegion region, GetRegion(request, *module));
+  IXA_ASSIGN_OR_RETURN(FlatRegion flat_region, GetRegion(request, *module));
+  const FusionRegion& region = flat_region.region;
   IXA_ASSIGN_OR_RETURN(hw::Device device, GetDevice(request));
   IXA_ASSIGN_OR_RETURN(EmitterPlan plan,
                        ComputeEmitterPlan(region, device, &ctx));

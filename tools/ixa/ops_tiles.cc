@@ -402,7 +402,8 @@ Result<FusionTilingOptions> GetTilingOptions(
 Result<Json> TileOp(const Json& request, ExprContext& ctx) {
   if (Has(request, "map")) return TileOfMap(request, ctx);
   IXA_ASSIGN_OR_RETURN(std::unique_ptr<hlo::Module> module, GetModule(request));
-  IXA_ASSIGN_OR_RETURN(FusionRegion region, GetRegion(request, *module));
+  IXA_ASSIGN_OR_RETURN(FlatRegion flat_region, GetRegion(request, *module));
+  const FusionRegion& region = flat_region.region;
   IXA_ASSIGN_OR_RETURN(std::string direction,
                        GetOptionalString(request, "direction"));
   if (direction == "input_to_output") {
@@ -499,7 +500,8 @@ Result<Json> TileOp(const Json& request, ExprContext& ctx) {
 
 Result<Json> ValidTilingsOp(const Json& request, ExprContext& ctx) {
   IXA_ASSIGN_OR_RETURN(std::unique_ptr<hlo::Module> module, GetModule(request));
-  IXA_ASSIGN_OR_RETURN(FusionRegion region, GetRegion(request, *module));
+  IXA_ASSIGN_OR_RETURN(FlatRegion flat_region, GetRegion(request, *module));
+  const FusionRegion& region = flat_region.region;
   IXA_ASSIGN_OR_RETURN(int64_t output, GetOptionalInt(request, "output", 0));
   if (output < 0 || output >= OutputCount(*region.root)) {
     return Error::Invalid("the fusion has no output " + std::to_string(output));

@@ -148,7 +148,8 @@ Result<CostModel> GetModel(const Json& request) {
 
 Result<Json> Utilization(const Json& request, ExprContext& ctx) {
   IXA_ASSIGN_OR_RETURN(std::unique_ptr<hlo::Module> module, GetModule(request));
-  IXA_ASSIGN_OR_RETURN(FusionRegion region, GetRegion(request, *module));
+  IXA_ASSIGN_OR_RETURN(FlatRegion flat_region, GetRegion(request, *module));
+  const FusionRegion& region = flat_region.region;
   IXA_ASSIGN_OR_RETURN(UtilizationAnalysis uses,
                        AnalyzeUtilization(region, &ctx));
   Json operands = Json::array();
@@ -161,7 +162,8 @@ Result<Json> Utilization(const Json& request, ExprContext& ctx) {
 
 Result<Json> Coalescing(const Json& request, ExprContext& ctx) {
   IXA_ASSIGN_OR_RETURN(std::unique_ptr<hlo::Module> module, GetModule(request));
-  IXA_ASSIGN_OR_RETURN(FusionRegion region, GetRegion(request, *module));
+  IXA_ASSIGN_OR_RETURN(FlatRegion flat_region, GetRegion(request, *module));
+  const FusionRegion& region = flat_region.region;
   IXA_ASSIGN_OR_RETURN(hw::Device device, GetDevice(request));
   CoalescingOptions options;
   IXA_ASSIGN_OR_RETURN(options.launch, GetLaunch(request));
@@ -182,7 +184,8 @@ Result<Json> Coalescing(const Json& request, ExprContext& ctx) {
 
 Result<Json> FusionCostOp(const Json& request, ExprContext& ctx) {
   IXA_ASSIGN_OR_RETURN(std::unique_ptr<hlo::Module> module, GetModule(request));
-  IXA_ASSIGN_OR_RETURN(FusionRegion region, GetRegion(request, *module));
+  IXA_ASSIGN_OR_RETURN(FlatRegion flat_region, GetRegion(request, *module));
+  const FusionRegion& region = flat_region.region;
   IXA_ASSIGN_OR_RETURN(hw::Device device, GetDevice(request));
   CostOptions options;
   IXA_ASSIGN_OR_RETURN(options.model, GetModel(request));
