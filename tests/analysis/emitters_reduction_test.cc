@@ -6,6 +6,7 @@
 // block (and the warp, or the transposed column) that writes its output.
 #include <catch2/catch.hpp>
 
+#include "analysis/uses/kernel_graph.h"
 #include "tests/analysis/emitters_test_util.h"
 
 namespace ixa::testing {
@@ -329,6 +330,70 @@ TEST_CASE("reduction plan: side outputs and parameters, brute force",
     CHECK(pp.maps[0] == *c.hero_operand_maps[0]);
     CheckWritesEachOnce(pp.maps[0], {6, 64});
   }
+}
+
+// A producer fusion holding a row reduction and a consumer fusion holding
+// the rest of its epilogue: the pair, asked as one fusion, is a reduction
+// whichever of the two holds the epilogue's instructions.
+TEST_CASE("reduction plan: a producer/consumer pair split around the epilogue",
+          "[emitters][reduction]") {
+  const std::string reducer =
+      "add { a = f32[] parameter(0)\n b = f32[] parameter(1)\n"
+      " ROOT s = f32[] add(a, b) }\n";
+  const std::string entry =
+      "ENTRY e {\n a = f32[128,1024] parameter(0)\n"
+      " prod = f32[128] fusion(a), kind=kInput, calls=fp\n"
+      " ROOT cons = f32[128] fusion(prod), kind=kLoop, calls=fc\n}";
+  const std::string reduce =
+      " p = f32[128,1024] parameter(0)\n z = f32[] constant(0)\n";
+  struct Split {
+    const char* what;
+    std::string producer, consumer;
+  };
+  const Split splits[] = {
+      {"epilogue in the consumer",
+       "fp {\n" + reduce +
+           " ROOT r = f32[128] reduce(p, z), dimensions={1}, to_apply=add\n}\n",
+       "fc {\n q = f32[128] parameter(0)\n n = f32[128] negate(q)\n"
+       " ROOT e = f32[128] exponential(n)\n}\n"},
+      {"epilogue in both",
+       "fp {\n" + reduce +
+           " r = f32[128] reduce(p, z), dimensions={1}, to_apply=add\n"
+           " ROOT n = f32[128] negate(r)\n}\n",
+       "fc {\n q = f32[128] parameter(0)\n"
+       " ROOT e = f32[128] exponential(q)\n}\n"},
+      {"epilogue in the producer",
+       "fp {\n" + reduce +
+           " r = f32[128] reduce(p, z), dimensions={1}, to_apply=add\n"
+           " n = f32[128] negate(r)\n ROOT e = f32[128] exponential(n)\n}\n",
+       "fc {\n q = f32[128] parameter(0)\n"
+       " ROOT c = f32[128] copy(q)\n}\n"},
+  };
+  for (const Split& split : splits) {
+    INFO(split.what);
+    auto module = ParseOrDie("HloModule m\n" + reducer + split.producer +
+                             split.consumer + entry);
+    auto group = RegionOfEntryInstructions(*module, {"prod", "cons"});
+    REQUIRE(group.ok());
+    REQUIRE(group->flat != nullptr);
+    CHECK(group->region.root->name == "cons");
+    REQUIRE(group->region.parameters.size() == 1);
+    CHECK(group->region.parameters[0]->name == "a");
+    ExprContext ctx;
+    auto plan = ComputeEmitterPlan(group->region, *hw::FindDevice("h100"),
+                                   PlanOptions{}, &ctx);
+    REQUIRE(plan.ok());
+    CHECK(plan->kind == EmitterKind::kReduction);
+    CHECK(*plan->reduction_kind == ReductionKind::kRow);
+  }
+  // Without a listed fusion nothing is inlined.
+  auto plain = ParseOrDie(
+      "HloModule m\nENTRY e {\n a = f32[8] parameter(0)\n"
+      " n = f32[8] negate(a)\n ROOT x = f32[8] exponential(n)\n}");
+  auto group = RegionOfEntryInstructions(*plain, {"n", "x"});
+  REQUIRE(group.ok());
+  CHECK(group->flat == nullptr);
+  CHECK(group->region.members.size() == 2);
 }
 
 }  // namespace
