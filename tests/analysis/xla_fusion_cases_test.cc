@@ -711,5 +711,54 @@ TEST_CASE("runtime variables: an iota behind a nested fusion's parameter",
   CHECK(m.rt_vars()[0].producer == "p1");  // the outer parameter
 }
 
+// A dot fusion nested in a dynamic-update-slice fusion: each dot operand
+// keeps its own map (one parameter read as both operands has two), and
+// the buffer updated in place is read through both the DUS operand and
+// the dot.
+TEST_CASE("fusions: a dot fusion nested in a dynamic-update-slice fusion",
+          "[xla][fusion]") {
+  ExprContext ctx;
+  const std::string dot =
+      "dc {\n q0 = f32[8,8] parameter(0)\n q1 = f32[8,8] parameter(1)\n"
+      " ROOT d = f32[8,8] dot(q0, q1), lhs_contracting_dims={1},"
+      " rhs_contracting_dims={0}\n}\n";
+  const std::string entry =
+      "buf = f32[8,8] parameter(0)\nw = f32[8,8] parameter(1)\n"
+      "i = s32[] parameter(2)\n"
+      "ROOT fu = f32[8,8] fusion(buf, w, i), kind=kLoop, calls=f";
+  const std::string d = "domain: d0 in [0, 7], d1 in [0, 7]";
+  // w is both operands of the dot: two maps.
+  auto same = FusionMaps(
+      Fusion(dot,
+             "p0 = f32[8,8] parameter(0)\np1 = f32[8,8] parameter(1)\n"
+             "p2 = s32[] parameter(2)\nz = s32[] constant(0)\n"
+             "d = f32[8,8] fusion(p1, p1), kind=kOutput, calls=dc\n"
+             "ROOT u = f32[8,8] dynamic-update-slice(p0, d, z, z)",
+             entry),
+      &ctx);
+  ExpectMaps(same[0], {"(d0, d1) -> (d0, d1), " + d}, &ctx);
+  ExpectMaps(same[1],
+             {"(d0, d1)[s0] -> (d0, s0), " + d + ", s0 in [0, 7]",
+              "(d0, d1)[s0] -> (s0, d1), " + d + ", s0 in [0, 7]"},
+             &ctx);
+  // The buffer feeds the dot too, and half the product is written at a
+  // runtime row offset: the buffer has its identity map and the dot's.
+  auto in_place = FusionMaps(
+      Fusion(dot,
+             "p0 = f32[8,8] parameter(0)\np1 = f32[8,8] parameter(1)\n"
+             "p2 = s32[] parameter(2)\nz = s32[] constant(0)\n"
+             "d = f32[8,8] fusion(p0, p1), kind=kOutput, calls=dc\n"
+             "s = f32[4,8] slice(d), slice={[0:4],[0:8]}\n"
+             "ROOT u = f32[8,8] dynamic-update-slice(p0, s, p2, z)",
+             entry),
+      &ctx);
+  const std::string rt = ", s0 in [0, 7], rt0 in [0, 4], d0 - rt0 in [0, 3]";
+  ExpectMaps(in_place[0],
+             {"(d0, d1) -> (d0, d1), " + d,
+              "(d0, d1)[s0]{rt0} -> (d0 - rt0, s0), " + d + rt},
+             &ctx);
+  ExpectMaps(in_place[1], {"(d0, d1)[s0]{rt0} -> (s0, d1), " + d + rt}, &ctx);
+}
+
 }  // namespace
 }  // namespace ixa::testing
