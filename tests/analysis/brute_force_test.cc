@@ -8,7 +8,7 @@
 #include "tests/analysis/test_util.h"
 
 namespace ixa::testing {
-namespace {
+namespace IXA_UNITY_ID {
 
 using Element = std::pair<int, int64_t>;  // (parameter, linear index)
 

@@ -16,7 +16,7 @@
 #include "tests/analysis/emitters_test_util.h"
 
 namespace ixa {
-namespace {
+namespace IXA_UNITY_ID {
 
 struct Run {
   std::unique_ptr<hlo::Module> module;

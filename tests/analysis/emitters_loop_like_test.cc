@@ -7,7 +7,7 @@
 #include "tests/analysis/emitters_test_util.h"
 
 namespace ixa::testing {
-namespace {
+namespace IXA_UNITY_ID {
 
 // Every point of every map reads a distinct element, and together they
 // read each element of `dims` exactly once.

@@ -6,7 +6,7 @@
 #include "tests/analysis/emitters_test_util.h"
 
 namespace ixa::testing {
-namespace {
+namespace IXA_UNITY_ID {
 
 void CheckLaunch(const LaunchDimensions& l, std::array<int64_t, 3> threads,
                  std::array<int64_t, 3> blocks, int64_t unroll) {

@@ -10,7 +10,7 @@
 #include "tests/analysis/emitters_test_util.h"
 
 namespace ixa::testing {
-namespace {
+namespace IXA_UNITY_ID {
 
 std::string Reduce(const std::string& type, const std::string& in,
                    const std::string& out, const std::string& dims,

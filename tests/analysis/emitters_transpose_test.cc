@@ -8,7 +8,7 @@
 #include "tests/analysis/emitters_test_util.h"
 
 namespace ixa::testing {
-namespace {
+namespace IXA_UNITY_ID {
 
 void CheckTile(const EmitterPlan& plan, std::vector<int64_t> dims,
                int64_t bytes) {

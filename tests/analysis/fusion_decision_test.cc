@@ -8,7 +8,7 @@
 #include "tests/analysis/test_util.h"
 
 namespace ixa {
-namespace {
+namespace IXA_UNITY_ID {
 
 struct Decided {
   std::unique_ptr<hlo::Module> module;
@@ -171,7 +171,7 @@ TEST_CASE("fusion decision: bad requests", "[uses][decision]") {
 }  // namespace
 }  // namespace ixa
 namespace ixa {
-namespace {
+namespace IXA_UNITY_ID {
 
 FusionDecision DecideAll(const std::string& hlo, const char* producer,
                          CostModel model, const char* device = "h100") {

@@ -9,7 +9,7 @@
 #include "tests/analysis/test_util.h"
 
 namespace ixa::testing {
-namespace {
+namespace IXA_UNITY_ID {
 
 using fusion_internal::IdSet;
 using fusion_internal::MapId;

@@ -15,7 +15,7 @@
 #include "tests/analysis/test_util.h"
 
 namespace ixa::testing {
-namespace {
+namespace IXA_UNITY_ID {
 
 namespace fs = std::filesystem;
 

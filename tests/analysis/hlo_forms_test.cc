@@ -5,7 +5,7 @@
 #include "tests/analysis/test_util.h"
 
 namespace ixa::testing {
-namespace {
+namespace IXA_UNITY_ID {
 
 // The parse error of `text` (which must fail), with position.
 Error ParseFails(const std::string& text) {

@@ -5,7 +5,7 @@
 #include "tests/analysis/test_util.h"
 
 namespace ixa::testing {
-namespace {
+namespace IXA_UNITY_ID {
 
 Error ParseError(const std::string& text) {
   auto m = hlo::ParseHloModule(text);

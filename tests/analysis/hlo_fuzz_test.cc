@@ -10,7 +10,7 @@
 #include "tests/analysis/test_util.h"
 
 namespace ixa::testing {
-namespace {
+namespace IXA_UNITY_ID {
 
 const std::vector<std::string>& Examples() {
   static const auto* examples = new std::vector<std::string>{

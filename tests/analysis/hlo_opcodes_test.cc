@@ -8,7 +8,7 @@
 #include "tests/analysis/test_util.h"
 
 namespace ixa::testing {
-namespace {
+namespace IXA_UNITY_ID {
 
 Error ParseFailure(const std::string& text) {
   auto m = hlo::ParseHloModule(text);

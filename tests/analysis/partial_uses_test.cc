@@ -13,7 +13,7 @@
 #include "tests/analysis/emitters_test_util.h"
 
 namespace ixa::testing {
-namespace {
+namespace IXA_UNITY_ID {
 
 // p0 only reaches the root through a custom call; p1 and p2 through ops
 // with maps; p2 also feeds the custom call's sibling path.

@@ -9,7 +9,7 @@
 #include "tests/analysis/test_util.h"
 
 namespace ixa::testing {
-namespace {
+namespace IXA_UNITY_ID {
 
 // Parses text held in a buffer of exactly its size (no NUL after it), the
 // way the fuzzer passes its input, so that ASan sees any read past the end.

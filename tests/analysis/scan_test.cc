@@ -8,7 +8,7 @@
 #include "tests/analysis/test_util.h"
 
 namespace ixa::testing {
-namespace {
+namespace IXA_UNITY_ID {
 
 const char kStep[] =
     "HloModule m\n"

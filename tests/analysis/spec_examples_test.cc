@@ -6,7 +6,7 @@
 #include "tests/analysis/test_util.h"
 
 namespace ixa::testing {
-namespace {
+namespace IXA_UNITY_ID {
 
 const std::map<std::string, std::string>& Modules() {
   static const auto* modules = new std::map<std::string, std::string>{

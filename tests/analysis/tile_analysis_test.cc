@@ -10,7 +10,7 @@
 #include "tests/analysis/tile_test_util.h"
 
 namespace ixa::testing {
-namespace {
+namespace IXA_UNITY_ID {
 
 constexpr const char* kAdd = R"(
   add {
@@ -545,7 +545,7 @@ TEST_CASE("tile: input to output", "[tile][tile_analysis]") {
 }  // namespace ixa::testing
 
 namespace ixa::testing {
-namespace {
+namespace IXA_UNITY_ID {
 
 TEST_CASE("valid tilings: exactly the candidates whose tiles all hold",
           "[tile][tile_analysis]") {

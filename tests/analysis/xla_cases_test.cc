@@ -10,7 +10,7 @@
 #include "tests/analysis/test_util.h"
 
 namespace ixa::testing {
-namespace {
+namespace IXA_UNITY_ID {
 
 std::string WithMax(const std::string& entry) {
   return std::string("HloModule m\n") + kMax + "ENTRY e {\n" + entry + "\n}";

@@ -10,7 +10,7 @@
 #include "tests/analysis/test_util.h"
 
 namespace ixa {
-namespace {
+namespace IXA_UNITY_ID {
 
 using testing::ParseOrDie;
 

@@ -8,7 +8,7 @@
 #include "tests/analysis/test_util.h"
 
 namespace ixa::testing {
-namespace {
+namespace IXA_UNITY_ID {
 
 int DivModNodes(const IndexingMap& m) {
   int n = 0;

@@ -12,7 +12,7 @@
 #include "tests/analysis/test_util.h"
 
 namespace ixa::testing {
-namespace {
+namespace IXA_UNITY_ID {
 
 struct Expected {
   std::vector<std::string> offsets, sizes, strides;

@@ -8,7 +8,7 @@
 #include "core/text.h"
 
 namespace ixa {
-namespace {
+namespace IXA_UNITY_ID {
 
 IndexingMap Parse(const std::string& text, ExprContext* ctx) {
   auto m = ParseIndexingMap(text, ctx);

@@ -10,38 +10,38 @@
 #include "core/int_math.h"
 
 namespace ixa {
-namespace {
+namespace IXA_UNITY_ID {
 
-constexpr int64_t kMin = kInt64Min;
-constexpr int64_t kMax = kInt64Max;
+constexpr int64_t kLowest = kInt64Min;
+constexpr int64_t kHighest = kInt64Max;
 
 TEST_CASE("interval saturation at the int64 limits", "[interval]") {
-  CHECK(Interval{0, kMax} + Interval{kMin, 0} == Interval{kMin, kMax});
+  CHECK(Interval{0, kHighest} + Interval{kLowest, 0} == Interval{kLowest, kHighest});
   const int64_t k = (int64_t{1} << 32) - 1;
-  CHECK(Interval{42, k} * Interval{42, k} == Interval{1764, kMax});
-  CHECK(Interval{kMax - 1, kMax} + Interval{1, 5} == Interval{kMax, kMax});
-  CHECK(Interval{kMin, kMin + 1} + Interval{-5, -1} == Interval{kMin, kMin});
-  CHECK(Interval{kMin, 0} - Interval{1, 1} == Interval{kMin, -1});
-  CHECK(Interval{0, kMax} - Interval{-1, 0} == Interval{0, kMax});
-  CHECK(-Interval{kMin, 0} == Interval{0, kMax});
-  CHECK(-Interval{kMin, kMin} == Interval{kMax, kMax});
-  CHECK(Interval{kMin, kMin} * Interval{-1, -1} == Interval{kMax, kMax});
-  CHECK(Interval{kMin, kMax} * Interval{-1, 1} == Interval{kMin, kMax});
-  CHECK(Interval{kMin, -1} * Interval{2, 3} == Interval{kMin, -2});
-  CHECK(Interval{-3, kMax} * Interval{-2, -2} == Interval{kMin, 6});
-  CHECK(Interval{0, 0} * Interval{kMin, kMax} == Interval{0, 0});
+  CHECK(Interval{42, k} * Interval{42, k} == Interval{1764, kHighest});
+  CHECK(Interval{kHighest - 1, kHighest} + Interval{1, 5} == Interval{kHighest, kHighest});
+  CHECK(Interval{kLowest, kLowest + 1} + Interval{-5, -1} == Interval{kLowest, kLowest});
+  CHECK(Interval{kLowest, 0} - Interval{1, 1} == Interval{kLowest, -1});
+  CHECK(Interval{0, kHighest} - Interval{-1, 0} == Interval{0, kHighest});
+  CHECK(-Interval{kLowest, 0} == Interval{0, kHighest});
+  CHECK(-Interval{kLowest, kLowest} == Interval{kHighest, kHighest});
+  CHECK(Interval{kLowest, kLowest} * Interval{-1, -1} == Interval{kHighest, kHighest});
+  CHECK(Interval{kLowest, kHighest} * Interval{-1, 1} == Interval{kLowest, kHighest});
+  CHECK(Interval{kLowest, -1} * Interval{2, 3} == Interval{kLowest, -2});
+  CHECK(Interval{-3, kHighest} * Interval{-2, -2} == Interval{kLowest, 6});
+  CHECK(Interval{0, 0} * Interval{kLowest, kHighest} == Interval{0, 0});
   // INT64_MIN floordiv -1 is 2^63: saturates instead of trapping.
-  CHECK(Interval{kMin, kMin}.FloorDiv(Interval{-1, -1}) ==
-        Interval{kMax, kMax});
+  CHECK(Interval{kLowest, kLowest}.FloorDiv(Interval{-1, -1}) ==
+        Interval{kHighest, kHighest});
   // Unbounded ends stay unbounded through division (XLA's saturate_div).
-  CHECK(Interval{kMin, kMax}.FloorDiv(Interval{2, 2}) == Interval::Full());
-  CHECK(Interval{kMin, kMax}.Mod(Interval{8, 8}) == Interval{0, 7});
-  CHECK(Interval{kMin, kMax}.Mod(Interval{-8, -8}) == Interval{-7, 0});
-  CHECK(Interval{kMin, kMin}.Mod(Interval{-1, -1}) == Interval{0, 0});
-  CHECK(Interval::Full().Size() == kMax);
-  CHECK(Interval{kMin, -1}.Size() == kMax);
-  CHECK(Interval{kMin + 1, -1}.Size() == kMax);
-  CHECK(Interval{kMin + 2, -1}.Size() == kMax - 1);
+  CHECK(Interval{kLowest, kHighest}.FloorDiv(Interval{2, 2}) == Interval::Full());
+  CHECK(Interval{kLowest, kHighest}.Mod(Interval{8, 8}) == Interval{0, 7});
+  CHECK(Interval{kLowest, kHighest}.Mod(Interval{-8, -8}) == Interval{-7, 0});
+  CHECK(Interval{kLowest, kLowest}.Mod(Interval{-1, -1}) == Interval{0, 0});
+  CHECK(Interval::Full().Size() == kHighest);
+  CHECK(Interval{kLowest, -1}.Size() == kHighest);
+  CHECK(Interval{kLowest + 1, -1}.Size() == kHighest);
+  CHECK(Interval{kLowest + 2, -1}.Size() == kHighest - 1);
   CHECK(Interval::Empty().Size() == 0);
 }
 
@@ -50,37 +50,37 @@ TEST_CASE("interval saturation at the int64 limits", "[interval]") {
 // still gives a sound interval in the other direction.
 TEST_CASE("interval limits are infinities, as in XLA", "[interval]") {
   // Adding a real value to an unbounded end once gave -9223372036854775708.
-  CHECK(Interval{100, kMax} + Interval{kMin, kMax} == Interval::Full());
-  CHECK(Interval{kMin, -100} + Interval{5, 7} == Interval{kMin, -93});
-  CHECK(Interval{100, kMax} + Interval{-7, -5} == Interval{93, kMax});
-  CHECK(Interval{kMin, kMax} + Interval{1, 1} == Interval::Full());
-  CHECK(Interval{kMin, kMax} - Interval{1, 1} == Interval::Full());
-  CHECK(Interval{100, kMax} - Interval{kMin, 0} == Interval{100, kMax});
+  CHECK(Interval{100, kHighest} + Interval{kLowest, kHighest} == Interval::Full());
+  CHECK(Interval{kLowest, -100} + Interval{5, 7} == Interval{kLowest, -93});
+  CHECK(Interval{100, kHighest} + Interval{-7, -5} == Interval{93, kHighest});
+  CHECK(Interval{kLowest, kHighest} + Interval{1, 1} == Interval::Full());
+  CHECK(Interval{kLowest, kHighest} - Interval{1, 1} == Interval::Full());
+  CHECK(Interval{100, kHighest} - Interval{kLowest, 0} == Interval{100, kHighest});
   // -INT64_MAX from a product saturates to INT64_MIN (+inf * -1 = -inf).
-  CHECK(Interval{0, kMax} * Interval{-1, -1} == Interval{kMin, 0});
-  CHECK(Interval{kMax, kMax} * Interval{-1, -1} ==
-        Interval{kMin, kMin + 1});  // MAX as a real value: MIN + 1 kept above
-  CHECK(Interval{kMin, 0} * Interval{-1, -1} == Interval{0, kMax});
-  CHECK(Interval{kMin, 5} * Interval{3, 3} == Interval{kMin, 15});
-  CHECK(Interval{-5, kMax} * Interval{-3, -3} == Interval{kMin, 15});
-  CHECK(Interval{kMin, kMax} * Interval{0, 0} == Interval{0, 0});
-  CHECK(Interval{kMin, kMax} * Interval{2, 3} == Interval::Full());
-  CHECK(-Interval{0, kMax} == Interval{kMin, 0});
-  CHECK(-Interval{kMin, 0} == Interval{0, kMax});
+  CHECK(Interval{0, kHighest} * Interval{-1, -1} == Interval{kLowest, 0});
+  CHECK(Interval{kHighest, kHighest} * Interval{-1, -1} ==
+        Interval{kLowest, kLowest + 1});  // MAX as a real value: MIN + 1 kept above
+  CHECK(Interval{kLowest, 0} * Interval{-1, -1} == Interval{0, kHighest});
+  CHECK(Interval{kLowest, 5} * Interval{3, 3} == Interval{kLowest, 15});
+  CHECK(Interval{-5, kHighest} * Interval{-3, -3} == Interval{kLowest, 15});
+  CHECK(Interval{kLowest, kHighest} * Interval{0, 0} == Interval{0, 0});
+  CHECK(Interval{kLowest, kHighest} * Interval{2, 3} == Interval::Full());
+  CHECK(-Interval{0, kHighest} == Interval{kLowest, 0});
+  CHECK(-Interval{kLowest, 0} == Interval{0, kHighest});
   // Division keeps the unbounded end; the finite end is exact.
-  CHECK(Interval{kMin, 9}.FloorDiv(Interval{2, 2}) == Interval{kMin, 4});
-  CHECK(Interval{-9, kMax}.FloorDiv(Interval{2, 2}) == Interval{-5, kMax});
-  CHECK(Interval{-9, kMax}.FloorDiv(Interval{-2, -2}) == Interval{kMin, 4});
-  CHECK(Interval{kMin, 9}.CeilDiv(Interval{2, 2}) == Interval{kMin, 5});
+  CHECK(Interval{kLowest, 9}.FloorDiv(Interval{2, 2}) == Interval{kLowest, 4});
+  CHECK(Interval{-9, kHighest}.FloorDiv(Interval{2, 2}) == Interval{-5, kHighest});
+  CHECK(Interval{-9, kHighest}.FloorDiv(Interval{-2, -2}) == Interval{kLowest, 4});
+  CHECK(Interval{kLowest, 9}.CeilDiv(Interval{2, 2}) == Interval{kLowest, 5});
   // An unbounded end spans every period of a mod.
-  CHECK(Interval{kMax, kMax}.Mod(Interval{8, 8}) == Interval{0, 7});
-  CHECK(Interval{kMin, kMin}.Mod(Interval{8, 8}) == Interval{0, 7});
-  CHECK(Interval{100, kMax}.Mod(Interval{8, 8}) == Interval{0, 7});
-  CHECK(Interval{kMin, -100}.Mod(Interval{-8, -8}) == Interval{-7, 0});
+  CHECK(Interval{kHighest, kHighest}.Mod(Interval{8, 8}) == Interval{0, 7});
+  CHECK(Interval{kLowest, kLowest}.Mod(Interval{8, 8}) == Interval{0, 7});
+  CHECK(Interval{100, kHighest}.Mod(Interval{8, 8}) == Interval{0, 7});
+  CHECK(Interval{kLowest, -100}.Mod(Interval{-8, -8}) == Interval{-7, 0});
   // Sound for the limits as real values: every pointwise result near the
   // limits lies in the interval.
-  const int64_t edge[] = {kMin, kMin + 1, kMin + 2, -2,       -1,  0,
-                          1,    2,        kMax - 2, kMax - 1, kMax};
+  const int64_t edge[] = {kLowest, kLowest + 1, kLowest + 2, -2,       -1,  0,
+                          1,    2,        kHighest - 2, kHighest - 1, kHighest};
   for (int64_t a : edge) {
     for (int64_t b : edge) {
       Interval x = Interval::Point(a), y = Interval::Point(b);
@@ -110,7 +110,7 @@ TEST_CASE("interval comparison table", "[interval]") {
   CHECK(Interval{5, 5}.Eq(Interval{5, 5}) == O(true));
   CHECK(Interval{5, 5}.Ne(Interval{5, 5}) == O(false));
   CHECK(Interval{5, 6}.Eq(Interval{5, 6}) == O(std::nullopt));
-  CHECK(Interval{kMin, kMin}.Lt(Interval{kMax, kMax}) == O(true));
+  CHECK(Interval{kLowest, kLowest}.Lt(Interval{kHighest, kHighest}) == O(true));
 }
 
 TEST_CASE("interval set operations", "[interval]") {

@@ -8,7 +8,7 @@
 #include "tests/core/test_util.h"
 
 namespace ixa {
-namespace {
+namespace IXA_UNITY_ID {
 
 struct BadInput {
   std::string text;

@@ -7,7 +7,7 @@
 #include <vector>
 
 namespace ixa {
-namespace {
+namespace IXA_UNITY_ID {
 
 using Small = SmallVector<int64_t, 4>;
 

@@ -10,7 +10,7 @@
 #include "tests/core/test_util.h"
 
 namespace ixa {
-namespace {
+namespace IXA_UNITY_ID {
 
 using testing::MustParse;
 

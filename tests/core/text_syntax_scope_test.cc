@@ -5,7 +5,7 @@
 #include "core/text.h"
 
 namespace ixa {
-namespace {
+namespace IXA_UNITY_ID {
 
 TEST_CASE("ScopedTextSyntax sets the printer's default", "[text]") {
   ExprContext ctx;

@@ -12,7 +12,7 @@
 #include "tests/emit/emit_literal.h"
 
 namespace ixa::emit_test {
-namespace {
+namespace IXA_UNITY_ID {
 
 using Bytes = std::vector<uint8_t>;
 

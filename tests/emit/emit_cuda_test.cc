@@ -11,7 +11,7 @@
 #include "tests/emit/emit_many_outputs.h"
 
 namespace ixa::emit_test {
-namespace {
+namespace IXA_UNITY_ID {
 
 CheckCase Case(std::string label, std::string hlo, bool reassociates = false) {
   CheckCase c;

@@ -12,7 +12,7 @@
 #include "tests/emit/emit_literal.h"
 
 namespace ixa::emit_test {
-namespace {
+namespace IXA_UNITY_ID {
 
 std::unique_ptr<hlo::Module> Parse(const std::string& text) {
   auto m = hlo::ParseHloModule(text);
@@ -279,7 +279,7 @@ TEST_CASE("driver: nvcc compiles CUDA when present") {
 #include "tests/emit/emit_random_fusions.h"
 
 namespace ixa::emit_test {
-namespace {
+namespace IXA_UNITY_ID {
 
 std::vector<hlo::Shape> ParameterShapes(const hlo::Computation& c) {
   std::vector<hlo::Shape> shapes;

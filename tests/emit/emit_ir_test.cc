@@ -14,7 +14,7 @@
 #include "tests/emit/emit_driver.h"
 
 namespace ixa::emit {
-namespace {
+namespace IXA_UNITY_ID {
 
 using ir::Type;
 using ir::Val;

@@ -17,7 +17,7 @@
 #include "tests/emit/emit_harness.h"
 
 namespace ixa::emit_test {
-namespace {
+namespace IXA_UNITY_ID {
 
 Planner RealPlanner() {
   return [](const FusionRegion& r, ExprContext* ctx) {

@@ -19,7 +19,7 @@
 #include "tests/emit/emit_many_outputs.h"
 
 namespace ixa::emit_test {
-namespace {
+namespace IXA_UNITY_ID {
 
 // CTest's SKIP_RETURN_CODE for this test: without nvcc nothing is checked,
 // and the run says so rather than passing.

@@ -7,7 +7,7 @@
 #include "tests/emit/emit_harness.h"
 
 namespace ixa::emit_test {
-namespace {
+namespace IXA_UNITY_ID {
 
 void Expect(const CheckSummary& s) {
   for (const CaseReport& c : s.cases) {
@@ -57,7 +57,7 @@ TEST_CASE("pipeline: elementwise chains with a fixed loop plan",
 }  // namespace ixa::emit_test
 
 namespace ixa::emit_test {
-namespace {
+namespace IXA_UNITY_ID {
 
 TEST_CASE("pipeline: random loop fusions with a fixed loop plan",
           "[.][emit_pipeline]") {
@@ -81,7 +81,7 @@ TEST_CASE("pipeline: random loop fusions with a fixed loop plan",
 }  // namespace ixa::emit_test
 
 namespace ixa::emit_test {
-namespace {
+namespace IXA_UNITY_ID {
 
 // The loop-like emitters whose plans come from fixtures (h.6 maps).
 TEST_CASE(

@@ -12,7 +12,7 @@
 #include "tests/emit/emit_harness.h"
 
 namespace ixa::emit_test {
-namespace {
+namespace IXA_UNITY_ID {
 
 constexpr int kPerKind = 12;  // 9 kinds: 108 fusions
 

@@ -13,7 +13,7 @@
 #include "tests/emit/emit_interpreter.h"
 
 namespace ixa::emit_test {
-namespace {
+namespace IXA_UNITY_ID {
 
 std::string Reducer(const std::string& type, const std::string& op) {
   return "HloModule m\nred { a = " + type + "[] parameter(0)\n b = " + type +

@@ -10,7 +10,7 @@
 #include "hw/device.h"
 
 namespace ixa::emit_test {
-namespace {
+namespace IXA_UNITY_ID {
 
 // Plans and emits the default fusion of `text` in every target.
 std::vector<Result<emit::EmitResult>> EmitAllTargets(const std::string& text) {

@@ -35,7 +35,7 @@
 #endif
 
 namespace ixa::emit::pto {
-namespace {
+namespace IXA_UNITY_ID {
 
 namespace fs = std::filesystem;
 using hw::pto::Arch;

@@ -10,7 +10,7 @@
 #include "hw/pto.h"
 
 namespace ixa::emit::pto {
-namespace {
+namespace IXA_UNITY_ID {
 
 using hw::pto::Arch;
 

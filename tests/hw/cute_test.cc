@@ -8,7 +8,7 @@
 #include "core/enumerate.h"
 
 namespace ixa::hw::cute {
-namespace {
+namespace IXA_UNITY_ID {
 
 Layout L(const std::string& text) {
   auto l = ParseLayout(text);

@@ -6,7 +6,7 @@
 #include "core/text.h"
 
 namespace ixa::hw {
-namespace {
+namespace IXA_UNITY_ID {
 
 WarpAccess Run(const std::string& map_text, int64_t bytes,
                MemorySpace mem = MemorySpace::kGlobal,

@@ -11,7 +11,7 @@
 #include "core/text.h"
 
 namespace ixa::hw {
-namespace {
+namespace IXA_UNITY_ID {
 
 NestedLayout Seed() {
   auto l = MakeNestedLayout({2, 1}, {2, 4}, {1, 1}, {16, 4}, {1, 4}, {1, 0},

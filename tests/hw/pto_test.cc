@@ -8,7 +8,7 @@
 #include "core/enumerate.h"
 
 namespace ixa::hw::pto {
-namespace {
+namespace IXA_UNITY_ID {
 
 DType T(const char* name) { return *FindDType(name); }
 

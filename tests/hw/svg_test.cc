@@ -10,7 +10,7 @@
 #include <vector>
 
 namespace ixa::hw {
-namespace {
+namespace IXA_UNITY_ID {
 
 // A small XML well-formedness check: every tag closes in order, attribute
 // values are quoted, and only known entities appear.

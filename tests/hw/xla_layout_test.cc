@@ -10,7 +10,7 @@
 #include "core/text.h"
 
 namespace ixa::hw {
-namespace {
+namespace IXA_UNITY_ID {
 
 XlaShape Shape(const std::string& text) {
   auto s = ParseXlaShape(text);

@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 
 namespace ixa::simp {
-namespace {
+namespace IXA_UNITY_ID {
 
 TEST_CASE("box fit: affine and non-affine expressions") {
   ExprContext ctx;

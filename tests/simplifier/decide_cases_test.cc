@@ -7,7 +7,7 @@
 #include "simplifier/decide.h"
 
 namespace ixa {
-namespace {
+namespace IXA_UNITY_ID {
 
 IndexingMap Parse(ExprContext* ctx, const std::string& text) {
   auto m = ParseIndexingMap(text, ctx);

@@ -10,7 +10,7 @@
 #include "simplifier/decide.h"
 
 namespace ixa {
-namespace {
+namespace IXA_UNITY_ID {
 
 class Gen {
  public:

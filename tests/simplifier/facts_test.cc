@@ -7,7 +7,7 @@
 #include <vector>
 
 namespace ixa::simp {
-namespace {
+namespace IXA_UNITY_ID {
 
 const std::vector<int64_t>& EdgeValues() {
   static const std::vector<int64_t> values = {kInt64Min,

@@ -20,7 +20,7 @@
 #include "tests/simplifier/test_util.h"
 
 namespace ixa {
-namespace {
+namespace IXA_UNITY_ID {
 
 using testing::ParseOrDie;
 

@@ -16,7 +16,7 @@
 #include "simplifier/rule_registry.h"
 
 namespace ixa {
-namespace {
+namespace IXA_UNITY_ID {
 
 struct Instance {
   std::vector<Interval> dims;

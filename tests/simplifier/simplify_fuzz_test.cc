@@ -5,7 +5,7 @@
 #include "tests/simplifier/fuzz_lib.h"
 
 namespace ixa {
-namespace {
+namespace IXA_UNITY_ID {
 
 TEST_CASE("simplifier fuzz: 20000 random maps", "[simplify][fuzz]") {
   fuzz::FuzzStats stats = fuzz::RunFuzz(/*seed=*/20240601, /*count=*/20000);

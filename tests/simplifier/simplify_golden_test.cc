@@ -8,7 +8,7 @@
 #include "tests/simplifier/test_util.h"
 
 namespace ixa {
-namespace {
+namespace IXA_UNITY_ID {
 
 using testing::Canonical;
 using testing::ParseOrDie;
