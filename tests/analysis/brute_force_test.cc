@@ -804,5 +804,5 @@ TEST_CASE("brute force: init parameters get the reducer's identity",
   CHECK(params[4].data == std::vector<int64_t>{5});  // not an init
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::testing

@@ -661,5 +661,5 @@ TEST_CASE("fusion cost: coverage counts equal the thread maps' images",
   }
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa

@@ -102,5 +102,5 @@ TEST_CASE("collectives: all-to-all names the source among every rank",
   ExpectText(*t->replica_maps[0].begin(), "(d0) -> (1), domain: d0 in [0, 3]");
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::testing

@@ -255,5 +255,5 @@ TEST_CASE("input slices plan: selection and brute force",
   CheckParametersFollowOutputs(p);
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::testing

@@ -280,5 +280,5 @@ TEST_CASE("loop plan: devices without a launch model are refused",
   CHECK(plan.error().code == ErrorCode::kInvalidArgument);
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::testing

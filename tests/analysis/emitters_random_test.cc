@@ -131,5 +131,5 @@ TEST_CASE("emitter plans: random small fusions", "[emitters][random]") {
   CHECK(kinds.size() >= 5);
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::testing

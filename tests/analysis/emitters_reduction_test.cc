@@ -396,5 +396,5 @@ TEST_CASE("reduction plan: a producer/consumer pair split around the epilogue",
   CHECK(group->region.members.size() == 2);
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::testing

@@ -265,5 +265,5 @@ TEST_CASE("transpose plan: side outputs and epilogue operands",
   CHECK(p.plan.kind == EmitterKind::kLoop);
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::testing

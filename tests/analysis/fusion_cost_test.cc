@@ -272,5 +272,5 @@ TEST_CASE("fusion cost: bytes of fractional uses", "[uses][cost][fixes]") {
   CHECK(Operand(ixa, "p1").bytes_net == 0);
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa

@@ -168,7 +168,7 @@ TEST_CASE("fusion decision: bad requests", "[uses][decision]") {
   CHECK(d.error().code == ErrorCode::kInvalidArgument);
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa
 namespace ixa {
 namespace IXA_UNITY_ID {
@@ -477,5 +477,5 @@ TEST_CASE("fusion decision: a bitcast user keeps the producer alive (ixa)",
   CHECK(xla.fused_kernels == 2);
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa

@@ -291,5 +291,5 @@ ENTRY e {
         "(d0, d1) -> (d0, d1), domain: d0 in [0, 3], d1 in [0, 3]");
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::testing

@@ -251,5 +251,5 @@ TEST_CASE("fusion plan: what XLA would do", "[uses][plan]") {
   CHECK_FALSE(plan->steps[0].priority_us);
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa

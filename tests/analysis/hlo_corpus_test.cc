@@ -412,5 +412,5 @@ TEST_CASE("hlo corpus: mutated modules fail cleanly", "[hlo][corpus]") {
   }
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::testing

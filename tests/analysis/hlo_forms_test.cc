@@ -435,5 +435,5 @@ TEST_CASE("limits: 100,000-deep input is refused quickly", "[hlo][limits]") {
   CHECK(e.message.find("call each other deeper than 64") != std::string::npos);
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::testing

@@ -352,5 +352,5 @@ TEST_CASE("partition: docs/emitters.md examples", "[partition]") {
     ROOT c = f32[8] add(a, b))") == V{{"c", {"e", "a", "b", "c"}}});
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::testing

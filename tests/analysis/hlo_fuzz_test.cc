@@ -272,5 +272,5 @@ TEST_CASE("hlo fuzz: duplicated, dropped and swapped lines", "[hlo][fuzz]") {
   CHECK(g_rejected > 0);
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::testing

@@ -161,5 +161,5 @@ TEST_CASE("HLO opcodes: every opcode of the table reads", "[hlo]") {
   CHECK(complete >= 100);
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::testing

@@ -245,5 +245,5 @@ TEST_CASE("ixa model: a scatter is charged its updates", "[uses][ixa]") {
   CHECK_FALSE(Note(cost, "a scatter updates its operand in place").empty());
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa

@@ -352,5 +352,5 @@ ENTRY e {
   CHECK(c->recompute_factor == 1.0);
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::testing

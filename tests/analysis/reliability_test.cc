@@ -251,5 +251,5 @@ TEST_CASE("fusion input_to_output indexing from an empty tuple parameter",
   CHECK((*forward)[0].empty());
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::testing

@@ -235,5 +235,5 @@ TEST_CASE("scan: bad instructions are invalid_argument", "[analysis][scan]") {
   }
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::testing

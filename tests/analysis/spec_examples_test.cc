@@ -548,5 +548,5 @@ TEST_CASE("runtime variables name their producers", "[indexing][spec]") {
   CHECK(upd.rt_vars()[1].producer == "of2");
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::testing

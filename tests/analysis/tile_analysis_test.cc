@@ -541,7 +541,7 @@ TEST_CASE("tile: input to output", "[tile][tile_analysis]") {
   CHECK(count.blocks > 0);
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::testing
 
 namespace ixa::testing {
@@ -583,5 +583,5 @@ TEST_CASE("valid tilings: exactly the candidates whose tiles all hold",
   CHECK(few->count == valid->count);
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::testing

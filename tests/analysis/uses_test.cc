@@ -410,5 +410,5 @@ TEST_CASE("tile: maps with constraints are not tiles", "[uses][tile]") {
   CHECK((*tiles)[0].unsupported.find("constraints") != std::string::npos);
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa

@@ -736,5 +736,5 @@ TEST_CASE("xla: fusion with a nested fusion computation", "[xla]") {
   ExpectMap(Single(InToOut(hlo, 0, &ctx)[0]), id, &ctx);
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::testing

@@ -384,5 +384,5 @@ TEST_CASE("xla model: read time formula", "[uses][xla]") {
         Approx(3000 / (2 * kH100PerBlock)).epsilon(1e-6));
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa

@@ -760,5 +760,5 @@ TEST_CASE("fusions: a dot fusion nested in a dynamic-update-slice fusion",
   ExpectMaps(in_place[1], {"(d0, d1)[s0]{rt0} -> (s0, d1), " + d + rt}, &ctx);
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::testing

@@ -344,5 +344,5 @@ TEST_CASE("XLA symbolic_tile_test", "[xla][tile]") {
   }
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::testing

@@ -227,5 +227,5 @@ TEST_CASE("a divisor that composition turns into 0 is an error", "[compose]") {
   CheckComposition(two, second, *composed);
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa

@@ -111,5 +111,5 @@ TEST_CASE("converting range variables keeps every value", "[rewrite][random]") {
   }
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa

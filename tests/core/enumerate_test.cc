@@ -197,5 +197,5 @@ TEST_CASE("enumeration reports evaluation errors", "[enumerate]") {
   CHECK(r.error().code == ErrorCode::kInvalidArgument);
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa

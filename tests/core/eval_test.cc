@@ -296,5 +296,5 @@ TEST_CASE("InDomain with constraint values past int64", "[eval]") {
   CHECK_FALSE(m.InDomain(zero, none).ok());
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa

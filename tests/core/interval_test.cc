@@ -16,17 +16,22 @@ constexpr int64_t kLowest = kInt64Min;
 constexpr int64_t kHighest = kInt64Max;
 
 TEST_CASE("interval saturation at the int64 limits", "[interval]") {
-  CHECK(Interval{0, kHighest} + Interval{kLowest, 0} == Interval{kLowest, kHighest});
+  CHECK(Interval{0, kHighest} + Interval{kLowest, 0} ==
+        Interval{kLowest, kHighest});
   const int64_t k = (int64_t{1} << 32) - 1;
   CHECK(Interval{42, k} * Interval{42, k} == Interval{1764, kHighest});
-  CHECK(Interval{kHighest - 1, kHighest} + Interval{1, 5} == Interval{kHighest, kHighest});
-  CHECK(Interval{kLowest, kLowest + 1} + Interval{-5, -1} == Interval{kLowest, kLowest});
+  CHECK(Interval{kHighest - 1, kHighest} + Interval{1, 5} ==
+        Interval{kHighest, kHighest});
+  CHECK(Interval{kLowest, kLowest + 1} + Interval{-5, -1} ==
+        Interval{kLowest, kLowest});
   CHECK(Interval{kLowest, 0} - Interval{1, 1} == Interval{kLowest, -1});
   CHECK(Interval{0, kHighest} - Interval{-1, 0} == Interval{0, kHighest});
   CHECK(-Interval{kLowest, 0} == Interval{0, kHighest});
   CHECK(-Interval{kLowest, kLowest} == Interval{kHighest, kHighest});
-  CHECK(Interval{kLowest, kLowest} * Interval{-1, -1} == Interval{kHighest, kHighest});
-  CHECK(Interval{kLowest, kHighest} * Interval{-1, 1} == Interval{kLowest, kHighest});
+  CHECK(Interval{kLowest, kLowest} * Interval{-1, -1} ==
+        Interval{kHighest, kHighest});
+  CHECK(Interval{kLowest, kHighest} * Interval{-1, 1} ==
+        Interval{kLowest, kHighest});
   CHECK(Interval{kLowest, -1} * Interval{2, 3} == Interval{kLowest, -2});
   CHECK(Interval{-3, kHighest} * Interval{-2, -2} == Interval{kLowest, 6});
   CHECK(Interval{0, 0} * Interval{kLowest, kHighest} == Interval{0, 0});
@@ -34,7 +39,8 @@ TEST_CASE("interval saturation at the int64 limits", "[interval]") {
   CHECK(Interval{kLowest, kLowest}.FloorDiv(Interval{-1, -1}) ==
         Interval{kHighest, kHighest});
   // Unbounded ends stay unbounded through division (XLA's saturate_div).
-  CHECK(Interval{kLowest, kHighest}.FloorDiv(Interval{2, 2}) == Interval::Full());
+  CHECK(Interval{kLowest, kHighest}.FloorDiv(Interval{2, 2}) ==
+        Interval::Full());
   CHECK(Interval{kLowest, kHighest}.Mod(Interval{8, 8}) == Interval{0, 7});
   CHECK(Interval{kLowest, kHighest}.Mod(Interval{-8, -8}) == Interval{-7, 0});
   CHECK(Interval{kLowest, kLowest}.Mod(Interval{-1, -1}) == Interval{0, 0});
@@ -50,16 +56,19 @@ TEST_CASE("interval saturation at the int64 limits", "[interval]") {
 // still gives a sound interval in the other direction.
 TEST_CASE("interval limits are infinities, as in XLA", "[interval]") {
   // Adding a real value to an unbounded end once gave -9223372036854775708.
-  CHECK(Interval{100, kHighest} + Interval{kLowest, kHighest} == Interval::Full());
+  CHECK(Interval{100, kHighest} + Interval{kLowest, kHighest} ==
+        Interval::Full());
   CHECK(Interval{kLowest, -100} + Interval{5, 7} == Interval{kLowest, -93});
   CHECK(Interval{100, kHighest} + Interval{-7, -5} == Interval{93, kHighest});
   CHECK(Interval{kLowest, kHighest} + Interval{1, 1} == Interval::Full());
   CHECK(Interval{kLowest, kHighest} - Interval{1, 1} == Interval::Full());
-  CHECK(Interval{100, kHighest} - Interval{kLowest, 0} == Interval{100, kHighest});
+  CHECK(Interval{100, kHighest} - Interval{kLowest, 0} ==
+        Interval{100, kHighest});
   // -INT64_MAX from a product saturates to INT64_MIN (+inf * -1 = -inf).
   CHECK(Interval{0, kHighest} * Interval{-1, -1} == Interval{kLowest, 0});
   CHECK(Interval{kHighest, kHighest} * Interval{-1, -1} ==
-        Interval{kLowest, kLowest + 1});  // MAX as a real value: MIN + 1 kept above
+        Interval{kLowest,
+                 kLowest + 1});  // MAX as a real value: MIN + 1 kept above
   CHECK(Interval{kLowest, 0} * Interval{-1, -1} == Interval{0, kHighest});
   CHECK(Interval{kLowest, 5} * Interval{3, 3} == Interval{kLowest, 15});
   CHECK(Interval{-5, kHighest} * Interval{-3, -3} == Interval{kLowest, 15});
@@ -69,8 +78,10 @@ TEST_CASE("interval limits are infinities, as in XLA", "[interval]") {
   CHECK(-Interval{kLowest, 0} == Interval{0, kHighest});
   // Division keeps the unbounded end; the finite end is exact.
   CHECK(Interval{kLowest, 9}.FloorDiv(Interval{2, 2}) == Interval{kLowest, 4});
-  CHECK(Interval{-9, kHighest}.FloorDiv(Interval{2, 2}) == Interval{-5, kHighest});
-  CHECK(Interval{-9, kHighest}.FloorDiv(Interval{-2, -2}) == Interval{kLowest, 4});
+  CHECK(Interval{-9, kHighest}.FloorDiv(Interval{2, 2}) ==
+        Interval{-5, kHighest});
+  CHECK(Interval{-9, kHighest}.FloorDiv(Interval{-2, -2}) ==
+        Interval{kLowest, 4});
   CHECK(Interval{kLowest, 9}.CeilDiv(Interval{2, 2}) == Interval{kLowest, 5});
   // An unbounded end spans every period of a mod.
   CHECK(Interval{kHighest, kHighest}.Mod(Interval{8, 8}) == Interval{0, 7});
@@ -79,8 +90,9 @@ TEST_CASE("interval limits are infinities, as in XLA", "[interval]") {
   CHECK(Interval{kLowest, -100}.Mod(Interval{-8, -8}) == Interval{-7, 0});
   // Sound for the limits as real values: every pointwise result near the
   // limits lies in the interval.
-  const int64_t edge[] = {kLowest, kLowest + 1, kLowest + 2, -2,       -1,  0,
-                          1,    2,        kHighest - 2, kHighest - 1, kHighest};
+  const int64_t edge[] = {
+      kLowest, kLowest + 1, kLowest + 2,  -2,           -1,      0,
+      1,       2,           kHighest - 2, kHighest - 1, kHighest};
   for (int64_t a : edge) {
     for (int64_t b : edge) {
       Interval x = Interval::Point(a), y = Interval::Point(b);
@@ -244,5 +256,5 @@ TEST_CASE("interval division by intervals spanning zero", "[interval]") {
   CHECK(Interval{-7, -7}.CeilDiv(Interval{2, 2}) == Interval{-3, -3});
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa

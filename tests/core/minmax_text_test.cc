@@ -324,5 +324,5 @@ TEST_CASE("variables named like domain keywords round-trip", "[text]") {
   CHECK_FALSE(ParseIndexingMap("(d0) -> (d0), domain: KNOWN", &ctx).ok());
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa

@@ -228,5 +228,5 @@ TEST_CASE("very deep operator chains", "[deep]") {
   }
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa

@@ -95,5 +95,5 @@ TEST_CASE("maps of many short pieces print exactly", "[print]") {
         "(d0, d1) -> (d0)" + bounds + sorted);
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa

@@ -86,5 +86,5 @@ TEST_CASE("sums of constants that overflowed print back the same", "[print]") {
         "() -> (9223372036854775807 * 2 + -2 * -4611686018427387904)");
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa

@@ -210,5 +210,5 @@ TEST_CASE("StackNearlyExhausted answers before the stack ends",
   CHECK_FALSE(StackNearlyExhausted());
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa

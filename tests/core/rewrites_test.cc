@@ -247,5 +247,5 @@ TEST_CASE("map rewrites preserve the image on random maps",
   CHECK(rescaled > 100);
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa

@@ -49,5 +49,5 @@ TEST_CASE("small vector: ordering and equality as std::vector's") {
   }
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa

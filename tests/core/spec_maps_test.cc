@@ -501,5 +501,5 @@ TEST_CASE("random expression trees round-trip", "[text][random]") {
   }
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa

@@ -42,5 +42,5 @@ TEST_CASE("ScopedTextSyntax sets the printer's default", "[text]") {
   CHECK(PrintIndexingMap(*map) == affine_map);
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa

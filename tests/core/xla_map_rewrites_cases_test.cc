@@ -329,5 +329,5 @@ TEST_CASE("XLA interval_test: arithmetic", "[interval][xla]") {
   CHECK(Interval{15, 15}.Ne(Interval{16, 16}) == O(true));
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa

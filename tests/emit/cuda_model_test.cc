@@ -438,5 +438,5 @@ TEST_CASE("cuda model: 16-bit conversions round to nearest even",
   CHECK(wrong == 0);
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::emit_test

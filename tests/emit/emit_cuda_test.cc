@@ -256,5 +256,5 @@ TEST_CASE("cuda: f16 and bf16 round through the hardware conversions",
   }
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::emit_test

@@ -273,7 +273,7 @@ TEST_CASE("driver: nvcc compiles CUDA when present") {
   CHECK_FALSE(errors[1].empty());
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::emit_test
 
 #include "tests/emit/emit_random_fusions.h"
@@ -306,5 +306,5 @@ TEST_CASE("random fusions parse and interpret, deterministically") {
   }
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::emit_test

@@ -179,5 +179,5 @@ TEST_CASE("flattening composes the layout map after the index chain") {
   CHECK(m.buffers[0].physical_elements == 24);
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::emit

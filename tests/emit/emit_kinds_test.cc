@@ -496,5 +496,5 @@ TEST_CASE(
   CHECK(smem.error().message.find("shared memory") != std::string::npos);
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::emit_test

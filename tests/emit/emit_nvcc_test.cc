@@ -186,5 +186,5 @@ TEST_CASE("PTX: row reductions shuffle their partials as floats",
   }
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::emit_test

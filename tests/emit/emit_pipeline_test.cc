@@ -53,7 +53,7 @@ TEST_CASE("pipeline: elementwise chains with a fixed loop plan",
   CHECK(s.cpp_runs == runs);
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::emit_test
 
 namespace ixa::emit_test {
@@ -77,7 +77,7 @@ TEST_CASE("pipeline: random loop fusions with a fixed loop plan",
   Expect(s);
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::emit_test
 
 namespace ixa::emit_test {
@@ -127,5 +127,5 @@ TEST_CASE(
   }
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::emit_test

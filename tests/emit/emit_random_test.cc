@@ -69,5 +69,5 @@ TEST_CASE("random fusions: scatter, concatenate, in-place DUS, input slices",
             TargetKind::kInPlaceDus, TargetKind::kInputSlices});
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::emit_test

@@ -208,5 +208,5 @@ TEST_CASE("reduce inits: kernels with a parameter init match the interpreter",
   }
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::emit_test

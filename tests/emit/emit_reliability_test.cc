@@ -196,5 +196,5 @@ ENTRY main {
   }
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::emit_test

@@ -271,5 +271,5 @@ TEST_CASE("emit buffers: shapes in XLA's text, repeated tiles in one T") {
   CHECK(emitted->buffers[1].shape == "bf16[17,260]{1,0:T(8,128)(2,1)}");
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::emit_test

@@ -356,5 +356,5 @@ TEST_CASE("pto codegen: every conversion runs correctly on the CPU model",
     fs::remove_all(dir);  // else kept for a look
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::emit::pto

@@ -268,5 +268,5 @@ TEST_CASE("pto emit: tiles, buffers and code shape", "[emit][pto]") {
   CHECK(again->code == k->code);
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::emit::pto

@@ -277,5 +277,5 @@ TEST_CASE("cute: brute force identities", "[hw][cute]") {
   CHECK(composed > 20);
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::hw::cute

@@ -136,5 +136,5 @@ TEST_CASE("warp: large and overflowing requests", "[hw][warp]") {
   CHECK(r.error().code == ErrorCode::kInvalidArgument);
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::hw

@@ -235,5 +235,5 @@ TEST_CASE("nested: brute force on small layouts", "[hw][nested]") {
   for (auto& c : cases) BruteForce(c.l, c.ids);
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::hw

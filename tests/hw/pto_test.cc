@@ -356,5 +356,5 @@ TEST_CASE("pto: brute force on formats", "[hw][pto]") {
   }
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::hw::pto

@@ -161,5 +161,5 @@ TEST_CASE("svg: write docs/figures", "[.figures]") {
                                      "element [1,4], strides [1,0] / [1,16]"}));
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::hw

@@ -297,5 +297,5 @@ TEST_CASE("tiled layout of a shape without elements and huge dims",
   }
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::hw

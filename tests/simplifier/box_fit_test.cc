@@ -159,5 +159,5 @@ TEST_CASE("box fit: large trees (walked) and small (compiled) fit alike") {
   CHECK_FALSE(FitAffineOnBox(d0 + d2, axes, &budget).has_value());
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::simp

@@ -157,5 +157,5 @@ TEST_CASE("chain errors name the map composed in", "[compose]") {
   CHECK(zero.failed_item() == 2);
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa

@@ -454,5 +454,5 @@ TEST_CASE("decide: semi-affine maps", "[decide]") {
   CHECK(b->interval.Contains(Interval{0, 3000000000}));
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa

@@ -220,5 +220,5 @@ TEST_CASE("decide: random bounds against enumeration", "[decide]") {
   }
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa

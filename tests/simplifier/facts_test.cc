@@ -107,5 +107,5 @@ TEST_CASE("facts: Trim's inline path equals TrimAligned") {
   }
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::simp

@@ -381,5 +381,5 @@ TEST_CASE("min/max: decisions on huge domains", "[decide][minmax]") {
   CHECK(b->interval == Interval{-17, 4095});
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa

@@ -123,5 +123,5 @@ TEST_CASE("sums past int64 have one canonical form", "[simplify]") {
   CHECK(SimplifyTwice(PrintIndexingMap(m)) == PrintIndexingMap(m));
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa

@@ -354,5 +354,5 @@ TEST_CASE("a deep variable chain ends as limit_exceeded on a small stack",
   CHECK(tight.error().code == ErrorCode::kLimitExceeded);
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa

@@ -573,5 +573,5 @@ TEST_CASE("per-rule random checks", "[simplify][rules]") {
   }
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa

@@ -14,5 +14,5 @@ TEST_CASE("simplifier fuzz: 20000 random maps", "[simplify][fuzz]") {
   CHECK(stats.maps == 20000);
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa

@@ -281,5 +281,5 @@ TEST_CASE("Trace, changed flag and budget", "[simplify]") {
   CHECK(plain.results()[0] == before);
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa

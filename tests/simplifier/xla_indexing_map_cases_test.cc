@@ -387,5 +387,5 @@ TEST_CASE("MLIR integer set emptiness", "[decide][mlir]") {
   }
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa
