@@ -205,9 +205,12 @@ double F8Decode(ElementType t, uint8_t code) {
   const int mant = code & ((1 << p.m) - 1);
   double v;
   if (p.kind == F8Kind::kFnuz && code == 0x80) return nan;
-  if (p.kind == F8Kind::kFn && (code & 0x7f) == 0x7f) return nan;
-  if (p.kind == F8Kind::kIeee && field == (1 << p.e) - 1) {
-    if (mant != 0) return nan;
+  // The other NaNs keep their sign (a conversion that overflows to NaN
+  // keeps the value's).
+  if ((p.kind == F8Kind::kFn && (code & 0x7f) == 0x7f) ||
+      (p.kind == F8Kind::kIeee && field == (1 << p.e) - 1 && mant != 0)) {
+    v = nan;
+  } else if (p.kind == F8Kind::kIeee && field == (1 << p.e) - 1) {
     v = std::numeric_limits<double>::infinity();
   } else if (field == 0) {
     v = mant * std::ldexp(1.0, 1 - p.bias - p.m);
