@@ -146,6 +146,8 @@ Result<std::vector<LoweredStage>> LowerFusion(const FusionRegion& region,
   stages.push_back({"unrolled", module});
   IXA_EMIT_TRY(Cleanup(&module, ctx));
   stages.push_back({"final", std::move(module)});
+  // Every stage as the printers see it: narrow types legalized.
+  for (LoweredStage& s : stages) IXA_EMIT_TRY(LegalizeTypes(&s.module, ctx));
   return stages;
 }
 

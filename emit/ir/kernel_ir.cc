@@ -1,6 +1,8 @@
 #include "emit/ir/kernel_ir.h"
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <unordered_set>
 
 namespace ixa::emit::ir {
@@ -34,6 +36,34 @@ Result<Type> TypeOf(hlo::ElementType type) {
       return Type::kF32;
     case ElementType::kF64:
       return Type::kF64;
+    case ElementType::kS4:
+      return Type::kS4;
+    case ElementType::kU4:
+      return Type::kU4;
+    case ElementType::kS2:
+      return Type::kS2;
+    case ElementType::kU2:
+      return Type::kU2;
+    case ElementType::kS1:
+      return Type::kS1;
+    case ElementType::kU1:
+      return Type::kU1;
+    case ElementType::kF8E4M3FN:
+      return Type::kF8E4M3FN;
+    case ElementType::kF8E5M2:
+      return Type::kF8E5M2;
+    case ElementType::kF8E4M3FNUZ:
+      return Type::kF8E4M3FNUZ;
+    case ElementType::kF8E5M2FNUZ:
+      return Type::kF8E5M2FNUZ;
+    case ElementType::kF8E4M3B11FNUZ:
+      return Type::kF8E4M3B11FNUZ;
+    case ElementType::kF8E4M3:
+      return Type::kF8E4M3;
+    case ElementType::kF8E3M4:
+      return Type::kF8E3M4;
+    case ElementType::kF8E8M0FNU:
+      return Type::kF8E8M0FNU;
     default:
       return Error::Unsupported(std::string("emit: element type '") +
                                 hlo::ElementTypeName(type) +
@@ -71,24 +101,88 @@ const char* TypeName(Type type) {
       return "f64";
     case Type::kIndex:
       return "index";
+    case Type::kS4:
+      return "s4";
+    case Type::kU4:
+      return "u4";
+    case Type::kS2:
+      return "s2";
+    case Type::kU2:
+      return "u2";
+    case Type::kS1:
+      return "s1";
+    case Type::kU1:
+      return "u1";
+    case Type::kF8E4M3FN:
+      return "f8e4m3fn";
+    case Type::kF8E5M2:
+      return "f8e5m2";
+    case Type::kF8E4M3FNUZ:
+      return "f8e4m3fnuz";
+    case Type::kF8E5M2FNUZ:
+      return "f8e5m2fnuz";
+    case Type::kF8E4M3B11FNUZ:
+      return "f8e4m3b11fnuz";
+    case Type::kF8E4M3:
+      return "f8e4m3";
+    case Type::kF8E3M4:
+      return "f8e3m4";
+    case Type::kF8E8M0FNU:
+      return "f8e8m0fnu";
   }
   return "?";
 }
 
+bool IsF8(Type t) {
+  switch (t) {
+    case Type::kF8E4M3FN:
+    case Type::kF8E5M2:
+    case Type::kF8E4M3FNUZ:
+    case Type::kF8E5M2FNUZ:
+    case Type::kF8E4M3B11FNUZ:
+    case Type::kF8E4M3:
+    case Type::kF8E3M4:
+    case Type::kF8E8M0FNU:
+      return true;
+    default:
+      return false;
+  }
+}
+bool IsSubByte(Type t) {
+  return t == Type::kS4 || t == Type::kU4 || t == Type::kS2 || t == Type::kU2 ||
+         t == Type::kS1 || t == Type::kU1;
+}
 bool IsFloat(Type t) {
   return t == Type::kF16 || t == Type::kBF16 || t == Type::kF32 ||
-         t == Type::kF64;
+         t == Type::kF64 || IsF8(t);
 }
 bool IsSignedInt(Type t) {
   return t == Type::kS8 || t == Type::kS16 || t == Type::kS32 ||
-         t == Type::kS64;
+         t == Type::kS64 || t == Type::kS4 || t == Type::kS2 || t == Type::kS1;
 }
 bool IsUnsignedInt(Type t) {
   return t == Type::kU8 || t == Type::kU16 || t == Type::kU32 ||
-         t == Type::kU64;
+         t == Type::kU64 || t == Type::kU4 || t == Type::kU2 || t == Type::kU1;
 }
 int TypeBits(Type t) {
   switch (t) {
+    case Type::kS1:
+    case Type::kU1:
+      return 1;
+    case Type::kS2:
+    case Type::kU2:
+      return 2;
+    case Type::kS4:
+    case Type::kU4:
+      return 4;
+    case Type::kF8E4M3FN:
+    case Type::kF8E5M2:
+    case Type::kF8E4M3FNUZ:
+    case Type::kF8E5M2FNUZ:
+    case Type::kF8E4M3B11FNUZ:
+    case Type::kF8E4M3:
+    case Type::kF8E3M4:
+    case Type::kF8E8M0FNU:
     case Type::kPred:
     case Type::kS8:
     case Type::kU8:
@@ -246,6 +340,131 @@ uint16_t EncodeHalf(Type type, double value) {
   uint32_t q = r >> 13, rest = r & 0x1fff;
   if (rest > 0x1000 || (rest == 0x1000 && (q & 1))) ++q;
   return static_cast<uint16_t>(sign | q);
+}
+
+F8Format F8FormatOf(Type t) {
+  F8Format f;
+  auto set = [&](int e, int m, int bias, F8Special special) {
+    f.exponent_bits = e;
+    f.mantissa_bits = m;
+    f.bias = bias;
+    f.special = special;
+    const int all_ones = (1 << e) - 1;
+    switch (special) {
+      case F8Special::kIeee:
+        f.max_finite = static_cast<uint8_t>((all_ones << m) - 1);
+        f.infinity = static_cast<uint8_t>(all_ones << m);
+        f.nan = static_cast<uint8_t>((all_ones << m) | (1 << (m - 1)));
+        break;
+      case F8Special::kFn:
+        f.max_finite = 0x7e;
+        f.nan = 0x7f;
+        break;
+      case F8Special::kFnuz:
+        f.max_finite = 0x7f;
+        f.nan = 0x80;
+        break;
+      case F8Special::kE8M0Fnu:
+        f.max_finite = 0xfe;
+        f.nan = 0xff;
+        break;
+    }
+  };
+  switch (t) {
+    case Type::kF8E4M3FN:
+      set(4, 3, 7, F8Special::kFn);
+      break;
+    case Type::kF8E5M2:
+      set(5, 2, 15, F8Special::kIeee);
+      break;
+    case Type::kF8E4M3FNUZ:
+      set(4, 3, 8, F8Special::kFnuz);
+      break;
+    case Type::kF8E5M2FNUZ:
+      set(5, 2, 16, F8Special::kFnuz);
+      break;
+    case Type::kF8E4M3B11FNUZ:
+      set(4, 3, 11, F8Special::kFnuz);
+      break;
+    case Type::kF8E4M3:
+      set(4, 3, 7, F8Special::kIeee);
+      break;
+    case Type::kF8E3M4:
+      set(3, 4, 3, F8Special::kIeee);
+      break;
+    case Type::kF8E8M0FNU:
+      set(8, 0, 127, F8Special::kE8M0Fnu);
+      break;
+    default:
+      IXA_CHECK_MSG(false, "F8FormatOf: not an f8 type");
+  }
+  return f;
+}
+
+// The same steps as the code LegalizeTypes generates (integer operations
+// on the f32 bits), so that constants and computed values agree.
+uint8_t EncodeF8(Type t, float value) {
+  const F8Format f = F8FormatOf(t);
+  uint32_t u;
+  std::memcpy(&u, &value, 4);
+  const uint32_t sign = u >> 31, a = u & 0x7fffffffu;
+  if (f.special == F8Special::kE8M0Fnu) {
+    if (a >= 0x7f800000u || (sign && a != 0)) return f.nan;
+    // 2^-127 is an f32 subnormal: codes 0 and 1 meet at 1.5 * 2^-127.
+    if (a < 0x00800000u) return a > 0x00600000u ? 1 : 0;
+    const uint32_t r = a + 0x3fffffu + ((a >> 23) & 1);
+    const uint32_t code = r >> 23;
+    return code >= 0xff ? f.nan : static_cast<uint8_t>(code);
+  }
+  const uint8_t s = static_cast<uint8_t>(sign << 7);
+  const uint8_t nan =
+      f.special == F8Special::kFnuz ? f.nan : static_cast<uint8_t>(s | f.nan);
+  if (a > 0x7f800000u) return nan;
+  const int m = f.mantissa_bits;
+  const uint32_t min_normal = static_cast<uint32_t>(128 - f.bias) << 23;
+  uint32_t mag;
+  if (a < min_normal) {
+    // Subnormal: the value in units of the smallest subnormal, exact in
+    // f32, rounded to nearest even.
+    float x;
+    std::memcpy(&x, &a, 4);
+    mag = static_cast<uint32_t>(
+        std::nearbyint(x * std::ldexp(1.0f, f.bias + m - 1)));
+  } else {
+    const int shift = 23 - m;
+    const uint32_t r = a + ((1u << (shift - 1)) - 1) + ((a >> shift) & 1);
+    mag = (r >> shift) - (static_cast<uint32_t>(127 - f.bias) << m);
+  }
+  if (mag > f.max_finite) {
+    return f.special == F8Special::kIeee ? static_cast<uint8_t>(s | f.infinity)
+                                         : nan;
+  }
+  if (mag == 0 && f.special == F8Special::kFnuz) return 0;
+  return static_cast<uint8_t>(s | mag);
+}
+
+float DecodeF8(Type t, uint8_t code) {
+  const F8Format f = F8FormatOf(t);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  if (f.special == F8Special::kE8M0Fnu) {
+    return code == 0xff ? nan : std::ldexp(1.0f, code - 127);
+  }
+  const int m = f.mantissa_bits;
+  const int e = (code >> m) & ((1 << f.exponent_bits) - 1);
+  const int mant = code & ((1 << m) - 1);
+  float mag;
+  if (f.special == F8Special::kFnuz && code == 0x80) {
+    mag = nan;
+  } else if (f.special == F8Special::kFn && (code & 0x7f) == 0x7f) {
+    mag = nan;
+  } else if (f.special == F8Special::kIeee && e == (1 << f.exponent_bits) - 1) {
+    mag = mant ? nan : std::numeric_limits<float>::infinity();
+  } else if (e == 0) {
+    mag = std::ldexp(static_cast<float>(mant), 1 - f.bias - m);
+  } else {
+    mag = std::ldexp(static_cast<float>(mant | (1 << m)), e - f.bias - m);
+  }
+  return (code & 0x80) ? -mag : mag;
 }
 
 namespace {

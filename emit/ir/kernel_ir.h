@@ -9,9 +9,11 @@
 // result `result` evaluated at its operands (dims, then range symbols, then
 // runtime symbols). Values of f16 / bf16 type live in f32 registers and are
 // exact in their type: an op typed bf16 computes in f32 and rounds (XLA's
-// upcast). Buffers keep their HLO shapes and layouts; loads and stores use
-// N-d logical indices until the flatten pass rewrites them to one linear
-// offset in the buffer's physical layout.
+// upcast). The sub-byte integer and 8-bit float types exist only until the
+// type legalization (passes.h, LegalizeTypes): it rewrites them to 8-bit
+// integers before any printer sees them. Buffers keep their HLO shapes and
+// layouts; loads and stores use N-d logical indices until the flatten pass
+// rewrites them to one linear offset in the buffer's physical layout.
 #ifndef IXA_EMIT_IR_KERNEL_IR_H_
 #define IXA_EMIT_IR_KERNEL_IR_H_
 
@@ -46,18 +48,65 @@ enum class Type : uint8_t {
   kF32,
   kF64,
   kIndex,
+  // Sub-byte integers: computed in 8 bits, wrapped to their width.
+  kS4,
+  kU4,
+  kS2,
+  kU2,
+  kS1,
+  kU1,
+  // 8-bit floats: values are their 8-bit codes, computed in f32.
+  kF8E4M3FN,
+  kF8E5M2,
+  kF8E4M3FNUZ,
+  kF8E5M2FNUZ,
+  kF8E4M3B11FNUZ,
+  kF8E4M3,
+  kF8E3M4,
+  kF8E8M0FNU,
 };
 
-// The IR type of an HLO element type; Unsupported for complex, f8, sub-byte
-// types and tokens.
+// The IR type of an HLO element type; Unsupported (naming the type) for
+// complex, f4 / f6 types and tokens.
 Result<Type> TypeOf(hlo::ElementType type);
 const char* TypeName(Type type);  // "f32", "index", ...
-bool IsFloat(Type t);             // f16, bf16, f32, f64
-bool IsSignedInt(Type t);         // s8..s64
-bool IsUnsignedInt(Type t);       // u8..u64
-int TypeBits(Type t);             // storage bits (pred 8, index 64)
-// Storage bytes of one element in a buffer.
-inline int StorageBytes(Type t) { return TypeBits(t) / 8; }
+bool IsFloat(Type t);             // f16, bf16, f32, f64 and the f8 types
+bool IsF8(Type t);                // the 8-bit float types
+bool IsSubByte(Type t);           // s4, u4, s2, u2, s1, u1
+bool IsSignedInt(Type t);         // s8..s64, s4, s2, s1
+bool IsUnsignedInt(Type t);       // u8..u64, u4, u2, u1
+int TypeBits(Type t);             // value bits (pred 8, index 64, s4 4)
+// Storage bytes of one element in a buffer (a sub-byte element unpacked
+// takes a byte).
+inline int StorageBytes(Type t) {
+  return TypeBits(t) < 8 ? 1 : TypeBits(t) / 8;
+}
+
+// An 8-bit float format: 1 sign bit (none for e8m0fnu), exponent and
+// mantissa bits, the exponent bias, and how it spells infinity and NaN.
+enum class F8Special : uint8_t {
+  kIeee,     // exponent all ones: infinity (mantissa 0) or NaN
+  kFn,       // no infinity; NaN is S.1111.111 (the magnitude all ones)
+  kFnuz,     // no infinity, no negative zero; NaN is 0x80
+  kE8M0Fnu,  // unsigned powers of two 2^(code - 127); NaN is 0xff
+};
+struct F8Format {
+  int exponent_bits = 0;
+  int mantissa_bits = 0;
+  int bias = 0;
+  F8Special special = F8Special::kIeee;
+  // Codes of the sign-less magnitude: the largest finite value, infinity
+  // (kIeee) and NaN (kIeee, kFn; 0x80 for kFnuz, 0xff for kE8M0Fnu).
+  uint8_t max_finite = 0;
+  uint8_t infinity = 0;
+  uint8_t nan = 0;
+};
+F8Format F8FormatOf(Type t);  // t: an f8 type
+// The code of `value` in f8 type `t`, rounded to nearest even (overflow to
+// infinity where the type has one, else NaN; NaN keeps its sign where the
+// type has signed NaNs), and the value of a code.
+uint8_t EncodeF8(Type t, float value);
+float DecodeF8(Type t, uint8_t code);
 
 // The 16-bit pattern of a value of type f16 or bf16 (rounded to nearest
 // even from its float value), for constants printed as stored bits.

@@ -464,8 +464,10 @@ Result<std::vector<Val>> ElementalEmitter::EmitElementwise(
       // payloads ordered. The bits as a signed integer, the magnitude bits
       // flipped for negative values, compare in that order.
       const int bits = ir::TypeBits(x[0]->type);
-      const Type it =
-          bits == 16 ? Type::kS16 : (bits == 32 ? Type::kS32 : Type::kS64);
+      const Type it = bits == 8    ? Type::kS8
+                      : bits == 16 ? Type::kS16
+                      : bits == 32 ? Type::kS32
+                                   : Type::kS64;
       const int64_t magnitude =
           bits == 64 ? kInt64Max : (int64_t{1} << (bits - 1)) - 1;
       for (Val& v : x) {
@@ -537,6 +539,7 @@ Result<std::vector<Val>> ElementalEmitter::EmitReducePrecision(
     const Instruction& in, const Val& x) {
   const Type ft = x->type;
   if (!ir::IsFloat(ft)) return NoCodegen(in, "on a non-float type");
+  if (ir::IsF8(ft)) return NoCodegen(in, std::string("on ") + ir::TypeName(ft));
   int64_t eb = 0, mb = 0;
   try {
     eb = std::stoll(in.Attribute("exponent_bits"));

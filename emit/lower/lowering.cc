@@ -271,6 +271,9 @@ int64_t WrapInt(int64_t v, Type t) {
 
 double RoundToIrType(Type t, double v) {
   if (t == Type::kF32) return static_cast<float>(v);
+  if (ir::IsF8(t)) {  // through f32, as the other narrow floats
+    return ir::DecodeF8(t, ir::EncodeF8(t, static_cast<float>(v)));
+  }
   if (t == Type::kBF16 || t == Type::kF16) {
     uint16_t h = ir::EncodeHalf(t, v);
     if (t == Type::kBF16) {
@@ -313,9 +316,14 @@ Result<bool> CheckEmittable(const hlo::Computation& comp,
       if (!t.ok()) {
         return Error::Unsupported(t.error().message + " ('" + in->name + "')");
       }
-      if (leaf->layout && leaf->layout->element_size_bits != 0) {
-        return Error::Unsupported("emit: sub-byte element layouts (E(n)) ('" +
-                                  in->name + "')");
+      // E(n): a sub-byte type packed n bits per element (n its width), or
+      // one element per byte (n = 8); other sizes are not generated.
+      const int64_t e = leaf->layout ? leaf->layout->element_size_bits : 0;
+      const int bits = ir::TypeBits(*t);
+      if (e != 0 && !(e == bits && bits <= 8) && !(e == 8 && bits <= 8)) {
+        return Error::Unsupported(
+            "emit: element size E(" + std::to_string(e) + ") for type '" +
+            hlo::ElementTypeName(leaf->type) + "' ('" + in->name + "')");
       }
     }
     for (const hlo::Computation* c : in->called_computations) {

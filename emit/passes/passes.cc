@@ -193,7 +193,16 @@ Result<bool> FlattenBuffers(ir::Module* m, ExprContext* ctx) {
   if (m->flattened) return true;
   for (Buffer& b : m->buffers) {
     if (b.space == BufferSpace::kGlobal) {
-      auto shape = hw::ParseXlaShape(b.shape.ToString(true));
+      // E(bits) packs elements into bytes; it leaves their order (the
+      // element offsets) as it is: the type legalization packs. The
+      // offsets do not depend on the element type either, and the layout
+      // reader knows only some of the narrow ones.
+      hlo::Shape unpacked = b.shape;
+      if (unpacked.layout) unpacked.layout->element_size_bits = 0;
+      if (ir::IsSubByte(b.type) || ir::IsF8(b.type)) {
+        unpacked.type = hlo::ElementType::kU8;
+      }
+      auto shape = hw::ParseXlaShape(unpacked.ToString(true));
       if (!shape.ok()) return shape.error();
       auto info = hw::AnalyzeTiledLayout(*shape, ctx);
       if (!info.ok()) return info.error();

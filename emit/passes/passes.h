@@ -31,6 +31,11 @@ Result<bool> UnrollVectorLoops(ir::Module* module);
 // in), domain checks that always hold removed, unused lets dropped.
 Result<bool> Cleanup(ir::Module* module, ExprContext* ctx);
 
+// Before printing: the sub-byte integer and 8-bit float types become 8-bit
+// integers with explicit arithmetic (wrap-around, f8 decode / encode,
+// packed element access), so that printers see only the other types.
+Result<bool> LegalizeTypes(ir::Module* module, ExprContext* ctx);
+
 }  // namespace ixa::emit
 
 #endif  // IXA_EMIT_PASSES_PASSES_H_

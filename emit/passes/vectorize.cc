@@ -200,6 +200,9 @@ void Vectorizer::Vectorize(Block* block, size_t at) {
     }
     const ir::Buffer& buf = m_->buffers[v->buffer];
     if (lanes * ir::StorageBytes(buf.type) > kMaxVectorBytes) return;
+    // Sub-byte and f8 elements are read one by one (the type legalization
+    // unpacks and decodes scalars).
+    if (ir::IsSubByte(buf.type) || ir::IsF8(buf.type)) return;
     auto access = Contiguous(v->operands[0], var, lanes, inside);
     if (!access) return;
     std::string name = "vec" + std::to_string(counter_++);
@@ -228,7 +231,8 @@ void Vectorizer::Vectorize(Block* block, size_t at) {
   for (auto& [buffer, positions] : stores) {
     const ir::Buffer& buf = m_->buffers[buffer];
     if (bad_store.count(buffer) || positions.size() != 1 ||
-        lanes * ir::StorageBytes(buf.type) > kMaxVectorBytes) {
+        lanes * ir::StorageBytes(buf.type) > kMaxVectorBytes ||
+        ir::IsSubByte(buf.type) || ir::IsF8(buf.type)) {
       continue;
     }
     Stmt& s = loop.body[positions[0]];

@@ -37,6 +37,8 @@ std::string ComputeType(Type t) {
       return "double";
     case Type::kIndex:
       return "int64_t";
+    default:  // sub-byte and f8 types are legalized before printing
+      break;
   }
   return "?";
 }

@@ -40,6 +40,8 @@ std::string ComputeType(Type t) {
       return "f64";
     case Type::kIndex:
       return "index";
+    default:  // sub-byte and f8 types are legalized before printing
+      break;
   }
   return "?";
 }

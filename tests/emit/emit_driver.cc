@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -313,8 +314,8 @@ std::string MlirStorageType(hlo::ElementType t) {
       return "f32";
     case hlo::ElementType::kF64:
       return "f64";
-    default:
-      return "i" + std::to_string(Bits(t));
+    default:  // sub-byte elements take at least a byte
+      return "i" + std::to_string(std::max(8, Bits(t)));
   }
 }
 
@@ -380,9 +381,11 @@ Result<bool> RunMlirHost(const std::string& module, const std::string& kernel,
         << "\n  memref.copy %g" << i << ", %raw" << i << " : " << mem << " to "
         << mem << "\n";
     }
-    std::string view = "memref<" +
-                       std::to_string(std::max<int64_t>(layout.elements, 1)) +
-                       "x" + MlirStorageType(b.shape.type) + ">";
+    std::string view =
+        "memref<" +
+        std::to_string(std::max<int64_t>(
+            layout.packed() ? layout.bytes() : layout.elements, 1)) +
+        "x" + MlirStorageType(b.shape.type) + ">";
     m << "  %b" << i << " = memref.view %raw" << i << "[%c0][] : " << mem
       << " to " << view << "\n";
     args += (i ? ", " : "") + std::string("%b") + std::to_string(i);

@@ -35,6 +35,20 @@ struct Prepared {
 Tolerance ToleranceFor(ElementType t, bool reassociates) {
   Tolerance tol;
   if (!IsFloat(t)) return tol;
+  if (IsF8(t)) {
+    // A result rounds to one code; the f32 value before rounding may
+    // differ by an ulp (math functions), or by the order of a reduction's
+    // roundings: a step of the type (f8e8m0fnu: a factor of 2), more for
+    // reductions.
+    const double step =
+        t == ElementType::kF8E8M0FNU                                   ? 1.0
+        : (t == ElementType::kF8E5M2 || t == ElementType::kF8E5M2FNUZ) ? 0.25
+        : t == ElementType::kF8E3M4                                    ? 0.0625
+                                                                       : 0.125;
+    tol.rel = reassociates ? 4 * step : step;
+    tol.abs = reassociates ? 1.0 : 1e-30;
+    return tol;
+  }
   if (reassociates) {
     switch (t) {
       case ElementType::kBF16:
@@ -98,6 +112,15 @@ std::string CheckPadding(const std::vector<uint8_t>& bytes,
   for (int64_t o : layout.offset_of) element[o] = true;
   for (int64_t o = 0; o < layout.elements; ++o) {
     if (element[o]) continue;
+    if (layout.packed()) {
+      const int64_t bits = layout.element_bits, per_byte = 8 / bits;
+      const int shift = static_cast<int>(bits * (per_byte - 1 - o % per_byte));
+      if ((bytes[o / per_byte] >> shift) & ((1 << bits) - 1)) {
+        return "padding element at offset " + std::to_string(o) +
+               " is not zero";
+      }
+      continue;
+    }
     for (int64_t b = 0; b < layout.element_bytes; ++b) {
       if (bytes[o * layout.element_bytes + b] != 0) {
         return "padding element at offset " + std::to_string(o) +

@@ -279,7 +279,10 @@ Result<Scalar> Binary(const Instruction& in, const Scalar& a, const Scalar& b) {
     if (!is_signed) {
       uint64_t v = bits >= 64 ? a.i : a.i & ((uint64_t{1} << bits) - 1);
       int64_t sv = static_cast<int64_t>(
-          WrapToType(v, t == ElementType::kU8    ? ElementType::kS8
+          WrapToType(v, t == ElementType::kU1    ? ElementType::kS1
+                        : t == ElementType::kU2  ? ElementType::kS2
+                        : t == ElementType::kU4  ? ElementType::kS4
+                        : t == ElementType::kU8  ? ElementType::kS8
                         : t == ElementType::kU16 ? ElementType::kS16
                         : t == ElementType::kU32 ? ElementType::kS32
                                                  : ElementType::kS64));
@@ -382,7 +385,10 @@ Result<Scalar> BitcastConvert(const Instruction& in, const Scalar& a,
                               ElementType to) {
   if (Bits(a.type) != Bits(to)) return Unsupported(in, "width change");
   uint64_t bits = 0;
-  switch (a.type) {
+  switch (IsF8(a.type) ? ElementType::kInvalid : a.type) {
+    case ElementType::kInvalid:  // an f8 type: its code
+      bits = F8Encode(a.type, a.f);
+      break;
     case ElementType::kF16:
       bits = FloatToHalf(static_cast<float>(a.f));
       break;
@@ -403,6 +409,7 @@ Result<Scalar> BitcastConvert(const Instruction& in, const Scalar& a,
       bits = a.i;
       break;
   }
+  if (IsF8(to)) return MakeFloat(to, F8Decode(to, bits & 0xff));
   switch (to) {
     case ElementType::kF16:
       return MakeFloat(to, HalfToFloat(bits & 0xffff));

@@ -8,20 +8,49 @@
 
 namespace ixa::emit_test {
 
+bool IsF8(ElementType t) {
+  switch (t) {
+    case ElementType::kF8E4M3FN:
+    case ElementType::kF8E5M2:
+    case ElementType::kF8E4M3FNUZ:
+    case ElementType::kF8E5M2FNUZ:
+    case ElementType::kF8E4M3B11FNUZ:
+    case ElementType::kF8E4M3:
+    case ElementType::kF8E3M4:
+    case ElementType::kF8E8M0FNU:
+      return true;
+    default:
+      return false;
+  }
+}
 bool IsFloat(ElementType t) {
   return t == ElementType::kF16 || t == ElementType::kBF16 ||
-         t == ElementType::kF32 || t == ElementType::kF64;
+         t == ElementType::kF32 || t == ElementType::kF64 || IsF8(t);
 }
 bool IsSigned(ElementType t) {
   return t == ElementType::kS8 || t == ElementType::kS16 ||
-         t == ElementType::kS32 || t == ElementType::kS64;
+         t == ElementType::kS32 || t == ElementType::kS64 ||
+         t == ElementType::kS4 || t == ElementType::kS2 ||
+         t == ElementType::kS1;
 }
 bool IsUnsigned(ElementType t) {
   return t == ElementType::kU8 || t == ElementType::kU16 ||
-         t == ElementType::kU32 || t == ElementType::kU64;
+         t == ElementType::kU32 || t == ElementType::kU64 ||
+         t == ElementType::kU4 || t == ElementType::kU2 ||
+         t == ElementType::kU1;
 }
 int Bits(ElementType t) {
+  if (IsF8(t)) return 8;
   switch (t) {
+    case ElementType::kS1:
+    case ElementType::kU1:
+      return 1;
+    case ElementType::kS2:
+    case ElementType::kU2:
+      return 2;
+    case ElementType::kS4:
+    case ElementType::kU4:
+      return 4;
     case ElementType::kPred:
     case ElementType::kS8:
     case ElementType::kU8:
@@ -115,7 +144,149 @@ uint16_t FloatToBF16(float f) {
   return static_cast<uint16_t>(wide >> 16);
 }
 
+namespace {
+
+// An f8 type as numbers: exponent and mantissa bits, bias, and its kind of
+// special values.
+enum class F8Kind { kIeee, kFn, kFnuz, kE8M0 };
+struct F8Params {
+  int e, m, bias;
+  F8Kind kind;
+};
+F8Params ParamsOf(ElementType t) {
+  switch (t) {
+    case ElementType::kF8E4M3FN:
+      return {4, 3, 7, F8Kind::kFn};
+    case ElementType::kF8E5M2:
+      return {5, 2, 15, F8Kind::kIeee};
+    case ElementType::kF8E4M3FNUZ:
+      return {4, 3, 8, F8Kind::kFnuz};
+    case ElementType::kF8E5M2FNUZ:
+      return {5, 2, 16, F8Kind::kFnuz};
+    case ElementType::kF8E4M3B11FNUZ:
+      return {4, 3, 11, F8Kind::kFnuz};
+    case ElementType::kF8E4M3:
+      return {4, 3, 7, F8Kind::kIeee};
+    case ElementType::kF8E3M4:
+      return {3, 4, 3, F8Kind::kIeee};
+    default:
+      return {8, 0, 127, F8Kind::kE8M0};
+  }
+}
+
+}  // namespace
+
+bool F8HasInfinity(ElementType t) { return ParamsOf(t).kind == F8Kind::kIeee; }
+
+double F8Max(ElementType t) {
+  const F8Params p = ParamsOf(t);
+  const int top = (1 << p.e) - 1;  // the largest exponent field
+  switch (p.kind) {
+    case F8Kind::kIeee:  // the top field is infinity / NaN
+      return (2 - std::ldexp(1.0, -p.m)) * std::ldexp(1.0, top - 1 - p.bias);
+    case F8Kind::kFn:  // the top field's all-ones mantissa is NaN
+      return (2 - std::ldexp(2.0, -p.m)) * std::ldexp(1.0, top - p.bias);
+    case F8Kind::kFnuz:
+      return (2 - std::ldexp(1.0, -p.m)) * std::ldexp(1.0, top - p.bias);
+    case F8Kind::kE8M0:
+      return std::ldexp(1.0, 127);
+  }
+  return 0;
+}
+
+double F8Decode(ElementType t, uint8_t code) {
+  const F8Params p = ParamsOf(t);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  if (p.kind == F8Kind::kE8M0) {
+    return code == 0xff ? nan : std::ldexp(1.0, code - 127);
+  }
+  const bool negative = code & 0x80;
+  const int field = (code >> p.m) & ((1 << p.e) - 1);
+  const int mant = code & ((1 << p.m) - 1);
+  double v;
+  if (p.kind == F8Kind::kFnuz && code == 0x80) return nan;
+  // The other NaNs keep their sign (a conversion that overflows to NaN
+  // keeps the value's).
+  if ((p.kind == F8Kind::kFn && (code & 0x7f) == 0x7f) ||
+      (p.kind == F8Kind::kIeee && field == (1 << p.e) - 1 && mant != 0)) {
+    v = nan;
+  } else if (p.kind == F8Kind::kIeee && field == (1 << p.e) - 1) {
+    v = std::numeric_limits<double>::infinity();
+  } else if (field == 0) {
+    v = mant * std::ldexp(1.0, 1 - p.bias - p.m);
+  } else {
+    v = (1 + mant * std::ldexp(1.0, -p.m)) * std::ldexp(1.0, field - p.bias);
+  }
+  return negative ? -v : v;
+}
+
+uint8_t F8Encode(ElementType t, double v) {
+  const F8Params p = ParamsOf(t);
+  const bool negative = std::signbit(v);
+  const uint8_t sign = negative ? 0x80 : 0;
+  const int top = (1 << p.e) - 1;
+  uint8_t nan;
+  switch (p.kind) {
+    case F8Kind::kIeee:
+      nan = sign | (top << p.m) | (1 << (p.m - 1));
+      break;
+    case F8Kind::kFn:
+      nan = sign | 0x7f;
+      break;
+    case F8Kind::kFnuz:
+      nan = 0x80;
+      break;
+    default:
+      nan = 0xff;
+      break;
+  }
+  if (std::isnan(v)) return nan;
+  double a = std::fabs(v);
+  if (p.kind == F8Kind::kE8M0) {
+    if (negative && a != 0) return nan;
+    if (std::isinf(a)) return nan;
+    if (a == 0) return 0;
+    int k;
+    double f = std::frexp(a, &k);  // a = f * 2^k, f in [0.5, 1)
+    int exp = k - 1;               // a = 2f * 2^exp, 2f in [1, 2)
+    double sig = 2 * f;
+    // Round the significand to 1 or 2; a tie goes to the even code.
+    if (sig > 1.5 || (sig == 1.5 && ((exp + 127) & 1))) ++exp;
+    int code = exp + 127;
+    if (code < 0) return 0;
+    if (code > 254) return nan;
+    return static_cast<uint8_t>(code);
+  }
+  const int min_exp = 1 - p.bias;  // of the smallest normal
+  double rounded = 0;
+  if (!std::isinf(a) && a != 0) {
+    int k;
+    std::frexp(a, &k);
+    int quantum = std::max(k - 1, min_exp) - p.m;  // the step at a
+    rounded = std::ldexp(std::nearbyint(std::ldexp(a, -quantum)), quantum);
+  } else {
+    rounded = a;
+  }
+  if (rounded > F8Max(t)) {
+    return p.kind == F8Kind::kIeee ? static_cast<uint8_t>(sign | (top << p.m))
+                                   : nan;
+  }
+  if (rounded == 0) return p.kind == F8Kind::kFnuz ? 0 : sign;
+  int k;
+  std::frexp(rounded, &k);
+  int exp = k - 1;
+  uint8_t bits;
+  if (exp < min_exp) {
+    bits = static_cast<uint8_t>(std::ldexp(rounded, -(min_exp - p.m)));
+  } else {
+    int mant = static_cast<int>(std::ldexp(rounded, p.m - exp)) - (1 << p.m);
+    bits = static_cast<uint8_t>(((exp + p.bias) << p.m) | mant);
+  }
+  return sign | bits;
+}
+
 double RoundToType(double v, ElementType t) {
+  if (IsF8(t)) return F8Decode(t, F8Encode(t, static_cast<float>(v)));
   switch (t) {
     case ElementType::kF16:
       return HalfToFloat(FloatToHalf(static_cast<float>(v)));
@@ -238,13 +409,16 @@ void ApplyTile(std::vector<int64_t> tile, std::vector<int64_t>* shape,
   *index = std::move(new_index);
 }
 
-int64_t ElementBytes(ElementType t) { return Bits(t) / 8; }
+int64_t ElementBytes(ElementType t) { return std::max(1, Bits(t) / 8); }
 
 }  // namespace
 
 PhysicalLayout ComputePhysicalLayout(const hlo::Shape& shape) {
   PhysicalLayout out;
   out.element_bytes = ElementBytes(shape.type);
+  out.element_bits = 8 * out.element_bytes;
+  const int64_t e = shape.layout ? shape.layout->element_size_bits : 0;
+  if (e > 0 && e < 8) out.element_bits = e;
   std::vector<int64_t> m2m = shape.MinorToMajor();
   const int rank = shape.rank();
   std::vector<hlo::Tile> tiles;
@@ -275,6 +449,10 @@ PhysicalLayout ComputePhysicalLayout(const hlo::Shape& shape) {
 namespace {
 
 void EncodeElement(const Literal& lit, int64_t i, uint8_t* dst) {
+  if (IsF8(lit.type)) {
+    *dst = F8Encode(lit.type, lit.floats[i]);
+    return;
+  }
   switch (lit.type) {
     case ElementType::kF16: {
       uint16_t h = FloatToHalf(static_cast<float>(lit.floats[i]));
@@ -296,13 +474,17 @@ void EncodeElement(const Literal& lit, int64_t i, uint8_t* dst) {
       return;
     default: {
       uint64_t v = lit.ints[i];
-      std::memcpy(dst, &v, Bits(lit.type) / 8);  // little-endian host
+      std::memcpy(dst, &v, ElementBytes(lit.type));  // little-endian host
       return;
     }
   }
 }
 
 void DecodeElement(const uint8_t* src, Literal* lit, int64_t i) {
+  if (IsF8(lit->type)) {
+    lit->floats[i] = F8Decode(lit->type, *src);
+    return;
+  }
   switch (lit->type) {
     case ElementType::kF16: {
       uint16_t h;
@@ -327,7 +509,7 @@ void DecodeElement(const uint8_t* src, Literal* lit, int64_t i) {
       return;
     default: {
       uint64_t v = 0;
-      std::memcpy(&v, src, Bits(lit->type) / 8);
+      std::memcpy(&v, src, ElementBytes(lit->type));
       // pred keeps its byte as is, so a stored 2 is seen as wrong.
       lit->ints[i] =
           lit->type == ElementType::kPred ? v : WrapToType(v, lit->type);
@@ -342,8 +524,18 @@ std::vector<uint8_t> ToPhysical(const Literal& lit, const hlo::Shape& shape) {
   PhysicalLayout layout = ComputePhysicalLayout(shape);
   std::vector<uint8_t> bytes(layout.bytes(), 0);
   for (int64_t i = 0; i < lit.size(); ++i) {
-    EncodeElement(lit, i,
-                  bytes.data() + layout.offset_of[i] * layout.element_bytes);
+    const int64_t o = layout.offset_of[i];
+    if (layout.packed()) {
+      // Element o of its byte: the first in the high-order bits.
+      const int64_t bits = layout.element_bits, per_byte = 8 / bits;
+      const int shift = static_cast<int>(bits * (per_byte - 1 - o % per_byte));
+      const uint8_t mask = static_cast<uint8_t>((1 << bits) - 1);
+      uint8_t& byte = bytes[o / per_byte];
+      byte = static_cast<uint8_t>((byte & ~(mask << shift)) |
+                                  ((lit.ints[i] & mask) << shift));
+      continue;
+    }
+    EncodeElement(lit, i, bytes.data() + o * layout.element_bytes);
   }
   return bytes;
 }
@@ -353,8 +545,14 @@ Literal FromPhysical(const std::vector<uint8_t>& bytes,
   PhysicalLayout layout = ComputePhysicalLayout(shape);
   Literal lit = Literal::Make(shape.type, shape.dims);
   for (int64_t i = 0; i < lit.size(); ++i) {
-    DecodeElement(bytes.data() + layout.offset_of[i] * layout.element_bytes,
-                  &lit, i);
+    const int64_t o = layout.offset_of[i];
+    if (layout.packed()) {
+      const int64_t bits = layout.element_bits, per_byte = 8 / bits;
+      const int shift = static_cast<int>(bits * (per_byte - 1 - o % per_byte));
+      lit.ints[i] = WrapToType(bytes[o / per_byte] >> shift, lit.type);
+      continue;
+    }
+    DecodeElement(bytes.data() + o * layout.element_bytes, &lit, i);
   }
   return lit;
 }
@@ -367,6 +565,8 @@ Literal RandomLiteral(const hlo::Shape& shape, std::mt19937_64& rng,
       std::uniform_real_distribution<double> u(-spec.float_range,
                                                spec.float_range);
       double v = (rng() % 53 == 0) ? 0.0 : u(rng);
+      // f8e8m0fnu holds positive powers of two only.
+      if (shape.type == ElementType::kF8E8M0FNU) v = std::fabs(v);
       lit.floats[i] = RoundToType(v, shape.type);
     } else if (shape.type == ElementType::kPred) {
       lit.ints[i] = rng() & 1;

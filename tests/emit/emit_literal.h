@@ -16,10 +16,23 @@ namespace ixa::emit_test {
 
 using hlo::ElementType;
 
-bool IsFloat(ElementType t);     // f16, bf16, f32, f64
-bool IsSigned(ElementType t);    // s8..s64
-bool IsUnsigned(ElementType t);  // u8..u64
-int Bits(ElementType t);         // pred counts 8
+bool IsFloat(ElementType t);     // f16, bf16, f32, f64, the f8 types
+bool IsF8(ElementType t);        // f8e4m3fn, f8e5m2, ... f8e8m0fnu
+bool IsSigned(ElementType t);    // s1, s2, s4, s8..s64
+bool IsUnsigned(ElementType t);  // u1, u2, u4, u8..u64
+int Bits(ElementType t);         // pred counts 8, s4 4
+
+// The 8-bit float types (test copies, computed on values: the exponent and
+// significand of the value, not the bits of an f32). Decode: the value of
+// a code (NaN for the NaN codes). Encode: the nearest code, ties to even;
+// overflow gives infinity where the type has one, else NaN; fnuz types
+// have no negative zero; f8e8m0fnu holds 2^-127..2^127 (zero and values
+// below round to 2^-127, negative values are NaN).
+double F8Decode(ElementType t, uint8_t code);
+uint8_t F8Encode(ElementType t, double v);
+// The largest finite value of an f8 type, and whether it has infinities.
+double F8Max(ElementType t);
+bool F8HasInfinity(ElementType t);
 
 // IEEE half / bfloat16 <-> float, round to nearest even (test copies).
 float HalfToFloat(uint16_t h);
@@ -27,8 +40,8 @@ uint16_t FloatToHalf(float f);
 float BF16ToFloat(uint16_t h);
 uint16_t FloatToBF16(float f);
 
-// Rounds a computed value to the element type: f16 / bf16 through float
-// (XLA computes them in f32), f32 to float, f64 unchanged.
+// Rounds a computed value to the element type: f16 / bf16 / f8 through
+// float (XLA computes them in f32), f32 to float, f64 unchanged.
 double RoundToType(double v, ElementType t);
 // Wraps an integer to the type's width (two's complement), sign-extended
 // for signed types, zero-extended for unsigned; pred becomes 0 or 1.
@@ -62,15 +75,19 @@ int64_t Linearize(const std::vector<int64_t>& index,
 // Physical buffers (docs/emitters.md §3): elements in the shape's layout,
 // tiles and their padding included, little-endian encodings.
 struct PhysicalLayout {
-  int64_t elements = 0;  // padded element count
-  int64_t element_bytes = 0;
+  int64_t elements = 0;       // padded element count
+  int64_t element_bytes = 0;  // 1 for packed and sub-byte elements
+  // Bits per element in memory: E(n) for packed sub-byte types (several
+  // elements per byte, the first in the high-order bits), else 8 * bytes.
+  int64_t element_bits = 0;
   std::vector<int64_t> offset_of;  // logical linear index -> element offset
-  int64_t bytes() const { return elements * element_bytes; }
+  int64_t bytes() const { return (elements * element_bits + 7) / 8; }
+  bool packed() const { return element_bits < 8; }
 };
 // Computes the placement of every logical element from the layout's
 // minor_to_major and tiles (docs/layouts.md §1: pad, split, move the tile
-// dims minor; `*` combines with the next dim). Sub-byte types and E(n)
-// are not handled (the generators do not use them).
+// dims minor; `*` combines with the next dim). A sub-byte type without
+// E(n) takes one byte per element (sign-extended for signed types).
 PhysicalLayout ComputePhysicalLayout(const hlo::Shape& shape);
 std::vector<uint8_t> ToPhysical(const Literal& lit, const hlo::Shape& shape);
 Literal FromPhysical(const std::vector<uint8_t>& bytes,

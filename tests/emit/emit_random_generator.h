@@ -151,10 +151,11 @@ class Generator {
     if (choice < 22) {
       // convert to another type and back.
       static const std::vector<ElementType> kTypes = {
-          ElementType::kF32, ElementType::kBF16, ElementType::kF16,
-          ElementType::kS32, ElementType::kS8,   ElementType::kU8,
-          ElementType::kF64, ElementType::kS64,  ElementType::kU16,
-          ElementType::kPred};
+          ElementType::kF32,  ElementType::kBF16,     ElementType::kF16,
+          ElementType::kS32,  ElementType::kS8,       ElementType::kU8,
+          ElementType::kF64,  ElementType::kS64,      ElementType::kU16,
+          ElementType::kPred, ElementType::kF8E4M3FN, ElementType::kF8E5M2,
+          ElementType::kS4,   ElementType::kU4};
       ElementType mid = Pick(kTypes);
       Value c = Emit(mid, d, "convert(" + a.name + ")");
       return Emit(t, d, "convert(" + c.name + ")");

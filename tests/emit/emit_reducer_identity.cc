@@ -1,6 +1,7 @@
 // The reducer identities fed to reduce inits (emit_interpreter.h's
 // FeedReducerIdentities), kept apart from the interpreter proper: they
 // are a property of the test inputs, not of the ops' semantics.
+#include <cmath>
 #include <limits>
 #include <optional>
 
@@ -29,7 +30,9 @@ std::optional<Literal> ReducerIdentity(const hlo::Computation& reducer,
   const int bits = Bits(type);
   auto set_int = [&](uint64_t v) { id.ints[0] = WrapToType(v, type); };
   auto set_float = [&](double v) { id.floats[0] = v; };
-  const double inf = std::numeric_limits<double>::infinity();
+  double inf = std::numeric_limits<double>::infinity();
+  // An f8 type without infinities: its largest value (NaN would spread).
+  if (IsF8(type) && !F8HasInfinity(type)) inf = F8Max(type);
   // Signed: the sign bit alone is the lowest value, all but it the highest.
   const uint64_t sign_bit =
       bits >= 64 ? uint64_t{1} << 63 : uint64_t{1} << (bits - 1);
@@ -40,7 +43,9 @@ std::optional<Literal> ReducerIdentity(const hlo::Computation& reducer,
   } else if (op == "and") {
     set_int(~uint64_t{0});
   } else if (op == "maximum") {
-    if (is_float) {
+    if (type == ElementType::kF8E8M0FNU) {
+      set_float(std::ldexp(1.0, -127));  // the smallest value (no negatives)
+    } else if (is_float) {
       set_float(-inf);
     } else {
       set_int(type == ElementType::kPred || IsUnsigned(type) ? 0 : sign_bit);
