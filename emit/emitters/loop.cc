@@ -2,9 +2,7 @@
 // slices (each thread computes the roots at its output indices),
 // concatenate (each operand's elements written at their place in the
 // output), in-place dynamic-update-slice (only the update's elements are
-// written; the output buffer is the operand's) and scatter (each update
-// element combined into the output with the update computation,
-// atomically).
+// written; the output buffer is the operand's). Scatter is in scatter.cc.
 #include <sstream>
 
 #include "emit/emitters/emitters.h"
@@ -44,20 +42,6 @@ std::vector<Val> AddIndices(LoweringContext& lc, const std::vector<Val>& a,
   std::vector<Val> operands = a;
   operands.insert(operands.end(), b.begin(), b.end());
   return lc.ApplyAll(lc.Intern(map), operands);
-}
-
-std::vector<int64_t> IntList(const std::string& raw) {
-  std::vector<int64_t> out;
-  std::string digits;
-  for (char c : raw + " ") {
-    if (std::isdigit(static_cast<unsigned char>(c)) || c == '-') {
-      digits += c;
-    } else if (!digits.empty()) {
-      out.push_back(std::stoll(digits));
-      digits.clear();
-    }
-  }
-  return out;
 }
 
 // The buffer of fusion parameter `instr` (-1 when it is not one).
@@ -247,131 +231,6 @@ Result<bool> BuildInPlaceDus(LoweringContext& lc, BlockBuilder& bb) {
         }));
   }
   return true;
-}
-
-Result<bool> BuildScatter(LoweringContext& lc, BlockBuilder& bb) {
-  const EmitterPlan& plan = lc.plan();
-  std::vector<Val> ids = GridIds(plan.launch);
-  if (plan.roots.size() != 1) {
-    return Error::Unsupported("emit: a scatter fusion with several roots");
-  }
-  const RootPlan& r = plan.roots[0];
-  const Instruction* scatter = r.root;
-  if (scatter->opcode != "scatter" || scatter->operand_count() != 3) {
-    return Error::Unsupported(
-        "emit: only single-operand scatters (not variadic) are generated");
-  }
-  const Instruction* operand = scatter->operand(0);
-  const Instruction* indices = scatter->operand(1);
-  const Instruction* updates = scatter->operand(2);
-  int base_buffer = ParameterBufferOf(lc, operand);
-  if (base_buffer < 0) {
-    return Error::Unsupported(
-        "emit: the scatter operand of '" + scatter->name +
-        "' is not a fusion parameter (XLA scatters in place)");
-  }
-  IXA_EMIT_TRY(CheckSharesMemory(operand, scatter));
-  if (scatter->HasAttribute("input_batching_dims") &&
-      !IntList(scatter->Attribute("input_batching_dims")).empty()) {
-    return Error::Unsupported("emit: scatter with batching dims");
-  }
-  if (r.hero_operand_maps.size() < 3 || !r.hero_operand_maps[2]) {
-    return Error::Unsupported("emit: scatter plan without an update map");
-  }
-  std::vector<int64_t> window_dims =
-      IntList(scatter->Attribute("update_window_dims"));
-  std::vector<int64_t> inserted =
-      IntList(scatter->Attribute("inserted_window_dims"));
-  std::vector<int64_t> to_operand =
-      IntList(scatter->Attribute("scatter_dims_to_operand_dims"));
-  std::vector<int64_t> ivd_list =
-      IntList(scatter->Attribute("index_vector_dim"));
-  if (ivd_list.size() != 1)
-    return Error::Unsupported("emit: scatter without index_vector_dim");
-  const int64_t ivd = ivd_list[0];
-  const std::vector<int64_t>& odims = operand->shape.dims;
-  const std::vector<int64_t>& udims = updates->shape.dims;
-  std::vector<int64_t> window_operand_dims;
-  for (int64_t d = 0; d < static_cast<int64_t>(odims.size()); ++d) {
-    if (std::find(inserted.begin(), inserted.end(), d) == inserted.end()) {
-      window_operand_dims.push_back(d);
-    }
-  }
-  if (window_operand_dims.size() != window_dims.size()) {
-    return Error::Invalid("emit: scatter window dims do not match");
-  }
-  std::vector<int64_t> window_size(odims.size(), 1);
-  for (size_t w = 0; w < window_dims.size(); ++w) {
-    window_size[window_operand_dims[w]] = udims[window_dims[w]];
-  }
-  std::vector<int> buffers = RootBuffers(lc, r);
-  lc.module().buffers[buffers[0]].aliases = base_buffer;
-  IXA_ASSIGN_OR_RETURN(std::string combiner,
-                       lc.ScalarFunction(scatter->called()));
-  std::shared_ptr<const IndexingMap> map = lc.Intern(*r.hero_operand_maps[2]);
-  bb.Add(ir::Comment("each update element is combined into " +
-                     lc.module().buffers[buffers[0]].name + " (" +
-                     lc.module().buffers[base_buffer].name +
-                     "'s memory) with " + scatter->called()->name()));
-  return ForEachPoint(
-      lc, bb, map, ids, [&](const std::vector<Val>& ops) -> Result<bool> {
-        std::vector<Val> uidx = BindAll(bb, lc.ApplyAll(map, ops), "upd");
-        ElementalEmitter ee(&lc, &bb);
-        std::vector<Val> scatter_index;
-        for (size_t d = 0; d < udims.size(); ++d) {
-          if (std::find(window_dims.begin(), window_dims.end(),
-                        static_cast<int64_t>(d)) == window_dims.end()) {
-            scatter_index.push_back(uidx[d]);
-          }
-        }
-        std::vector<Val> start(odims.size(), ir::Index(0));
-        for (size_t k = 0; k < to_operand.size(); ++k) {
-          std::vector<Val> iidx = scatter_index;
-          if (ivd < indices->shape.rank()) {
-            iidx.insert(iidx.begin() + ivd, ir::Index(static_cast<int64_t>(k)));
-          }
-          IXA_ASSIGN_OR_RETURN(Val raw, ee.EmitOne(indices, iidx));
-          start[to_operand[k]] =
-              bb.Bind("start",
-                      ir::Op(OpCode::kToIndex, Type::kIndex, {raw}, raw->type));
-        }
-        // The whole window must fit, else the update is skipped.
-        std::vector<Val> fits;
-        for (size_t d = 0; d < odims.size(); ++d) {
-          if (start[d]->kind == ir::NodeKind::kConst) continue;
-          fits.push_back(ir::Op(OpCode::kGe, Type::kPred,
-                                {start[d], ir::Index(0)}, Type::kIndex));
-          fits.push_back(ir::Op(
-              OpCode::kLe, Type::kPred,
-              {start[d], ir::Index(odims[d] - window_size[d])}, Type::kIndex));
-        }
-        bb.Open();
-        std::vector<Val> window(odims.size(), ir::Index(0));
-        for (size_t w = 0; w < window_dims.size(); ++w) {
-          window[window_operand_dims[w]] = uidx[window_dims[w]];
-        }
-        // Within the check the starts are in range: say so to the index maps.
-        std::vector<Val> bounded;
-        for (size_t d = 0; d < odims.size(); ++d) {
-          if (start[d]->kind == ir::NodeKind::kConst) {
-            bounded.push_back(start[d]);
-          } else {
-            bounded.push_back(ir::Op(OpCode::kClampIndex, Type::kIndex,
-                                     {start[d], ir::Index(0),
-                                      ir::Index(odims[d] - window_size[d])}));
-          }
-        }
-        std::vector<Val> oidx =
-            BindAll(bb, AddIndices(lc, bounded, window), "out");
-        IXA_ASSIGN_OR_RETURN(Val v, ee.EmitOne(updates, uidx));
-        ir::Stmt atomic = ir::Atomic(buffers[0], ir::Index(0), v, combiner);
-        atomic.flat = false;
-        atomic.indices = oidx;
-        bb.Add(std::move(atomic));
-        ir::Block then = bb.Close();
-        bb.Add(ir::If(ir::AllOf(fits), std::move(then)));
-        return true;
-      });
 }
 
 }  // namespace ixa::emit::emitters

@@ -751,6 +751,20 @@ Stmt Return(std::vector<Val> values) {
   return s;
 }
 
+const char* AtomicOpName(AtomicOp op) {
+  switch (op) {
+    case AtomicOp::kCombiner:
+      return "combiner";
+    case AtomicOp::kAdd:
+      return "add";
+    case AtomicOp::kMax:
+      return "max";
+    case AtomicOp::kMin:
+      return "min";
+  }
+  return "?";
+}
+
 Stmt Atomic(int buffer, Val offset, Val value, std::string combiner) {
   Stmt s;
   s.kind = StmtKind::kAtomic;

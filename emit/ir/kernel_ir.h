@@ -255,6 +255,14 @@ Interval ExprRange(Expr e, const std::vector<Interval>& dims,
 // arithmetic over variable ranges; Full when unknown).
 Interval RangeOf(const Val& v);
 
+// How a kAtomic statement combines its value into the element. kCombiner
+// calls the combiner function in a compare-and-swap loop (any combiner);
+// the others say the combiner is that operation (on the element type), so
+// a target with a hardware read-modify-write for the type may use it
+// instead, and falls back to the loop where it has none.
+enum class AtomicOp : uint8_t { kCombiner, kAdd, kMax, kMin };
+const char* AtomicOpName(AtomicOp op);
+
 enum class StmtKind : uint8_t {
   kLet,      // name = value (immutable)
   kDeclare,  // mutable name of type, initialised with value
@@ -291,7 +299,8 @@ struct Stmt {
   std::vector<std::string> results;
   std::vector<Type> result_types;
   std::vector<Stmt> body, else_body;
-  std::string text;  // kComment
+  std::string text;                          // kComment
+  AtomicOp atomic_op = AtomicOp::kCombiner;  // kAtomic
 };
 using Block = std::vector<Stmt>;
 

@@ -30,9 +30,13 @@ std::vector<Block*> Bodies(ir::Module* m) {
   return out;
 }
 
+// Uses of each function: calls, and atomics (which call their combiner by
+// name, so it must stay a function).
 void CountCalls(const Block& b, std::map<std::string, int>* counts) {
   ir::ForEachStmt(b, [&](const Stmt& s) {
-    if (s.kind == StmtKind::kCall) ++(*counts)[s.name];
+    if (s.kind == StmtKind::kCall || s.kind == StmtKind::kAtomic) {
+      ++(*counts)[s.name];
+    }
   });
 }
 

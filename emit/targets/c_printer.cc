@@ -71,6 +71,62 @@ Text CPrinter::Access(const Buffer& b, const std::vector<Val>& idx, bool flat) {
   return s;
 }
 
+std::string CPrinter::HardwareAtomic(ir::AtomicOp op, Type t,
+                                     const std::string& element,
+                                     const std::string& value) {
+  // CUDA's atomics take int, unsigned int, unsigned long long (add) and
+  // long long (max / min): the 64-bit integer types are cast to them
+  // (int64_t is `long` here). Adds wrap, so s64 adds as unsigned.
+  auto call = [&](const std::string& fn, const std::string& as) {
+    if (as.empty()) return fn + "(&" + element + ", " + value + ")";
+    return fn + "(reinterpret_cast<" + as + "*>(&" + element +
+           "), static_cast<" + as + ">(" + value + "))";
+  };
+  switch (op) {
+    case ir::AtomicOp::kCombiner:
+      return "";
+    case ir::AtomicOp::kAdd:
+      switch (t) {
+        case Type::kF32:
+        case Type::kF64:
+        case Type::kS32:
+        case Type::kU32:
+          return call("atomicAdd", "");
+        case Type::kS64:
+        case Type::kU64:
+          return call("atomicAdd", "unsigned long long");
+        // The 16-bit adds (sm_70 f16, sm_80 bf16) round the exact sum
+        // once, as the f32 add rounded to the type does (f32 holds the
+        // sum of two halves to within double-rounding safety).
+        case Type::kF16:
+          return Helper("ixa_atomic_add_f16") + "(&" + element + ", " + value +
+                 ")";
+        case Type::kBF16:
+          return Helper("ixa_atomic_add_bf16") + "(&" + element + ", " + value +
+                 ")";
+        default:
+          return "";
+      }
+    case ir::AtomicOp::kMax:
+    case ir::AtomicOp::kMin: {
+      const std::string fn =
+          op == ir::AtomicOp::kMax ? "atomicMax" : "atomicMin";
+      switch (t) {
+        case Type::kS32:
+        case Type::kU32:
+          return call(fn, "");
+        case Type::kS64:
+          return call(fn, "long long");
+        case Type::kU64:
+          return call(fn, "unsigned long long");
+        default:
+          return "";  // float max / min propagate NaN: no hardware op
+      }
+    }
+  }
+  return "";
+}
+
 Status CPrinter::PrintBlock(const Block& block, CodeWriter& w) {
   for (const Stmt& s : block) IXA_EMIT_TRY(PrintStmt(s, w));
   return true;
@@ -239,8 +295,16 @@ Status CPrinter::PrintStmt(const Stmt& s, CodeWriter& w) {
                ";");
         return true;
       }
-      Use("ixa_atomic_update");
       std::string value = Fresh("upd");
+      if (std::string hw = HardwareAtomic(s.atomic_op, s.type, a, value);
+          !hw.empty()) {
+        // The combiner is the hardware's read-modify-write; its result
+        // unused, nvcc emits a reduction (red.global.*).
+        w.Line("const " + ComputeType(s.type) + " " + value + " = " + v + ";");
+        w.Line(hw + ";");
+        return true;
+      }
+      Use("ixa_atomic_update");
       w.Line("const " + ComputeType(s.type) + " " + value + " = " + v + ";");
       w.Line("ixa_atomic_update(&" + a + ", [&](" + st + " old) -> " + st +
              " { return " +

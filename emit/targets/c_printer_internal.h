@@ -105,6 +105,12 @@ class CPrinter {
     return v->width > 1 ? VectorType(v->type, v->width) : ComputeType(v->type);
   }
   Text Access(const Buffer& b, const std::vector<Val>& idx, bool flat);
+  // CUDA: the hardware atomic doing `op` on element `element` (an lvalue
+  // of storage type) with `value` (of compute type), or "" where the type
+  // has none for the op.
+  std::string HardwareAtomic(ir::AtomicOp op, Type t,
+                             const std::string& element,
+                             const std::string& value);
 
   Status PrintBlock(const Block& block, CodeWriter& w);
   Status PrintStmt(const Stmt& s, CodeWriter& w);

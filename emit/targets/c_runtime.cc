@@ -400,6 +400,19 @@ const CHelper kHelpers[] = {
      "  return v;\n"
      "}\n",
      "ixa_vec"},
+    // CUDA: the 16-bit hardware adds on an element stored as its bits
+    // (atom / red .add.noftz.f16 and .bf16: subnormals kept).
+    {"ixa_atomic_add_f16",
+     "IXA_FN void ixa_atomic_add_f16(uint16_t* a, float v) {\n"
+     "  atomicAdd(reinterpret_cast<__half*>(a), __float2half_rn(v));\n"
+     "}\n",
+     "", "<cuda_fp16.h>"},
+    {"ixa_atomic_add_bf16",
+     "IXA_FN void ixa_atomic_add_bf16(uint16_t* a, float v) {\n"
+     "  atomicAdd(reinterpret_cast<__nv_bfloat16*>(a), "
+     "__float2bfloat16_rn(v));\n"
+     "}\n",
+     "", "<cuda_bf16.h>"},
     // CUDA: an atomic read-modify-write with any update function, by a
     // compare-and-swap loop on the element itself (8-, 4- and 2-byte
     // elements: sm_70 has a 16-bit atomicCAS). A 1-byte element has no

@@ -4,6 +4,30 @@
 
 namespace ixa::emit::mlir_detail {
 
+namespace {
+
+// The memref.atomic_rmw kind doing `op` on elements of `t`, or "" where
+// there is none (16-bit floats are stored as i16 bits, small integers
+// have no hardware atomic, float max / min propagate NaN).
+std::string AtomicRmwKind(ir::AtomicOp op, Type t) {
+  const bool is_signed = t == Type::kS32 || t == Type::kS64;
+  const bool is_unsigned = t == Type::kU32 || t == Type::kU64;
+  switch (op) {
+    case ir::AtomicOp::kCombiner:
+      return "";
+    case ir::AtomicOp::kAdd:
+      if (t == Type::kF32 || t == Type::kF64) return "addf";
+      return is_signed || is_unsigned ? "addi" : "";
+    case ir::AtomicOp::kMax:
+      return is_signed ? "maxs" : is_unsigned ? "maxu" : "";
+    case ir::AtomicOp::kMin:
+      return is_signed ? "mins" : is_unsigned ? "minu" : "";
+  }
+  return "";
+}
+
+}  // namespace
+
 Status MlirPrinter::PrintBlock(const Block& block) {
   scopes_.emplace_back();
   for (const Stmt& s : block) {
@@ -226,6 +250,15 @@ Status MlirPrinter::PrintStmt(const Stmt& s) {
         return true;
       }
       std::string r = "%rmw" + std::to_string(counter_++);
+      if (std::string kind = AtomicRmwKind(s.atomic_op, s.type);
+          !kind.empty()) {
+        // The combiner is one of memref.atomic_rmw's kinds (the hardware's
+        // read-modify-write on the GPU).
+        w_->Line(r + " = memref.atomic_rmw " + kind + " " + v + ", " +
+                 BufferRef(s.buffer) + idx + " : (" + st + ", " +
+                 MemrefType(b) + ") -> " + st);
+        return true;
+      }
       w_->Open(r + " = memref.generic_atomic_rmw " + BufferRef(s.buffer) + idx +
                " : " + MemrefType(b) + " {");
       w_->Line("^bb0(" + r + "_old: " + st + "):");

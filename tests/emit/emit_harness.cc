@@ -397,6 +397,39 @@ void RunCudaModel(std::vector<Prepared>& prepared, CheckSummary* summary) {
 
 }  // namespace
 
+std::vector<PortableCase> PrepareCases(const std::vector<CheckCase>& cases,
+                                       const CheckOptions& options) {
+  CheckOptions o = options;
+  o.verify_mlir = false;
+  o.compile_cuda = true;  // the `cuda` code is what runs
+  auto ctx = std::make_shared<ExprContext>();
+  std::vector<PortableCase> out;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    auto p = std::make_shared<Prepared>();
+    p->c = &cases[i];
+    Prepare(*p, i, o, ctx.get());
+    Expected(*p);
+    PortableCase pc;
+    pc.label = cases[i].label;
+    pc.emitter = p->emitter;
+    pc.error = p->error;
+    if (pc.error.empty()) {
+      pc.kernel = p->kernel;
+      pc.cuda_code = p->cuda.code;
+      pc.launch = p->cuda.plan.launch;
+      pc.buffers = RunBuffers(*p);
+      pc.aliases = p->aliases;
+      pc.inputs = p->input_shapes.size();
+      // The context owns the maps the prepared case's plan points into.
+      pc.check = [p, ctx](const std::vector<std::vector<uint8_t>>& buffers) {
+        return CompareOutputs(*p, buffers, "gpu");
+      };
+    }
+    out.push_back(std::move(pc));
+  }
+  return out;
+}
+
 CheckCase FromGenerated(const GeneratedFusion& f, const std::string& label) {
   CheckCase c;
   c.label = label;

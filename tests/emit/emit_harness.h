@@ -69,6 +69,26 @@ CheckSummary CheckFusions(const std::vector<CheckCase>& cases,
 
 CheckCase FromGenerated(const GeneratedFusion& f, const std::string& label);
 
+// A case made ready to run elsewhere (tools/gpu_check.sh runs the `cuda`
+// code on a GPU): its code and launch, the buffers a run starts from, and
+// the judge of the buffers after it, with the tolerances above.
+struct PortableCase {
+  std::string label;
+  std::string emitter;
+  std::string kernel;  // the `cuda` kernel's name
+  std::string cuda_code;
+  LaunchDimensions launch;
+  std::vector<std::vector<uint8_t>> buffers;  // inputs, then outputs
+  std::vector<int> aliases;                   // per buffer, as the response's
+  size_t inputs = 0;
+  std::string error;  // emission or interpretation failed
+  // "" when the buffers after a run hold what the interpreter computes.
+  std::function<std::string(const std::vector<std::vector<uint8_t>>&)> check;
+};
+
+std::vector<PortableCase> PrepareCases(const std::vector<CheckCase>& cases,
+                                       const CheckOptions& options);
+
 }  // namespace ixa::emit_test
 
 #endif  // IXA_TESTS_EMIT_EMIT_HARNESS_H_

@@ -470,6 +470,14 @@ std::vector<Literal> GenerateInputs(const GeneratedFusion& fusion,
         lit.ints[k] = WrapToType(static_cast<uint64_t>(values[k]), lit.type);
       }
     }
+    if (spec.sorted && !IsFloat(lit.type)) {
+      // Signed values are sign-extended: order them as int64.
+      const bool is_signed = IsSigned(lit.type);
+      std::sort(lit.ints.begin(), lit.ints.end(), [&](uint64_t a, uint64_t b) {
+        return is_signed ? static_cast<int64_t>(a) < static_cast<int64_t>(b)
+                         : a < b;
+      });
+    }
     out.push_back(std::move(lit));
   }
   return out;

@@ -33,6 +33,9 @@ struct ParameterSpec {
   // Values are distinct (a shuffled range starting at random.int_lo):
   // scatter indices whose updates must not collide.
   bool distinct = false;
+  // Values are in ascending order (after `distinct`): scatter indices
+  // with indices_are_sorted; with few values, runs of equal ones.
+  bool sorted = false;
 };
 
 struct GeneratedFusion {

@@ -17,7 +17,7 @@
 #include "tests/emit/emit_literal.h"
 
 namespace ixa::emit_test {
-namespace {
+namespace IXA_UNITY_ID {
 
 struct F8Type {
   const char* name;
@@ -438,5 +438,5 @@ TEST_CASE("types still not generated answer unsupported, naming the type",
   }
 }
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::emit_test

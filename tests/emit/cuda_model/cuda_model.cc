@@ -14,6 +14,7 @@
 #include <boost/context/fiber.hpp>
 #include <cstdarg>
 #include <cstdio>
+#include <cstdlib>
 #include <deque>
 #include <memory>
 #include <random>
@@ -162,6 +163,10 @@ struct GridRun {
   std::vector<Region> regions;  // the buffers (an in-place pair once)
   Region shared;
   size_t shared_dirty_begin = SIZE_MAX, shared_dirty_end = 0;
+  // Atomic operations so far, and the most a test allows
+  // (IXA_CUDA_MODEL_ATOMIC_LIMIT: a kernel meant to fold its updates
+  // before it writes them makes fewer than one per update).
+  uint64_t atomics = 0, atomic_limit = UINT64_MAX;
 };
 
 GridRun* g_run = nullptr;
@@ -696,6 +701,12 @@ void AtomicLoad(const void* address, void* value, size_t bytes) {
     run.ready.push_back(g_current);
     Yield();
   }
+  if (++run.atomics == run.atomic_limit + 1) {
+    Report("%s makes atomic operation %llu, past the limit of %llu",
+           ThreadName(run, g_current->id).c_str(),
+           static_cast<unsigned long long>(run.atomics),
+           static_cast<unsigned long long>(run.atomic_limit));
+  }
   const char* p = static_cast<const char*>(address);
   const Region* r = nullptr;
   size_t inside = AtomicBytesInside(run, p, bytes, &r);
@@ -747,6 +758,9 @@ const char* RunGrid(const LaunchConfig& config, size_t num_args,
   run.grid = dim3(config.grid[0], config.grid[1], config.grid[2]);
   run.block = dim3(config.block[0], config.block[1], config.block[2]);
   run.rng.seed(config.seed);
+  if (const char* limit = std::getenv("IXA_CUDA_MODEL_ATOMIC_LIMIT")) {
+    run.atomic_limit = std::strtoull(limit, nullptr, 10);
+  }
   const uint64_t tpb = uint64_t{run.block.x} * run.block.y * run.block.z;
   const uint64_t blocks = uint64_t{run.grid.x} * run.grid.y * run.grid.z;
   if (num_args != config.num_buffers) {

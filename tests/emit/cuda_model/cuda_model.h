@@ -415,6 +415,15 @@ inline float __bfloat162float(__nv_bfloat16 h) {
 IXA_CUDA_MODEL_SHUFFLES(__half)
 IXA_CUDA_MODEL_SHUFFLES(__nv_bfloat16)
 
+// The 16-bit atomic adds (sm_70 f16, sm_80 bf16) round the exact sum once;
+// the f32 sum rounded to the format is that (f32 has more than twice the
+// formats' precision plus two bits, so the double rounding is harmless).
+IXA_CUDA_MODEL_ATOMIC(atomicAdd, __half,
+                      __float2half_rn(__half2float(old) + __half2float(val)))
+IXA_CUDA_MODEL_ATOMIC(atomicAdd, __nv_bfloat16,
+                      __float2bfloat16_rn(__bfloat162float(old) +
+                                          __bfloat162float(val)))
+
 // The emitted code takes the device path of its helpers.
 #define __CUDACC__ 1
 #define __CUDA_ARCH__ 800
