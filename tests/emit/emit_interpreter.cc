@@ -139,6 +139,22 @@ Result<Scalar> Unary(const Instruction& in, const Scalar& a) {
       return F([&] { return std::tan(x); }, [&] { return std::tan(d); });
     if (op == "erf")
       return F([&] { return std::erf(x); }, [&] { return std::erf(d); });
+    if (op == "acos")
+      return F([&] { return std::acos(x); }, [&] { return std::acos(d); });
+    if (op == "acosh")
+      return F([&] { return std::acosh(x); }, [&] { return std::acosh(d); });
+    if (op == "asin")
+      return F([&] { return std::asin(x); }, [&] { return std::asin(d); });
+    if (op == "asinh")
+      return F([&] { return std::asinh(x); }, [&] { return std::asinh(d); });
+    if (op == "atan")
+      return F([&] { return std::atan(x); }, [&] { return std::atan(d); });
+    if (op == "atanh")
+      return F([&] { return std::atanh(x); }, [&] { return std::atanh(d); });
+    if (op == "cosh")
+      return F([&] { return std::cosh(x); }, [&] { return std::cosh(d); });
+    if (op == "sinh")
+      return F([&] { return std::sinh(x); }, [&] { return std::sinh(d); });
     if (op == "floor")
       return F([&] { return std::floor(x); }, [&] { return std::floor(d); });
     if (op == "ceil")
@@ -295,14 +311,53 @@ Result<Scalar> Binary(const Instruction& in, const Scalar& a, const Scalar& b) {
   return Unsupported(in, "on integers");
 }
 
+// The bits of a float element in its own type's encoding.
+uint64_t FloatBits(const Scalar& a) {
+  switch (a.type) {
+    case ElementType::kF16:
+      return FloatToHalf(static_cast<float>(a.f));
+    case ElementType::kBF16:
+      return FloatToBF16(static_cast<float>(a.f));
+    case ElementType::kF32: {
+      float f = static_cast<float>(a.f);
+      uint32_t u;
+      std::memcpy(&u, &f, 4);
+      return u;
+    }
+    default: {
+      uint64_t u;
+      std::memcpy(&u, &a.f, 8);
+      return u;
+    }
+  }
+}
+
+// XLA's total order of floats (-NaN < -inf < ... < -0 < +0 < ... < inf <
+// +NaN): sign and magnitude read as a key that orders as an integer, a
+// negative value's key the negated magnitude (below every positive key,
+// larger magnitudes lower).
+int64_t TotalOrderKey(const Scalar& a) {
+  const int bits = Bits(a.type);
+  const uint64_t u = FloatBits(a);
+  const uint64_t magnitude = u & ((uint64_t{1} << (bits - 1)) - 1);
+  const bool negative = (u >> (bits - 1)) & 1;
+  return negative ? -static_cast<int64_t>(magnitude) - 1
+                  : static_cast<int64_t>(magnitude);
+}
+
 Result<Scalar> Compare(const Instruction& in, const Scalar& a,
                        const Scalar& b) {
   std::string dir = in.Attribute("direction");
-  if (in.HasAttribute("type") && in.Attribute("type") == "TOTALORDER") {
-    return Unsupported(in, "total-order compare");
-  }
+  const bool total_order = in.HasAttribute("type") &&
+                           in.Attribute("type") == "TOTALORDER" &&
+                           IsFloat(a.type);
   bool lt, eq, gt;
-  if (IsFloat(a.type)) {
+  if (total_order) {
+    const int64_t ka = TotalOrderKey(a), kb = TotalOrderKey(b);
+    lt = ka < kb;
+    eq = ka == kb;
+    gt = ka > kb;
+  } else if (IsFloat(a.type)) {
     lt = a.f < b.f;
     eq = a.f == b.f;
     gt = a.f > b.f;
@@ -428,6 +483,49 @@ Result<Scalar> BitcastConvert(const Instruction& in, const Scalar& a,
   }
 }
 
+// reduce-precision on the value: round to `mantissa_bits` bits after the
+// leading one (nearest even; a subnormal of the element type rounds at
+// the type's smallest normal exponent, as its bits do), then a value
+// whose exponent the `exponent_bits` range cannot hold becomes infinity
+// (too large) or zero (too small, no denormals), its sign kept. NaN and
+// infinity stay.
+Result<Scalar> ReducePrecision(const Instruction& in, const Scalar& a) {
+  if (!IsFloat(a.type)) return Unsupported(in, "on a non-float type");
+  if (!in.HasAttribute("exponent_bits") || !in.HasAttribute("mantissa_bits")) {
+    return Unsupported(in, "without exponent_bits and mantissa_bits");
+  }
+  const int eb = std::stoi(in.Attribute("exponent_bits"));
+  const int mb = std::stoi(in.Attribute("mantissa_bits"));
+  int type_mantissa = 52, type_exponent = 11;
+  if (a.type == ElementType::kF16) {
+    type_mantissa = 10;
+    type_exponent = 5;
+  } else if (a.type == ElementType::kBF16) {
+    type_mantissa = 7;
+    type_exponent = 8;
+  } else if (a.type == ElementType::kF32) {
+    type_mantissa = 23;
+    type_exponent = 8;
+  }
+  double v = a.f;
+  if (std::isnan(v) || std::isinf(v) || v == 0) return a;
+  const int type_min_exponent = 2 - (1 << (type_exponent - 1));
+  if (mb < type_mantissa) {
+    int e = std::max(std::ilogb(v), type_min_exponent);
+    v = std::ldexp(std::nearbyint(std::ldexp(v, mb - e)), e - mb);
+  }
+  if (eb < type_exponent && v != 0 && !std::isinf(v)) {
+    const int reduced_bias = (1 << (eb - 1)) - 1;
+    const int e = std::ilogb(v);
+    if (e > reduced_bias) {
+      v = std::copysign(std::numeric_limits<double>::infinity(), v);
+    } else if (e <= -reduced_bias) {
+      v = std::copysign(0.0, v);
+    }
+  }
+  return MakeFloat(a.type, v);
+}
+
 class Interpreter {
  public:
   Result<Literal> Run(const Computation& comp,
@@ -462,6 +560,7 @@ Result<Scalar> Interpreter::ElementwiseAt(const Instruction& in,
     return less(x[2], r) ? x[2] : r;
   }
   if (op == "convert") return Convert(in, x[0], in.shape.type);
+  if (op == "reduce-precision") return ReducePrecision(in, x[0]);
   if (op == "bitcast-convert") return BitcastConvert(in, x[0], in.shape.type);
   if (op == "map") {
     IXA_ASSIGN_OR_RETURN(std::vector<Scalar> r, CallScalar(*in.called(), x));
