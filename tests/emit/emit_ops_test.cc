@@ -9,6 +9,7 @@
 // variadic reductions (argmax / argmin with ties broken toward the smaller
 // index, a sum with a max) as rows and columns.
 #include <catch2/catch.hpp>
+#include <sstream>
 
 #include "analysis/fusion/fusion.h"
 #include "analysis/hlo/module.h"
@@ -544,6 +545,102 @@ TEST_CASE("ops: variadic reductions (argmax, argmin, sum and max)",
     }
   }
   Expect(cases);
+}
+
+}  // namespace
+}  // namespace ixa::emit_test
+
+namespace ixa::emit_test {
+namespace {
+
+// What no target generates answers `unsupported` with a message that
+// names the op (and the instruction), for every target.
+TEST_CASE("ops: a still-unsupported op's message names it", "[emit]") {
+  struct Unsupported {
+    std::string opcode;
+    std::string hlo;
+  };
+  const std::vector<Unsupported> cases = {
+      {"complex",
+       "ENTRY e { p = f32[4] parameter(0)\nq = f32[4] parameter(1)\n"
+       "ROOT c = c64[4] complex(p, q) }"},
+      {"real", "ENTRY e { p = c64[4] parameter(0)\nROOT r = f32[4] real(p) }"},
+      {"imag", "ENTRY e { p = c64[4] parameter(0)\nROOT r = f32[4] imag(p) }"},
+      {"stochastic-convert",
+       "ENTRY e { p = f32[4] parameter(0)\nr = u32[4] parameter(1)\n"
+       "ROOT s = bf16[4] stochastic-convert(p, r) }"},
+      {"divide",
+       "ENTRY e { p = pred[4] parameter(0)\nq = pred[4] parameter(1)\n"
+       "ROOT d = pred[4] divide(p, q) }"},
+      {"shift-left",
+       "ENTRY e { p = pred[4] parameter(0)\nq = pred[4] parameter(1)\n"
+       "ROOT d = pred[4] shift-left(p, q) }"},
+      {"negate",
+       "ENTRY e { p = pred[4] parameter(0)\nROOT n = pred[4] negate(p) }"},
+      {"popcnt",
+       "ENTRY e { p = f32[4] parameter(0)\nROOT n = f32[4] popcnt(p) }"},
+      {"acos", "ENTRY e { p = s32[4] parameter(0)\nROOT n = s32[4] acos(p) }"},
+  };
+  for (const Unsupported& u : cases) {
+    INFO(u.opcode);
+    auto module = hlo::ParseHloModule(u.hlo);
+    REQUIRE(module.ok());
+    auto region = ResolveFusion(**module, "");
+    REQUIRE(region.ok());
+    for (emit::Target target :
+         {emit::Target::kCpp, emit::Target::kCuda, emit::Target::kMlir}) {
+      INFO(emit::TargetName(target));
+      ExprContext ctx;
+      emit::EmitOptions options;
+      options.target = target;
+      auto emitted =
+          emit::EmitFusion(*region, *hw::FindDevice("h100"), options, &ctx);
+      REQUIRE(!emitted.ok());
+      INFO(emitted.error().message);
+      CHECK(emitted.error().code == ErrorCode::kUnsupported);
+      CHECK(emitted.error().message.find("'" + u.opcode + "'") !=
+            std::string::npos);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ixa::emit_test
+
+namespace ixa::emit_test {
+namespace {
+
+// The random set (emit_random_a / emit_random_b: 12 seeds per kind)
+// exercises the ops above, so that every target runs them in fusions of
+// every emitter kind.
+TEST_CASE("ops: the random fusions use the new ops and reductions", "[emit]") {
+  std::string all;
+  for (TargetKind kind : AllTargetKinds()) {
+    for (int seed = 0; seed < 12; ++seed) {
+      all += GenerateFusion(kind, seed).hlo;
+    }
+  }
+  for (const char* text :
+       {" acos(", " asin(", " atan(", " acosh(", " asinh(", " atanh(", " cosh(",
+        " sinh(", " is-finite(", " reduce-precision(", "type=TOTALORDER",
+        "argmin_", "argmax_", "sum_max_", "red_add_pred",
+        "red_multiply_pred"}) {
+    INFO(text);
+    CHECK(all.find(text) != std::string::npos);
+  }
+  // Arithmetic on pred arrays.
+  for (const char* op :
+       {" add(", " subtract(", " multiply(", " maximum(", " minimum("}) {
+    INFO(op);
+    bool found = false;
+    std::stringstream lines(all);
+    for (std::string line; std::getline(lines, line);) {
+      found |= line.find("= pred[") != std::string::npos &&
+               line.find("pred[]") == std::string::npos &&
+               line.find(op) != std::string::npos;
+    }
+    CHECK(found);
+  }
 }
 
 }  // namespace
