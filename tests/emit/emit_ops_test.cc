@@ -544,6 +544,67 @@ TEST_CASE("ops: variadic reductions (argmax, argmin, sum and max)",
       cases.push_back(c);
     }
   }
+  // A row reduction over two dims (the major and the minor one), three
+  // inputs (sum, max, min), and a variadic reduce-window (the loop
+  // emitter's elemental reduce).
+  {
+    CheckCase c;
+    c.label = "argmax_row_two_reduced_dims";
+    c.run_mlir = true;
+    c.expect_emitter = "reduction";
+    ParameterSpec spec;
+    spec.random.int_lo = 0;
+    spec.random.int_hi = 3;
+    c.parameters = {spec};
+    c.hlo = ArgReducer("argmax", "s32", "GT") +
+            "ENTRY e { p = s32[3,5,257] parameter(0)\n"
+            "io = s32[3,5,257] iota(), iota_dimension=2\n"
+            "c = s32[] constant(-2147483648)\nz = s32[] constant(0)\n"
+            "ROOT r = (s32[5], s32[5]) reduce(p, io, c, z), "
+            "dimensions={0,2}, to_apply=argmax }\n";
+    cases.push_back(c);
+  }
+  for (const std::string dims : {"1", "0"}) {
+    CheckCase c;
+    c.label = "sum_max_min_s32_dim" + dims;
+    c.run_mlir = true;
+    c.expect_emitter = "reduction";
+    c.hlo =
+        "smm { as = s32[] parameter(0)\n am = s32[] parameter(1)\n"
+        " an = s32[] parameter(2)\n bs = s32[] parameter(3)\n"
+        " bm = s32[] parameter(4)\n bn = s32[] parameter(5)\n"
+        " s = s32[] add(as, bs)\n m = s32[] maximum(am, bm)\n"
+        " n = s32[] minimum(an, bn)\n"
+        " ROOT r = (s32[], s32[], s32[]) tuple(s, m, n) }\n"
+        "ENTRY e { p = s32[300,65] parameter(0)\n"
+        "z = s32[] constant(0)\nlo = s32[] constant(-2147483648)\n"
+        "hi = s32[] constant(2147483647)\n"
+        "ROOT r = (s32[" +
+        std::string(dims == "1" ? "300" : "65") + "], s32[" +
+        (dims == "1" ? "300" : "65") + "], s32[" +
+        (dims == "1" ? "300" : "65") +
+        "]) reduce(p, p, p, z, lo, hi), dimensions={" + dims +
+        "}, to_apply=smm }\n";
+    cases.push_back(c);
+  }
+  {
+    CheckCase c;
+    c.label = "argmax_reduce_window";
+    c.run_mlir = true;
+    c.expect_emitter = "loop";
+    ParameterSpec spec;
+    spec.random.int_lo = 0;
+    spec.random.int_hi = 3;
+    c.parameters = {spec};
+    c.hlo = ArgReducer("argmax", "f32", "GT") +
+            "ENTRY e { q = s32[9,40] parameter(0)\n"
+            "p = f32[9,40] convert(q)\n"
+            "io = s32[9,40] iota(), iota_dimension=1\n"
+            "c = f32[] constant(-inf)\nz = s32[] constant(0)\n"
+            "ROOT r = (f32[9,20], s32[9,20]) reduce-window(p, io, c, z), "
+            "window={size=1x3 stride=1x2 pad=0_0x1_1}, to_apply=argmax }\n";
+    cases.push_back(c);
+  }
   Expect(cases);
 }
 
