@@ -207,6 +207,22 @@ int TypeBits(Type t) {
 
 const char* OpCodeName(OpCode op) {
   switch (op) {
+    case OpCode::kAcos:
+      return "acos";
+    case OpCode::kAcosh:
+      return "acosh";
+    case OpCode::kAsin:
+      return "asin";
+    case OpCode::kAsinh:
+      return "asinh";
+    case OpCode::kAtan:
+      return "atan";
+    case OpCode::kAtanh:
+      return "atanh";
+    case OpCode::kCosh:
+      return "cosh";
+    case OpCode::kSinh:
+      return "sinh";
     case OpCode::kAbs:
       return "abs";
     case OpCode::kNeg:

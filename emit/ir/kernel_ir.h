@@ -174,6 +174,16 @@ enum class OpCode : uint8_t {
                 //   int64 maximum saturates, so it clamps as the large
                 //   unsigned value it is)
   kClampIndex,  // (x, lo, hi) on indices: std::clamp
+  // unary float functions added after the list above (kept last, so that
+  // the codes above keep their values)
+  kAcos,
+  kAcosh,
+  kAsin,
+  kAsinh,
+  kAtan,
+  kAtanh,
+  kCosh,
+  kSinh,
 };
 const char* OpCodeName(OpCode op);
 

@@ -66,6 +66,14 @@ constexpr UnaryOp kUnary[] = {
     {"popcnt", OpCode::kPopcnt},
     {"count-leading-zeros", OpCode::kClz},  // XLA's kClz
     {"clz", OpCode::kClz},
+    {"acos", OpCode::kAcos},
+    {"acosh", OpCode::kAcosh},
+    {"asin", OpCode::kAsin},
+    {"asinh", OpCode::kAsinh},
+    {"atan", OpCode::kAtan},
+    {"atanh", OpCode::kAtanh},
+    {"cosh", OpCode::kCosh},
+    {"sinh", OpCode::kSinh},
 };
 constexpr UnaryOp kBinary[] = {
     {"add", OpCode::kAdd},
@@ -106,6 +114,14 @@ bool FloatOnly(OpCode op) {
     case OpCode::kRoundAfz:
     case OpCode::kRoundEven:
     case OpCode::kAtan2:
+    case OpCode::kAcos:
+    case OpCode::kAcosh:
+    case OpCode::kAsin:
+    case OpCode::kAsinh:
+    case OpCode::kAtan:
+    case OpCode::kAtanh:
+    case OpCode::kCosh:
+    case OpCode::kSinh:
       return true;
     default:
       return false;
@@ -125,6 +141,30 @@ bool IntOnly(OpCode op) {
       return true;
     default:
       return false;
+  }
+}
+
+// Arithmetic on pred as XLA's HloEvaluator computes it: the operands are
+// 0 / 1, the result converted back to pred (nonzero is true). So add is
+// or (1 + 1 = 2 is true), subtract is xor (0 - 1 = -1 is true, 1 - 1 =
+// 0), multiply and minimum are and, maximum is or. Division, remainder,
+// power and the shifts have no such reading here: unsupported, named.
+Result<OpCode> PredArithmetic(const Instruction& in, OpCode op) {
+  switch (op) {
+    case OpCode::kAnd:
+    case OpCode::kOr:
+    case OpCode::kXor:
+      return op;
+    case OpCode::kAdd:
+    case OpCode::kMax:
+      return OpCode::kOr;
+    case OpCode::kSub:
+      return OpCode::kXor;
+    case OpCode::kMul:
+    case OpCode::kMin:
+      return OpCode::kAnd;
+    default:
+      return NoCodegen(in, "on pred");
   }
 }
 
@@ -520,10 +560,9 @@ Result<std::vector<Val>> ElementalEmitter::EmitElementwise(
       if ((FloatOnly(b.op) && !fl) || (IntOnly(b.op) && fl)) {
         return NoCodegen(in, std::string("on ") + ir::TypeName(t));
       }
-      if (t == Type::kPred && b.op != OpCode::kAnd && b.op != OpCode::kOr &&
-          b.op != OpCode::kXor && b.op != OpCode::kMax &&
-          b.op != OpCode::kMin) {
-        return NoCodegen(in, "on pred");
+      if (t == Type::kPred) {
+        IXA_ASSIGN_OR_RETURN(OpCode logical, PredArithmetic(in, b.op));
+        return bind(ir::Op(logical, t, x, t));
       }
       return bind(ir::Op(b.op, t, x, t));
     }

@@ -305,11 +305,15 @@ namespace {
 Result<bool> CheckEmittable(const hlo::Computation& comp,
                             std::set<const hlo::Computation*>* seen) {
   if (!seen->insert(&comp).second) return true;
+  // Opcodes first: `real` of a c64 parameter is refused as `real`, not as
+  // the parameter's element type.
   for (const auto& in : comp.instructions()) {
     if (!IsEmittableOpcode(in->opcode)) {
       return Error::Unsupported("emit: no code generation for '" + in->opcode +
                                 "' ('" + in->name + "')");
     }
+  }
+  for (const auto& in : comp.instructions()) {
     for (const hlo::Shape* leaf : Leaves(in->shape)) {
       if (!leaf->IsArray()) continue;
       auto t = ir::TypeOf(leaf->type);

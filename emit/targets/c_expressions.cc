@@ -328,6 +328,22 @@ Text CPrinter::OpExpr(const Node& n) {
       return math1("tan");
     case OpCode::kErf:
       return math1("erf");
+    case OpCode::kAcos:
+      return math1("acos");
+    case OpCode::kAcosh:
+      return math1("acosh");
+    case OpCode::kAsin:
+      return math1("asin");
+    case OpCode::kAsinh:
+      return math1("asinh");
+    case OpCode::kAtan:
+      return math1("atan");
+    case OpCode::kAtanh:
+      return math1("atanh");
+    case OpCode::kCosh:
+      return math1("cosh");
+    case OpCode::kSinh:
+      return math1("sinh");
     case OpCode::kFloor:
       return math1("floor");
     case OpCode::kCeil:

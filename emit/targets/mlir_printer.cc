@@ -632,6 +632,24 @@ Text MlirPrinter::OpValue(const Node& n, const std::vector<std::string>& xs) {
       return RoundTo(t, MathOp("", "tan", false, t, x));
     case OpCode::kErf:
       return RoundTo(t, MathOp("math.erf", "erf", false, t, x));
+    // MLIR 14's math dialect has atan but none of the others: libm calls
+    // (host: also atan, which the host pass list does not lower).
+    case OpCode::kAcos:
+      return RoundTo(t, MathOp("", "acos", false, t, x));
+    case OpCode::kAcosh:
+      return RoundTo(t, MathOp("", "acosh", false, t, x));
+    case OpCode::kAsin:
+      return RoundTo(t, MathOp("", "asin", false, t, x));
+    case OpCode::kAsinh:
+      return RoundTo(t, MathOp("", "asinh", false, t, x));
+    case OpCode::kAtan:
+      return RoundTo(t, MathOp("math.atan", "atan", false, t, x));
+    case OpCode::kAtanh:
+      return RoundTo(t, MathOp("", "atanh", false, t, x));
+    case OpCode::kCosh:
+      return RoundTo(t, MathOp("", "cosh", false, t, x));
+    case OpCode::kSinh:
+      return RoundTo(t, MathOp("", "sinh", false, t, x));
     case OpCode::kFloor:
       return MathOp("math.floor", "floor", true, t, x);
     case OpCode::kCeil:

@@ -1,6 +1,7 @@
 #include "tests/emit/emit_random_fusions.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <random>
 #include <set>
@@ -173,6 +174,152 @@ GeneratedFusion Transpose(Generator& g) {
   return f;
 }
 
+// A reduce over pred: any (an add or or reducer, init false) or all
+// (multiply or and, init true) of a comparison whose threshold makes
+// about half of the reduced groups true (a random pred would make nearly
+// every any true and every all false).
+GeneratedFusion PredReduction(Generator& g, GeneratedFusion f, const Dims& in,
+                              const Dims& reduced, const Dims& out) {
+  int64_t group = 1;
+  for (int64_t d : reduced) group *= in[d];
+  ParameterSpec spec;
+  spec.random.int_lo = 0;
+  spec.random.int_hi = 100000;
+  Value p = g.Param(ElementType::kS32, in, "", spec);
+  std::string kind =
+      g.Pick(std::vector<std::string>{"add", "or", "multiply", "and"});
+  const bool any = kind == "add" || kind == "or";
+  // P(one element true) = q with (1 - q)^group = 1/2.
+  const double q = 1.0 - std::pow(0.5, 1.0 / static_cast<double>(group));
+  const int64_t threshold = any ? static_cast<int64_t>(100000 * (1 - q))
+                                : static_cast<int64_t>(100000 * q);
+  Value k = g.Constant(ElementType::kS32, std::to_string(threshold));
+  Value kb =
+      g.Emit(ElementType::kS32, in, "broadcast(" + k.name + "), dimensions={}");
+  Value c = g.Emit(ElementType::kPred, in,
+                   "compare(" + p.name + ", " + kb.name + "), direction=GT");
+  {
+    // Arithmetic on pred with a comparison that differs only where p = k
+    // (add and maximum are or, multiply and minimum and).
+    Value c2 = g.Emit(ElementType::kPred, in,
+                      "compare(" + p.name + ", " + kb.name + "), direction=GE");
+    std::string op = g.Pick(
+        std::vector<std::string>{"add", "multiply", "maximum", "minimum"});
+    c = g.Emit(ElementType::kPred, in,
+               op + "(" + c.name + ", " + c2.name + ")");
+  }
+  Value x = ElementwiseChain(g, {c}, static_cast<int>(g.Uniform(0, 1)));
+  Value init = g.Constant(ElementType::kPred, any ? "false" : "true");
+  Value red = g.Emit(ElementType::kPred, out,
+                     "reduce(" + x.name + ", " + init.name +
+                         "), dimensions=" + ListText(reduced) +
+                         ", to_apply=" + g.Reducer(ElementType::kPred, kind));
+  if (g.Chance(50)) {
+    Value n = g.Emit(ElementType::kPred, out, "not(" + red.name + ")");
+    (void)n;
+    f.hlo = g.Module(g.TakeLastAsRoot());
+  } else {
+    g.Emit(ElementType::kPred, out, "copy(" + red.name + ")");
+    f.hlo = g.Module(g.TakeLastAsRoot());
+  }
+  f.reassociates = false;
+  return f;
+}
+
+// A reduce of two inputs with a tuple-returning reducer: argmax or argmin
+// of `x` with its iota position along the last reduced dim (ties go to
+// the smaller index, as XLA's tests write it), or the sum and the maximum
+// of `x` at once. The results leave as they are, through an epilogue on
+// their get-tuple-elements, or beside a side output of the input's shape.
+GeneratedFusion VariadicReduction(Generator& g, GeneratedFusion f,
+                                  const Value& x, ElementType acc,
+                                  const Dims& in, const Dims& reduced,
+                                  const Dims& out) {
+  const std::string ty = hlo::ElementTypeName(acc);
+  const bool fl = IsFloat(acc);
+  std::string comp, text, second_ty;
+  Value second = x, init_a, init_b;
+  const int form = static_cast<int>(g.Uniform(0, 2));
+  if (form < 2) {
+    const bool max = form == 0;
+    second_ty = "s32";
+    second = g.Emit(ElementType::kS32, in,
+                    "iota(), iota_dimension=" + std::to_string(reduced.back()));
+    std::string extreme;
+    if (fl) {
+      extreme = max ? "-inf" : "inf";
+    } else if (acc == ElementType::kU8) {
+      extreme = max ? "0" : "255";
+    } else {
+      extreme = max ? (acc == ElementType::kS64 ? "-9223372036854775808"
+                                                : "-2147483648")
+                    : (acc == ElementType::kS64 ? "9223372036854775807"
+                                                : "2147483647");
+    }
+    init_a = g.Constant(acc, extreme);
+    init_b = g.Constant(ElementType::kS32, "0");
+    comp = std::string(max ? "argmax_" : "argmin_") + ty;
+    text = comp + " {\n  a = " + ty +
+           "[] parameter(0)\n  ai = s32[] parameter(1)\n  b = " + ty +
+           "[] parameter(2)\n  bi = s32[] parameter(3)\n"
+           "  better = pred[] compare(a, b), direction=" +
+           (max ? "GT" : "LT") +
+           "\n  eq = pred[] compare(a, b), direction=EQ\n"
+           "  lt = pred[] compare(ai, bi), direction=LT\n"
+           "  tie = pred[] and(eq, lt)\n  pick = pred[] or(better, tie)\n"
+           "  v = " +
+           ty + "[] select(pick, a, b)\n  i = s32[] select(pick, ai, bi)\n" +
+           "  ROOT r = (" + ty + "[], s32[]) tuple(v, i)\n}\n";
+  } else {
+    second_ty = ty;
+    init_a = g.Constant(acc, "0");
+    init_b = g.Constant(acc, fl ? "-inf" : "0");
+    comp = "sum_max_" + ty;
+    text = comp + " {\n  as = " + ty + "[] parameter(0)\n  am = " + ty +
+           "[] parameter(1)\n  bs = " + ty + "[] parameter(2)\n  bm = " + ty +
+           "[] parameter(3)\n  s = " + ty + "[] add(as, bs)\n  m = " + ty +
+           "[] maximum(am, bm)\n  ROOT r = (" + ty + "[], " + ty +
+           "[]) tuple(s, m)\n}\n";
+  }
+  const ElementType second_type = form < 2 ? ElementType::kS32 : acc;
+  const std::string tuple_shape =
+      "(" + ShapeText(acc, out) + ", " + ShapeText(second_type, out) + ")";
+  const std::string reduce =
+      "reduce(" + x.name + ", " + second.name + ", " + init_a.name + ", " +
+      init_b.name + "), dimensions=" + ListText(reduced) + ", to_apply=" + comp;
+  std::string root;
+  const int shape_choice = static_cast<int>(g.Uniform(0, 2));
+  if (shape_choice == 0) {
+    root = "out = " + tuple_shape + " " + reduce;
+  } else {
+    std::string r = g.Fresh("variadic");
+    g.Raw(r + " = " + tuple_shape + " " + reduce);
+    Value v = g.Emit(acc, out, "get-tuple-element(" + r + "), index=0");
+    Value w = g.Emit(second_type, out, "get-tuple-element(" + r + "), index=1");
+    if (shape_choice == 1) {
+      // An epilogue on each element.
+      Value v2 = g.Elementwise(v, {v});
+      Value w2 = g.Elementwise(w, {w});
+      root = "out = (" + ShapeText(v2.type, out) + ", " +
+             ShapeText(w2.type, out) + ") tuple(" + v2.name + ", " + w2.name +
+             ")";
+    } else {
+      // A side output of the input's shape.
+      Value side = g.Elementwise(x, {x});
+      root = "out = " + std::string("(") + ShapeText(acc, out) + ", " +
+             ShapeText(second_type, out) + ", " + ShapeText(side.type, in) +
+             ") tuple(" + v.name + ", " + w.name + ", " + side.name + ")";
+    }
+  }
+  (void)second_ty;
+  std::string module = g.Module(root);
+  size_t at = module.find("ENTRY");
+  f.hlo = module.substr(0, at) + text + "\n" + module.substr(at);
+  // argmax / argmin on exact values are exact; a float sum reassociates.
+  f.reassociates = form == 2 && fl;
+  return f;
+}
+
 GeneratedFusion Reduction(Generator& g, TargetKind kind) {
   GeneratedFusion f;
   f.reassociates = true;
@@ -215,6 +362,7 @@ GeneratedFusion Reduction(Generator& g, TargetKind kind) {
       out.push_back(in[i]);
     }
   }
+  if (g.Chance(20)) return PredReduction(g, f, in, reduced, out);
   // Inputs stay small so that sums keep precision.
   Value p = g.Param(t, in);
   Value x = ElementwiseChain(g, {p}, static_cast<int>(g.Uniform(0, 2)));
@@ -225,45 +373,7 @@ GeneratedFusion Reduction(Generator& g, TargetKind kind) {
   }
   std::string kind_name =
       g.Pick(std::vector<std::string>{"add", "add", "maximum", "minimum"});
-  if (g.Chance(20) && IsFloat(acc)) {
-    // Variadic: (max value, its iota position) with a comparator reducer.
-    Value io =
-        g.Emit(ElementType::kS32, in,
-               "iota(), iota_dimension=" + std::to_string(reduced.back()));
-    std::string ty = hlo::ElementTypeName(acc);
-    std::string name = "argmax." + std::to_string(g.Uniform(0, 1 << 20));
-    (void)name;
-    Value init_v = g.Constant(acc, "-inf");
-    Value init_i = g.Constant(ElementType::kS32, "0");
-    std::string comp = "argmax_" + ty;
-    std::string tuple_ty = "(" + ty + "[], s32[])";
-    std::string text =
-        comp + " {\n  a = " + ty +
-        "[] parameter(0)\n  ai = s32[] parameter(1)\n"
-        "  b = " +
-        ty +
-        "[] parameter(2)\n  bi = s32[] parameter(3)\n"
-        "  gt = pred[] compare(a, b), direction=GT\n"
-        "  eq = pred[] compare(a, b), direction=EQ\n"
-        "  lt = pred[] compare(ai, bi), direction=LT\n"
-        "  tie = pred[] and(eq, lt)\n  pick = pred[] or(gt, tie)\n"
-        "  v = " +
-        ty +
-        "[] select(pick, a, b)\n"
-        "  i = s32[] select(pick, ai, bi)\n"
-        "  ROOT r = " +
-        tuple_ty + " tuple(v, i)\n}\n";
-    f.hlo = text;  // prepended below
-    std::string root = "out = (" + ShapeText(acc, out) + ", " +
-                       ShapeText(ElementType::kS32, out) + ") reduce(" +
-                       x.name + ", " + io.name + ", " + init_v.name + ", " +
-                       init_i.name + "), dimensions=" + ListText(reduced) +
-                       ", to_apply=" + comp;
-    std::string module = g.Module(root);
-    size_t at = module.find("ENTRY");
-    f.hlo = module.substr(0, at) + text + "\n" + module.substr(at);
-    return f;
-  }
+  if (g.Chance(25)) return VariadicReduction(g, f, x, acc, in, reduced, out);
   Value init =
       g.Constant(acc, kind_name == "add" ? "0"
                       : IsFloat(acc) ? (kind_name == "maximum" ? "-inf" : "inf")

@@ -137,9 +137,12 @@ class Generator {
       // compare + select.
       static const std::vector<std::string> kDirs = {"EQ", "NE", "LT",
                                                      "LE", "GT", "GE"};
-      Value c = Emit(
-          ElementType::kPred, d,
-          "compare(" + a.name + ", " + b.name + "), direction=" + Pick(kDirs));
+      // Floats also compare in XLA's total order (-NaN < -inf < -0 < +0).
+      std::string total =
+          IsFloatType(t) && Chance(30) ? ", type=TOTALORDER" : "";
+      Value c = Emit(ElementType::kPred, d,
+                     "compare(" + a.name + ", " + b.name +
+                         "), direction=" + Pick(kDirs) + total);
       return Emit(t, d,
                   "select(" + c.name + ", " + a.name + ", " + b.name + ")");
     }
@@ -189,7 +192,11 @@ class Generator {
       return Emit(t, d, "bitcast-convert(" + c.name + ")");
     }
     if (t == ElementType::kPred) {
-      static const std::vector<std::string> kOps = {"and", "or", "xor", "not"};
+      // Arithmetic on pred as XLA's evaluator does it (add is or, subtract
+      // xor, multiply and, maximum or, minimum and).
+      static const std::vector<std::string> kOps = {
+          "and",      "or",       "xor",     "not",    "add",
+          "subtract", "multiply", "maximum", "minimum"};
       std::string op = Pick(kOps);
       if (op == "not") return Emit(t, d, "not(" + a.name + ")");
       return Emit(t, d, op + "(" + a.name + ", " + b.name + ")");
@@ -214,18 +221,63 @@ class Generator {
                                                       "exponential-minus-one",
                                                       "log-plus-one",
                                                       "tan",
-                                                      "erf"};
+                                                      "erf",
+                                                      "acos",
+                                                      "asin",
+                                                      "atan",
+                                                      "acosh",
+                                                      "asinh",
+                                                      "atanh",
+                                                      "cosh",
+                                                      "sinh",
+                                                      "is-finite",
+                                                      "reduce-precision"};
       static const std::vector<std::string> kBinary = {
           "add",     "subtract", "multiply", "divide",   "maximum",
           "minimum", "power",    "atan2",    "remainder"};
+      // The inverse and hyperbolic functions, is-finite and reduce-precision
+      // get a share of their own (the random set is small).
+      static const std::vector<std::string> kInverse = {
+          "acos",  "asin", "atan", "acosh",     "asinh",
+          "atanh", "cosh", "sinh", "is-finite", "reduce-precision"};
       if (Chance(45)) {
-        std::string op = Pick(kUnary);
+        std::string op = Chance(40) ? Pick(kInverse) : Pick(kUnary);
         if (op == "log" || op == "sqrt" || op == "rsqrt" ||
             op == "log-plus-one") {
           Value abs = Emit(t, d, "abs(" + a.name + ")");
           return Emit(t, d, op + "(" + abs.name + ")");
         }
-        if (op == "exponential" || op == "exponential-minus-one") {
+        if (op == "acos" || op == "asin" || op == "atanh") {
+          // Mostly inside the domain [-1, 1] (tanh maps there); a scaled
+          // input reaches past it now and then (NaN, or +-inf for atanh).
+          Value in = Emit(t, d, "tanh(" + a.name + ")");
+          if (Chance(20))
+            in = Emit(t, d,
+                      "multiply(" + in.name + ", " + Splat(t, d).name + ")");
+          return Emit(t, d, op + "(" + in.name + ")");
+        }
+        if (op == "acosh") {  // 1 + |a|: inside the domain [1, inf)
+          Value abs = Emit(t, d, "abs(" + a.name + ")");
+          Value one = Constant(t, "1");
+          Value ones = Emit(t, d, "broadcast(" + one.name + "), dimensions={}");
+          Value in = Emit(t, d, "add(" + abs.name + ", " + ones.name + ")");
+          return Emit(t, d, op + "(" + in.name + ")");
+        }
+        if (op == "is-finite") {
+          Value f = Emit(ElementType::kPred, d, "is-finite(" + a.name + ")");
+          return Emit(t, d,
+                      "select(" + f.name + ", " + a.name + ", " + b.name + ")");
+        }
+        if (op == "reduce-precision") {
+          static const std::vector<std::string> kFormats = {
+              "exponent_bits=5, mantissa_bits=10",
+              "exponent_bits=8, mantissa_bits=7",
+              "exponent_bits=4, mantissa_bits=3"};
+          return Emit(t, d,
+                      "reduce-precision(" + a.name + "), " + Pick(kFormats));
+        }
+        if (op == "exponential" || op == "exponential-minus-one" ||
+            op == "cosh" || op == "sinh") {
           Value lo = Splat(t, d), hi = Splat(t, d);
           Value c = Emit(
               t, d, "clamp(" + lo.name + ", " + a.name + ", " + hi.name + ")");
@@ -612,6 +664,9 @@ class Generator {
     out << "  ROOT " << root_line << "\n}\n";
     return out.str();
   }
+
+  // A body line as written (a tuple-shaped value, which Emit cannot name).
+  void Raw(const std::string& line) { body_.push_back(line); }
 
   // Moves the last body line to the root (its text without the name part
   // stays as it is).

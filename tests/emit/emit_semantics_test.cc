@@ -251,6 +251,39 @@ TEST_CASE("emit semantics: regressions of the differential test",
        {Of<uint32_t>({0x7f800001, 0x3f800000, 0x40000000}),
         Of<uint32_t>({0x80000000, 0x7fa00000, 0x40400000})},
        {F32({1, 1, 8})}});
+  // The inverse and hyperbolic functions at their exact points: signed
+  // zeros kept by the odd ones, the domain edges of acos / asin / atan /
+  // atanh / acosh, and cosh / sinh past f32's range.
+  cases.push_back(
+      {"inverse_hyperbolic_edges",
+       "ENTRY e { p = f32[4] parameter(0)\nq = f32[2] parameter(1)\n"
+       "r = f32[3] parameter(2)\ns = f32[4] parameter(3)\n"
+       "a = f32[4] asin(p)\nb = f32[4] acos(p)\nc = f32[4] atan(p)\n"
+       "d = f32[4] atanh(p)\ne = f32[2] acosh(q)\nf = f32[3] cosh(r)\n"
+       "g = f32[3] sinh(r)\nh = f32[4] asinh(s)\n"
+       "ROOT t = (f32[4], f32[4], f32[4], f32[4], f32[2], f32[3], f32[3], "
+       "f32[4]) tuple(a, b, c, d, e, f, g, h) }",
+       {F32({-0.0f, 0.0f, 1, -1}), F32({1, kInf}), F32({-0.0f, -100, 100}),
+        F32({-0.0f, 0.0f, -kInf, kInf})},
+       {Of<uint32_t>({0x80000000, 0, 0x3fc90fdb, 0xbfc90fdb}),
+        Of<uint32_t>({0x3fc90fdb, 0x3fc90fdb, 0, 0x40490fdb}),
+        Of<uint32_t>({0x80000000, 0, 0x3f490fdb, 0xbf490fdb}),
+        Of<uint32_t>({0x80000000, 0, 0x7f800000, 0xff800000}),
+        Of<uint32_t>({0, 0x7f800000}),
+        Of<uint32_t>({0x3f800000, 0x7f800000, 0x7f800000}),
+        Of<uint32_t>({0x80000000, 0xff800000, 0x7f800000}),
+        Of<uint32_t>({0x80000000, 0, 0xff800000, 0x7f800000})}});
+  // pred arithmetic (XLA's evaluator: add is or, subtract xor, multiply
+  // and) on the four operand pairs.
+  cases.push_back(
+      {"pred_arithmetic",
+       "ENTRY e { p = pred[4] parameter(0)\nq = pred[4] parameter(1)\n"
+       "a = pred[4] add(p, q)\nb = pred[4] subtract(p, q)\n"
+       "c = pred[4] multiply(p, q)\n"
+       "ROOT t = (pred[4], pred[4], pred[4]) tuple(a, b, c) }",
+       {Of<uint8_t>({0, 0, 1, 1}), Of<uint8_t>({0, 1, 0, 1})},
+       {Of<uint8_t>({0, 1, 1, 1}), Of<uint8_t>({0, 1, 1, 0}),
+        Of<uint8_t>({0, 0, 0, 1})}});
   CheckAll(cases);
 }
 

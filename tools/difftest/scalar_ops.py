@@ -11,7 +11,8 @@ import numerics as N
 
 APPROX = {'exponential', 'exponential-minus-one', 'log', 'log-plus-one',
           'rsqrt', 'cbrt', 'tanh', 'logistic', 'sine', 'cosine', 'tan', 'erf',
-          'atan2', 'power'}
+          'atan2', 'power', 'acos', 'acosh', 'asin', 'asinh', 'atan', 'atanh',
+          'cosh', 'sinh'}
 # Float ops whose result moves continuously with the inputs (so that an
 # input known only within a tolerance gives an output within one).
 CONTINUOUS = APPROX | {'add', 'subtract', 'multiply', 'divide', 'maximum',
@@ -20,14 +21,18 @@ CONTINUOUS = APPROX | {'add', 'subtract', 'multiply', 'divide', 'maximum',
 FLOAT_UNARY = ['abs', 'negate', 'sign', 'exponential', 'exponential-minus-one',
                'log', 'log-plus-one', 'sqrt', 'rsqrt', 'cbrt', 'tanh',
                'logistic', 'sine', 'cosine', 'tan', 'erf', 'floor', 'ceil',
-               'round-nearest-afz', 'round-nearest-even']
+               'round-nearest-afz', 'round-nearest-even', 'acos', 'acosh',
+               'asin', 'asinh', 'atan', 'atanh', 'cosh', 'sinh']
 INT_UNARY = ['abs', 'negate', 'sign', 'not', 'popcnt', 'count-leading-zeros']
 FLOAT_BINARY = ['add', 'subtract', 'multiply', 'divide', 'remainder',
                 'maximum', 'minimum', 'power', 'atan2']
 INT_BINARY = ['add', 'subtract', 'multiply', 'divide', 'remainder', 'maximum',
               'minimum', 'power', 'and', 'or', 'xor', 'shift-left',
               'shift-right-logical', 'shift-right-arithmetic']
-PRED_BINARY = ['and', 'or', 'xor', 'maximum', 'minimum']
+# pred arithmetic as XLA's HloEvaluator computes it: on 0 / 1, the result
+# nonzero (add is or, subtract xor, multiply and).
+PRED_BINARY = ['and', 'or', 'xor', 'maximum', 'minimum', 'add', 'subtract',
+               'multiply']
 
 NAN = math.nan
 INF = math.inf
@@ -103,6 +108,33 @@ def _trig(f):
         if x != x or x in (INF, -INF):
             return NAN
         return f(x)
+    return g
+
+
+def _domain(f, lo, hi):
+    """f inside [lo, hi] (NaN outside, and for NaN)."""
+    def g(x):
+        if x != x or x < lo or x > hi:
+            return NAN
+        return f(x)
+    return g
+
+
+def _atanh(x):
+    if x != x or abs(x) > 1:
+        return NAN
+    if abs(x) == 1:
+        return math.copysign(INF, x)
+    return math.atanh(x)
+
+
+def _hyperbolic(f):
+    """cosh / sinh: past the double range the result is an infinity."""
+    def g(x):
+        try:
+            return f(x)
+        except OverflowError:
+            return INF if f is math.cosh else math.copysign(INF, x)
     return g
 
 
@@ -223,6 +255,10 @@ FLOAT_FN = {
     'add': lambda a, b: a + b, 'subtract': lambda a, b: a - b,
     'multiply': lambda a, b: a * b, 'divide': _div, 'remainder': _fmod,
     'maximum': fmax, 'minimum': fmin, 'power': _pow, 'atan2': _atan2,
+    'acos': _domain(math.acos, -1, 1), 'asin': _domain(math.asin, -1, 1),
+    'acosh': _domain(math.acosh, 1, INF), 'asinh': math.asinh,
+    'atan': math.atan, 'atanh': _atanh, 'cosh': _hyperbolic(math.cosh),
+    'sinh': _hyperbolic(math.sinh),
     'clamp': lambda lo, x, hi: fmin(fmax(x, lo), hi),
 }
 
