@@ -68,13 +68,31 @@ struct SharedTile {
   int64_t bytes() const;
 };
 
-// §(h) h.4 and h.7: the normalised tiled transpose.
+// §(h) h.4 and h.7: the normalised tiled transpose. The 021 and 210 forms
+// have 3 dims; the generalized form (docs/emitters.md "Generalized
+// transposes") has as many dims as the transpose has runs of dims that stay
+// together, and tiles the input's most-minor dim against the dim that
+// becomes the output's most-minor (a most-minor dim that stays most-minor
+// and is small is carried whole in the tile).
 struct TransposeDescription {
-  std::vector<int64_t> dims;         // normalised output shape (3 dims)
-  std::vector<int64_t> permutation;  // {0, 2, 1} or {2, 1, 0}
+  std::vector<int64_t> dims;  // normalised output shape
+  // Output dim j is normalised input dim permutation[j]: {0, 2, 1} or
+  // {2, 1, 0}, or any permutation in the generalized form.
+  std::vector<int64_t> permutation;
   std::vector<int64_t> input_dims;   // normalised input shape I
   std::vector<int64_t> block_sizes;  // per normalised input dim
   std::vector<int64_t> block_counts;
+  // The generalized form (not XLA's at the pinned revision, its later
+  // transpose emitter): tiles are read and written in input resp. output
+  // dim order, and a kept most-minor dim is carried whole.
+  bool generalized = false;
+  // Generalized only: the normalised input dims tiled by 32 (the input's
+  // most-minor and the output's most-minor, not counting a kept one), and
+  // whether the last normalised dim is kept most-minor (its size whole in
+  // every tile).
+  int64_t tiled_input_minor = -1;
+  int64_t tiled_output_minor = -1;
+  bool kept_minor = false;
 };
 
 // §(h) h.8: the reduction's normalised dims and thread shape.

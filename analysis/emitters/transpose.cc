@@ -62,6 +62,58 @@ IndexingMap TileMap(bool input, const Tiling& t, const TransposeDescription& d,
   return std::move(composed).value();
 }
 
+// The generalized form (docs/emitters.md "Generalized transposes"): one
+// tile per block, 32 x 32 over the two tiled dims (times the kept minor
+// dim), read in input dim order and written in output dim order by 128
+// threads, s0 * 128 + th_x being the element's linear position in the
+// tile (s1 is [0, 0], the vector lane of the other forms).
+struct GeneralTiling {
+  std::vector<int64_t> input_block, output_block, block_counts;
+  int64_t elements = 1;
+};
+
+GeneralTiling GeneralTilingFor(const TransposeDescription& d) {
+  GeneralTiling t;
+  const int64_t rank = static_cast<int64_t>(d.input_dims.size());
+  t.input_block.assign(rank, 1);
+  t.input_block[d.tiled_input_minor] = kBaseBlockSize;
+  t.input_block[d.tiled_output_minor] = kBaseBlockSize;
+  if (d.kept_minor) t.input_block[rank - 1] = d.input_dims[rank - 1];
+  for (int64_t i = 0; i < rank; ++i) {
+    t.output_block.push_back(t.input_block[d.permutation[i]]);
+    t.block_counts.push_back(CeilDiv(d.input_dims[i], t.input_block[i]));
+    t.elements *= t.input_block[i];
+  }
+  return t;
+}
+
+IndexingMap GeneralTileMap(bool input, const GeneralTiling& t,
+                           const TransposeDescription& d,
+                           const LaunchDimensions& l, const hlo::Shape& shape,
+                           ExprContext* ctx) {
+  Expr linear =
+      ctx->Symbol(0) * kNumThreadsPerBlock + ctx->Dim(0) + ctx->Symbol(1);
+  const std::vector<int64_t>& sizes = input ? t.input_block : t.output_block;
+  std::vector<Expr> offsets = DelinearizeInBounds(linear, sizes, ctx);
+  std::vector<Expr> blocks =
+      DelinearizeInBounds(ctx->Dim(3), t.block_counts, ctx);
+  const std::vector<int64_t>& bounds = input ? d.input_dims : d.dims;
+  std::vector<Expr> results;
+  std::vector<Constraint> constraints;
+  for (size_t i = 0; i < bounds.size(); ++i) {
+    Expr block = input ? blocks[i] : blocks[d.permutation[i]];
+    results.push_back(block * sizes[i] + offsets[i]);
+    constraints.push_back({results.back(), Interval{0, bounds[i] - 1}});
+  }
+  IndexingMap map(ctx, GridDims(l),
+                  {RangeVar(t.elements / kNumThreadsPerBlock), RangeVar(1)}, {},
+                  results, constraints);
+  IndexingMap bitcast = BitcastMap(DescendingShape(shape, bounds), shape, ctx);
+  auto composed = ComposeSimplified(map, bitcast);
+  IXA_CHECK(composed.ok());
+  return std::move(composed).value();
+}
+
 int64_t ByteWidth(hlo::ElementType type) {
   return std::max(1, hlo::ElementBits(type) / 8);
 }
@@ -77,7 +129,10 @@ Result<PlanDraft> BuildTransposePlan(const FusionInfo& info,
   plan.kind = EmitterKind::kTranspose;
   TransposeDescription d = description;
   const std::vector<int64_t>& perm = d.permutation;
-  d.input_dims = {d.dims[perm[0]], d.dims[perm[1]], d.dims[perm[2]]};
+  d.input_dims.assign(d.dims.size(), 0);
+  for (size_t i = 0; i < d.dims.size(); ++i) d.input_dims[perm[i]] = d.dims[i];
+  std::optional<GeneralTiling> general;
+  if (d.generalized) general = GeneralTilingFor(d);
   // Roots with a description share the tile; shared memory is counted per
   // root for the vector-size test, per distinct hero for the allocation.
   std::vector<bool> described(info.roots.size(), false);
@@ -89,9 +144,10 @@ Result<PlanDraft> BuildTransposePlan(const FusionInfo& info,
     max_bytes = std::max(max_bytes, bytes);
     smem_per_tile_set += kBaseBlockSize * (kBaseBlockSize + 1) * bytes;
   }
-  Tiling tiling = TilingFor(1, d.input_dims, perm);
-  for (int64_t v = kMaxVectorizedBytes / std::max<int64_t>(max_bytes, 1); v > 1;
-       v /= 2) {
+  Tiling tiling = general ? Tiling{} : TilingFor(1, d.input_dims, perm);
+  // The generalized form keeps one element per thread and step (v = 1).
+  for (int64_t v = kMaxVectorizedBytes / std::max<int64_t>(max_bytes, 1);
+       v > 1 && !general; v /= 2) {
     const bool enough_work =
         SaturatingMul(Product(tiling.block_counts), kNumThreadsPerBlock) >=
         v * v * device.sm_count * device.threads_per_core;
@@ -103,6 +159,10 @@ Result<PlanDraft> BuildTransposePlan(const FusionInfo& info,
       tiling = TilingFor(v, d.input_dims, perm);
       break;
     }
+  }
+  if (general) {
+    tiling.block_sizes = general->input_block;
+    tiling.block_counts = general->block_counts;
   }
   d.block_sizes = tiling.block_sizes;
   d.block_counts = tiling.block_counts;
@@ -120,7 +180,9 @@ Result<PlanDraft> BuildTransposePlan(const FusionInfo& info,
     tile.owner = hero;
     tile.type = hero->shape.type;
     tile.dims = tiling.block_sizes;
-    tile.dims.back() += 1;
+    // Padding the tiled input minor dim by one puts a column of the tile
+    // (what phase 2 reads, a warp at a time) in distinct banks.
+    tile.dims[general ? d.tiled_input_minor : tile.dims.size() - 1] += 1;
     plan.launch.shared_memory_bytes += tile.bytes();
     plan.shared_tiles.push_back(std::move(tile));
   }
@@ -133,9 +195,14 @@ Result<PlanDraft> BuildTransposePlan(const FusionInfo& info,
     if (described[k]) {
       rd.plan.hero = hero;
       IndexingMap output =
-          TileMap(false, tiling, d, plan.launch, hero->shape, ctx);
+          general ? GeneralTileMap(false, *general, d, plan.launch, hero->shape,
+                                   ctx)
+                  : TileMap(false, tiling, d, plan.launch, hero->shape, ctx);
       rd.plan.hero_operand_maps.push_back(
-          TileMap(true, tiling, d, plan.launch, hero->operand(0)->shape, ctx));
+          general ? GeneralTileMap(true, *general, d, plan.launch,
+                                   hero->operand(0)->shape, ctx)
+                  : TileMap(true, tiling, d, plan.launch,
+                            hero->operand(0)->shape, ctx));
       rd.reads = {OperandRead::kMap};
       rd.hero_output_maps.push_back(output);
       rd.plan.output_map = std::move(output);
@@ -143,8 +210,11 @@ Result<PlanDraft> BuildTransposePlan(const FusionInfo& info,
       // A side output: written where the tile is read. A root whose hero
       // is another instruction is indexed on its own shape.
       rd.plan.hero = root;
-      IndexingMap output =
-          TileMap(true, tiling, d, plan.launch, OutputShape(*root, 0), ctx);
+      IndexingMap output = general
+                               ? GeneralTileMap(true, *general, d, plan.launch,
+                                                OutputShape(*root, 0), ctx)
+                               : TileMap(true, tiling, d, plan.launch,
+                                         OutputShape(*root, 0), ctx);
       if (info.IsInside(root)) {
         rd.plan.hero_operand_maps = OwnOperandMaps(*root, output, ctx);
       }

@@ -12,6 +12,12 @@ namespace {
 constexpr int64_t kMinDimensionToTransposeTiled = 16;
 constexpr int64_t kMinDimensionToTransposeTiled2 = 8;
 constexpr int64_t kMinTotalDimensionsToTransposeTiled = 64 * 128;
+// Generalized form: a kept most-minor dim of at most this many bits is
+// carried whole in the tile, when it and the smaller tiled dim hold at
+// least kMinKeptMinorTileBits (XLA's later GetDescriptionForTiledTranspose
+// Emitter).
+constexpr int64_t kMaxBitsInKeptMinorDim = 64;
+constexpr int64_t kMinKeptMinorTileBits = 8 * kMinDimensionToTransposeTiled;
 
 bool IsDefaultLayout(const hlo::Shape& s) {
   const std::vector<int64_t> m2m = s.MinorToMajor();
@@ -32,8 +38,42 @@ bool SwappedDimsLargeEnough(int64_t a, int64_t b) {
 // Normalises a transpose given per input position its size and its output
 // position (`p`, a permutation). Returns the normalised output dims and
 // the permutation ({0, 2, 1} or {2, 1, 0}), or nothing.
+// The generalized form of a transpose of `runs` (input order) whose output
+// position j holds run order[j], when 021 and 210 do not describe it: 102
+// and everything with more than 3 runs. Tiles the input's most-minor run
+// against the run that becomes the output's most-minor; a most-minor run
+// that stays most-minor (the kept minor) must be small and is carried whole.
+std::optional<TransposeDescription> Generalized(
+    const std::vector<int64_t>& runs, const std::vector<int64_t>& order,
+    int bits) {
+  const int64_t r = static_cast<int64_t>(runs.size());
+  // Sub-byte types are packed in memory; their tiles would be too.
+  if (r < 3 || bits < 8) return std::nullopt;
+  TransposeDescription d;
+  d.generalized = true;
+  d.permutation = order;
+  d.input_dims = runs;
+  for (int64_t j = 0; j < r; ++j) d.dims.push_back(runs[order[j]]);
+  d.kept_minor = order[r - 1] == r - 1;
+  d.tiled_input_minor = d.kept_minor ? r - 2 : r - 1;
+  d.tiled_output_minor = order[d.kept_minor ? r - 2 : r - 1];
+  const int64_t a = runs[d.tiled_input_minor];
+  const int64_t b = runs[d.tiled_output_minor];
+  if (d.kept_minor) {
+    const int64_t kept_bits = SaturatingMul(runs[r - 1], bits);
+    if (kept_bits > kMaxBitsInKeptMinorDim) return std::nullopt;
+    if (SaturatingMul(kept_bits, std::min(a, b)) < kMinKeptMinorTileBits) {
+      return std::nullopt;
+    }
+    return d;
+  }
+  if (!SwappedDimsLargeEnough(a, b)) return std::nullopt;
+  return d;
+}
+
 std::optional<TransposeDescription> Normalise(const std::vector<int64_t>& sizes,
-                                              const std::vector<int64_t>& p) {
+                                              const std::vector<int64_t>& p,
+                                              int bits) {
   // Maximal runs of input positions whose output positions are consecutive.
   std::vector<int64_t> run_sizes, run_outputs;
   for (size_t i = 0; i < p.size(); ++i) {
@@ -46,13 +86,14 @@ std::optional<TransposeDescription> Normalise(const std::vector<int64_t>& sizes,
     }
   }
   const size_t runs = run_sizes.size();
-  if (runs <= 1 || runs > 3) return std::nullopt;
+  if (runs <= 1) return std::nullopt;
   // perm[j] = the input run at output position j.
   std::vector<int64_t> order(runs);
   for (size_t r = 0; r < runs; ++r) order[r] = static_cast<int64_t>(r);
   std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
     return run_outputs[a] < run_outputs[b];
   });
+  if (runs > 3) return Generalized(run_sizes, order, bits);
   auto describe = [](std::vector<int64_t> n, std::vector<int64_t> perm) {
     TransposeDescription d;
     d.dims = {n[perm[0]], n[perm[1]], n[perm[2]]};
@@ -72,6 +113,9 @@ std::optional<TransposeDescription> Normalise(const std::vector<int64_t>& sizes,
     const bool is_021 = d.permutation == std::vector<int64_t>{0, 2, 1};
     const int64_t a = is_021 ? d.dims[1] : d.dims[0];
     if (SwappedDimsLargeEnough(a, d.dims[2])) return d;
+  }
+  if (runs == 3 && order == std::vector<int64_t>{1, 0, 2}) {
+    return Generalized(run_sizes, order, bits);
   }
   return std::nullopt;
 }
@@ -124,7 +168,7 @@ std::optional<TransposeDescription> TiledTransposeDescription(
       p.push_back(rank - 1 - (it - out_m2m.begin()));
     }
   }
-  return Normalise(sizes, p);
+  return Normalise(sizes, p, hlo::ElementBits(hero.shape.type));
 }
 
 }  // namespace ixa::emitters

@@ -165,6 +165,65 @@ Result<bool> BuildReduction(LoweringContext& lc, BlockBuilder& bb) {
       IXA_EMIT_TRY(ForEachPoint(
           lc, bb, maps[0], ids,
           [&](const std::vector<Val>& ops) { return fold(ops, 0); }));
+    } else if (desc.dims[2] % lanes == 0) {
+      // Column reduction with aligned vectors (the plan's v divides the
+      // minor kept dim, so a vector's lanes are all in bounds or none is):
+      // a loop over the lanes reads one value per lane into a vector
+      // variable, which the vectorizer turns into one vector load per
+      // parameter read; then each lane folds into its own partial.
+      const IndexingMap& m = *maps[0];
+      if (m.num_range_vars() != 2) {
+        return Error::Unsupported(
+            "emit: a column reduction map of an unexpected form");
+      }
+      std::string s0 = lc.FreshName("s");
+      Val sv = ir::Var(s0, Type::kIndex, m.range_vars()[0].bounds);
+      bb.Open();  // the s0 loop
+      std::vector<Val> first_lane = ids;
+      first_lane.push_back(sv);
+      first_lane.push_back(ir::Index(0));
+      bb.Open();  // in bounds
+      std::vector<Val> vectors;
+      for (int k = 0; k < h.inputs; ++k) {
+        std::string name = lc.FreshName("lanes");
+        auto zero = std::make_shared<ir::Node>(
+            *(ir::IsFloat(h.types[k]) ? ir::ConstFloat(h.types[k], 0)
+                                      : ir::Const(h.types[k], 0)));
+        zero->width = lanes;
+        bb.Add(ir::Declare(name, h.types[k], zero));
+        auto ref =
+            std::make_shared<ir::Node>(*ir::MutableVar(name, h.types[k]));
+        ref->width = lanes;
+        vectors.push_back(ref);
+      }
+      std::string lane_name = lc.FreshName("lane");
+      Val lane = ir::Var(lane_name, Type::kIndex, Interval{0, lanes - 1});
+      bb.Open();  // the lane loop
+      std::vector<Val> ops = first_lane;
+      ops.back() = lane;
+      ElementalEmitter ee(&lc, &bb);
+      for (int k = 0; k < h.inputs; ++k) {
+        std::vector<Val> idx;
+        for (const Val& x : lc.ApplyAll(maps[k], ops))
+          idx.push_back(bb.Bind("in", x));
+        IXA_ASSIGN_OR_RETURN(Val value, ee.EmitOne(reduce->operand(k), idx));
+        bb.Add(
+            ir::Assign(vectors[k]->name, ir::Insert(vectors[k], lane, value)));
+      }
+      ir::Block lane_body = bb.Close();
+      bb.Add(ir::For(lane_name, 0, lanes, std::move(lane_body)));
+      for (int l = 0; l < lanes; ++l) {
+        std::vector<Val> values;
+        for (int k = 0; k < h.inputs; ++k) {
+          values.push_back(ir::Extract(vectors[k], ir::Index(l)));
+        }
+        Combine(bb, h, l, values);
+      }
+      ir::Block then = bb.Close();
+      bb.Add(ir::If(ir::InDomain(maps[0], first_lane), std::move(then)));
+      ir::Block body = bb.Close();
+      Interval b = m.range_vars()[0].bounds;
+      bb.Add(ir::For(s0, b.lower, b.upper + 1, std::move(body)));
     } else {
       // Column reduction with vectors: the last symbol is the lane, kept
       // apart (one partial per lane).

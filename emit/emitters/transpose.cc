@@ -18,15 +18,18 @@ namespace {
 // h.7 thread offsets within the block's tile: delinearize-in-bounds of
 // s0 * 4 * block + th_x * v + s1 over block_sizes, over the same dims and
 // symbols as the plan's maps.
-IndexingMap ThreadOffsets(const TransposeDescription& d, int64_t v,
+// The generalized form delinearizes s0 * 128 + th_x + s1 (v = 1) over
+// `sizes`: the block sizes in input dim order (phase 1) or in output dim
+// order (phase 2).
+IndexingMap ThreadOffsets(const std::vector<int64_t>& sizes, int64_t v,
                           const IndexingMap& like, ExprContext* ctx) {
   const int64_t block = 32 * v;
   Expr linear = ctx->Symbol(0) * (4 * block) + ctx->Dim(0) * v + ctx->Symbol(1);
   std::vector<Expr> results;
   int64_t stride = 1;
-  for (int64_t s : d.block_sizes) stride *= s;
+  for (int64_t s : sizes) stride *= s;
   bool first = true;
-  for (int64_t s : d.block_sizes) {
+  for (int64_t s : sizes) {
     stride /= s;
     if (s == 1) {
       results.push_back(ctx->Constant(0));
@@ -70,7 +73,7 @@ Result<bool> BuildTranspose(LoweringContext& lc, BlockBuilder& bb) {
       return Error::Unsupported("emit: a transpose map of an unexpected form");
     }
     std::shared_ptr<const IndexingMap> offsets =
-        lc.Intern(ThreadOffsets(desc, v, *in_map, lc.ctx()));
+        lc.Intern(ThreadOffsets(desc.block_sizes, v, *in_map, lc.ctx()));
     const Instruction* hero = r.hero;
     int tile = tiles[hero];
     bb.Add(ir::Comment("read the tile of " + hero->operand(0)->name +
@@ -105,8 +108,16 @@ Result<bool> BuildTranspose(LoweringContext& lc, BlockBuilder& bb) {
       return Error::Unsupported("emit: transpose root without an output map");
     }
     std::shared_ptr<const IndexingMap> out_map = lc.Intern(*r.output_map);
+    // The generalized form walks the tile in output dim order; 021 and
+    // 210 have symmetric block sizes and a self-inverse permutation.
+    std::vector<int64_t> out_sizes = desc.block_sizes;
+    if (desc.generalized) {
+      for (size_t i = 0; i < out_sizes.size(); ++i) {
+        out_sizes[i] = desc.block_sizes[desc.permutation[i]];
+      }
+    }
     std::shared_ptr<const IndexingMap> offsets =
-        lc.Intern(ThreadOffsets(desc, v, *out_map, lc.ctx()));
+        lc.Intern(ThreadOffsets(out_sizes, v, *out_map, lc.ctx()));
     const Instruction* hero = r.hero;
     int tile = tiles[hero];
     std::vector<int> buffers = RootBuffers(lc, r);
@@ -118,9 +129,15 @@ Result<bool> BuildTranspose(LoweringContext& lc, BlockBuilder& bb) {
           for (const Val& x : lc.ApplyAll(out_map, ops))
             hidx.push_back(bb.Bind("out", x));
           std::vector<Val> t = lc.ApplyAll(offsets, ops);
+          // Output dim i is tile (input) dim permutation[i].
           std::vector<Val> read(t.size());
-          for (size_t i = 0; i < t.size(); ++i)
-            read[i] = t[desc.permutation[i]];
+          for (size_t i = 0; i < t.size(); ++i) {
+            if (desc.generalized) {
+              read[desc.permutation[i]] = t[i];
+            } else {
+              read[i] = t[desc.permutation[i]];
+            }
+          }
           IXA_ASSIGN_OR_RETURN(Type type, ir::TypeOf(hero->shape.type));
           Val hv = bb.Bind("t", ir::Load(tile, type, read));
           return StoreEpilogue(lc, bb, hero, {hv}, r, hidx, buffers);

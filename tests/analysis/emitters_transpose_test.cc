@@ -124,10 +124,45 @@ TEST_CASE("transpose plan: normalisation (h.4)", "[emitters][transpose]") {
     ROOT c = f32[64,48]{0,1} copy(p0) })");
   REQUIRE(d);
   CHECK(d->dims == std::vector<int64_t>{1, 48, 64});
-  // 102 is not tiled at this revision: the loop emitter.
+  // 102 with a most-minor dim of more than 8 bytes needs no tile (its
+  // reads and writes are contiguous runs): the loop emitter.
   Planned p = Plan(R"(ENTRY e {
     p0 = f32[64,64,64] parameter(0)
     ROOT t = f32[64,64,64] transpose(p0), dimensions={1,0,2} })");
+  CHECK(p.plan.kind == EmitterKind::kLoop);
+  // With a kept minor of 8 bytes it is tiled (the generalized form, not
+  // XLA's at the pinned revision): 32 x 32 x 2 tiles padded to 32 x 33 x 2.
+  p = Plan(R"(ENTRY e {
+    p0 = f32[40,70,2] parameter(0)
+    ROOT t = f32[70,40,2] transpose(p0), dimensions={1,0,2} })");
+  REQUIRE(p.plan.kind == EmitterKind::kTranspose);
+  REQUIRE(p.plan.transpose);
+  CHECK(p.plan.transpose->generalized);
+  CHECK(p.plan.transpose->kept_minor);
+  CHECK(p.plan.transpose->input_dims == std::vector<int64_t>{40, 70, 2});
+  CHECK(p.plan.transpose->permutation == std::vector<int64_t>{1, 0, 2});
+  CHECK(p.plan.transpose->block_sizes == std::vector<int64_t>{32, 32, 2});
+  CHECK(p.plan.transpose->block_counts == std::vector<int64_t>{2, 3, 1});
+  REQUIRE(p.plan.shared_tiles.size() == 1);
+  CHECK(p.plan.shared_tiles[0].dims == std::vector<int64_t>{32, 33, 2});
+  CHECK(p.plan.launch.shared_memory_bytes == 32 * 33 * 2 * 4);
+  CHECK(p.plan.launch.blocks[0] == 6);
+  CHECK(p.plan.launch.vector_size == 1);
+  // 1302: four runs; the input's minor dim (40) against the output's
+  // (34).
+  p = Plan(R"(ENTRY e {
+    p0 = f32[5,3,34,40] parameter(0)
+    ROOT t = f32[3,40,5,34] transpose(p0), dimensions={1,3,0,2} })");
+  REQUIRE(p.plan.kind == EmitterKind::kTranspose);
+  CHECK(p.plan.transpose->generalized);
+  CHECK_FALSE(p.plan.transpose->kept_minor);
+  CHECK(p.plan.transpose->dims == std::vector<int64_t>{3, 40, 5, 34});
+  CHECK(p.plan.transpose->block_sizes == std::vector<int64_t>{1, 1, 32, 32});
+  CHECK(p.plan.shared_tiles[0].dims == std::vector<int64_t>{1, 1, 32, 33});
+  // Sub-byte types and small tiled dims stay with the loop emitter.
+  p = Plan(R"(ENTRY e {
+    p0 = f32[5,3,4,40] parameter(0)
+    ROOT t = f32[3,40,5,4] transpose(p0), dimensions={1,3,0,2} })");
   CHECK(p.plan.kind == EmitterKind::kLoop);
   // Both swapped dims >= 8 with product >= 8192, or both >= 16.
   p = Plan(R"(ENTRY e {
@@ -202,6 +237,16 @@ TEST_CASE("transpose plan: brute force", "[emitters][transpose]") {
       R"(ENTRY e {
         p0 = u8[128,128] parameter(0)
         ROOT t = u8[128,128] transpose(p0), dimensions={1,0} })",
+      // generalized: 102 with a kept minor, 1302, 0213 of s8
+      R"(ENTRY e {
+        p0 = f32[37,45,2] parameter(0)
+        ROOT t = f32[45,37,2] transpose(p0), dimensions={1,0,2} })",
+      R"(ENTRY e {
+        p0 = f32[3,2,34,40] parameter(0)
+        ROOT t = f32[2,40,3,34] transpose(p0), dimensions={1,3,0,2} })",
+      R"(ENTRY e {
+        p0 = s8[2,20,41,4] parameter(0)
+        ROOT t = s8[2,41,20,4] transpose(p0), dimensions={0,2,1,3} })",
   };
   for (const char* hlo : kFusions) {
     INFO(hlo);

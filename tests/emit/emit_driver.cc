@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "tests/emit/emit_literal.h"
@@ -449,6 +450,7 @@ std::string BoundedNvcc(const std::string& nvcc, const std::string& source,
   return "ulimit -v " + std::to_string(options.memory_kb) + " && timeout " +
          std::to_string(options.seconds) + " " + nvcc +
          " -std=c++17 -arch=" + options.arch +
+         (options.ptxas_verbose ? " -Xptxas -v" : "") +
          (options.ptx ? " -ptx " : " -c ") + source + " -o " + output;
 }
 
@@ -500,6 +502,51 @@ Result<std::string> CudaToPtx(const std::string& nvcc, const std::string& unit,
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+std::vector<Result<PtxasUsage>> PtxasUsageOf(
+    const std::string& nvcc, const std::vector<std::string>& units,
+    NvccOptions options) {
+  options.ptx = false;
+  options.ptxas_verbose = true;
+  TempDir dir;
+  std::vector<std::string> commands;
+  for (size_t i = 0; i < units.size(); ++i) {
+    std::string f = dir.Write("k" + std::to_string(i) + ".cu", units[i]);
+    commands.push_back(BoundedNvcc(nvcc, f, f + ".o", options));
+  }
+  std::vector<CommandResult> results = RunCommands(commands);
+  std::vector<Result<PtxasUsage>> out;
+  // ptxas info    : Used 28 registers, used 1 barriers, ...
+  // ptxas info    : 0 bytes stack frame, 0 bytes spill stores, 0 bytes
+  // spill loads
+  const std::regex registers(R"(Used (\d+) registers)");
+  const std::regex frame(
+      R"((\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes )"
+      R"(spill loads)");
+  for (const CommandResult& r : results) {
+    if (r.exit_code != 0) {
+      out.push_back(Error::Invalid(NvccFailure(r, options)));
+      continue;
+    }
+    std::smatch m;
+    PtxasUsage u;
+    if (std::regex_search(r.output, m, registers)) {
+      u.registers = std::stoi(m[1]);
+    }
+    if (std::regex_search(r.output, m, frame)) {
+      u.stack_bytes = std::stoll(m[1]);
+      u.spill_store_bytes = std::stoll(m[2]);
+      u.spill_load_bytes = std::stoll(m[3]);
+    }
+    if (u.registers < 0 || u.spill_store_bytes < 0) {
+      out.push_back(
+          Error::Invalid("no ptxas report in:\n" + FirstLines(r.output, 20)));
+      continue;
+    }
+    out.push_back(u);
+  }
+  return out;
 }
 
 }  // namespace ixa::emit_test

@@ -155,6 +155,8 @@ struct NvccOptions {
   int seconds = 60;
   int64_t memory_kb = 2 * 1024 * 1024;
   bool ptx = false;  // -ptx instead of -c
+  // -Xptxas -v: ptxas reports each kernel's registers and spills.
+  bool ptxas_verbose = false;
 };
 
 // Compiles CUDA units with `nvcc -std=c++17 -arch=ARCH -c` (in parallel);
@@ -166,6 +168,19 @@ std::vector<std::string> CompileCuda(const std::string& nvcc,
 // One unit to PTX (nvcc -ptx): the PTX text.
 Result<std::string> CudaToPtx(const std::string& nvcc, const std::string& unit,
                               NvccOptions options = {});
+
+// What ptxas reports of one kernel (nvcc -c -Xptxas -v).
+struct PtxasUsage {
+  int registers = -1;
+  int64_t spill_store_bytes = -1;
+  int64_t spill_load_bytes = -1;
+  int64_t stack_bytes = -1;
+};
+// Compiles the units (in parallel) with ptxas reporting; per unit, the
+// usage of its (one) kernel, or the diagnostics.
+std::vector<Result<PtxasUsage>> PtxasUsageOf(
+    const std::string& nvcc, const std::vector<std::string>& units,
+    NvccOptions options = {});
 
 }  // namespace ixa::emit_test
 

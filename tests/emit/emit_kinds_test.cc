@@ -180,6 +180,53 @@ TEST_CASE("every planned emitter kind on shapes that do not divide the tiles",
                        "p = f32[48,36]{1,0} parameter(0)\n"
                        "ROOT c = f32[48,36]{0,1} copy(p)",
                        "transpose", true));
+  // Generalized transposes (docs/emitters.md §6a): 102 and 0213 with a
+  // small kept minor dim carried whole in the tile, 1302 (4 runs), an s8
+  // 102 with a kept minor of 8 bytes; sizes that do not divide the tile.
+  cases.push_back(Case("transpose_102_f32",
+                       "p = f32[37,45,2] parameter(0)\n"
+                       "ROOT t = f32[45,37,2] transpose(p), dimensions={1,0,2}",
+                       "transpose", true));
+  cases.push_back(Case("transpose_102_bf16_epilogue",
+                       "p = bf16[33,70,3] parameter(0)\n"
+                       "t = bf16[70,33,3] transpose(p), dimensions={1,0,2}\n"
+                       "ROOT n = bf16[70,33,3] negate(t)",
+                       "transpose", true));
+  cases.push_back(Case("transpose_102_s8",
+                       "p = s8[40,35,8] parameter(0)\n"
+                       "ROOT t = s8[35,40,8] transpose(p), dimensions={1,0,2}",
+                       "transpose"));
+  cases.push_back(
+      Case("transpose_0213",
+           "p = f32[3,20,41,2] parameter(0)\n"
+           "ROOT t = f32[3,41,20,2] transpose(p), dimensions={0,2,1,3}",
+           "transpose", true));
+  cases.push_back(
+      Case("transpose_1302",
+           "p = f32[5,3,34,40] parameter(0)\n"
+           "ROOT t = f32[3,40,5,34] transpose(p), dimensions={1,3,0,2}",
+           "transpose", true));
+  cases.push_back(
+      Case("transpose_1302_side_output",
+           "p = f16[4,3,17,33] parameter(0)\ne = f16[4,3,17,33] negate(p)\n"
+           "t = f16[3,33,4,17] transpose(e), dimensions={1,3,0,2}\n"
+           "ROOT r = (f16[3,33,4,17], f16[4,3,17,33]) tuple(t, e)",
+           "transpose"));
+  // Small types: 021 of s8, bf16 and pred with sizes the tile does not
+  // divide.
+  cases.push_back(Case("transpose_021_s8_odd",
+                       "p = s8[3,37,45] parameter(0)\n"
+                       "ROOT t = s8[3,45,37] transpose(p), dimensions={0,2,1}",
+                       "transpose", true));
+  cases.push_back(
+      Case("transpose_021_bf16_odd",
+           "p = bf16[2,35,67] parameter(0)\n"
+           "ROOT t = bf16[2,67,35] transpose(p), dimensions={0,2,1}",
+           "transpose", true));
+  cases.push_back(Case("transpose_2d_pred_odd",
+                       "p = pred[33,129] parameter(0)\n"
+                       "ROOT t = pred[129,33] transpose(p), dimensions={1,0}",
+                       "transpose"));
   // Reductions: row (one warp, several warps), multi-row, column (vector
   // lanes), variadic, epilogue, side output, two heroes.
   std::string add_f32 = Reducer("f32", "add");
@@ -213,6 +260,20 @@ TEST_CASE("every planned emitter kind on shapes that do not divide the tiles",
       Reducer("f16", "add") +
           "ENTRY e { p = f16[3,300,130] parameter(0)\nc = f16[] constant(0)\n"
           "ROOT r = f16[3,130] reduce(p, c), dimensions={1}, to_apply=red }",
+      "reduction", true));
+  cases.push_back(Case(
+      "column_reduction_f16_v4",
+      Reducer("f16", "add") +
+          "ENTRY e { p = f16[5,70,256] parameter(0)\nc = f16[] constant(0)\n"
+          "ROOT r = f16[5,256] reduce(p, c), dimensions={1}, to_apply=red }",
+      "reduction", true));
+  cases.push_back(Case(
+      "column_reduction_s8_v4_epilogue",
+      Reducer("s32", "add") +
+          "ENTRY e { p = s8[40,128] parameter(0)\nx = s32[40,128] convert(p)\n"
+          "c = s32[] constant(0)\n"
+          "r = s32[128] reduce(x, c), dimensions={0}, to_apply=red\n"
+          "ROOT n = s32[128] negate(r) }",
       "reduction", true));
   cases.push_back(
       Case("variadic_argmax",

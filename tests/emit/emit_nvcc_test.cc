@@ -260,5 +260,133 @@ TEST_CASE("PTX: a sorted scatter folds a run in registers, then one atomic",
   CHECK(Count(instructions, ".cas.") == 0);
 }
 
+// The transposes the emitter tiles through shared memory: 021 and 210 as at
+// the pinned revision, 102 and 1302 in the generalized form.
+std::vector<std::pair<std::string, std::string>> TiledTransposes() {
+  return {
+      {"021_f32",
+       "p = f32[8,512,512] parameter(0)\n"
+       "ROOT t = f32[8,512,512] transpose(p), dimensions={0,2,1}"},
+      {"021_bf16",
+       "p = bf16[8,512,512] parameter(0)\n"
+       "ROOT t = bf16[8,512,512] transpose(p), dimensions={0,2,1}"},
+      {"102_f32",
+       "p = f32[512,1024,2] parameter(0)\n"
+       "ROOT t = f32[1024,512,2] transpose(p), dimensions={1,0,2}"},
+      {"102_bf16",
+       "p = bf16[512,1024,2] parameter(0)\n"
+       "ROOT t = bf16[1024,512,2] transpose(p), dimensions={1,0,2}"},
+      {"1302_f32",
+       "p = f32[8,6,256,256] parameter(0)\n"
+       "ROOT t = f32[6,256,8,256] transpose(p), dimensions={1,3,0,2}"},
+      {"0213_s8",
+       "p = s8[4,300,200,4] parameter(0)\n"
+       "ROOT t = s8[4,200,300,4] transpose(p), dimensions={0,2,1,3}"},
+  };
+}
+
+TEST_CASE("PTX: tiled transposes go through shared memory and a barrier",
+          "[.][emit_nvcc]") {
+  const std::string nvcc = Nvcc();
+  for (const auto& [label, hlo] : TiledTransposes()) {
+    INFO(label);
+    emit::EmitResult t = EmitCuda(hlo);
+    CHECK(std::string(EmitterKindName(t.plan.kind)) == "transpose");
+    CHECK(t.plan.launch.shared_memory_bytes > 0);
+    auto ptx = CudaToPtx(nvcc, t.code);
+    INFO((ptx.ok() ? "" : ptx.error().message));
+    REQUIRE(ptx.ok());
+    std::vector<std::string> instructions = KernelInstructions(*ptx);
+    CHECK(Count(instructions, "st.shared") >= 1);
+    CHECK(Count(instructions, "ld.shared") >= 1);
+    CHECK(Count(instructions, "bar.sync") >= 1);
+  }
+}
+
+// Fusions whose plan has vector_size > 1 in the kinds that read through
+// their own lane loops (column reductions).
+TEST_CASE("PTX: a column reduction with vectors of v loads ld.global.vv",
+          "[.][emit_nvcc]") {
+  const std::string nvcc = Nvcc();
+  for (const char* type : {"f16", "f32"}) {
+    INFO(type);
+    const std::string t = type;
+    emit::EmitResult r =
+        EmitCuda("add {\n a = " + t + "[] parameter(0)\n b = " + t +
+                 "[] parameter(1)\n ROOT s = " + t +
+                 "[] add(a, b)\n}\nENTRY e {\n p = " + t +
+                 "[64,1024,1024] parameter(0)\n c = " + t +
+                 "[] constant(0)\n ROOT r = " + t +
+                 "[64,1024] reduce(p, c), dimensions={1}, to_apply=add\n}\n");
+    REQUIRE(r.plan.reduction_kind == ReductionKind::kColumn);
+    const int64_t v = r.plan.launch.vector_size;
+    CHECK(v == (t == "f16" ? 4 : 2));
+    auto ptx = CudaToPtx(nvcc, r.code);
+    INFO((ptx.ok() ? "" : ptx.error().message));
+    REQUIRE(ptx.ok());
+    std::vector<std::string> instructions = KernelInstructions(*ptx);
+    // f16 lanes travel as 16-bit words: v4 of b16 (or fewer wider words).
+    const int vector_loads =
+        Count(instructions, "ld.global.v" + std::to_string(v)) +
+        Count(instructions, "ld.global.nc.v" + std::to_string(v));
+    const int packed_loads = Count(instructions, "ld.global.b64") +
+                             Count(instructions, "ld.global.u64") +
+                             Count(instructions, "ld.global.nc.u64");
+    CHECK(vector_loads + packed_loads >= 1);
+  }
+}
+
+// No kernel of the test fusions spills to local memory.
+TEST_CASE("ptxas: the test fusions' kernels do not spill", "[.][emit_nvcc]") {
+  const std::string nvcc = Nvcc();
+  std::vector<std::string> labels, units;
+  for (const auto& [label, hlo] : TiledTransposes()) {
+    labels.push_back(label);
+    units.push_back(EmitCuda(hlo).code);
+  }
+  labels.push_back("gelu");
+  units.push_back(EmitCuda(ReadFile(std::string(IXA_SOURCE_DIR) +
+                                    "/tests/emit/data/gelu.hlo"))
+                      .code);
+  for (const char* type : {"f32", "bf16"}) {
+    labels.push_back(std::string("row_reduction_") + type);
+    units.push_back(EmitCuda(RowReduction(type)).code);
+  }
+  labels.push_back("column_reduction_f16");
+  units.push_back(
+      EmitCuda("add {\n a = f16[] parameter(0)\n b = f16[] parameter(1)\n"
+               " ROOT s = f16[] add(a, b)\n}\nENTRY e {\n"
+               " p = f16[8,300,512] parameter(0)\n c = f16[] constant(0)\n"
+               " ROOT r = f16[8,512] reduce(p, c), dimensions={1}, "
+               "to_apply=add\n}\n")
+          .code);
+  labels.push_back("concatenate");
+  units.push_back(EmitCuda("a = f32[64,128] parameter(0)\n"
+                           "b = f32[64,256] parameter(1)\n"
+                           "ROOT k = f32[64,384] concatenate(a, b), "
+                           "dimensions={1}")
+                      .code);
+  labels.push_back("in_place_dus");
+  units.push_back(EmitCuda("p = s32[256,256] parameter(0)\n"
+                           "u = s32[64,64] parameter(1)\n"
+                           "i = s32[] parameter(2)\nj = s32[] parameter(3)\n"
+                           "ROOT d = s32[256,256] dynamic-update-slice(p, u, "
+                           "i, j)")
+                      .code);
+  for (const char* type : {"f32", "bf16"}) {
+    labels.push_back(std::string("diamond_") + type);
+    units.push_back(EmitCuda(ManyOutputsDiamond(23, type)).code);
+  }
+  std::vector<Result<PtxasUsage>> usage = PtxasUsageOf(nvcc, units);
+  for (size_t i = 0; i < units.size(); ++i) {
+    INFO(labels[i]);
+    INFO((usage[i].ok() ? "" : usage[i].error().message));
+    REQUIRE(usage[i].ok());
+    INFO(usage[i]->registers << " registers");
+    CHECK(usage[i]->spill_store_bytes == 0);
+    CHECK(usage[i]->spill_load_bytes == 0);
+  }
+}
+
 }  // namespace IXA_UNITY_ID
 }  // namespace ixa::emit_test

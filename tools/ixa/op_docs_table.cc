@@ -290,7 +290,8 @@ std::vector<OpDoc> BuildHloDocs() {
          "shared-memory tiles of transposes and reductions"},
         {"transpose", "object",
          "transposes: {dims, permutation, input_dims, block_sizes, "
-         "block_counts}"},
+         "block_counts, generalized (true for a form other than 021 and "
+         "210; absent otherwise)}"},
         {"reduction", "object",
          "reductions: {dims, threads_reduced, threads_kept, tile, "
          "block_counts, groups}"},

@@ -80,6 +80,7 @@ Result<Json> ThreadIndexing(const Json& request, ExprContext& ctx) {
                             {"input_dims", t.input_dims},
                             {"block_sizes", t.block_sizes},
                             {"block_counts", t.block_counts}};
+    if (t.generalized) out["transpose"]["generalized"] = true;
   }
   if (plan.reduction) {
     const ReductionDescription& r = *plan.reduction;
