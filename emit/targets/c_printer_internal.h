@@ -105,6 +105,10 @@ class CPrinter {
     return v->width > 1 ? VectorType(v->type, v->width) : ComputeType(v->type);
   }
   Text Access(const Buffer& b, const std::vector<Val>& idx, bool flat);
+  // `v` as the storage of a `t` element: an f16/bf16 value read from
+  // storage of its own type is stored as the bits read (data movement does
+  // not go through float and back), anything else through ToStorage.
+  Text Stored(Type t, const Val& v);
 
   Status PrintBlock(const Block& block, CodeWriter& w);
   Status PrintStmt(const Stmt& s, CodeWriter& w);
