@@ -33,9 +33,8 @@ bool InPlaceRootsShareMemory(const EmitterPlan& plan) {
 
 }  // namespace
 
-Result<EmitResult> EmitFusion(const FusionRegion& region,
-                              const hw::Device& device,
-                              const EmitOptions& options, ExprContext* ctx) {
+Result<EmitterPlan> PlanForEmit(const FusionRegion& region,
+                                const hw::Device& device, ExprContext* ctx) {
   IXA_ASSIGN_OR_RETURN(EmitterPlan plan,
                        ComputeEmitterPlan(region, device, ctx));
   if (plan.kind == EmitterKind::kInPlaceDynamicUpdateSlice &&
@@ -44,6 +43,13 @@ Result<EmitResult> EmitFusion(const FusionRegion& region,
     loop.force_loop = true;
     IXA_ASSIGN_OR_RETURN(plan, ComputeEmitterPlan(region, device, loop, ctx));
   }
+  return plan;
+}
+
+Result<EmitResult> EmitFusion(const FusionRegion& region,
+                              const hw::Device& device,
+                              const EmitOptions& options, ExprContext* ctx) {
+  IXA_ASSIGN_OR_RETURN(EmitterPlan plan, PlanForEmit(region, device, ctx));
   return EmitFusionWithPlan(region, plan, options, ctx);
 }
 

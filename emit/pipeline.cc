@@ -231,11 +231,12 @@ Result<EmitResult> EmitFusionWithPlan(const FusionRegion& region,
     if (last) result.code = code;
   }
   const ir::Module& final_module = stages.back().module;
-  // The launch reports the vector width the code loads and stores with
-  // (the vectorizer decides it: the plan's unrolled elements may become
-  // one vector access, or stay scalar accesses where alignment is not
-  // proven).
+  // The launch reports what the code does: the vector width it loads and
+  // stores with and the shared memory it declares. The planner predicts
+  // both (thread_indexing reports the plan); the emit tests check that
+  // they agree for every test fusion.
   result.plan.launch.vector_size = VectorWidth(final_module);
+  result.plan.launch.shared_memory_bytes = final_module.shared_memory_bytes;
   int index = 0;
   for (const ir::Buffer& b : final_module.buffers) {
     if (b.space != ir::BufferSpace::kGlobal) continue;

@@ -81,7 +81,14 @@ Result<EmitResult> EmitFusionWithPlan(const FusionRegion& region,
 // sharing for in-place outputs).
 bool InPlaceShapesMatch(const hlo::Shape& param, const hlo::Shape& out);
 
-// Plans (ComputeEmitterPlan on `device`) then emits. Errors: Unsupported
+// The plan EmitFusion emits with: ComputeEmitterPlan on `device`, except
+// that an in-place dynamic-update-slice plan whose output cannot share its
+// parameter's memory becomes a loop plan (thread_indexing reports this
+// plan, so that its launch is the emitted code's).
+Result<EmitterPlan> PlanForEmit(const FusionRegion& region,
+                                const hw::Device& device, ExprContext* ctx);
+
+// Plans (PlanForEmit) then emits. Errors: Unsupported
 // naming an op no emitter generates, Invalid when the plan needs more
 // shared memory than the device gives a block. An in-place
 // dynamic-update-slice plan whose output cannot share its parameter's

@@ -318,8 +318,14 @@ Result<EmitterPlan> ComputeEmitterPlan(const FusionRegion& region,
   }
   if (!draft.ok()) return draft.error();
   if (!options.skip_parameters) DeriveParameters(info, &draft.value(), ctx);
+  // The transpose and reduction builders choose their vectors with the
+  // tiles; the loop-like kinds vectorize their unrolled elements.
   EmitterPlan plan = std::move(draft.value().plan);
   for (RootDraft& rd : draft.value().roots) plan.roots.push_back(rd.plan);
+  if (plan.kind != EmitterKind::kTranspose &&
+      plan.kind != EmitterKind::kReduction) {
+    plan.launch.vector_size = LoopLikeVectorSize(region, plan, ctx);
+  }
   return plan;
 }
 

@@ -172,9 +172,24 @@ struct PlanOptions {
   std::optional<LaunchDimensions> loop_launch;
   // Only the kind, launch, roots and descriptions: no parameter maps
   // (`parameters` stays empty). What a cost model needs of a plan when it
-  // reads no operand through it, at a fraction of the work.
+  // reads no operand through it, at a fraction of the work. A loop-like
+  // plan's launch.vector_size then looks at its stores only.
   bool skip_parameters = false;
 };
+
+// The vector width of a loop-like plan (loop, concatenate, input slices,
+// in-place dynamic-update-slice, scatter): the unrolled lanes (the trip
+// count of the thread maps' innermost range variable, 2 to 16) when some
+// access
+// (a root's store, or a parameter read through its maps) is, in its
+// physical layout, contiguous in the map's innermost range variable (the
+// unroll index), aligned to it and at most 16 bytes wide, with no
+// constraint on that variable, and no reduce or reduce-window looping
+// inside the lane loop; else 1. The emitter's vectorizer turns
+// exactly those accesses into vector loads and stores
+// (emit/passes/vectorize.cc), so the plan's vector_size is the code's.
+int64_t LoopLikeVectorSize(const FusionRegion& region, const EmitterPlan& plan,
+                           ExprContext* ctx);
 
 // The plan of `region` on `device`. Errors: Unsupported for a fusion none
 // of the emitters takes (naming why), Limit when a budget is hit.

@@ -197,8 +197,9 @@ Timing Time(const hw::Device& device, const FusionCost& cost,
       cores * std::max<int64_t>(1, device.threads_per_core));
   const double loading =
       static_cast<double>(resident * active_cores * threads) *
-      static_cast<double>(std::max<int64_t>(1, l.unroll) *
-                          std::max<int64_t>(1, l.vector_size));
+      // A loop-like plan's vector holds its unrolled elements: both count
+      // the elements one thread has in flight, not their product.
+      static_cast<double>(std::max<int64_t>({1, l.unroll, l.vector_size}));
   t.in_flight = std::min(1.0, loading / (kSaturatingOccupancy * thread_slots));
   const double bandwidth = device.dram_gbps * 1e3 * t.in_flight;  // B / us
   if (bandwidth > 0) {

@@ -130,8 +130,18 @@ Result<bool> BuildConcatenate(LoweringContext& lc, BlockBuilder& bb) {
       IXA_EMIT_TRY(ForEachPoint(
           lc, bb, map, ids, [&](const std::vector<Val>& ops) -> Result<bool> {
             // The map may run over the largest operand (XLA launches over
-            // it): a smaller operand skips the indices past its end.
-            std::vector<Val> idx = lc.ApplyAll(map, ops);
+            // it): a smaller operand skips the indices past its end. The
+            // plan's unroll u' divides every operand's size along the
+            // concatenated dim, and the map's innermost range variable
+            // counts the u' consecutive elements of one aligned group, so
+            // a group never straddles an operand's end: the check reads
+            // lane 0 and moves out of the lane loop, which then becomes
+            // vector accesses (XLA loops per operand for the same reason).
+            std::vector<Val> lane0 = ops;
+            if (plan.launch.unroll > 1 && map->num_range_vars() > 0) {
+              lane0.back() = ir::Index(map->range_vars().back().bounds.lower);
+            }
+            std::vector<Val> idx = lc.ApplyAll(map, lane0);
             std::vector<Val> inside;
             for (size_t d = 0; d < idx.size(); ++d) {
               if (ir::RangeOf(idx[d]).upper >= odims[d]) {

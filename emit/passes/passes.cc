@@ -73,6 +73,27 @@ bool InlineCallIn(Block* block, const ir::Function& f, int* counter) {
   return false;
 }
 
+// Calls made in an innermost loop of 2, 4, 8 or 16 iterations from 0 (the
+// vector lane loops): inlined there, their loads can become one vector
+// load (emit/passes/vectorize.cc), which a call hides.
+void CountLaneLoopCalls(const Block& b, bool in_lane_loop,
+                        std::map<std::string, int>* counts) {
+  for (const Stmt& s : b) {
+    if (s.kind == StmtKind::kCall && in_lane_loop) ++(*counts)[s.name];
+    bool lane_loop = in_lane_loop;
+    if (s.kind == StmtKind::kFor) {
+      bool nested = false;
+      ir::ForEachStmt(s.body, [&](const Stmt& t) {
+        nested = nested || t.kind == StmtKind::kFor;
+      });
+      lane_loop = !nested && s.lo == 0 &&
+                  (s.hi == 2 || s.hi == 4 || s.hi == 8 || s.hi == 16);
+    }
+    CountLaneLoopCalls(s.body, lane_loop, counts);
+    CountLaneLoopCalls(s.else_body, lane_loop, counts);
+  }
+}
+
 // A function whose body returns only at its end can be inlined as is.
 bool ReturnsAtEnd(const ir::Function& f) {
   int returns = 0;
@@ -89,11 +110,17 @@ Result<bool> InlineSingleUseFunctions(ir::Module* m) {
   int counter = 0;
   for (bool changed = true; changed;) {
     changed = false;
-    std::map<std::string, int> counts;
-    for (Block* b : Bodies(m)) CountCalls(*b, &counts);
+    std::map<std::string, int> counts, lane_counts;
+    for (Block* b : Bodies(m)) {
+      CountCalls(*b, &counts);
+      CountLaneLoopCalls(*b, false, &lane_counts);
+    }
     for (size_t i = 0; i < m->functions.size(); ++i) {
       const ir::Function& f = m->functions[i];
-      if (counts[f.name] != 1 || !ReturnsAtEnd(f)) continue;
+      // Called once, or only from vector lane loops (each call inlined).
+      const bool lanes_only =
+          counts[f.name] > 1 && lane_counts[f.name] == counts[f.name];
+      if ((counts[f.name] != 1 && !lanes_only) || !ReturnsAtEnd(f)) continue;
       ir::Function callee = f;
       bool done = false;
       for (Block* b : Bodies(m)) {
@@ -104,7 +131,10 @@ Result<bool> InlineSingleUseFunctions(ir::Module* m) {
         }
       }
       if (done) {
-        m->functions.erase(m->functions.begin() + i);
+        // The last call inlined: the function goes.
+        if (counts[f.name] == 1) {
+          m->functions.erase(m->functions.begin() + i);
+        }
         changed = true;
         break;
       }
@@ -375,6 +405,56 @@ bool DropUnusedLets(Block* block, const std::set<std::string>& used) {
   return changed;
 }
 
+// Uses of each name in values (a Var node per use).
+void CountUses(const Block& block, std::map<std::string, int>* uses) {
+  ir::ForEachVal(block, [&](const Val& v) {
+    if (v->kind == NodeKind::kVar) ++(*uses)[v->name];
+  });
+}
+
+bool IsSmallFloat(Type t) { return t == Type::kBF16 || t == Type::kF16; }
+
+// An f16/bf16 element read into a let and stored (or put in a vector lane)
+// by the next statement, its only use, is stored as read: the printers then
+// move its bits (C) instead of widening it to float and rounding it back
+// (exact, but a dozen instructions per element for bf16 on a GPU). Only
+// the next statement, so that no other store comes between the read and
+// the write.
+void ForwardStorageCopies(Block* block,
+                          const std::map<std::string, int>& uses) {
+  for (size_t i = 0; i < block->size(); ++i) {
+    Stmt& s = (*block)[i];
+    ForwardStorageCopies(&s.body, uses);
+    ForwardStorageCopies(&s.else_body, uses);
+    if (s.kind != StmtKind::kLet || i + 1 >= block->size()) continue;
+    const Val& read = s.value;
+    if (!IsSmallFloat(read->type) || read->width != 1 ||
+        (read->kind != NodeKind::kLoad && read->kind != NodeKind::kExtract)) {
+      continue;
+    }
+    auto count = uses.find(s.name);
+    if (count == uses.end() || count->second != 1) continue;
+    auto names_let = [&](const Val& v) {
+      return v->kind == NodeKind::kVar && v->name == s.name;
+    };
+    Stmt& next = (*block)[i + 1];
+    if (next.kind == StmtKind::kStore && next.width == 1 &&
+        next.type == read->type && names_let(next.value)) {
+      next.value = read;
+      block->erase(block->begin() + i);
+      continue;
+    }
+    if (next.kind == StmtKind::kAssign &&
+        next.value->kind == NodeKind::kInsert &&
+        next.value->type == read->type && names_let(next.value->operands[2])) {
+      next.value = ir::WithOperands(
+          *next.value,
+          {next.value->operands[0], next.value->operands[1], read});
+      block->erase(block->begin() + i);
+    }
+  }
+}
+
 }  // namespace
 
 namespace {
@@ -453,6 +533,11 @@ Result<bool> Cleanup(ir::Module* m, ExprContext* ctx) {
     });
     fold_ands.RewriteBlock(body);
     FoldIfs(body);
+  }
+  {
+    std::map<std::string, int> uses;
+    for (Block* body : Bodies(m)) CountUses(*body, &uses);
+    for (Block* body : Bodies(m)) ForwardStorageCopies(body, uses);
   }
   for (bool changed = true; changed;) {
     std::set<std::string> used;

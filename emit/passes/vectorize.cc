@@ -105,6 +105,13 @@ std::optional<Vectorizer::Access> Vectorizer::Contiguous(
   auto composed = composer.Compose({offset}, nullptr);
   if (!composed.ok()) return std::nullopt;
   Val c = (*composed)[0];
+  // The offset is the variable itself (one thread of one block): base 0.
+  if (c->kind == NodeKind::kVar && c->name == var) {
+    Access out;
+    out.base = std::make_shared<const IndexingMap>(
+        IndexingMap(ctx_, {}, {}, {}, {ctx_->Constant(0)}));
+    return out;
+  }
   if (c->kind != NodeKind::kApply) return std::nullopt;
   const IndexingMap& map = *c->map;
   int p = -1;

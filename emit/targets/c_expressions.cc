@@ -215,6 +215,21 @@ Text CPrinter::InDomainExpr(const Node& n) {
   return s + ")";
 }
 
+Text CPrinter::Stored(Type t, const Val& v) {
+  if ((t == Type::kBF16 || t == Type::kF16) && v->type == t && v->width == 1) {
+    if (v->kind == NodeKind::kLoad) {
+      return Access(module_.buffers[v->buffer], v->operands, v->flat);
+    }
+    if (v->kind == NodeKind::kExtract) {
+      IXA_ASSIGN_OR_RETURN(std::string vec, Expr(v->operands[0]));
+      IXA_ASSIGN_OR_RETURN(std::string lane, Expr(v->operands[1]));
+      return vec + ".v[" + lane + "]";
+    }
+  }
+  IXA_ASSIGN_OR_RETURN(std::string x, Expr(v));
+  return ToStorage(t, x);
+}
+
 Text CPrinter::Expr(const Val& v) {
   const Node& n = *v;
   switch (n.kind) {
@@ -256,9 +271,9 @@ Text CPrinter::Expr(const Val& v) {
     case NodeKind::kInsert: {
       IXA_ASSIGN_OR_RETURN(std::string vec, Expr(n.operands[0]));
       IXA_ASSIGN_OR_RETURN(std::string lane, Expr(n.operands[1]));
-      IXA_ASSIGN_OR_RETURN(std::string x, Expr(n.operands[2]));
-      return Helper("ixa_vinsert") + "(" + vec + ", " + lane + ", " +
-             ToStorage(n.type, x) + ")";
+      IXA_ASSIGN_OR_RETURN(std::string stored, Stored(n.type, n.operands[2]));
+      return Helper("ixa_vinsert") + "(" + vec + ", " + lane + ", " + stored +
+             ")";
     }
   }
   return Error::Unsupported("emit: unknown IR node");

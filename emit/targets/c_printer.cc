@@ -159,9 +159,8 @@ Status CPrinter::PrintStmt(const Stmt& s, CodeWriter& w) {
           v->operands[0]->kind == NodeKind::kVar &&
           v->operands[0]->name == s.name) {
         IXA_ASSIGN_OR_RETURN(std::string lane, Expr(v->operands[1]));
-        IXA_ASSIGN_OR_RETURN(std::string x, Expr(v->operands[2]));
-        w.Line(VarRef(s.name) + ".v[" + lane + "] = " + ToStorage(v->type, x) +
-               ";");
+        IXA_ASSIGN_OR_RETURN(std::string x, Stored(v->type, v->operands[2]));
+        w.Line(VarRef(s.name) + ".v[" + lane + "] = " + x + ";");
         return true;
       }
       IXA_ASSIGN_OR_RETURN(std::string x, Expr(v));
@@ -170,20 +169,20 @@ Status CPrinter::PrintStmt(const Stmt& s, CodeWriter& w) {
     }
     case StmtKind::kStore: {
       const Buffer& b = module_.buffers[s.buffer];
-      IXA_ASSIGN_OR_RETURN(std::string x, Expr(s.value));
-      if (s.width > 1) {
-        IXA_ASSIGN_OR_RETURN(std::string off, Expr(s.indices[0]));
-        Use("ixa_vstore");
-        std::string base = b.name;
-        if (b.shape.rank() >= 2 && b.space != BufferSpace::kGlobal) {
-          base =
-              "reinterpret_cast<" + StorageType(b.type) + "*>(" + b.name + ")";
-        }
-        w.Line("ixa_vstore(" + base + " + " + off + ", " + x + ");");
+      if (s.width == 1) {
+        IXA_ASSIGN_OR_RETURN(std::string a, Access(b, s.indices, s.flat));
+        IXA_ASSIGN_OR_RETURN(std::string x, Stored(s.type, s.value));
+        w.Line(a + " = " + x + ";");
         return true;
       }
-      IXA_ASSIGN_OR_RETURN(std::string a, Access(b, s.indices, s.flat));
-      w.Line(a + " = " + ToStorage(s.type, x) + ";");
+      IXA_ASSIGN_OR_RETURN(std::string x, Expr(s.value));
+      IXA_ASSIGN_OR_RETURN(std::string off, Expr(s.indices[0]));
+      Use("ixa_vstore");
+      std::string base = b.name;
+      if (b.shape.rank() >= 2 && b.space != BufferSpace::kGlobal) {
+        base = "reinterpret_cast<" + StorageType(b.type) + "*>(" + b.name + ")";
+      }
+      w.Line("ixa_vstore(" + base + " + " + off + ", " + x + ");");
       return true;
     }
     case StmtKind::kFor:

@@ -111,6 +111,10 @@ class CPrinter {
   std::string HardwareAtomic(ir::AtomicOp op, Type t,
                              const std::string& element,
                              const std::string& value);
+  // `v` as the storage of a `t` element: an f16/bf16 value read from
+  // storage of its own type is stored as the bits read (data movement does
+  // not go through float and back), anything else through ToStorage.
+  Text Stored(Type t, const Val& v);
 
   Status PrintBlock(const Block& block, CodeWriter& w);
   Status PrintStmt(const Stmt& s, CodeWriter& w);

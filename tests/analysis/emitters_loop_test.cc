@@ -8,12 +8,15 @@
 namespace ixa::testing {
 namespace IXA_UNITY_ID {
 
+// The unrolled elements of these contiguous, aligned fusions are one
+// vector (LoopLikeVectorSize) unless vector_size says otherwise.
 void CheckLaunch(const LaunchDimensions& l, std::array<int64_t, 3> threads,
-                 std::array<int64_t, 3> blocks, int64_t unroll) {
+                 std::array<int64_t, 3> blocks, int64_t unroll,
+                 int64_t vector_size = -1) {
   CHECK(l.threads == threads);
   CHECK(l.blocks == blocks);
   CHECK(l.unroll == unroll);
-  CHECK(l.vector_size == 1);
+  CHECK(l.vector_size == (vector_size < 0 ? unroll : vector_size));
   CHECK(l.shared_memory_bytes == 0);
 }
 

@@ -77,6 +77,8 @@ Result<EmitterPlan> FixtureLoopPlan(const FusionRegion& region,
     r.output_map = DefaultMap(FirstLeaf(roots[i]->shape).dims, g, ctx);
     plan.roots.push_back(std::move(r));
   }
+  // The stores' vector width (the fixture derives no parameter maps).
+  plan.launch.vector_size = LoopLikeVectorSize(region, plan, ctx);
   return plan;
 }
 

@@ -131,6 +131,24 @@ std::string CheckPadding(const std::vector<uint8_t>& bytes,
   return "";
 }
 
+// The launch the emit result reports (what the code does) is the plan's,
+// which thread_indexing reports: threads, blocks, vector width and shared
+// memory.
+std::string LaunchMismatch(const LaunchDimensions& plan,
+                           const LaunchDimensions& emitted) {
+  auto text = [](const LaunchDimensions& l) {
+    std::ostringstream o;
+    o << "threads (" << l.threads[0] << ", " << l.threads[1] << ", "
+      << l.threads[2] << "), blocks (" << l.blocks[0] << ", " << l.blocks[1]
+      << ", " << l.blocks[2] << "), vector_size " << l.vector_size
+      << ", shared memory " << l.shared_memory_bytes;
+    return o.str();
+  };
+  if (text(plan) == text(emitted)) return "";
+  return "the plan's launch is " + text(plan) + "; the code's is " +
+         text(emitted);
+}
+
 void Prepare(Prepared& p, size_t i, const CheckOptions& options,
              ExprContext* ctx) {
   const CheckCase& c = *p.c;
@@ -191,6 +209,13 @@ void Prepare(Prepared& p, size_t i, const CheckOptions& options,
               << p.mlir.code << "// ==== mlir host\n"
               << p.mlir_host.code << "// ==== cuda\n"
               << p.cuda.code;
+  }
+  std::string mismatch =
+      LaunchMismatch(plan->launch, options.compile_cuda ? p.cuda.plan.launch
+                                                        : p.cpp.plan.launch);
+  if (!mismatch.empty()) {
+    p.error = mismatch;
+    return;
   }
   const hlo::Computation& comp = *p.region.computation;
   for (int64_t k = 0; k < comp.parameter_count(); ++k) {

@@ -107,6 +107,62 @@ TEST_CASE("worked example: GELU (loop emitter, vectorized and unrolled)",
   Expect(CheckFusions({Case("gelu_small", small, "loop", true)}, check));
 }
 
+// thread_indexing reports emit::PlanForEmit's plan; the emit response's
+// launch (what the code does: threads, blocks, widest vector access,
+// shared memory) must be that plan's, in every target. The harness checks
+// the same for every fusion it runs (CheckFusions); here the worked
+// fusions of tests/emit/data at full size and an in-place update the
+// emitter must plan as a loop (its output cannot share the parameter's
+// memory).
+TEST_CASE("thread_indexing's launch is the emitted code's launch",
+          "[.][emit_kinds]") {
+  std::vector<std::pair<std::string, std::string>> fusions;
+  for (const char* file : {"gelu.hlo", "x_tanh.hlo"}) {
+    fusions.push_back({file, ReadFile(std::string(IXA_SOURCE_DIR) +
+                                      "/tests/emit/data/" + file)});
+  }
+  fusions.push_back({"dus_bitcast_root",
+                     "ENTRY e {\n p0 = f32[100,20] parameter(0)\n"
+                     " i = s32[] parameter(1)\n z = s32[] constant(0)\n"
+                     " s = f32[10,20] dynamic-slice(p0, i, z), "
+                     "dynamic_slice_sizes={10,20}\n"
+                     " n = f32[10,20] negate(s)\n"
+                     " d = f32[100,20] dynamic-update-slice(p0, n, i, z)\n"
+                     " ROOT b = f32[2000] bitcast(d)\n}\n"});
+  fusions.push_back({"concatenate_vectors",
+                     "ENTRY e {\n a = f32[512,1024] parameter(0)\n"
+                     " b = f32[512,512] parameter(1)\n"
+                     " ROOT k = f32[512,1536] concatenate(a, b), "
+                     "dimensions={1}\n}\n"});
+  for (const auto& [label, hlo] : fusions) {
+    INFO(label);
+    auto module = hlo::ParseHloModule(hlo);
+    REQUIRE(module.ok());
+    auto region = ResolveFusion(**module, "");
+    REQUIRE(region.ok());
+    ExprContext ctx;
+    const hw::Device& device = *hw::FindDevice("h100");
+    auto plan = emit::PlanForEmit(*region, device, &ctx);
+    REQUIRE(plan.ok());
+    for (emit::Target target :
+         {emit::Target::kCpp, emit::Target::kCuda, emit::Target::kMlir}) {
+      INFO(emit::TargetName(target));
+      emit::EmitOptions options;
+      options.target = target;
+      auto emitted = emit::EmitFusion(*region, device, options, &ctx);
+      REQUIRE(emitted.ok());
+      const LaunchDimensions& a = plan->launch;
+      const LaunchDimensions& b = emitted->plan.launch;
+      CHECK(EmitterKindName(emitted->plan.kind) ==
+            std::string(EmitterKindName(plan->kind)));
+      CHECK(a.threads == b.threads);
+      CHECK(a.blocks == b.blocks);
+      CHECK(a.vector_size == b.vector_size);
+      CHECK(a.shared_memory_bytes == b.shared_memory_bytes);
+    }
+  }
+}
+
 TEST_CASE("worked example: exp, transpose, abs (transpose emitter)",
           "[.][emit_examples]") {
   std::string hlo =

@@ -336,6 +336,98 @@ TEST_CASE("PTX: a column reduction with vectors of v loads ld.global.vv",
   }
 }
 
+// A transpose only moves data: its f16/bf16 elements go through the tile
+// as their bits, with no conversion to f32 and back (which cost the bf16
+// 021 transpose 32 PTX instructions per element, against 9 for f32).
+TEST_CASE("PTX: f16 and bf16 transposes move bits without conversions",
+          "[.][emit_nvcc]") {
+  const std::string nvcc = Nvcc();
+  for (const char* type : {"bf16", "f16"}) {
+    for (const char* form : {"021", "102"}) {
+      const std::string t = type;
+      INFO(t << " " << form);
+      const std::string hlo =
+          std::string(form) == "021"
+              ? "p = " + t + "[8,512,512] parameter(0)\nROOT r = " + t +
+                    "[8,512,512] transpose(p), dimensions={0,2,1}"
+              : "p = " + t + "[512,1024,2] parameter(0)\nROOT r = " + t +
+                    "[1024,512,2] transpose(p), dimensions={1,0,2}";
+      emit::EmitResult r = EmitCuda(hlo);
+      REQUIRE(std::string(EmitterKindName(r.plan.kind)) == "transpose");
+      auto ptx = CudaToPtx(nvcc, r.code);
+      INFO((ptx.ok() ? "" : ptx.error().message));
+      REQUIRE(ptx.ok());
+      std::vector<std::string> instructions = KernelInstructions(*ptx);
+      CHECK(Count(instructions, "cvt.f32") == 0);
+      CHECK(Count(instructions, "cvt.rn.bf16") == 0);
+      CHECK(Count(instructions, "cvt.rn.f16") == 0);
+      CHECK(Count(instructions, "setp.nan") == 0);
+    }
+  }
+}
+
+// The vector loads of a PTX kernel of `v`-wide vectors of `bytes`-byte
+// elements: ld.global.vV (ld.global.nc.vV), or the same bytes as one wider
+// word (4 s8 lanes are one ld.global.u32, 2 f16 lanes one .b32).
+int VectorLoads(const std::vector<std::string>& instructions, int64_t v,
+                int64_t bytes) {
+  int n = Count(instructions, "ld.global.v" + std::to_string(v)) +
+          Count(instructions, "ld.global.nc.v" + std::to_string(v));
+  const int64_t word_bits = v * bytes * 8;
+  if (word_bits == 32 || word_bits == 64) {
+    for (const char* kind : {"u", "b", "s"}) {
+      const std::string w = kind + std::to_string(word_bits);
+      n += Count(instructions, "ld.global." + w + " ") +
+           Count(instructions, "ld.global.nc." + w + " ");
+    }
+  }
+  return n;
+}
+
+// Concatenates (along the minor and a major dim, the operands' ends
+// aligned to the unroll) and an s8 021 transpose whose plans have
+// vector_size > 1 load through vectors: the concatenate's per-operand
+// bounds check sits outside the lane loop. The in-place
+// dynamic-update-slice plans unroll 1 (XLA's launch over the update), so
+// its reads stay scalar and its plan says so.
+TEST_CASE("PTX: concatenates and s8 transposes with vectors load ld.global.v",
+          "[.][emit_nvcc]") {
+  const std::string nvcc = Nvcc();
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"concatenate_minor_f32",
+       "a = f32[512,1024] parameter(0)\nb = f32[512,512] parameter(1)\n"
+       "ROOT k = f32[512,1536] concatenate(a, b), dimensions={1}"},
+      {"concatenate_major_f16",
+       "a = f16[1024,512] parameter(0)\nb = f16[520,512] parameter(1)\n"
+       "ROOT k = f16[1544,512] concatenate(a, b), dimensions={0}"},
+      {"transpose_021_s8",
+       "p = s8[32,2048,2048] parameter(0)\n"
+       "ROOT t = s8[32,2048,2048] transpose(p), dimensions={0,2,1}"},
+  };
+  for (const auto& [label, hlo] : cases) {
+    INFO(label);
+    emit::EmitResult r = EmitCuda(hlo);
+    const int64_t v = r.plan.launch.vector_size;
+    CHECK(v > 1);
+    auto ptx = CudaToPtx(nvcc, r.code);
+    INFO((ptx.ok() ? "" : ptx.error().message));
+    REQUIRE(ptx.ok());
+    std::vector<std::string> instructions = KernelInstructions(*ptx);
+    const int64_t bytes = label.find("s8") != std::string::npos    ? 1
+                          : label.find("f16") != std::string::npos ? 2
+                                                                   : 4;
+    // Every operand of the concatenate reads through vectors.
+    const int expected = label.rfind("concatenate", 0) == 0 ? 2 : 1;
+    CHECK(VectorLoads(instructions, v, bytes) >= expected);
+  }
+  emit::EmitResult dus = EmitCuda(
+      "p = f32[2048,1024] parameter(0)\nu = f32[1024,1024] parameter(1)\n"
+      "i = s32[] parameter(2)\nj = s32[] parameter(3)\n"
+      "ROOT d = f32[2048,1024] dynamic-update-slice(p, u, i, j)");
+  CHECK(dus.plan.launch.unroll == 1);
+  CHECK(dus.plan.launch.vector_size == 1);
+}
+
 // No kernel of the test fusions spills to local memory.
 TEST_CASE("ptxas: the test fusions' kernels do not spill", "[.][emit_nvcc]") {
   const std::string nvcc = Nvcc();

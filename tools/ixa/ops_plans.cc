@@ -2,6 +2,7 @@
 #include <memory>
 
 #include "analysis/emitters/plan.h"
+#include "emit/pipeline.h"
 #include "hw/device.h"
 #include "tools/ixa/device_request.h"
 #include "tools/ixa/hlo_request.h"
@@ -28,8 +29,9 @@ Result<Json> ThreadIndexing(const Json& request, ExprContext& ctx) {
   IXA_ASSIGN_OR_RETURN(FlatRegion flat_region, GetRegion(request, *module));
   const FusionRegion& region = flat_region.region;
   IXA_ASSIGN_OR_RETURN(hw::Device device, GetDevice(request));
+  // The plan `emit` generates code from, so that both report one launch.
   IXA_ASSIGN_OR_RETURN(EmitterPlan plan,
-                       ComputeEmitterPlan(region, device, &ctx));
+                       emit::PlanForEmit(region, device, &ctx));
   Json out{{"device", device.name},
            {"emitter", EmitterKindName(plan.kind)},
            {"launch", LaunchDimensionsJson(plan.launch)}};
