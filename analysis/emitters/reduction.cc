@@ -16,19 +16,46 @@ namespace {
 
 constexpr int64_t kWarp = 32;
 
-bool IsComplex(hlo::ElementType t) {
-  return t == hlo::ElementType::kC64 || t == hlo::ElementType::kC128;
+// Types the generated code reads one element at a time: complex (as XLA),
+// and the sub-byte and 8-bit float types, which it unpacks and decodes per
+// element; a plan over them has vector size 1, so that the launch reported
+// is the code's.
+bool ReadOneByOne(hlo::ElementType t) {
+  using hlo::ElementType;
+  switch (t) {
+    case ElementType::kC64:
+    case ElementType::kC128:
+    case ElementType::kF4E2M1FN:
+    case ElementType::kF8E3M4:
+    case ElementType::kF8E4M3:
+    case ElementType::kF8E4M3FN:
+    case ElementType::kF8E4M3FNUZ:
+    case ElementType::kF8E4M3B11FNUZ:
+    case ElementType::kF8E5M2:
+    case ElementType::kF8E5M2FNUZ:
+    case ElementType::kF8E8M0FNU:
+    case ElementType::kF6E2M3FN:
+    case ElementType::kF6E3M2FN:
+      return true;
+    default:
+      return hlo::ElementBits(t) < 8;
+  }
+}
+
+bool HeroReadsOneByOne(const FusionInfo& info) {
+  for (const Instruction* hero : info.heroes) {
+    for (const Instruction* o : hero->operands) {
+      if (o->shape.IsArray() && ReadOneByOne(o->shape.type)) return true;
+    }
+  }
+  return false;
 }
 
 // GetVectorSizeForMlir with R = the minor dim and t threads along it.
 int64_t VectorSize(const FusionInfo& info, int64_t minor, int64_t threads) {
   if (minor % 2 != 0) return 1;
   if (threads * 2 > minor) return 1;
-  for (const Instruction* hero : info.heroes) {
-    for (const Instruction* o : hero->operands) {
-      if (IsComplex(o->shape.type)) return 1;
-    }
-  }
+  if (HeroReadsOneByOne(info)) return 1;
   if (info.bits_in >= 64) return 1;
   if (info.bits_in >= 32) return 2;
   if (threads * 4 > minor) return 2;
@@ -223,7 +250,9 @@ KindMaps MultiRowMaps(const FusionInfo& info, const ReductionDims& rd,
   };
   compute(1);
   const int bits = std::min(info.bits_in, info.bits_out);
-  int64_t v = bits == INT_MAX ? 1 : std::min<int64_t>(r, 32 / bits);
+  int64_t v = bits == INT_MAX || HeroReadsOneByOne(info)
+                  ? 1
+                  : std::min<int64_t>(r, 32 / bits);
   if (blocks > device.sm_count && v > 1) {
     compute(v);
   } else {

@@ -74,10 +74,35 @@ int64_t LaneCount(const IndexingMap& map) {
   return b.lower == 0 && (n == 2 || n == 4 || n == 8 || n == 16) ? n : 0;
 }
 
+// Element types the code reads and writes in vectors. Sub-byte and f8
+// elements are unpacked and decoded one by one, so they never vectorize.
+bool VectorElement(hlo::ElementType type) {
+  using hlo::ElementType;
+  switch (type) {
+    case ElementType::kPred:
+    case ElementType::kS8:
+    case ElementType::kS16:
+    case ElementType::kS32:
+    case ElementType::kS64:
+    case ElementType::kU8:
+    case ElementType::kU16:
+    case ElementType::kU32:
+    case ElementType::kU64:
+    case ElementType::kF16:
+    case ElementType::kBF16:
+    case ElementType::kF32:
+    case ElementType::kF64:
+      return true;
+    default:
+      return false;
+  }
+}
+
 // A vector of `lanes` elements of `shape` fits the widest access.
 bool FitsVector(const hlo::Shape& shape, int64_t lanes) {
   const int bits = hlo::ElementBits(shape.type);
-  return shape.IsArray() && bits >= 8 && lanes * (bits / 8) <= kMaxVectorBytes;
+  return shape.IsArray() && VectorElement(shape.type) && bits >= 8 &&
+         lanes * (bits / 8) <= kMaxVectorBytes;
 }
 
 }  // namespace

@@ -301,6 +301,9 @@ struct Stmt {
   // kFor
   int64_t lo = 0, hi = 0;
   bool vector_loop = false;  // marked by the vectorizer for unrolling
+  // A loop over a reduce's window computed per element: the plan's vector
+  // width counts the lanes of the output only, so it is never vectorized.
+  bool window_loop = false;
   // kShuffle
   int64_t offset = 0;
   int64_t lanes = 32;

@@ -686,7 +686,10 @@ Result<std::vector<Val>> ElementalEmitter::EmitReduce(
   for (int s = map0->num_range_vars() - 1; s >= 0; --s) {
     ir::Block b = bb_->Close();
     Interval bounds = map0->range_vars()[s].bounds;
-    bb_->Add(ir::For(names[s], bounds.lower, bounds.upper + 1, std::move(b)));
+    ir::Stmt loop =
+        ir::For(names[s], bounds.lower, bounds.upper + 1, std::move(b));
+    loop.window_loop = true;
+    bb_->Add(std::move(loop));
   }
   if (!ok.ok()) return ok.error();
   return accs;

@@ -285,7 +285,8 @@ void Vectorizer::Walk(Block* block) {
   for (size_t i = 0; i < block->size(); ++i) {
     Stmt& s = (*block)[i];
     if (s.kind == StmtKind::kFor && Innermost(s) && s.lo == 0 &&
-        (s.hi == 2 || s.hi == 4 || s.hi == 8 || s.hi == 16) && !s.vector_loop) {
+        (s.hi == 2 || s.hi == 4 || s.hi == 8 || s.hi == 16) && !s.vector_loop &&
+        !s.window_loop) {
       size_t before = block->size();
       Vectorize(block, i);
       i += block->size() - before;  // skip what was inserted

@@ -51,8 +51,10 @@ const FieldDoc kFusion{
 const FieldDoc kInstructions{
     "instructions", "list of strings", "not used",
     "entry instructions to treat as one fusion (e.g. a producer and its "
-    "consumer, as a fusion pass asks before it fuses); the root is the one "
-    "no other listed instruction uses; takes precedence over `fusion`"};
+    "consumer, as a fusion pass asks before it fuses); listed fusions are "
+    "inlined, so the instructions inside them count (a reduction fused in "
+    "the producer makes the pair a reduction); the root is the one no other "
+    "listed instruction uses; takes precedence over `fusion`"};
 const FieldDoc kDevice{
     "device", "string or object", "\"h100\"",
     "a built-in device name (`ixa devices` lists them) or an object with "
