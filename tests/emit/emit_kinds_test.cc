@@ -141,7 +141,7 @@ TEST_CASE("thread_indexing's launch is the emitted code's launch",
     auto region = ResolveFusion(**module, "");
     REQUIRE(region.ok());
     ExprContext ctx;
-    const hw::Device& device = *hw::FindDevice("h100");
+    const hw::Device device = *hw::FindDevice("h100");
     auto plan = emit::PlanForEmit(*region, device, &ctx);
     REQUIRE(plan.ok());
     for (emit::Target target :
