@@ -1,8 +1,10 @@
 // Collectives seen from one replica. all-reduce and collective-permute
 // read the same index of their operand (on other replicas too). all-gather
-// reads `d mod n` along the gathered dim of the replica `d floordiv n` of
-// its group: two maps, as XLA reports them (the element within the source
-// replica's slice, and the replica: HloInstructionIndexing::replica_maps).
+// concatenates the operands of its group's replicas along the gathered
+// dim: one map per source replica k, `d - k*n` over block k (the replica's
+// own part and the others), each with its replica map `k`
+// (HloInstructionIndexing::replica_maps); groups of more than 16 replicas
+// get one map `d mod n` with the replica map `d floordiv n`.
 // reduce-scatter reads the whole gathered range of its shard. all-to-all
 // reads chunk `d floordiv c` from replica `d floordiv c`, at the place of
 // this replica's own rank in the group, which the analysis does not know:
@@ -11,6 +13,11 @@
 
 namespace ixa::indexing_internal {
 namespace {
+
+// Up to this many replicas in a group, all-gather has one map per source
+// replica; beyond, one `d mod n` map for all of them (a budget: a chain of
+// all-gathers multiplies the counts).
+constexpr int64_t kMaxAllGatherSources = 16;
 
 Result<int64_t> GatheredDim(const Instruction& in, int operand, int output) {
   const hlo::Shape& out = OutputShape(in, output);
@@ -136,11 +143,35 @@ Result<Indexing> CollectiveOutToIn(const Instruction& in, int output_id,
       return Unsupported(in,
                          "the gathered dim is no multiple of the operand's");
     }
+    result.replica_maps.resize(in.operand_count());
+    const int64_t sources = out[dim] / src[dim];
+    if (sources <= kMaxAllGatherSources) {
+      // The output concatenates the operands of the group's replicas:
+      // block k of the gathered dim is replica k's operand, as a
+      // concatenate's operand k is its block. One map per source, each
+      // over its own block; the replica map names k there.
+      for (int64_t k = 0; k < sources; ++k) {
+        std::vector<Expr> block = results;
+        block[dim] = ctx->Dim(dim) - k * src[dim];
+        IndexingMap m = MakeMap(ctx, out, {}, std::move(block));
+        m.AddConstraint(ctx->Dim(dim),
+                        Interval{k * src[dim], (k + 1) * src[dim] - 1});
+        IndexingMap replica = MakeMap(ctx, out, {}, {ctx->Constant(k)});
+        replica.AddConstraint(ctx->Dim(dim),
+                              Interval{k * src[dim], (k + 1) * src[dim] - 1});
+        FinishMap(&m);
+        FinishMap(&replica);
+        result.indexing_maps[j].Insert(std::move(m));
+        result.replica_maps[j].Insert(std::move(replica));
+      }
+      return result;
+    }
+    // A large group: one map for every source, and the replica of each
+    // element as a map of its own.
     results[dim] = ctx->Dim(dim) % src[dim];
     IndexingMap replica =
         MakeMap(ctx, out, {}, {ctx->Dim(dim).FloorDiv(src[dim])});
     FinishMap(&replica);
-    result.replica_maps.resize(in.operand_count());
     result.replica_maps[j].Insert(std::move(replica));
   } else {  // reduce-scatter: every shard of the operand's dim is reduced
     if (out[dim] == 0 || src[dim] % out[dim] != 0) {

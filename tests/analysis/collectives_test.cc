@@ -13,17 +13,21 @@ struct Source {
   std::vector<int64_t> index;
 };
 
-// (replica, element) pairs a map pair names for output element `o`.
+// (replica, element) pairs the map pairs name for output element `o`: the
+// element map k with the replica map k (all-gather has one pair per
+// source replica; all-to-all one pair).
 std::vector<Source> Named(const IndexingMapSet& elements,
                           const IndexingMapSet& replicas,
                           const std::vector<int64_t>& o) {
   std::vector<Source> out;
-  REQUIRE(replicas.size() == 1);
-  const IndexingMap& r = *replicas.begin();
-  auto rep = r.Evaluate(o, {});
-  REQUIRE(rep.ok());
-  REQUIRE(rep->size() == 1);
-  for (const IndexingMap& m : elements) {
+  REQUIRE(replicas.size() == elements.size());
+  for (size_t k = 0; k < elements.size(); ++k) {
+    const IndexingMap& m = elements.maps()[k];
+    const IndexingMap& r = replicas.maps()[k];
+    if (!*r.InDomain(o, {})) continue;
+    auto rep = r.Evaluate(o, {});
+    REQUIRE(rep.ok());
+    REQUIRE(rep->size() == 1);
     std::vector<int64_t> sizes;
     for (const Variable& v : m.range_vars()) sizes.push_back(v.bounds.Size());
     for (int64_t s = 0; s < Count(sizes); ++s) {
@@ -35,6 +39,8 @@ std::vector<Source> Named(const IndexingMapSet& elements,
   return out;
 }
 
+// all-gather concatenates the operands of its group's replicas: one map
+// per source replica, over its block of the gathered dim, and the replica.
 TEST_CASE("collectives: all-gather element and replica maps", "[collective]") {
   auto m = ParseOrDie(R"(
     p = f32[3,2] parameter(0)
@@ -44,10 +50,16 @@ TEST_CASE("collectives: all-gather element and replica maps", "[collective]") {
   auto r = ComputeOutputToInputIndexing(ag, 0, &ctx);
   REQUIRE(r.ok());
   REQUIRE(r->replica_maps.size() == 1);
-  ExpectText(*r->replica_maps[0].begin(),
-             "(d0, d1) -> (d1 floordiv 2), domain: d0 in [0, 2], d1 in [0, 7]");
-  ExpectText(*r->indexing_maps[0].begin(),
-             "(d0, d1) -> (d0, d1 mod 2), domain: d0 in [0, 2], d1 in [0, 7]");
+  REQUIRE(r->indexing_maps[0].size() == 4);
+  REQUIRE(r->replica_maps[0].size() == 4);
+  ExpectText(r->indexing_maps[0].maps()[0],
+             "(d0, d1) -> (d0, d1), domain: d0 in [0, 2], d1 in [0, 1]");
+  ExpectText(r->replica_maps[0].maps()[0],
+             "(d0, d1) -> (0), domain: d0 in [0, 2], d1 in [0, 1]");
+  ExpectText(r->indexing_maps[0].maps()[3],
+             "(d0, d1) -> (d0, d1 - 6), domain: d0 in [0, 2], d1 in [6, 7]");
+  ExpectText(r->replica_maps[0].maps()[3],
+             "(d0, d1) -> (3), domain: d0 in [0, 2], d1 in [6, 7]");
   // Simulation: replica q holds X_q; the output concatenates them on dim 1.
   for (int64_t l = 0; l < 24; ++l) {
     std::vector<int64_t> o = Unlinear(l, {3, 8});
@@ -57,6 +69,30 @@ TEST_CASE("collectives: all-gather element and replica maps", "[collective]") {
     REQUIRE(named.size() == 1);
     CHECK(named[0].replica == truth.replica);
     CHECK(named[0].index == truth.index);
+  }
+}
+
+// Past 16 sources one map stands for all of them, with the replica as a
+// map of the index.
+TEST_CASE("collectives: all-gather of a large group is one map",
+          "[collective]") {
+  auto m = ParseOrDie(R"(
+    p = f32[2] parameter(0)
+    ROOT ag = f32[64] all-gather(p), dimensions={0}, replica_groups=[1,32]<=[32])");
+  ExprContext ctx;
+  auto r = ComputeOutputToInputIndexing(*m->entry()->root(), 0, &ctx);
+  REQUIRE(r.ok());
+  REQUIRE(r->indexing_maps[0].size() == 1);
+  ExpectText(*r->indexing_maps[0].begin(),
+             "(d0) -> (d0 mod 2), domain: d0 in [0, 63]");
+  ExpectText(*r->replica_maps[0].begin(),
+             "(d0) -> (d0 floordiv 2), domain: d0 in [0, 63]");
+  for (int64_t o = 0; o < 64; ++o) {
+    std::vector<Source> named =
+        Named(r->indexing_maps[0], r->replica_maps[0], {o});
+    REQUIRE(named.size() == 1);
+    CHECK(named[0].replica == o / 2);
+    CHECK(named[0].index == std::vector<int64_t>{o % 2});
   }
 }
 

@@ -215,7 +215,9 @@ std::vector<OpDoc> BuildHloDocs() {
       "output_to_input: per operand, its distinct maps from the output "
       "index to the operand index; an operand the analysis cannot index has "
       "`unknown: true` and `reason` instead of maps; all-gather operands "
-      "also carry `replica_maps` (which replica holds the element)"};
+      "also carry `replica_maps`, one per map (which replica of the group "
+      "holds the element: all-gather has one map per source replica, over "
+      "its block of the gathered dim, up to 16 replicas)"};
   return {
       {"indexing",
        "hlo",
