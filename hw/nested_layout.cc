@@ -12,7 +12,7 @@ namespace {
 
 constexpr int64_t kIdLimit = int64_t{1} << 22;
 
-int64_t Product(const std::vector<int64_t>& v) {
+int64_t ProductOf(const std::vector<int64_t>& v) {
   int64_t p = 1;
   for (int64_t x : v) p *= x;
   return p;
@@ -23,7 +23,7 @@ int64_t Span(const std::vector<int64_t>& tiles,
   int64_t max_id = 0;
   for (size_t i = 0; i < tiles.size(); ++i)
     max_id += strides[i] * (tiles[i] - 1);
-  return std::max(Product(tiles), max_id + 1);
+  return std::max(ProductOf(tiles), max_id + 1);
 }
 
 std::vector<int64_t> Digits(const std::vector<int64_t>& tiles,
@@ -111,7 +111,7 @@ Result<IdAnalysis> AnalyzeIds(const IdLevel& level, const char* what) {
   if (level.range > kIdLimit)
     return Error::Limit(std::string("too many ") + what +
                         " ids to count owners");
-  const int64_t tuples = Product(level.tiles);
+  const int64_t tuples = ProductOf(level.tiles);
   if (tuples > kIdLimit)
     return Error::Limit(std::string(what) + " tile product too large");
   std::vector<std::set<int64_t>> hw(tuples);
@@ -223,7 +223,7 @@ int64_t SubgroupSpan(const NestedLayout& l) {
   return Span(l.subgroup_tile, l.subgroup_strides);
 }
 int64_t LaneCount(const NestedLayout& l, const NestedIds& ids) {
-  return ids.subgroup_size > 0 ? ids.subgroup_size : Product(l.thread_tile);
+  return ids.subgroup_size > 0 ? ids.subgroup_size : ProductOf(l.thread_tile);
 }
 int64_t HardwareSubgroups(const NestedLayout& l, const NestedIds& ids) {
   return ids.num_subgroups > 0 ? ids.num_subgroups : SubgroupSpan(l);
@@ -306,7 +306,7 @@ Result<std::vector<std::vector<int64_t>>> ThreadElements(const NestedLayout& l,
   std::vector<int64_t> vsg = VirtualSubgroupIds(l, subgroup),
                        vt = VirtualThreadIds(l, thread);
   std::vector<int64_t> shape = DistributedShape(l);
-  int64_t count = Product(shape);
+  int64_t count = ProductOf(shape);
   if (count > kIdLimit)
     return Error::Limit("a thread holds too many elements to list");
   std::vector<std::vector<int64_t>> out;

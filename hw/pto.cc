@@ -15,7 +15,7 @@ constexpr int64_t kUbBytes = 192 * 1024;  // A2/A3 unified buffer
 
 int64_t RoundUp(int64_t a, int64_t b) { return *CeilDiv(a, b) * b; }
 
-std::string S(int64_t v) { return std::to_string(v); }
+std::string Num(int64_t v) { return std::to_string(v); }
 
 Result<int64_t> ElemBytes(const DType& t) {
   auto b = ByteSize(t);
@@ -25,7 +25,7 @@ Result<int64_t> ElemBytes(const DType& t) {
   return static_cast<int64_t>(*b);
 }
 
-Result<int64_t> Product(const std::vector<int64_t>& v) {
+Result<int64_t> CheckedProduct(const std::vector<int64_t>& v) {
   int64_t p = 1;
   for (int64_t x : v) {
     if (x < 1) return Error::Invalid("shape sizes must be >= 1");
@@ -43,8 +43,8 @@ Result<int64_t> CheckedMulOr(int64_t a, int64_t b) {
 }
 
 Error RankError(std::string_view conversion, size_t want, size_t got) {
-  return Error::Invalid(std::string(conversion) + " takes a rank-" + S(want) +
-                        " source shape, got rank " + S(got));
+  return Error::Invalid(std::string(conversion) + " takes a rank-" + Num(want) +
+                        " source shape, got rank " + Num(got));
 }
 
 }  // namespace
@@ -132,8 +132,9 @@ V OffsetOf(const Tile& t, const Box& b, V r, V c, Fd fd, Md md) {
 Result<int64_t> TileOffset(const Tile& t, int64_t row, int64_t col) {
   IXA_ASSIGN_OR_RETURN(Box b, InnerBox(t));
   if (row < 0 || row >= t.rows || col < 0 || col >= t.cols) {
-    return Error::Invalid("(" + S(row) + ", " + S(col) + ") is outside the " +
-                          S(t.rows) + "x" + S(t.cols) + " tile");
+    return Error::Invalid("(" + Num(row) + ", " + Num(col) +
+                          ") is outside the " + Num(t.rows) + "x" +
+                          Num(t.cols) + " tile");
   }
   return OffsetOf<int64_t>(
       t, b, row, col, [](int64_t a, int64_t k) { return a / k; },
@@ -159,7 +160,7 @@ Result<std::optional<std::pair<int64_t, int64_t>>> TileCoordsAt(const Tile& t,
                                                                 int64_t o) {
   IXA_ASSIGN_OR_RETURN(Box b, InnerBox(t));
   if (o < 0 || o >= t.rows * t.cols)
-    return Error::Invalid("offset " + S(o) + " is outside the tile");
+    return Error::Invalid("offset " + Num(o) + " is outside the tile");
   int64_t box_r, box_c, inner;
   if (t.blayout == Order::kRowMajor) {
     box_r = o / (t.cols * b.rows);
@@ -185,17 +186,17 @@ Check CheckTile(const Tile& t) {
     return check;
   }
   if (t.rows <= 0 || t.cols <= 0)
-    check.Fail("Rows and Cols must be positive (got " + S(t.rows) + "x" +
-               S(t.cols) + ")");
+    check.Fail("Rows and Cols must be positive (got " + Num(t.rows) + "x" +
+               Num(t.cols) + ")");
   if (t.ValidRow() > t.rows || t.ValidRow() < 0)
-    check.Fail("ValidRow " + S(t.ValidRow()) +
-               " is not in [0, Rows = " + S(t.rows) + "]");
+    check.Fail("ValidRow " + Num(t.ValidRow()) +
+               " is not in [0, Rows = " + Num(t.rows) + "]");
   if (t.ValidCol() > t.cols || t.ValidCol() < 0)
-    check.Fail("ValidCol " + S(t.ValidCol()) +
-               " is not in [0, Cols = " + S(t.cols) + "]");
+    check.Fail("ValidCol " + Num(t.ValidCol()) +
+               " is not in [0, Cols = " + Num(t.cols) + "]");
   if (t.fractal_bytes != 512 && t.fractal_bytes != 1024 &&
       t.fractal_bytes != 32) {
-    check.Fail("SFractalSize " + S(t.fractal_bytes) +
+    check.Fail("SFractalSize " + Num(t.fractal_bytes) +
                " is not 512, 1024 or 32");
     return check;
   }
@@ -206,22 +207,22 @@ Check CheckTile(const Tile& t) {
   }
   if (t.rows > 0 && t.rows % box->rows != 0 && t.loc != Loc::kVec &&
       t.fractal_bytes != 32 && t.rows != 1) {
-    check.Fail("Rows " + S(t.rows) + " is not a multiple of the fractal's " +
-               S(box->rows) + " rows");
+    check.Fail("Rows " + Num(t.rows) + " is not a multiple of the fractal's " +
+               Num(box->rows) + " rows");
   }
   if (t.cols > 0 && t.cols % box->cols != 0) {
-    check.Fail("Cols " + S(t.cols) + " is not a multiple of the fractal's " +
-               S(box->cols) + " columns");
+    check.Fail("Cols " + Num(t.cols) + " is not a multiple of the fractal's " +
+               Num(box->cols) + " columns");
   }
   if (t.slayout == Order::kNoneBox && t.blayout == Order::kRowMajor &&
       (t.cols * *sz) % kBlockBytes != 0) {
     check.Fail("row-major rows must be 32-byte aligned: Cols*sizeof = " +
-               S(t.cols * *sz) + " bytes");
+               Num(t.cols * *sz) + " bytes");
   }
   if (t.slayout == Order::kNoneBox && t.blayout == Order::kColMajor &&
       (t.rows * *sz) % kBlockBytes != 0) {
     check.Fail("col-major columns must be 32-byte aligned: Rows*sizeof = " +
-               S(t.rows * *sz) + " bytes");
+               Num(t.rows * *sz) + " bytes");
   }
   return check;
 }
@@ -245,11 +246,11 @@ Check CheckDma(Arch arch, int64_t rows, int64_t innermost_stride) {
   Check check;
   if (innermost_stride != 1) {
     check.Fail("the innermost global stride of a TLOAD/TSTORE must be 1 (got " +
-               S(innermost_stride) + ")");
+               Num(innermost_stride) + ")");
   }
   if (arch == Arch::kA2A3 && rows >= 4096) {
     check.Fail("an A2/A3 TLOAD/TSTORE moves fewer than 4096 rows (got " +
-               S(rows) + ")");
+               Num(rows) + ")");
   }
   return check;
 }
@@ -279,10 +280,10 @@ TtransPlan CheckTtrans(Arch arch, const Tile& src, const Tile& dst) {
   }
   const int64_t sz = *ssz;
   if (*ssz != *dsz)
-    check.Fail("element sizes differ: src " + S(*ssz) + " bytes, dst " +
-               S(*dsz) + " bytes");
+    check.Fail("element sizes differ: src " + Num(*ssz) + " bytes, dst " +
+               Num(*dsz) + " bytes");
   if (sz != 1 && sz != 2 && sz != 4)
-    check.Fail("element size must be 1, 2 or 4 bytes (got " + S(sz) + ")");
+    check.Fail("element size must be 1, 2 or 4 bytes (got " + Num(sz) + ")");
   for (const auto& [name, tile] :
        {std::pair<const char*, const Tile*>{"src", &src}, {"dst", &dst}}) {
     if (!IsTtransElementType(tile->dtype))
@@ -294,8 +295,8 @@ TtransPlan CheckTtrans(Arch arch, const Tile& src, const Tile& dst) {
     // The transposed region is src's valid region.
     const int64_t h = src.ValidRow(), w = src.ValidCol();
     if (dst.rows < w || dst.cols < h) {
-      check.Fail("dst " + S(dst.rows) + "x" + S(dst.cols) +
-                 " cannot hold the transposed " + S(w) + "x" + S(h) +
+      check.Fail("dst " + Num(dst.rows) + "x" + Num(dst.cols) +
+                 " cannot hold the transposed " + Num(w) + "x" + Num(h) +
                  " region");
     }
     const int64_t src_stride = src.cols;
@@ -311,7 +312,7 @@ TtransPlan CheckTtrans(Arch arch, const Tile& src, const Tile& dst) {
     int64_t total =
         (src.rows * src.cols + dst.rows * dst.cols) * sz + plan.tmp_bytes;
     if (total >= kUbBytes) {
-      check.Fail("src + dst + tmp = " + S(total) +
+      check.Fail("src + dst + tmp = " + Num(total) +
                  " bytes do not fit the 192 KiB unified buffer");
     }
   } else {
@@ -322,13 +323,13 @@ TtransPlan CheckTtrans(Arch arch, const Tile& src, const Tile& dst) {
       if (major % kBlockBytes != 0) {
         check.Fail(std::string(name) +
                    (row_major ? " Cols*sizeof = " : " Rows*sizeof = ") +
-                   S(major) + " bytes is not 32-byte aligned");
+                   Num(major) + " bytes is not 32-byte aligned");
       }
     }
     if (dst.rows < src.ValidCol() || dst.cols < src.ValidRow()) {
-      check.Fail("dst " + S(dst.rows) + "x" + S(dst.cols) +
-                 " cannot hold the transposed " + S(src.ValidCol()) + "x" +
-                 S(src.ValidRow()) + " region");
+      check.Fail("dst " + Num(dst.rows) + "x" + Num(dst.cols) +
+                 " cannot hold the transposed " + Num(src.ValidCol()) + "x" +
+                 Num(src.ValidRow()) + " region");
     }
     // The gather/scatter index register must hold the largest index: the
     // row-wise path indexes dst, the column-wise path src.
@@ -338,8 +339,8 @@ TtransPlan CheckTtrans(Arch arch, const Tile& src, const Tile& dst) {
         (idx_tile.rows - 1) * idx_tile.cols + idx_tile.cols - 1;
     if (max_index > limit) {
       check.Fail(std::string(src.rows < src.cols ? "dst" : "src") +
-                 " index (Rows-1)*RowStride + Cols-1 = " + S(max_index) +
-                 " exceeds " + S(limit));
+                 " index (Rows-1)*RowStride + Cols-1 = " + Num(max_index) +
+                 " exceeds " + Num(limit));
     }
     plan.path = "vector";
     plan.tmp_bytes = 0;  // A5 does not use tmp
@@ -370,9 +371,9 @@ Check CheckSourceC0(std::string_view conversion, const DType& dtype,
   if (!bytes.ok() || *bytes < 1 || kBlockBytes % *bytes != 0) return check;
   const int64_t c0 = kBlockBytes / *bytes;
   if (shape.back() != c0) {
-    check.Fail("the source's innermost dimension is " + S(shape.back()) +
-               ": C0 must be " + S(c0) + " for " + dtype.name +
-               " (32 bytes / " + S(*bytes) + ")");
+    check.Fail("the source's innermost dimension is " + Num(shape.back()) +
+               ": C0 must be " + Num(c0) + " for " + dtype.name +
+               " (32 bytes / " + Num(*bytes) + ")");
   }
   return check;
 }
@@ -382,7 +383,7 @@ Result<int64_t> TmpBytes(std::string_view conversion, const DType& dtype,
   IXA_ASSIGN_OR_RETURN(int64_t sz, ElemBytes(dtype));
   if (sz != 1 && sz != 2 && sz != 4)
     return Error::Invalid("TTRANS element size must be 1, 2 or 4 bytes");
-  IXA_ASSIGN_OR_RETURN(int64_t all, Product(shape));
+  IXA_ASSIGN_OR_RETURN(int64_t all, CheckedProduct(shape));
   (void)all;
   const int64_t rs = TransposeRowStride(sz);
   const int64_t c0 = 32 / sz;
@@ -432,7 +433,7 @@ Result<Format> MakeFormat(std::string_view conversion, const DType& dtype,
   if (c0_from_type && c0_override <= 0) {
     IXA_ASSIGN_OR_RETURN(type_c0, C0ForType(dtype));
   }
-  IXA_ASSIGN_OR_RETURN(int64_t total, Product(shape));
+  IXA_ASSIGN_OR_RETURN(int64_t total, CheckedProduct(shape));
   (void)total;
   Format f;
   f.conversion = std::string(conversion);
@@ -561,7 +562,7 @@ Result<FormatPoint> FormatForward(const Format& f,
     return Error::Invalid("index rank does not match the source shape");
   for (size_t i = 0; i < x.size(); ++i) {
     if (x[i] < 0 || x[i] >= f.src_shape[i])
-      return Error::Invalid("index component " + S(i) + " is out of bounds");
+      return Error::Invalid("index component " + Num(i) + " is out of bounds");
   }
   const std::string& cv = f.conversion;
   const int64_t c0 = f.c0, c1 = f.c1;
@@ -611,8 +612,8 @@ Result<std::optional<std::vector<int64_t>>> FormatBackward(
     return Error::Invalid("coords rank does not match the destination shape");
   for (size_t i = 0; i < coords.size(); ++i) {
     if (coords[i] < 0 || coords[i] >= f.dst_shape[i]) {
-      return Error::Invalid("coordinate " + S(i) + " is outside [0, " +
-                            S(f.dst_shape[i] - 1) + "]");
+      return Error::Invalid("coordinate " + Num(i) + " is outside [0, " +
+                            Num(f.dst_shape[i] - 1) + "]");
     }
   }
   IXA_ASSIGN_OR_RETURN(bool in, f.map.InDomain(coords, {}));

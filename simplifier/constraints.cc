@@ -78,7 +78,7 @@ bool DivideGcd(Rewriter& rw, ConstraintState* c) {
 // constraint.negate: -e in [l, u]  <=>  e in [-u, -l]; makes the leading
 // coefficient positive so that equal constraints written with opposite
 // signs meet.
-bool Negate(Rewriter& rw, ConstraintState* c) {
+bool NegateConstraint(Rewriter& rw, ConstraintState* c) {
   auto sum = ToLinear(c->expr);
   if (!sum || sum->terms.empty() || sum->terms[0].coeff >= 0) return false;
   auto neg = Scaled(*sum, -1);
@@ -211,7 +211,7 @@ bool TightenToRange(Rewriter& rw, ConstraintState* c) {
 constexpr ConstraintRule kConstraintRules[] = {
     {"constraint.move_constant", &MoveConstant},
     {"constraint.divide_gcd", &DivideGcd},
-    {"constraint.negate", &Negate},
+    {"constraint.negate", &NegateConstraint},
     {"constraint.floordiv", &FloorDivConstraint},
     {"constraint.ceildiv", &CeilDivConstraint},
     {"constraint.drop_low_part", &DropLowPart},
@@ -222,7 +222,7 @@ constexpr ConstraintRule kConstraintRules[] = {
 constexpr ConstraintRule kBasicFormRules[] = {
     {"constraint.move_constant", &MoveConstant},
     {"constraint.divide_gcd", &DivideGcd},
-    {"constraint.negate", &Negate},
+    {"constraint.negate", &NegateConstraint},
 };
 
 // The floordiv-free form of a constraint (C6 inside a sum): for c > 0 and

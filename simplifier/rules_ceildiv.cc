@@ -14,7 +14,7 @@ namespace ixa::simp {
 namespace {
 
 // ceildiv.by_one: x ceildiv 1 = x; x ceildiv -1 = -x.
-Expr ByOne(Rewriter& rw, const DivOperands& in) {
+Expr CeilDivByOne(Rewriter& rw, const DivOperands& in) {
   if (in.d == 1) return in.dividend;
   if (in.d == -1) return rw.ctx()->Neg(in.dividend);
   return Expr();
@@ -22,7 +22,7 @@ Expr ByOne(Rewriter& rw, const DivOperands& in) {
 
 // ceildiv.one_period: if range(a) lies in [(m-1)*D + 1, m*D] then
 // ceil(a / D) = m; equivalently range(a + D - 1) lies in one period of D.
-Expr OnePeriodRule(Rewriter& rw, const DivOperands& in) {
+Expr CeilDivOnePeriodRule(Rewriter& rw, const DivOperands& in) {
   if (!in.d || *in.d <= 0) return Expr();
   Interval shifted =
       RangeAdd(in.dividend_facts.range, Interval::Point(*in.d - 1));
@@ -33,7 +33,7 @@ Expr OnePeriodRule(Rewriter& rw, const DivOperands& in) {
 // ceildiv.split_multiples: with a = D*Q + R (Q: terms whose coefficient D
 // divides, plus a constant multiple of D),
 //   ceil((D*Q + R) / D) = Q + ceil(R / D)          (Q is an integer).
-Expr SplitMultiples(Rewriter& rw, const DivOperands& in) {
+Expr CeilDivSplitMultiples(Rewriter& rw, const DivOperands& in) {
   if (!in.d || *in.d <= 1) return Expr();
   int64_t d = *in.d;
   DivisorSplit split = SplitByDivisor(in.sum, d);
@@ -59,16 +59,16 @@ Expr ViaFloorDiv(Rewriter& rw, const DivOperands& in) {
 
 // ceildiv.negative_divisor: a divisor D < -1 becomes -D > 1 (see
 // ViaPositiveDivisor), applied only when that removes a div/mod node.
-Expr NegativeDivisor(Rewriter& rw, const DivOperands& in) {
+Expr CeilDivNegativeDivisor(Rewriter& rw, const DivOperands& in) {
   return ViaPositiveDivisor(rw, in, ExprKind::kCeilDiv);
 }
 
 constexpr DivRule kCeilDivRules[] = {
-    {"ceildiv.by_one", &ByOne},
-    {"ceildiv.one_period", &OnePeriodRule},
+    {"ceildiv.by_one", &CeilDivByOne},
+    {"ceildiv.one_period", &CeilDivOnePeriodRule},
     {"ceildiv.via_floordiv", &ViaFloorDiv},
-    {"ceildiv.split_multiples", &SplitMultiples},
-    {"ceildiv.negative_divisor", &NegativeDivisor},
+    {"ceildiv.split_multiples", &CeilDivSplitMultiples},
+    {"ceildiv.negative_divisor", &CeilDivNegativeDivisor},
 };
 
 }  // namespace

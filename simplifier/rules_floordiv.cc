@@ -20,7 +20,7 @@ namespace {
 
 // floordiv.by_one: x floordiv 1 = x; x floordiv -1 = -x (exact: -x is an
 // integer).
-Expr ByOne(Rewriter& rw, const DivOperands& in) {
+Expr FloorDivByOne(Rewriter& rw, const DivOperands& in) {
   if (in.d == 1) return in.dividend;
   if (in.d == -1) return rw.ctx()->Neg(in.dividend);
   return Expr();
@@ -28,7 +28,7 @@ Expr ByOne(Rewriter& rw, const DivOperands& in) {
 
 // floordiv.one_period: if range(a) lies in [m*D, m*D + D - 1] then
 // floor(a / D) = m at every point.
-Expr OnePeriodRule(Rewriter& rw, const DivOperands& in) {
+Expr FloorDivOnePeriodRule(Rewriter& rw, const DivOperands& in) {
   if (!in.d || *in.d <= 0) return Expr();
   auto m = OnePeriod(in.dividend_facts.range, *in.d);
   return m ? rw.Const(*m) : Expr();
@@ -41,7 +41,7 @@ Expr OnePeriodRule(Rewriter& rw, const DivOperands& in) {
 // "delinearize" step: the low part never carries). Otherwise the rule fires
 // only if Q is non-empty, or R's constant is a non-zero multiple of D
 // (moved out too: floor((R' + q*D) / D) = floor(R' / D) + q).
-Expr SplitMultiples(Rewriter& rw, const DivOperands& in) {
+Expr FloorDivSplitMultiples(Rewriter& rw, const DivOperands& in) {
   if (!in.d || *in.d <= 1) return Expr();
   int64_t d = *in.d;
   DivisorSplit split = SplitByDivisor(in.sum, d);
@@ -61,7 +61,7 @@ Expr SplitMultiples(Rewriter& rw, const DivOperands& in) {
 // carry m of L's period into H). Then with D = h*D':
 //   floor((h*H + L) / (h*D')) = floor((H + L/h) / D') = floor(H / D')
 // because H is an integer and 0 <= L/h < 1.
-Expr GcdSplitRule(Rewriter& rw, const DivOperands& in) {
+Expr FloorDivGcdSplitRule(Rewriter& rw, const DivOperands& in) {
   if (!in.d || *in.d <= 1) return Expr();
   auto split = FindGcdSplit(rw, in.sum, *in.d);
   if (!split) return Expr();
@@ -80,7 +80,7 @@ Expr GcdSplitRule(Rewriter& rw, const DivOperands& in) {
 // 9 + 1 and d0 + d2 + 12 in [12, 15], so it is d2 + 1. Generalizes
 // split_multiples' one-period case to coefficients D does not divide.
 // Fires only when the floordiv disappears.
-Expr ReduceCoefficients(Rewriter& rw, const DivOperands& in) {
+Expr FloorDivReduceCoefficients(Rewriter& rw, const DivOperands& in) {
   if (!in.d || *in.d <= 1) return Expr();
   auto split = FindPeriodSplit(rw, in.sum, *in.d);
   if (!split) return Expr();
@@ -121,7 +121,7 @@ Expr Nested(Rewriter& rw, const DivOperands& in) {
 // floordiv.of_mod (E9): (x mod (D*b)) floordiv D = (x floordiv D) mod b for
 // D, b > 0. Write x = D*b*q + D*u + v with 0 <= u < b, 0 <= v < D: both
 // sides are u. Canonical towers are `(x floordiv a) mod b`.
-Expr OfMod(Rewriter& rw, const DivOperands& in) {
+Expr FloorDivOfMod(Rewriter& rw, const DivOperands& in) {
   if (!in.d || *in.d <= 1) return Expr();
   Expr term = SoleTerm(in.sum);
   if (!term || !IsOpByPositiveConstant(term, ExprKind::kMod)) return Expr();
@@ -133,7 +133,7 @@ Expr OfMod(Rewriter& rw, const DivOperands& in) {
 
 // floordiv.semi_affine_in_range: a non-constant divisor b with b >= lo > 0
 // everywhere, and 0 <= a < lo: floor(a / b) = 0.
-Expr SemiAffineInRange(Rewriter& rw, const DivOperands& in) {
+Expr FloorDivSemiAffineInRange(Rewriter& rw, const DivOperands& in) {
   if (in.d) return Expr();
   const Interval& b = in.divisor_facts.range;
   const Interval& a = in.dividend_facts.range;
@@ -144,20 +144,20 @@ Expr SemiAffineInRange(Rewriter& rw, const DivOperands& in) {
 
 // floordiv.negative_divisor: a divisor D < -1 becomes -D > 1 (see
 // ViaPositiveDivisor), applied only when that removes a div/mod node.
-Expr NegativeDivisor(Rewriter& rw, const DivOperands& in) {
+Expr FloorDivNegativeDivisor(Rewriter& rw, const DivOperands& in) {
   return ViaPositiveDivisor(rw, in, ExprKind::kFloorDiv);
 }
 
 constexpr DivRule kFloorDivRules[] = {
-    {"floordiv.by_one", &ByOne},
-    {"floordiv.one_period", &OnePeriodRule},
-    {"floordiv.split_multiples", &SplitMultiples},
-    {"floordiv.gcd_split", &GcdSplitRule},
-    {"floordiv.reduce_coefficients", &ReduceCoefficients},
+    {"floordiv.by_one", &FloorDivByOne},
+    {"floordiv.one_period", &FloorDivOnePeriodRule},
+    {"floordiv.split_multiples", &FloorDivSplitMultiples},
+    {"floordiv.gcd_split", &FloorDivGcdSplitRule},
+    {"floordiv.reduce_coefficients", &FloorDivReduceCoefficients},
     {"floordiv.nested", &Nested},
-    {"floordiv.of_mod", &OfMod},
-    {"floordiv.semi_affine_in_range", &SemiAffineInRange},
-    {"floordiv.negative_divisor", &NegativeDivisor},
+    {"floordiv.of_mod", &FloorDivOfMod},
+    {"floordiv.semi_affine_in_range", &FloorDivSemiAffineInRange},
+    {"floordiv.negative_divisor", &FloorDivNegativeDivisor},
 };
 
 }  // namespace

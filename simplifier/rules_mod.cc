@@ -17,7 +17,7 @@ namespace ixa::simp {
 namespace {
 
 // mod.by_one: x mod 1 = x mod -1 = 0.
-Expr ByOne(Rewriter& rw, const DivOperands& in) {
+Expr ModByOne(Rewriter& rw, const DivOperands& in) {
   if (in.d == 1 || in.d == -1) return rw.Const(0);
   return Expr();
 }
@@ -58,7 +58,7 @@ Expr DropMultiples(Rewriter& rw, const DivOperands& in) {
 // replaced by c * x inside `mod D`, since
 //   c * (x mod A) = c*x - (c*A) * floor(x / A) == c*x   (mod D).
 // `(x mod 12) mod 4` -> `x mod 4`, `(x mod 4) * 2 mod 8` -> `(x * 2) mod 8`.
-Expr OfMod(Rewriter& rw, const DivOperands& in) {
+Expr ModOfMod(Rewriter& rw, const DivOperands& in) {
   if (!in.d || *in.d <= 1) return Expr();
   LinearSum out;
   out.constant = in.sum.constant;
@@ -84,7 +84,7 @@ Expr OfMod(Rewriter& rw, const DivOperands& in) {
 // because h*H + L = h*D'*floor(H / D') + h*(H mod D') + L and
 // 0 <= h*(H mod D') + L <= h*(D' - 1) + h - 1 < D.
 // `(d0 * 12 + d1) mod 24` with d1 in [0, 11] -> `(d0 mod 2) * 12 + d1`.
-Expr GcdSplitRule(Rewriter& rw, const DivOperands& in) {
+Expr ModGcdSplitRule(Rewriter& rw, const DivOperands& in) {
   if (!in.d || *in.d <= 1) return Expr();
   auto split = FindGcdSplit(rw, in.sum, *in.d);
   if (!split) return Expr();
@@ -102,7 +102,7 @@ Expr GcdSplitRule(Rewriter& rw, const DivOperands& in) {
 //   a mod D = a - D*floor(a / D) = D*Q + R - D*(Q + m) = R - m*D.
 // `(d0 * 25 + d1) mod 24` with d0 in [0, 3], d1 in [0, 19] -> `d0 + d1`
 // (25 = 24 + 1, d0 + d1 in [0, 22]). Fires only when the mod disappears.
-Expr ReduceCoefficients(Rewriter& rw, const DivOperands& in) {
+Expr ModReduceCoefficients(Rewriter& rw, const DivOperands& in) {
   if (!in.d || *in.d <= 1) return Expr();
   auto split = FindPeriodSplit(rw, in.sum, *in.d);
   if (!split) return Expr();
@@ -111,7 +111,7 @@ Expr ReduceCoefficients(Rewriter& rw, const DivOperands& in) {
 
 // mod.semi_affine_in_range: a non-constant divisor b with b >= lo > 0
 // everywhere and 0 <= a < lo: a mod b = a.
-Expr SemiAffineInRange(Rewriter&, const DivOperands& in) {
+Expr ModSemiAffineInRange(Rewriter&, const DivOperands& in) {
   if (in.d) return Expr();
   const Interval& b = in.divisor_facts.range;
   const Interval& a = in.dividend_facts.range;
@@ -122,19 +122,19 @@ Expr SemiAffineInRange(Rewriter&, const DivOperands& in) {
 
 // mod.negative_divisor: a divisor D < -1 becomes -D > 1 (see
 // ViaPositiveDivisor), applied only when that removes a div/mod node.
-Expr NegativeDivisor(Rewriter& rw, const DivOperands& in) {
+Expr ModNegativeDivisor(Rewriter& rw, const DivOperands& in) {
   return ViaPositiveDivisor(rw, in, ExprKind::kMod);
 }
 
 constexpr DivRule kModRules[] = {
-    {"mod.by_one", &ByOne},
+    {"mod.by_one", &ModByOne},
     {"mod.in_range", &InRange},
     {"mod.drop_multiples", &DropMultiples},
-    {"mod.of_mod", &OfMod},
-    {"mod.gcd_split", &GcdSplitRule},
-    {"mod.reduce_coefficients", &ReduceCoefficients},
-    {"mod.semi_affine_in_range", &SemiAffineInRange},
-    {"mod.negative_divisor", &NegativeDivisor},
+    {"mod.of_mod", &ModOfMod},
+    {"mod.gcd_split", &ModGcdSplitRule},
+    {"mod.reduce_coefficients", &ModReduceCoefficients},
+    {"mod.semi_affine_in_range", &ModSemiAffineInRange},
+    {"mod.negative_divisor", &ModNegativeDivisor},
 };
 
 }  // namespace

@@ -19,7 +19,7 @@ constexpr int64_t kMinTotalDimensionsToTransposeTiled = 64 * 128;
 constexpr int64_t kMaxBitsInKeptMinorDim = 64;
 constexpr int64_t kMinKeptMinorTileBits = 8 * kMinDimensionToTransposeTiled;
 
-bool IsDefaultLayout(const hlo::Shape& s) {
+bool IsDefaultUntiledLayout(const hlo::Shape& s) {
   const std::vector<int64_t> m2m = s.MinorToMajor();
   for (int i = 0; i < s.rank(); ++i) {
     if (m2m[i] != s.rank() - 1 - i) return false;
@@ -138,7 +138,8 @@ std::optional<TransposeDescription> TiledTransposeDescription(
   std::vector<int64_t> sizes, p;
   if (hero.opcode == "transpose") {
     // Logical: default layouts, size-1 dims dropped.
-    if (!IsDefaultLayout(in) || !IsDefaultLayout(out)) return std::nullopt;
+    if (!IsDefaultUntiledLayout(in) || !IsDefaultUntiledLayout(out))
+      return std::nullopt;
     if (static_cast<int>(hero.dimensions.size()) != out.rank()) {
       return std::nullopt;
     }

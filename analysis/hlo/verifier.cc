@@ -83,7 +83,7 @@ std::optional<std::string> AllArrays(const Instruction& in) {
 
 // Output size of a window along one dimension (XLA's WindowedOutputSize);
 // -1 when the arithmetic overflows.
-int64_t WindowedSize(int64_t n, const WindowDim& w) {
+int64_t CheckedWindowedSize(int64_t n, const WindowDim& w) {
   int64_t dilated = 0, padded, window;
   if (n > 0 && (__builtin_mul_overflow(n - 1, w.base_dilation, &dilated) ||
                 __builtin_add_overflow(dilated, 1, &dilated))) {
@@ -690,7 +690,7 @@ std::optional<std::string> VerifyInstruction(const Instruction& in) {
         return "window needs one size per dimension of " + Str(in0);
       }
       for (int i = 0; i < in0.rank(); ++i) {
-        want.push_back(WindowedSize(in0.dims[i], in.window[i]));
+        want.push_back(CheckedWindowedSize(in0.dims[i], in.window[i]));
       }
     }
     if (k == 1 && in.shape.IsArray()) {
@@ -733,7 +733,7 @@ std::optional<std::string> VerifyInstruction(const Instruction& in) {
         return "window size differs from the kernel's spatial size";
       }
       if (in.shape.dims[dn.output_spatial[i]] !=
-          WindowedSize(lhs.dims[dn.input_spatial[i]], in.window[i])) {
+          CheckedWindowedSize(lhs.dims[dn.input_spatial[i]], in.window[i])) {
         return "shape mismatch: spatial dimension " + std::to_string(i) +
                " of '" + in.name + "'";
       }

@@ -18,23 +18,6 @@
 namespace ixa::indexing_internal {
 namespace {
 
-bool Contains(const std::vector<int64_t>& v, int64_t x) {
-  return std::find(v.begin(), v.end(), x) != v.end();
-}
-
-std::vector<int64_t> FreeDims(int64_t rank, const std::vector<int64_t>& batch,
-                              const std::vector<int64_t>& contracting,
-                              const std::vector<int64_t>& skip = {}) {
-  std::vector<int64_t> free;
-  for (int64_t i = 0; i < rank; ++i) {
-    if (!Contains(batch, i) && !Contains(contracting, i) &&
-        !Contains(skip, i)) {
-      free.push_back(i);
-    }
-  }
-  return free;
-}
-
 // The dot's output -> lhs and -> rhs maps (batch dims, then lhs free, then
 // rhs free; contracting dims as shared range variables). Dims listed in
 // rhs_skip are neither free nor contracting (ragged-dot's group dim) and

@@ -20,10 +20,6 @@
 namespace ixa::indexing_internal {
 namespace {
 
-bool Contains(const std::vector<int64_t>& v, int64_t x) {
-  return std::find(v.begin(), v.end(), x) != v.end();
-}
-
 int64_t Position(const std::vector<int64_t>& v, int64_t x) {
   auto it = std::find(v.begin(), v.end(), x);
   return it == v.end() ? -1 : it - v.begin();
@@ -39,7 +35,7 @@ std::vector<int64_t> Complement(int64_t rank, const std::vector<int64_t>& a,
   return out;
 }
 
-bool DistinctIn(const std::vector<int64_t>& v, int64_t n) {
+bool DimsDistinctIn(const std::vector<int64_t>& v, int64_t n) {
   std::set<int64_t> seen;
   for (int64_t x : v) {
     if (x < 0 || x >= n || !seen.insert(x).second) return false;
@@ -80,12 +76,12 @@ Result<Indexing> GatherOutToIn(const Instruction& in, ExprContext* ctx) {
   std::vector<int64_t> batch_out = Complement(in.shape.rank(), g.offset_dims);
   const int64_t batch_rank = r_ind - (ivd < r_ind ? 1 : 0);
   if (window.size() != g.offset_dims.size() ||
-      !DistinctIn(g.offset_dims, in.shape.rank()) ||
+      !DimsDistinctIn(g.offset_dims, in.shape.rank()) ||
       static_cast<int64_t>(batch_out.size()) != batch_rank ||
       static_cast<int64_t>(g.start_index_map.size()) != k ||
-      !DistinctIn(g.start_index_map, r_op) ||
+      !DimsDistinctIn(g.start_index_map, r_op) ||
       g.operand_batching_dims.size() != g.start_indices_batching_dims.size() ||
-      !DistinctIn(g.operand_batching_dims, r_op) ||
+      !DimsDistinctIn(g.operand_batching_dims, r_op) ||
       static_cast<int64_t>(in.slice_sizes.size()) != r_op) {
     return Malformed(in, "the dimension numbers do not fit the shapes");
   }
@@ -168,13 +164,13 @@ Result<ScatterLayout> Layout(const Instruction& in) {
   l.scatter_dims = Complement(l.updates->rank(), s.update_window_dims);
   l.indices_batch = Complement(r_ind, {ivd});
   if (l.window.size() != s.update_window_dims.size() ||
-      !DistinctIn(s.update_window_dims, l.updates->rank()) ||
+      !DimsDistinctIn(s.update_window_dims, l.updates->rank()) ||
       l.scatter_dims.size() != l.indices_batch.size() ||
       static_cast<int64_t>(s.scatter_dims_to_operand_dims.size()) !=
           l.vector_size ||
-      !DistinctIn(s.scatter_dims_to_operand_dims, r_op) ||
+      !DimsDistinctIn(s.scatter_dims_to_operand_dims, r_op) ||
       s.input_batching_dims.size() != s.scatter_indices_batching_dims.size() ||
-      !DistinctIn(s.input_batching_dims, r_op)) {
+      !DimsDistinctIn(s.input_batching_dims, r_op)) {
     return Malformed(in, "the dimension numbers do not fit the shapes");
   }
   l.window_size.assign(r_op, 1);

@@ -14,6 +14,20 @@ namespace ixa::indexing_internal {
 using hlo::Instruction;
 using Indexing = HloInstructionIndexing;
 
+// Whether `v` lists `x`.
+inline bool Contains(const std::vector<int64_t>& v, int64_t x) {
+  for (int64_t y : v) {
+    if (y == x) return true;
+  }
+  return false;
+}
+
+// The dims below `rank` that are neither batch nor contracting (nor in
+// `skip`): a dot operand's free dims, in order.
+std::vector<int64_t> FreeDims(int64_t rank, const std::vector<int64_t>& batch,
+                              const std::vector<int64_t>& contracting,
+                              const std::vector<int64_t>& skip = {});
+
 // A dim or range variable with the given bounds.
 inline Variable Var(Interval bounds) {
   Variable v;

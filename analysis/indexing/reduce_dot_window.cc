@@ -7,10 +7,6 @@
 namespace ixa::indexing_internal {
 namespace {
 
-bool Contains(const std::vector<int64_t>& v, int64_t x) {
-  return std::find(v.begin(), v.end(), x) != v.end();
-}
-
 // Output -> padded-input map of a window (XLA's ComputeWindowIndexingMap):
 // d * stride + s * window_dilation, one range variable per window dim of
 // size > 1.
@@ -152,18 +148,18 @@ Result<Indexing> ReduceWindowInToOut(const Instruction& in, int operand,
   });
 }
 
-namespace {
-
 std::vector<int64_t> FreeDims(int64_t rank, const std::vector<int64_t>& batch,
-                              const std::vector<int64_t>& contracting) {
+                              const std::vector<int64_t>& contracting,
+                              const std::vector<int64_t>& skip) {
   std::vector<int64_t> free;
   for (int64_t i = 0; i < rank; ++i) {
-    if (!Contains(batch, i) && !Contains(contracting, i)) free.push_back(i);
+    if (!Contains(batch, i) && !Contains(contracting, i) &&
+        !Contains(skip, i)) {
+      free.push_back(i);
+    }
   }
   return free;
 }
-
-}  // namespace
 
 Result<Indexing> DotOutToIn(const Instruction& in, ExprContext* ctx) {
   if (in.operand_count() != 2 || in.HasAttribute("sparsity")) {

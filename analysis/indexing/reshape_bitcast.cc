@@ -104,7 +104,7 @@ IndexingMap ComputeReshapeIndexingMap(const std::vector<int64_t>& input_dims,
 namespace indexing_internal {
 namespace {
 
-bool Tiled(const hlo::Shape& s) {
+bool HasTiledLayout(const hlo::Shape& s) {
   return s.layout &&
          (!s.layout->tiles.empty() || s.layout->element_size_bits != 0);
 }
@@ -153,7 +153,8 @@ Result<IndexingMap> TiledBitcastMap(const Instruction& in,
 // maps when either side is tiled.
 Result<IndexingMap> BitcastMap(const Instruction& in, const hlo::Shape& from,
                                const hlo::Shape& to, ExprContext* ctx) {
-  if (Tiled(from) || Tiled(to)) return TiledBitcastMap(in, from, to, ctx);
+  if (HasTiledLayout(from) || HasTiledLayout(to))
+    return TiledBitcastMap(in, from, to, ctx);
   if (from.ElementCount() != to.ElementCount()) {
     return Unsupported(in, "the element count changes");
   }

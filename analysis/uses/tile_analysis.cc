@@ -119,7 +119,7 @@ class Graph {
   }
 };
 
-int ReadOutput(const Instruction& user) {
+int OutputReadBy(const Instruction& user) {
   return user.opcode == "get-tuple-element" ? user.tuple_index : 0;
 }
 
@@ -415,8 +415,8 @@ class TilingWalk {
             if (DeadlineExpired("tile")) return DeadlineError();
             IXA_ASSIGN_OR_RETURN(MapId composed,
                                  pool_.Compose(first, producer));
-            IXA_ASSIGN_OR_RETURN(std::ignore,
-                                 Insert(operand, ReadOutput(instr), composed));
+            IXA_ASSIGN_OR_RETURN(
+                std::ignore, Insert(operand, OutputReadBy(instr), composed));
           }
         }
       }

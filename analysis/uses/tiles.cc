@@ -649,8 +649,8 @@ std::vector<int64_t> ClampTileSizes(const SymbolicTile& tile,
 }
 
 // Does one of the clause's atoms hold at these sizes?
-static bool ClauseHolds(const TileClause& c, std::span<const int64_t> sizes,
-                        std::span<const int64_t> syms) {
+static bool ClauseHoldsAt(const TileClause& c, std::span<const int64_t> sizes,
+                          std::span<const int64_t> syms) {
   for (const TileAtom& a : c) {
     auto v = Evaluate(a.expr, sizes, syms);
     if (v.ok() && a.interval.Contains(*v)) return true;
@@ -690,11 +690,11 @@ Result<ConcreteTile> EvaluateTile(const SymbolicTile& tile,
   }
   if (m.num_rt_vars() == 0) out.offsets = std::move(offsets);
   for (const TileClause& c : tile.constraints) {
-    out.satisfied &= ClauseHolds(c, sizes, syms);
+    out.satisfied &= ClauseHoldsAt(c, sizes, syms);
   }
   out.xla_satisfied = tile.xla_would_refuse.empty();
   for (const TileClause& c : tile.xla_constraints) {
-    out.xla_satisfied &= ClauseHolds(c, sizes, syms);
+    out.xla_satisfied &= ClauseHoldsAt(c, sizes, syms);
   }
   return out;
 }

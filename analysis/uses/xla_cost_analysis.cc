@@ -141,7 +141,7 @@ void AddFusedBytesWritten(const Shape& shape, const Instruction* root,
   if (shape.IsArray()) *bytes = SaturatingAdd(*bytes, XlaShapeSize(shape));
 }
 
-bool SameDims(const Shape& a, const Shape& b) {
+bool SameArrayDims(const Shape& a, const Shape& b) {
   return a.IsArray() && b.IsArray() && a.dims == b.dims;
 }
 
@@ -365,7 +365,7 @@ XlaCostAnalysis AnalyzeXlaCost(const FusionRegion& region, bool is_fusion,
         XlaIsElementwise(*instr) || instr->opcode == "tuple" ||
         instr->opcode == "get-tuple-element" ||
         (instr->opcode == "bitcast" && instr->operand_count() == 1 &&
-         SameDims(instr->shape, instr->operand(0)->shape));
+         SameArrayDims(instr->shape, instr->operand(0)->shape));
     const bool in_place = XlaIsInPlaceDus(region, *instr);
     for (int k = 0; k < instr->operand_count(); ++k) {
       const Instruction* operand = instr->operand(k);

@@ -50,10 +50,10 @@ struct ScatterInfo {
   ir::AtomicOp atomic_op = ir::AtomicOp::kCombiner;
 };
 
-Val Eq(const Val& a, const Val& b) {
+Val Equal(const Val& a, const Val& b) {
   return ir::Op(OpCode::kEq, Type::kPred, {a, b}, a->type);
 }
-Val Lt(const Val& a, int64_t b) {
+Val Less(const Val& a, int64_t b) {
   return ir::Op(OpCode::kLt, Type::kPred, {a, ir::Index(b)}, Type::kIndex);
 }
 
@@ -95,7 +95,7 @@ bool TrueAttribute(const Instruction* in, const char* name) {
   return in->HasAttribute(name) && in->Attribute(name) == "true";
 }
 
-Result<ScatterInfo> Describe(LoweringContext& lc, const RootPlan& r) {
+Result<ScatterInfo> DescribeScatter(LoweringContext& lc, const RootPlan& r) {
   ScatterInfo s;
   s.scatter = r.root;
   const Instruction* scatter = r.root;
@@ -320,7 +320,7 @@ Result<bool> EmitSortedRun(LoweringContext& lc, BlockBuilder& bb,
     IXA_ASSIGN_OR_RETURN(
         Val p,
         ee.EmitOne(s.indices, {prev, ir::Index(static_cast<int64_t>(k))}));
-    same_as_prev.push_back(Eq(p, t.raw_index[k]));
+    same_as_prev.push_back(Equal(p, t.raw_index[k]));
   }
   bb.Open();
   Result<bool> ok = IfFits(bb, t, [&]() -> Result<bool> {
@@ -337,12 +337,13 @@ Result<bool> EmitSortedRun(LoweringContext& lc, BlockBuilder& bb,
     Val next_row =
         bb.Bind("next", ir::Op(OpCode::kClampIndex, Type::kIndex,
                                {next[0], ir::Index(0), ir::Index(rows - 1)}));
-    std::vector<Val> cond = {go, Lt(next[0], rows), Lt(next[1], kSortedChunk)};
+    std::vector<Val> cond = {go, Less(next[0], rows),
+                             Less(next[1], kSortedChunk)};
     for (size_t j = 0; j < t.raw_index.size(); ++j) {
       IXA_ASSIGN_OR_RETURN(
           Val v, ee.EmitOne(s.indices,
                             {next_row, ir::Index(static_cast<int64_t>(j))}));
-      cond.push_back(Eq(v, t.raw_index[j]));
+      cond.push_back(Equal(v, t.raw_index[j]));
     }
     std::vector<Val> nidx = uidx;
     nidx[0] = next_row;
@@ -408,7 +409,7 @@ Result<bool> BuildScatter(LoweringContext& lc, BlockBuilder& bb) {
     return Error::Unsupported("emit: a scatter fusion with several roots");
   }
   const RootPlan& r = plan.roots[0];
-  IXA_ASSIGN_OR_RETURN(ScatterInfo s, Describe(lc, r));
+  IXA_ASSIGN_OR_RETURN(ScatterInfo s, DescribeScatter(lc, r));
   const std::string out_name = lc.module().buffers[s.buffers[0]].name;
   if (s.count > 1 && !s.unique) {
     bb.Add(ir::Comment(
@@ -417,7 +418,7 @@ Result<bool> BuildScatter(LoweringContext& lc, BlockBuilder& bb) {
         s.scatter->called()->name()));
     std::vector<Val> first;
     for (const Val& id : ids) {
-      first.push_back(Eq(id, ir::Index(0)));
+      first.push_back(Equal(id, ir::Index(0)));
     }
     bb.Open();
     std::vector<Val> idx;

@@ -18,11 +18,12 @@ constexpr int64_t kMaxElements = int64_t{1} << 40;
 // A requested tile's rows and cols (any larger one is beyond every UB).
 constexpr int64_t kMaxTileDim = 65536;
 
-std::string S(int64_t v) { return std::to_string(v); }
+std::string Int(int64_t v) { return std::to_string(v); }
 
 std::string Dims(const std::vector<int64_t>& dims) {
   std::string out;
-  for (size_t i = 0; i < dims.size(); ++i) out += (i ? ", " : "") + S(dims[i]);
+  for (size_t i = 0; i < dims.size(); ++i)
+    out += (i ? ", " : "") + Int(dims[i]);
   return out;
 }
 
@@ -179,9 +180,9 @@ Result<PtoKernel> GeneratePtoKernel(const PtoRequest& r) {
            r.dtype.name + " for " + arch + ".");
   out.Line("// src " + r.dtype.name + "[" + Dims(r.shape) + "] -> dst " +
            r.dtype.name + "[" + Dims(format->dst_shape) + "]" +
-           (format->c0 > 0 ? ", C0 = " + S(format->c0) : "") +
-           (format->c1 > 0 ? ", C1 = " + S(format->c1) : "") +
-           (format->n1 > 0 ? ", N1 = " + S(format->n1) : "") + ".");
+           (format->c0 > 0 ? ", C0 = " + Int(format->c0) : "") +
+           (format->c1 > 0 ? ", C1 = " + Int(format->c1) : "") +
+           (format->n1 > 0 ? ", N1 = " + Int(format->n1) : "") + ".");
   out.Line(
       "// dst coords -> src index (the `pto` op's format map; where a "
       "constraint");
@@ -189,8 +190,9 @@ Result<PtoKernel> GeneratePtoKernel(const PtoRequest& r) {
   for (const std::string& line : Wrap(PrintIndexingMap(format->map), 74))
     out.Line("//   " + line);
   out.Line("// Tiling: " + built.summary + ".");
-  out.Line("// UB: " + S(k.ub_end()) + " of " + S(hw::pto::UbBytes(r.arch)) +
-           " bytes; TTRANS tmp: " + S(k.tmp_bytes()) + " bytes.");
+  out.Line("// UB: " + Int(k.ub_end()) + " of " +
+           Int(hw::pto::UbBytes(r.arch)) +
+           " bytes; TTRANS tmp: " + Int(k.tmp_bytes()) + " bytes.");
   out.Line(
       "#include <cstdint>  // before the PTO headers: they use uint8_t "
       "etc. unqualified");

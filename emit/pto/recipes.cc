@@ -15,8 +15,8 @@ constexpr int64_t kN0 = 16;  // FRACTAL_Z N0
 // destination, and the UB is better spent on the data tiles.
 constexpr int64_t kZeroTileBytes = 16384;
 
-std::string S(int64_t v) { return std::to_string(v); }
-int64_t RoundUp(int64_t a, int64_t b) { return (a + b - 1) / b * b; }
+std::string Num(int64_t v) { return std::to_string(v); }
+int64_t RoundUpTo(int64_t a, int64_t b) { return (a + b - 1) / b * b; }
 int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // "a : a + n" (or "0 : n") for slice comments.
@@ -84,15 +84,15 @@ struct Recipe {
 
 // ------------------------------------------------------------- recipes
 
-Recipe Describe(const Geometry& g) {
+Recipe DescribeRecipe(const Geometry& g) {
   const std::vector<int64_t>& x = g.shape;
   const hw::pto::Format& f = g.format;
   Recipe r;
   const std::string& cv = g.conversion;
   if (cv == "transpose_2d") {
     TransposeNest t;
-    t.comment = "Transpose tile by tile: src [" + S(x[0]) + ", " + S(x[1]) +
-                "] -> dst [" + S(x[1]) + ", " + S(x[0]) + "].";
+    t.comment = "Transpose tile by tile: src [" + Num(x[0]) + ", " + Num(x[1]) +
+                "] -> dst [" + Num(x[1]) + ", " + Num(x[0]) + "].";
     t.groups = x[0];
     t.group_src_stride = x[1];
     t.cols = x[1];
@@ -120,7 +120,7 @@ Recipe Describe(const Geometry& g) {
     n.b_dst = to_nz ? nz_b : nd_b;
     n.load_cols = n.store_cols = c0;
     n.names = {"k1", "kn", "r0", "rows"};
-    const std::string c0s = S(c0);
+    const std::string c0s = Num(c0);
     n.slice = [to_nz, c0s](const std::string& ks, const std::string& rs) {
       const std::string nd =
           "[" + rs + ", " + c0s + " * (" + ks + ") + (0 : " + c0s + ")]";
@@ -142,13 +142,13 @@ Recipe Describe(const Geometry& g) {
       t.src_base = Lin(full * c0);
       t.dst_base = Lin(full * rows * c0);
       t.names = {"k1", "kn", "r0", "rows"};
-      const std::string last = S(full), from = S(full * c0), to = S(cols);
+      const std::string last = Num(full), from = Num(full * c0), to = Num(cols);
       t.slice = [last, from, to, c0s](const std::string&,
                                       const std::string& rs) {
         return "src[" + rs + ", " + from + " : " + to + "] -> dst[" + last +
                ", " + rs + ", 0 : " + c0s + "]";
       };
-      t.comment = "The last column block has " + S(real) + " of " + c0s +
+      t.comment = "The last column block has " + Num(real) + " of " + c0s +
                   " columns: load them into a zeroed tile, store all " + c0s +
                   ".";
       r.copies.push_back(t);
@@ -169,7 +169,7 @@ Recipe Describe(const Geometry& g) {
     t.cols = hw;
     t.dst_row_stride = pitch;
     Batch bc1{"c1", full, c0 * d * hw, row_c1 * pitch, ""};
-    const std::string c0s = S(c0);
+    const std::string c0s = Num(c0);
     if (fz) {
       t.groups = n;
       t.group_src_stride = c * d * hw;
@@ -210,7 +210,7 @@ Recipe Describe(const Geometry& g) {
       p.src_base = Lin(full * c0 * d * hw);
       p.dst_base = Lin(full * row_c1 * pitch);
       std::erase_if(p.batches, [](const Batch& b) { return b.var == "c1"; });
-      const std::string last = S(full), from = S(full * c0), to = S(c);
+      const std::string last = Num(full), from = Num(full * c0), to = Num(c);
       if (fz) {
         p.slice = [last, from, to, c0s](const std::string& ns,
                                         const std::string& ps) {
@@ -226,7 +226,7 @@ Recipe Describe(const Geometry& g) {
                  "]";
         };
       }
-      p.comment = "The last channel block has " + S(real) + " of " + c0s +
+      p.comment = "The last channel block has " + Num(real) + " of " + c0s +
                   " channels: the tile's other rows stay zero.";
       r.transposes.push_back(p);
     }
@@ -236,7 +236,7 @@ Recipe Describe(const Geometry& g) {
       z.width = (f.n1 * kN0 - n) * c0;
       z.row_stride = pitch;
       z.base = Lin(n * c0);
-      const std::string ns = S(n), nt = S(f.n1 * kN0);
+      const std::string ns = Num(n), nt = Num(f.n1 * kN0);
       z.slice = [ns, nt](const std::string& rs, const std::string&) {
         return "dst[rows " + rs + ", batches " + ns + " : " + nt + ", :] = 0";
       };
@@ -248,13 +248,13 @@ Recipe Describe(const Geometry& g) {
     const int64_t n = x[0], c1 = x[1], hw = x[2] * x[3], c0 = x[4];
     TransposeNest t;
     t.batches = {Batch{"b", n * c1, hw * c0, c0 * hw,
-                       "block b = n * " + S(c1) + " + c1 of image n"}};
+                       "block b = n * " + Num(c1) + " + c1 of image n"}};
     t.groups = hw;
     t.group_src_stride = c0;
     t.cols = c0;
     t.dst_row_stride = hw;
     t.names = {"p0", "pix", "k0", "kn"};
-    const std::string c0s = S(c0);
+    const std::string c0s = Num(c0);
     t.slice = [c0s](const std::string& ps, const std::string& ks) {
       return "src[b, pixels " + ps + ", " + ks + "] -> dst[channels " + c0s +
              " * b + (" + ks + "), pixels " + ps + "]";
@@ -276,7 +276,7 @@ Recipe Describe(const Geometry& g) {
     k.b_dst = c0;
     k.load_cols = k.store_cols = c0;
     k.names = {"i0", "rows", "n0", "nb"};
-    const std::string c0s = S(c0);
+    const std::string c0s = Num(c0);
     k.slice = [c0s](const std::string& is, const std::string& ns) {
       return "src[" + ns + ", rows " + is +
              " (= c1 * H*W + pixel), 0 : " + c0s + "] -> dst[" + is +
@@ -292,7 +292,7 @@ Recipe Describe(const Geometry& g) {
       z.width = (f.n1 * kN0 - n) * c0;
       z.row_stride = pitch;
       z.base = Lin(n * c0);
-      const std::string ns = S(n), nt = S(f.n1 * kN0);
+      const std::string ns = Num(n), nt = Num(f.n1 * kN0);
       z.slice = [ns, nt](const std::string& rs, const std::string&) {
         return "dst[rows " + rs + ", batches " + ns + " : " + nt + ", :] = 0";
       };
@@ -316,7 +316,7 @@ int64_t DstCols(const Geometry& g, int64_t src_rows) {
   const int64_t unit = g.arch == hw::pto::Arch::kA2A3
                            ? std::max(g.row_stride, g.block)
                            : g.block;
-  return RoundUp(src_rows, unit);
+  return RoundUpTo(src_rows, unit);
 }
 
 hw::pto::Tile VecTile(const Geometry& g, int64_t rows, int64_t cols) {
@@ -328,7 +328,7 @@ hw::pto::Tile VecTile(const Geometry& g, int64_t rows, int64_t cols) {
 }
 
 int64_t ZeroTileRows(const Geometry& g, const ZeroNest& z) {
-  const int64_t row_bytes = RoundUp(z.width, g.block) * g.elem;
+  const int64_t row_bytes = RoundUpTo(z.width, g.block) * g.elem;
   int64_t rows = std::max<int64_t>(1, kZeroTileBytes / row_bytes);
   if (g.arch == hw::pto::Arch::kA2A3) rows = std::min<int64_t>(rows, 4095);
   // As many stores as that takes, of equal rows.
@@ -337,7 +337,7 @@ int64_t ZeroTileRows(const Geometry& g, const ZeroNest& z) {
 
 int64_t ZeroTileBytes(const Geometry& g, const Recipe& r) {
   if (!r.zero) return 0;
-  return ZeroTileRows(g, *r.zero) * RoundUp(r.zero->width, g.block) * g.elem;
+  return ZeroTileRows(g, *r.zero) * RoundUpTo(r.zero->width, g.block) * g.elem;
 }
 
 // Does a transpose with p groups x q cols per tile fit, by hw's rules on
@@ -378,10 +378,10 @@ std::optional<std::pair<int64_t, int64_t>> ChooseTransposeTile(
     const Geometry& g, const Recipe& r) {
   const TransposeNest& t = r.transposes[0];
   const int64_t unit = t.group_rows > 1 ? 1 : DstCols(g, 1);
-  const int64_t q_max = RoundUp(t.cols, g.block);
+  const int64_t q_max = RoundUpTo(t.cols, g.block);
   std::optional<std::pair<int64_t, int64_t>> best;
   int64_t best_count = std::numeric_limits<int64_t>::max(), best_area = 0;
-  for (int64_t p = unit; p < RoundUp(t.groups, unit) + unit; p += unit) {
+  for (int64_t p = unit; p < RoundUpTo(t.groups, unit) + unit; p += unit) {
     const int64_t q = LargestCols(g.block, q_max, [&](int64_t cols) {
       return TransposeFits(g, r, p, cols);
     });
@@ -414,7 +414,7 @@ void OpenBatches(KernelBuilder* k, const std::vector<Batch>& batches, Lin* src,
   for (const Batch& b : batches) {
     if (b.count > 1) {
       k->OpenLoop(b.comment, "for (int64_t " + b.var + " = 0; " + b.var +
-                                 " < " + S(b.count) + "; ++" + b.var + ") {");
+                                 " < " + Num(b.count) + "; ++" + b.var + ") {");
     } else {
       k->body().Line("const int64_t " + b.var + " = 0;  // the only " +
                      b.comment);
@@ -494,14 +494,14 @@ void EmitTransposeNest(KernelBuilder* k, const Geometry& g,
     // Wait once, before the loop, for the pipes that used the tile last.
     k->SyncBefore(Pipe::kMte2, tiles.src);
     if (loop) {
-      k->OpenLoop("Group gi: its " + S(t.real_rows) +
-                      " rows with data into rows [" + S(rows_per_group) +
-                      " * gi, " + S(rows_per_group) + " * gi + " +
-                      S(t.real_rows) + ") of the tile.",
+      k->OpenLoop("Group gi: its " + Num(t.real_rows) +
+                      " rows with data into rows [" + Num(rows_per_group) +
+                      " * gi, " + Num(rows_per_group) + " * gi + " +
+                      Num(t.real_rows) + ") of the tile.",
                   "for (int64_t gi = 0; gi < " + gs.Print() + "; ++gi) {");
     }
     k->DeclareTile(tiles.group, "src_group", Extent::Fixed(t.real_rows), cs,
-                   loop ? "gi * " + S(slot) : "");
+                   loop ? "gi * " + Num(slot) : "");
     k->DeclareView(
         view, "src_view", "src",
         loop ? src_off + Lin::Var("gi", t.group_src_stride) : src_off);
@@ -622,14 +622,14 @@ BuiltKernel BuildKernel(const Geometry& g,
   BuiltKernel built;
   built.builder = std::make_unique<KernelBuilder>(g.arch, g.dtype, g.cpp_type);
   KernelBuilder* k = built.builder.get();
-  const Recipe r = Describe(g);
+  const Recipe r = DescribeRecipe(g);
   hw::pto::Check& check = built.check;
   int zero_tile = -1;
   if (r.zero) {
     const int64_t rows = ZeroTileRows(g, *r.zero);
     zero_tile = k->AddTile(
         "ZeroTile", "zeros for the destination's padding batches", rows,
-        RoundUp(r.zero->width, g.block), AxisSize("zr", r.zero->rows, rows),
+        RoundUpTo(r.zero->width, g.block), AxisSize("zr", r.zero->rows, rows),
         Extent::Fixed(r.zero->width));
   }
   if (!r.transposes.empty()) {
@@ -639,8 +639,8 @@ BuiltKernel BuildKernel(const Geometry& g,
       if ((*tile)[0] % t.group_rows != 0 || (*tile)[0] < t.group_rows ||
           (*tile)[1] < 1) {
         check.Fail("the source tile's rows must be a positive multiple of " +
-                   S(t.group_rows) + " and its cols positive; got " +
-                   S((*tile)[0]) + " x " + S((*tile)[1]));
+                   Num(t.group_rows) + " and its cols positive; got " +
+                   Num((*tile)[0]) + " x " + Num((*tile)[1]));
         return built;
       }
       p = (*tile)[0] / t.group_rows;
@@ -657,7 +657,7 @@ BuiltKernel BuildKernel(const Geometry& g,
     const Extent cs = AxisSize(t.names[3], t.cols, q);
     TransposeTiles tiles;
     tiles.src = k->AddTile(
-        "SrcTile", "a source block: " + S(rows) + " x " + S(q) + " at most",
+        "SrcTile", "a source block: " + Num(rows) + " x " + Num(q) + " at most",
         rows, q, gs, cs);
     const int64_t dst_cols = DstCols(g, rows);
     tiles.dst =
@@ -665,11 +665,11 @@ BuiltKernel BuildKernel(const Geometry& g,
     hw::pto::TtransPlan plan = hw::pto::CheckTtrans(g.arch, VecTile(g, rows, q),
                                                     VecTile(g, q, dst_cols));
     if (plan.path == "vector" && plan.tmp_bytes > 0) {
-      const int64_t tmp_cols = RoundUp(rows, g.row_stride);
+      const int64_t tmp_cols = RoundUpTo(rows, g.row_stride);
       tiles.tmp =
           k->AddTile("TmpTile",
                      "TTRANS scratch: W * round_up(H, RowStride) * sizeof = " +
-                         S(plan.tmp_bytes) + " bytes",
+                         Num(plan.tmp_bytes) + " bytes",
                      q, tmp_cols, Extent::Fixed(q), Extent::Fixed(tmp_cols));
       k->set_tmp_bytes(plan.tmp_bytes);
     } else {
@@ -683,14 +683,14 @@ BuiltKernel BuildKernel(const Geometry& g,
     if (last.real_rows < last.group_rows) {
       tiles.group = k->AddAlias(
           "SrcGroupTile",
-          "the " + S(last.real_rows) + " rows with data of a " +
-              S(t.group_rows) + "-row group (over SrcTile)",
+          "the " + Num(last.real_rows) + " rows with data of a " +
+              Num(t.group_rows) + "-row group (over SrcTile)",
           tiles.src, 0, t.group_rows, q, Extent::Fixed(last.real_rows), cs);
     }
-    built.summary = "SrcTile " + S(rows) + " x " + S(q) + " over [" +
-                    S(t.groups * t.group_rows) + " x " + S(t.cols) +
-                    "] blocks: " + S(CeilDiv(t.groups, p)) + " x " +
-                    S(CeilDiv(t.cols, q)) + " tiles per block";
+    built.summary = "SrcTile " + Num(rows) + " x " + Num(q) + " over [" +
+                    Num(t.groups * t.group_rows) + " x " + Num(t.cols) +
+                    "] blocks: " + Num(CeilDiv(t.groups, p)) + " x " +
+                    Num(CeilDiv(t.cols, q)) + " tiles per block";
     k->body().Line("");
     k->body().Line("TmpTile tmp_tile;");
     k->body().Line("TASSIGN(tmp_tile, kTmpTileUb);");
@@ -698,16 +698,16 @@ BuiltKernel BuildKernel(const Geometry& g,
     for (const TransposeNest& n : r.transposes)
       EmitTransposeNest(k, g, n, tiles, p, q);
   } else {
-    const int64_t cols = RoundUp(r.copies[0].store_cols, g.block);
+    const int64_t cols = RoundUpTo(r.copies[0].store_cols, g.block);
     int64_t needed = 0;
     for (const CopyNest& n : r.copies)
       needed = std::max(needed, n.a_count * n.b_count);
     int64_t rows = 0;
     if (tile) {
       if ((*tile)[1] != cols || (*tile)[0] < 1) {
-        check.Fail("the tile's cols must be " + S(cols) +
+        check.Fail("the tile's cols must be " + Num(cols) +
                    " (C0 rounded up to 32 bytes) and its rows positive; got " +
-                   S((*tile)[0]) + " x " + S((*tile)[1]));
+                   Num((*tile)[0]) + " x " + Num((*tile)[1]));
         return built;
       }
       rows = (*tile)[0];
@@ -726,8 +726,8 @@ BuiltKernel BuildKernel(const Geometry& g,
                                AxisSize(n.names[3], n.b_count, bt));
       if (n.name == "Block") {
         block = k->AddTile("BlockTile",
-                           "rows of C0 elements, " + S(rows) + " at most", rows,
-                           cols, trows, Extent::Fixed(n.store_cols));
+                           "rows of C0 elements, " + Num(rows) + " at most",
+                           rows, cols, trows, Extent::Fixed(n.store_cols));
       } else {
         const std::string what = "the last column block";
         tail = block < 0 ? k->AddTile("TailTile", what, rows, cols, trows,
@@ -737,11 +737,12 @@ BuiltKernel BuildKernel(const Geometry& g,
                                        Extent::Fixed(n.store_cols));
         tail_load = k->AddAlias(
             "TailLoadTile",
-            "its " + S(n.load_cols) + " real columns (over TailTile)", tail, 0,
-            rows, cols, trows, Extent::Fixed(n.load_cols));
+            "its " + Num(n.load_cols) + " real columns (over TailTile)", tail,
+            0, rows, cols, trows, Extent::Fixed(n.load_cols));
       }
     }
-    built.summary = "tiles of " + S(rows) + " rows x " + S(cols) + " elements";
+    built.summary =
+        "tiles of " + Num(rows) + " rows x " + Num(cols) + " elements";
     if (r.zero) EmitZeroNest(k, *r.zero, zero_tile);
     for (const CopyNest& n : r.copies) {
       const bool is_tail = n.name == "Tail";

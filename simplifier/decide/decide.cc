@@ -283,7 +283,7 @@ Num EvalForm(const F& f, std::type_identity_t<std::span<const Num>> w) {
 
 // not(row >= 0)  <=>  -row - 1 >= 0.
 template <class Num>
-Form<Num> Negate(std::span<const Num> row) {
+Form<Num> NegateForm(std::span<const Num> row) {
   Form<Num> r = Scale(row, Num(-1));
   r[0] -= Num(1);
   return r;
@@ -418,7 +418,7 @@ Result<Equivalence> EquivalentExact(const IndexingMap& a, const IndexingMap& b,
       for (size_t i = 0; i < outer.size(); ++i) {
         std::span<const Num> atom = outer[i];
         if (Implied(atom, inner)) continue;
-        Form<Num> neg = Negate(atom);
+        Form<Num> neg = NegateForm(atom);
         w = enc.Find({&inner}, &neg);
         if (w) break;
       }

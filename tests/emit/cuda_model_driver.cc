@@ -7,8 +7,12 @@
 
 #include <csignal>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
 #include <memory>
 #include <mutex>
+#include <sstream>
 
 #include "tests/emit/cuda_model/cuda_model_launch.h"
 
@@ -98,6 +102,40 @@ const char* ThreadOrderName(ThreadOrder order) {
   return "?";
 }
 
+namespace {
+
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Where the model's objects are kept between test processes (every emit
+// group is a process of its own and would compile the model again): a
+// folder of the build tree, named by a hash of the model's sources and
+// the compile commands. Empty: compile into the process's own folder.
+std::string ModelCacheDir(const std::vector<std::string>& commands) {
+#ifdef IXA_TEST_CACHE_DIR
+  std::string key;
+  for (const char* f : {"cuda_model.cc", "cuda_model_memory.cc", "cuda_model.h",
+                        "cuda_model_launch.h"}) {
+    key += ReadAll(ModelDir() + "/" + f);
+  }
+  for (const std::string& c : commands) key += c;
+  std::string dir = std::string(IXA_TEST_CACHE_DIR) + "/cuda_model_" +
+                    std::to_string(std::hash<std::string>()(key));
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  return ec ? "" : dir;
+#else
+  (void)commands;
+  return "";
+#endif
+}
+
+}  // namespace
+
 Result<std::vector<std::string>> CudaModelObjects() {
   static std::once_flag once;
   static std::unique_ptr<TempDir> dir;
@@ -106,12 +144,20 @@ Result<std::vector<std::string>> CudaModelObjects() {
     dir = std::make_unique<TempDir>();
     std::string model = dir->path() + "/cuda_model.o";
     std::string memory = dir->path() + "/cuda_model_memory.o";
-    auto results =
-        RunCommands({Compiler() + " -std=c++17 -O2 -fPIC -I" + ModelDir() +
-                         " -c " + ModelDir() + "/cuda_model.cc -o " + model,
-                     // No builtins: memcpy and friends are defined there.
-                     Compiler() + " -std=c++17 -O2 -fPIC -fno-builtin -c " +
-                         ModelDir() + "/cuda_model_memory.cc -o " + memory});
+    const std::vector<std::string> commands = {
+        Compiler() + " -std=c++17 -O2 -fPIC -I" + ModelDir() + " -c " +
+            ModelDir() + "/cuda_model.cc -o ",
+        // No builtins: memcpy and friends are defined there.
+        Compiler() + " -std=c++17 -O2 -fPIC -fno-builtin -c " + ModelDir() +
+            "/cuda_model_memory.cc -o "};
+    const std::string cache = ModelCacheDir(commands);
+    if (!cache.empty() && std::filesystem::exists(cache + "/cuda_model.o") &&
+        std::filesystem::exists(cache + "/cuda_model_memory.o")) {
+      objects = std::vector<std::string>{cache + "/cuda_model.o",
+                                         cache + "/cuda_model_memory.o"};
+      return;
+    }
+    auto results = RunCommands({commands[0] + model, commands[1] + memory});
     for (const CommandResult& r : results) {
       if (r.exit_code != 0) {
         objects = Error::Invalid(
@@ -122,6 +168,20 @@ Result<std::vector<std::string>> CudaModelObjects() {
       }
     }
     objects = std::vector<std::string>{model, memory};
+    if (cache.empty()) return;
+    // Into the cache: copy under a name of this process, then rename (an
+    // atomic replace), so a process never reads a half-written object.
+    const std::string suffix = ".tmp" + std::to_string(getpid());
+    std::error_code ec;
+    for (const char* name : {"cuda_model.o", "cuda_model_memory.o"}) {
+      std::filesystem::copy_file(
+          dir->path() + "/" + name, cache + "/" + name + suffix,
+          std::filesystem::copy_options::overwrite_existing, ec);
+      if (!ec) {
+        std::filesystem::rename(cache + "/" + name + suffix, cache + "/" + name,
+                                ec);
+      }
+    }
   });
   return objects;
 }

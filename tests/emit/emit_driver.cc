@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <regex>
 #include <sstream>
 
@@ -50,6 +52,24 @@ bool Sanitized() {
   return v && std::string(v) == "1";
 }
 
+namespace {
+
+// IXA_TRACE_COMMANDS=FILE appends, per finished command, the CPU seconds
+// it and its children used and the start of its text: where a test's
+// time goes.
+void TraceCommand(const std::string& command, const struct rusage& usage) {
+  static const char* path = std::getenv("IXA_TRACE_COMMANDS");
+  if (path == nullptr || *path == 0) return;
+  static std::mutex mutex;
+  std::lock_guard<std::mutex> lock(mutex);
+  double seconds = usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
+                   (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
+  std::ofstream out(path, std::ios::app);
+  out << seconds << '\t' << command.substr(0, 160) << '\n';
+}
+
+}  // namespace
+
 std::vector<CommandResult> RunCommands(const std::vector<std::string>& commands,
                                        int parallel) {
   std::vector<CommandResult> results(commands.size());
@@ -72,11 +92,13 @@ std::vector<CommandResult> RunCommands(const std::vector<std::string>& commands,
       start(next++);
     }
     int status = 0;
-    pid_t done = waitpid(-1, &status, 0);
+    struct rusage usage {};
+    pid_t done = wait4(-1, &status, 0, &usage);
     if (done < 0) break;
     for (size_t k = 0; k < running.size(); ++k) {
       if (running[k].first != done) continue;
       size_t i = running[k].second;
+      TraceCommand(commands[i], usage);
       results[i].exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
       std::ifstream in(logs.path() + "/" + std::to_string(i) + ".log");
       std::stringstream ss;
@@ -293,15 +315,33 @@ std::vector<std::string> VerifyMlir(const std::vector<std::string>& modules) {
     return errors;
   }
   TempDir dir;
+  // Most modules verify: two runs of mlir-opt check them all, each over
+  // half of the modules as split inputs (a start of mlir-opt costs more
+  // than verifying a kernel). A half that fails is verified module by
+  // module, so that each error is its own module's.
+  const size_t halves = std::min<size_t>(2, modules.size());
   std::vector<std::string> commands;
+  for (size_t h = 0; h < halves; ++h) {
+    std::string text;
+    for (size_t i = h; i < modules.size(); i += halves) {
+      text += modules[i] + "\n// -----\n";
+    }
+    std::string f = dir.Write("half" + std::to_string(h) + ".mlir", text);
+    commands.push_back(*opt + " --split-input-file " + f + " -o /dev/null");
+  }
+  auto batches = RunCommands(commands);
+  std::vector<size_t> alone;
+  commands.clear();
   for (size_t i = 0; i < modules.size(); ++i) {
+    if (batches[i % halves].exit_code == 0) continue;
     std::string f = dir.Write("m" + std::to_string(i) + ".mlir", modules[i]);
     commands.push_back(*opt + " " + f + " -o /dev/null");
+    alone.push_back(i);
   }
   auto results = RunCommands(commands);
-  for (size_t i = 0; i < results.size(); ++i) {
-    if (results[i].exit_code != 0)
-      errors[i] = FirstLines(results[i].output, 20);
+  for (size_t k = 0; k < results.size(); ++k) {
+    if (results[k].exit_code != 0)
+      errors[alone[k]] = FirstLines(results[k].output, 20);
   }
   return errors;
 }
@@ -450,7 +490,7 @@ std::string BoundedNvcc(const std::string& nvcc, const std::string& source,
   return "ulimit -v " + std::to_string(options.memory_kb) + " && timeout " +
          std::to_string(options.seconds) + " " + nvcc +
          " -std=c++17 -arch=" + options.arch +
-         (options.ptxas_verbose ? " -Xptxas -v" : "") +
+         (options.ptxas_verbose || options.no_spills ? " -Xptxas -v" : "") +
          (options.ptx ? " -ptx " : " -c ") + source + " -o " + output;
 }
 
@@ -465,6 +505,26 @@ std::string NvccFailure(const CommandResult& r, const NvccOptions& options) {
             " MB\n";
   }
   return bound + FirstLines(r.output, 30);
+}
+
+// ptxas -v's lines that report a nonzero spill, with the kernel line
+// before each ("Compiling entry function '...'"); empty when none.
+std::string SpillReport(const std::string& output) {
+  static const std::regex spill(
+      R"((\d+) bytes spill stores, (\d+) bytes spill loads)");
+  std::string report, kernel;
+  std::stringstream lines(output);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("Compiling entry function") != std::string::npos) {
+      kernel = line;
+    }
+    std::smatch m;
+    if (std::regex_search(line, m, spill) &&
+        (std::stoll(m[1]) != 0 || std::stoll(m[2]) != 0)) {
+      report += "spills to local memory: " + kernel + "\n" + line + "\n";
+    }
+  }
+  return report;
 }
 
 }  // namespace
@@ -484,6 +544,8 @@ std::vector<std::string> CompileCuda(const std::string& nvcc,
     if (results[i].exit_code != 0) {
       errors[i] = NvccFailure(results[i], options);
       if (errors[i].empty()) errors[i] = "nvcc failed";
+    } else if (options.no_spills) {
+      errors[i] = SpillReport(results[i].output);
     }
   }
   return errors;

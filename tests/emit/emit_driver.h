@@ -157,6 +157,9 @@ struct NvccOptions {
   bool ptx = false;  // -ptx instead of -c
   // -Xptxas -v: ptxas reports each kernel's registers and spills.
   bool ptxas_verbose = false;
+  // CompileCuda: a kernel that spills to local memory (ptxas reports
+  // nonzero spill stores or loads) fails its unit. Implies ptxas_verbose.
+  bool no_spills = false;
 };
 
 // Compiles CUDA units with `nvcc -std=c++17 -arch=ARCH -c` (in parallel);

@@ -7,8 +7,9 @@
 // reports, its threads in several orders that must agree, verify the
 // `mlir` code with mlir-opt-14 (and run the host form under
 // mlir-cpu-runner-14 for chosen cases), compile the `cuda` code with nvcc
-// when it is installed, and check that every stage is valid for its
-// target. Output padding must be written as zero.
+// when it is installed (with no_spills, no kernel may spill to local
+// memory), and check that every stage is valid for its target. Output
+// padding must be written as zero.
 #ifndef IXA_TESTS_EMIT_EMIT_HARNESS_H_
 #define IXA_TESTS_EMIT_EMIT_HARNESS_H_
 
@@ -41,6 +42,7 @@ struct CheckOptions {
   bool run_cuda = true;  // in the CPU model of CUDA
   bool verify_mlir = true;
   bool compile_cuda = true;
+  bool no_spills = false;     // nvcc: a kernel that spills fails its case
   bool check_stages = false;  // cpp stages compile, mlir stages verify
 };
 

@@ -428,7 +428,41 @@ TEST_CASE("PTX: concatenates and s8 transposes with vectors load ld.global.v",
   CHECK(dus.plan.launch.vector_size == 1);
 }
 
-// No kernel of the test fusions spills to local memory.
+// The harness compiles every test fusion's kernel with no_spills: a kernel
+// that spills fails there. This one keeps 96 values live under a bound of
+// 32 registers per thread (1024 threads, 2 blocks per multiprocessor).
+TEST_CASE("ptxas: CompileCuda with no_spills fails a kernel that spills",
+          "[.][emit_nvcc]") {
+  const std::string nvcc = Nvcc();
+  const std::string spills = R"(
+extern "C" __global__ void __launch_bounds__(1024, 2)
+spills(const float* in, float* out) {
+  float v[96];
+#pragma unroll
+  for (int i = 0; i < 96; ++i) v[i] = in[threadIdx.x * 96 + i];
+  float s = 0;
+#pragma unroll
+  for (int i = 0; i < 96; ++i) s += v[i] * v[95 - i];
+#pragma unroll
+  for (int i = 0; i < 96; ++i) out[threadIdx.x * 96 + i] = v[i] * s;
+})";
+  const std::string fits = R"(
+extern "C" __global__ void fits(const float* in, float* out) {
+  out[threadIdx.x] = in[threadIdx.x] * 2.0f;
+})";
+  NvccOptions options;
+  options.no_spills = true;
+  std::vector<std::string> errors = CompileCuda(nvcc, {spills, fits}, options);
+  INFO(errors[0]);
+  CHECK(errors[0].find("spills to local memory") != std::string::npos);
+  CHECK(errors[0].find("spills") != std::string::npos);
+  CHECK(errors[1].empty());
+  // Without the option the spilling kernel compiles.
+  CHECK(CompileCuda(nvcc, {spills})[0].empty());
+}
+
+// No kernel of the chosen fusions spills to local memory (every other test
+// fusion is checked by the harness's nvcc step).
 TEST_CASE("ptxas: the test fusions' kernels do not spill", "[.][emit_nvcc]") {
   const std::string nvcc = Nvcc();
   std::vector<std::string> labels, units;

@@ -11,7 +11,8 @@ namespace ixa::cli {
 namespace {
 
 // "f16[2,20,3,4]{3,2,1,0}": XLA text with the row-major layout.
-std::string XlaShape(const std::string& dtype, const std::vector<int64_t>& d) {
+std::string XlaShapeText(const std::string& dtype,
+                         const std::vector<int64_t>& d) {
   std::string text = dtype + "[";
   for (size_t i = 0; i < d.size(); ++i) {
     if (i) text += ',';
@@ -70,7 +71,7 @@ Result<Json> EmitPtoRequest(const Json& request, ExprContext&) {
     buffers.push_back(Json{{"index", i},
                            {"role", b.role},
                            {"name", b.name},
-                           {"shape", XlaShape(r.dtype.name, b.dims)},
+                           {"shape", XlaShapeText(r.dtype.name, b.dims)},
                            {"dims", b.dims}});
   }
   Json tiles = Json::array();

@@ -264,7 +264,8 @@ bool NamesAnInstruction(const hlo::Module& module, const std::string& name) {
 }
 
 // `check: true`: do the sizes satisfy every instruction's constraints?
-Json CheckJson(const FusionTiling& tiling, std::span<const int64_t> clamped) {
+Json TilingCheckJson(const FusionTiling& tiling,
+                     std::span<const int64_t> clamped) {
   Json failing = Json::array();
   for (const TiledInstruction& ti : tiling.instructions) {
     for (const InstructionTile& t : ti.tiles) {
@@ -494,7 +495,7 @@ Result<Json> TileOp(const Json& request, ExprContext& ctx) {
       out["xla_would_refuse"] = tiling.xla_would_refuse;
     }
   }
-  if (check) out["check"] = CheckJson(tiling, clamped);
+  if (check) out["check"] = TilingCheckJson(tiling, clamped);
   return out;
 }
 
