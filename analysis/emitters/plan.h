@@ -191,6 +191,17 @@ struct PlanOptions {
 int64_t LoopLikeVectorSize(const FusionRegion& region, const EmitterPlan& plan,
                            ExprContext* ctx);
 
+// The lane-contiguity test behind vector_size, shared with the emitter's
+// vectorizer so the two cannot disagree: `offset` (an expression of dims
+// only, over `dims`' bounds, constraints aside) is base + d_lane, where
+// base, the offset at d_lane = 0, is a multiple of `lanes` on the whole
+// domain. Returns base, or nullopt where that is false or not decided
+// within the budget.
+std::optional<Expr> LaneContiguousBase(Expr offset,
+                                       const std::vector<Variable>& dims,
+                                       int lane_dim, int64_t lanes,
+                                       ExprContext* ctx);
+
 // The plan of `region` on `device`. Errors: Unsupported for a fusion none
 // of the emitters takes (naming why), Limit when a budget is hit.
 Result<EmitterPlan> ComputeEmitterPlan(const FusionRegion& region,

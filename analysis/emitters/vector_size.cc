@@ -46,22 +46,9 @@ bool ContiguousAlignedAccess(const IndexingMap& map, const hlo::Shape& shape,
   }
   // Over the variables' bounds only, as the vectorizer decides it.
   IndexingMap unconstrained = offset->ConvertSymbolsToDims();
-  const int lane_dim = map.num_dims() + lane;
-  Expr e = unconstrained.results()[0];
-  std::vector<Expr> at_zero;
-  for (int i = 0; i < unconstrained.num_dims(); ++i) {
-    at_zero.push_back(i == lane_dim ? ctx->Constant(0) : ctx->Dim(i));
-  }
-  Expr e0 = Substitute(e, at_zero, {});
-  IndexingMap a(ctx, unconstrained.dims(), {}, {}, {e});
-  IndexingMap b(ctx, unconstrained.dims(), {}, {}, {e0 + ctx->Dim(lane_dim)});
-  DecideOptions options;
-  options.budget = kDecideBudget;
-  Result<Equivalence> same = Equivalent(a, b, options);
-  if (!same.ok() || !same->equivalent) return false;
-  IndexingMap domain(ctx, unconstrained.dims(), {}, {}, {});
-  Result<ExprBounds> rest = BoundsOf(domain, e0 % lanes, options);
-  return rest.ok() && rest->exact && rest->interval == Interval::Point(0);
+  return LaneContiguousBase(unconstrained.results()[0], unconstrained.dims(),
+                            map.num_dims() + lane, lanes, ctx)
+      .has_value();
 }
 
 // The trip count of the lane loop the emitter builds for `map`'s innermost
@@ -106,6 +93,29 @@ bool FitsVector(const hlo::Shape& shape, int64_t lanes) {
 }
 
 }  // namespace
+
+std::optional<Expr> LaneContiguousBase(Expr offset,
+                                       const std::vector<Variable>& dims,
+                                       int lane_dim, int64_t lanes,
+                                       ExprContext* ctx) {
+  std::vector<Expr> at_zero;
+  for (int i = 0; i < static_cast<int>(dims.size()); ++i) {
+    at_zero.push_back(i == lane_dim ? ctx->Constant(0) : ctx->Dim(i));
+  }
+  Expr base = Substitute(offset, at_zero, {});
+  IndexingMap a(ctx, dims, {}, {}, {offset});
+  IndexingMap b(ctx, dims, {}, {}, {base + ctx->Dim(lane_dim)});
+  DecideOptions options;
+  options.budget = kDecideBudget;
+  Result<Equivalence> same = Equivalent(a, b, options);
+  if (!same.ok() || !same->equivalent) return std::nullopt;
+  IndexingMap domain(ctx, dims, {}, {}, {});
+  Result<ExprBounds> rest = BoundsOf(domain, base % lanes, options);
+  if (!rest.ok() || !rest->exact || rest->interval != Interval::Point(0)) {
+    return std::nullopt;
+  }
+  return base;
+}
 
 int64_t LoopLikeVectorSize(const FusionRegion& region, const EmitterPlan& plan,
                            ExprContext* ctx) {

@@ -401,6 +401,13 @@ struct Module {
   std::vector<int> InputBuffers() const;
 };
 
+// Whether every index value the module computes (each subexpression of
+// an applied map, loop variable, grid id and index argument, at the values
+// it can take when evaluated, inside a map's domain or not) fits in int32.
+// A clamped index may come from a wider integer: the clamp's bounds must
+// fit. False without a kernel or where a value's range is unknown.
+bool IndicesFitInt32(const Module& m);
+
 // Walks every statement (pre-order) / every value reachable from the
 // statements of a block (each node once per visit call).
 void ForEachStmt(const Block& block, const std::function<void(const Stmt&)>& f);

@@ -7,9 +7,9 @@
 // moves out of the loop first, so the whole vector is in bounds.
 #include <set>
 
+#include "analysis/emitters/plan.h"
 #include "emit/ir/rewrite.h"
 #include "emit/passes/passes.h"
-#include "simplifier/decide.h"
 #include "simplifier/simplify.h"
 
 namespace ixa::emit {
@@ -25,7 +25,6 @@ using ir::Val;
 namespace {
 
 constexpr int64_t kMaxVectorBytes = 16;
-constexpr int64_t kDecideBudget = 20000;
 
 class Vectorizer {
  public:
@@ -133,26 +132,10 @@ std::optional<Vectorizer::Access> Vectorizer::Contiguous(
     if (varies) return std::nullopt;
   }
   if (p < 0) return std::nullopt;
-  Expr e = map.results()[c->result];
-  std::vector<Expr> zero_var;
-  for (int i = 0; i < map.num_dims(); ++i) {
-    zero_var.push_back(i == p ? ctx_->Constant(0) : ctx_->Dim(i));
-  }
-  Expr e0 = Substitute(e, zero_var, {});
-  // offset == base + var on the whole loop domain, and base % lanes == 0.
-  IndexingMap a(ctx_, map.dims(), {}, {}, {e});
-  IndexingMap b(ctx_, map.dims(), {}, {}, {e0 + ctx_->Dim(p)});
-  DecideOptions options;
-  options.budget = kDecideBudget;
-  auto eq = Equivalent(a, b, options);
-  if (!eq.ok() || !eq->equivalent) return std::nullopt;
-  IndexingMap aligned(ctx_, map.dims(), {}, {}, {});
-  auto bounds = BoundsOf(aligned, e0 % lanes, options);
-  if (!bounds.ok() || !bounds->exact ||
-      bounds->interval != Interval::Point(0)) {
-    return std::nullopt;
-  }
-  IndexingMap base(ctx_, map.dims(), {}, {}, {e0});
+  std::optional<Expr> e0 =
+      LaneContiguousBase(map.results()[c->result], map.dims(), p, lanes, ctx_);
+  if (!e0) return std::nullopt;
+  IndexingMap base(ctx_, map.dims(), {}, {}, {*e0});
   Simplify(&base);
   Access out;
   out.leaves = c->operands;

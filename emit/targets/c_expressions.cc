@@ -88,6 +88,10 @@ std::string FloatLiteral(double v, Type t, bool cuda) {
   return "(" + s + ")";
 }
 
+bool FitsIndex32(Type t) {
+  return ir::TypeBits(t) < 32 || t == Type::kS32 || t == Type::kPred;
+}
+
 std::string IntLiteral(int64_t v, Type t) {
   if (t == Type::kPred) return v ? "true" : "false";
   if (t == Type::kU64) {
@@ -111,7 +115,7 @@ Text CPrinter::AffineExpr(ixa::Expr e, const Node& apply) {
   const IndexingMap& map = *apply.map;
   switch (e.kind()) {
     case ExprKind::kConstant:
-      return IntLiteral(e.constant(), Type::kIndex);
+      return Lit(e.constant(), Type::kIndex);
     case ExprKind::kDim:
       return Expr(apply.operands[e.position()]);
     case ExprKind::kSymbol:
@@ -125,10 +129,10 @@ Text CPrinter::AffineExpr(ixa::Expr e, const Node& apply) {
         IXA_ASSIGN_OR_RETURN(std::string b, AffineExpr(r.lhs(), apply));
         int64_t c = -r.rhs().constant();
         return "(" + a + " - " +
-               (c == 1 ? b : b + " * " + IntLiteral(c, Type::kIndex)) + ")";
+               (c == 1 ? b : b + " * " + Lit(c, Type::kIndex)) + ")";
       }
       if (r.IsConstant() && r.constant() < 0 && r.constant() != INT64_MIN) {
-        return "(" + a + " - " + IntLiteral(-r.constant(), Type::kIndex) + ")";
+        return "(" + a + " - " + Lit(-r.constant(), Type::kIndex) + ")";
       }
       IXA_ASSIGN_OR_RETURN(std::string b, AffineExpr(r, apply));
       return "(" + a + " + " + b + ")";
@@ -185,10 +189,10 @@ Text CPrinter::InDomainExpr(const Node& n) {
   std::vector<std::string> conds;
   auto bound = [&](const std::string& x, Interval range, Interval b) {
     if (b.lower > range.lower && b.lower != kInt64Min) {
-      conds.push_back(IntLiteral(b.lower, Type::kIndex) + " <= " + x);
+      conds.push_back(Lit(b.lower, Type::kIndex) + " <= " + x);
     }
     if (b.upper < range.upper && b.upper != kInt64Max) {
-      conds.push_back(x + " <= " + IntLiteral(b.upper, Type::kIndex));
+      conds.push_back(x + " <= " + Lit(b.upper, Type::kIndex));
     }
   };
   std::vector<Interval> dims, syms;
@@ -237,7 +241,7 @@ Text CPrinter::Expr(const Val& v) {
       if (n.width > 1) return VectorType(n.type, n.width) + "{}";  // zeros
       if (ir::IsFloat(n.type))
         return FloatLiteral(n.float_value, n.type, cuda_);
-      return IntLiteral(n.int_value, n.type);
+      return Lit(n.int_value, n.type);
     case NodeKind::kVar:
       if (cuda_ || n.var_kind == ir::VarKind::kLocal) return VarRef(n.name);
       return n.name;
@@ -286,7 +290,7 @@ Text CPrinter::OpExpr(const Node& n) {
     x.push_back(s);
   }
   const Type t = n.type;
-  const std::string ct = ComputeType(t);
+  const std::string ct = CType(t);
   const bool fl = ir::IsFloat(t);
   const std::string one = t == Type::kF64 ? "1.0" : "1.0f";
   auto cast = [&](const std::string& e) {
@@ -467,6 +471,11 @@ Text CPrinter::OpExpr(const Node& n) {
       return FromStorage(t, bits);
     }
     case OpCode::kToIndex:
+      // 32-bit indices: a value of a type that fits converts to int; a
+      // wider one stays 64-bit (only a clamp takes it, computed in 64 bits).
+      if (index32_ && FitsIndex32(n.operand_type)) {
+        return "static_cast<int>(" + x[0] + ")";
+      }
       if (n.operand_type == Type::kU64) {  // saturates (unsigned index)
         return "static_cast<int64_t>(" + x[0] +
                " > uint64_t(9223372036854775807ULL) ? "
@@ -474,9 +483,11 @@ Text CPrinter::OpExpr(const Node& n) {
                x[0] + ")";
       }
       return "static_cast<int64_t>(" + x[0] + ")";
-    case OpCode::kClampIndex:
-      return Helper("ixa_clamp_index") + "(" + x[0] + ", " + x[1] + ", " +
-             x[2] + ")";
+    case OpCode::kClampIndex: {
+      std::string clamp = Helper("ixa_clamp_index") + "(" + x[0] + ", " + x[1] +
+                          ", " + x[2] + ")";
+      return index32_ ? "static_cast<int>(" + clamp + ")" : clamp;
+    }
   }
   return Error::Unsupported("emit: the C printer has no form for op '" +
                             std::string(ir::OpCodeName(n.op)) + "'");

@@ -186,8 +186,9 @@ Status CPrinter::PrintStmt(const Stmt& s, CodeWriter& w) {
       return true;
     }
     case StmtKind::kFor:
-      w.Open("for (int64_t " + s.name + " = " + std::to_string(s.lo) + "; " +
-             s.name + " < " + std::to_string(s.hi) + "; ++" + s.name + ") {");
+      w.Open("for (" + CType(Type::kIndex) + " " + s.name + " = " +
+             std::to_string(s.lo) + "; " + s.name + " < " +
+             std::to_string(s.hi) + "; ++" + s.name + ") {");
       IXA_EMIT_TRY(PrintBlock(s.body, w));
       w.Close("}");
       return true;
@@ -215,7 +216,7 @@ Status CPrinter::PrintStmt(const Stmt& s, CodeWriter& w) {
       // The value travels in a type __shfl_down_sync is overloaded for
       // that holds it exactly: f16 and bf16 compute in float and travel
       // as float; narrow integers and pred widen to int.
-      const std::string ct = ComputeType(s.type);
+      const std::string ct = CType(s.type);
       std::string carrier = ct;
       if (ct == "int64_t") {
         carrier = "long long";
@@ -253,14 +254,14 @@ Status CPrinter::PrintStmt(const Stmt& s, CodeWriter& w) {
         if (thread_locals_.count(s.results[0])) {
           w.Line(s.results[0] + "[tid] = " + s.name + "(" + args + ");");
         } else {
-          w.Line("const " + ComputeType(s.result_types[0]) + " " +
-                 s.results[0] + " = " + s.name + "(" + args + ");");
+          w.Line("const " + CType(s.result_types[0]) + " " + s.results[0] +
+                 " = " + s.name + "(" + args + ");");
         }
         return true;
       }
       for (size_t i = 0; i < s.results.size(); ++i) {
         if (!thread_locals_.count(s.results[i])) {
-          w.Line(ComputeType(s.result_types[i]) + " " + s.results[i] + ";");
+          w.Line(CType(s.result_types[i]) + " " + s.results[i] + ";");
         }
         args += (args.empty() ? "&" : ", &") + VarRef(s.results[i]);
       }
@@ -299,12 +300,12 @@ Status CPrinter::PrintStmt(const Stmt& s, CodeWriter& w) {
           !hw.empty()) {
         // The combiner is the hardware's read-modify-write; its result
         // unused, nvcc emits a reduction (red.global.*).
-        w.Line("const " + ComputeType(s.type) + " " + value + " = " + v + ";");
+        w.Line("const " + CType(s.type) + " " + value + " = " + v + ";");
         w.Line(hw + ";");
         return true;
       }
       Use("ixa_atomic_update");
-      w.Line("const " + ComputeType(s.type) + " " + value + " = " + v + ";");
+      w.Line("const " + CType(s.type) + " " + value + " = " + v + ";");
       w.Line("ixa_atomic_update(&" + a + ", [&](" + st + " old) -> " + st +
              " { return " +
              ToStorage(s.type, s.name + "(" + FromStorage(s.type, "old") +
@@ -328,15 +329,15 @@ Status CPrinter::PrintFunction(const ir::Function& f, CodeWriter& w) {
     }
   }
   for (const ir::Param& p : f.params) {
-    params += (params.empty() ? "" : ", ") + ComputeType(p.type) + " " + p.name;
+    params += (params.empty() ? "" : ", ") + CType(p.type) + " " + p.name;
   }
   std::string ret = "void";
   if (f.results.size() == 1) {
-    ret = ComputeType(f.results[0]);
+    ret = CType(f.results[0]);
   } else {
     for (size_t i = 0; i < f.results.size(); ++i) {
-      params += (params.empty() ? "" : ", ") + ComputeType(f.results[i]) +
-                "* ret" + std::to_string(i);
+      params += (params.empty() ? "" : ", ") + CType(f.results[i]) + "* ret" +
+                std::to_string(i);
     }
   }
   w.Open(Qualifier() + " " + ret + " " + f.name + "(" + params + ") {");
@@ -380,7 +381,9 @@ Status CPrinter::PrintCudaKernel(const ir::Kernel& k, CodeWriter& w) {
   static const char* kIds[] = {"th_x = threadIdx.x", "th_y = threadIdx.y",
                                "th_z = threadIdx.z", "bl_x = blockIdx.x",
                                "bl_y = blockIdx.y",  "bl_z = blockIdx.z"};
-  for (const char* id : kIds) w.Line(std::string("const int64_t ") + id + ";");
+  for (const char* id : kIds) {
+    w.Line("const " + CType(Type::kIndex) + " " + id + ";");
+  }
   for (const Buffer& b : module_.buffers) {
     if (b.space != BufferSpace::kShared) continue;
     std::string dims;
@@ -471,7 +474,7 @@ Status CPrinter::PrintSimulatedKernel(const ir::Kernel& k, CodeWriter& w) {
            ";  // shared memory of the running block");
   }
   for (const Exchange& x : exchanges) {
-    w.Line("static thread_local " + ComputeType(x.type) + " " + x.name + "[" +
+    w.Line("static thread_local " + CType(x.type) + " " + x.name + "[" +
            std::to_string(tpb) + "];  // warp shuffle exchange");
   }
   if (multi) {
@@ -482,10 +485,10 @@ Status CPrinter::PrintSimulatedKernel(const ir::Kernel& k, CodeWriter& w) {
       if (s.kind == StmtKind::kLet || s.kind == StmtKind::kDeclare) {
         names.push_back({s.name, DeclType(s.value)});
       } else if (s.kind == StmtKind::kShuffle) {
-        names.push_back({s.name, ComputeType(s.type)});
+        names.push_back({s.name, CType(s.type)});
       } else if (s.kind == StmtKind::kCall) {
         for (size_t i = 0; i < s.results.size(); ++i) {
-          names.push_back({s.results[i], ComputeType(s.result_types[i])});
+          names.push_back({s.results[i], CType(s.result_types[i])});
         }
       }
       for (const auto& [name, type] : names) {

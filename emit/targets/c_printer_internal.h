@@ -36,6 +36,8 @@ std::string StorageType(Type t);
 std::string UnsignedWide(Type t);
 std::string FloatLiteral(double v, Type t, bool cuda);
 std::string IntLiteral(int64_t v, Type t);
+// Whether every value of integer type `t` fits in int32.
+bool FitsIndex32(Type t);
 
 // A statement of a simulated phase: an IR statement or a line of text.
 using PhaseItem = std::variant<const Stmt*, std::string>;
@@ -43,7 +45,10 @@ using PhaseItem = std::variant<const Stmt*, std::string>;
 class CPrinter {
  public:
   CPrinter(const ir::Module& m, const PrintOptions& o)
-      : module_(m), cuda_(o.target == Target::kCuda), options_(o) {}
+      : module_(m),
+        cuda_(o.target == Target::kCuda),
+        index32_(cuda_ && ir::IndicesFitInt32(m)),
+        options_(o) {}
 
   Text Print();
 
@@ -102,7 +107,16 @@ class CPrinter {
     return "ixa_vec<" + StorageType(t) + ", " + std::to_string(width) + ">";
   }
   std::string DeclType(const Val& v) {
-    return v->width > 1 ? VectorType(v->type, v->width) : ComputeType(v->type);
+    return v->width > 1 ? VectorType(v->type, v->width) : CType(v->type);
+  }
+  // ComputeType, with indices in `int` where the module's index values fit
+  // in int32 (CUDA only: 32-bit index arithmetic is what saves GPU
+  // registers and instructions).
+  std::string CType(Type t) const {
+    return t == Type::kIndex && index32_ ? "int" : ComputeType(t);
+  }
+  std::string Lit(int64_t v, Type t) const {
+    return t == Type::kIndex && index32_ ? std::to_string(v) : IntLiteral(v, t);
   }
   Text Access(const Buffer& b, const std::vector<Val>& idx, bool flat);
   // CUDA: the hardware atomic doing `op` on element `element` (an lvalue
@@ -133,6 +147,7 @@ class CPrinter {
 
   const ir::Module& module_;
   bool cuda_;
+  bool index32_;
   PrintOptions options_;
   std::set<std::string> used_helpers_;
   std::vector<std::string> helper_order_;

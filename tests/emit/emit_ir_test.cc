@@ -179,5 +179,104 @@ TEST_CASE("flattening composes the layout map after the index chain") {
   CHECK(m.buffers[0].physical_elements == 24);
 }
 
+TEST_CASE("cuda computes indices in int only where every index value fits") {
+  ExprContext ctx;
+  PrintOptions cuda;
+  cuda.target = Target::kCuda;
+  // b0[th_x] over 8 threads: int.
+  ir::Module small =
+      StoreModule(IndexingMap::FromTensorSizes(&ctx, {ctx.Dim(0)},
+                                               std::vector<int64_t>{8}, {}),
+                  8, 8);
+  CHECK(ir::IndicesFitInt32(small));
+  auto small_code = PrintModule(small, cuda);
+  REQUIRE(small_code.ok());
+  CHECK(small_code->find("const int th_x = threadIdx.x;") != std::string::npos);
+  CHECK(small_code->find("int64_t") == std::string::npos);
+  // The cpp target keeps int64_t.
+  auto cpp_code = PrintModule(small, PrintOptions{});
+  REQUIRE(cpp_code.ok());
+  CHECK(cpp_code->find("int64_t") != std::string::npos);
+
+  // d0 * 400000000 fits on the map's domain d0 in [0, 3], but the map is
+  // applied (before its domain check) to th_x up to 7: 2.8e9 does not.
+  IndexingMap wide = IndexingMap::FromTensorSizes(
+      &ctx, {ctx.Dim(0) * 400000000}, std::vector<int64_t>{4}, {});
+  ir::Module m = StoreModule(wide, 8, 8);
+  CHECK(m.kernel->body[0].kind == ir::StmtKind::kIf);
+  CHECK(!ir::IndicesFitInt32(m));
+  auto wide_code = PrintModule(m, cuda);
+  REQUIRE(wide_code.ok());
+  CHECK(wide_code->find("const int64_t th_x") != std::string::npos);
+
+  // A subexpression out of int32 range with a result in it: (d0 * 2^31)
+  // floordiv 2^31 over d0 in [0, 7] is d0, but C evaluates the product.
+  IndexingMap product = IndexingMap::FromTensorSizes(
+      &ctx, {(ctx.Dim(0) * (int64_t{1} << 31)).FloorDiv(int64_t{1} << 31)},
+      std::vector<int64_t>{8}, {});
+  REQUIRE(product.results()[0] != ctx.Dim(0));  // not folded on creation
+  CHECK(!ir::IndicesFitInt32(StoreModule(product, 8, 8)));
+}
+
+TEST_CASE("cuda clamps a 64-bit index in 64 bits under 32-bit indices") {
+  // b1[th_x] = clamp(b0[th_x], 0, 7) with s64 b0: values past int32 must
+  // not wrap before the clamp.
+  ir::Module m;
+  ir::Buffer in;
+  in.name = "b0";
+  in.type = Type::kS64;
+  in.shape = hlo::Shape::Array(hlo::ElementType::kS64, {8});
+  in.hlo_parameter = 0;
+  m.buffers.push_back(in);
+  ir::Buffer out;
+  out.name = "b1";
+  out.type = Type::kS32;
+  out.shape = hlo::Shape::Array(hlo::ElementType::kS32, {8});
+  out.is_output = true;
+  out.hlo_output = 0;
+  m.buffers.push_back(out);
+  ir::Kernel k;
+  k.name = "clamp64";
+  k.launch.threads = {8, 1, 1};
+  Val th = ir::GridId(ir::VarKind::kThreadX, 8);
+  Val raw = ir::Load(0, Type::kS64, {th});
+  Val index =
+      ir::Op(ir::OpCode::kClampIndex, Type::kIndex,
+             {ir::Op(ir::OpCode::kToIndex, Type::kIndex, {raw}, Type::kS64),
+              ir::Index(0), ir::Index(7)});
+  k.body.push_back(ir::Store(
+      1, {th},
+      ir::Op(ir::OpCode::kConvert, Type::kS32, {index}, Type::kIndex)));
+  m.kernel = std::move(k);
+  CHECK(ir::IndicesFitInt32(m));
+  PrintOptions cuda;
+  cuda.target = Target::kCuda;
+  auto code = PrintModule(m, cuda);
+  REQUIRE(code.ok());
+  INFO(*code);
+  CHECK(code->find("const int th_x") != std::string::npos);
+  CHECK(code->find("static_cast<int>(ixa_clamp_index(static_cast<int64_t>(") !=
+        std::string::npos);
+  const std::vector<int64_t> values = {
+      -5, 3, (int64_t{1} << 32) + 1, int64_t{1} << 40, 7, INT64_MIN, 6, 1};
+  const std::vector<int32_t> expected = {0, 3, 7, 7, 7, 0, 6, 1};
+  emit_test::CudaModelBatch batch;
+  auto built = batch.Build({{"clamp64", *code}});
+  INFO((built.ok() ? "" : built.error().message));
+  REQUIRE(built.ok());
+  std::vector<std::vector<uint8_t>> buffers = {std::vector<uint8_t>(64),
+                                               std::vector<uint8_t>(32, 0)};
+  std::memcpy(buffers[0].data(), values.data(), 64);
+  LaunchDimensions launch;
+  launch.threads = {8, 1, 1};
+  auto ran = batch.Run("clamp64", launch, emit_test::ThreadOrder::kForward, 1,
+                       &buffers);
+  INFO((ran.ok() ? "" : ran.error().message));
+  REQUIRE(ran.ok());
+  std::vector<int32_t> got(8);
+  std::memcpy(got.data(), buffers[1].data(), 32);
+  CHECK(got == expected);
+}
+
 }  // namespace IXA_UNITY_ID
 }  // namespace ixa::emit
