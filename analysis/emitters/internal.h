@@ -206,6 +206,10 @@ Result<PlanDraft> BuildReductionPlan(const FusionInfo& info,
 std::vector<std::optional<IndexingMap>> OwnOperandMaps(
     const Instruction& root, const IndexingMap& output, ExprContext* ctx);
 
+// Element types the code reads and writes in vectors. Sub-byte and f8
+// elements are unpacked and decoded one by one, so they never vectorize.
+bool VectorElement(hlo::ElementType type);
+
 int64_t CeilDiv(int64_t a, int64_t b);
 int64_t RoundUp(int64_t a, int64_t b);
 int64_t Product(std::span<const int64_t> v);

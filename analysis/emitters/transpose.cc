@@ -15,6 +15,7 @@ constexpr int64_t kNumRows = 4;
 constexpr int64_t kBaseBlockSize = 32;
 constexpr int64_t kNumThreadsPerBlock = 128;
 constexpr int64_t kMaxVectorizedBytes = 4;
+constexpr int64_t kMaxGeneralVectorBytes = 16;
 
 struct Tiling {
   int64_t vector_size = 1;
@@ -65,14 +66,19 @@ IndexingMap TileMap(bool input, const Tiling& t, const TransposeDescription& d,
 // The generalized form (docs/emitters.md "Generalized transposes"): one
 // tile per block, 32 x 32 over the two tiled dims (times the kept minor
 // dim), read in input dim order and written in output dim order by 128
-// threads, s0 * 128 + th_x being the element's linear position in the
-// tile (s1 is [0, 0], the vector lane of the other forms).
+// threads, s0 * 128 v + th_x * v + s1 being the element's linear position
+// in the tile. v is 1, or the kept minor dim's size where that is 2 to 16
+// elements of at most 16 bytes of a type the code moves in vectors: the
+// minor dim is then one vector (small types packed into 4-byte words and
+// wider) in the global reads, the tile and the global writes alike.
 struct GeneralTiling {
   std::vector<int64_t> input_block, output_block, block_counts;
   int64_t elements = 1;
+  int64_t vector_size = 1;
 };
 
-GeneralTiling GeneralTilingFor(const TransposeDescription& d) {
+GeneralTiling GeneralTilingFor(const TransposeDescription& d, int64_t max_bytes,
+                               bool vector_types) {
   GeneralTiling t;
   const int64_t rank = static_cast<int64_t>(d.input_dims.size());
   t.input_block.assign(rank, 1);
@@ -84,6 +90,11 @@ GeneralTiling GeneralTilingFor(const TransposeDescription& d) {
     t.block_counts.push_back(CeilDiv(d.input_dims[i], t.input_block[i]));
     t.elements *= t.input_block[i];
   }
+  const int64_t kept = d.kept_minor ? d.input_dims[rank - 1] : 1;
+  if (vector_types && (kept == 2 || kept == 4 || kept == 8 || kept == 16) &&
+      kept * max_bytes <= kMaxGeneralVectorBytes) {
+    t.vector_size = kept;
+  }
   return t;
 }
 
@@ -91,8 +102,9 @@ IndexingMap GeneralTileMap(bool input, const GeneralTiling& t,
                            const TransposeDescription& d,
                            const LaunchDimensions& l, const hlo::Shape& shape,
                            ExprContext* ctx) {
-  Expr linear =
-      ctx->Symbol(0) * kNumThreadsPerBlock + ctx->Dim(0) + ctx->Symbol(1);
+  const int64_t v = t.vector_size;
+  Expr linear = ctx->Symbol(0) * (kNumThreadsPerBlock * v) + ctx->Dim(0) * v +
+                ctx->Symbol(1);
   const std::vector<int64_t>& sizes = input ? t.input_block : t.output_block;
   std::vector<Expr> offsets = DelinearizeInBounds(linear, sizes, ctx);
   std::vector<Expr> blocks =
@@ -105,9 +117,10 @@ IndexingMap GeneralTileMap(bool input, const GeneralTiling& t,
     results.push_back(block * sizes[i] + offsets[i]);
     constraints.push_back({results.back(), Interval{0, bounds[i] - 1}});
   }
-  IndexingMap map(ctx, GridDims(l),
-                  {RangeVar(t.elements / kNumThreadsPerBlock), RangeVar(1)}, {},
-                  results, constraints);
+  IndexingMap map(
+      ctx, GridDims(l),
+      {RangeVar(t.elements / (kNumThreadsPerBlock * v)), RangeVar(v)}, {},
+      results, constraints);
   IndexingMap bitcast = BitcastMap(DescendingShape(shape, bounds), shape, ctx);
   auto composed = ComposeSimplified(map, bitcast);
   IXA_CHECK(composed.ok());
@@ -131,19 +144,22 @@ Result<PlanDraft> BuildTransposePlan(const FusionInfo& info,
   const std::vector<int64_t>& perm = d.permutation;
   d.input_dims.assign(d.dims.size(), 0);
   for (size_t i = 0; i < d.dims.size(); ++i) d.input_dims[perm[i]] = d.dims[i];
-  std::optional<GeneralTiling> general;
-  if (d.generalized) general = GeneralTilingFor(d);
   // Roots with a description share the tile; shared memory is counted per
   // root for the vector-size test, per distinct hero for the allocation.
   std::vector<bool> described(info.roots.size(), false);
   int64_t max_bytes = 0, smem_per_tile_set = 0;
+  bool vector_types = true;
   for (size_t k = 0; k < info.roots.size(); ++k) {
     if (!TiledTransposeDescription(*info.roots[k], *info.heroes[k])) continue;
     described[k] = true;
     const int64_t bytes = ByteWidth(info.heroes[k]->shape.type);
     max_bytes = std::max(max_bytes, bytes);
     smem_per_tile_set += kBaseBlockSize * (kBaseBlockSize + 1) * bytes;
+    vector_types = vector_types && VectorElement(info.heroes[k]->shape.type) &&
+                   VectorElement(info.roots[k]->shape.type);
   }
+  std::optional<GeneralTiling> general;
+  if (d.generalized) general = GeneralTilingFor(d, max_bytes, vector_types);
   Tiling tiling = general ? Tiling{} : TilingFor(1, d.input_dims, perm);
   // The generalized form keeps one element per thread and step (v = 1).
   for (int64_t v = kMaxVectorizedBytes / std::max<int64_t>(max_bytes, 1);
@@ -163,6 +179,7 @@ Result<PlanDraft> BuildTransposePlan(const FusionInfo& info,
   if (general) {
     tiling.block_sizes = general->input_block;
     tiling.block_counts = general->block_counts;
+    tiling.vector_size = general->vector_size;
   }
   d.block_sizes = tiling.block_sizes;
   d.block_counts = tiling.block_counts;

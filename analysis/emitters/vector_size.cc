@@ -15,6 +15,7 @@ namespace ixa {
 namespace {
 
 using emitters::ComposeSimplified;
+using emitters::VectorElement;
 
 constexpr int64_t kMaxVectorBytes = 16;
 constexpr int64_t kDecideBudget = 20000;
@@ -61,9 +62,16 @@ int64_t LaneCount(const IndexingMap& map) {
   return b.lower == 0 && (n == 2 || n == 4 || n == 8 || n == 16) ? n : 0;
 }
 
-// Element types the code reads and writes in vectors. Sub-byte and f8
-// elements are unpacked and decoded one by one, so they never vectorize.
-bool VectorElement(hlo::ElementType type) {
+// A vector of `lanes` elements of `shape` fits the widest access.
+bool FitsVector(const hlo::Shape& shape, int64_t lanes) {
+  const int bits = hlo::ElementBits(shape.type);
+  return shape.IsArray() && VectorElement(shape.type) && bits >= 8 &&
+         lanes * (bits / 8) <= kMaxVectorBytes;
+}
+
+}  // namespace
+
+bool emitters::VectorElement(hlo::ElementType type) {
   using hlo::ElementType;
   switch (type) {
     case ElementType::kPred:
@@ -84,15 +92,6 @@ bool VectorElement(hlo::ElementType type) {
       return false;
   }
 }
-
-// A vector of `lanes` elements of `shape` fits the widest access.
-bool FitsVector(const hlo::Shape& shape, int64_t lanes) {
-  const int bits = hlo::ElementBits(shape.type);
-  return shape.IsArray() && VectorElement(shape.type) && bits >= 8 &&
-         lanes * (bits / 8) <= kMaxVectorBytes;
-}
-
-}  // namespace
 
 std::optional<Expr> LaneContiguousBase(Expr offset,
                                        const std::vector<Variable>& dims,

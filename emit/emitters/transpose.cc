@@ -18,7 +18,7 @@ namespace {
 // h.7 thread offsets within the block's tile: delinearize-in-bounds of
 // s0 * 4 * block + th_x * v + s1 over block_sizes, over the same dims and
 // symbols as the plan's maps.
-// The generalized form delinearizes s0 * 128 + th_x + s1 (v = 1) over
+// The generalized form delinearizes the same over
 // `sizes`: the block sizes in input dim order (phase 1) or in output dim
 // order (phase 2).
 IndexingMap ThreadOffsets(const std::vector<int64_t>& sizes, int64_t v,

@@ -388,7 +388,9 @@ Status CPrinter::PrintCudaKernel(const ir::Kernel& k, CodeWriter& w) {
     if (b.space != BufferSpace::kShared) continue;
     std::string dims;
     for (int64_t d : b.shape.dims) dims += "[" + std::to_string(d) + "]";
-    w.Line("__shared__ " + StorageType(b.type) + " " + b.name + dims + ";");
+    // 16-byte aligned: vector accesses of up to 16 bytes may use the tile.
+    w.Line("__shared__ __attribute__((aligned(16))) " + StorageType(b.type) +
+           " " + b.name + dims + ";");
   }
   IXA_EMIT_TRY(PrintBlock(k.body, w));
   w.Close("}");

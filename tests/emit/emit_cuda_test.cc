@@ -69,6 +69,21 @@ TEST_CASE("cuda: loop, transpose, concatenate and slices run in the model",
        Case("transpose_2d_u8",
             "p = u8[33,130] parameter(0)\n"
             "ROOT t = u8[130,33] transpose(p), dimensions={1,0}"),
+       // Generalized transposes whose kept minor dim is one vector (each
+       // thread moves 4, 16 and 8 bytes), and one that is not (3).
+       Case("transpose_0213_s8_words",
+            "p = s8[2,40,36,4] parameter(0)\n"
+            "ROOT t = s8[2,36,40,4] transpose(p), dimensions={0,2,1,3}"),
+       Case("transpose_102_f32_vec4",
+            "p = f32[33,70,4] parameter(0)\n"
+            "ROOT t = f32[70,33,4] transpose(p), dimensions={1,0,2}"),
+       Case("transpose_102_bf16_exp",
+            "p = bf16[40,34,2] parameter(0)\n"
+            "e = bf16[40,34,2] exponential(p)\n"
+            "ROOT t = bf16[34,40,2] transpose(e), dimensions={1,0,2}"),
+       Case("transpose_102_u8_kept3",
+            "p = u8[40,34,3] parameter(0)\n"
+            "ROOT t = u8[34,40,3] transpose(p), dimensions={1,0,2}"),
        Case("concatenate",
             "a = f32[5,7] parameter(0)\nb = f32[5,13] parameter(1)\n"
             "ROOT k = f32[5,20] concatenate(a, b), dimensions={1}"),

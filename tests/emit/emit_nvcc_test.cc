@@ -403,6 +403,10 @@ TEST_CASE("PTX: concatenates and s8 transposes with vectors load ld.global.v",
       {"transpose_021_s8",
        "p = s8[32,2048,2048] parameter(0)\n"
        "ROOT t = s8[32,2048,2048] transpose(p), dimensions={0,2,1}"},
+      // The generalized form: the kept minor dim of 4 bytes is one word.
+      {"transpose_0213_s8",
+       "p = s8[4,300,200,4] parameter(0)\n"
+       "ROOT t = s8[4,200,300,4] transpose(p), dimensions={0,2,1,3}"},
   };
   for (const auto& [label, hlo] : cases) {
     INFO(label);
@@ -419,6 +423,29 @@ TEST_CASE("PTX: concatenates and s8 transposes with vectors load ld.global.v",
     // Every operand of the concatenate reads through vectors.
     const int expected = label.rfind("concatenate", 0) == 0 ? 2 : 1;
     CHECK(VectorLoads(instructions, v, bytes) >= expected);
+    if (label == "transpose_0213_s8") {
+      // Words through the tile too, and no byte-wide global access.
+      CHECK(v == 4);
+      // (v4.u8 or a 32-bit word: one 4-byte access either way)
+      CHECK(Count(instructions, "st.shared.v4.u8") +
+                Count(instructions, "st.shared.v4.s8") +
+                Count(instructions, "st.shared.u32") +
+                Count(instructions, "st.shared.b32") >=
+            1);
+      CHECK(Count(instructions, "ld.shared.v4.u8") +
+                Count(instructions, "ld.shared.v4.s8") +
+                Count(instructions, "ld.shared.u32") +
+                Count(instructions, "ld.shared.b32") >=
+            1);
+      CHECK(Count(instructions, "st.shared.u8") +
+                Count(instructions, "st.shared.s8") ==
+            0);
+      CHECK(Count(instructions, "ld.global.nc.u8") +
+                Count(instructions, "ld.global.u8") +
+                Count(instructions, "ld.global.s8") +
+                Count(instructions, "ld.global.nc.s8") ==
+            0);
+    }
   }
   emit::EmitResult dus = EmitCuda(
       "p = f32[2048,1024] parameter(0)\nu = f32[1024,1024] parameter(1)\n"
