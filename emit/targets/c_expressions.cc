@@ -160,11 +160,17 @@ Text CPrinter::AffineExpr(ixa::Expr e, const Node& apply) {
       }
       bool plain = e.rhs().IsConstant() && e.rhs().constant() > 0 &&
                    ir::ExprRange(e.lhs(), dims, syms).lower >= 0;
+      // 32-bit indices divide as unsigned: the compiler does not know that
+      // an int numerator is non-negative, and would correct the signed
+      // quotient's rounding with three more instructions per division.
+      const bool as_unsigned = plain && index32_;
       if (e.kind() == ExprKind::kFloorDiv) {
+        if (as_unsigned) return "int(unsigned(" + a + ") / " + b + "u)";
         return plain ? "(" + a + " / " + b + ")"
                      : Helper("ixa_floordiv") + "(" + a + ", " + b + ")";
       }
       if (e.kind() == ExprKind::kMod) {
+        if (as_unsigned) return "int(unsigned(" + a + ") % " + b + "u)";
         return plain ? "(" + a + " % " + b + ")"
                      : Helper("ixa_mod") + "(" + a + ", " + b + ")";
       }

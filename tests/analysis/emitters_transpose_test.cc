@@ -147,7 +147,8 @@ TEST_CASE("transpose plan: normalisation (h.4)", "[emitters][transpose]") {
   CHECK(p.plan.shared_tiles[0].dims == std::vector<int64_t>{32, 33, 2});
   CHECK(p.plan.launch.shared_memory_bytes == 32 * 33 * 2 * 4);
   CHECK(p.plan.launch.blocks[0] == 6);
-  CHECK(p.plan.launch.vector_size == 1);
+  // The kept minor is one vector of 2 (8 bytes) per thread.
+  CHECK(p.plan.launch.vector_size == 2);
   // 1302: four runs; the input's minor dim (40) against the output's
   // (34).
   p = Plan(R"(ENTRY e {

@@ -182,8 +182,10 @@ TEST_CASE("worked example: exp, transpose, abs (transpose emitter)",
   CHECK(cuda->plan.kind == EmitterKind::kTranspose);
   CHECK(cuda->plan.launch.blocks[0] == 960);
   CHECK(cuda->plan.launch.threads[0] == 128);
-  CHECK(cuda->code.find("__shared__ float tile0[32][1][33];") !=
-        std::string::npos);
+  CHECK(
+      cuda->code.find(
+          "__shared__ __attribute__((aligned(16))) float tile0[32][1][33];") !=
+      std::string::npos);
   CHECK(cuda->code.find("__syncthreads();") != std::string::npos);
   CheckOptions check;
   check.planner = RealPlanner();
