@@ -180,16 +180,16 @@ std::string Header(const FusionRegion& region, const EmitterPlan& plan,
   return h.str();
 }
 
-// The widest vector load or store of the module (1: none).
+// The widest vector the module loads, stores or holds (1: none).
 int64_t VectorWidth(const ir::Module& module) {
   int64_t width = 1;
   // Values share subtrees: each node is visited once.
   std::unordered_set<const ir::Node*> seen;
   std::function<void(const ir::Val&)> node = [&](const ir::Val& v) {
     if (!v || !seen.insert(v.get()).second) return;
-    if (v->kind == ir::NodeKind::kLoad) {
-      width = std::max<int64_t>(width, v->width);
-    }
+    // Any vector value: a vector load, or the lanes of whole bytes of a
+    // packed sub-byte buffer, which the code reads and writes bytewise.
+    width = std::max<int64_t>(width, v->width);
     for (const ir::Val& o : v->operands) node(o);
   };
   auto visit = [&](const ir::Block& block) {

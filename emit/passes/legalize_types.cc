@@ -83,11 +83,16 @@ class Legalizer {
   }
   // The byte and the bit shift of element `offset` of a packed buffer.
   std::pair<Val, Val> PackedPosition(int buffer, const Val& offset);
+  // Byte `j` of the whole bytes from element `offset` (a multiple of the
+  // elements per byte) of a packed buffer.
+  Val PackedByte(int buffer, const Val& offset, int64_t j);
+  Result<Val> PackedVectorLoad(const Node& n, const Val& offset);
 
   // Statements.
   Result<bool> RewriteBlock(const Block& in, Block* out);
   Result<bool> RewriteStmt(const Stmt& s, Block* out);
   Result<bool> PackedStore(const Stmt& s, Block* out);
+  Result<bool> PackedVectorStore(const Stmt& s, Block* out);
   Result<Val> RewriteIn(const Val& v, Block* out) {
     pending_ = out;
     return Rewrite(v);
@@ -285,6 +290,42 @@ std::pair<Val, Val> Legalizer::PackedPosition(int buffer, const Val& offset) {
   return {byte, shift};
 }
 
+Val Legalizer::PackedByte(int buffer, const Val& offset, int64_t j) {
+  const Buffer& b = m_->buffers[buffer];
+  Variable d;
+  d.bounds =
+      Interval{0, std::max<int64_t>(b.physical_elements, 1) - 1}.Intersect(
+          ir::RangeOf(offset));
+  Expr x = ctx_->Dim(0);
+  IndexingMap map(ctx_, {d}, {}, {},
+                  {x.FloorDiv(packing_.at(buffer).per_byte()) + j});
+  return Bind(ir::Apply(std::make_shared<const IndexingMap>(map), 0, {offset}));
+}
+
+// A vector of whole bytes (the vectorizer proved the offset aligned): each
+// byte read once, its elements unpacked into the lanes.
+Result<Val> Legalizer::PackedVectorLoad(const Node& n, const Val& offset) {
+  const Packing& p = packing_.at(n.buffer);
+  const int per = p.per_byte();
+  auto zero = std::make_shared<Node>(*ir::Const(Legal(n.type), 0));
+  zero->width = n.width;
+  Val vec = zero;
+  for (int64_t j = 0; j < n.width / per; ++j) {
+    Val raw = Bind(
+        ir::LoadFlat(n.buffer, Type::kU8, PackedByte(n.buffer, offset, j)));
+    for (int i = 0; i < per; ++i) {
+      // The first element of a byte in its high-order bits.
+      Val bits = Op2(OpCode::kShrL, Type::kU8, raw,
+                     ir::Const(Type::kU8, (per - 1 - i) * p.bits));
+      if (ir::IsSignedInt(n.type)) {
+        bits = ir::Op(OpCode::kConvert, Type::kS8, {bits}, Type::kU8);
+      }
+      vec = ir::Insert(vec, ir::Index(j * per + i), Bind(Wrap(n.type, bits)));
+    }
+  }
+  return vec;
+}
+
 Result<Val> Legalizer::Rewrite(const Val& v) {
   if (!v) return v;
   auto found = memo_.find(v.get());
@@ -296,7 +337,9 @@ Result<Val> Legalizer::Rewrite(const Val& v) {
 
 Result<Val> Legalizer::RewriteUncached(const Val& v) {
   const Node& n = *v;
-  if (n.width > 1 && IsNarrow(n.type)) {
+  // Vectors of sub-byte elements hold whole bytes of a packed buffer
+  // (lanes in legal registers); f8 elements are never vectorized.
+  if (n.width > 1 && ir::IsF8(n.type)) {
     return Error::Unsupported(std::string("emit: a vector of ") +
                               ir::TypeName(n.type) + " elements");
   }
@@ -326,7 +369,10 @@ Result<Val> Legalizer::RewriteUncached(const Val& v) {
         if (ir::IsSignedInt(n.type) && (u >> (bits - 1)) & 1) {
           u |= ~((uint64_t{1} << bits) - 1);
         }
-        return ir::Const(Legal(n.type), static_cast<int64_t>(u));
+        auto c = std::make_shared<Node>(
+            *ir::Const(Legal(n.type), static_cast<int64_t>(u)));
+        c->width = n.width;
+        return Val(c);
       }
       return v;
     case NodeKind::kLoad:
@@ -349,6 +395,9 @@ Result<Val> Legalizer::RewriteLoad(const Node& n, std::vector<Val> x) {
   copy->operands = x;
   copy->type = Legal(n.type);
   if (p == packing_.end()) return Val(copy);
+  if (p->second.packed() && n.flat && n.width > 1) {
+    return PackedVectorLoad(n, x[0]);
+  }
   if (p->second.packed() && n.flat) {
     auto [byte, shift] = PackedPosition(n.buffer, x[0]);
     Val raw = Bind(ir::LoadFlat(n.buffer, Type::kU8, byte));
@@ -507,6 +556,32 @@ Result<bool> Legalizer::PackedStore(const Stmt& s, Block* out) {
   return true;
 }
 
+// A vector of whole bytes: each byte assembled in a register and stored
+// whole, with no atomic (the thread writes every element of it).
+Result<bool> Legalizer::PackedVectorStore(const Stmt& s, Block* out) {
+  IXA_ASSIGN_OR_RETURN(Val offset, RewriteIn(s.indices[0], out));
+  IXA_ASSIGN_OR_RETURN(Val vec, RewriteIn(s.value, out));
+  const Packing& p = packing_.at(s.buffer);
+  const int per = p.per_byte();
+  const Type u = Type::kU8;
+  const Val mask = ir::Const(u, (int64_t{1} << p.bits) - 1);
+  for (int64_t j = 0; j < s.width / per; ++j) {
+    Val byte = PackedByte(s.buffer, offset, j);
+    Val acc;
+    for (int i = 0; i < per; ++i) {
+      Val lane = ir::Extract(vec, ir::Index(j * per + i));
+      Val low =
+          Op2(OpCode::kAnd, u,
+              ir::Op(OpCode::kConvert, u, {lane}, Legal(p.element)), mask);
+      Val field =
+          Op2(OpCode::kShl, u, low, ir::Const(u, (per - 1 - i) * p.bits));
+      acc = acc ? Op2(OpCode::kOr, u, acc, field) : field;
+    }
+    out->push_back(ir::StoreFlat(s.buffer, byte, Bind(acc)));
+  }
+  return true;
+}
+
 Result<bool> Legalizer::RewriteStmt(const Stmt& s, Block* out) {
   memo_.clear();
   positions_.clear();
@@ -518,6 +593,10 @@ Result<bool> Legalizer::RewriteStmt(const Stmt& s, Block* out) {
       (s.kind == StmtKind::kStore || s.kind == StmtKind::kAtomic) &&
       packing != packing_.end();
   if (narrow_buffer && packing->second.packed() && s.flat) {
+    if (s.kind == StmtKind::kStore && s.width > 1 &&
+        s.width % packing->second.per_byte() == 0) {
+      return PackedVectorStore(s, out);
+    }
     if (s.kind == StmtKind::kAtomic || s.width > 1) {
       return Error::Unsupported(
           std::string("emit: ") +

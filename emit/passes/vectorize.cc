@@ -26,6 +26,17 @@ namespace {
 
 constexpr int64_t kMaxVectorBytes = 16;
 
+// A packed sub-byte buffer (layout E(bits)) whose `lanes` elements at an
+// aligned offset fill whole bytes: the type legalization reads and writes
+// such a vector a byte at a time (no read-modify-write of a shared byte).
+bool WholePackedBytes(const ir::Buffer& buf, int64_t lanes) {
+  if (!ir::IsSubByte(buf.type) || buf.space != ir::BufferSpace::kGlobal) {
+    return false;
+  }
+  const int64_t e = buf.shape.layout ? buf.shape.layout->element_size_bits : 0;
+  return e == ir::TypeBits(buf.type) && (lanes * e) % 8 == 0;
+}
+
 class Vectorizer {
  public:
   Vectorizer(ir::Module* m, ExprContext* ctx) : m_(m), ctx_(ctx) {}
@@ -191,8 +202,11 @@ void Vectorizer::Vectorize(Block* block, size_t at) {
     const ir::Buffer& buf = m_->buffers[v->buffer];
     if (lanes * ir::StorageBytes(buf.type) > kMaxVectorBytes) return;
     // Sub-byte and f8 elements are read one by one (the type legalization
-    // unpacks and decodes scalars).
-    if (ir::IsSubByte(buf.type) || ir::IsF8(buf.type)) return;
+    // unpacks and decodes scalars), but for whole bytes of packed ones.
+    if ((ir::IsSubByte(buf.type) && !WholePackedBytes(buf, lanes)) ||
+        ir::IsF8(buf.type)) {
+      return;
+    }
     auto access = Contiguous(v->operands[0], var, lanes, inside);
     if (!access) return;
     std::string name = "vec" + std::to_string(counter_++);
@@ -222,7 +236,8 @@ void Vectorizer::Vectorize(Block* block, size_t at) {
     const ir::Buffer& buf = m_->buffers[buffer];
     if (bad_store.count(buffer) || positions.size() != 1 ||
         lanes * ir::StorageBytes(buf.type) > kMaxVectorBytes ||
-        ir::IsSubByte(buf.type) || ir::IsF8(buf.type)) {
+        (ir::IsSubByte(buf.type) && !WholePackedBytes(buf, lanes)) ||
+        ir::IsF8(buf.type)) {
       continue;
     }
     Stmt& s = loop.body[positions[0]];

@@ -302,7 +302,37 @@ Status MlirPrinter::PrintHostVectorStmt(const Stmt& s) {
   };
   switch (s.kind) {
     case StmtKind::kLet: {
-      // name = vector load of `width` elements from a buffer.
+      // name = lanes inserted into a zero vector (the elements of whole
+      // packed bytes), or a vector load of `width` elements from a buffer.
+      if (s.value->kind == NodeKind::kInsert) {
+        std::vector<const Node*> inserts;
+        const Node* at = s.value.get();
+        for (; at->kind == NodeKind::kInsert; at = at->operands[0].get()) {
+          inserts.push_back(at);
+        }
+        if (at->kind != NodeKind::kConst) {
+          return Error::Unsupported(
+              "emit: a vector value the host form cannot hold");
+        }
+        std::string st = StorageType(s.value->type);
+        std::string zero = st[0] == 'f'
+                               ? Emit("arith.constant " +
+                                      FloatConst(0, s.value->type) + " : " + st)
+                               : Emit("arith.constant 0 : " + st);
+        for (int k = 0; k < s.value->width; ++k) {
+          w_->Line("memref.store " + zero + ", " + Slot(s.name) + "[" +
+                   Constant(Type::kIndex, k) + "] : memref<" +
+                   vector_slots_[s.name] + ">");
+        }
+        for (auto it = inserts.rbegin(); it != inserts.rend(); ++it) {
+          IXA_ASSIGN_OR_RETURN(std::string lane, Value((*it)->operands[1]));
+          IXA_ASSIGN_OR_RETURN(std::string x, Value((*it)->operands[2]));
+          w_->Line("memref.store " + ToStorage((*it)->type, x) + ", " +
+                   Slot(s.name) + "[" + lane + "] : memref<" +
+                   vector_slots_[s.name] + ">");
+        }
+        return true;
+      }
       const Node& load = *s.value;
       if (load.kind != NodeKind::kLoad || !load.flat) {
         return Error::Unsupported(

@@ -458,6 +458,28 @@ TEST_CASE("PTX: concatenates and s8 transposes with vectors load ld.global.v",
 // The harness compiles every test fusion's kernel with no_spills: a kernel
 // that spills fails there. This one keeps 96 values live under a bound of
 // 32 registers per thread (1024 threads, 2 blocks per multiprocessor).
+// A thread whose unrolled elements fill whole bytes of a packed s4 output
+// stores each byte whole: no atomic read-modify-write.
+TEST_CASE("PTX: packed s4 outputs store whole bytes without atomics",
+          "[.][emit_nvcc]") {
+  const std::string nvcc = Nvcc();
+  emit::EmitResult r = EmitCuda(
+      "p = s4[64,256]{1,0:E(4)} parameter(0)\n"
+      "ROOT n = s4[64,256]{1,0:E(4)} negate(p)");
+  CHECK(r.plan.launch.vector_size == 2);
+  auto ptx = CudaToPtx(nvcc, r.code);
+  INFO((ptx.ok() ? "" : ptx.error().message));
+  REQUIRE(ptx.ok());
+  std::vector<std::string> instructions = KernelInstructions(*ptx);
+  CHECK(Count(instructions, "atom.") == 0);
+  CHECK(Count(instructions, "st.global.u8") +
+            Count(instructions, "st.global.b8") ==
+        1);
+  CHECK(Count(instructions, "ld.global.nc.u8") +
+            Count(instructions, "ld.global.u8") ==
+        1);
+}
+
 TEST_CASE("ptxas: CompileCuda with no_spills fails a kernel that spills",
           "[.][emit_nvcc]") {
   const std::string nvcc = Nvcc();

@@ -400,6 +400,26 @@ TEST_CASE("packed s4: slices, concatenations and transposes of odd sizes",
                        "p0 = s4[16,256]{1,0:T(8,128)(2,1)E(4)} parameter(0)\n"
                        "ROOT r = s4[16,256]{1,0:T(8,128)(2,1)E(4)} "
                        "negate(p0)\n"));
+  // Unrolled lanes that fill whole bytes of a packed buffer are read and
+  // written a byte at a time (no atomic update); an odd end, a packed
+  // input beside a wide output, and 2- and 1-bit elements.
+  cases.push_back(Case("s4_whole_bytes",
+                       "p0 = s4[64,256]{1,0:E(4)} parameter(0)\n"
+                       "ROOT r = s4[64,256]{1,0:E(4)} negate(p0)\n"));
+  cases.push_back(Case("s4_whole_bytes_odd_end",
+                       "p0 = s4[33,65]{1,0:E(4)} parameter(0)\n"
+                       "p1 = s4[33,65]{1,0:E(4)} parameter(1)\n"
+                       "ROOT r = s4[33,65]{1,0:E(4)} subtract(p0, p1)\n"));
+  cases.push_back(Case("u4_packed_to_f32",
+                       "p0 = u4[32,512]{1,0:E(4)} parameter(0)\n"
+                       "ROOT r = f32[32,512] convert(p0)\n"));
+  cases.push_back(Case("u2_whole_bytes",
+                       "p0 = u2[16,1024]{1,0:E(2)} parameter(0)\n"
+                       "p1 = u2[16,1024]{1,0:E(2)} parameter(1)\n"
+                       "ROOT r = u2[16,1024]{1,0:E(2)} add(p0, p1)\n"));
+  cases.push_back(Case("s1_whole_bytes",
+                       "p0 = f32[16,1024] parameter(0)\n"
+                       "ROOT r = s1[16,1024]{1,0:E(1)} convert(p0)\n"));
   ExpectAll(cases);
 }
 

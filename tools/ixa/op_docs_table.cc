@@ -89,8 +89,9 @@ const ResponseFieldDoc kLaunchOut{
     "launch", "object",
     "{threads: [x, y, z], blocks: [x, y, z], shared_memory_bytes, unroll, "
     "vector_size}: the kernel's launch dimensions; vector_size is the "
-    "widest vector the emitted code loads or stores with (emit reports the "
-    "same launch for the same fusion)"};
+    "widest vector the emitted code loads or stores with (for packed "
+    "sub-byte elements, the lanes of the whole bytes a thread reads or "
+    "writes at once; emit reports the same launch for the same fusion)"};
 
 std::vector<OpDoc> BuildAlgebraDocs() {
   return {
