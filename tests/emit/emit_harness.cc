@@ -18,6 +18,12 @@
 namespace ixa::emit_test {
 namespace {
 
+// Compiler runs per batch of kernels: one for a few kernels, two (one per
+// core) from 32 on. Each run has a fixed cost that a second unit pays
+// again (nvcc's host pass about 1 s, g++ about 0.3 s), and ctest runs two
+// test processes at once anyway.
+int BatchUnits(size_t kernels) { return kernels >= 32 ? 2 : 1; }
+
 struct Prepared {
   const CheckCase* c = nullptr;
   std::unique_ptr<hlo::Module> module;
@@ -364,7 +370,7 @@ void RunCudaModel(std::vector<Prepared>& prepared, CheckSummary* summary) {
   }
   if (kernels.empty()) return;
   CudaModelBatch batch;
-  auto built = batch.Build(kernels);
+  auto built = batch.Build(kernels, BatchUnits(kernels.size()));
   if (!built.ok()) {
     // Find the kernels the host compiler rejects, then build the others.
     std::vector<CppKernel> good;
@@ -381,7 +387,8 @@ void RunCudaModel(std::vector<Prepared>& prepared, CheckSummary* summary) {
     }
     kernels = good;
     owners = good_owners;
-    built = kernels.empty() ? Result<bool>(true) : batch.Build(kernels);
+    built = kernels.empty() ? Result<bool>(true)
+                            : batch.Build(kernels, BatchUnits(kernels.size()));
   }
   for (size_t k = 0; k < owners.size(); ++k) {
     Prepared& p = prepared[owners[k]];
@@ -502,7 +509,9 @@ CheckSummary CheckFusions(const std::vector<CheckCase>& cases,
       owners.push_back(i);
     }
     CppBatch batch;
-    auto built = kernels.empty() ? Result<bool>(true) : batch.Build(kernels);
+    auto built = kernels.empty()
+                     ? Result<bool>(true)
+                     : batch.Build(kernels, BatchUnits(kernels.size()));
     if (!built.ok()) {
       // Find the kernels g++ rejects, then build the others.
       std::vector<CppKernel> good;
@@ -518,7 +527,9 @@ CheckSummary CheckFusions(const std::vector<CheckCase>& cases,
       }
       kernels = good;
       owners = good_owners;
-      built = kernels.empty() ? Result<bool>(true) : batch.Build(kernels);
+      built = kernels.empty()
+                  ? Result<bool>(true)
+                  : batch.Build(kernels, BatchUnits(kernels.size()));
     }
     for (size_t k = 0; k < owners.size(); ++k) {
       Prepared& p = prepared[owners[k]];
@@ -601,11 +612,13 @@ CheckSummary CheckFusions(const std::vector<CheckCase>& cases,
       owners.push_back(i);
     }
     if (!units.empty()) {
-      std::vector<std::string> sources = BatchSources(units, 2);
+      std::vector<std::string> sources =
+          BatchSources(units, BatchUnits(units.size()));
       // The bounds of one fusion (60 s, 2 GB per process) for each kernel
       // of a unit, in time.
       NvccOptions bounded;
-      bounded.seconds *= static_cast<int>((units.size() + 1) / 2);
+      bounded.seconds *= static_cast<int>((units.size() + sources.size() - 1) /
+                                          sources.size());
       // No kernel may spill to local memory (ptxas -v).
       bounded.no_spills = options.no_spills;
       std::vector<std::string> errors = CompileCuda(*nvcc, sources, bounded);
@@ -646,7 +659,8 @@ CheckSummary CheckFusions(const std::vector<CheckCase>& cases,
       }
     }
     if (!stage_units.empty()) {
-      auto ok = CppBatch::CompileOnly(stage_units, 2);
+      auto ok =
+          CppBatch::CompileOnly(stage_units, BatchUnits(stage_units.size()));
       if (!ok.ok()) {
         for (size_t k = 0; k < stage_units.size(); ++k) {
           auto one = CppBatch::CompileOnly({stage_units[k]}, 1);
