@@ -62,23 +62,6 @@ int64_t LaneCount(const IndexingMap& map) {
   return b.lower == 0 && (n == 2 || n == 4 || n == 8 || n == 16) ? n : 0;
 }
 
-// s4, u4, s2, u2, s1, u1 (the emitter's sub-byte types; f4 and f6 are not
-// generated).
-bool IsSubByteInteger(hlo::ElementType type) {
-  using hlo::ElementType;
-  switch (type) {
-    case ElementType::kS4:
-    case ElementType::kU4:
-    case ElementType::kS2:
-    case ElementType::kU2:
-    case ElementType::kS1:
-    case ElementType::kU1:
-      return true;
-    default:
-      return false;
-  }
-}
-
 // A vector of `lanes` elements of `shape` fits the widest access. A packed
 // sub-byte shape (layout E(bits)) takes vectors that fill whole bytes: the
 // code reads and writes those a byte at a time.
@@ -87,7 +70,7 @@ bool FitsVector(const hlo::Shape& shape, int64_t lanes) {
   const int bits = hlo::ElementBits(shape.type);
   if (bits < 8) {
     const int64_t e = shape.layout ? shape.layout->element_size_bits : 0;
-    return IsSubByteInteger(shape.type) && e == bits && (lanes * e) % 8 == 0 &&
+    return hlo::IsIntegral(shape.type) && e == bits && (lanes * e) % 8 == 0 &&
            lanes <= kMaxVectorBytes;
   }
   return VectorElement(shape.type) && lanes * (bits / 8) <= kMaxVectorBytes;

@@ -102,42 +102,16 @@ class IndexWidthChecker {
   // every subexpression on the way.
   Interval AffineRange(Expr e, const std::vector<Interval>& dims,
                        const std::vector<Interval>& symbols) {
-    Interval r = Interval::Full();
+    Interval r;
     switch (e.kind()) {
       case ExprKind::kConstant:
       case ExprKind::kDim:
       case ExprKind::kSymbol:
         r = ExprRange(e, dims, symbols);
         break;
-      default: {
-        Interval a = AffineRange(e.lhs(), dims, symbols);
-        Interval b = AffineRange(e.rhs(), dims, symbols);
-        switch (e.kind()) {
-          case ExprKind::kAdd:
-            r = a + b;
-            break;
-          case ExprKind::kMul:
-            r = a * b;
-            break;
-          case ExprKind::kFloorDiv:
-            r = a.FloorDiv(b);
-            break;
-          case ExprKind::kCeilDiv:
-            r = a.CeilDiv(b);
-            break;
-          case ExprKind::kMod:
-            r = a.Mod(b);
-            break;
-          case ExprKind::kMin:
-            r = a.Min(b);
-            break;
-          case ExprKind::kMax:
-            r = a.Max(b);
-            break;
-          default:
-            break;
-        }
-      }
+      default:
+        r = BinaryExprRange(e.kind(), AffineRange(e.lhs(), dims, symbols),
+                            AffineRange(e.rhs(), dims, symbols));
     }
     Check(r);
     return r;

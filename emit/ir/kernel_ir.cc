@@ -494,6 +494,27 @@ std::shared_ptr<Node> NewNode(NodeKind kind, Type type) {
 
 }  // namespace
 
+Interval BinaryExprRange(ExprKind kind, const Interval& a, const Interval& b) {
+  switch (kind) {
+    case ExprKind::kAdd:
+      return a + b;
+    case ExprKind::kMul:
+      return a * b;
+    case ExprKind::kFloorDiv:
+      return a.FloorDiv(b);
+    case ExprKind::kCeilDiv:
+      return a.CeilDiv(b);
+    case ExprKind::kMod:
+      return a.Mod(b);
+    case ExprKind::kMin:
+      return a.Min(b);
+    case ExprKind::kMax:
+      return a.Max(b);
+    default:
+      return Interval::Full();  // a kind this code does not know
+  }
+}
+
 Interval ExprRange(Expr e, const std::vector<Interval>& dims,
                    const std::vector<Interval>& symbols) {
   switch (e.kind()) {
@@ -507,29 +528,9 @@ Interval ExprRange(Expr e, const std::vector<Interval>& dims,
       return e.position() < static_cast<int64_t>(symbols.size())
                  ? symbols[e.position()]
                  : Interval::Full();
-    case ExprKind::kAdd:
-      return ExprRange(e.lhs(), dims, symbols) +
-             ExprRange(e.rhs(), dims, symbols);
-    case ExprKind::kMul:
-      return ExprRange(e.lhs(), dims, symbols) *
-             ExprRange(e.rhs(), dims, symbols);
-    case ExprKind::kFloorDiv:
-      return ExprRange(e.lhs(), dims, symbols)
-          .FloorDiv(ExprRange(e.rhs(), dims, symbols));
-    case ExprKind::kCeilDiv:
-      return ExprRange(e.lhs(), dims, symbols)
-          .CeilDiv(ExprRange(e.rhs(), dims, symbols));
-    case ExprKind::kMod:
-      return ExprRange(e.lhs(), dims, symbols)
-          .Mod(ExprRange(e.rhs(), dims, symbols));
-    case ExprKind::kMin:
-      return ExprRange(e.lhs(), dims, symbols)
-          .Min(ExprRange(e.rhs(), dims, symbols));
-    case ExprKind::kMax:
-      return ExprRange(e.lhs(), dims, symbols)
-          .Max(ExprRange(e.rhs(), dims, symbols));
     default:
-      return Interval::Full();  // a kind this code does not know
+      return BinaryExprRange(e.kind(), ExprRange(e.lhs(), dims, symbols),
+                             ExprRange(e.rhs(), dims, symbols));
   }
 }
 

@@ -261,6 +261,11 @@ Val AllOf(std::vector<Val> predicates);
 Interval ExprRange(Expr e, const std::vector<Interval>& dims,
                    const std::vector<Interval>& symbols);
 
+// The interval of a binary affine expression of `kind` (+, *, floordiv,
+// ceildiv, mod, min, max) with operands in `a` and `b`; Full for another
+// kind.
+Interval BinaryExprRange(ExprKind kind, const Interval& a, const Interval& b);
+
 // The values an index-typed expression can take (saturating interval
 // arithmetic over variable ranges; Full when unknown).
 Interval RangeOf(const Val& v);

@@ -81,6 +81,9 @@ class Legalizer {
   static Val Cmp(OpCode op, Type t, Val a, Val b) {
     return ir::Op(op, Type::kPred, {std::move(a), std::move(b)}, t);
   }
+  // The element offset into `buffer` as an indexing-map variable: the
+  // buffer's elements, cut to the offset's range.
+  Variable OffsetVariable(int buffer, const Val& offset) const;
   // The byte and the bit shift of element `offset` of a packed buffer.
   std::pair<Val, Val> PackedPosition(int buffer, const Val& offset);
   // Byte `j` of the whole bytes from element `offset` (a multiple of the
@@ -271,13 +274,9 @@ std::pair<Val, Val> Legalizer::PackedPosition(int buffer, const Val& offset) {
   auto key = std::make_pair(buffer, offset.get());
   auto found = positions_.find(key);
   if (found != positions_.end()) return found->second;
-  const Buffer& b = m_->buffers[buffer];
   const Packing& p = packing_.at(buffer);
   const int64_t n = p.per_byte();
-  Variable d;
-  d.bounds =
-      Interval{0, std::max<int64_t>(b.physical_elements, 1) - 1}.Intersect(
-          ir::RangeOf(offset));
+  Variable d = OffsetVariable(buffer, offset);
   Expr x = ctx_->Dim(0);
   // The first element of a byte in its high-order bits.
   IndexingMap map(ctx_, {d}, {}, {},
@@ -290,12 +289,17 @@ std::pair<Val, Val> Legalizer::PackedPosition(int buffer, const Val& offset) {
   return {byte, shift};
 }
 
-Val Legalizer::PackedByte(int buffer, const Val& offset, int64_t j) {
-  const Buffer& b = m_->buffers[buffer];
+Variable Legalizer::OffsetVariable(int buffer, const Val& offset) const {
   Variable d;
   d.bounds =
-      Interval{0, std::max<int64_t>(b.physical_elements, 1) - 1}.Intersect(
-          ir::RangeOf(offset));
+      Interval{0,
+               std::max<int64_t>(m_->buffers[buffer].physical_elements, 1) - 1}
+          .Intersect(ir::RangeOf(offset));
+  return d;
+}
+
+Val Legalizer::PackedByte(int buffer, const Val& offset, int64_t j) {
+  Variable d = OffsetVariable(buffer, offset);
   Expr x = ctx_->Dim(0);
   IndexingMap map(ctx_, {d}, {}, {},
                   {x.FloorDiv(packing_.at(buffer).per_byte()) + j});

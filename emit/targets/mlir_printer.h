@@ -98,6 +98,8 @@ class MlirPrinter {
   Status PrintStmt(const Stmt& s);
   // Host form of vector statements: lanes one by one through a slot.
   Status PrintHostVectorStmt(const Stmt& s);
+  // Host form: stores zeros into every lane of vector slot `name`.
+  void ZeroSlot(const std::string& name, Type type, int width);
   void CollectVectorSlots(const Block& body);
   // Starts printing a function body into `body` (indented, fresh slots,
   // buffers and scopes); returns the writer to restore afterwards.

@@ -295,6 +295,18 @@ void MlirPrinter::CollectVectorSlots(const Block& body) {
   });
 }
 
+void MlirPrinter::ZeroSlot(const std::string& name, Type type, int width) {
+  std::string st = StorageType(type);
+  std::string zero =
+      st[0] == 'f' ? Emit("arith.constant " + FloatConst(0, type) + " : " + st)
+                   : Emit("arith.constant 0 : " + st);
+  for (int k = 0; k < width; ++k) {
+    w_->Line("memref.store " + zero + ", " + Slot(name) + "[" +
+             Constant(Type::kIndex, k) + "] : memref<" + vector_slots_[name] +
+             ">");
+  }
+}
+
 Status MlirPrinter::PrintHostVectorStmt(const Stmt& s) {
   auto lane_offset = [&](const std::string& base, int k) {
     return Emit("affine.apply affine_map<(d0) -> (d0 + " + std::to_string(k) +
@@ -314,16 +326,7 @@ Status MlirPrinter::PrintHostVectorStmt(const Stmt& s) {
           return Error::Unsupported(
               "emit: a vector value the host form cannot hold");
         }
-        std::string st = StorageType(s.value->type);
-        std::string zero = st[0] == 'f'
-                               ? Emit("arith.constant " +
-                                      FloatConst(0, s.value->type) + " : " + st)
-                               : Emit("arith.constant 0 : " + st);
-        for (int k = 0; k < s.value->width; ++k) {
-          w_->Line("memref.store " + zero + ", " + Slot(s.name) + "[" +
-                   Constant(Type::kIndex, k) + "] : memref<" +
-                   vector_slots_[s.name] + ">");
-        }
+        ZeroSlot(s.name, s.value->type, s.value->width);
         for (auto it = inserts.rbegin(); it != inserts.rend(); ++it) {
           IXA_ASSIGN_OR_RETURN(std::string lane, Value((*it)->operands[1]));
           IXA_ASSIGN_OR_RETURN(std::string x, Value((*it)->operands[2]));
@@ -350,20 +353,9 @@ Status MlirPrinter::PrintHostVectorStmt(const Stmt& s) {
       }
       return true;
     }
-    case StmtKind::kDeclare: {
-      // A zero vector.
-      std::string st = StorageType(s.value->type);
-      std::string zero = st[0] == 'f'
-                             ? Emit("arith.constant " +
-                                    FloatConst(0, s.value->type) + " : " + st)
-                             : Emit("arith.constant 0 : " + st);
-      for (int k = 0; k < s.value->width; ++k) {
-        std::string lane = Constant(Type::kIndex, k);
-        w_->Line("memref.store " + zero + ", " + Slot(s.name) + "[" + lane +
-                 "] : memref<" + vector_slots_[s.name] + ">");
-      }
+    case StmtKind::kDeclare:
+      ZeroSlot(s.name, s.value->type, s.value->width);  // a zero vector
       return true;
-    }
     case StmtKind::kAssign: {
       // name = insert(name, lane, x): one element of the slot.
       const Node& ins = *s.value;
