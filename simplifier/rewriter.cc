@@ -364,8 +364,10 @@ bool SplitWide(__int128 v, SmallVector<int64_t, 4>* chunks) {
 // The smallest f >= 2 (among the first few candidates) that divides c
 // with c / f an int64: then c * x is written (x * f) * (c / f).
 std::optional<int64_t> SplitFactor(__int128 c) {
-  const __int128 magnitude = c < 0 ? -c : c;
-  __int128 f = magnitude / kInt64Max;
+  // Unsigned: c may be the smallest __int128, whose negation overflows.
+  const unsigned __int128 magnitude =
+      c < 0 ? -static_cast<unsigned __int128>(c) : c;
+  __int128 f = static_cast<__int128>(magnitude / kInt64Max);
   if (f < 2) f = 2;
   for (int tries = 0; tries < 4096 && f <= kInt64Max; ++tries, ++f) {
     if (c % f != 0) continue;

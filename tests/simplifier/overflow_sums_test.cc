@@ -112,6 +112,13 @@ TEST_CASE("sums past int64 have one canonical form", "[simplify]") {
         "(d0, d1) -> (d0 * 9223372036854775807 + (d1 * "
         "2305843009213693951) * -9223372036854775808 - d1 * "
         "4611686018427387903)");
+  // A coefficient of exactly -2^127, the smallest 128-bit value (fuzz: its
+  // magnitude was taken by signed negation): no int64 split exists, so the
+  // sum keeps its shape and stays idempotent.
+  CHECK(SimplifyTwice("(d0, d1) -> (((d0 * 4611686018427387904) * "
+                      "-9223372036854775808) * 4 + d1)") ==
+        "(d0, d1) -> (((d0 * 4611686018427387904) * -9223372036854775808) * "
+        "4 + d1)");
   // Never by writing a div/mod node twice: mod.gcd_split doubles the
   // coefficient of a mod past int64 (difftest: one mod became two).
   ExprContext ctx;
