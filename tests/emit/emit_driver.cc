@@ -491,7 +491,10 @@ std::string BoundedNvcc(const std::string& nvcc, const std::string& source,
          std::to_string(options.seconds) + " " + nvcc +
          " -std=c++17 -arch=" + options.arch +
          (options.ptxas_verbose || options.no_spills ? " -Xptxas -v" : "") +
-         (options.ptx ? " -ptx " : " -c ") + source + " -o " + output;
+         (options.ptx           ? " -ptx "
+          : options.device_only ? " -cubin "
+                                : " -c ") +
+         source + " -o " + output;
 }
 
 std::string NvccFailure(const CommandResult& r, const NvccOptions& options) {

@@ -155,6 +155,11 @@ struct NvccOptions {
   int seconds = 60;
   int64_t memory_kb = 2 * 1024 * 1024;
   bool ptx = false;  // -ptx instead of -c
+  // -cubin instead of -c: the device side only (the front end, cicc and
+  // ptxas, where the time and memory go and where spills show), without
+  // the host compile of the kernels' launch stubs, which costs about a
+  // second per run and checks no code of ours.
+  bool device_only = false;
   // -Xptxas -v: ptxas reports each kernel's registers and spills.
   bool ptxas_verbose = false;
   // CompileCuda: a kernel that spills to local memory (ptxas reports

@@ -621,6 +621,10 @@ CheckSummary CheckFusions(const std::vector<CheckCase>& cases,
                                           sources.size());
       // No kernel may spill to local memory (ptxas -v).
       bounded.no_spills = options.no_spills;
+      // The device side of every kernel; the host side of `nvcc -c` (the
+      // launch stubs) is compiled by the nvcc tests' worked examples and
+      // many-output fusions.
+      bounded.device_only = true;
       std::vector<std::string> errors = CompileCuda(*nvcc, sources, bounded);
       for (size_t u = 0; u < errors.size(); ++u) {
         if (errors[u].empty()) continue;
@@ -631,6 +635,7 @@ CheckSummary CheckFusions(const std::vector<CheckCase>& cases,
             continue;
           NvccOptions alone;
           alone.no_spills = options.no_spills;
+          alone.device_only = true;
           auto single = CompileCuda(*nvcc, {units[k].code}, alone);
           Prepared& p = prepared[owners[k]];
           if (!single[0].empty() && p.error.empty())
