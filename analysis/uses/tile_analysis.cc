@@ -77,7 +77,10 @@ class Graph {
   std::vector<Node> nodes;
 
   int Add(const Instruction* instr, std::string name) {
-    nodes.push_back(Node{instr, std::move(name)});
+    Node node;
+    node.instr = instr;
+    node.name = std::move(name);
+    nodes.push_back(std::move(node));
     return static_cast<int>(nodes.size()) - 1;
   }
 
