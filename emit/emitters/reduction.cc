@@ -186,9 +186,7 @@ Result<bool> BuildReduction(LoweringContext& lc, BlockBuilder& bb) {
       std::vector<Val> vectors;
       for (int k = 0; k < h.inputs; ++k) {
         std::string name = lc.FreshName("lanes");
-        auto zero = std::make_shared<ir::Node>(
-            *(ir::IsFloat(h.types[k]) ? ir::ConstFloat(h.types[k], 0)
-                                      : ir::Const(h.types[k], 0)));
+        auto zero = std::make_shared<ir::Node>(*ir::Zero(h.types[k]));
         zero->width = lanes;
         bb.Add(ir::Declare(name, h.types[k], zero));
         auto ref =

@@ -64,6 +64,10 @@ Result<Type> TypeOf(hlo::ElementType type) {
       return Type::kF8E3M4;
     case ElementType::kF8E8M0FNU:
       return Type::kF8E8M0FNU;
+    case ElementType::kC64:
+      return Type::kC64;
+    case ElementType::kC128:
+      return Type::kC128;
     default:
       return Error::Unsupported(std::string("emit: element type '") +
                                 hlo::ElementTypeName(type) +
@@ -129,6 +133,10 @@ const char* TypeName(Type type) {
       return "f8e3m4";
     case Type::kF8E8M0FNU:
       return "f8e8m0fnu";
+    case Type::kC64:
+      return "c64";
+    case Type::kC128:
+      return "c128";
   }
   return "?";
 }
@@ -155,6 +163,11 @@ bool IsSubByte(Type t) {
 bool IsFloat(Type t) {
   return t == Type::kF16 || t == Type::kBF16 || t == Type::kF32 ||
          t == Type::kF64 || IsF8(t);
+}
+bool IsComplex(Type t) { return t == Type::kC64 || t == Type::kC128; }
+Type ComponentType(Type t) {
+  IXA_CHECK(IsComplex(t));
+  return t == Type::kC64 ? Type::kF32 : Type::kF64;
 }
 bool IsSignedInt(Type t) {
   return t == Type::kS8 || t == Type::kS16 || t == Type::kS32 ||
@@ -200,7 +213,10 @@ int TypeBits(Type t) {
     case Type::kU64:
     case Type::kF64:
     case Type::kIndex:
+    case Type::kC64:
       return 64;
+    case Type::kC128:
+      return 128;
   }
   return 0;
 }
@@ -223,6 +239,12 @@ const char* OpCodeName(OpCode op) {
       return "cosh";
     case OpCode::kSinh:
       return "sinh";
+    case OpCode::kReal:
+      return "real";
+    case OpCode::kImag:
+      return "imag";
+    case OpCode::kComplex:
+      return "complex";
     case OpCode::kAbs:
       return "abs";
     case OpCode::kNeg:
@@ -557,6 +579,15 @@ Val Var(std::string name, Type type, Interval range) {
   return n;
 }
 
+Val Zero(Type type) {
+  if (IsComplex(type)) {
+    const Type part = ComponentType(type);
+    return Op(OpCode::kComplex, type,
+              {ConstFloat(part, 0), ConstFloat(part, 0)}, part);
+  }
+  return IsFloat(type) ? ConstFloat(type, 0) : Const(type, 0);
+}
+
 Val MutableVar(std::string name, Type type) {
   auto n = NewNode(NodeKind::kVar, type);
   n->name = std::move(name);
@@ -847,6 +878,24 @@ void ForEachVal(const Block& block, const std::function<void(const Val&)>& f) {
     for (const Val& v : s.indices) ForEachNode(v, f);
     for (const Val& v : s.args) ForEachNode(v, f);
   });
+}
+
+bool UsesComplex(const Module& m) {
+  bool found = false;
+  for (const Buffer& b : m.buffers) found |= IsComplex(b.type);
+  auto visit = [&found](const Val& v) {
+    found |= IsComplex(v->type) ||
+             (v->kind == NodeKind::kOp &&
+              (IsComplex(v->operand_type) || v->op == OpCode::kReal ||
+               v->op == OpCode::kImag || v->op == OpCode::kComplex));
+  };
+  for (const Function& f : m.functions) {
+    for (const Param& p : f.params) found |= IsComplex(p.type);
+    for (Type t : f.results) found |= IsComplex(t);
+    ForEachVal(f.body, visit);
+  }
+  if (m.kernel) ForEachVal(m.kernel->body, visit);
+  return found;
 }
 
 }  // namespace ixa::emit::ir

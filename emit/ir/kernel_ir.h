@@ -64,18 +64,24 @@ enum class Type : uint8_t {
   kF8E4M3,
   kF8E3M4,
   kF8E8M0FNU,
+  // Complex numbers: (real, imaginary) pairs of f32 / f64, computed as
+  // pairs. Only the C++ and CUDA targets print them.
+  kC64,
+  kC128,
 };
 
 // The IR type of an HLO element type; Unsupported (naming the type) for
-// complex, f4 / f6 types and tokens.
+// f4 / f6 types and tokens.
 Result<Type> TypeOf(hlo::ElementType type);
 const char* TypeName(Type type);  // "f32", "index", ...
 bool IsFloat(Type t);             // f16, bf16, f32, f64 and the f8 types
+bool IsComplex(Type t);           // c64, c128
+Type ComponentType(Type t);       // c64 -> f32, c128 -> f64 (t: complex)
 bool IsF8(Type t);                // the 8-bit float types
 bool IsSubByte(Type t);           // s4, u4, s2, u2, s1, u1
 bool IsSignedInt(Type t);         // s8..s64, s4, s2, s1
 bool IsUnsignedInt(Type t);       // u8..u64, u4, u2, u1
-int TypeBits(Type t);             // value bits (pred 8, index 64, s4 4)
+int TypeBits(Type t);             // value bits (pred 8, index 64, s4 4, c64 64)
 // Storage bytes of one element in a buffer (a sub-byte element unpacked
 // takes a byte).
 inline int StorageBytes(Type t) {
@@ -184,6 +190,10 @@ enum class OpCode : uint8_t {
   kAtanh,
   kCosh,
   kSinh,
+  // complex numbers
+  kReal,     // complex -> its real part; a float -> itself
+  kImag,     // complex -> its imaginary part; a float -> 0
+  kComplex,  // (re, im) floats -> complex
 };
 const char* OpCodeName(OpCode op);
 
@@ -240,6 +250,8 @@ struct Node {
 Val Const(Type type, int64_t value);
 Val ConstFloat(Type type, double value);
 Val Index(int64_t value);
+// The zero of `type`: 0, 0.0, or (0, 0) for a complex type.
+Val Zero(Type type);
 Val Var(std::string name, Type type, Interval range = Interval::Full());
 Val MutableVar(std::string name, Type type);
 Val GridId(VarKind kind, int64_t count);  // [0, count - 1]
@@ -412,6 +424,10 @@ struct Module {
 // A clamped index may come from a wider integer: the clamp's bounds must
 // fit. False without a kernel or where a value's range is unknown.
 bool IndicesFitInt32(const Module& m);
+
+// Whether a buffer, function or value of the module is complex (or a
+// real / imag / complex op): the MLIR target does not print those.
+bool UsesComplex(const Module& m);
 
 // Walks every statement (pre-order) / every value reachable from the
 // statements of a block (each node once per visit call).

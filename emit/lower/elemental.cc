@@ -201,7 +201,10 @@ bool IsEmittableOpcode(const std::string& opcode) {
                                   "bitcast-convert",
                                   "is-finite",
                                   "reduce-precision",
-                                  "scatter"};
+                                  "scatter",
+                                  "real",
+                                  "imag",
+                                  "complex"};
   for (const UnaryOp& u : kUnary) {
     if (opcode == u.opcode) return true;
   }
@@ -412,8 +415,7 @@ Result<std::vector<Val>> ElementalEmitter::EmitUncached(
   }
   if (op == "concatenate") {
     IXA_ASSIGN_OR_RETURN(Type t, ir::TypeOf(in.shape.type));
-    Val var = bb_->DeclareVar(
-        "concat", ir::IsFloat(t) ? ir::ConstFloat(t, 0) : ir::Const(t, 0));
+    Val var = bb_->DeclareVar("concat", ir::Zero(t));
     // if (in operand 0's part) ... else if (in operand 1's part) ... else
     std::function<Result<ir::Block>(int)> branch =
         [&](int k) -> Result<ir::Block> {
@@ -497,6 +499,11 @@ Result<std::vector<Val>> ElementalEmitter::EmitElementwise(
   }
   auto bind = [&](Val v) { return std::vector<Val>{bb_->Bind("v", v)}; };
   if (op == "copy") return std::vector<Val>{x[0]};
+  bool complex = ir::IsComplex(t);
+  for (const Val& v : x) complex |= ir::IsComplex(v->type);
+  if (complex || op == "real" || op == "imag" || op == "complex") {
+    return EmitComplex(in, t, x);
+  }
   if (op == "compare") {
     if (in.HasAttribute("type") && in.Attribute("type") == "TOTALORDER" &&
         ir::IsFloat(x[0]->type)) {
@@ -568,6 +575,73 @@ Result<std::vector<Val>> ElementalEmitter::EmitElementwise(
     }
   }
   return NoCodegen(in);
+}
+
+// Ops on complex values (the lowering's check let only these through) and
+// real / imag / complex on floats. Complex values stay one IR value each;
+// the printers compute them as (real, imaginary) pairs.
+Result<std::vector<Val>> ElementalEmitter::EmitComplex(
+    const Instruction& in, Type t, const std::vector<Val>& x) {
+  const std::string& op = in.opcode;
+  auto bind = [&](Val v) { return std::vector<Val>{bb_->Bind("v", v)}; };
+  const size_t arity = op == "select" ? 3
+                       : op == "complex" || op == "compare" || op == "add" ||
+                               op == "subtract" || op == "multiply" ||
+                               op == "divide"
+                           ? 2
+                           : 1;
+  if (x.size() != arity) {
+    return NoCodegen(in, std::to_string(x.size()) + " operands");
+  }
+  const Type from = op == "select" ? x[1]->type : x[0]->type;
+  if (op == "real" || op == "imag") {
+    if (!ir::IsComplex(from) && !ir::IsFloat(from)) {
+      return NoCodegen(in, std::string("on ") + ir::TypeName(from));
+    }
+    return bind(
+        ir::Op(op == "real" ? OpCode::kReal : OpCode::kImag, t, x, from));
+  }
+  if (op == "complex") {
+    if (!ir::IsComplex(t) || from != ir::ComponentType(t) ||
+        x[1]->type != from) {
+      return NoCodegen(in, "operands that are not the parts of its type");
+    }
+    return bind(ir::Op(OpCode::kComplex, t, x, from));
+  }
+  if (op != "convert" && !ir::IsComplex(from)) {
+    return NoCodegen(
+        in, std::string("a complex result from ") + ir::TypeName(from));
+  }
+  // The rest read operands of one type (a select's values, a compare's or
+  // an arithmetic op's operands) and give that type (abs: its part type).
+  for (size_t k = op == "select" ? 1 : 0; k < x.size() && op != "convert";
+       ++k) {
+    if (x[k]->type != from) return NoCodegen(in, "operands of mixed types");
+  }
+  const Type expected = op == "compare" ? Type::kPred
+                        : op == "abs"   ? ir::ComponentType(from)
+                                        : from;
+  if (op != "convert" && t != expected) {
+    return NoCodegen(in, std::string("a result of type ") + ir::TypeName(t));
+  }
+  if (op == "select") return bind(ir::Op(OpCode::kSelect, t, x));
+  if (op == "convert") return bind(ir::Op(OpCode::kConvert, t, x, from));
+  if (op == "compare") {
+    const std::string dir = in.Attribute("direction");
+    return bind(
+        ir::Op(dir == "EQ" ? OpCode::kEq : OpCode::kNe, Type::kPred, x, from));
+  }
+  static const std::pair<const char*, OpCode> kComplexOps[] = {
+      {"add", OpCode::kAdd},         {"subtract", OpCode::kSub},
+      {"multiply", OpCode::kMul},    {"divide", OpCode::kDiv},
+      {"negate", OpCode::kNeg},      {"abs", OpCode::kAbs},
+      {"exponential", OpCode::kExp}, {"log", OpCode::kLog},
+      {"sqrt", OpCode::kSqrt},       {"rsqrt", OpCode::kRsqrt},
+      {"sign", OpCode::kSign}};
+  for (const auto& [name, code] : kComplexOps) {
+    if (op == name) return bind(ir::Op(code, t, x, from));
+  }
+  return NoCodegen(in, std::string("on ") + ir::TypeName(from));
 }
 
 // XLA's EmitReducePrecisionIR on the bits of the element type: round the

@@ -269,6 +269,37 @@ int64_t WrapInt(int64_t v, Type t) {
 
 }  // namespace
 
+double RoundToIrType(Type t, double v);
+
+namespace {
+
+// A complex literal's elements, `(re, im)` each (the tokens split at the
+// comma): real and imaginary parts in turn, rounded to the part type.
+Result<std::vector<double>> ComplexLiteral(
+    const Instruction& constant, const std::vector<std::string>& tokens) {
+  const Type part = ir::ComponentType(*ir::TypeOf(constant.shape.type));
+  std::vector<double> parts;
+  if (static_cast<int64_t>(tokens.size()) !=
+      2 * constant.shape.ElementCount()) {
+    return Error::Unsupported("emit: constant '" + constant.name +
+                              "' has a literal form the emitters do not read");
+  }
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    std::string tok = tokens[i];
+    const bool re = i % 2 == 0;
+    if (re ? tok.front() != '(' : tok.back() != ')') {
+      return Error::Invalid("emit: constant '" + constant.name +
+                            "': a complex element is not '(re, im)'");
+    }
+    tok = re ? tok.substr(1) : tok.substr(0, tok.size() - 1);
+    IXA_ASSIGN_OR_RETURN(double v, ParseFloatToken(tok));
+    parts.push_back(RoundToIrType(part, v));
+  }
+  return parts;
+}
+
+}  // namespace
+
 double RoundToIrType(Type t, double v) {
   if (t == Type::kF32) return static_cast<float>(v);
   if (ir::IsF8(t)) {  // through f32, as the other narrow floats
@@ -301,6 +332,65 @@ bool IsEmittableOpcode(const std::string& opcode);
 
 namespace {
 
+bool HasComplexLeaf(const hlo::Shape& shape) {
+  for (const hlo::Shape* leaf : Leaves(shape)) {
+    if (leaf->type == hlo::ElementType::kC64 ||
+        leaf->type == hlo::ElementType::kC128) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The ops generated on complex values (the instruction's own or an
+// operand's): data movement, + - * /, negate, abs, exp, log, sqrt, rsqrt,
+// sign, real / imag / complex, convert, select and compare EQ / NE. The
+// rest (reductions and scatters, whose emitters shuffle and update
+// scalars atomically, the transcendental functions past these, order
+// comparisons, which HLO does not define on complex) answer unsupported
+// naming the op and the type.
+Result<bool> CheckComplexOp(const Instruction& in) {
+  const hlo::Shape* complex = HasComplexLeaf(in.shape) ? &in.shape : nullptr;
+  for (const Instruction* o : in.operands) {
+    if (!complex && HasComplexLeaf(o->shape)) complex = &o->shape;
+  }
+  if (!complex) return true;
+  static const char* kComplexOps[] = {
+      "parameter",   "constant",      "broadcast",
+      "transpose",   "reshape",       "bitcast",
+      "slice",       "reverse",       "pad",
+      "concatenate", "dynamic-slice", "dynamic-update-slice",
+      "gather",      "tuple",         "get-tuple-element",
+      "fusion",      "call",          "copy",
+      "select",      "add",           "subtract",
+      "multiply",    "divide",        "negate",
+      "abs",         "exponential",   "log",
+      "sqrt",        "rsqrt",         "sign",
+      "real",        "imag",          "complex",
+      "convert",     "compare"};
+  bool known = false;
+  for (const char* op : kComplexOps) known |= in.opcode == op;
+  std::string type;
+  for (const hlo::Shape* leaf : Leaves(*complex)) {
+    if (leaf->type == hlo::ElementType::kC64 ||
+        leaf->type == hlo::ElementType::kC128) {
+      type = hlo::ElementTypeName(leaf->type);
+      break;
+    }
+  }
+  if (known && in.opcode == "compare") {
+    const std::string dir = in.Attribute("direction");
+    known = dir == "EQ" || dir == "NE";
+  }
+  if (known && in.opcode == "convert") {
+    // To a real type HLO takes real() first.
+    known = HasComplexLeaf(in.shape);
+  }
+  if (known) return true;
+  return Error::Unsupported("emit: no code generation for '" + in.opcode +
+                            "' on " + type + " ('" + in.name + "')");
+}
+
 // Every op of `comp` and of the computations it calls can be emitted.
 Result<bool> CheckEmittable(const hlo::Computation& comp,
                             std::set<const hlo::Computation*>* seen) {
@@ -314,6 +404,7 @@ Result<bool> CheckEmittable(const hlo::Computation& comp,
     }
   }
   for (const auto& in : comp.instructions()) {
+    IXA_EMIT_TRY(CheckComplexOp(*in));
     for (const hlo::Shape* leaf : Leaves(in->shape)) {
       if (!leaf->IsArray()) continue;
       auto t = ir::TypeOf(leaf->type);
@@ -405,7 +496,8 @@ Result<int> LoweringContext::ConstantBuffer(const Instruction& constant) {
   if (found != constant_buffers_.end()) return found->second;
   IXA_ASSIGN_OR_RETURN(Type t, ir::TypeOf(constant.shape.type));
   std::vector<std::string> tokens = LiteralTokens(constant.literal);
-  if (static_cast<int64_t>(tokens.size()) != constant.shape.ElementCount()) {
+  if (static_cast<int64_t>(tokens.size()) !=
+      constant.shape.ElementCount() * (ir::IsComplex(t) ? 2 : 1)) {
     return Error::Unsupported("emit: constant '" + constant.name +
                               "' has a literal form the emitters do not read");
   }
@@ -415,6 +507,13 @@ Result<int> LoweringContext::ConstantBuffer(const Instruction& constant) {
   b.type = t;
   b.shape = constant.shape;
   b.shape.layout.reset();  // constants are stored row-major
+  if (ir::IsComplex(t)) {
+    IXA_ASSIGN_OR_RETURN(b.float_data, ComplexLiteral(constant, tokens));
+    module_.buffers.push_back(std::move(b));
+    int id = static_cast<int>(module_.buffers.size()) - 1;
+    constant_buffers_[&constant] = id;
+    return id;
+  }
   for (const std::string& tok : tokens) {
     if (ir::IsFloat(t)) {
       IXA_ASSIGN_OR_RETURN(double v, ParseFloatToken(tok));
@@ -433,6 +532,13 @@ Result<int> LoweringContext::ConstantBuffer(const Instruction& constant) {
 Result<Val> ScalarConstant(const Instruction& in) {
   IXA_ASSIGN_OR_RETURN(Type t, ir::TypeOf(in.shape.type));
   std::vector<std::string> tokens = LiteralTokens(in.literal);
+  if (ir::IsComplex(t)) {
+    IXA_ASSIGN_OR_RETURN(std::vector<double> parts, ComplexLiteral(in, tokens));
+    const Type part = ir::ComponentType(t);
+    return ir::Op(
+        ir::OpCode::kComplex, t,
+        {ir::ConstFloat(part, parts[0]), ir::ConstFloat(part, parts[1])}, part);
+  }
   if (tokens.size() != 1) {
     return Error::Unsupported("emit: constant '" + in.name +
                               "' has a literal form the emitters do not read");

@@ -188,6 +188,9 @@ class ElementalEmitter {
                                           const std::vector<ir::Val>& index);
   Result<std::vector<ir::Val>> EmitReducePrecision(const hlo::Instruction& in,
                                                    const ir::Val& x);
+  Result<std::vector<ir::Val>> EmitComplex(const hlo::Instruction& in,
+                                           ir::Type t,
+                                           const std::vector<ir::Val>& x);
   // The runtime symbols of `map` (dynamic offsets, gather indices),
   // clamped to their bounds.
   Result<std::vector<ir::Val>> RuntimeValues(const hlo::Instruction& in,

@@ -176,10 +176,6 @@ std::vector<Val> GridIds(const ir::Launch& launch) {
           ir::GridId(ir::VarKind::kBlockZ, launch.blocks[2])};
 }
 
-Val Zero(Type t) {
-  return ir::IsFloat(t) ? ir::ConstFloat(t, 0) : ir::Const(t, 0);
-}
-
 // Writes zero to every padding element of `buffer` (offsets no logical
 // index reaches), spread over all threads of the grid.
 Block PaddingLoop(const Buffer& b, int buffer, const ir::Launch& launch,
@@ -211,7 +207,7 @@ Block PaddingLoop(const Buffer& b, int buffer, const ir::Launch& launch,
   Val is_padding =
       ir::Op(ir::OpCode::kNot, Type::kPred, {is_element}, Type::kPred);
   Block then;
-  then.push_back(ir::StoreFlat(buffer, offset, Zero(b.type)));
+  then.push_back(ir::StoreFlat(buffer, offset, ir::Zero(b.type)));
   Block body;
   body.push_back(ir::If(ir::AllOf({in_range, is_padding}), std::move(then)));
   Block out;

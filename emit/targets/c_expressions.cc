@@ -37,6 +37,10 @@ std::string ComputeType(Type t) {
       return "double";
     case Type::kIndex:
       return "int64_t";
+    case Type::kC64:  // the structs of the ixa_complex helper
+      return "ixa_c64";
+    case Type::kC128:
+      return "ixa_c128";
     default:  // sub-byte and f8 types are legalized before printing
       break;
   }
@@ -296,6 +300,11 @@ Text CPrinter::OpExpr(const Node& n) {
     x.push_back(s);
   }
   const Type t = n.type;
+  if (ir::IsComplex(t) || ir::IsComplex(n.operand_type) ||
+      n.op == OpCode::kReal || n.op == OpCode::kImag ||
+      n.op == OpCode::kComplex) {
+    return ComplexOpExpr(n, x);
+  }
   const std::string ct = CType(t);
   const bool fl = ir::IsFloat(t);
   const std::string one = t == Type::kF64 ? "1.0" : "1.0f";
@@ -311,6 +320,10 @@ Text CPrinter::OpExpr(const Node& n) {
     return RoundTo(t, Math(fn) + "(" + x[0] + ")");
   };
   switch (n.op) {
+    case OpCode::kReal:  // ComplexOpExpr
+    case OpCode::kImag:
+    case OpCode::kComplex:
+      break;
     case OpCode::kAbs:
       if (fl) return Math("fabs") + "(" + x[0] + ")";
       if (ir::IsUnsignedInt(t)) return x[0];
@@ -497,6 +510,76 @@ Text CPrinter::OpExpr(const Node& n) {
   }
   return Error::Unsupported("emit: the C printer has no form for op '" +
                             std::string(ir::OpCodeName(n.op)) + "'");
+}
+
+// Complex values are the ixa_complex helper's structs (ixa_c64, ixa_c128:
+// `re`, `im`); its functions compute XLA's complex ops on them.
+Text CPrinter::ComplexOpExpr(const Node& n, const std::vector<std::string>& x) {
+  const Type t = n.type;
+  const Type from = n.operand_type;
+  Use("ixa_complex");
+  auto call = [&](const char* fn) {
+    std::string args;
+    for (const std::string& a : x) args += (args.empty() ? "" : ", ") + a;
+    return std::string(fn) + "(" + args + ")";
+  };
+  switch (n.op) {
+    case OpCode::kReal:
+      if (ir::IsComplex(from)) return "(" + x[0] + ").re";
+      return x[0];
+    case OpCode::kImag:
+      if (ir::IsComplex(from)) return "(" + x[0] + ").im";
+      return FloatLiteral(0, t, cuda_);
+    case OpCode::kComplex:
+      return CType(t) + "{" + x[0] + ", " + x[1] + "}";
+    case OpCode::kSelect:
+      return "(" + x[0] + " ? " + x[1] + " : " + x[2] + ")";
+    case OpCode::kEq:
+      return call("ixa_cx_eq");
+    case OpCode::kNe:
+      return "(!" + call("ixa_cx_eq") + ")";
+    case OpCode::kAdd:
+      return call("ixa_cx_add");
+    case OpCode::kSub:
+      return call("ixa_cx_sub");
+    case OpCode::kMul:
+      return call("ixa_cx_mul");
+    case OpCode::kDiv:
+      return call("ixa_cx_div");
+    case OpCode::kNeg:
+      return call("ixa_cx_neg");
+    case OpCode::kAbs:
+      return call("ixa_cx_abs");
+    case OpCode::kExp:
+      return call("ixa_cx_exp");
+    case OpCode::kLog:
+      return call("ixa_cx_log");
+    case OpCode::kSqrt:
+      return call("ixa_cx_sqrt");
+    case OpCode::kRsqrt:
+      return call("ixa_cx_rsqrt");
+    case OpCode::kSign:
+      return call("ixa_cx_sign");
+    case OpCode::kConvert: {
+      if (ir::IsComplex(from)) {
+        const std::string part = CType(ir::ComponentType(t));
+        return CType(t) + "{static_cast<" + part + ">((" + x[0] +
+               ").re), static_cast<" + part + ">((" + x[0] + ").im)}";
+      }
+      if (!ir::IsComplex(t)) break;
+      const Type part = ir::ComponentType(t);
+      std::string re = from == Type::kPred
+                           ? "(" + x[0] + " ? " + FloatLiteral(1, part, cuda_) +
+                                 " : " + FloatLiteral(0, part, cuda_) + ")"
+                           : "static_cast<" + CType(part) + ">(" + x[0] + ")";
+      return CType(t) + "{" + re + ", " + FloatLiteral(0, part, cuda_) + "}";
+    }
+    default:
+      break;
+  }
+  return Error::Unsupported(std::string("emit: the C printer has no form for "
+                                        "op '") +
+                            ir::OpCodeName(n.op) + "' on " + ir::TypeName(t));
 }
 
 }  // namespace ixa::emit::c_printer

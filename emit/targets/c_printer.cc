@@ -548,10 +548,17 @@ Text CPrinter::Print() {
   for (const Buffer& b : module_.buffers) {
     if (b.space != BufferSpace::kConstant) continue;
     std::string init;
-    size_t n = ir::IsFloat(b.type) ? b.float_data.size() : b.int_data.size();
+    const bool complex = ir::IsComplex(b.type);
+    size_t n = complex               ? b.float_data.size() / 2
+               : ir::IsFloat(b.type) ? b.float_data.size()
+                                     : b.int_data.size();
     for (size_t i = 0; i < n; ++i) {
       std::string v;
-      if (b.type == Type::kBF16 || b.type == Type::kF16) {
+      if (complex) {
+        const Type part = ir::ComponentType(b.type);
+        v = "{" + FloatLiteral(b.float_data[2 * i], part, cuda_) + ", " +
+            FloatLiteral(b.float_data[2 * i + 1], part, cuda_) + "}";
+      } else if (b.type == Type::kBF16 || b.type == Type::kF16) {
         v = std::to_string(ir::EncodeHalf(b.type, b.float_data[i]));
       } else if (ir::IsFloat(b.type)) {
         v = FloatLiteral(b.float_data[i], b.type, cuda_);
@@ -590,6 +597,11 @@ Text CPrinter::Print() {
   out.Line("#include <cstdint>");
   out.Line("#include <cstring>");
   std::string code = body.Take();
+  // Complex values, even only moved, need the structs.
+  if (code.find("ixa_c64") != std::string::npos ||
+      code.find("ixa_c128") != std::string::npos) {
+    Use("ixa_complex");
+  }
   if (code.find("std::numeric_limits") != std::string::npos) {
     out.Line("#include <limits>");  // NaN constants
   }
@@ -635,7 +647,14 @@ const char* TargetName(Target target) {
 
 Result<std::string> PrintModule(const ir::Module& module,
                                 const PrintOptions& options) {
-  if (options.target == Target::kMlir) return PrintMlir(module, options);
+  if (options.target == Target::kMlir) {
+    if (ir::UsesComplex(module)) {
+      return Error::Unsupported(
+          "emit: the mlir target does not generate complex values (c64, "
+          "c128); the cpp and cuda targets do");
+    }
+    return PrintMlir(module, options);
+  }
   return PrintC(module, options);
 }
 

@@ -56,6 +56,8 @@ class CPrinter {
   Text Expr(const Val& v);
   Text AffineExpr(ixa::Expr e, const Node& apply);
   Text OpExpr(const Node& n);
+  // Ops on complex values, and real / imag / complex (c_expressions.cc).
+  Text ComplexOpExpr(const Node& n, const std::vector<std::string>& x);
   Text InDomainExpr(const Node& n);
   std::string Helper(const std::string& name) {
     Use(name);

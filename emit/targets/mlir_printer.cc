@@ -571,6 +571,10 @@ Text MlirPrinter::OpValue(const Node& n, const std::vector<std::string>& xs) {
     return Call(name, x, types, ComputeType(t));
   };
   switch (n.op) {
+    case OpCode::kReal:  // PrintModule refuses complex values first
+    case OpCode::kImag:
+    case OpCode::kComplex:
+      break;
     case OpCode::kAbs:
       if (fl) return Emit("math.abs " + x[0] + " : " + ct);
       if (ir::IsUnsignedInt(t)) return x[0];

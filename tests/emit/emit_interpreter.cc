@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <exception>
 #include <functional>
 #include <limits>
 #include <sstream>
@@ -41,6 +42,8 @@ Result<Scalar> Interpreter::ElementwiseAt(const Instruction& in,
   if (op == "compare") return Compare(in, x[0], x[1]);
   if (op == "select") return x[0].i ? x[1] : x[2];
   if (op == "clamp") {
+    // Complex numbers have no order to clamp by.
+    if (IsComplex(x[1].type)) return UnsupportedOn(in, x[1].type);
     // clamp(lo, x, hi) = min(max(x, lo), hi).
     if (IsFloat(x[1].type)) {
       return MakeFloat(x[1].type, FMin(FMax(x[1].f, x[0].f), x[2].f));
@@ -110,45 +113,97 @@ Result<std::vector<Scalar>> Interpreter::CallScalar(
   return v.at(comp.root());
 }
 
+// A float in a constant: a number, inf, -inf or nan.
+double ParseFloatToken(const std::string& s) {
+  if (s == "inf") return std::numeric_limits<double>::infinity();
+  if (s == "-inf") return -std::numeric_limits<double>::infinity();
+  if (s == "nan" || s == "-nan")
+    return std::numeric_limits<double>::quiet_NaN();
+  return std::stod(s);
+}
+
+// The numbers of a constant literal in order, braces and commas ignored.
+// A complex element is a parenthesized pair "(1, -2.5)", giving its two
+// numbers in order; `pairs` counts them so that a bare number (or a pair
+// of one or three) in a complex literal, or a pair in a real one, is an
+// error rather than values shifted by one.
+struct ConstantTokens {
+  std::vector<std::string> numbers;
+  int64_t pairs = 0;
+  bool well_formed = true;
+};
+
+ConstantTokens TokenizeConstant(const std::string& text, bool is_complex) {
+  ConstantTokens out;
+  std::string cur;
+  bool in_pair = false;
+  size_t pair_start = 0;
+  for (char c : text + " ") {
+    const bool separator = c == '{' || c == '}' || c == ',' || c == '(' ||
+                           c == ')' ||
+                           std::isspace(static_cast<unsigned char>(c));
+    if (!separator) {
+      cur += c;
+      continue;
+    }
+    if (!cur.empty()) {
+      if (is_complex && !in_pair) out.well_formed = false;
+      out.numbers.push_back(cur);
+      cur.clear();
+    }
+    if (c == '(') {
+      if (!is_complex || in_pair) out.well_formed = false;
+      in_pair = true;
+      pair_start = out.numbers.size();
+    } else if (c == ')') {
+      if (!in_pair || out.numbers.size() - pair_start != 2) {
+        out.well_formed = false;
+      }
+      in_pair = false;
+      ++out.pairs;
+    }
+  }
+  if (in_pair) out.well_formed = false;
+  return out;
+}
+
 // Parses the numbers of a constant literal in order (braces ignored).
 Result<Literal> ConstantLiteral(const Instruction& in) {
   Literal lit = Literal::Make(in.shape.type, in.shape.dims);
-  std::vector<std::string> tokens;
-  std::string cur;
-  for (char c : in.literal + " ") {
-    if (c == '{' || c == '}' || c == ',' ||
-        std::isspace(static_cast<unsigned char>(c))) {
-      if (!cur.empty()) tokens.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
-    }
+  const bool is_complex = IsComplex(lit.type);
+  ConstantTokens parsed = TokenizeConstant(in.literal, is_complex);
+  const std::vector<std::string>& tokens = parsed.numbers;
+  if (!parsed.well_formed) {
+    return Unsupported(in, std::string("malformed ") +
+                               hlo::ElementTypeName(lit.type) + " literal '" +
+                               in.literal + "'");
   }
-  if (static_cast<int64_t>(tokens.size()) != lit.size()) {
-    return Unsupported(in, "literal with " + std::to_string(tokens.size()) +
+  const int64_t values =
+      is_complex ? parsed.pairs : static_cast<int64_t>(tokens.size());
+  if (values != lit.size()) {
+    return Unsupported(in, "literal with " + std::to_string(values) +
                                " values for " + std::to_string(lit.size()) +
                                " elements");
   }
-  for (int64_t k = 0; k < lit.size(); ++k) {
-    const std::string& s = tokens[k];
-    if (IsFloat(lit.type)) {
-      double v;
-      if (s == "inf")
-        v = std::numeric_limits<double>::infinity();
-      else if (s == "-inf")
-        v = -std::numeric_limits<double>::infinity();
-      else if (s == "nan" || s == "-nan")
-        v = std::numeric_limits<double>::quiet_NaN();
-      else
-        v = std::stod(s);
-      lit.floats[k] = RoundToType(v, lit.type);
-    } else if (s == "true" || s == "false") {
-      lit.ints[k] = s == "true";
-    } else if (IsUnsigned(lit.type)) {
-      lit.ints[k] = WrapToType(std::stoull(s), lit.type);
-    } else {
-      lit.ints[k] = WrapToType(static_cast<uint64_t>(std::stoll(s)), lit.type);
+  // A malformed number is the literal's fault: an error, not an exception
+  // escaping the test.
+  try {
+    for (size_t k = 0; k < tokens.size(); ++k) {
+      const std::string& s = tokens[k];
+      if (IsFloat(lit.type) || is_complex) {
+        // A complex literal's floats are its parts in order (re, im, ...).
+        lit.floats[k] = RoundToType(ParseFloatToken(s), lit.type);
+      } else if (s == "true" || s == "false") {
+        lit.ints[k] = s == "true";
+      } else if (IsUnsigned(lit.type)) {
+        lit.ints[k] = WrapToType(std::stoull(s), lit.type);
+      } else {
+        lit.ints[k] =
+            WrapToType(static_cast<uint64_t>(std::stoll(s)), lit.type);
+      }
     }
+  } catch (const std::exception&) {
+    return Unsupported(in, "unreadable literal '" + in.literal + "'");
   }
   return lit;
 }
@@ -236,6 +291,9 @@ Result<Literal> Interpreter::Eval(
       int64_t value = Delinearize(k, shape.dims)[in.iota_dimension];
       if (IsFloat(shape.type)) {
         out.floats[k] = RoundToType(static_cast<double>(value), shape.type);
+      } else if (IsComplex(shape.type)) {
+        // The index is the real part (rounded to the component type).
+        Set(&out, k, MakeComplex(shape.type, static_cast<double>(value)));
       } else {
         out.ints[k] = WrapToType(static_cast<uint64_t>(value), shape.type);
       }

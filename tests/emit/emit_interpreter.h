@@ -3,7 +3,8 @@
 // HLO, with real element types), not through indexing maps, and shares no
 // code with emit/ (an oracle must not share code with what it checks).
 // Floating-point ops on f16 / bf16 compute in f32 and round to the type per op,
-// as XLA does.
+// as XLA does; complex ops (c64, c128) compute in std::complex<double> and
+// round each part of a c64 to f32 per op.
 #ifndef IXA_TESTS_EMIT_EMIT_INTERPRETER_H_
 #define IXA_TESTS_EMIT_EMIT_INTERPRETER_H_
 
@@ -28,8 +29,9 @@ Result<Literal> Interpret(const hlo::Computation& computation,
 // scalar parameter that `computation` uses as a reduce's init to the
 // identity of that reduce's reducer (add, or, xor: 0; multiply: 1;
 // maximum: -inf or the type's lowest; minimum: +inf or its highest; and:
-// all ones), where the reducer is one such op of its two parameters;
-// other arguments stay as they are.
+// all ones; complex: (0, 0) for add, (1, 0) for multiply), where the
+// reducer is one such op of its two parameters; other arguments stay as
+// they are.
 void FeedReducerIdentities(const hlo::Computation& computation,
                            std::vector<Literal>* arguments);
 

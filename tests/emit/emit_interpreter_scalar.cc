@@ -17,6 +17,9 @@ Scalar Get(const Literal& lit, int64_t k) {
   s.type = lit.type;
   if (IsFloat(lit.type)) {
     s.f = lit.floats[k];
+  } else if (IsComplex(lit.type)) {
+    s.f = lit.floats[2 * k];
+    s.im = lit.floats[2 * k + 1];
   } else {
     s.i = lit.ints[k];
   }
@@ -26,6 +29,9 @@ Scalar Get(const Literal& lit, int64_t k) {
 void Set(Literal* lit, int64_t k, const Scalar& s) {
   if (IsFloat(lit->type)) {
     lit->floats[k] = s.f;
+  } else if (IsComplex(lit->type)) {
+    lit->floats[2 * k] = s.f;
+    lit->floats[2 * k + 1] = s.im;
   } else {
     lit->ints[k] = s.i;
   }
@@ -45,9 +51,21 @@ Scalar MakeInt(ElementType t, uint64_t v) {
   return s;
 }
 
+Scalar MakeComplex(ElementType t, std::complex<double> v) {
+  Scalar s;
+  s.type = t;
+  s.f = RoundToType(v.real(), t);
+  s.im = RoundToType(v.imag(), t);
+  return s;
+}
+
 Error Unsupported(const Instruction& in, const std::string& why) {
   return Error::Unsupported("interpreter: '" + in.opcode + "' ('" + in.name +
                             "')" + (why.empty() ? "" : ": " + why));
+}
+
+Error UnsupportedOn(const Instruction& in, ElementType t) {
+  return Unsupported(in, std::string("on ") + hlo::ElementTypeName(t));
 }
 
 // "{1,2,3}" or "1" -> integers.
@@ -90,6 +108,9 @@ double FloatOp(ElementType t, F32Fn f32, F64Fn f64) {
 Result<Scalar> Unary(const Instruction& in, const Scalar& a) {
   const std::string& op = in.opcode;
   ElementType t = a.type;
+  if (IsComplex(t) || op == "real" || op == "imag") {
+    return ComplexUnary(in, a);
+  }
   if (IsFloat(t)) {
     float x = static_cast<float>(a.f);
     double d = a.f;
@@ -208,6 +229,9 @@ uint64_t IntPower(uint64_t base, uint64_t exp, bool is_signed) {
 Result<Scalar> Binary(const Instruction& in, const Scalar& a, const Scalar& b) {
   const std::string& op = in.opcode;
   ElementType t = a.type;
+  if (IsComplex(t) || IsComplex(b.type) || op == "complex") {
+    return ComplexBinary(in, a, b);
+  }
   if (IsFloat(t)) {
     float x = static_cast<float>(a.f), y = static_cast<float>(b.f);
     double dx = a.f, dy = b.f;
@@ -338,6 +362,7 @@ int64_t TotalOrderKey(const Scalar& a) {
 
 Result<Scalar> Compare(const Instruction& in, const Scalar& a,
                        const Scalar& b) {
+  if (IsComplex(a.type) || IsComplex(b.type)) return ComplexCompare(in, a, b);
   std::string dir = in.Attribute("direction");
   const bool total_order = in.HasAttribute("type") &&
                            in.Attribute("type") == "TOTALORDER" &&
@@ -382,6 +407,7 @@ Result<Scalar> Compare(const Instruction& in, const Scalar& a,
 
 Result<Scalar> Convert(const Instruction& in, const Scalar& a, ElementType to) {
   ElementType from = a.type;
+  if (IsComplex(from) || IsComplex(to)) return ComplexConvert(in, a, to);
   if (IsFloat(to)) {
     if (IsFloat(from)) {
       // f64 -> f16 / bf16 goes through f32 (documented in emitters).
@@ -426,6 +452,9 @@ Result<Scalar> Convert(const Instruction& in, const Scalar& a, ElementType to) {
 
 Result<Scalar> BitcastConvert(const Instruction& in, const Scalar& a,
                               ElementType to) {
+  // Complex elements are two values, not one bit pattern of the width.
+  if (IsComplex(a.type)) return UnsupportedOn(in, a.type);
+  if (IsComplex(to)) return UnsupportedOn(in, to);
   if (Bits(a.type) != Bits(to)) return Unsupported(in, "width change");
   uint64_t bits = 0;
   switch (IsF8(a.type) ? ElementType::kInvalid : a.type) {
@@ -485,7 +514,7 @@ Result<Scalar> BitcastConvert(const Instruction& in, const Scalar& a,
 // (too large) or zero (too small, no denormals), its sign kept. NaN and
 // infinity stay.
 Result<Scalar> ReducePrecision(const Instruction& in, const Scalar& a) {
-  if (!IsFloat(a.type)) return Unsupported(in, "on a non-float type");
+  if (!IsFloat(a.type)) return UnsupportedOn(in, a.type);
   if (!in.HasAttribute("exponent_bits") || !in.HasAttribute("mantissa_bits")) {
     return Unsupported(in, "without exponent_bits and mantissa_bits");
   }

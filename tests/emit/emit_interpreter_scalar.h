@@ -4,6 +4,7 @@
 #ifndef IXA_TESTS_EMIT_EMIT_INTERPRETER_SCALAR_H_
 #define IXA_TESTS_EMIT_EMIT_INTERPRETER_SCALAR_H_
 
+#include <complex>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -15,19 +16,27 @@
 namespace ixa::emit_test::interpreter_detail {
 
 // One element with its type: integers in 64 bits (sign-extended for signed
-// types), floats as a double.
+// types), floats as a double, complex numbers as two doubles (f the real
+// part, im the imaginary one; im stays 0 for every other type).
 struct Scalar {
   ElementType type = ElementType::kInvalid;
   uint64_t i = 0;
   double f = 0;
+  double im = 0;
   int64_t s() const { return static_cast<int64_t>(i); }
+  std::complex<double> c() const { return {f, im}; }
 };
 
 Scalar Get(const Literal& lit, int64_t k);
 void Set(Literal* lit, int64_t k, const Scalar& s);
 Scalar MakeFloat(ElementType t, double v);
 Scalar MakeInt(ElementType t, uint64_t v);
+// A c64 / c128 element, each part rounded to the component type (XLA
+// computes c64 in f32, so every op's result is rounded this way).
+Scalar MakeComplex(ElementType t, std::complex<double> v);
 Error Unsupported(const hlo::Instruction& in, const std::string& why = "");
+// Unsupported for an op on an element type: "on c64".
+Error UnsupportedOn(const hlo::Instruction& in, ElementType t);
 // "{1,2,3}" or "1" -> integers.
 std::vector<int64_t> ParseIntList(const std::string& raw);
 // NaN-propagating max / min, as XLA's GPU emitters compute them.
@@ -45,6 +54,17 @@ Result<Scalar> Convert(const hlo::Instruction& in, const Scalar& a,
 Result<Scalar> BitcastConvert(const hlo::Instruction& in, const Scalar& a,
                               ElementType to);
 Result<Scalar> ReducePrecision(const hlo::Instruction& in, const Scalar& a);
+
+// The ops above on complex operands (emit_interpreter_complex.cc), called
+// by them when an operand (or, for Convert, the result) is complex; also
+// complex(re, im), and real / imag of a float.
+Result<Scalar> ComplexUnary(const hlo::Instruction& in, const Scalar& a);
+Result<Scalar> ComplexBinary(const hlo::Instruction& in, const Scalar& a,
+                             const Scalar& b);
+Result<Scalar> ComplexCompare(const hlo::Instruction& in, const Scalar& a,
+                              const Scalar& b);
+Result<Scalar> ComplexConvert(const hlo::Instruction& in, const Scalar& a,
+                              ElementType to);
 
 }  // namespace ixa::emit_test::interpreter_detail
 

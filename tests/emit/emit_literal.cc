@@ -27,6 +27,12 @@ bool IsFloat(ElementType t) {
   return t == ElementType::kF16 || t == ElementType::kBF16 ||
          t == ElementType::kF32 || t == ElementType::kF64 || IsF8(t);
 }
+bool IsComplex(ElementType t) {
+  return t == ElementType::kC64 || t == ElementType::kC128;
+}
+ElementType ComplexComponent(ElementType t) {
+  return t == ElementType::kC128 ? ElementType::kF64 : ElementType::kF32;
+}
 bool IsSigned(ElementType t) {
   return t == ElementType::kS8 || t == ElementType::kS16 ||
          t == ElementType::kS32 || t == ElementType::kS64 ||
@@ -67,7 +73,10 @@ int Bits(ElementType t) {
     case ElementType::kS64:
     case ElementType::kU64:
     case ElementType::kF64:
+    case ElementType::kC64:
       return 64;
+    case ElementType::kC128:
+      return 128;
     default:
       return 0;
   }
@@ -293,6 +302,7 @@ double RoundToType(double v, ElementType t) {
     case ElementType::kBF16:
       return BF16ToFloat(FloatToBF16(static_cast<float>(v)));
     case ElementType::kF32:
+    case ElementType::kC64:  // a part of c64 is an f32
       return static_cast<float>(v);
     default:
       return v;
@@ -316,6 +326,8 @@ Literal Literal::Make(ElementType type, std::vector<int64_t> dims) {
   int64_t n = l.size();
   if (IsFloat(type)) {
     l.floats.assign(n, 0.0);
+  } else if (IsComplex(type)) {
+    l.floats.assign(2 * n, 0.0);
   } else {
     l.ints.assign(n, 0);
   }
@@ -330,12 +342,14 @@ int64_t Literal::size() const {
 
 double Literal::AsDouble(int64_t i) const {
   if (IsFloat(type)) return floats[i];
+  if (IsComplex(type)) return floats[2 * i];
   if (IsUnsigned(type)) return static_cast<double>(ints[i]);
   return static_cast<double>(static_cast<int64_t>(ints[i]));
 }
 
 int64_t Literal::AsInt(int64_t i) const {
   if (IsFloat(type)) return static_cast<int64_t>(floats[i]);
+  if (IsComplex(type)) return static_cast<int64_t>(floats[2 * i]);
   return static_cast<int64_t>(ints[i]);
 }
 
@@ -344,6 +358,9 @@ std::string Literal::ElementString(int64_t i) const {
   if (IsFloat(type)) {
     out.precision(17);
     out << floats[i];
+  } else if (IsComplex(type)) {
+    out.precision(17);
+    out << "(" << floats[2 * i] << ", " << floats[2 * i + 1] << ")";
   } else if (IsUnsigned(type)) {
     out << ints[i];
   } else {
@@ -472,6 +489,17 @@ void EncodeElement(const Literal& lit, int64_t i, uint8_t* dst) {
     case ElementType::kF64:
       std::memcpy(dst, &lit.floats[i], 8);
       return;
+    // Complex: the real part then the imaginary one, as std::complex lays
+    // them out.
+    case ElementType::kC64: {
+      const float parts[2] = {static_cast<float>(lit.floats[2 * i]),
+                              static_cast<float>(lit.floats[2 * i + 1])};
+      std::memcpy(dst, parts, 8);
+      return;
+    }
+    case ElementType::kC128:
+      std::memcpy(dst, &lit.floats[2 * i], 16);
+      return;
     default: {
       uint64_t v = lit.ints[i];
       std::memcpy(dst, &v, ElementBytes(lit.type));  // little-endian host
@@ -506,6 +534,16 @@ void DecodeElement(const uint8_t* src, Literal* lit, int64_t i) {
     }
     case ElementType::kF64:
       std::memcpy(&lit->floats[i], src, 8);
+      return;
+    case ElementType::kC64: {
+      float parts[2];
+      std::memcpy(parts, src, 8);
+      lit->floats[2 * i] = parts[0];
+      lit->floats[2 * i + 1] = parts[1];
+      return;
+    }
+    case ElementType::kC128:
+      std::memcpy(&lit->floats[2 * i], src, 16);
       return;
     default: {
       uint64_t v = 0;
@@ -560,14 +598,20 @@ Literal FromPhysical(const std::vector<uint8_t>& bytes,
 Literal RandomLiteral(const hlo::Shape& shape, std::mt19937_64& rng,
                       const RandomSpec& spec) {
   Literal lit = Literal::Make(shape.type, shape.dims);
+  std::uniform_real_distribution<double> u(-spec.float_range, spec.float_range);
+  auto random_float = [&] { return (rng() % 53 == 0) ? 0.0 : u(rng); };
   for (int64_t i = 0; i < lit.size(); ++i) {
     if (IsFloat(shape.type)) {
-      std::uniform_real_distribution<double> u(-spec.float_range,
-                                               spec.float_range);
-      double v = (rng() % 53 == 0) ? 0.0 : u(rng);
+      double v = random_float();
       // f8e8m0fnu holds positive powers of two only.
       if (shape.type == ElementType::kF8E8M0FNU) v = std::fabs(v);
       lit.floats[i] = RoundToType(v, shape.type);
+    } else if (IsComplex(shape.type)) {
+      // Sequenced: the real part draws first.
+      const double re = random_float();
+      const double im = random_float();
+      lit.floats[2 * i] = RoundToType(re, shape.type);
+      lit.floats[2 * i + 1] = RoundToType(im, shape.type);
     } else if (shape.type == ElementType::kPred) {
       lit.ints[i] = rng() & 1;
     } else {
@@ -602,19 +646,20 @@ std::string CompareLiterals(const Literal& expected, const Literal& actual,
   if (expected.type != actual.type || expected.dims != actual.dims) {
     return "shape mismatch";
   }
+  auto float_equal = [&](double a, double b) {
+    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+    if (std::isinf(a) || std::isinf(b)) return a == b;
+    return std::fabs(a - b) <=
+           tol.abs + tol.rel * std::max(std::fabs(a), std::fabs(b));
+  };
   int mismatches = 0;
   for (int64_t i = 0; i < expected.size(); ++i) {
     bool equal;
     if (IsFloat(expected.type)) {
-      double a = expected.floats[i], b = actual.floats[i];
-      if (std::isnan(a) || std::isnan(b)) {
-        equal = std::isnan(a) && std::isnan(b);
-      } else if (std::isinf(a) || std::isinf(b)) {
-        equal = a == b;
-      } else {
-        equal = std::fabs(a - b) <=
-                tol.abs + tol.rel * std::max(std::fabs(a), std::fabs(b));
-      }
+      equal = float_equal(expected.floats[i], actual.floats[i]);
+    } else if (IsComplex(expected.type)) {
+      equal = float_equal(expected.floats[2 * i], actual.floats[2 * i]) &&
+              float_equal(expected.floats[2 * i + 1], actual.floats[2 * i + 1]);
     } else {
       equal = expected.ints[i] == actual.ints[i];
     }

@@ -16,11 +16,14 @@ namespace ixa::emit_test {
 
 using hlo::ElementType;
 
-bool IsFloat(ElementType t);     // f16, bf16, f32, f64, the f8 types
+bool IsFloat(ElementType t);    // f16, bf16, f32, f64, the f8 types
+bool IsComplex(ElementType t);  // c64, c128 (not IsFloat)
+// The type of one part of a complex type: f32 for c64, f64 for c128.
+ElementType ComplexComponent(ElementType t);
 bool IsF8(ElementType t);        // f8e4m3fn, f8e5m2, ... f8e8m0fnu
 bool IsSigned(ElementType t);    // s1, s2, s4, s8..s64
 bool IsUnsigned(ElementType t);  // u1, u2, u4, u8..u64
-int Bits(ElementType t);         // pred counts 8, s4 4
+int Bits(ElementType t);         // pred counts 8, s4 4, c64 64 (both parts)
 
 // The 8-bit float types (test copies, computed on values: the exponent and
 // significand of the value, not the bits of an f32). Decode: the value of
@@ -41,7 +44,8 @@ float BF16ToFloat(uint16_t h);
 uint16_t FloatToBF16(float f);
 
 // Rounds a computed value to the element type: f16 / bf16 / f8 through
-// float (XLA computes them in f32), f32 to float, f64 unchanged.
+// float (XLA computes them in f32), f32 to float, f64 unchanged. A complex
+// type rounds a part to its component type (c64: float).
 double RoundToType(double v, ElementType t);
 // Wraps an integer to the type's width (two's complement), sign-extended
 // for signed types, zero-extended for unsigned; pred becomes 0 or 1.
@@ -53,6 +57,8 @@ struct Literal {
   std::vector<int64_t> dims;
   // Integers and pred: the value in 64 bits (sign-extended for signed
   // types). Floats: the value as a double (exact for every float type).
+  // Complex: two doubles per element, the real part of element k at 2k and
+  // the imaginary part at 2k + 1 (so floats.size() == 2 * size()).
   std::vector<uint64_t> ints;
   std::vector<double> floats;
   std::vector<Literal> tuple;  // set for tuples (type kTuple)
@@ -60,9 +66,11 @@ struct Literal {
   static Literal Make(ElementType type, std::vector<int64_t> dims);
   bool is_tuple() const { return type == ElementType::kTuple; }
   int64_t size() const;  // element count
-  // Element i as a double / as an integer (either representation).
+  // Element i as a double / as an integer (either representation; the
+  // real part of a complex element).
   double AsDouble(int64_t i) const;
   int64_t AsInt(int64_t i) const;
+  // The value as text; a complex element as "(1.5, -2)".
   std::string ElementString(int64_t i) const;
 };
 
@@ -95,7 +103,7 @@ Literal FromPhysical(const std::vector<uint8_t>& bytes,
 
 // Random contents for a parameter. `int_lo`/`int_hi` bound integers (then
 // clipped to the type); floats are uniform in [-float_range, float_range]
-// with an occasional exact zero.
+// with an occasional exact zero, and so is each part of a complex element.
 struct RandomSpec {
   int64_t int_lo = -20, int_hi = 20;
   double float_range = 4.0;
@@ -107,7 +115,8 @@ Literal RandomLiteral(const hlo::Shape& shape, std::mt19937_64& rng,
 struct Tolerance {
   double rel = 0;  // floats: |a - b| <= abs + rel * max(|a|, |b|)
   double abs = 0;
-  // Floats are compared by value with NaN == NaN; integers exactly.
+  // Floats are compared by value with NaN == NaN, complex elements part by
+  // part the same way; integers exactly.
 };
 // Empty when equal within tolerance; otherwise the first mismatches.
 std::string CompareLiterals(const Literal& expected, const Literal& actual,

@@ -622,11 +622,9 @@ TEST_CASE("ops: a still-unsupported op's message names it", "[emit]") {
     std::string hlo;
   };
   const std::vector<Unsupported> cases = {
-      {"complex",
-       "ENTRY e { p = f32[4] parameter(0)\nq = f32[4] parameter(1)\n"
-       "ROOT c = c64[4] complex(p, q) }"},
-      {"real", "ENTRY e { p = c64[4] parameter(0)\nROOT r = f32[4] real(p) }"},
-      {"imag", "ENTRY e { p = c64[4] parameter(0)\nROOT r = f32[4] imag(p) }"},
+      {"cosine",
+       "ENTRY e { p = c64[4] parameter(0)\nROOT r = c64[4] cosine(p) }"},
+      {"real", "ENTRY e { p = s32[4] parameter(0)\nROOT r = s32[4] real(p) }"},
       {"stochastic-convert",
        "ENTRY e { p = f32[4] parameter(0)\nr = u32[4] parameter(1)\n"
        "ROOT s = bf16[4] stochastic-convert(p, r) }"},

@@ -571,7 +571,7 @@ std::vector<Literal> GenerateInputs(const GeneratedFusion& fusion,
     ParameterSpec spec =
         i < fusion.parameters.size() ? fusion.parameters[i] : ParameterSpec{};
     Literal lit = RandomLiteral(shapes[i], rng, spec.random);
-    if (spec.distinct && !IsFloat(lit.type)) {
+    if (spec.distinct && !IsFloat(lit.type) && !IsComplex(lit.type)) {
       std::vector<int64_t> values(std::max<int64_t>(
           lit.size(), spec.random.int_hi - spec.random.int_lo + 1));
       std::iota(values.begin(), values.end(), spec.random.int_lo);
@@ -580,7 +580,7 @@ std::vector<Literal> GenerateInputs(const GeneratedFusion& fusion,
         lit.ints[k] = WrapToType(static_cast<uint64_t>(values[k]), lit.type);
       }
     }
-    if (spec.sorted && !IsFloat(lit.type)) {
+    if (spec.sorted && !IsFloat(lit.type) && !IsComplex(lit.type)) {
       // Signed values are sign-extended: order them as int64.
       const bool is_signed = IsSigned(lit.type);
       std::sort(lit.ints.begin(), lit.ints.end(), [&](uint64_t a, uint64_t b) {

@@ -26,6 +26,12 @@ std::optional<Literal> ReducerIdentity(const hlo::Computation& reducer,
   }
   const std::string& op = root->opcode;
   Literal id = Literal::Make(type, {});
+  if (IsComplex(type)) {
+    // Complex numbers have no order (no maximum / minimum) and no bits.
+    if (op != "add" && op != "multiply") return std::nullopt;
+    id.floats = {op == "add" ? 0.0 : 1.0, 0.0};
+    return id;
+  }
   const bool is_float = IsFloat(type);
   const int bits = Bits(type);
   auto set_int = [&](uint64_t v) { id.ints[0] = WrapToType(v, type); };

@@ -429,8 +429,6 @@ TEST_CASE("types still not generated answer unsupported, naming the type",
     std::string hlo, needle;
   };
   const Refused kRefused[] = {
-      {"p = c64[4] parameter(0)\nROOT r = c64[4] negate(p)\n", "'c64'"},
-      {"p = c128[4] parameter(0)\nROOT r = c128[4] negate(p)\n", "'c128'"},
       {"p = f4e2m1fn[4] parameter(0)\nROOT r = f4e2m1fn[4] negate(p)\n",
        "'f4e2m1fn'"},
       {"p = f6e3m2fn[4] parameter(0)\nROOT r = f6e3m2fn[4] negate(p)\n",

@@ -1,0 +1,187 @@
+// Complex element types (c64, c128) in the C++ and CUDA targets: fusions
+// of every op generated on complex values run in C++ and in the CUDA model
+// and match the reference interpreter; nvcc compiles their CUDA; what is
+// not generated (reductions, scatters, the transcendental functions past
+// exp / log / sqrt, order comparisons, the MLIR target) answers
+// `unsupported`, naming the op and the type.
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "analysis/emitters/plan.h"
+#include "analysis/fusion/fusion.h"
+#include "analysis/hlo/module.h"
+#include "emit/pipeline.h"
+#include "hw/device.h"
+#include "tests/emit/emit_harness.h"
+
+namespace ixa::emit_test {
+namespace IXA_UNITY_ID {
+
+Planner ComplexPlanner() {
+  return [](const FusionRegion& r, ExprContext* ctx) {
+    return ComputeEmitterPlan(r, *hw::FindDevice("h100"), ctx);
+  };
+}
+
+CheckCase ComplexCase(std::string label, std::string hlo,
+                      std::string emitter = "") {
+  CheckCase c;
+  c.label = std::move(label);
+  c.hlo = std::move(hlo);
+  c.expect_emitter = std::move(emitter);
+  return c;
+}
+
+// Every op on `type` (c64 or c128, with `part` its f32 / f64) in one loop
+// fusion, each result an output.
+std::string EveryComplexOp(const std::string& type, const std::string& part) {
+  const std::string c = type + "[8,33]", r = part + "[8,33]";
+  return "a = " + c + " parameter(0)\n" + "b = " + c + " parameter(1)\n" +
+         "x = " + r + " parameter(2)\n" + "m = " + c + " multiply(a, b)\n" +
+         "d = " + c + " divide(a, b)\n" + "s = " + c + " subtract(m, d)\n" +
+         "n = " + c + " negate(s)\n" + "e = " + c + " exponential(a)\n" +
+         "l = " + c + " log(b)\n" + "q = " + c + " sqrt(a)\n" + "rq = " + c +
+         " rsqrt(b)\n" + "sg = " + c + " sign(d)\n" + "k = " + c +
+         " complex(x, x)\n" + "cv = " + c + " convert(x)\n" + "ad = " + c +
+         " add(k, cv)\n" + "ab = " + r + " abs(m)\n" + "re = " + r +
+         " real(e)\n" + "im = " + r + " imag(l)\n" +
+         "eq = pred[8,33] compare(a, b), direction=EQ\n" +
+         "ne = pred[8,33] compare(a, a), direction=NE\n" + "sel = " + c +
+         " select(eq, q, rq)\n" + "ROOT t = (" + c + ", " + c + ", " + c +
+         ", " + c + ", " + r + ", " + r + ", " + r + ", pred[8,33], " + c +
+         ") tuple(n, sg, ad, sel, ab, re, im, ne, rq)\n";
+}
+
+TEST_CASE("complex: every generated op runs in C++ and CUDA",
+          "[.][emit_semantics]") {
+  std::vector<CheckCase> cases = {
+      ComplexCase("c64_ops", EveryComplexOp("c64", "f32"), "loop"),
+      ComplexCase("c128_ops", EveryComplexOp("c128", "f64"), "loop"),
+      // c64 <-> c128, from integers and pred, constants (an array and a
+      // scalar), real / imag of a real value.
+      ComplexCase("converts_constants",
+                  "a = c64[4,40] parameter(0)\n"
+                  "i = s32[4,40] parameter(1)\n"
+                  "p = pred[4,40] parameter(2)\n"
+                  "w = c128[4,40] convert(a)\n"
+                  "ci = c128[4,40] convert(i)\n"
+                  "cp = c128[4,40] convert(p)\n"
+                  "k = c128[40] constant({(1, 2), (-0.5, 3.25), (0, -1), (7, "
+                  "0), (1e300, -1e-300), (2, 2), (3, 3), (4, 4), (5, 5), (6, "
+                  "6), (1, 2), (-0.5, 3.25), (0, -1), (7, 0), (1e30, -1e-30), "
+                  "(2, 2), (3, 3), (4, 4), (5, 5), (6, 6), (1, 2), (-0.5, "
+                  "3.25), (0, -1), (7, 0), (1, -1), (2, 2), (3, 3), (4, 4), "
+                  "(5, 5), (6, 6), (1, 2), (-0.5, 3.25), (0, -1), (7, 0), (1, "
+                  "-1), (2, 2), (3, 3), (4, 4), (5, 5), (6, 6)})\n"
+                  "kb = c128[4,40] broadcast(k), dimensions={1}\n"
+                  "s = c128[] constant((0.25, -8))\n"
+                  "sb = c128[4,40] broadcast(s), dimensions={}\n"
+                  "t1 = c128[4,40] add(w, ci)\n"
+                  "t2 = c128[4,40] multiply(cp, kb)\n"
+                  "t3 = c128[4,40] add(t1, t2)\n"
+                  "t4 = c128[4,40] subtract(t3, sb)\n"
+                  "f = f64[4,40] real(t4)\n"
+                  "rf = f64[4,40] real(f)\n"
+                  "imf = f64[4,40] imag(f)\n"
+                  "back = c64[4,40] convert(t4)\n"
+                  "ROOT r = (c64[4,40], f64[4,40], f64[4,40]) tuple(back, rf, "
+                  "imf)\n",
+                  "loop"),
+      // Data movement: a tiled transpose through shared memory, and the
+      // index ops of the loop emitter.
+      ComplexCase("c64_transpose",
+                  "p = c64[64,96] parameter(0)\n"
+                  "n = c64[64,96] negate(p)\n"
+                  "ROOT t = c64[96,64] transpose(n), dimensions={1,0}\n",
+                  "transpose"),
+      ComplexCase("c64_index_ops",
+                  "p = c64[10,12] parameter(0)\n"
+                  "q = c64[10,4] parameter(1)\n"
+                  "z = c64[] constant((0, 0))\n"
+                  "c = c64[10,16] concatenate(p, q), dimensions={1}\n"
+                  "r = c64[10,16] reverse(c), dimensions={0}\n"
+                  "s = c64[8,16] slice(r), slice={[1:9], [0:16]}\n"
+                  "pd = c64[8,20] pad(s, z), padding=0_0x2_2\n"
+                  "ROOT rs = c64[160] reshape(pd)\n",
+                  "loop"),
+      ComplexCase(
+          "c64_dus_layout",
+          "p = c64[16,24]{0,1} parameter(0)\n"
+          "u = c64[4,8] parameter(1)\n"
+          "i = s32[] parameter(2)\n"
+          "j = s32[] parameter(3)\n"
+          "ROOT d = c64[16,24]{0,1} dynamic-update-slice(p, u, i, j)\n"),
+  };
+  CheckOptions options;
+  options.planner = ComplexPlanner();
+  options.verify_mlir = false;  // the MLIR target refuses complex values
+  CheckSummary s = CheckFusions(cases, options);
+  REQUIRE(s.cases.size() == cases.size());
+  for (const CaseReport& c : s.cases) {
+    INFO(c.label << " (" << c.emitter << ")");
+    CHECK(c.error == "");
+  }
+  if (!Sanitized()) {
+    CHECK(s.cpp_runs == static_cast<int>(cases.size()));
+    CHECK(s.cuda_runs == static_cast<int>(cases.size()));
+  }
+}
+
+TEST_CASE("complex: what is not generated names the op and the type",
+          "[emit]") {
+  struct Refused {
+    std::string hlo, needle;
+  };
+  const Refused kRefused[] = {
+      {"p = c64[4] parameter(0)\nROOT r = c64[4] tanh(p)\n", "'tanh' on c64"},
+      {"p = c128[4] parameter(0)\nq = c128[4] parameter(1)\n"
+       "ROOT r = c128[4] maximum(p, q)\n",
+       "'maximum' on c128"},
+      {"p = c64[4] parameter(0)\nq = c64[4] parameter(1)\n"
+       "ROOT r = pred[4] compare(p, q), direction=LT\n",
+       "'compare' on c64"},
+      {"add { a = c64[] parameter(0)\nb = c64[] parameter(1)\n"
+       "ROOT s = c64[] add(a, b) }\n"
+       "ENTRY e { p = c64[4,64] parameter(0)\nz = c64[] constant((0, 0))\n"
+       "ROOT r = c64[4] reduce(p, z), dimensions={1}, to_apply=add }\n",
+       "'reduce' on c64"},
+  };
+  for (const Refused& r : kRefused) {
+    INFO(r.hlo);
+    auto module = hlo::ParseHloModule(r.hlo);
+    REQUIRE(module.ok());
+    auto region = ResolveFusion(**module, "");
+    REQUIRE(region.ok());
+    for (emit::Target target :
+         {emit::Target::kCpp, emit::Target::kCuda, emit::Target::kMlir}) {
+      ExprContext ctx;
+      emit::EmitOptions options;
+      options.target = target;
+      auto out =
+          emit::EmitFusion(*region, *hw::FindDevice("h100"), options, &ctx);
+      REQUIRE(!out.ok());
+      CHECK(out.error().code == ErrorCode::kUnsupported);
+      INFO(out.error().message);
+      CHECK(out.error().message.find(r.needle) != std::string::npos);
+    }
+  }
+  // The MLIR target prints no complex value, even one only moved.
+  auto module = hlo::ParseHloModule(
+      "p = c64[4] parameter(0)\nROOT r = c64[4] negate(p)\n");
+  REQUIRE(module.ok());
+  auto region = ResolveFusion(**module, "");
+  REQUIRE(region.ok());
+  ExprContext ctx;
+  emit::EmitOptions options;
+  options.target = emit::Target::kMlir;
+  auto out = emit::EmitFusion(*region, *hw::FindDevice("h100"), options, &ctx);
+  REQUIRE(!out.ok());
+  CHECK(out.error().code == ErrorCode::kUnsupported);
+  CHECK(out.error().message.find("c64") != std::string::npos);
+  options.target = emit::Target::kCuda;
+  CHECK(emit::EmitFusion(*region, *hw::FindDevice("h100"), options, &ctx).ok());
+}
+
+}  // namespace IXA_UNITY_ID
+}  // namespace ixa::emit_test
