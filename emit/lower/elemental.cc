@@ -587,7 +587,7 @@ Result<std::vector<Val>> ElementalEmitter::EmitComplex(
   const size_t arity = op == "select" ? 3
                        : op == "complex" || op == "compare" || op == "add" ||
                                op == "subtract" || op == "multiply" ||
-                               op == "divide"
+                               op == "divide" || op == "power"
                            ? 2
                            : 1;
   if (x.size() != arity) {
@@ -632,12 +632,23 @@ Result<std::vector<Val>> ElementalEmitter::EmitComplex(
         ir::Op(dir == "EQ" ? OpCode::kEq : OpCode::kNe, Type::kPred, x, from));
   }
   static const std::pair<const char*, OpCode> kComplexOps[] = {
-      {"add", OpCode::kAdd},         {"subtract", OpCode::kSub},
-      {"multiply", OpCode::kMul},    {"divide", OpCode::kDiv},
-      {"negate", OpCode::kNeg},      {"abs", OpCode::kAbs},
-      {"exponential", OpCode::kExp}, {"log", OpCode::kLog},
-      {"sqrt", OpCode::kSqrt},       {"rsqrt", OpCode::kRsqrt},
-      {"sign", OpCode::kSign}};
+      {"add", OpCode::kAdd},
+      {"subtract", OpCode::kSub},
+      {"multiply", OpCode::kMul},
+      {"divide", OpCode::kDiv},
+      {"negate", OpCode::kNeg},
+      {"abs", OpCode::kAbs},
+      {"exponential", OpCode::kExp},
+      {"log", OpCode::kLog},
+      {"sqrt", OpCode::kSqrt},
+      {"rsqrt", OpCode::kRsqrt},
+      {"sign", OpCode::kSign},
+      {"sine", OpCode::kSin},
+      {"cosine", OpCode::kCos},
+      {"tanh", OpCode::kTanh},
+      {"exponential-minus-one", OpCode::kExpm1},
+      {"log-plus-one", OpCode::kLog1p},
+      {"power", OpCode::kPow}};
   for (const auto& [name, code] : kComplexOps) {
     if (op == name) return bind(ir::Op(code, t, x, from));
   }

@@ -560,6 +560,18 @@ Text CPrinter::ComplexOpExpr(const Node& n, const std::vector<std::string>& x) {
       return call("ixa_cx_rsqrt");
     case OpCode::kSign:
       return call("ixa_cx_sign");
+    case OpCode::kSin:
+      return call("ixa_cx_sin");
+    case OpCode::kCos:
+      return call("ixa_cx_cos");
+    case OpCode::kTanh:
+      return call("ixa_cx_tanh");
+    case OpCode::kExpm1:
+      return call("ixa_cx_expm1");
+    case OpCode::kLog1p:
+      return call("ixa_cx_log1p");
+    case OpCode::kPow:
+      return call("ixa_cx_pow");
     case OpCode::kConvert: {
       if (ir::IsComplex(from)) {
         const std::string part = CType(ir::ComponentType(t));

@@ -2,8 +2,8 @@
 // of every op generated on complex values run in C++ and in the CUDA model
 // and match the reference interpreter; nvcc compiles their CUDA; what is
 // not generated (reductions, scatters, the transcendental functions past
-// exp / log / sqrt, order comparisons, the MLIR target) answers
-// `unsupported`, naming the op and the type.
+// exp, log, sqrt, sin, cos, tanh and power, order comparisons, the MLIR
+// target) answers `unsupported`, naming the op and the type.
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
@@ -37,20 +37,43 @@ CheckCase ComplexCase(std::string label, std::string hlo,
 // fusion, each result an output.
 std::string EveryComplexOp(const std::string& type, const std::string& part) {
   const std::string c = type + "[8,33]", r = part + "[8,33]";
-  return "a = " + c + " parameter(0)\n" + "b = " + c + " parameter(1)\n" +
-         "x = " + r + " parameter(2)\n" + "m = " + c + " multiply(a, b)\n" +
-         "d = " + c + " divide(a, b)\n" + "s = " + c + " subtract(m, d)\n" +
-         "n = " + c + " negate(s)\n" + "e = " + c + " exponential(a)\n" +
-         "l = " + c + " log(b)\n" + "q = " + c + " sqrt(a)\n" + "rq = " + c +
-         " rsqrt(b)\n" + "sg = " + c + " sign(d)\n" + "k = " + c +
-         " complex(x, x)\n" + "cv = " + c + " convert(x)\n" + "ad = " + c +
-         " add(k, cv)\n" + "ab = " + r + " abs(m)\n" + "re = " + r +
-         " real(e)\n" + "im = " + r + " imag(l)\n" +
-         "eq = pred[8,33] compare(a, b), direction=EQ\n" +
-         "ne = pred[8,33] compare(a, a), direction=NE\n" + "sel = " + c +
-         " select(eq, q, rq)\n" + "ROOT t = (" + c + ", " + c + ", " + c +
-         ", " + c + ", " + r + ", " + r + ", " + r + ", pred[8,33], " + c +
-         ") tuple(n, sg, ad, sel, ab, re, im, ne, rq)\n";
+  auto op = [&](const std::string& name, const std::string& shape,
+                const std::string& rest) {
+    return name + " = " + shape + " " + rest + "\n";
+  };
+  return op("a", c, "parameter(0)") + op("b", c, "parameter(1)") +
+         op("x", r, "parameter(2)") + op("m", c, "multiply(a, b)") +
+         op("d", c, "divide(a, b)") + op("s", c, "subtract(m, d)") +
+         op("n", c, "negate(s)") + op("e", c, "exponential(a)") +
+         op("l", c, "log(b)") + op("q", c, "sqrt(a)") +
+         op("rq", c, "rsqrt(b)") + op("sg", c, "sign(d)") +
+         op("k", c, "complex(x, x)") + op("cv", c, "convert(x)") +
+         op("ad", c, "add(k, cv)") + op("ab", r, "abs(m)") +
+         op("re", r, "real(e)") + op("im", r, "imag(l)") +
+         op("eq", "pred[8,33]", "compare(a, b), direction=EQ") +
+         op("ne", "pred[8,33]", "compare(a, a), direction=NE") +
+         op("sel", c, "select(eq, q, rq)") + op("sn", c, "sine(a)") +
+         op("cs", c, "cosine(b)") + op("th", c, "tanh(a)") +
+         op("em", c, "exponential-minus-one(b)") +
+         op("lp", c, "log-plus-one(a)") + op("t1", c, "add(sn, cs)") +
+         op("t2", c, "add(th, em)") + op("t3", c, "add(t2, lp)") +
+         "ROOT t = (" + c + ", " + c + ", " + c + ", " + c + ", " + r + ", " +
+         r + ", " + r + ", pred[8,33], " + c + ", " + c + ", " + c +
+         ") tuple(n, sg, ad, sel, ab, re, im, ne, rq, t1, t3)\n";
+}
+
+// The power on small operands: exp(w log z) in f32 loses about |w log z|
+// ulps, so the parts stay where the tolerance holds.
+CheckCase ComplexPower(const std::string& type) {
+  CheckCase c = ComplexCase(type + "_power",
+                            "a = " + type + "[4,40] parameter(0)\n" +
+                                "b = " + type + "[4,40] parameter(1)\n" +
+                                "ROOT p = " + type + "[4,40] power(a, b)\n",
+                            "loop");
+  ParameterSpec small;
+  small.random.float_range = 1.0;
+  c.parameters = {small, small};
+  return c;
 }
 
 TEST_CASE("complex: every generated op runs in C++ and CUDA",
@@ -58,6 +81,8 @@ TEST_CASE("complex: every generated op runs in C++ and CUDA",
   std::vector<CheckCase> cases = {
       ComplexCase("c64_ops", EveryComplexOp("c64", "f32"), "loop"),
       ComplexCase("c128_ops", EveryComplexOp("c128", "f64"), "loop"),
+      ComplexPower("c64"),
+      ComplexPower("c128"),
       // c64 <-> c128, from integers and pred, constants (an array and a
       // scalar), real / imag of a real value.
       ComplexCase("converts_constants",
@@ -134,7 +159,7 @@ TEST_CASE("complex: what is not generated names the op and the type",
     std::string hlo, needle;
   };
   const Refused kRefused[] = {
-      {"p = c64[4] parameter(0)\nROOT r = c64[4] tanh(p)\n", "'tanh' on c64"},
+      {"p = c64[4] parameter(0)\nROOT r = c64[4] cbrt(p)\n", "'cbrt' on c64"},
       {"p = c128[4] parameter(0)\nq = c128[4] parameter(1)\n"
        "ROOT r = c128[4] maximum(p, q)\n",
        "'maximum' on c128"},

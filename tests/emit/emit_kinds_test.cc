@@ -599,7 +599,7 @@ TEST_CASE(
   REQUIRE_FALSE(cc.ok());
   CHECK(cc.error().code == ErrorCode::kUnsupported);
   CHECK(cc.error().message.find("custom-call") != std::string::npos);
-  auto c64 = emit("a = c64[4] parameter(0)\nROOT n = c64[4] tanh(a)", h100);
+  auto c64 = emit("a = c64[4] parameter(0)\nROOT n = c64[4] logistic(a)", h100);
   REQUIRE_FALSE(c64.ok());
   CHECK(c64.error().code == ErrorCode::kUnsupported);
   // The transpose example's tile (4224 bytes) on a device with 4 KiB per
