@@ -345,31 +345,61 @@ bool HasComplexLeaf(const hlo::Shape& shape) {
 // The ops generated on complex values (the instruction's own or an
 // operand's): data movement, + - * /, negate, abs, exp, expm1, log,
 // log1p, sqrt, rsqrt, sign, sin, cos, tanh, power, real / imag / complex,
-// convert, select and compare EQ / NE. The rest (reductions and
-// scatters, whose emitters shuffle and update scalars atomically, the
-// other transcendental functions, order comparisons, which HLO does not
-// define on complex) answer unsupported naming the op and the type.
+// convert, select, compare EQ / NE, and reductions (their shuffles move
+// the parts one by one). The rest (scatters, whose updates are atomic on
+// one scalar, the other transcendental functions, order comparisons,
+// which HLO does not define on complex) answer unsupported naming the op
+// and the type.
 Result<bool> CheckComplexOp(const Instruction& in) {
   const hlo::Shape* complex = HasComplexLeaf(in.shape) ? &in.shape : nullptr;
   for (const Instruction* o : in.operands) {
     if (!complex && HasComplexLeaf(o->shape)) complex = &o->shape;
   }
   if (!complex) return true;
-  static const char* kComplexOps[] = {
-      "parameter",    "constant",      "broadcast",
-      "transpose",    "reshape",       "bitcast",
-      "slice",        "reverse",       "pad",
-      "concatenate",  "dynamic-slice", "dynamic-update-slice",
-      "gather",       "tuple",         "get-tuple-element",
-      "fusion",       "call",          "copy",
-      "select",       "add",           "subtract",
-      "multiply",     "divide",        "negate",
-      "abs",          "exponential",   "log",
-      "sqrt",         "rsqrt",         "sign",
-      "real",         "imag",          "complex",
-      "convert",      "compare",       "sine",
-      "cosine",       "tanh",          "exponential-minus-one",
-      "log-plus-one", "power"};
+  static const char* kComplexOps[] = {"parameter",
+                                      "constant",
+                                      "broadcast",
+                                      "transpose",
+                                      "reshape",
+                                      "bitcast",
+                                      "slice",
+                                      "reverse",
+                                      "pad",
+                                      "concatenate",
+                                      "dynamic-slice",
+                                      "dynamic-update-slice",
+                                      "gather",
+                                      "tuple",
+                                      "get-tuple-element",
+                                      "fusion",
+                                      "call",
+                                      "copy",
+                                      "select",
+                                      "add",
+                                      "subtract",
+                                      "multiply",
+                                      "divide",
+                                      "negate",
+                                      "abs",
+                                      "exponential",
+                                      "log",
+                                      "sqrt",
+                                      "rsqrt",
+                                      "sign",
+                                      "real",
+                                      "imag",
+                                      "complex",
+                                      "convert",
+                                      "compare",
+                                      "sine",
+                                      "cosine",
+                                      "tanh",
+                                      "exponential-minus-one",
+                                      "log-plus-one",
+                                      "power",
+                                      "reduce",
+                                      "reduce-window",
+                                      "map"};
   bool known = false;
   for (const char* op : kComplexOps) known |= in.opcode == op;
   std::string type;

@@ -231,6 +231,16 @@ Status CPrinter::PrintStmt(const Stmt& s, CodeWriter& w) {
       // of the kernel, outside every branch): the mask names them all.
       // __activemask() would name the lanes that happen to be converged,
       // which CUDA does not promise to be all of them.
+      const std::string shape = ", " + std::to_string(s.offset) + ", " +
+                                std::to_string(s.lanes) + ")";
+      if (ir::IsComplex(s.type)) {  // the parts travel one by one
+        w.Line("const " + ct + " " + s.name + "_from = " + v + ";");
+        w.Line("const " + ct + " " + s.name + " = " + ct +
+               "{__shfl_down_sync(0xffffffffu, " + s.name + "_from.re" + shape +
+               ", __shfl_down_sync(0xffffffffu, " + s.name + "_from.im" +
+               shape + "};");
+        return true;
+      }
       w.Line("const " + ct + " " + s.name + " = static_cast<" + ct +
              ">(__shfl_down_sync(0xffffffffu, static_cast<" + carrier + ">(" +
              v + "), " + std::to_string(s.offset) + ", " +

@@ -1,9 +1,10 @@
 // Complex element types (c64, c128) in the C++ and CUDA targets: fusions
 // of every op generated on complex values run in C++ and in the CUDA model
-// and match the reference interpreter; nvcc compiles their CUDA; what is
-// not generated (reductions, scatters, the transcendental functions past
-// exp, log, sqrt, sin, cos, tanh and power, order comparisons, the MLIR
-// target) answers `unsupported`, naming the op and the type.
+// and match the reference interpreter (reductions too: their shuffles move
+// both parts); nvcc compiles their CUDA; what is not generated (scatters,
+// the transcendental functions past exp, log, sqrt, sin, cos, tanh and
+// power, order comparisons, the MLIR target) answers `unsupported`, naming
+// the op and the type.
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
@@ -153,6 +154,69 @@ TEST_CASE("complex: every generated op runs in C++ and CUDA",
   }
 }
 
+std::string ComplexReducer(const std::string& type, const std::string& op) {
+  return "red { a = " + type + "[] parameter(0)\n b = " + type +
+         "[] parameter(1)\n ROOT r = " + type + "[] " + op + "(a, b) }\n";
+}
+
+CheckCase ComplexReduction(std::string label, std::string hlo,
+                           std::string emitter) {
+  CheckCase c =
+      ComplexCase(std::move(label), std::move(hlo), std::move(emitter));
+  c.reassociates = true;
+  return c;
+}
+
+TEST_CASE("complex: reductions shuffle both parts", "[.][emit_semantics]") {
+  const std::string add64 = ComplexReducer("c64", "add");
+  std::vector<CheckCase> cases = {
+      ComplexReduction("c64_row",
+                       add64 + "ENTRY e { p = c64[16,1024] parameter(0)\n"
+                               "z = c64[] constant((0, 0))\n"
+                               "ROOT r = c64[16] reduce(p, z), dimensions={1}, "
+                               "to_apply=red }\n",
+                       "reduction"),
+      ComplexReduction("c64_column",
+                       add64 + "ENTRY e { p = c64[256,48] parameter(0)\n"
+                               "z = c64[] constant((0, 0))\n"
+                               "ROOT r = c64[48] reduce(p, z), dimensions={0}, "
+                               "to_apply=red }\n",
+                       "reduction"),
+      ComplexReduction("c64_multi_row_epilogue",
+                       add64 + "ENTRY e { p = c64[512,8] parameter(0)\n"
+                               "z = c64[] constant((0, 0))\n"
+                               "r = c64[512] reduce(p, z), dimensions={1}, "
+                               "to_apply=red\n"
+                               "ROOT a = f32[512] abs(r) }\n",
+                       "reduction"),
+      ComplexReduction("c128_product",
+                       ComplexReducer("c128", "multiply") +
+                           "ENTRY e { p = c128[64,6] parameter(0)\n"
+                           "o = c128[] constant((1, 0))\n"
+                           "ROOT r = c128[64] reduce(p, o), dimensions={1}, "
+                           "to_apply=red }\n",
+                       ""),
+      ComplexReduction("c64_window",
+                       add64 + "ENTRY e { p = c64[32,40] parameter(0)\n"
+                               "z = c64[] constant((0, 0))\n"
+                               "ROOT w = c64[16,38] reduce-window(p, z), "
+                               "window={size=2x3 stride=2x1}, to_apply=red }\n",
+                       "loop"),
+  };
+  CheckOptions options;
+  options.planner = ComplexPlanner();
+  options.verify_mlir = false;
+  CheckSummary s = CheckFusions(cases, options);
+  REQUIRE(s.cases.size() == cases.size());
+  for (const CaseReport& c : s.cases) {
+    INFO(c.label << " (" << c.emitter << ")");
+    CHECK(c.error == "");
+  }
+  if (!Sanitized()) {
+    CHECK(s.cuda_runs == static_cast<int>(cases.size()));
+  }
+}
+
 TEST_CASE("complex: what is not generated names the op and the type",
           "[emit]") {
   struct Refused {
@@ -168,9 +232,12 @@ TEST_CASE("complex: what is not generated names the op and the type",
        "'compare' on c64"},
       {"add { a = c64[] parameter(0)\nb = c64[] parameter(1)\n"
        "ROOT s = c64[] add(a, b) }\n"
-       "ENTRY e { p = c64[4,64] parameter(0)\nz = c64[] constant((0, 0))\n"
-       "ROOT r = c64[4] reduce(p, z), dimensions={1}, to_apply=add }\n",
-       "'reduce' on c64"},
+       "ENTRY e { p = c64[8] parameter(0)\ni = s32[2,1] parameter(1)\n"
+       "u = c64[2] parameter(2)\n"
+       "ROOT r = c64[8] scatter(p, i, u), update_window_dims={}, "
+       "inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, "
+       "index_vector_dim=1, to_apply=add }\n",
+       "'scatter' on c64"},
   };
   for (const Refused& r : kRefused) {
     INFO(r.hlo);
