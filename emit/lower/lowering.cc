@@ -345,11 +345,11 @@ bool HasComplexLeaf(const hlo::Shape& shape) {
 // The ops generated on complex values (the instruction's own or an
 // operand's): data movement, + - * /, negate, abs, exp, expm1, log,
 // log1p, sqrt, rsqrt, sign, sin, cos, tanh, power, real / imag / complex,
-// convert, select, compare EQ / NE, and reductions (their shuffles move
-// the parts one by one). The rest (scatters, whose updates are atomic on
-// one scalar, the other transcendental functions, order comparisons,
-// which HLO does not define on complex) answer unsupported naming the op
-// and the type.
+// convert, select, compare EQ / NE, reductions (their shuffles move the
+// parts one by one) and scatters of c64 (and of c128 with unique
+// indices). The rest (the other transcendental functions, order
+// comparisons, which HLO does not define on complex) answer unsupported
+// naming the op and the type.
 Result<bool> CheckComplexOp(const Instruction& in) {
   const hlo::Shape* complex = HasComplexLeaf(in.shape) ? &in.shape : nullptr;
   for (const Instruction* o : in.operands) {
@@ -413,6 +413,17 @@ Result<bool> CheckComplexOp(const Instruction& in) {
   if (known && in.opcode == "compare") {
     const std::string dir = in.Attribute("direction");
     known = dir == "EQ" || dir == "NE";
+  }
+  if (!known && in.opcode == "scatter") {
+    // Updates that may meet combine in a compare-and-swap loop on the
+    // element: CUDA has one of 8 bytes (c64), none of 16 (c128), which
+    // only unique indices (plain stores) make possible.
+    bool c128 = false;
+    for (const hlo::Shape* leaf : Leaves(in.shape)) {
+      c128 |= leaf->type == hlo::ElementType::kC128;
+    }
+    known = !c128 || (in.HasAttribute("unique_indices") &&
+                      in.Attribute("unique_indices") == "true");
   }
   if (known && in.opcode == "convert") {
     // To a real type HLO takes real() first.

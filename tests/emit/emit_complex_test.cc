@@ -1,10 +1,11 @@
 // Complex element types (c64, c128) in the C++ and CUDA targets: fusions
 // of every op generated on complex values run in C++ and in the CUDA model
 // and match the reference interpreter (reductions too: their shuffles move
-// both parts); nvcc compiles their CUDA; what is not generated (scatters,
-// the transcendental functions past exp, log, sqrt, sin, cos, tanh and
-// power, order comparisons, the MLIR target) answers `unsupported`, naming
-// the op and the type.
+// both parts; scatters of c64 combine in an 8-byte compare-and-swap);
+// nvcc compiles their CUDA; what is not generated (scatters of c128 whose
+// indices may meet, the transcendental functions past exp, log, sqrt,
+// sin, cos, tanh and power, order comparisons, the MLIR target) answers
+// `unsupported`, naming the op and the type.
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
@@ -217,6 +218,55 @@ TEST_CASE("complex: reductions shuffle both parts", "[.][emit_semantics]") {
   }
 }
 
+// A scatter of 40 update rows of 3 elements into [rows, 3], indices in
+// [0, rows - 1].
+CheckCase ComplexScatter(const std::string& label, const std::string& type,
+                         const std::string& op, int64_t rows,
+                         const std::string& attributes, bool distinct,
+                         bool sorted) {
+  const std::string r = std::to_string(rows);
+  CheckCase c = ComplexCase(
+      label,
+      ComplexReducer(type, op) + "ENTRY e { p = " + type + "[" + r +
+          ",3] parameter(0)\ni = s32[40,1] parameter(1)\nu = " + type +
+          "[40,3] parameter(2)\nROOT s = " + type + "[" + r +
+          ",3] scatter(p, i, u), update_window_dims={1}, "
+          "inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, "
+          "index_vector_dim=1" +
+          attributes + ", to_apply=red }",
+      "scatter");
+  c.reassociates = true;  // updates combine in the atomics' order
+  c.parameters.resize(3);
+  c.parameters[1].random.int_lo = 0;
+  c.parameters[1].random.int_hi = rows - 1;
+  c.parameters[1].distinct = distinct;
+  c.parameters[1].sorted = sorted;
+  return c;
+}
+
+TEST_CASE("complex: scatters combine c64 atomically, c128 when unique",
+          "[.][emit_semantics]") {
+  std::vector<CheckCase> cases = {
+      ComplexScatter("c64_add", "c64", "add", 20, "", false, false),
+      ComplexScatter("c64_multiply_sorted", "c64", "multiply", 20,
+                     ", indices_are_sorted=true", false, true),
+      ComplexScatter("c128_add_unique", "c128", "add", 64,
+                     ", unique_indices=true", true, false),
+  };
+  CheckOptions options;
+  options.planner = ComplexPlanner();
+  options.verify_mlir = false;
+  CheckSummary s = CheckFusions(cases, options);
+  REQUIRE(s.cases.size() == cases.size());
+  for (const CaseReport& c : s.cases) {
+    INFO(c.label << " (" << c.emitter << ")");
+    CHECK(c.error == "");
+  }
+  if (!Sanitized()) {
+    CHECK(s.cuda_runs == static_cast<int>(cases.size()));
+  }
+}
+
 TEST_CASE("complex: what is not generated names the op and the type",
           "[emit]") {
   struct Refused {
@@ -230,14 +280,14 @@ TEST_CASE("complex: what is not generated names the op and the type",
       {"p = c64[4] parameter(0)\nq = c64[4] parameter(1)\n"
        "ROOT r = pred[4] compare(p, q), direction=LT\n",
        "'compare' on c64"},
-      {"add { a = c64[] parameter(0)\nb = c64[] parameter(1)\n"
-       "ROOT s = c64[] add(a, b) }\n"
-       "ENTRY e { p = c64[8] parameter(0)\ni = s32[2,1] parameter(1)\n"
-       "u = c64[2] parameter(2)\n"
-       "ROOT r = c64[8] scatter(p, i, u), update_window_dims={}, "
+      {"add { a = c128[] parameter(0)\nb = c128[] parameter(1)\n"
+       "ROOT s = c128[] add(a, b) }\n"
+       "ENTRY e { p = c128[8] parameter(0)\ni = s32[2,1] parameter(1)\n"
+       "u = c128[2] parameter(2)\n"
+       "ROOT r = c128[8] scatter(p, i, u), update_window_dims={}, "
        "inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, "
        "index_vector_dim=1, to_apply=add }\n",
-       "'scatter' on c64"},
+       "'scatter' on c128"},
   };
   for (const Refused& r : kRefused) {
     INFO(r.hlo);
