@@ -411,8 +411,10 @@ Result<bool> CheckComplexOp(const Instruction& in) {
     }
   }
   if (known && in.opcode == "compare") {
+    // Equality of both parts; complex numbers have no order, total or not.
     const std::string dir = in.Attribute("direction");
-    known = dir == "EQ" || dir == "NE";
+    known = (dir == "EQ" || dir == "NE") &&
+            !(in.HasAttribute("type") && in.Attribute("type") == "TOTALORDER");
   }
   if (!known && in.opcode == "scatter") {
     // Updates that may meet combine in a compare-and-swap loop on the

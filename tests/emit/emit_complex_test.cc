@@ -280,6 +280,9 @@ TEST_CASE("complex: what is not generated names the op and the type",
       {"p = c64[4] parameter(0)\nq = c64[4] parameter(1)\n"
        "ROOT r = pred[4] compare(p, q), direction=LT\n",
        "'compare' on c64"},
+      {"p = c64[4] parameter(0)\nq = c64[4] parameter(1)\n"
+       "ROOT r = pred[4] compare(p, q), direction=EQ, type=TOTALORDER\n",
+       "'compare' on c64"},
       {"add { a = c128[] parameter(0)\nb = c128[] parameter(1)\n"
        "ROOT s = c128[] add(a, b) }\n"
        "ENTRY e { p = c128[8] parameter(0)\ni = s32[2,1] parameter(1)\n"
