@@ -119,6 +119,18 @@ TEST_CASE("nvcc: the worked examples compile for sm_80 and sm_90",
                "e = f32[20,160,170] exponential(p)\n"
                "t = f32[170,160,20] transpose(e), dimensions={2,1,0}\n"
                "ROOT a = f32[170,160,20] abs(t)\n")
+          .code,
+      // Complex values: the structs, their helpers and split shuffles.
+      EmitCuda("red { a = c64[] parameter(0)\nb = c64[] parameter(1)\n"
+               "ROOT s = c64[] add(a, b) }\n"
+               "ENTRY e { p = c64[64,512] parameter(0)\n"
+               "q = c64[64,512] parameter(1)\n"
+               "m = c64[64,512] multiply(p, q)\n"
+               "d = c64[64,512] divide(m, q)\n"
+               "t = c64[64,512] tanh(d)\n"
+               "z = c64[] constant((0, 0))\n"
+               "ROOT r = c64[64] reduce(t, z), dimensions={1}, "
+               "to_apply=red }\n")
           .code};
   for (const char* arch : {"sm_80", "sm_90"}) {
     NvccOptions options;
