@@ -8,7 +8,8 @@
 //                  interpreter, and the timings (<label>/time.txt) over a
 //                  device-to-device copy of as many bytes: one table.
 // The fusions: the random set of the tests (every emitter kind), the
-// worked examples of tests/emit/data, and the timed ones at full size.
+// worked examples of tests/emit/data, the timed ones at full size, and
+// the complex-number fusions (emit_complex_cases.h).
 #include <sys/stat.h>
 
 #include <catch2/catch.hpp>
@@ -19,6 +20,7 @@
 #include <sstream>
 
 #include "hw/device.h"
+#include "tests/emit/emit_complex_cases.h"
 #include "tests/emit/emit_harness.h"
 
 namespace ixa::emit_test {
@@ -93,6 +95,12 @@ GpuCases Cases() {
   column.label = "column_reduce_f32";
   column.hlo = Reduce("f32", "4096,4096", "4096", "0");
   add(column, true);
+  // Complex values (structs of two parts, split shuffles, 8-byte
+  // compare-and-swap) on the hardware.
+  for (auto cases :
+       {ComplexOpCases(), ComplexReductionCases(), ComplexScatterCases()}) {
+    for (CheckCase& c : cases) add(std::move(c), false);
+  }
   return g;
 }
 
