@@ -41,7 +41,7 @@ bool CompilerIsGcc() {
 }
 
 std::string UnitFlags() {
-  std::string flags = " -std=c++17 -O2 -fPIC -fsanitize=thread -include " +
+  std::string flags = " -std=c++17 -O1 -fPIC -fsanitize=thread -include " +
                       ModelDir() + "/cuda_model.h -I" + ModelDir() +
                       "/include -x c++";
   if (CompilerIsGcc()) flags += " -fno-tree-sra";

@@ -177,7 +177,7 @@ std::vector<std::string> CompileCuda(const std::string& nvcc,
 Result<std::string> CudaToPtx(const std::string& nvcc, const std::string& unit,
                               NvccOptions options = {});
 
-// What ptxas reports of one kernel (nvcc -c -Xptxas -v).
+// What ptxas reports of one kernel (nvcc -cubin -Xptxas -v).
 struct PtxasUsage {
   int registers = -1;
   int64_t spill_store_bytes = -1;
