@@ -298,7 +298,8 @@ Result<std::vector<Val>> ElementalEmitter::RuntimeValues(
     IXA_EMIT_TRY(CheckPrintableMap(*pm));
     std::vector<Val> pidx = lc_->ApplyAll(pm, index);
     IXA_ASSIGN_OR_RETURN(Val raw, EmitOne(producer, pidx));
-    if (ir::IsFloat(raw->type) || raw->type == Type::kPred) {
+    if (ir::IsFloat(raw->type) || ir::IsComplex(raw->type) ||
+        raw->type == Type::kPred) {
       return NoCodegen(in, "a non-integer runtime index");
     }
     Val idx = ir::Op(OpCode::kToIndex, Type::kIndex, {raw}, raw->type);

@@ -589,9 +589,12 @@ Text CPrinter::ComplexOpExpr(const Node& n, const std::vector<std::string>& x) {
     default:
       break;
   }
+  // An index read from a complex tensor (a scatter's, a dynamic
+  // update's) lands here too: name the complex type.
   return Error::Unsupported(std::string("emit: the C printer has no form for "
                                         "op '") +
-                            ir::OpCodeName(n.op) + "' on " + ir::TypeName(t));
+                            ir::OpCodeName(n.op) + "' on " +
+                            ir::TypeName(ir::IsComplex(from) ? from : t));
 }
 
 }  // namespace ixa::emit::c_printer

@@ -94,6 +94,18 @@ TEST_CASE("complex: what is not generated names the op and the type",
       {"p = c64[4] parameter(0)\nq = c64[4] parameter(1)\n"
        "ROOT r = pred[4] compare(p, q), direction=EQ, type=TOTALORDER\n",
        "'compare' on c64"},
+      // Complex indices (not HLO, but read): refused, not printed.
+      {"p = c64[8] parameter(0)\ni = c64[] parameter(1)\n"
+       "ROOT d = c64[2] dynamic-slice(p, i), dynamic_slice_sizes={2}\n",
+       "a non-integer runtime index"},
+      {"add { a = c64[] parameter(0)\nb = c64[] parameter(1)\n"
+       "ROOT s = c64[] add(a, b) }\n"
+       "ENTRY e { p = c64[8] parameter(0)\ni = c64[2,1] parameter(1)\n"
+       "u = c64[2] parameter(2)\n"
+       "ROOT r = c64[8] scatter(p, i, u), update_window_dims={}, "
+       "inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, "
+       "index_vector_dim=1, to_apply=add }\n",
+       "c64"},  // cpp, cuda: "'to_index' on c64"; mlir: the types
       {"add { a = c128[] parameter(0)\nb = c128[] parameter(1)\n"
        "ROOT s = c128[] add(a, b) }\n"
        "ENTRY e { p = c128[8] parameter(0)\ni = s32[2,1] parameter(1)\n"
