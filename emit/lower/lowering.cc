@@ -332,14 +332,15 @@ bool IsEmittableOpcode(const std::string& opcode);
 
 namespace {
 
-bool HasComplexLeaf(const hlo::Shape& shape) {
+// The name of the first complex element type in `shape`, or "" if none.
+std::string ComplexLeafName(const hlo::Shape& shape) {
   for (const hlo::Shape* leaf : Leaves(shape)) {
     if (leaf->type == hlo::ElementType::kC64 ||
         leaf->type == hlo::ElementType::kC128) {
-      return true;
+      return hlo::ElementTypeName(leaf->type);
     }
   }
-  return false;
+  return "";
 }
 
 // The ops generated on complex values (the instruction's own or an
@@ -351,11 +352,11 @@ bool HasComplexLeaf(const hlo::Shape& shape) {
 // comparisons, which HLO does not define on complex) answer unsupported
 // naming the op and the type.
 Result<bool> CheckComplexOp(const Instruction& in) {
-  const hlo::Shape* complex = HasComplexLeaf(in.shape) ? &in.shape : nullptr;
+  std::string type = ComplexLeafName(in.shape);
   for (const Instruction* o : in.operands) {
-    if (!complex && HasComplexLeaf(o->shape)) complex = &o->shape;
+    if (type.empty()) type = ComplexLeafName(o->shape);
   }
-  if (!complex) return true;
+  if (type.empty()) return true;
   static const char* kComplexOps[] = {"parameter",
                                       "constant",
                                       "broadcast",
@@ -402,14 +403,6 @@ Result<bool> CheckComplexOp(const Instruction& in) {
                                       "map"};
   bool known = false;
   for (const char* op : kComplexOps) known |= in.opcode == op;
-  std::string type;
-  for (const hlo::Shape* leaf : Leaves(*complex)) {
-    if (leaf->type == hlo::ElementType::kC64 ||
-        leaf->type == hlo::ElementType::kC128) {
-      type = hlo::ElementTypeName(leaf->type);
-      break;
-    }
-  }
   if (known && in.opcode == "compare") {
     // Equality of both parts; complex numbers have no order, total or not.
     const std::string dir = in.Attribute("direction");
@@ -429,7 +422,7 @@ Result<bool> CheckComplexOp(const Instruction& in) {
   }
   if (known && in.opcode == "convert") {
     // To a real type HLO takes real() first.
-    known = HasComplexLeaf(in.shape);
+    known = !ComplexLeafName(in.shape).empty();
   }
   if (known) return true;
   return Error::Unsupported("emit: no code generation for '" + in.opcode +
@@ -554,18 +547,15 @@ Result<int> LoweringContext::ConstantBuffer(const Instruction& constant) {
   b.shape.layout.reset();  // constants are stored row-major
   if (ir::IsComplex(t)) {
     IXA_ASSIGN_OR_RETURN(b.float_data, ComplexLiteral(constant, tokens));
-    module_.buffers.push_back(std::move(b));
-    int id = static_cast<int>(module_.buffers.size()) - 1;
-    constant_buffers_[&constant] = id;
-    return id;
-  }
-  for (const std::string& tok : tokens) {
-    if (ir::IsFloat(t)) {
-      IXA_ASSIGN_OR_RETURN(double v, ParseFloatToken(tok));
-      b.float_data.push_back(RoundToIrType(t, v));
-    } else {
-      IXA_ASSIGN_OR_RETURN(int64_t v, ParseIntToken(tok, t));
-      b.int_data.push_back(WrapInt(v, t));
+  } else {
+    for (const std::string& tok : tokens) {
+      if (ir::IsFloat(t)) {
+        IXA_ASSIGN_OR_RETURN(double v, ParseFloatToken(tok));
+        b.float_data.push_back(RoundToIrType(t, v));
+      } else {
+        IXA_ASSIGN_OR_RETURN(int64_t v, ParseIntToken(tok, t));
+        b.int_data.push_back(WrapInt(v, t));
+      }
     }
   }
   module_.buffers.push_back(std::move(b));

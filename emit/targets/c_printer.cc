@@ -608,10 +608,7 @@ Text CPrinter::Print() {
   out.Line("#include <cstring>");
   std::string code = body.Take();
   // Complex values, even only moved, need the structs.
-  if (code.find("ixa_c64") != std::string::npos ||
-      code.find("ixa_c128") != std::string::npos) {
-    Use("ixa_complex");
-  }
+  if (ir::UsesComplex(module_)) Use("ixa_complex");
   if (code.find("std::numeric_limits") != std::string::npos) {
     out.Line("#include <limits>");  // NaN constants
   }

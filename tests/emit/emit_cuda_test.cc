@@ -30,9 +30,7 @@ std::string Reducer(const std::string& type, const std::string& op) {
 // pass. Returns the `cuda` code of each.
 std::vector<std::string> RunInCudaModel(const std::vector<CheckCase>& cases) {
   CheckOptions options;
-  options.planner = [](const FusionRegion& r, ExprContext* ctx) {
-    return ComputeEmitterPlan(r, *hw::FindDevice("h100"), ctx);
-  };
+  options.planner = H100Planner();
   options.run_cuda = true;
   CheckSummary s = CheckFusions(cases, options);
   for (const CaseReport& c : s.cases) {

@@ -106,9 +106,7 @@ GpuCases Cases() {
 
 CheckOptions Options() {
   CheckOptions o;
-  o.planner = [](const FusionRegion& r, ExprContext* ctx) {
-    return ComputeEmitterPlan(r, *hw::FindDevice("h100"), ctx);
-  };
+  o.planner = H100Planner();
   return o;
 }
 

@@ -8,9 +8,11 @@
 #include <memory>
 #include <sstream>
 
+#include "analysis/emitters/plan.h"
 #include "analysis/fusion/fusion.h"
 #include "analysis/hlo/module.h"
 #include "emit/pipeline.h"
+#include "hw/device.h"
 #include "tests/emit/cuda_model_driver.h"
 #include "tests/emit/emit_driver.h"
 #include "tests/emit/emit_interpreter.h"
@@ -437,6 +439,12 @@ void RunCudaModel(std::vector<Prepared>& prepared, CheckSummary* summary) {
 }
 
 }  // namespace
+
+Planner H100Planner() {
+  return [](const FusionRegion& r, ExprContext* ctx) {
+    return ComputeEmitterPlan(r, *hw::FindDevice("h100"), ctx);
+  };
+}
 
 std::vector<PortableCase> PrepareCases(const std::vector<CheckCase>& cases,
                                        const CheckOptions& options) {

@@ -35,6 +35,8 @@ struct CheckCase {
 
 using Planner =
     std::function<Result<EmitterPlan>(const FusionRegion&, ExprContext*)>;
+// The planner the tests use: the real one for an H100.
+Planner H100Planner();
 
 struct CheckOptions {
   Planner planner;  // required: how each fusion is planned

@@ -19,12 +19,6 @@
 namespace ixa::emit_test {
 namespace IXA_UNITY_ID {
 
-Planner RealPlanner() {
-  return [](const FusionRegion& r, ExprContext* ctx) {
-    return ComputeEmitterPlan(r, *hw::FindDevice("h100"), ctx);
-  };
-}
-
 void Expect(const CheckSummary& s) {
   for (const CaseReport& c : s.cases) {
     INFO(c.label << " (" << c.emitter << ")");
@@ -102,7 +96,7 @@ TEST_CASE("worked example: GELU (loop emitter, vectorized and unrolled)",
     small.replace(at, 10, "3,40,512");
   }
   CheckOptions check;
-  check.planner = RealPlanner();
+  check.planner = H100Planner();
   check.check_stages = true;
   Expect(CheckFusions({Case("gelu_small", small, "loop", true)}, check));
 }
@@ -188,7 +182,7 @@ TEST_CASE("worked example: exp, transpose, abs (transpose emitter)",
       std::string::npos);
   CHECK(cuda->code.find("__syncthreads();") != std::string::npos);
   CheckOptions check;
-  check.planner = RealPlanner();
+  check.planner = H100Planner();
   check.check_stages = true;
   Expect(
       CheckFusions({Case("exp_transpose_abs", hlo, "transpose", true)}, check));
@@ -407,7 +401,7 @@ TEST_CASE("every planned emitter kind on shapes that do not divide the tiles",
     }
   }
   CheckOptions check;
-  check.planner = RealPlanner();
+  check.planner = H100Planner();
   check.check_stages = true;  // every stage compiles / verifies
   Expect(CheckFusions(cases, check));
 }
@@ -493,7 +487,7 @@ TEST_CASE(
   };
   cases.back().reassociates = true;
   CheckOptions check;
-  check.planner = RealPlanner();
+  check.planner = H100Planner();
   Expect(CheckFusions(cases, check));
 }
 
@@ -566,7 +560,7 @@ TEST_CASE("tiled TPU layouts in and out (pack, unpack, tiled compute)",
                        "ROOT c = f32[9,13]{1,0:T(4,4)} copy(p)",
                        ""));
   CheckOptions check;
-  check.planner = RealPlanner();
+  check.planner = H100Planner();
   check.check_stages = true;
   Expect(CheckFusions(cases, check));
 }

@@ -24,15 +24,9 @@ namespace IXA_UNITY_ID {
 
 using hlo::ElementTypeName;
 
-Planner RealPlanner() {
-  return [](const FusionRegion& r, ExprContext* ctx) {
-    return ComputeEmitterPlan(r, *hw::FindDevice("h100"), ctx);
-  };
-}
-
 void Expect(const std::vector<CheckCase>& cases) {
   CheckOptions check;
-  check.planner = RealPlanner();
+  check.planner = H100Planner();
   CheckSummary s = CheckFusions(cases, check);
   REQUIRE(s.cases.size() == cases.size());
   for (const CaseReport& c : s.cases) {

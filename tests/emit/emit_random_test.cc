@@ -28,9 +28,7 @@ void RunKinds(const std::vector<TargetKind>& kinds) {
     }
   }
   CheckOptions options;
-  options.planner = [](const FusionRegion& r, ExprContext* ctx) {
-    return ComputeEmitterPlan(r, *hw::FindDevice("h100"), ctx);
-  };
+  options.planner = H100Planner();
   CheckSummary s = CheckFusions(cases, options);
   std::map<std::string, int> emitters;
   int unplanned = 0;

@@ -195,9 +195,7 @@ TEST_CASE("reduce inits: kernels with a parameter init match the interpreter",
           "ENTRY e { p = s32[300,70] parameter(0)\n i = s32[] parameter(1)\n"
           " ROOT r = s32[70] reduce(p, i), dimensions={0}, to_apply=red }");
   CheckOptions check;
-  check.planner = [](const FusionRegion& r, ExprContext* ctx) {
-    return ComputeEmitterPlan(r, *hw::FindDevice("h100"), ctx);
-  };
+  check.planner = H100Planner();
   check.verify_mlir = false;
   check.compile_cuda = false;
   CheckSummary s = CheckFusions(cases, check);

@@ -61,9 +61,7 @@ CheckCase Case(std::string label, std::string hlo, int64_t lo, int64_t hi,
 
 CheckSummary Check(const std::vector<CheckCase>& cases) {
   CheckOptions options;
-  options.planner = [](const FusionRegion& r, ExprContext* ctx) {
-    return ComputeEmitterPlan(r, *hw::FindDevice("h100"), ctx);
-  };
+  options.planner = H100Planner();
   options.run_cuda = true;
   return CheckFusions(cases, options);
 }

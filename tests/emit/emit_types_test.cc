@@ -157,12 +157,6 @@ TEST_CASE("f8 codes: the test's tables at chosen points", "[emit]") {
   CHECK(F8Decode(ElementType::kF8E8M0FNU, 0x00) == std::ldexp(1.0, -127));
 }
 
-Planner RealPlanner() {
-  return [](const FusionRegion& r, ExprContext* ctx) {
-    return ComputeEmitterPlan(r, *hw::FindDevice("h100"), ctx);
-  };
-}
-
 CheckCase Case(std::string label, std::string hlo, bool reassociates = false) {
   CheckCase c;
   c.label = std::move(label);
@@ -174,7 +168,7 @@ CheckCase Case(std::string label, std::string hlo, bool reassociates = false) {
 
 void ExpectAll(const std::vector<CheckCase>& cases) {
   CheckOptions options;
-  options.planner = RealPlanner();
+  options.planner = H100Planner();
   options.check_stages = true;
   CheckSummary s = CheckFusions(cases, options);
   REQUIRE(s.cases.size() == cases.size());
