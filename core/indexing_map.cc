@@ -249,16 +249,6 @@ int64_t IndexingMap::BoxSize() const {
   return n;
 }
 
-bool IndexingMap::UsesSemiAffine() const {
-  for (Expr r : results_) {
-    if (!r.IsPureAffine()) return true;
-  }
-  for (const Constraint& c : constraints_) {
-    if (!c.expr.IsPureAffine()) return true;
-  }
-  return false;
-}
-
 namespace {
 
 // Positions: dims are 0..D-1, symbols D..D+S-1.

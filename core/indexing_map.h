@@ -165,8 +165,6 @@ class IndexingMap {
   Result<IndexingMap> ConvertRangeVariablesToDims(
       std::span<const int64_t> range_var_indices) const;
 
-  bool UsesSemiAffine() const;
-
   // Structural equality: same results (same nodes), same bounds, same
   // constraint set; names are ignored (as in XLA).
   bool operator==(const IndexingMap& o) const;

@@ -11,11 +11,6 @@ int64_t Interval::Size() const {
   return *d + 1;
 }
 
-double Interval::SizeDouble() const {
-  if (IsEmpty()) return 0;
-  return static_cast<double>(upper) - static_cast<double>(lower) + 1.0;
-}
-
 // XLA's Interval semantics: INT64_MIN as a lower end and INT64_MAX as an
 // upper end stand for "unbounded" (-inf / +inf) and stay unbounded through
 // arithmetic: [100, MAX] + [MIN, MAX] is [MIN, MAX], not [MIN + 100, MAX],

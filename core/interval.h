@@ -30,8 +30,6 @@ struct Interval {
   }
   // Number of points, saturating at INT64_MAX; 0 when empty.
   int64_t Size() const;
-  // Number of points, as a double (for cost estimates on huge intervals).
-  double SizeDouble() const;
 
   bool operator==(const Interval& o) const {
     return (IsEmpty() && o.IsEmpty()) || (lower == o.lower && upper == o.upper);

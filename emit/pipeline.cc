@@ -94,13 +94,6 @@ Result<bool> CheckKernelName(const std::string& name) {
   return true;
 }
 
-const std::vector<std::string>& StageNames() {
-  static const std::vector<std::string> kNames = {
-      "partitioned", "loops",    "inlined", "flattened",
-      "vectorized",  "unrolled", "final"};
-  return kNames;
-}
-
 Result<std::vector<LoweredStage>> LowerFusion(const FusionRegion& region,
                                               const EmitterPlan& plan,
                                               const EmitOptions& options,

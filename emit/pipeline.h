@@ -56,9 +56,6 @@ struct EmitResult {
 // Invalid otherwise, saying why.
 Result<bool> CheckKernelName(const std::string& name);
 
-// The stage names of §4, in order.
-const std::vector<std::string>& StageNames();
-
 // Lowers `region` with a given plan to the IR of every stage.
 struct LoweredStage {
   std::string name;

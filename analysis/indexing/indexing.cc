@@ -253,13 +253,6 @@ Error BadOperand(const Instruction& instr, int operand_id) {
 
 }  // namespace indexing_internal
 
-bool HloInstructionIndexing::AnyUnknown() const {
-  for (size_t i = 0; i < unknown.size(); ++i) {
-    if (IsUnknown(i)) return true;
-  }
-  return false;
-}
-
 void HloInstructionIndexing::SetUnknown(size_t i, std::string reason) {
   if (indexing_maps.size() <= i) indexing_maps.resize(i + 1);
   if (unknown.size() <= i) unknown.resize(i + 1);

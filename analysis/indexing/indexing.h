@@ -71,7 +71,6 @@ struct HloInstructionIndexing {
   bool IsUnknown(size_t i) const {
     return i < unknown.size() && !unknown[i].empty();
   }
-  bool AnyUnknown() const;
   // Marks entry i unknown (clearing its maps).
   void SetUnknown(size_t i, std::string reason);
 };

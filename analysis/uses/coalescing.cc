@@ -55,32 +55,12 @@ IndexingMap RealFirstWarp(const IndexingMap& map,
                      {}, results);
 }
 
-// Every range variable but the last at its lower bound: one request of the
-// emitter's innermost loop.
-IndexingMap FixAllButLastRangeVar(const IndexingMap& map) {
-  const int nr = map.num_range_vars();
-  if (nr <= 1) return map;
-  ExprContext* ctx = map.context();
-  std::vector<Expr> dims, syms;
-  for (int i = 0; i < map.num_dims(); ++i) dims.push_back(ctx->Dim(i));
-  for (int j = 0; j + 1 < nr; ++j) {
-    syms.push_back(ctx->Constant(map.range_vars()[j].bounds.lower));
-  }
-  syms.push_back(ctx->Symbol(0));
-  std::vector<Expr> results;
-  for (Expr r : map.results()) results.push_back(Substitute(r, dims, syms));
-  std::vector<Constraint> cons;
-  for (const Constraint& c : map.constraints()) {
-    cons.push_back({Substitute(c.expr, dims, syms), c.interval});
-  }
-  return IndexingMap(ctx, map.dims(), {map.range_vars().back()}, {}, results,
-                     cons);
-}
-
-// Replaces all range variables but the last by their lower bound (XLA's
-// AssignValuesToOuterLoopIVs). `keep_constraints` = false drops the
-// constraints as XLA does; the exact counts keep them.
-IndexingMap FixOuterLoops(const IndexingMap& map, bool keep_constraints) {
+// Every range variable but the last at its lower bound (XLA's
+// AssignValuesToOuterLoopIVs): one request of the emitter's innermost loop.
+// `keep_constraints` = false drops the constraints as XLA does; the exact
+// counts keep them.
+IndexingMap FixAllButLastRangeVar(const IndexingMap& map,
+                                  bool keep_constraints) {
   const int nr = map.num_range_vars();
   if (nr <= 1) return map;
   ExprContext* ctx = map.context();
@@ -98,8 +78,14 @@ IndexingMap FixOuterLoops(const IndexingMap& map, bool keep_constraints) {
       cons.push_back({Substitute(c.expr, dims, syms), c.interval});
     }
   }
-  IndexingMap out(ctx, map.dims(), {map.range_vars().back()}, {}, results,
-                  cons);
+  return IndexingMap(ctx, map.dims(), {map.range_vars().back()}, {}, results,
+                     cons);
+}
+
+// The same, simplified, with the symbols it no longer uses removed.
+IndexingMap FixOuterLoops(const IndexingMap& map, bool keep_constraints) {
+  if (map.num_range_vars() <= 1) return map;
+  IndexingMap out = FixAllButLastRangeVar(map, keep_constraints);
   Simplify(&out);
   out.RemoveUnusedSymbols();
   return out;
@@ -166,8 +152,9 @@ Result<Numbers> WarpNumbers(const IndexingMap& thread_to_offset,
                             int64_t element_bits,
                             const LaunchDimensions& launch,
                             const hw::Device& device) {
-  IndexingMap fixed = FixAllButLastRangeVar(
-      FixRuntimeVars(thread_to_offset, /*midpoint=*/true));
+  IndexingMap fixed =
+      FixAllButLastRangeVar(FixRuntimeVars(thread_to_offset, /*midpoint=*/true),
+                            /*keep_constraints=*/true);
   IXA_ASSIGN_OR_RETURN(
       IndexingMap sample,
       ComposeIndexingMaps(RealFirstWarp(fixed, launch, device.warp_size),

@@ -335,43 +335,6 @@ void FillOccupancy(const hw::Device& device, FusionCost* cost) {
                 (cores * cost->blocks_per_core);
 }
 
-void FinishCost(const hw::Device& device, FusionCost* cost) {
-  FillOccupancy(device, cost);
-  const LaunchDimensions& l = cost->launch;
-  const int64_t threads = std::max<int64_t>(1, l.threads_per_block());
-  const int64_t blocks = std::max<int64_t>(1, l.num_blocks());
-  const int64_t cores = std::max<int64_t>(1, device.sm_count);
-  double active = static_cast<double>(std::min(blocks, cores)) / cores;
-  if (device.fpus_per_core > 0) {
-    active *= static_cast<double>(std::min(threads, device.fpus_per_core)) /
-              device.fpus_per_core;
-  }
-  cost->active_fraction = active;
-  // GB/s = 1e3 bytes/us; TFLOP/s = 1e6 flops/us.
-  cost->memory_us = 0;
-  if (device.dram_gbps > 0) {
-    cost->memory_us =
-        (cost->bytes_moved + static_cast<double>(cost->bytes_written)) /
-        (device.dram_gbps * 1e3);
-  }
-  auto at = [&](int64_t flops, double tflops) {
-    return tflops > 0 ? static_cast<double>(flops) / (tflops * 1e6 * active)
-                      : 0.0;
-  };
-  const double matrix_peak = device.peak_tflops_bf16 > 0
-                                 ? device.peak_tflops_bf16
-                                 : device.peak_tflops_fp32;
-  cost->compute_us =
-      at(cost->flops - cost->matrix_flops, device.peak_tflops_fp32) +
-      at(cost->matrix_flops, matrix_peak);
-  cost->time_us = std::max(cost->memory_us, cost->compute_us);
-  cost->exec_us = cost->time_us;
-  cost->write_us =
-      device.dram_gbps > 0
-          ? static_cast<double>(cost->bytes_written) / (device.dram_gbps * 1e3)
-          : 0;
-}
-
 Result<FusionCost> EstimateFusionCost(const FusionRegion& region,
                                       const hw::Device& device,
                                       ExprContext* ctx) {

@@ -148,10 +148,6 @@ FusionCost FusionCostFromXla(const XlaRunTime& time, const hw::Device& device);
 // Bytes the plan writes (see the header).
 int64_t PlanBytesWritten(const EmitterPlan& plan);
 
-// Fills blocks_per_core, waves, active_fraction, memory_us, compute_us and
-// time_us from the launch, bytes and flops already set.
-void FinishCost(const hw::Device& device, FusionCost* cost);
-
 // Sets blocks_per_core (resident blocks per SM: threads, shared memory and
 // 32 allow) and waves from the launch.
 void FillOccupancy(const hw::Device& device, FusionCost* cost);

@@ -1,5 +1,5 @@
 // Maps whose print did not read back as the same map (findings of the
-// independent differential tester, tools/difftest): parse(print(m)) must be
+// independent differential tester, tests/difftest): parse(print(m)) must be
 // m, and print(parse(print(m))) the same text, in both syntaxes.
 #include <catch2/catch.hpp>
 #include <string>

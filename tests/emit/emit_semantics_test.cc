@@ -1,5 +1,5 @@
 // Regressions found by the independent differential test
-// (tools/difftest/emit_difftest.py): each case is a fusion with inputs and
+// (tests/difftest/emit_difftest.py): each case is a fusion with inputs and
 // the outputs XLA computes, worked out by hand from XLA's semantics (not
 // by this project's interpreter), as the physical bytes of every buffer.
 // The `cpp` kernels are compiled once, as one batch, and so are the `cuda`

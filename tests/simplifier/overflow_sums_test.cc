@@ -1,5 +1,5 @@
 // Sums whose int64 partial sums overflow (findings of the independent
-// differential tester, tools/difftest): the simplifier folds them when the
+// differential tester, tests/difftest): the simplifier folds them when the
 // normal form fits, gives one canonical tree when it does not, and is
 // idempotent on both, in both text syntaxes.
 #include <catch2/catch.hpp>

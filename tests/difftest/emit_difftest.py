@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Differential test of `ixa emit --target cpp` against an independent HLO
-interpreter (tools/difftest/*.py: Python 3 standard library only).
+interpreter (tests/difftest/*.py: Python 3 standard library only).
 
 Random fusions are generated (gen.py, recipes.py), emitted by ixa (the
 `emit` op of `ixa query`, for the kernel code and its `buffers`), compiled
