@@ -1,18 +1,9 @@
 // EmitFusion: plan, then emit (kept apart from the pipeline so that code
 // emitting with a given plan does not need the planner).
+#include "emit/emitters/emitters.h"
 #include "emit/pipeline.h"
 
 namespace ixa::emit {
-
-bool InPlaceShapesMatch(const hlo::Shape& param, const hlo::Shape& out) {
-  if (!param.Compatible(out) || param.MinorToMajor() != out.MinorToMajor()) {
-    return false;
-  }
-  hlo::Layout none;
-  const hlo::Layout& a = param.layout ? *param.layout : none;
-  const hlo::Layout& b = out.layout ? *out.layout : none;
-  return a.tiles == b.tiles && a.element_size_bits == b.element_size_bits;
-}
 
 namespace {
 

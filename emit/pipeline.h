@@ -73,11 +73,6 @@ Result<EmitResult> EmitFusionWithPlan(const FusionRegion& region,
                                       const EmitOptions& options,
                                       ExprContext* ctx);
 
-// True when an output of shape `out` can be written in the memory of a
-// parameter of shape `param` (same shape, layout included: XLA's buffer
-// sharing for in-place outputs).
-bool InPlaceShapesMatch(const hlo::Shape& param, const hlo::Shape& out);
-
 // The plan EmitFusion emits with: ComputeEmitterPlan on `device`, except
 // that an in-place dynamic-update-slice plan whose output cannot share its
 // parameter's memory becomes a loop plan (thread_indexing reports this

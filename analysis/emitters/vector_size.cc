@@ -6,8 +6,8 @@
 #include <algorithm>
 
 #include "analysis/emitters/internal.h"
+#include "analysis/hlo/physical_layout.h"
 #include "analysis/indexing/indexing.h"
-#include "analysis/uses/coalescing.h"
 #include "simplifier/decide.h"
 #include "simplifier/simplify.h"
 

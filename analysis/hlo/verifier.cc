@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "analysis/hlo/physical_layout.h"
 #include "hw/xla_layout.h"
 
 namespace ixa::hlo {
@@ -107,10 +108,8 @@ bool Tiled(const Shape& s) {
 // Bytes of a shape's buffer under its (tiled) layout; nullopt when hw
 // cannot lay it out.
 std::optional<int64_t> PhysicalBytes(const Shape& s) {
-  auto xla = hw::ParseXlaShape(s.ToString(/*with_layout=*/true));
-  if (!xla.ok()) return std::nullopt;
   ExprContext ctx;
-  auto info = hw::AnalyzeTiledLayout(*xla, &ctx);
+  auto info = hw::AnalyzeTiledLayout(ToXlaShape(s), &ctx);
   if (!info.ok()) return std::nullopt;
   return info->bytes;
 }

@@ -1,6 +1,7 @@
 // Reshape and bitcast (docs/indexing.md §3 "Reshape", "Bitcast").
 #include <algorithm>
 
+#include "analysis/hlo/physical_layout.h"
 #include "analysis/indexing/internal.h"
 #include "hw/xla_layout.h"
 
@@ -116,23 +117,17 @@ bool HasTiledLayout(const hlo::Shape& s) {
 Result<IndexingMap> TiledBitcastMap(const Instruction& in,
                                     const hlo::Shape& from,
                                     const hlo::Shape& to, ExprContext* ctx) {
-  auto xla = [&](const hlo::Shape& s) -> Result<hw::XlaShape> {
-    auto parsed = hw::ParseXlaShape(s.ToString(/*with_layout=*/true));
-    if (!parsed.ok()) {
-      return Unsupported(
-          in, "layout " + s.ToString(true) + ": " + parsed.error().message);
-    }
-    return parsed;
-  };
-  IXA_ASSIGN_OR_RETURN(hw::XlaShape xf, xla(from));
-  IXA_ASSIGN_OR_RETURN(hw::XlaShape xt, xla(to));
+  hw::XlaShape xf = hlo::ToXlaShape(from);
+  hw::XlaShape xt = hlo::ToXlaShape(to);
   if (xf.ElementBits() != xt.ElementBits()) {
     return Unsupported(in, "a tiled bitcast between element sizes");
   }
   auto info_from = hw::AnalyzeTiledLayout(xf, ctx);
   auto info_to = hw::AnalyzeTiledLayout(xt, ctx);
-  if (!info_from.ok() || !info_to.ok()) {
-    return Unsupported(in, "tiled layouts whose size overflows");
+  for (const auto* info : {&info_from, &info_to}) {
+    if (!info->ok()) {
+      return Unsupported(in, "tiled layout: " + info->error().message);
+    }
   }
   if (info_from->physical_elements != info_to->physical_elements) {
     return Unsupported(

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "analysis/emitters/plan.h"
+#include "analysis/hlo/physical_layout.h"
 #include "analysis/indexing/indexing.h"
 #include "analysis/uses/tiles.h"
 #include "analysis/uses/utilization.h"
@@ -173,23 +174,6 @@ Result<Numbers> WarpNumbers(const IndexingMap& thread_to_offset,
   return Numbers{a.sectors, a.sectors * device.sector_bytes, a.useful_bytes};
 }
 
-hw::XlaShape ToXlaShape(const hlo::Shape& s) {
-  hw::XlaShape x;
-  const char* name = hlo::ElementTypeName(s.type);
-  auto type = hw::FindDType(name);
-  x.type = type ? *type
-                : hw::DType{name, hlo::ElementBits(s.type), /*is_float=*/true};
-  x.dims = s.dims;
-  if (s.layout) {
-    hw::XlaLayout l;
-    l.minor_to_major = s.MinorToMajor();
-    for (const hlo::Tile& t : s.layout->tiles) l.tiles.push_back(t.dims);
-    l.element_size_bits = s.layout->element_size_bits;
-    x.layout = std::move(l);
-  }
-  return x;
-}
-
 // Exact DRAM-to-L2 numbers of one output tile at the origin.
 Result<Numbers> TileNumbers(const IndexingMap& out_to_param,
                             const IndexingMap& linearize,
@@ -247,17 +231,6 @@ double TiledBandwidthRate(const hlo::Shape& shape, const ConcreteTile& tile,
 }
 
 }  // namespace
-
-Result<IndexingMap> PhysicalOffsetMap(const hlo::Shape& shape,
-                                      ExprContext* ctx) {
-  if (!shape.IsArray()) {
-    return Error::Unsupported("the physical layout of " + shape.ToString() +
-                              ": not an array");
-  }
-  IXA_ASSIGN_OR_RETURN(hw::TiledLayoutInfo info,
-                       hw::AnalyzeTiledLayout(ToXlaShape(shape), ctx));
-  return info.map;
-}
 
 int64_t ElementBytes(const hlo::Shape& shape) {
   return std::max(1, hlo::ElementBits(shape.type) / 8);

@@ -69,11 +69,6 @@ struct LaunchConfig {
   int64_t unroll = 1;
 };
 
-// Logical index -> element offset in memory: the shape's physical layout
-// (minor_to_major and tiles, hw/xla_layout.h). A scalar maps to offset 0.
-Result<IndexingMap> PhysicalOffsetMap(const hlo::Shape& shape,
-                                      ExprContext* ctx);
-
 // Bytes per element (sub-byte types count as one byte).
 int64_t ElementBytes(const hlo::Shape& shape);
 

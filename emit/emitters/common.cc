@@ -188,6 +188,16 @@ Result<bool> StoreEpilogue(LoweringContext& lc, BlockBuilder& bb,
 
 }  // namespace emitters
 
+bool InPlaceShapesMatch(const hlo::Shape& param, const hlo::Shape& out) {
+  if (!param.Compatible(out) || param.MinorToMajor() != out.MinorToMajor()) {
+    return false;
+  }
+  hlo::Layout none;
+  const hlo::Layout& a = param.layout ? *param.layout : none;
+  const hlo::Layout& b = out.layout ? *out.layout : none;
+  return a.tiles == b.tiles && a.element_size_bits == b.element_size_bits;
+}
+
 Result<bool> BuildKernel(LoweringContext& lc, ir::Kernel* kernel) {
   const EmitterPlan& plan = lc.plan();
   kernel->launch.threads = plan.launch.threads;

@@ -15,6 +15,11 @@ namespace ixa::emit {
 // Builds `kernel` (launch and body) for the plan's emitter kind.
 Result<bool> BuildKernel(LoweringContext& lc, ir::Kernel* kernel);
 
+// True when an output of shape `out` can be written in the memory of a
+// parameter of shape `param` (same shape, layout included: XLA's buffer
+// sharing for in-place outputs).
+bool InPlaceShapesMatch(const hlo::Shape& param, const hlo::Shape& out);
+
 // Shared helpers of the emitters.
 namespace emitters {
 

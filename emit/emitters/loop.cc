@@ -6,7 +6,6 @@
 #include <sstream>
 
 #include "emit/emitters/emitters.h"
-#include "emit/pipeline.h"
 
 namespace ixa::emit::emitters {
 

@@ -16,7 +16,6 @@
 #include <algorithm>
 
 #include "emit/emitters/emitters.h"
-#include "emit/pipeline.h"
 
 namespace ixa::emit::emitters {
 

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "analysis/hlo/physical_layout.h"
 #include "emit/ir/rewrite.h"
 #include "hw/xla_layout.h"
 
@@ -225,21 +226,19 @@ Result<bool> FlattenBuffers(ir::Module* m, ExprContext* ctx) {
     if (b.space == BufferSpace::kGlobal) {
       // E(bits) packs elements into bytes; it leaves their order (the
       // element offsets) as it is: the type legalization packs. The
-      // offsets do not depend on the element type either, and the layout
-      // reader knows only some of the narrow ones.
+      // offsets do not depend on the element type either.
       hlo::Shape unpacked = b.shape;
       if (unpacked.layout) unpacked.layout->element_size_bits = 0;
       if (ir::IsSubByte(b.type) || ir::IsF8(b.type)) {
         unpacked.type = hlo::ElementType::kU8;
       }
-      auto shape = hw::ParseXlaShape(unpacked.ToString(true));
-      if (!shape.ok()) return shape.error();
-      auto info = hw::AnalyzeTiledLayout(*shape, ctx);
+      const hw::XlaShape shape = hlo::ToXlaShape(unpacked);
+      auto info = hw::AnalyzeTiledLayout(shape, ctx);
       if (!info.ok()) return info.error();
       b.layout_map = std::make_shared<const IndexingMap>(info->map);
       b.physical_elements = info->physical_elements;
       if (b.is_output && b.physical_elements > b.shape.ElementCount()) {
-        auto inverse = hw::InverseTiledLayoutMap(*shape, ctx);
+        auto inverse = hw::InverseTiledLayoutMap(shape, ctx);
         if (!inverse.ok()) return inverse.error();
         b.inverse_layout_map = std::make_shared<const IndexingMap>(*inverse);
       }
