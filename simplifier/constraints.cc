@@ -514,11 +514,11 @@ bool PropagateBounds(IndexingMap* map, const std::vector<Constraint>& list,
 bool SingleVariableValues(IndexingMap* map, std::vector<Constraint>* list,
                           std::vector<TraceStep>* trace) {
   // Inline storage: a map has few constraints (no allocation per call).
-  SmallVector<Expr, 8> vars;  // in order of first appearance
-  SmallVector<Expr, 16> sole;
+  SmallVector<Expr, 8> vars;   // in order of first appearance
+  SmallVector<Expr, 16> sole;  // null: not a single-variable constraint
   sole.resize(list->size());
   for (size_t i = 0; i < list->size(); ++i) {
-    sole[i] = SoleVariable((*list)[i].expr);
+    sole[i] = SoleVariable((*list)[i].expr).value_or(Expr());
     if (sole[i] && std::find(vars.begin(), vars.end(), sole[i]) == vars.end()) {
       vars.push_back(sole[i]);
     }

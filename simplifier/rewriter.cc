@@ -88,8 +88,8 @@ Rewriter::Rewriter(const IndexingMap& map, bool use_constraints,
       } else {
         constraint_ranges_.Put(c.expr.node(), c.interval);
       }
-      if (Expr x = SoleVariable(c.expr)) {
-        variable_constraints_.push_back({x, c.expr, c.interval});
+      if (std::optional<Expr> x = SoleVariable(c.expr)) {
+        variable_constraints_.push_back({*x, c.expr, c.interval});
       }
     }
   }
@@ -539,15 +539,16 @@ Expr Rewriter::SimplifyDiv(Expr e) {
                                        : ModRules();
   for (const DivRule& rule : rules) {
     if (!Allowed(rule.id)) continue;
-    Expr r = rule.apply(*this, in);
-    if (!r || r == node) continue;
-    Record(rule.id, node, r);
-    return Simplify(r);
+    std::optional<Expr> r = rule.apply(*this, in);
+    if (!r || *r == node) continue;
+    IXA_CHECK_MSG(*r, std::string(rule.id) + " answered a null expression");
+    Record(rule.id, node, *r);
+    return Simplify(*r);
   }
   if (Allowed("div.affine_in_one_variable")) {
-    if (Expr r = AffineInOneVariable(node)) {
-      Record("div.affine_in_one_variable", node, r);
-      return Simplify(r);
+    if (std::optional<Expr> r = AffineInOneVariable(node)) {
+      Record("div.affine_in_one_variable", node, *r);
+      return Simplify(*r);
     }
   }
   // div.affine_on_box: the node equals an affine form at every point of its
@@ -701,12 +702,12 @@ std::optional<LinearSum> Rewriter::AffineOnBox(Expr e, bool needs_value_list) {
 // is replaced by that affine form. Exhaustive, hence sound; it catches what
 // the algebraic rules cannot, e.g. `(d0 + 1) mod 2` -> `-d0 + 1` for d0 in
 // [0, 1]. Termination: removes every div/mod node of the subtree.
-Expr Rewriter::AffineInOneVariable(Expr node) {
-  Expr x = SoleVariable(node);
-  if (!x) return Expr();
-  auto fit = AffineFit(node, x, FactsOf(x).range, kMaxAffineProbe);
-  if (!fit) return Expr();
-  return ctx_->Add(ctx_->Mul(x, ctx_->Constant(fit->slope)),
+std::optional<Expr> Rewriter::AffineInOneVariable(Expr node) {
+  std::optional<Expr> x = SoleVariable(node);
+  if (!x) return std::nullopt;
+  auto fit = AffineFit(node, *x, FactsOf(*x).range, kMaxAffineProbe);
+  if (!fit) return std::nullopt;
+  return ctx_->Add(ctx_->Mul(*x, ctx_->Constant(fit->slope)),
                    ctx_->Constant(fit->offset));
 }
 

@@ -44,9 +44,9 @@ struct DivOperands {
   std::optional<int64_t> d;  // the divisor's value when it is a constant
 };
 
-// A rule returns the replacement, or a null Expr when it does not apply.
+// A rule returns the replacement, or nullopt when it does not apply.
 // The replacement is simplified again by the rewriter.
-using DivRuleFn = Expr (*)(Rewriter& rw, const DivOperands& in);
+using DivRuleFn = std::optional<Expr> (*)(Rewriter& rw, const DivOperands& in);
 struct DivRule {
   const char* id;
   DivRuleFn apply;
@@ -155,7 +155,7 @@ class Rewriter {
   // sums or scaled coefficients overflow (rewriter.cc).
   bool FlattenWide(Expr e, WideSum* out);
   Expr FoldPoint(Expr e);
-  Expr AffineInOneVariable(Expr node);
+  std::optional<Expr> AffineInOneVariable(Expr node);
   // The values of a variable as a box axis (null values: its whole range).
   bool AxisOf(Expr var, BoxAxis* axis);
   // See div.affine_on_box in SimplifyDiv.

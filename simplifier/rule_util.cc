@@ -147,11 +147,11 @@ std::optional<LinearSum> Scaled(const LinearSum& s, int64_t k, int64_t c) {
   return out;
 }
 
-Expr SoleTerm(const LinearSum& sum) {
+std::optional<Expr> SoleTerm(const LinearSum& sum) {
   if (sum.terms.size() == 1 && sum.terms[0].coeff == 1 && sum.constant == 0) {
     return sum.terms[0].expr;
   }
-  return Expr();
+  return std::nullopt;
 }
 
 bool IsOpByPositiveConstant(Expr e, ExprKind kind) {
@@ -160,14 +160,14 @@ bool IsOpByPositiveConstant(Expr e, ExprKind kind) {
 
 namespace {
 
-Expr SoleVariableByWalking(Expr e) {
+std::optional<Expr> SoleVariableByWalking(Expr e) {
   if (e.IsVariable()) return e;
-  if (!e.IsBinary()) return Expr();
-  Expr a = SoleVariableByWalking(e.lhs());
-  Expr b = SoleVariableByWalking(e.rhs());
-  if (!a) return e.lhs().IsConstant() ? b : Expr();
-  if (!b) return e.rhs().IsConstant() ? a : Expr();
-  return a == b ? a : Expr();
+  if (!e.IsBinary()) return std::nullopt;
+  std::optional<Expr> a = SoleVariableByWalking(e.lhs());
+  std::optional<Expr> b = SoleVariableByWalking(e.rhs());
+  if (!a) return e.lhs().IsConstant() ? b : std::nullopt;
+  if (!b) return e.rhs().IsConstant() ? a : std::nullopt;
+  return *a == *b ? a : std::nullopt;
 }
 
 }  // namespace
@@ -175,32 +175,33 @@ Expr SoleVariableByWalking(Expr e) {
 // The node records the answer of the walk above (ExprNode::sole_variable,
 // computed from its children when it is built); the walk remains for
 // positions too large to encode there.
-Expr SoleVariable(Expr e) {
+std::optional<Expr> SoleVariable(Expr e) {
   uint32_t s = e.node()->sole_variable;
-  if (s == 0) return Expr();
+  if (s == 0) return std::nullopt;
   if (s == ExprNode::kSoleUnknown) return SoleVariableByWalking(e);
   int64_t position = static_cast<int64_t>(s & ~ExprNode::kSoleSymbolBit) - 1;
   return (s & ExprNode::kSoleSymbolBit) ? e.context()->Symbol(position)
                                         : e.context()->Dim(position);
 }
 
-Expr ViaPositiveDivisor(Rewriter& rw, const DivOperands& in, ExprKind kind) {
-  if (!in.d || *in.d >= -1 || *in.d == kInt64Min) return Expr();
+std::optional<Expr> ViaPositiveDivisor(Rewriter& rw, const DivOperands& in,
+                                       ExprKind kind) {
+  if (!in.d || *in.d >= -1 || *in.d == kInt64Min) return std::nullopt;
   auto negated = Scaled(in.sum, -1);
-  if (!negated) return Expr();
+  if (!negated) return std::nullopt;
   ExprContext* ctx = rw.ctx();
   Expr positive =
       rw.Simplify(ctx->Binary(kind, BuildSum(ctx, *negated), rw.Const(-*in.d)));
   if (kind == ExprKind::kMod) positive = rw.Simplify(ctx->Neg(positive));
   if (CountDivMod(positive) < CountDivMod(in.node)) return positive;
-  return Expr();
+  return std::nullopt;
 }
 
-Expr MoveMultiplesOut(Rewriter& rw, DivisorSplit split, int64_t d, Expr divisor,
-                      ExprKind kind) {
+std::optional<Expr> MoveMultiplesOut(Rewriter& rw, DivisorSplit split,
+                                     int64_t d, Expr divisor, ExprKind kind) {
   int64_t k = split.rest.constant;
   bool move_constant = k != 0 && k % d == 0;
-  if (split.quotient.terms.empty() && !move_constant) return Expr();
+  if (split.quotient.terms.empty() && !move_constant) return std::nullopt;
   if (move_constant) {
     split.quotient.constant = k / d;
     split.rest.constant = 0;

@@ -23,9 +23,9 @@ DivisorSplit SplitByDivisor(const LinearSum& sum, int64_t divisor);
 // For kind floordiv or ceildiv by d > 1 (the constant `divisor`):
 //   (d*Q + R) op d = Q + (R op d)      (Q an integer)
 // and a constant of R that d divides moves out too. Returns the rewritten
-// form, or null when there is nothing to move (Q empty, no such constant).
-Expr MoveMultiplesOut(Rewriter& rw, DivisorSplit split, int64_t d, Expr divisor,
-                      ExprKind kind);
+// form, or nullopt when there is nothing to move (Q empty, no such constant).
+std::optional<Expr> MoveMultiplesOut(Rewriter& rw, DivisorSplit split,
+                                     int64_t d, Expr divisor, ExprKind kind);
 
 // For a constant divisor D < -1 (not INT64_MIN), with kind floordiv,
 // ceildiv or mod:
@@ -33,9 +33,10 @@ Expr MoveMultiplesOut(Rewriter& rw, DivisorSplit split, int64_t d, Expr divisor,
 //   a mod D = -((-a) mod (-D))
 // (a / D = (-a) / (-D) exactly, and a mod D = a - D * floor(a / D) =
 // -((-a) - (-D) * floor((-a) / (-D)))). Returns that form simplified when
-// it has fewer div/mod nodes than in.node, else null: `(d0 * 6) floordiv
+// it has fewer div/mod nodes than in.node, else nullopt: `(d0 * 6) floordiv
 // -2` is `d0 * -3`, while `(s0 floordiv 2) floordiv -7` stays.
-Expr ViaPositiveDivisor(Rewriter& rw, const DivOperands& in, ExprKind kind);
+std::optional<Expr> ViaPositiveDivisor(Rewriter& rw, const DivOperands& in,
+                                       ExprKind kind);
 
 // A split of sum = h * high + low for a factor h > 1 of the divisor, where h
 // divides every coefficient of `high` and low's range lies in one period
@@ -68,14 +69,15 @@ std::optional<PeriodSplit> FindPeriodSplit(Rewriter& rw, const LinearSum& sum,
 // Returns s * k + c, or nullopt on overflow.
 std::optional<LinearSum> Scaled(const LinearSum& s, int64_t k, int64_t c = 0);
 
-// The single term of a sum that is exactly `1 * term + 0`, else null.
-Expr SoleTerm(const LinearSum& sum);
+// The single term of a sum that is exactly `1 * term + 0`, else nullopt.
+std::optional<Expr> SoleTerm(const LinearSum& sum);
 
 // Is e `x <kind> c` with a constant c > 0?
 bool IsOpByPositiveConstant(Expr e, ExprKind kind);
 
-// The single variable e mentions, or null if it mentions none or several.
-Expr SoleVariable(Expr e);
+// The single variable e mentions, or nullopt if it mentions none or
+// several.
+std::optional<Expr> SoleVariable(Expr e);
 
 // If e (mentioning only the variable x) takes the values slope*x + offset
 // at every x in range (at most max_points values, all probed), returns

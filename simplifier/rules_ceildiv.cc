@@ -14,27 +14,28 @@ namespace ixa::simp {
 namespace {
 
 // ceildiv.by_one: x ceildiv 1 = x; x ceildiv -1 = -x.
-Expr CeilDivByOne(Rewriter& rw, const DivOperands& in) {
+std::optional<Expr> CeilDivByOne(Rewriter& rw, const DivOperands& in) {
   if (in.d == 1) return in.dividend;
   if (in.d == -1) return rw.ctx()->Neg(in.dividend);
-  return Expr();
+  return std::nullopt;
 }
 
 // ceildiv.one_period: if range(a) lies in [(m-1)*D + 1, m*D] then
 // ceil(a / D) = m; equivalently range(a + D - 1) lies in one period of D.
-Expr CeilDivOnePeriodRule(Rewriter& rw, const DivOperands& in) {
-  if (!in.d || *in.d <= 0) return Expr();
+std::optional<Expr> CeilDivOnePeriodRule(Rewriter& rw, const DivOperands& in) {
+  if (!in.d || *in.d <= 0) return std::nullopt;
   Interval shifted =
       RangeAdd(in.dividend_facts.range, Interval::Point(*in.d - 1));
   auto m = OnePeriod(shifted, *in.d);
-  return m ? rw.Const(*m) : Expr();
+  if (!m) return std::nullopt;
+  return rw.Const(*m);
 }
 
 // ceildiv.split_multiples: with a = D*Q + R (Q: terms whose coefficient D
 // divides, plus a constant multiple of D),
 //   ceil((D*Q + R) / D) = Q + ceil(R / D)          (Q is an integer).
-Expr CeilDivSplitMultiples(Rewriter& rw, const DivOperands& in) {
-  if (!in.d || *in.d <= 1) return Expr();
+std::optional<Expr> CeilDivSplitMultiples(Rewriter& rw, const DivOperands& in) {
+  if (!in.d || *in.d <= 1) return std::nullopt;
   int64_t d = *in.d;
   DivisorSplit split = SplitByDivisor(in.sum, d);
   return MoveMultiplesOut(rw, std::move(split), d, in.divisor,
@@ -44,22 +45,23 @@ Expr CeilDivSplitMultiples(Rewriter& rw, const DivOperands& in) {
 // ceildiv.via_floordiv (E24): ceil(a / D) = floor((a + D - 1) / D) for
 // D > 0 (write a = D*q - r with 0 <= r < D: both sides are q). Applied only
 // when the simplified floordiv form has fewer div/mod nodes.
-Expr ViaFloorDiv(Rewriter& rw, const DivOperands& in) {
-  if (!in.d || *in.d <= 1) return Expr();
+std::optional<Expr> ViaFloorDiv(Rewriter& rw, const DivOperands& in) {
+  if (!in.d || *in.d <= 1) return std::nullopt;
   auto shifted = Scaled(in.sum, 1, 0);
-  if (!shifted) return Expr();
+  if (!shifted) return std::nullopt;
   auto k = CheckedAdd(shifted->constant, *in.d - 1);
-  if (!k) return Expr();
+  if (!k) return std::nullopt;
   shifted->constant = *k;
   Expr as_floor =
       rw.Simplify(rw.ctx()->FloorDiv(BuildSum(rw.ctx(), *shifted), in.divisor));
   if (CountDivMod(as_floor) < CountDivMod(in.node)) return as_floor;
-  return Expr();
+  return std::nullopt;
 }
 
 // ceildiv.negative_divisor: a divisor D < -1 becomes -D > 1 (see
 // ViaPositiveDivisor), applied only when that removes a div/mod node.
-Expr CeilDivNegativeDivisor(Rewriter& rw, const DivOperands& in) {
+std::optional<Expr> CeilDivNegativeDivisor(Rewriter& rw,
+                                           const DivOperands& in) {
   return ViaPositiveDivisor(rw, in, ExprKind::kCeilDiv);
 }
 

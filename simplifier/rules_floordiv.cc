@@ -20,18 +20,19 @@ namespace {
 
 // floordiv.by_one: x floordiv 1 = x; x floordiv -1 = -x (exact: -x is an
 // integer).
-Expr FloorDivByOne(Rewriter& rw, const DivOperands& in) {
+std::optional<Expr> FloorDivByOne(Rewriter& rw, const DivOperands& in) {
   if (in.d == 1) return in.dividend;
   if (in.d == -1) return rw.ctx()->Neg(in.dividend);
-  return Expr();
+  return std::nullopt;
 }
 
 // floordiv.one_period: if range(a) lies in [m*D, m*D + D - 1] then
 // floor(a / D) = m at every point.
-Expr FloorDivOnePeriodRule(Rewriter& rw, const DivOperands& in) {
-  if (!in.d || *in.d <= 0) return Expr();
+std::optional<Expr> FloorDivOnePeriodRule(Rewriter& rw, const DivOperands& in) {
+  if (!in.d || *in.d <= 0) return std::nullopt;
   auto m = OnePeriod(in.dividend_facts.range, *in.d);
-  return m ? rw.Const(*m) : Expr();
+  if (!m) return std::nullopt;
+  return rw.Const(*m);
 }
 
 // floordiv.split_multiples (E11, E22, E23): with a = D*Q + R, where Q
@@ -41,14 +42,16 @@ Expr FloorDivOnePeriodRule(Rewriter& rw, const DivOperands& in) {
 // "delinearize" step: the low part never carries). Otherwise the rule fires
 // only if Q is non-empty, or R's constant is a non-zero multiple of D
 // (moved out too: floor((R' + q*D) / D) = floor(R' / D) + q).
-Expr FloorDivSplitMultiples(Rewriter& rw, const DivOperands& in) {
-  if (!in.d || *in.d <= 1) return Expr();
+std::optional<Expr> FloorDivSplitMultiples(Rewriter& rw,
+                                           const DivOperands& in) {
+  if (!in.d || *in.d <= 1) return std::nullopt;
   int64_t d = *in.d;
   DivisorSplit split = SplitByDivisor(in.sum, d);
   if (auto m = OnePeriod(rw.FactsOfSum(split.rest).range, d)) {
-    if (split.rest.terms.empty() && split.quotient.terms.empty()) return Expr();
+    if (split.rest.terms.empty() && split.quotient.terms.empty())
+      return std::nullopt;
     auto q = CheckedAdd(split.quotient.constant, *m);
-    if (!q) return Expr();
+    if (!q) return std::nullopt;
     split.quotient.constant = *q;
     return BuildSum(rw.ctx(), split.quotient);
   }
@@ -61,10 +64,10 @@ Expr FloorDivSplitMultiples(Rewriter& rw, const DivOperands& in) {
 // carry m of L's period into H). Then with D = h*D':
 //   floor((h*H + L) / (h*D')) = floor((H + L/h) / D') = floor(H / D')
 // because H is an integer and 0 <= L/h < 1.
-Expr FloorDivGcdSplitRule(Rewriter& rw, const DivOperands& in) {
-  if (!in.d || *in.d <= 1) return Expr();
+std::optional<Expr> FloorDivGcdSplitRule(Rewriter& rw, const DivOperands& in) {
+  if (!in.d || *in.d <= 1) return std::nullopt;
   auto split = FindGcdSplit(rw, in.sum, *in.d);
-  if (!split) return Expr();
+  if (!split) return std::nullopt;
   int64_t reduced = *in.d / split->h;
   Expr high = BuildSum(rw.ctx(), split->high);
   if (reduced == 1) return high;
@@ -80,10 +83,11 @@ Expr FloorDivGcdSplitRule(Rewriter& rw, const DivOperands& in) {
 // 9 + 1 and d0 + d2 + 12 in [12, 15], so it is d2 + 1. Generalizes
 // split_multiples' one-period case to coefficients D does not divide.
 // Fires only when the floordiv disappears.
-Expr FloorDivReduceCoefficients(Rewriter& rw, const DivOperands& in) {
-  if (!in.d || *in.d <= 1) return Expr();
+std::optional<Expr> FloorDivReduceCoefficients(Rewriter& rw,
+                                               const DivOperands& in) {
+  if (!in.d || *in.d <= 1) return std::nullopt;
   auto split = FindPeriodSplit(rw, in.sum, *in.d);
-  if (!split) return Expr();
+  if (!split) return std::nullopt;
   return BuildSum(rw.ctx(), split->quotient);
 }
 
@@ -93,27 +97,27 @@ Expr FloorDivReduceCoefficients(Rewriter& rw, const DivOperands& in) {
 //                                 = floor((y + R*c) / (c*D))   (c, D > 0).
 // With two such terms folding both would be wrong: (a0/3 + a1/3)/6 is not
 // (a0 + a1)/18 (XLA's counterexample), so the rule requires exactly one.
-Expr Nested(Rewriter& rw, const DivOperands& in) {
-  if (!in.d || *in.d <= 1) return Expr();
+std::optional<Expr> Nested(Rewriter& rw, const DivOperands& in) {
+  if (!in.d || *in.d <= 1) return std::nullopt;
   int inner_index = -1;
   for (size_t i = 0; i < in.sum.terms.size(); ++i) {
     const Term& t = in.sum.terms[i];
     if (t.coeff == 1 && IsOpByPositiveConstant(t.expr, ExprKind::kFloorDiv)) {
-      if (inner_index >= 0) return Expr();  // two candidates
+      if (inner_index >= 0) return std::nullopt;  // two candidates
       inner_index = static_cast<int>(i);
     }
   }
-  if (inner_index < 0) return Expr();
+  if (inner_index < 0) return std::nullopt;
   Expr inner = in.sum.terms[inner_index].expr;
   int64_t c = inner.rhs().constant();
   auto cd = CheckedMul(c, *in.d);
-  if (!cd) return Expr();
+  if (!cd) return std::nullopt;
   LinearSum rest = in.sum;
   rest.terms.erase(rest.terms.begin() + inner_index);
   auto scaled = Scaled(rest, c);
-  if (!scaled) return Expr();
+  if (!scaled) return std::nullopt;
   if (!AddScaled(inner.lhs(), 1, &*scaled) || !Normalize(&*scaled)) {
-    return Expr();
+    return std::nullopt;
   }
   return rw.ctx()->FloorDiv(BuildSum(rw.ctx(), *scaled), rw.Const(*cd));
 }
@@ -121,30 +125,35 @@ Expr Nested(Rewriter& rw, const DivOperands& in) {
 // floordiv.of_mod (E9): (x mod (D*b)) floordiv D = (x floordiv D) mod b for
 // D, b > 0. Write x = D*b*q + D*u + v with 0 <= u < b, 0 <= v < D: both
 // sides are u. Canonical towers are `(x floordiv a) mod b`.
-Expr FloorDivOfMod(Rewriter& rw, const DivOperands& in) {
-  if (!in.d || *in.d <= 1) return Expr();
-  Expr term = SoleTerm(in.sum);
-  if (!term || !IsOpByPositiveConstant(term, ExprKind::kMod)) return Expr();
+std::optional<Expr> FloorDivOfMod(Rewriter& rw, const DivOperands& in) {
+  if (!in.d || *in.d <= 1) return std::nullopt;
+  std::optional<Expr> sole = SoleTerm(in.sum);
+  if (!sole || !IsOpByPositiveConstant(*sole, ExprKind::kMod)) {
+    return std::nullopt;
+  }
+  const Expr term = *sole;
   int64_t m = term.rhs().constant();
-  if (m % *in.d != 0 || m == *in.d) return Expr();
+  if (m % *in.d != 0 || m == *in.d) return std::nullopt;
   Expr x = term.lhs();
   return rw.ctx()->Mod(rw.ctx()->FloorDiv(x, in.divisor), rw.Const(m / *in.d));
 }
 
 // floordiv.semi_affine_in_range: a non-constant divisor b with b >= lo > 0
 // everywhere, and 0 <= a < lo: floor(a / b) = 0.
-Expr FloorDivSemiAffineInRange(Rewriter& rw, const DivOperands& in) {
-  if (in.d) return Expr();
+std::optional<Expr> FloorDivSemiAffineInRange(Rewriter& rw,
+                                              const DivOperands& in) {
+  if (in.d) return std::nullopt;
   const Interval& b = in.divisor_facts.range;
   const Interval& a = in.dividend_facts.range;
-  if (!IsFinite(a) || b.lower <= 0 || b.lower == kInt64Max) return Expr();
+  if (!IsFinite(a) || b.lower <= 0 || b.lower == kInt64Max) return std::nullopt;
   if (a.lower >= 0 && a.upper < b.lower) return rw.Const(0);
-  return Expr();
+  return std::nullopt;
 }
 
 // floordiv.negative_divisor: a divisor D < -1 becomes -D > 1 (see
 // ViaPositiveDivisor), applied only when that removes a div/mod node.
-Expr FloorDivNegativeDivisor(Rewriter& rw, const DivOperands& in) {
+std::optional<Expr> FloorDivNegativeDivisor(Rewriter& rw,
+                                            const DivOperands& in) {
   return ViaPositiveDivisor(rw, in, ExprKind::kFloorDiv);
 }
 

@@ -17,24 +17,24 @@ namespace ixa::simp {
 namespace {
 
 // mod.by_one: x mod 1 = x mod -1 = 0.
-Expr ModByOne(Rewriter& rw, const DivOperands& in) {
+std::optional<Expr> ModByOne(Rewriter& rw, const DivOperands& in) {
   if (in.d == 1 || in.d == -1) return rw.Const(0);
-  return Expr();
+  return std::nullopt;
 }
 
 // mod.in_range (E4): if range(a) lies in [m*D, m*D + D - 1], then
 // floor(a / D) = m and a mod D = a - m*D (`x mod 42` -> `x - 42` for x in
 // [53, 71]; m = 0 gives `x mod c` -> `x`).
-Expr InRange(Rewriter& rw, const DivOperands& in) {
-  if (!in.d || *in.d <= 0) return Expr();
+std::optional<Expr> InRange(Rewriter& rw, const DivOperands& in) {
+  if (!in.d || *in.d <= 0) return std::nullopt;
   auto m = OnePeriod(in.dividend_facts.range, *in.d);
-  if (!m) return Expr();
+  if (!m) return std::nullopt;
   auto shift = CheckedMul(*m, *in.d);
-  if (!shift) return Expr();
+  if (!shift) return std::nullopt;
   auto shifted = Scaled(in.sum, 1, 0);
-  if (!shifted) return Expr();
+  if (!shifted) return std::nullopt;
   auto k = CheckedSub(shifted->constant, *shift);
-  if (!k) return Expr();
+  if (!k) return std::nullopt;
   shifted->constant = *k;
   return BuildSum(rw.ctx(), *shifted);
 }
@@ -44,12 +44,13 @@ Expr InRange(Rewriter& rw, const DivOperands& in) {
 // any integer t. We take t = trunc(k / D), so |k| < D keeps its sign: a
 // constraint written `(d1 - 3) mod 7` stays as XLA prints it rather than
 // turning into `(d1 + 4) mod 7`, and the constant still only shrinks.
-Expr DropMultiples(Rewriter& rw, const DivOperands& in) {
-  if (!in.d || *in.d <= 1) return Expr();
+std::optional<Expr> DropMultiples(Rewriter& rw, const DivOperands& in) {
+  if (!in.d || *in.d <= 1) return std::nullopt;
   int64_t d = *in.d;
   DivisorSplit split = SplitByDivisor(in.sum, d);
   int64_t k = split.rest.constant % d;  // truncated: same sign, |k| < d
-  if (split.quotient.terms.empty() && k == split.rest.constant) return Expr();
+  if (split.quotient.terms.empty() && k == split.rest.constant)
+    return std::nullopt;
   split.rest.constant = k;
   return rw.ctx()->Mod(BuildSum(rw.ctx(), split.rest), in.divisor);
 }
@@ -58,8 +59,8 @@ Expr DropMultiples(Rewriter& rw, const DivOperands& in) {
 // replaced by c * x inside `mod D`, since
 //   c * (x mod A) = c*x - (c*A) * floor(x / A) == c*x   (mod D).
 // `(x mod 12) mod 4` -> `x mod 4`, `(x mod 4) * 2 mod 8` -> `(x * 2) mod 8`.
-Expr ModOfMod(Rewriter& rw, const DivOperands& in) {
-  if (!in.d || *in.d <= 1) return Expr();
+std::optional<Expr> ModOfMod(Rewriter& rw, const DivOperands& in) {
+  if (!in.d || *in.d <= 1) return std::nullopt;
   LinearSum out;
   out.constant = in.sum.constant;
   bool changed = false;
@@ -67,14 +68,14 @@ Expr ModOfMod(Rewriter& rw, const DivOperands& in) {
     if (IsOpByPositiveConstant(t.expr, ExprKind::kMod)) {
       auto period = CheckedMul(t.coeff, t.expr.rhs().constant());
       if (period && *period % *in.d == 0) {
-        if (!AddScaled(t.expr.lhs(), t.coeff, &out)) return Expr();
+        if (!AddScaled(t.expr.lhs(), t.coeff, &out)) return std::nullopt;
         changed = true;
         continue;
       }
     }
     out.terms.push_back(t);
   }
-  if (!changed || !Normalize(&out)) return Expr();
+  if (!changed || !Normalize(&out)) return std::nullopt;
   return rw.ctx()->Mod(BuildSum(rw.ctx(), out), in.divisor);
 }
 
@@ -84,10 +85,10 @@ Expr ModOfMod(Rewriter& rw, const DivOperands& in) {
 // because h*H + L = h*D'*floor(H / D') + h*(H mod D') + L and
 // 0 <= h*(H mod D') + L <= h*(D' - 1) + h - 1 < D.
 // `(d0 * 12 + d1) mod 24` with d1 in [0, 11] -> `(d0 mod 2) * 12 + d1`.
-Expr ModGcdSplitRule(Rewriter& rw, const DivOperands& in) {
-  if (!in.d || *in.d <= 1) return Expr();
+std::optional<Expr> ModGcdSplitRule(Rewriter& rw, const DivOperands& in) {
+  if (!in.d || *in.d <= 1) return std::nullopt;
   auto split = FindGcdSplit(rw, in.sum, *in.d);
-  if (!split) return Expr();
+  if (!split) return std::nullopt;
   int64_t reduced = *in.d / split->h;
   Expr high = BuildSum(rw.ctx(), split->high);
   Expr low = BuildSum(rw.ctx(), split->low);
@@ -102,27 +103,27 @@ Expr ModGcdSplitRule(Rewriter& rw, const DivOperands& in) {
 //   a mod D = a - D*floor(a / D) = D*Q + R - D*(Q + m) = R - m*D.
 // `(d0 * 25 + d1) mod 24` with d0 in [0, 3], d1 in [0, 19] -> `d0 + d1`
 // (25 = 24 + 1, d0 + d1 in [0, 22]). Fires only when the mod disappears.
-Expr ModReduceCoefficients(Rewriter& rw, const DivOperands& in) {
-  if (!in.d || *in.d <= 1) return Expr();
+std::optional<Expr> ModReduceCoefficients(Rewriter& rw, const DivOperands& in) {
+  if (!in.d || *in.d <= 1) return std::nullopt;
   auto split = FindPeriodSplit(rw, in.sum, *in.d);
-  if (!split) return Expr();
+  if (!split) return std::nullopt;
   return BuildSum(rw.ctx(), split->rest);
 }
 
 // mod.semi_affine_in_range: a non-constant divisor b with b >= lo > 0
 // everywhere and 0 <= a < lo: a mod b = a.
-Expr ModSemiAffineInRange(Rewriter&, const DivOperands& in) {
-  if (in.d) return Expr();
+std::optional<Expr> ModSemiAffineInRange(Rewriter&, const DivOperands& in) {
+  if (in.d) return std::nullopt;
   const Interval& b = in.divisor_facts.range;
   const Interval& a = in.dividend_facts.range;
-  if (!IsFinite(a) || b.lower <= 0 || b.lower == kInt64Max) return Expr();
+  if (!IsFinite(a) || b.lower <= 0 || b.lower == kInt64Max) return std::nullopt;
   if (a.lower >= 0 && a.upper < b.lower) return in.dividend;
-  return Expr();
+  return std::nullopt;
 }
 
 // mod.negative_divisor: a divisor D < -1 becomes -D > 1 (see
 // ViaPositiveDivisor), applied only when that removes a div/mod node.
-Expr ModNegativeDivisor(Rewriter& rw, const DivOperands& in) {
+std::optional<Expr> ModNegativeDivisor(Rewriter& rw, const DivOperands& in) {
   return ViaPositiveDivisor(rw, in, ExprKind::kMod);
 }
 

@@ -170,8 +170,9 @@ bool ModFromDiv(Rewriter& rw, LinearSum* sum) {
 bool AffineInOneVariable(Rewriter& rw, LinearSum* sum) {
   if (sum->terms.size() < 2) return false;
   for (size_t i = 0; i < sum->terms.size(); ++i) {
-    Expr x = SoleVariable(sum->terms[i].expr);
-    if (!x || CountDivMod(sum->terms[i].expr) == 0) continue;
+    std::optional<Expr> sole = SoleVariable(sum->terms[i].expr);
+    if (!sole || CountDivMod(sum->terms[i].expr) == 0) continue;
+    const Expr x = *sole;
     // Group: every term whose only variable is x.
     LinearSum group;
     int div_terms = 0;
