@@ -6,6 +6,7 @@
 #ifndef IXA_CORE_RESULT_H_
 #define IXA_CORE_RESULT_H_
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <variant>
@@ -71,6 +72,25 @@ class [[nodiscard]] Result {
   std::variant<T, Error> data_;
 };
 
+// The outcome of a step that produces no value: ok, or the Error saying
+// why the input is bad (Result<T> is for steps that produce a T). A
+// Result<bool> is an answer, never a status.
+class [[nodiscard]] Status {
+ public:
+  Status() = default;                                // ok
+  Status(Error error) : error_(std::move(error)) {}  // NOLINT: implicit
+  template <typename T>
+  Status(const Result<T>& result) {  // NOLINT: implicit, keeps the error
+    if (!result.ok()) error_ = result.error();
+  }
+
+  bool ok() const { return !error_.has_value(); }
+  const Error& error() const { return *error_; }
+
+ private:
+  std::optional<Error> error_;
+};
+
 // Internal invariant violation: prints context and aborts. Never used for
 // anything user input can trigger.
 [[noreturn]] void CheckFailed(const char* file, int line, const char* cond,
@@ -85,6 +105,14 @@ class [[nodiscard]] Result {
 #define IXA_CHECK_MSG(cond, msg)                                       \
   do {                                                                 \
     if (!(cond)) ::ixa::CheckFailed(__FILE__, __LINE__, #cond, (msg)); \
+  } while (0)
+
+// Returns the error of a Status- or Result-returning expression from a
+// function that returns a Status or a Result.
+#define IXA_RETURN_IF_ERROR(expr)                      \
+  do {                                                 \
+    const ::ixa::Status ixa_status_ = (expr);          \
+    if (!ixa_status_.ok()) return ixa_status_.error(); \
   } while (0)
 
 // Propagates an error from a Result-returning expression.

@@ -20,8 +20,6 @@
 
 namespace ixa::hlo {
 
-using Status = std::optional<Error>;
-
 namespace {
 
 // Attributes whose value names computations.
@@ -100,11 +98,11 @@ Status ModuleBuilder::ParseAttribute(Instruction* instr, std::string_view name,
   instr->attributes[std::string(name)] = std::string(raw);
   auto ints = [&](std::vector<int64_t>* out) -> Status {
     IXA_ASSIGN_OR_RETURN(*out, IntListAttr(raw, pos, name));
-    return std::nullopt;
+    return Status();
   };
   auto one = [&](int64_t* out) -> Status {
     IXA_ASSIGN_OR_RETURN(*out, IntAttr(raw, pos, name));
-    return std::nullopt;
+    return Status();
   };
   if (name == "dimensions") return ints(&instr->dimensions);
   if (name == "dynamic_slice_sizes") return ints(&instr->dynamic_slice_sizes);
@@ -113,7 +111,7 @@ Status ModuleBuilder::ParseAttribute(Instruction* instr, std::string_view name,
     if (raw.substr(0, 2) == "{{") {
       IXA_ASSIGN_OR_RETURN(instr->slice_sizes_list,
                            IntListListAttr(raw, pos, name));
-      return std::nullopt;
+      return Status();
     }
     return ints(&instr->slice_sizes);
   }
@@ -183,7 +181,7 @@ Status ModuleBuilder::ParseAttribute(Instruction* instr, std::string_view name,
     if (braced) IXA_HLO_TRY(c.Expect('}', "closing the computation list"));
     if (!c.AtEnd()) return c.Fail("end of " + std::string(name));
   }
-  return std::nullopt;
+  return Status();
 }
 
 Instruction* ModuleBuilder::AddInstruction(Computation* comp,
@@ -231,7 +229,7 @@ Status ModuleBuilder::ParseOperand(Computation* comp,
     operand.direct = nested;
     operand.name = name;
     pending->operands.push_back(std::move(operand));
-    return std::nullopt;
+    return Status();
   }
   operand.name = std::string(op_name);
   if (c_.PeekRaw() == '#') {
@@ -258,7 +256,7 @@ Status ModuleBuilder::ParseOperand(Computation* comp,
     operand.name = name;
   }
   pending->operands.push_back(std::move(operand));
-  return std::nullopt;
+  return Status();
 }
 
 Status ModuleBuilder::ParseInlineComputation(Instruction* instr,
@@ -273,11 +271,11 @@ Status ModuleBuilder::ParseInlineComputation(Instruction* instr,
   c_.Consume('{');
   Computation* comp = NewComputation(name, pos);
   computation_names_.insert(name);
-  if (Status s = ParseComputationBody(comp, depth + 1)) return s;
+  IXA_RETURN_IF_ERROR(ParseComputationBody(comp, depth + 1));
   instr->attributes[std::string(attr)] = name;
   calls_.push_back({instr, name, pos});
   instr->called_computations.push_back(comp);
-  return std::nullopt;
+  return Status();
 }
 
 Status ModuleBuilder::ParseAttributes(Computation* comp, Instruction* instr,
@@ -300,7 +298,7 @@ Status ModuleBuilder::ParseAttributes(Computation* comp, Instruction* instr,
       if (!inline_body && !c_.Name().empty()) inline_body = c_.Peek() == '=';
       c_.Reset(value_pos);
       if (inline_body) {
-        if (Status s = ParseInlineComputation(instr, attr, depth)) return s;
+        IXA_RETURN_IF_ERROR(ParseInlineComputation(instr, attr, depth));
         continue;
       }
     }
@@ -326,9 +324,9 @@ Status ModuleBuilder::ParseAttributes(Computation* comp, Instruction* instr,
             axes.data() + axes.size() - c_.text().data() - value_pos.offset);
       }
     }
-    if (Status s = ParseAttribute(instr, attr, raw, value_pos)) return s;
+    IXA_RETURN_IF_ERROR(ParseAttribute(instr, attr, raw, value_pos));
   }
-  return std::nullopt;
+  return Status();
 }
 
 Result<Instruction*> ModuleBuilder::ParseInstructionRhs(
@@ -377,13 +375,13 @@ Result<Instruction*> ModuleBuilder::ParseInstructionRhs(
     IXA_HLO_TRY(c_.Expect(')', "closing parameter("));
   } else if (!c_.Consume(')')) {
     while (true) {
-      if (Status s = ParseOperand(comp, &pending, nesting, depth)) return *s;
+      IXA_RETURN_IF_ERROR(ParseOperand(comp, &pending, nesting, depth));
       if (c_.Consume(')')) break;
       if (!c_.Consume(',')) return c_.Fail("',' or ')' after an operand");
     }
   }
   if (allow_attributes) {
-    if (Status s = ParseAttributes(comp, instr.get(), depth)) return *s;
+    IXA_RETURN_IF_ERROR(ParseAttributes(comp, instr.get(), depth));
   }
   Instruction* raw = AddInstruction(comp, std::move(instr));
   pending_.push_back(std::move(pending));
@@ -411,7 +409,7 @@ Status ModuleBuilder::ParseInstruction(Computation* comp, int depth) {
     }
     comp->root_ = instr;
   }
-  return std::nullopt;
+  return Status();
 }
 
 Computation* ModuleBuilder::NewComputation(std::string name, Position pos) {
@@ -490,8 +488,8 @@ Status ModuleBuilder::FinishComputation(Computation* comp, Position pos) {
                                          instr->operands[k]->shape.ToString());
       }
     }
-    if (std::optional<std::string> bad = VerifyInstruction(*instr)) {
-      return Cursor::FailAt(at, *bad);
+    if (Status verified = VerifyInstruction(*instr); !verified.ok()) {
+      return Cursor::FailAt(at, verified.error().message);
     }
     for (const Instruction* operand : instr->operands) {
       auto& users = const_cast<Instruction*>(operand)->users;
@@ -534,7 +532,7 @@ Status ModuleBuilder::FinishComputation(Computation* comp, Position pos) {
   std::erase_if(pending_, [&](const PendingInstruction& p) {
     return p.instr->parent == comp;
   });
-  return std::nullopt;
+  return Status();
 }
 
 // Instructions up to the closing '}' (the '{' consumed).
@@ -544,7 +542,7 @@ Status ModuleBuilder::ParseComputationBody(Computation* comp, int depth) {
     if (c_.AtEnd()) {
       return c_.Fail("'}' closing computation '" + comp->name_ + "'");
     }
-    if (Status s = ParseInstruction(comp, depth)) return s;
+    IXA_RETURN_IF_ERROR(ParseInstruction(comp, depth));
   }
   return FinishComputation(comp, pos);
 }
@@ -565,7 +563,7 @@ Status ModuleBuilder::ParseComputationAttributes(Computation* comp) {
           attr_pos, "attribute '" + std::string(attr) + "' is given twice");
     }
   }
-  return std::nullopt;
+  return Status();
 }
 
 Status ModuleBuilder::ParseComputation() {
@@ -592,7 +590,7 @@ Status ModuleBuilder::ParseComputation() {
     }
     module_->entry_ = comp;
   }
-  if (Status s = ParseComputationBody(comp, 0)) return s;
+  IXA_RETURN_IF_ERROR(ParseComputationBody(comp, 0));
   return ParseComputationAttributes(comp);
 }
 
@@ -602,14 +600,14 @@ Status ModuleBuilder::ParseBareEntry() {
   comp->is_entry_ = true;
   module_->entry_ = comp;
   while (!c_.AtEnd()) {
-    if (Status s = ParseInstruction(comp, 0)) return s;
+    IXA_RETURN_IF_ERROR(ParseInstruction(comp, 0));
   }
   return FinishComputation(comp, pos);
 }
 
 // `HloModule name[:][, attr=value]*`.
 Status ModuleBuilder::ParseHeader() {
-  if (!c_.ConsumeWord("HloModule")) return std::nullopt;
+  if (!c_.ConsumeWord("HloModule")) return Status();
   IXA_ASSIGN_OR_RETURN(std::string_view name, c_.ExpectName("a module name"));
   module_->name_ = std::string(name);
   if (c_.PeekRaw() == ':') c_.Next();
@@ -618,7 +616,7 @@ Status ModuleBuilder::ParseHeader() {
     IXA_HLO_TRY(c_.Expect('=', "after the module attribute name"));
     IXA_HLO_TRY(c_.RawValue("a module attribute value"));
   }
-  return std::nullopt;
+  return Status();
 }
 
 // `FileNames` / `FunctionNames` / `FileLocations` / `StackFrames`, the word
@@ -634,7 +632,7 @@ Status ModuleBuilder::SkipStackFrameTable() {
       return c_.Fail("a string or '{' after the table entry id");
     }
   }
-  return std::nullopt;
+  return Status();
 }
 
 // Every named call resolved, in attribute order; fusion and call operands
@@ -682,7 +680,7 @@ Status ModuleBuilder::CheckCalls() {
       }
     }
   }
-  return std::nullopt;
+  return Status();
 }
 
 // The call graph must be acyclic (a fusion calling its own computation
@@ -754,11 +752,11 @@ Status ModuleBuilder::CheckCallGraph() {
       stack.push_back({next});
     }
   }
-  return std::nullopt;
+  return Status();
 }
 
 Result<std::unique_ptr<Module>> ModuleBuilder::Build() {
-  if (Status s = ParseHeader()) return *s;
+  IXA_RETURN_IF_ERROR(ParseHeader());
   if (c_.AtEnd()) return c_.Fail("a computation");
   // Bare instruction lines: `name = ...` right away.
   Position start = c_.position();
@@ -767,17 +765,17 @@ Result<std::unique_ptr<Module>> ModuleBuilder::Build() {
   bool bare = c_.Peek() == '=';
   c_.Reset(start);
   if (bare) {
-    if (Status s = ParseBareEntry()) return *s;
+    IXA_RETURN_IF_ERROR(ParseBareEntry());
   } else {
     while (!c_.AtEnd()) {
       Position p = c_.position();
       std::string_view word = c_.Name();
       if (IsStackFrameTable(word)) {
-        if (Status s = SkipStackFrameTable()) return *s;
+        IXA_RETURN_IF_ERROR(SkipStackFrameTable());
         continue;
       }
       c_.Reset(p);
-      if (Status s = ParseComputation()) return *s;
+      IXA_RETURN_IF_ERROR(ParseComputation());
     }
   }
   if (module_->computations_.empty()) return c_.Fail("a computation");
@@ -790,8 +788,8 @@ Result<std::unique_ptr<Module>> ModuleBuilder::Build() {
     module_->entry_ = last ? last : module_->computations_.back().get();
     const_cast<Computation*>(module_->entry_)->is_entry_ = true;
   }
-  if (Status s = CheckCalls()) return *s;
-  if (Status s = CheckCallGraph()) return *s;
+  IXA_RETURN_IF_ERROR(CheckCalls());
+  IXA_RETURN_IF_ERROR(CheckCallGraph());
   return std::move(module_);
 }
 

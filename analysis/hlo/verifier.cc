@@ -11,6 +11,9 @@ namespace {
 
 std::string Str(const Shape& s) { return s.ToString(); }
 
+// A shape or attribute mismatch: the reader adds the position.
+Status Bad(std::string message) { return Error::Invalid(std::move(message)); }
+
 std::string Dims(const std::vector<int64_t>& v) {
   std::string out = "{";
   for (size_t i = 0; i < v.size(); ++i) {
@@ -28,15 +31,16 @@ bool DistinctIn(const std::vector<int64_t>& v, int64_t n) {
   return true;
 }
 
-std::optional<std::string> Mismatch(const Instruction& in, const Shape& want) {
-  return "shape mismatch: '" + in.name + "' (" + in.opcode + ") is " +
-         Str(in.shape) + " but its operands give " + Str(want);
+Status Mismatch(const Instruction& in, const Shape& want) {
+  return Bad("shape mismatch: '" + in.name + "' (" + in.opcode + ") is " +
+             Str(in.shape) + " but its operands give " + Str(want));
 }
 
-std::optional<std::string> NeedOperands(const Instruction& in, int n) {
-  if (in.operand_count() == n) return std::nullopt;
-  return "'" + in.name + "' (" + in.opcode + ") takes " + std::to_string(n) +
-         " operands, got " + std::to_string(in.operand_count());
+Status NeedOperands(const Instruction& in, int n) {
+  if (in.operand_count() == n) return Status();
+  return Bad("'" + in.name + "' (" + in.opcode + ") takes " +
+             std::to_string(n) + " operands, got " +
+             std::to_string(in.operand_count()));
 }
 
 // The operand count of an elementwise opcode (XLA's), or 0 where it varies
@@ -69,17 +73,18 @@ int ElementwiseArity(std::string_view op) {
   return IsElementwiseOpcode(op) ? 1 : 0;
 }
 
-std::optional<std::string> AllArrays(const Instruction& in) {
+Status AllArrays(const Instruction& in) {
   if (!in.shape.IsArray()) {
-    return "'" + in.name + "' (" + in.opcode + ") must have an array shape";
+    return Bad("'" + in.name + "' (" + in.opcode +
+               ") must have an array shape");
   }
   for (const Instruction* o : in.operands) {
     if (!o->shape.IsArray()) {
-      return "operand '" + o->name + "' of '" + in.name +
-             "' must be an array, not " + Str(o->shape);
+      return Bad("operand '" + o->name + "' of '" + in.name +
+                 "' must be an array, not " + Str(o->shape));
     }
   }
-  return std::nullopt;
+  return Status();
 }
 
 // Output size of a window along one dimension (XLA's WindowedOutputSize);
@@ -149,20 +154,20 @@ bool ChecksUnboundedDims(const std::string& op) {
 
 // bitcast-convert between element types of different widths: the narrower
 // side has one more (minor) dim, of size wide bits / narrow bits.
-std::optional<std::string> VerifyBitcastConvert(const Instruction& in) {
-  if (auto e = NeedOperands(in, 1)) return e;
+Status VerifyBitcastConvert(const Instruction& in) {
+  IXA_RETURN_IF_ERROR(NeedOperands(in, 1));
   const Shape& src = in.operand(0)->shape;
   const Shape& out = in.shape;
   int in_bits = ElementBits(src.type), out_bits = ElementBits(out.type);
-  auto bad = [&]() -> std::optional<std::string> {
-    return "shape mismatch: bitcast-convert of " + Str(src) + " to " +
-           Str(out) + ": the " + std::to_string(in_bits) + "-bit and " +
-           std::to_string(out_bits) +
-           "-bit sides must have the same dims, the narrower one with one "
-           "more minor dim of the width ratio";
+  auto bad = [&]() -> Status {
+    return Bad("shape mismatch: bitcast-convert of " + Str(src) + " to " +
+               Str(out) + ": the " + std::to_string(in_bits) + "-bit and " +
+               std::to_string(out_bits) +
+               "-bit sides must have the same dims, the narrower one with one "
+               "more minor dim of the width ratio");
   };
   if (in_bits == out_bits) {
-    return src.dims == out.dims ? std::nullopt : bad();
+    return src.dims == out.dims ? Status() : bad();
   }
   const Shape& wide = in_bits > out_bits ? src : out;
   const Shape& narrow = in_bits > out_bits ? out : src;
@@ -172,7 +177,7 @@ std::optional<std::string> VerifyBitcastConvert(const Instruction& in) {
       !std::equal(wide.dims.begin(), wide.dims.end(), narrow.dims.begin())) {
     return bad();
   }
-  return std::nullopt;
+  return Status();
 }
 
 bool Has(const std::vector<int64_t>& v, int64_t x) {
@@ -181,14 +186,14 @@ bool Has(const std::vector<int64_t>& v, int64_t x) {
 
 // Gather: the dimension numbers fit the shapes and give the output shape
 // (XLA's shape inference for gather).
-std::optional<std::string> VerifyGather(const Instruction& in) {
-  if (auto e = NeedOperands(in, 2)) return e;
+Status VerifyGather(const Instruction& in) {
+  IXA_RETURN_IF_ERROR(NeedOperands(in, 2));
   const GatherDimensionNumbers& g = in.gather;
   const Shape &operand = in.operand(0)->shape, &indices = in.operand(1)->shape;
   const int64_t r_op = operand.rank(), r_ind = indices.rank();
   const int64_t ivd = g.index_vector_dim;
-  auto bad = [&](const std::string& what) -> std::optional<std::string> {
-    return "gather '" + in.name + "': " + what;
+  auto bad = [&](const std::string& what) -> Status {
+    return Bad("gather '" + in.name + "': " + what);
   };
   if (in.slice_sizes.size() != static_cast<size_t>(r_op)) {
     return bad("slice_sizes needs one size per operand dimension");
@@ -240,14 +245,14 @@ std::optional<std::string> VerifyGather(const Instruction& in) {
   }
   if (want != in.shape.dims)
     return Mismatch(in, Shape::Array(in.shape.type, want));
-  return std::nullopt;
+  return Status();
 }
 
 // Scatter: operands, indices, updates; the dimension numbers fit.
-std::optional<std::string> VerifyScatter(const Instruction& in) {
+Status VerifyScatter(const Instruction& in) {
   const int n = in.operand_count();
-  auto bad = [&](const std::string& what) -> std::optional<std::string> {
-    return "scatter '" + in.name + "': " + what;
+  auto bad = [&](const std::string& what) -> Status {
+    return Bad("scatter '" + in.name + "': " + what);
   };
   if (n < 3 || n % 2 == 0) return bad("takes operands, indices, then updates");
   const int k = (n - 1) / 2;
@@ -317,20 +322,20 @@ std::optional<std::string> VerifyScatter(const Instruction& in) {
     ok = in.shape.tuple_elements[i].Compatible(outs[i]);
   }
   if (!ok) return Mismatch(in, k == 1 ? operand : in.shape);
-  return std::nullopt;
+  return Status();
 }
 
 // Sort: every operand has the same dims; the output is the operands.
-std::optional<std::string> VerifySort(const Instruction& in) {
-  if (in.operands.empty()) return "sort needs an operand";
+Status VerifySort(const Instruction& in) {
+  if (in.operands.empty()) return Bad("sort needs an operand");
   const Shape& first = in.operand(0)->shape;
   if (in.dimensions.size() != 1 || in.dimensions[0] < 0 ||
       in.dimensions[0] >= std::max(first.rank(), 1)) {
-    return "sort needs dimensions={d} within the operands' rank";
+    return Bad("sort needs dimensions={d} within the operands' rank");
   }
   for (const Instruction* o : in.operands) {
     if (!o->shape.IsArray() || o->shape.dims != first.dims) {
-      return "sort '" + in.name + "': the operands differ in dimensions";
+      return Bad("sort '" + in.name + "': the operands differ in dimensions");
     }
   }
   const int k = in.operand_count();
@@ -341,12 +346,12 @@ std::optional<std::string> VerifySort(const Instruction& in) {
     ok = in.shape.tuple_elements[i].dims == first.dims;
   }
   if (!ok) return Mismatch(in, first);
-  return std::nullopt;
+  return Status();
 }
 
-std::optional<std::string> VerifyArrayOp(const Instruction& in) {
+Status VerifyArrayOp(const Instruction& in) {
   // `?` dims carry no size to check sums and products against.
-  if (AnyUnbounded(in) && !ChecksUnboundedDims(in.opcode)) return std::nullopt;
+  if (AnyUnbounded(in) && !ChecksUnboundedDims(in.opcode)) return Status();
   const std::string& op = in.opcode;
   const Shape& out = in.shape;
   auto operand_dims = [&](int i) -> const std::vector<int64_t>& {
@@ -357,64 +362,67 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
     for (const Instruction* o : in.operands) {
       if (o->shape.IsScalar() && !out.IsScalar()) continue;
       if (!SameDims(o->shape.dims, out.dims)) {
-        return "shape mismatch: operand '" + o->name + "' of '" + in.name +
-               "' is " + Str(o->shape) + ", expected dimensions of " + Str(out);
+        return Bad("shape mismatch: operand '" + o->name + "' of '" + in.name +
+                   "' is " + Str(o->shape) + ", expected dimensions of " +
+                   Str(out));
       }
     }
-    return std::nullopt;
+    return Status();
   }
   if (op == "broadcast") {
-    if (auto e = NeedOperands(in, 1)) return e;
+    IXA_RETURN_IF_ERROR(NeedOperands(in, 1));
     const auto& d = in.dimensions;
     if (d.size() != operand_dims(0).size() || !DistinctIn(d, out.rank())) {
-      return "broadcast dimensions=" + Dims(d) + " do not fit " +
-             Str(in.operand(0)->shape) + " -> " + Str(out);
+      return Bad("broadcast dimensions=" + Dims(d) + " do not fit " +
+                 Str(in.operand(0)->shape) + " -> " + Str(out));
     }
     for (size_t i = 0; i < d.size(); ++i) {
       if (!SameDim(out.dims[d[i]], operand_dims(0)[i])) {
-        return "shape mismatch: broadcast '" + in.name + "' of '" +
-               in.operand(0)->name + "', which is " +
-               Str(in.operand(0)->shape) + ", cannot give " + Str(out) +
-               " with dimensions=" + Dims(d) + ": operand dimension " +
-               std::to_string(i) + " is " + std::to_string(operand_dims(0)[i]) +
-               " but output dimension " + std::to_string(d[i]) + " is " +
-               std::to_string(out.dims[d[i]]);
+        return Bad(
+            "shape mismatch: broadcast '" + in.name + "' of '" +
+            in.operand(0)->name + "', which is " + Str(in.operand(0)->shape) +
+            ", cannot give " + Str(out) + " with dimensions=" + Dims(d) +
+            ": operand dimension " + std::to_string(i) + " is " +
+            std::to_string(operand_dims(0)[i]) + " but output dimension " +
+            std::to_string(d[i]) + " is " + std::to_string(out.dims[d[i]]));
       }
     }
-    return std::nullopt;
+    return Status();
   }
   if (op == "transpose") {
-    if (auto e = NeedOperands(in, 1)) return e;
+    IXA_RETURN_IF_ERROR(NeedOperands(in, 1));
     const auto& p = in.dimensions;
     if (static_cast<int>(p.size()) != out.rank() ||
         !DistinctIn(p, out.rank()) || operand_dims(0).size() != p.size()) {
-      return "transpose dimensions=" + Dims(p) + " is not a permutation of " +
-             std::to_string(out.rank()) + " dimensions";
+      return Bad("transpose dimensions=" + Dims(p) +
+                 " is not a permutation of " + std::to_string(out.rank()) +
+                 " dimensions");
     }
     Shape want = out;
     for (size_t i = 0; i < p.size(); ++i) want.dims[i] = operand_dims(0)[p[i]];
     for (size_t i = 0; i < p.size(); ++i) {
       if (!SameDim(out.dims[i], want.dims[i])) return Mismatch(in, want);
     }
-    return std::nullopt;
+    return Status();
   }
   if (op == "bitcast") {
     // The operand count first: the tiled check below reads operand 0.
-    if (auto e = NeedOperands(in, 1)) return e;
+    IXA_RETURN_IF_ERROR(NeedOperands(in, 1));
   }
   if (op == "bitcast" && (Tiled(in.shape) || Tiled(in.operand(0)->shape))) {
     // XLA compares the buffers' sizes, padding of the tiles included.
     std::optional<int64_t> a = PhysicalBytes(in.operand(0)->shape);
     std::optional<int64_t> b = PhysicalBytes(in.shape);
     if (!a || !b || *a != *b) {
-      return "shape mismatch: bitcast of " +
-             in.operand(0)->shape.ToString(true) + " to " +
-             in.shape.ToString(true) + " changes the size of the tiled buffer";
+      return Bad("shape mismatch: bitcast of " +
+                 in.operand(0)->shape.ToString(true) + " to " +
+                 in.shape.ToString(true) +
+                 " changes the size of the tiled buffer");
     }
-    return std::nullopt;
+    return Status();
   }
   if (op == "reshape" || op == "bitcast") {
-    if (auto e = NeedOperands(in, 1)) return e;
+    IXA_RETURN_IF_ERROR(NeedOperands(in, 1));
     const Shape& src = in.operand(0)->shape;
     bool same = src.ElementCount() == out.ElementCount();
     if (op == "bitcast" && ElementBits(src.type) != ElementBits(out.type)) {
@@ -422,27 +430,27 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
              out.ElementCount() * ElementBits(out.type);
     }
     if (!same) {
-      return "shape mismatch: " + op + " of " + Str(src) + " to " + Str(out) +
-             " changes the element count";
+      return Bad("shape mismatch: " + op + " of " + Str(src) + " to " +
+                 Str(out) + " changes the element count");
     }
-    return std::nullopt;
+    return Status();
   }
   if (op == "reverse") {
-    if (auto e = NeedOperands(in, 1)) return e;
+    IXA_RETURN_IF_ERROR(NeedOperands(in, 1));
     if (!SameDims(operand_dims(0), out.dims)) {
       return Mismatch(in, in.operand(0)->shape);
     }
     if (!DistinctIn(in.dimensions, out.rank())) {
-      return "reverse dimensions=" + Dims(in.dimensions) + " out of range";
+      return Bad("reverse dimensions=" + Dims(in.dimensions) + " out of range");
     }
-    return std::nullopt;
+    return Status();
   }
   if (op == "slice") {
-    if (auto e = NeedOperands(in, 1)) return e;
+    IXA_RETURN_IF_ERROR(NeedOperands(in, 1));
     const auto& src = operand_dims(0);
     if (in.slice.size() != src.size() || out.dims.size() != src.size()) {
-      return "slice needs one [start:limit:stride] per dimension of " +
-             Str(in.operand(0)->shape);
+      return Bad("slice needs one [start:limit:stride] per dimension of " +
+                 Str(in.operand(0)->shape));
     }
     Shape want = out;  // the slice's own shape, with the dims it gives
     bool same = true;
@@ -450,22 +458,23 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
       const SliceDim& s = in.slice[i];
       if (s.start < 0 || s.limit < s.start || s.limit > src[i] ||
           s.stride <= 0) {
-        return "slice [" + std::to_string(s.start) + ":" +
-               std::to_string(s.limit) + ":" + std::to_string(s.stride) +
-               "] out of range for dimension " + std::to_string(i);
+        return Bad("slice [" + std::to_string(s.start) + ":" +
+                   std::to_string(s.limit) + ":" + std::to_string(s.stride) +
+                   "] out of range for dimension " + std::to_string(i));
       }
       want.dims[i] =
           s.limit == s.start ? 0 : (s.limit - s.start - 1) / s.stride + 1;
       same &= SameDim(out.dims[i], want.dims[i]);
     }
-    return same ? std::nullopt : Mismatch(in, want);
+    return same ? Status() : Mismatch(in, want);
   }
   if (op == "concatenate") {
     if (in.dimensions.size() != 1 || in.operands.empty()) {
-      return "concatenate needs dimensions={d} and at least one operand";
+      return Bad("concatenate needs dimensions={d} and at least one operand");
     }
     int64_t d = in.dimensions[0];
-    if (d < 0 || d >= out.rank()) return "concatenate dimension out of range";
+    if (d < 0 || d >= out.rank())
+      return Bad("concatenate dimension out of range");
     int64_t total = 0;
     bool unbounded_total = out.dims[d] == kUnboundedDim;
     for (const Instruction* o : in.operands) {
@@ -486,15 +495,16 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
       want.dims[d] = total;
       return Mismatch(in, want);
     }
-    return std::nullopt;
+    return Status();
   }
   if (op == "pad") {
-    if (auto e = NeedOperands(in, 2)) return e;
+    IXA_RETURN_IF_ERROR(NeedOperands(in, 2));
     const auto& src = operand_dims(0);
-    if (!in.operand(1)->shape.IsScalar()) return "pad value must be a scalar";
+    if (!in.operand(1)->shape.IsScalar())
+      return Bad("pad value must be a scalar");
     if (in.padding.size() != src.size() || out.dims.size() != src.size()) {
-      return "padding needs low_high_interior for each of the " +
-             std::to_string(src.size()) + " dimensions";
+      return Bad("padding needs low_high_interior for each of the " +
+                 std::to_string(src.size()) + " dimensions");
     }
     Shape want = out;
     for (size_t i = 0; i < src.size(); ++i) {
@@ -505,63 +515,66 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
           __builtin_add_overflow(src[i], interior, &n) ||
           __builtin_add_overflow(n, p.low, &n) ||
           __builtin_add_overflow(n, p.high, &n)) {
-        return "pad of " + Str(in.operand(0)->shape) + " overflows int64";
+        return Bad("pad of " + Str(in.operand(0)->shape) + " overflows int64");
       }
       want.dims[i] = n;
     }
-    return want.dims == out.dims ? std::nullopt : Mismatch(in, want);
+    return want.dims == out.dims ? Status() : Mismatch(in, want);
   }
   if (op == "dynamic-slice") {
     const auto& src = operand_dims(0);
     if (OffsetVectorOperand(in) < 0 &&
         in.operand_count() != static_cast<int>(src.size()) + 1) {
-      return "dynamic-slice takes the operand and one scalar offset per "
-             "dimension (or one vector of them)";
+      return Bad(
+          "dynamic-slice takes the operand and one scalar offset per "
+          "dimension (or one vector of them)");
     }
     for (int i = 1; i < in.operand_count() && OffsetVectorOperand(in) < 0;
          ++i) {
-      if (!in.operand(i)->shape.IsScalar()) return "offsets must be scalars";
+      if (!in.operand(i)->shape.IsScalar())
+        return Bad("offsets must be scalars");
     }
     if (in.dynamic_slice_sizes.size() != src.size()) {
-      return "dynamic_slice_sizes needs one size per dimension";
+      return Bad("dynamic_slice_sizes needs one size per dimension");
     }
     for (size_t i = 0; i < src.size(); ++i) {
       if (in.dynamic_slice_sizes[i] < 0 || in.dynamic_slice_sizes[i] > src[i]) {
-        return "dynamic_slice_sizes larger than the operand";
+        return Bad("dynamic_slice_sizes larger than the operand");
       }
     }
     if (!SameDims(out.dims, in.dynamic_slice_sizes)) {
       return Mismatch(in, Shape::Array(out.type, in.dynamic_slice_sizes));
     }
-    return std::nullopt;
+    return Status();
   }
   if (op == "dynamic-update-slice") {
     const auto& src = operand_dims(0);
     if (OffsetVectorOperand(in) < 0 &&
         in.operand_count() != static_cast<int>(src.size()) + 2) {
-      return "dynamic-update-slice takes operand, update and one scalar "
-             "offset per dimension (or one vector of them)";
+      return Bad(
+          "dynamic-update-slice takes operand, update and one scalar "
+          "offset per dimension (or one vector of them)");
     }
     const auto& upd = operand_dims(1);
     if (upd.size() != src.size()) return Mismatch(in, in.operand(1)->shape);
     for (size_t i = 0; i < src.size(); ++i) {
-      if (upd[i] > src[i]) return "update larger than the operand";
+      if (upd[i] > src[i]) return Bad("update larger than the operand");
     }
     for (int i = 2; i < in.operand_count() && OffsetVectorOperand(in) < 0;
          ++i) {
-      if (!in.operand(i)->shape.IsScalar()) return "offsets must be scalars";
+      if (!in.operand(i)->shape.IsScalar())
+        return Bad("offsets must be scalars");
     }
     if (out.dims != src) return Mismatch(in, in.operand(0)->shape);
-    return std::nullopt;
+    return Status();
   }
   if (op == "dot" && in.HasAttribute("sparsity")) {
     // Sparse dot: (lhs, rhs, metadata...) with a compressed operand.
-    return in.operand_count() >= 2
-               ? std::nullopt
-               : std::optional<std::string>("sparse dot needs two operands");
+    return in.operand_count() >= 2 ? Status()
+                                   : Bad("sparse dot needs two operands");
   }
   if (op == "dot") {
-    if (auto e = NeedOperands(in, 2)) return e;
+    IXA_RETURN_IF_ERROR(NeedOperands(in, 2));
     const auto &l = operand_dims(0), &r = operand_dims(1);
     const DotDimensionNumbers& dn = in.dot;
     std::vector<int64_t> lb = dn.lhs_batch, lc = dn.lhs_contracting;
@@ -570,18 +583,18 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
     rb.insert(rb.end(), rc.begin(), rc.end());
     if (dn.lhs_batch.size() != dn.rhs_batch.size() || lc.size() != rc.size() ||
         !DistinctIn(lb, l.size()) || !DistinctIn(rb, r.size())) {
-      return "dot dimension numbers do not fit the operands";
+      return Bad("dot dimension numbers do not fit the operands");
     }
     std::vector<int64_t> want;
     for (size_t i = 0; i < dn.lhs_batch.size(); ++i) {
       if (!SameDim(l[dn.lhs_batch[i]], r[dn.rhs_batch[i]])) {
-        return "dot batch dimensions differ in size";
+        return Bad("dot batch dimensions differ in size");
       }
       want.push_back(l[dn.lhs_batch[i]]);
     }
     for (size_t i = 0; i < lc.size(); ++i) {
       if (!SameDim(l[lc[i]], r[rc[i]])) {
-        return "dot contracting dimensions differ";
+        return Bad("dot contracting dimensions differ");
       }
     }
     for (size_t i = 0; i < l.size(); ++i) {
@@ -593,18 +606,18 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
     if (!SameDims(want, out.dims)) {
       return Mismatch(in, Shape::Array(out.type, want));
     }
-    return std::nullopt;
+    return Status();
   }
   if (op == "iota") {
     if (in.iota_dimension < 0 || in.iota_dimension >= std::max(out.rank(), 1)) {
-      return "iota_dimension out of range";
+      return Bad("iota_dimension out of range");
     }
-    return std::nullopt;
+    return Status();
   }
   if (op == "gather") return VerifyGather(in);
   if (op == "all-gather" && in.operand_count() == 1) {
     if (in.dimensions.size() != 1 || in.operand_count() != 1) {
-      return "all-gather takes one operand and dimensions={d}";
+      return Bad("all-gather takes one operand and dimensions={d}");
     }
     int64_t d = in.dimensions[0];
     const auto& src = operand_dims(0);
@@ -612,33 +625,33 @@ std::optional<std::string> VerifyArrayOp(const Instruction& in) {
         src[d] == 0 || out.dims[d] % src[d] != 0) {
       return Mismatch(in, in.operand(0)->shape);
     }
-    return std::nullopt;
+    return Status();
   }
-  return std::nullopt;
+  return Status();
 }
 
 }  // namespace
 
-std::optional<std::string> VerifyInstruction(const Instruction& in) {
+Status VerifyInstruction(const Instruction& in) {
   const std::string& op = in.opcode;
-  if (op == "parameter" || op == "constant") return std::nullopt;
+  if (op == "parameter" || op == "constant") return Status();
   // Every reader of an elementwise op (indexing, emitters, printers) takes
   // its operands by position.
   if (int arity = ElementwiseArity(op); arity > 0) {
-    if (auto e = NeedOperands(in, arity)) return e;
+    IXA_RETURN_IF_ERROR(NeedOperands(in, arity));
   }
   if (op == "get-tuple-element") {
-    if (auto e = NeedOperands(in, 1)) return e;
+    IXA_RETURN_IF_ERROR(NeedOperands(in, 1));
     const Shape& t = in.operand(0)->shape;
     if (!t.IsTuple() || in.tuple_index < 0 ||
         in.tuple_index >= static_cast<int64_t>(t.tuple_elements.size())) {
-      return "get-tuple-element index=" + std::to_string(in.tuple_index) +
-             " is not an element of " + Str(t);
+      return Bad("get-tuple-element index=" + std::to_string(in.tuple_index) +
+                 " is not an element of " + Str(t));
     }
     if (!t.tuple_elements[in.tuple_index].Compatible(in.shape)) {
       return Mismatch(in, t.tuple_elements[in.tuple_index]);
     }
-    return std::nullopt;
+    return Status();
   }
   if (op == "tuple") {
     if (!in.shape.IsTuple() ||
@@ -650,33 +663,34 @@ std::optional<std::string> VerifyInstruction(const Instruction& in) {
         return Mismatch(in, in.operands[i]->shape);
       }
     }
-    return std::nullopt;
+    return Status();
   }
   if (op == "scatter") {
-    return AnyUnbounded(in) ? std::nullopt : VerifyScatter(in);
+    return AnyUnbounded(in) ? Status() : VerifyScatter(in);
   }
   if (op == "sort") return VerifySort(in);
   if (op == "reduce" || op == "reduce-window") {
     int n = in.operand_count();
     if (n == 0 || n % 2 != 0) {
-      return op + " takes inputs then as many init values";
+      return Bad(op + " takes inputs then as many init values");
     }
     int k = n / 2;
     const Shape& in0 = in.operand(0)->shape;
     for (int i = 0; i < k; ++i) {
       if (!in.operand(i)->shape.IsArray() ||
           in.operand(i)->shape.dims != in0.dims) {
-        return "shape mismatch: the inputs of '" + in.name +
-               "' differ in dimensions";
+        return Bad("shape mismatch: the inputs of '" + in.name +
+                   "' differ in dimensions");
       }
       if (!in.operand(k + i)->shape.IsScalar()) {
-        return "init values of '" + in.name + "' must be scalars";
+        return Bad("init values of '" + in.name + "' must be scalars");
       }
     }
     std::vector<int64_t> want;
     if (op == "reduce") {
       if (!DistinctIn(in.dimensions, in0.rank())) {
-        return "reduce dimensions=" + Dims(in.dimensions) + " out of range";
+        return Bad("reduce dimensions=" + Dims(in.dimensions) +
+                   " out of range");
       }
       for (int i = 0; i < in0.rank(); ++i) {
         if (std::find(in.dimensions.begin(), in.dimensions.end(), i) ==
@@ -686,7 +700,7 @@ std::optional<std::string> VerifyInstruction(const Instruction& in) {
       }
     } else {
       if (static_cast<int>(in.window.size()) != in0.rank()) {
-        return "window needs one size per dimension of " + Str(in0);
+        return Bad("window needs one size per dimension of " + Str(in0));
       }
       for (int i = 0; i < in0.rank(); ++i) {
         want.push_back(CheckedWindowedSize(in0.dims[i], in.window[i]));
@@ -696,7 +710,7 @@ std::optional<std::string> VerifyInstruction(const Instruction& in) {
       if (in.shape.dims != want) {
         return Mismatch(in, Shape::Array(in.shape.type, want));
       }
-      return std::nullopt;
+      return Status();
     }
     if (!in.shape.IsTuple() ||
         static_cast<int>(in.shape.tuple_elements.size()) != k) {
@@ -705,36 +719,36 @@ std::optional<std::string> VerifyInstruction(const Instruction& in) {
     for (const Shape& s : in.shape.tuple_elements) {
       if (s.dims != want) return Mismatch(in, Shape::Array(s.type, want));
     }
-    return std::nullopt;
+    return Status();
   }
   if (op == "convolution") {
     // Sparse convolution: a third operand holds the sparsity metadata and
     // the lhs is stored compressed, so its sizes are not checked here.
     const bool sparse = in.operand_count() == 3;
     if (!sparse) {
-      if (auto e = NeedOperands(in, 2)) return e;
+      IXA_RETURN_IF_ERROR(NeedOperands(in, 2));
     }
-    if (auto e = AllArrays(in)) return e;
-    if (!in.conv) return "convolution needs dim_labels=";
+    IXA_RETURN_IF_ERROR(AllArrays(in));
+    if (!in.conv) return Bad("convolution needs dim_labels=");
     const ConvDimensionNumbers& dn = *in.conv;
     const Shape &lhs = in.operand(0)->shape, &rhs = in.operand(1)->shape;
     size_t sp = dn.input_spatial.size();
     if (lhs.rank() != dn.input_rank || rhs.rank() != dn.kernel_rank ||
         in.shape.rank() != dn.output_rank) {
-      return "dim_labels do not match the ranks of '" + in.name + "'";
+      return Bad("dim_labels do not match the ranks of '" + in.name + "'");
     }
     if (in.window.size() != sp && !(sp == 0 && in.window.empty())) {
-      return "window needs one entry per spatial dimension";
+      return Bad("window needs one entry per spatial dimension");
     }
-    if (sparse || AnyUnbounded(in)) return std::nullopt;
+    if (sparse || AnyUnbounded(in)) return Status();
     for (size_t i = 0; i < sp; ++i) {
       if (in.window[i].size != rhs.dims[dn.kernel_spatial[i]]) {
-        return "window size differs from the kernel's spatial size";
+        return Bad("window size differs from the kernel's spatial size");
       }
       if (in.shape.dims[dn.output_spatial[i]] !=
           CheckedWindowedSize(lhs.dims[dn.input_spatial[i]], in.window[i])) {
-        return "shape mismatch: spatial dimension " + std::to_string(i) +
-               " of '" + in.name + "'";
+        return Bad("shape mismatch: spatial dimension " + std::to_string(i) +
+                   " of '" + in.name + "'");
       }
     }
     int64_t kernel_in;
@@ -745,21 +759,21 @@ std::optional<std::string> VerifyInstruction(const Instruction& in) {
         lhs.dims[dn.input_feature] != kernel_in ||
         in.shape.dims[dn.output_feature] !=
             rhs.dims[dn.kernel_output_feature]) {
-      return "convolution feature dimensions do not match";
+      return Bad("convolution feature dimensions do not match");
     }
     if (bg > 1 &&
         (lhs.dims[dn.input_batch] % bg != 0 ||
          in.shape.dims[dn.output_batch] != lhs.dims[dn.input_batch] / bg ||
          in.shape.dims[dn.output_feature] % bg != 0)) {
-      return "convolution batch_group_count=" + std::to_string(bg) +
-             " does not divide the batch and output feature dimensions";
+      return Bad("convolution batch_group_count=" + std::to_string(bg) +
+                 " does not divide the batch and output feature dimensions");
     }
-    return std::nullopt;
+    return Status();
   }
   // A copy of a tuple (XLA copies whole tuples, e.g. around loops).
   if (op == "copy" && !in.shape.IsArray()) {
     return in.operand(0)->shape.Compatible(in.shape)
-               ? std::nullopt
+               ? Status()
                : Mismatch(in, in.operand(0)->shape);
   }
   // Ops of arrays only: a tuple result or operand would be indexed as an
@@ -770,9 +784,9 @@ std::optional<std::string> VerifyInstruction(const Instruction& in) {
       op == "concatenate" || op == "pad" || op == "dynamic-slice" ||
       op == "dynamic-update-slice" || op == "dot" || op == "gather" ||
       (op == "all-gather" && in.shape.IsArray())) {
-    if (auto e = AllArrays(in)) return e;
+    IXA_RETURN_IF_ERROR(AllArrays(in));
   }
-  if (!in.shape.IsArray()) return std::nullopt;  // tuple-shaped others
+  if (!in.shape.IsArray()) return Status();  // tuple-shaped others
   return VerifyArrayOp(in);
 }
 

@@ -4,9 +4,6 @@
 #ifndef IXA_ANALYSIS_HLO_VERIFIER_H_
 #define IXA_ANALYSIS_HLO_VERIFIER_H_
 
-#include <optional>
-#include <string>
-
 #include "analysis/hlo/module.h"
 
 namespace ixa::hlo {
@@ -17,9 +14,10 @@ namespace ixa::hlo {
 // error naming why when it cannot be inferred.
 Result<Shape> InferShape(const Instruction& instr);
 
-// nullopt when the instruction's shapes and attributes agree; else a
-// message naming the mismatch (the reader adds the position).
-std::optional<std::string> VerifyInstruction(const Instruction& instr);
+// Ok when the instruction's shapes and attributes agree; else an
+// invalid_argument error naming the mismatch (the reader adds the
+// position).
+Status VerifyInstruction(const Instruction& instr);
 
 }  // namespace ixa::hlo
 

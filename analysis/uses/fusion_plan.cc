@@ -16,7 +16,6 @@ namespace ixa {
 namespace {
 
 using hlo::Instruction;
-using Status = std::optional<Error>;  // nullopt: success
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
@@ -232,10 +231,10 @@ Status Planner::Update(int c) {
     queued_.erase(q);
   }
   IXA_ASSIGN_OR_RETURN(double priority, Priority(c));
-  if (priority < 0) return std::nullopt;
+  if (priority < 0) return Status();
   queue_.insert({priority, clusters_[c].id});
   queued_[c] = priority;
-  return std::nullopt;
+  return Status();
 }
 
 int Planner::Merge(int p, int c) {
@@ -300,9 +299,9 @@ Status Planner::Fuse(int p, double priority) {
   if (step.producer_kept) again.insert(p);
   for (int c : again) {
     if (DeadlineExpired("fusion_plan")) return DeadlineError();
-    if (Status s = Update(c)) return s;
+    IXA_RETURN_IF_ERROR(Update(c));
   }
-  return std::nullopt;
+  return Status();
 }
 
 Status Planner::FuseConstants() {
@@ -337,7 +336,7 @@ Status Planner::FuseConstants() {
     if (!step.producer_kept) Kill(k);
     steps_.push_back(std::move(step));
   }
-  return std::nullopt;
+  return Status();
 }
 
 Result<double> Planner::TotalTime(int* kernels) {
@@ -375,7 +374,7 @@ Result<FusionPlanResult> Planner::Run() {
                        TotalTime(&result.kernels_before));
   for (int c = 0; c < static_cast<int>(clusters_.size()); ++c) {
     if (DeadlineExpired("fusion_plan")) return DeadlineError();
-    if (Status s = Update(c)) return *s;
+    IXA_RETURN_IF_ERROR(Update(c));
   }
   while (!queue_.empty()) {
     if (DeadlineExpired("fusion_plan")) return DeadlineError();
@@ -385,9 +384,9 @@ Result<FusionPlanResult> Planner::Run() {
     queue_.erase(top);
     queued_.erase(p);
     if (!clusters_[p].alive) continue;
-    if (Status s = Fuse(p, priority)) return *s;
+    IXA_RETURN_IF_ERROR(Fuse(p, priority));
   }
-  if (Status s = FuseConstants()) return *s;
+  IXA_RETURN_IF_ERROR(FuseConstants());
   IXA_ASSIGN_OR_RETURN(result.time_after_us, TotalTime(&result.kernels_after));
   result.times_known = times_known_;
   for (const auto& [k, rule] : last_refusal_) {
