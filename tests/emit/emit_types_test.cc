@@ -417,6 +417,82 @@ TEST_CASE("packed s4: slices, concatenations and transposes of odd sizes",
   ExpectAll(cases);
 }
 
+TEST_CASE("bitcasts that change the element type move the bits",
+          "[.][emit_types]") {
+  // XLA allows a bitcast to change the element type where the width stays:
+  // each element's bits are read as the new type, as bitcast-convert does.
+  std::vector<CheckCase> cases;
+  cases.push_back(Case("f32_to_s32",
+                       "p = f32[37,5] parameter(0)\n"
+                       "n = f32[37,5] negate(p)\n"
+                       "b = s32[37,5] bitcast(n)\n"
+                       "ROOT r = s32[37,5] shift-right-logical(b, b)\n"));
+  cases.push_back(Case("u32_to_f32_reshaped",
+                       "p = u32[4,10] parameter(0)\n"
+                       "b = f32[40] bitcast(p)\n"
+                       "ROOT r = f32[40] add(b, b)\n"));
+  cases.push_back(Case("s32_to_f32_transposed_layout",
+                       "p = s32[8,6]{0,1} parameter(0)\n"
+                       "b = f32[6,8]{1,0} bitcast(p)\n"
+                       "ROOT r = f32[6,8] abs(b)\n"));
+  cases.push_back(
+      Case("f16_bf16_s16",
+           "p = f16[33] parameter(0)\n"
+           "b = bf16[33] bitcast(p)\n"
+           "s = s16[33] bitcast(p)\n"
+           "h = f16[33] bitcast(s)\n"
+           "f = f32[33] convert(b)\n"
+           "ROOT r = (f32[33], s16[33], f16[33]) tuple(f, s, h)\n"));
+  cases.push_back(Case("f64_s64_round_trip",
+                       "p = f64[19] parameter(0)\n"
+                       "b = s64[19] bitcast(p)\n"
+                       "x = s64[19] xor(b, b)\n"
+                       "a = s64[19] add(b, x)\n"
+                       "ROOT r = f64[19] bitcast(a)\n"));
+  cases.push_back(Case("u8_to_f8_and_s8",
+                       "p = u8[40] parameter(0)\n"
+                       "f = f8e4m3fn[40] bitcast(p)\n"
+                       "s = s8[40] bitcast(f)\n"
+                       "g = f32[40] convert(f)\n"
+                       "ROOT r = (f32[40], s8[40]) tuple(g, s)\n"));
+  ExpectAll(cases);
+}
+
+TEST_CASE("a bitcast that changes the element width answers unsupported",
+          "[emit]") {
+  // Four f32 as eight s16 (XLA's kind of width change: the element count
+  // changes), and complex parts read as one integer.
+  struct Refused {
+    std::string hlo, needle;
+  };
+  const Refused kRefused[] = {
+      {"p = f32[4] parameter(0)\nROOT r = s16[4,2] bitcast(p)\n",
+       "the element count changes"},
+      {"p = c64[4] parameter(0)\nROOT r = s64[4] bitcast(p)\n",
+       "bitcast from c64 to s64"},
+  };
+  for (const Refused& r : kRefused) {
+    INFO(r.hlo);
+    auto module = hlo::ParseHloModule(r.hlo);
+    REQUIRE(module.ok());
+    auto region = ResolveFusion(**module, "");
+    REQUIRE(region.ok());
+    ExprContext ctx;
+    for (emit::Target target :
+         {emit::Target::kCpp, emit::Target::kCuda, emit::Target::kMlir}) {
+      emit::EmitOptions options;
+      options.target = target;
+      auto out =
+          emit::EmitFusion(*region, *hw::FindDevice("h100"), options, &ctx);
+      REQUIRE(!out.ok());
+      INFO(out.error().message);
+      CHECK(out.error().code == ErrorCode::kUnsupported);
+      CHECK(out.error().message.find("'bitcast'") != std::string::npos);
+      CHECK(out.error().message.find(r.needle) != std::string::npos);
+    }
+  }
+}
+
 TEST_CASE("types still not generated answer unsupported, naming the type",
           "[emit]") {
   struct Refused {
