@@ -678,7 +678,8 @@ Result<std::vector<Val>> ElementalEmitter::EmitReducePrecision(
     const Instruction& in, const Val& x) {
   const Type ft = x->type;
   if (!ir::IsFloat(ft)) return NoCodegen(in, "on a non-float type");
-  if (ir::IsF8(ft)) return NoCodegen(in, std::string("on ") + ir::TypeName(ft));
+  if (ir::IsNarrowFloat(ft))
+    return NoCodegen(in, std::string("on ") + ir::TypeName(ft));
   int64_t eb = 0, mb = 0;
   try {
     eb = std::stoll(in.Attribute("exponent_bits"));

@@ -13,7 +13,7 @@
 // - f8 values live in a u8 register as their 8-bit code (data movement is
 //   bit-exact); an op decodes its operands to f32, computes in f32 (XLA's
 //   upcast) and encodes the result rounding to nearest even with the
-//   type's rules.
+//   type's rules. f4e2m1fn is the same with a 4-bit code, packed like s4.
 #include <cmath>
 #include <limits>
 #include <map>
@@ -36,11 +36,11 @@ using ir::Val;
 
 namespace {
 
-bool IsNarrow(Type t) { return ir::IsSubByte(t) || ir::IsF8(t); }
+bool IsNarrow(Type t) { return ir::IsSubByte(t) || ir::IsNarrowFloat(t); }
 
 // The register type a value of `t` is computed in after legalization.
 Type Legal(Type t) {
-  if (ir::IsF8(t)) return Type::kU8;
+  if (ir::IsNarrowFloat(t)) return Type::kU8;
   if (ir::IsSubByte(t)) return ir::IsSignedInt(t) ? Type::kS8 : Type::kU8;
   return t;
 }
@@ -183,6 +183,8 @@ Val Legalizer::Decode(Type f8, Val code) {
       is_nan =
           Cmp(OpCode::kEq, u, Op2(OpCode::kAnd, u, c, U32(0x7f)), U32(0x7f));
       break;
+    case ir::F8Special::kSaturating:  // every code is a finite value
+      break;
     default:  // kFnuz
       is_nan = Cmp(OpCode::kEq, u, c, U32(0x80));
       break;
@@ -192,7 +194,8 @@ Val Legalizer::Decode(Type f8, Val code) {
         ir::Op(OpCode::kSelect, fl, {is_nan, ir::ConstFloat(fl, nan), mag}));
   }
   Val negative =
-      Cmp(OpCode::kNe, u, Op2(OpCode::kAnd, u, c, U32(0x80)), U32(0));
+      Cmp(OpCode::kNe, u, Op2(OpCode::kAnd, u, c, U32(1 << ir::SignShift(f))),
+          U32(0));
   return Bind(ir::Op(OpCode::kSelect, fl,
                      {negative, ir::Op(OpCode::kNeg, fl, {mag}, fl), mag}));
 }
@@ -250,13 +253,15 @@ Val Legalizer::Encode(Type f8, Val value) {
     Val mag = Bind(
         ir::Op(OpCode::kSelect, u,
                {Cmp(OpCode::kLt, u, a, U32(min_normal)), subnormal, normal}));
-    Val s = Bind(Op2(OpCode::kShl, u, sign, U32(7)));
-    Val nan = f.special == ir::F8Special::kFnuz
+    Val s = Bind(Op2(OpCode::kShl, u, sign, U32(ir::SignShift(f))));
+    const bool saturating = f.special == ir::F8Special::kSaturating;
+    Val nan = f.special == ir::F8Special::kFnuz || saturating
                   ? U32(f.nan)
                   : Bind(Op2(OpCode::kOr, u, s, U32(f.nan)));
     Val overflow = f.special == ir::F8Special::kIeee
                        ? Op2(OpCode::kOr, u, s, U32(f.infinity))
-                       : nan;
+                   : saturating ? Op2(OpCode::kOr, u, s, U32(f.max_finite))
+                                : nan;
     result = Bind(ir::Op(OpCode::kSelect, u,
                          {Cmp(OpCode::kGt, u, mag, U32(f.max_finite)), overflow,
                           Op2(OpCode::kOr, u, s, mag)}));
@@ -342,8 +347,8 @@ Result<Val> Legalizer::Rewrite(const Val& v) {
 Result<Val> Legalizer::RewriteUncached(const Val& v) {
   const Node& n = *v;
   // Vectors of sub-byte elements hold whole bytes of a packed buffer
-  // (lanes in legal registers); f8 elements are never vectorized.
-  if (n.width > 1 && ir::IsF8(n.type)) {
+  // (lanes in legal registers); f8 and f4 elements are never vectorized.
+  if (n.width > 1 && ir::IsNarrowFloat(n.type)) {
     return Error::Unsupported(std::string("emit: a vector of ") +
                               ir::TypeName(n.type) + " elements");
   }
@@ -362,7 +367,7 @@ Result<Val> Legalizer::RewriteUncached(const Val& v) {
   }
   switch (n.kind) {
     case NodeKind::kConst:
-      if (ir::IsF8(n.type)) {
+      if (ir::IsNarrowFloat(n.type)) {
         return ir::Const(
             Type::kU8, ir::EncodeF8(n.type, static_cast<float>(n.float_value)));
       }
@@ -411,32 +416,38 @@ Result<Val> Legalizer::RewriteLoad(const Node& n, std::vector<Val> x) {
     }
     return Wrap(n.type, bits);
   }
-  // One element per byte: a sub-byte value is re-wrapped, so that a byte
-  // holding more than the type's bits reads as its low bits.
-  if (ir::IsSubByte(n.type)) return Wrap(n.type, Bind(Val(copy)));
+  // One element per byte: a sub-byte value (or f4 code) is re-wrapped, so
+  // that a byte holding more than the type's bits reads as its low bits.
+  if (ir::IsSubByte(n.type) || ir::IsF4(n.type)) {
+    return Wrap(n.type, Bind(Val(copy)));
+  }
   return Val(copy);
 }
 
 Result<Val> Legalizer::RewriteOp(const Node& n, std::vector<Val> x) {
   const Type t = n.type;
   Type from = n.operand_type;
-  // Operands of f8 type (codes) are decoded to f32 for every op that
+  // Operands of f8 / f4 type (codes) are decoded to f32 for every op that
   // computes on their values: all but select and bitcast-convert.
   const bool moves_bits =
       n.op == OpCode::kSelect || n.op == OpCode::kBitcastConvert;
   if (n.op == OpCode::kConvert && n.operand_type == t) return x[0];
   if (!moves_bits) {
     for (size_t i = 0; i < x.size(); ++i) {
-      if (ir::IsF8(n.operands[i]->type))
+      if (ir::IsNarrowFloat(n.operands[i]->type))
         x[i] = Decode(n.operands[i]->type, x[i]);
     }
-    if (ir::IsF8(from)) from = Type::kF32;
+    if (ir::IsNarrowFloat(from)) from = Type::kF32;
   }
   const Type lf = Legal(from);
-  if (ir::IsF8(t)) {
+  if (ir::IsNarrowFloat(t)) {
     if (n.op == OpCode::kSelect) return ir::Op(OpCode::kSelect, Type::kU8, x);
     if (n.op == OpCode::kBitcastConvert) {
-      return ir::Op(OpCode::kConvert, Type::kU8, x, lf);
+      Val code = ir::Op(OpCode::kConvert, Type::kU8, x, lf);
+      if (ir::TypeBits(t) == 8) return code;
+      // From s4 / u4: the low bits of the (sign-extended) register.
+      return Op2(OpCode::kAnd, Type::kU8, code,
+                 ir::Const(Type::kU8, (1 << ir::TypeBits(t)) - 1));
     }
     if (n.op == OpCode::kConvert) {
       Val f32 = x[0];
@@ -493,6 +504,9 @@ Result<Val> Legalizer::RewriteOp(const Node& n, std::vector<Val> x) {
       }
       case OpCode::kConvert:
       case OpCode::kBitcastConvert: {
+        if (n.op == OpCode::kBitcastConvert && ir::IsF4(from)) {
+          return Wrap(t, ir::Op(OpCode::kConvert, lt, {x[0]}, Type::kU8));
+        }
         if (ir::IsFloat(from)) {
           // Saturates to the narrow type's range (NaN -> 0).
           Val v = ir::Op(OpCode::kConvert, lt, {x[0]}, lf);
@@ -513,7 +527,7 @@ Result<Val> Legalizer::RewriteOp(const Node& n, std::vector<Val> x) {
     }
   }
   // A result of a legal type; operands may have been narrow.
-  if (n.op == OpCode::kBitcastConvert && ir::IsF8(from)) {
+  if (n.op == OpCode::kBitcastConvert && ir::IsNarrowFloat(from)) {
     return ir::Op(OpCode::kConvert, t, x, Type::kU8);  // the code's bits
   }
   return ir::Op(n.op, t, x, lf);
@@ -701,7 +715,7 @@ Result<bool> Legalizer::Run() {
   for (auto& [i, p] : packing_) {
     Buffer& b = m_->buffers[i];
     b.type = Legal(b.type);
-    if (ir::IsF8(p.element)) {
+    if (ir::IsNarrowFloat(p.element)) {
       for (double v : b.float_data) {
         b.int_data.push_back(ir::EncodeF8(p.element, static_cast<float>(v)));
       }

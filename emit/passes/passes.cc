@@ -229,7 +229,7 @@ Result<bool> FlattenBuffers(ir::Module* m, ExprContext* ctx) {
       // reader knows only some of the narrow ones.
       hlo::Shape unpacked = b.shape;
       if (unpacked.layout) unpacked.layout->element_size_bits = 0;
-      if (ir::IsSubByte(b.type) || ir::IsF8(b.type)) {
+      if (ir::IsSubByte(b.type) || ir::IsNarrowFloat(b.type)) {
         unpacked.type = hlo::ElementType::kU8;
       }
       auto shape = hw::ParseXlaShape(unpacked.ToString(true));
