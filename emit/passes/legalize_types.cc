@@ -95,6 +95,9 @@ class Legalizer {
   Result<bool> RewriteBlock(const Block& in, Block* out);
   Result<bool> RewriteStmt(const Stmt& s, Block* out);
   Result<bool> PackedStore(const Stmt& s, Block* out);
+  Result<bool> PackedAtomic(const Stmt& s, Block* out);
+  std::string PackedCombiner(const std::string& combiner, Type element,
+                             int bits);
   Result<bool> PackedVectorStore(const Stmt& s, Block* out);
   Result<Val> RewriteIn(const Val& v, Block* out) {
     pending_ = out;
@@ -574,6 +577,77 @@ Result<bool> Legalizer::PackedStore(const Stmt& s, Block* out) {
   return true;
 }
 
+// The combiner of a byte holding packed elements, for an atomic update of
+// one of them: (old byte, arg) -> new byte, where arg holds the update's
+// bits low and the element's bit shift from bit 4 up. It unpacks the
+// element, applies `combiner` (legalized: legal registers) to it and the
+// update, and packs the result back, the byte's other bits kept.
+std::string Legalizer::PackedCombiner(const std::string& combiner, Type element,
+                                      int bits) {
+  const std::string stem = "packed_" + combiner;
+  auto found = combiners_.find(stem);
+  if (found != combiners_.end()) return found->second;
+  std::string name = stem;
+  for (int k = 0; m_->FindFunction(name) || names_.count(name); ++k) {
+    name = stem + std::to_string(k);
+  }
+  names_.insert(name);
+  const Type u = Type::kU8, t = Legal(element);
+  const Val mask = ir::Const(u, (int64_t{1} << bits) - 1);
+  const Val old = ir::Var("old", u), arg = ir::Var("arg", u);
+  Block body;
+  Block* saved = pending_;
+  pending_ = &body;
+  Val shift = Bind(Op2(OpCode::kShrL, u, arg, ir::Const(u, 4)));
+  auto unpack = [&](const Val& raw) {
+    Val low = Op2(OpCode::kAnd, u, raw, mask);
+    return Wrap(element, ir::Op(OpCode::kConvert, t, {low}, u));
+  };
+  Val current = unpack(Op2(OpCode::kShrL, u, old, shift));
+  Val update = unpack(arg);
+  const std::string result = Fresh();
+  body.push_back(ir::Call(combiner, {current, update}, {result}, {t}));
+  Val packed =
+      Op2(OpCode::kShl, u,
+          Op2(OpCode::kAnd, u,
+              ir::Op(OpCode::kConvert, u, {ir::Var(result, t)}, t), mask),
+          shift);
+  Val kept =
+      Op2(OpCode::kAnd, u, old,
+          ir::Op(OpCode::kNot, u, {Op2(OpCode::kShl, u, mask, shift)}, u));
+  body.push_back(ir::Return({Op2(OpCode::kOr, u, kept, packed)}));
+  pending_ = saved;
+  ir::Function f;
+  f.name = name;
+  f.reads_buffers = false;
+  f.params = {{"old", ir::ParamKind::kScalar, u},
+              {"arg", ir::ParamKind::kScalar, u}};
+  f.results = {u};
+  f.body = std::move(body);
+  m_->functions.push_back(std::move(f));
+  combiners_[stem] = name;
+  return name;
+}
+
+// An atomic update of one packed element (a scatter's combine): an atomic
+// update of its byte with PackedCombiner, so that threads updating
+// elements of one byte, or one element, never lose each other's bits.
+Result<bool> Legalizer::PackedAtomic(const Stmt& s, Block* out) {
+  IXA_ASSIGN_OR_RETURN(Val offset, RewriteIn(s.indices[0], out));
+  IXA_ASSIGN_OR_RETURN(Val value, RewriteIn(s.value, out));
+  const Packing& p = packing_.at(s.buffer);
+  auto [byte, shift] = PackedPosition(s.buffer, offset);
+  const Type u = Type::kU8;
+  Val low = Op2(OpCode::kAnd, u,
+                ir::Op(OpCode::kConvert, u, {value}, Legal(p.element)),
+                ir::Const(u, (int64_t{1} << p.bits) - 1));
+  Val arg = Bind(
+      Op2(OpCode::kOr, u, low, Op2(OpCode::kShl, u, shift, ir::Const(u, 4))));
+  out->push_back(ir::Atomic(s.buffer, byte, arg,
+                            PackedCombiner(s.name, p.element, p.bits)));
+  return true;
+}
+
 // A vector of whole bytes: each byte assembled in a register and stored
 // whole, with no atomic (the thread writes every element of it).
 Result<bool> Legalizer::PackedVectorStore(const Stmt& s, Block* out) {
@@ -615,13 +689,12 @@ Result<bool> Legalizer::RewriteStmt(const Stmt& s, Block* out) {
         s.width % packing->second.per_byte() == 0) {
       return PackedVectorStore(s, out);
     }
-    if (s.kind == StmtKind::kAtomic || s.width > 1) {
-      return Error::Unsupported(
-          std::string("emit: ") +
-          (s.kind == StmtKind::kAtomic ? "an atomic update"
-                                       : "a vector store") +
-          " of packed " + ir::TypeName(packing->second.element) + " elements");
+    if (s.width > 1) {
+      return Error::Unsupported(std::string("emit: a vector store of packed ") +
+                                ir::TypeName(packing->second.element) +
+                                " elements");
     }
+    if (s.kind == StmtKind::kAtomic) return PackedAtomic(s, out);
     return PackedStore(s, out);
   }
   if (s.value) {
