@@ -348,10 +348,17 @@ KindChoice ChooseEmitterKind(const FusionInfo& info) {
                       : EmitterKind::kInPlaceDynamicUpdateSlice;
     return choice;
   };
-  // 1. Sub-byte types: only input slices and loop handle them.
+  // 1. Sub-byte types: only input slices and loop handle them in XLA;
+  // ixa's scatter emitter handles them too (packed elements combine in
+  // byte-wise atomic updates), and the loop emitter has no scatter.
   if (info.bits_in < 8 || info.bits_out < 8) {
     if (IsInputSlicesFusion(info)) {
       choice.kind = EmitterKind::kInputSlices;
+      return choice;
+    }
+    if (roots.size() == 1 && roots[0]->opcode == "scatter" &&
+        info.IsInside(roots[0])) {
+      choice.kind = EmitterKind::kScatter;
       return choice;
     }
     return loop_or_dus();

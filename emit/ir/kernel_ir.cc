@@ -68,6 +68,8 @@ Result<Type> TypeOf(hlo::ElementType type) {
       return Type::kC64;
     case ElementType::kC128:
       return Type::kC128;
+    case ElementType::kF4E2M1FN:
+      return Type::kF4E2M1FN;
     default:
       return Error::Unsupported(std::string("emit: element type '") +
                                 hlo::ElementTypeName(type) +
@@ -137,6 +139,8 @@ const char* TypeName(Type type) {
       return "c64";
     case Type::kC128:
       return "c128";
+    case Type::kF4E2M1FN:
+      return "f4e2m1fn";
   }
   return "?";
 }
@@ -156,13 +160,15 @@ bool IsF8(Type t) {
       return false;
   }
 }
+bool IsF4(Type t) { return t == Type::kF4E2M1FN; }
+bool IsNarrowFloat(Type t) { return IsF8(t) || IsF4(t); }
 bool IsSubByte(Type t) {
   return t == Type::kS4 || t == Type::kU4 || t == Type::kS2 || t == Type::kU2 ||
          t == Type::kS1 || t == Type::kU1;
 }
 bool IsFloat(Type t) {
   return t == Type::kF16 || t == Type::kBF16 || t == Type::kF32 ||
-         t == Type::kF64 || IsF8(t);
+         t == Type::kF64 || IsNarrowFloat(t);
 }
 bool IsComplex(Type t) { return t == Type::kC64 || t == Type::kC128; }
 Type ComponentType(Type t) {
@@ -187,6 +193,7 @@ int TypeBits(Type t) {
       return 2;
     case Type::kS4:
     case Type::kU4:
+    case Type::kF4E2M1FN:
       return 4;
     case Type::kF8E4M3FN:
     case Type::kF8E5M2:
@@ -406,6 +413,10 @@ F8Format F8FormatOf(Type t) {
         f.max_finite = 0xfe;
         f.nan = 0xff;
         break;
+      case F8Special::kSaturating:
+        f.max_finite = static_cast<uint8_t>((1 << (e + m)) - 1);
+        f.nan = static_cast<uint8_t>(1 << (e + m));  // -0
+        break;
     }
   };
   switch (t) {
@@ -433,11 +444,16 @@ F8Format F8FormatOf(Type t) {
     case Type::kF8E8M0FNU:
       set(8, 0, 127, F8Special::kE8M0Fnu);
       break;
+    case Type::kF4E2M1FN:
+      set(2, 1, 1, F8Special::kSaturating);
+      break;
     default:
-      IXA_CHECK_MSG(false, "F8FormatOf: not an f8 type");
+      IXA_CHECK_MSG(false, "F8FormatOf: not a narrow float type");
   }
   return f;
 }
+
+int SignShift(const F8Format& f) { return f.exponent_bits + f.mantissa_bits; }
 
 // The same steps as the code LegalizeTypes generates (integer operations
 // on the f32 bits), so that constants and computed values agree.
@@ -454,9 +470,11 @@ uint8_t EncodeF8(Type t, float value) {
     const uint32_t code = r >> 23;
     return code >= 0xff ? f.nan : static_cast<uint8_t>(code);
   }
-  const uint8_t s = static_cast<uint8_t>(sign << 7);
+  const uint8_t s = static_cast<uint8_t>(sign << SignShift(f));
   const uint8_t nan =
-      f.special == F8Special::kFnuz ? f.nan : static_cast<uint8_t>(s | f.nan);
+      f.special == F8Special::kFnuz || f.special == F8Special::kSaturating
+          ? f.nan
+          : static_cast<uint8_t>(s | f.nan);
   if (a > 0x7f800000u) return nan;
   const int m = f.mantissa_bits;
   const uint32_t min_normal = static_cast<uint32_t>(128 - f.bias) << 23;
@@ -474,6 +492,9 @@ uint8_t EncodeF8(Type t, float value) {
     mag = (r >> shift) - (static_cast<uint32_t>(127 - f.bias) << m);
   }
   if (mag > f.max_finite) {
+    if (f.special == F8Special::kSaturating) {
+      return static_cast<uint8_t>(s | f.max_finite);
+    }
     return f.special == F8Special::kIeee ? static_cast<uint8_t>(s | f.infinity)
                                          : nan;
   }
@@ -502,7 +523,7 @@ float DecodeF8(Type t, uint8_t code) {
   } else {
     mag = std::ldexp(static_cast<float>(mant | (1 << m)), e - f.bias - m);
   }
-  return (code & 0x80) ? -mag : mag;
+  return (code >> SignShift(f)) & 1 ? -mag : mag;
 }
 
 namespace {

@@ -9,7 +9,8 @@
 // result `result` evaluated at its operands (dims, then range symbols, then
 // runtime symbols). Values of f16 / bf16 type live in f32 registers and are
 // exact in their type: an op typed bf16 computes in f32 and rounds (XLA's
-// upcast). The sub-byte integer and 8-bit float types exist only until the
+// upcast). The sub-byte integer and 8- and 4-bit float types exist only
+// until the
 // type legalization (passes.h, LegalizeTypes): it rewrites them to 8-bit
 // integers before any printer sees them. Buffers keep their HLO shapes and
 // layouts; loads and stores use N-d logical indices until the flatten pass
@@ -68,33 +69,43 @@ enum class Type : uint8_t {
   // pairs. Only the C++ and CUDA targets print them.
   kC64,
   kC128,
+  // A 4-bit float (1 sign, 2 exponent, 1 mantissa bits): its code, computed
+  // in f32 like the 8-bit floats; packed two to a byte like s4.
+  kF4E2M1FN,
 };
 
 // The IR type of an HLO element type; Unsupported (naming the type) for
-// f4 / f6 types and tokens.
+// the f6 types and tokens.
 Result<Type> TypeOf(hlo::ElementType type);
 const char* TypeName(Type type);  // "f32", "index", ...
-bool IsFloat(Type t);             // f16, bf16, f32, f64 and the f8 types
-bool IsComplex(Type t);           // c64, c128
-Type ComponentType(Type t);       // c64 -> f32, c128 -> f64 (t: complex)
-bool IsF8(Type t);                // the 8-bit float types
-bool IsSubByte(Type t);           // s4, u4, s2, u2, s1, u1
-bool IsSignedInt(Type t);         // s8..s64, s4, s2, s1
-bool IsUnsignedInt(Type t);       // u8..u64, u4, u2, u1
-int TypeBits(Type t);             // value bits (pred 8, index 64, s4 4, c64 64)
+bool IsFloat(Type t);        // f16, bf16, f32, f64, the f8 types and f4e2m1fn
+bool IsComplex(Type t);      // c64, c128
+Type ComponentType(Type t);  // c64 -> f32, c128 -> f64 (t: complex)
+bool IsF8(Type t);           // the 8-bit float types
+bool IsF4(Type t);           // f4e2m1fn
+bool IsNarrowFloat(Type t);  // the f8 types and f4e2m1fn
+bool IsSubByte(Type t);      // s4, u4, s2, u2, s1, u1
+bool IsSignedInt(Type t);    // s8..s64, s4, s2, s1
+bool IsUnsignedInt(Type t);  // u8..u64, u4, u2, u1
+int TypeBits(Type t);        // value bits (pred 8, index 64, s4 4, c64 64)
 // Storage bytes of one element in a buffer (a sub-byte element unpacked
 // takes a byte).
 inline int StorageBytes(Type t) {
   return TypeBits(t) < 8 ? 1 : TypeBits(t) / 8;
 }
 
-// An 8-bit float format: 1 sign bit (none for e8m0fnu), exponent and
-// mantissa bits, the exponent bias, and how it spells infinity and NaN.
+// A narrow float format (the f8 types and f4e2m1fn): 1 sign bit (none
+// for e8m0fnu) above the exponent and mantissa bits, the exponent bias,
+// and how it spells infinity and NaN.
 enum class F8Special : uint8_t {
   kIeee,     // exponent all ones: infinity (mantissa 0) or NaN
   kFn,       // no infinity; NaN is S.1111.111 (the magnitude all ones)
   kFnuz,     // no infinity, no negative zero; NaN is 0x80
   kE8M0Fnu,  // unsigned powers of two 2^(code - 127); NaN is 0xff
+  // No infinity and no NaN (f4e2m1fn, as ml_dtypes / XLA convert): finite
+  // values past the largest and infinities saturate to it, NaN gives -0
+  // (`nan` holds that code; XLA leaves it undefined and writes -0).
+  kSaturating,
 };
 struct F8Format {
   int exponent_bits = 0;
@@ -102,15 +113,19 @@ struct F8Format {
   int bias = 0;
   F8Special special = F8Special::kIeee;
   // Codes of the sign-less magnitude: the largest finite value, infinity
-  // (kIeee) and NaN (kIeee, kFn; 0x80 for kFnuz, 0xff for kE8M0Fnu).
+  // (kIeee) and NaN (kIeee, kFn; 0x80 for kFnuz, 0xff for kE8M0Fnu, the
+  // -0 code 0x8 for kSaturating).
   uint8_t max_finite = 0;
   uint8_t infinity = 0;
   uint8_t nan = 0;
 };
-F8Format F8FormatOf(Type t);  // t: an f8 type
-// The code of `value` in f8 type `t`, rounded to nearest even (overflow to
-// infinity where the type has one, else NaN; NaN keeps its sign where the
-// type has signed NaNs), and the value of a code.
+F8Format F8FormatOf(Type t);  // t: an f8 type or f4e2m1fn
+// The bit of a code's sign (7 for the f8 types, 3 for f4e2m1fn).
+int SignShift(const F8Format& f);
+// The code of `value` in narrow float type `t`, rounded to nearest even
+// (overflow to infinity where the type has one, to the largest value for
+// kSaturating, else NaN; NaN keeps its sign where the type has signed
+// NaNs), and the value of a code.
 uint8_t EncodeF8(Type t, float value);
 float DecodeF8(Type t, uint8_t code);
 

@@ -394,11 +394,25 @@ Result<std::vector<Val>> ElementalEmitter::EmitUncached(
   if (op == "broadcast" || op == "transpose" || op == "reshape" ||
       op == "bitcast" || op == "slice" || op == "reverse" || op == "gather" ||
       op == "dynamic-slice") {
-    if (in.operand(0)->shape.type != in.shape.type) {
+    const hlo::ElementType from_hlo = in.operand(0)->shape.type;
+    if (from_hlo != in.shape.type && op != "bitcast") {
       return NoCodegen(in, "an element type change");
     }
     IXA_ASSIGN_OR_RETURN(std::vector<Val> idx, OperandIndex(in, 0, index, {}));
-    return Emit(in.operand(0), idx);
+    if (from_hlo == in.shape.type) return Emit(in.operand(0), idx);
+    // A bitcast may change the element type to one of the same width (XLA
+    // allows it): the bits of each element, as a bitcast-convert moves them.
+    IXA_ASSIGN_OR_RETURN(Type from, ir::TypeOf(from_hlo));
+    IXA_ASSIGN_OR_RETURN(Type to, ir::TypeOf(in.shape.type));
+    if (ir::IsComplex(from) || ir::IsComplex(to) ||
+        ir::TypeBits(from) != ir::TypeBits(to)) {
+      return NoCodegen(in, std::string("a bitcast from ") + ir::TypeName(from) +
+                               " to " + ir::TypeName(to) +
+                               " (the element width or kind changes)");
+    }
+    IXA_ASSIGN_OR_RETURN(Val x, EmitOne(in.operand(0), idx));
+    return std::vector<Val>{
+        bb_->Bind("bc", ir::Op(OpCode::kBitcastConvert, to, {x}, from))};
   }
   if (op == "pad") {
     std::shared_ptr<const IndexingMap> map;
@@ -664,7 +678,8 @@ Result<std::vector<Val>> ElementalEmitter::EmitReducePrecision(
     const Instruction& in, const Val& x) {
   const Type ft = x->type;
   if (!ir::IsFloat(ft)) return NoCodegen(in, "on a non-float type");
-  if (ir::IsF8(ft)) return NoCodegen(in, std::string("on ") + ir::TypeName(ft));
+  if (ir::IsNarrowFloat(ft))
+    return NoCodegen(in, std::string("on ") + ir::TypeName(ft));
   int64_t eb = 0, mb = 0;
   try {
     eb = std::stoll(in.Attribute("exponent_bits"));

@@ -302,7 +302,7 @@ Result<std::vector<double>> ComplexLiteral(
 
 double RoundToIrType(Type t, double v) {
   if (t == Type::kF32) return static_cast<float>(v);
-  if (ir::IsF8(t)) {  // through f32, as the other narrow floats
+  if (ir::IsNarrowFloat(t)) {  // through f32, as f16 and bf16
     return ir::DecodeF8(t, ir::EncodeF8(t, static_cast<float>(v)));
   }
   if (t == Type::kBF16 || t == Type::kF16) {

@@ -13,7 +13,7 @@
 // - f8 values live in a u8 register as their 8-bit code (data movement is
 //   bit-exact); an op decodes its operands to f32, computes in f32 (XLA's
 //   upcast) and encodes the result rounding to nearest even with the
-//   type's rules.
+//   type's rules. f4e2m1fn is the same with a 4-bit code, packed like s4.
 #include <cmath>
 #include <limits>
 #include <map>
@@ -36,11 +36,11 @@ using ir::Val;
 
 namespace {
 
-bool IsNarrow(Type t) { return ir::IsSubByte(t) || ir::IsF8(t); }
+bool IsNarrow(Type t) { return ir::IsSubByte(t) || ir::IsNarrowFloat(t); }
 
 // The register type a value of `t` is computed in after legalization.
 Type Legal(Type t) {
-  if (ir::IsF8(t)) return Type::kU8;
+  if (ir::IsNarrowFloat(t)) return Type::kU8;
   if (ir::IsSubByte(t)) return ir::IsSignedInt(t) ? Type::kS8 : Type::kU8;
   return t;
 }
@@ -95,6 +95,9 @@ class Legalizer {
   Result<bool> RewriteBlock(const Block& in, Block* out);
   Result<bool> RewriteStmt(const Stmt& s, Block* out);
   Result<bool> PackedStore(const Stmt& s, Block* out);
+  Result<bool> PackedAtomic(const Stmt& s, Block* out);
+  std::string PackedCombiner(const std::string& combiner, Type element,
+                             int bits);
   Result<bool> PackedVectorStore(const Stmt& s, Block* out);
   Result<Val> RewriteIn(const Val& v, Block* out) {
     pending_ = out;
@@ -183,6 +186,8 @@ Val Legalizer::Decode(Type f8, Val code) {
       is_nan =
           Cmp(OpCode::kEq, u, Op2(OpCode::kAnd, u, c, U32(0x7f)), U32(0x7f));
       break;
+    case ir::F8Special::kSaturating:  // every code is a finite value
+      break;
     default:  // kFnuz
       is_nan = Cmp(OpCode::kEq, u, c, U32(0x80));
       break;
@@ -192,7 +197,8 @@ Val Legalizer::Decode(Type f8, Val code) {
         ir::Op(OpCode::kSelect, fl, {is_nan, ir::ConstFloat(fl, nan), mag}));
   }
   Val negative =
-      Cmp(OpCode::kNe, u, Op2(OpCode::kAnd, u, c, U32(0x80)), U32(0));
+      Cmp(OpCode::kNe, u, Op2(OpCode::kAnd, u, c, U32(1 << ir::SignShift(f))),
+          U32(0));
   return Bind(ir::Op(OpCode::kSelect, fl,
                      {negative, ir::Op(OpCode::kNeg, fl, {mag}, fl), mag}));
 }
@@ -250,13 +256,15 @@ Val Legalizer::Encode(Type f8, Val value) {
     Val mag = Bind(
         ir::Op(OpCode::kSelect, u,
                {Cmp(OpCode::kLt, u, a, U32(min_normal)), subnormal, normal}));
-    Val s = Bind(Op2(OpCode::kShl, u, sign, U32(7)));
-    Val nan = f.special == ir::F8Special::kFnuz
+    Val s = Bind(Op2(OpCode::kShl, u, sign, U32(ir::SignShift(f))));
+    const bool saturating = f.special == ir::F8Special::kSaturating;
+    Val nan = f.special == ir::F8Special::kFnuz || saturating
                   ? U32(f.nan)
                   : Bind(Op2(OpCode::kOr, u, s, U32(f.nan)));
     Val overflow = f.special == ir::F8Special::kIeee
                        ? Op2(OpCode::kOr, u, s, U32(f.infinity))
-                       : nan;
+                   : saturating ? Op2(OpCode::kOr, u, s, U32(f.max_finite))
+                                : nan;
     result = Bind(ir::Op(OpCode::kSelect, u,
                          {Cmp(OpCode::kGt, u, mag, U32(f.max_finite)), overflow,
                           Op2(OpCode::kOr, u, s, mag)}));
@@ -342,8 +350,8 @@ Result<Val> Legalizer::Rewrite(const Val& v) {
 Result<Val> Legalizer::RewriteUncached(const Val& v) {
   const Node& n = *v;
   // Vectors of sub-byte elements hold whole bytes of a packed buffer
-  // (lanes in legal registers); f8 elements are never vectorized.
-  if (n.width > 1 && ir::IsF8(n.type)) {
+  // (lanes in legal registers); f8 and f4 elements are never vectorized.
+  if (n.width > 1 && ir::IsNarrowFloat(n.type)) {
     return Error::Unsupported(std::string("emit: a vector of ") +
                               ir::TypeName(n.type) + " elements");
   }
@@ -362,7 +370,7 @@ Result<Val> Legalizer::RewriteUncached(const Val& v) {
   }
   switch (n.kind) {
     case NodeKind::kConst:
-      if (ir::IsF8(n.type)) {
+      if (ir::IsNarrowFloat(n.type)) {
         return ir::Const(
             Type::kU8, ir::EncodeF8(n.type, static_cast<float>(n.float_value)));
       }
@@ -411,32 +419,38 @@ Result<Val> Legalizer::RewriteLoad(const Node& n, std::vector<Val> x) {
     }
     return Wrap(n.type, bits);
   }
-  // One element per byte: a sub-byte value is re-wrapped, so that a byte
-  // holding more than the type's bits reads as its low bits.
-  if (ir::IsSubByte(n.type)) return Wrap(n.type, Bind(Val(copy)));
+  // One element per byte: a sub-byte value (or f4 code) is re-wrapped, so
+  // that a byte holding more than the type's bits reads as its low bits.
+  if (ir::IsSubByte(n.type) || ir::IsF4(n.type)) {
+    return Wrap(n.type, Bind(Val(copy)));
+  }
   return Val(copy);
 }
 
 Result<Val> Legalizer::RewriteOp(const Node& n, std::vector<Val> x) {
   const Type t = n.type;
   Type from = n.operand_type;
-  // Operands of f8 type (codes) are decoded to f32 for every op that
+  // Operands of f8 / f4 type (codes) are decoded to f32 for every op that
   // computes on their values: all but select and bitcast-convert.
   const bool moves_bits =
       n.op == OpCode::kSelect || n.op == OpCode::kBitcastConvert;
   if (n.op == OpCode::kConvert && n.operand_type == t) return x[0];
   if (!moves_bits) {
     for (size_t i = 0; i < x.size(); ++i) {
-      if (ir::IsF8(n.operands[i]->type))
+      if (ir::IsNarrowFloat(n.operands[i]->type))
         x[i] = Decode(n.operands[i]->type, x[i]);
     }
-    if (ir::IsF8(from)) from = Type::kF32;
+    if (ir::IsNarrowFloat(from)) from = Type::kF32;
   }
   const Type lf = Legal(from);
-  if (ir::IsF8(t)) {
+  if (ir::IsNarrowFloat(t)) {
     if (n.op == OpCode::kSelect) return ir::Op(OpCode::kSelect, Type::kU8, x);
     if (n.op == OpCode::kBitcastConvert) {
-      return ir::Op(OpCode::kConvert, Type::kU8, x, lf);
+      Val code = ir::Op(OpCode::kConvert, Type::kU8, x, lf);
+      if (ir::TypeBits(t) == 8) return code;
+      // From s4 / u4: the low bits of the (sign-extended) register.
+      return Op2(OpCode::kAnd, Type::kU8, code,
+                 ir::Const(Type::kU8, (1 << ir::TypeBits(t)) - 1));
     }
     if (n.op == OpCode::kConvert) {
       Val f32 = x[0];
@@ -493,6 +507,9 @@ Result<Val> Legalizer::RewriteOp(const Node& n, std::vector<Val> x) {
       }
       case OpCode::kConvert:
       case OpCode::kBitcastConvert: {
+        if (n.op == OpCode::kBitcastConvert && ir::IsF4(from)) {
+          return Wrap(t, ir::Op(OpCode::kConvert, lt, {x[0]}, Type::kU8));
+        }
         if (ir::IsFloat(from)) {
           // Saturates to the narrow type's range (NaN -> 0).
           Val v = ir::Op(OpCode::kConvert, lt, {x[0]}, lf);
@@ -513,7 +530,7 @@ Result<Val> Legalizer::RewriteOp(const Node& n, std::vector<Val> x) {
     }
   }
   // A result of a legal type; operands may have been narrow.
-  if (n.op == OpCode::kBitcastConvert && ir::IsF8(from)) {
+  if (n.op == OpCode::kBitcastConvert && ir::IsNarrowFloat(from)) {
     return ir::Op(OpCode::kConvert, t, x, Type::kU8);  // the code's bits
   }
   return ir::Op(n.op, t, x, lf);
@@ -560,6 +577,77 @@ Result<bool> Legalizer::PackedStore(const Stmt& s, Block* out) {
   return true;
 }
 
+// The combiner of a byte holding packed elements, for an atomic update of
+// one of them: (old byte, arg) -> new byte, where arg holds the update's
+// bits low and the element's bit shift from bit 4 up. It unpacks the
+// element, applies `combiner` (legalized: legal registers) to it and the
+// update, and packs the result back, the byte's other bits kept.
+std::string Legalizer::PackedCombiner(const std::string& combiner, Type element,
+                                      int bits) {
+  const std::string stem = "packed_" + combiner;
+  auto found = combiners_.find(stem);
+  if (found != combiners_.end()) return found->second;
+  std::string name = stem;
+  for (int k = 0; m_->FindFunction(name) || names_.count(name); ++k) {
+    name = stem + std::to_string(k);
+  }
+  names_.insert(name);
+  const Type u = Type::kU8, t = Legal(element);
+  const Val mask = ir::Const(u, (int64_t{1} << bits) - 1);
+  const Val old = ir::Var("old", u), arg = ir::Var("arg", u);
+  Block body;
+  Block* saved = pending_;
+  pending_ = &body;
+  Val shift = Bind(Op2(OpCode::kShrL, u, arg, ir::Const(u, 4)));
+  auto unpack = [&](const Val& raw) {
+    Val low = Op2(OpCode::kAnd, u, raw, mask);
+    return Wrap(element, ir::Op(OpCode::kConvert, t, {low}, u));
+  };
+  Val current = unpack(Op2(OpCode::kShrL, u, old, shift));
+  Val update = unpack(arg);
+  const std::string result = Fresh();
+  body.push_back(ir::Call(combiner, {current, update}, {result}, {t}));
+  Val packed =
+      Op2(OpCode::kShl, u,
+          Op2(OpCode::kAnd, u,
+              ir::Op(OpCode::kConvert, u, {ir::Var(result, t)}, t), mask),
+          shift);
+  Val kept =
+      Op2(OpCode::kAnd, u, old,
+          ir::Op(OpCode::kNot, u, {Op2(OpCode::kShl, u, mask, shift)}, u));
+  body.push_back(ir::Return({Op2(OpCode::kOr, u, kept, packed)}));
+  pending_ = saved;
+  ir::Function f;
+  f.name = name;
+  f.reads_buffers = false;
+  f.params = {{"old", ir::ParamKind::kScalar, u},
+              {"arg", ir::ParamKind::kScalar, u}};
+  f.results = {u};
+  f.body = std::move(body);
+  m_->functions.push_back(std::move(f));
+  combiners_[stem] = name;
+  return name;
+}
+
+// An atomic update of one packed element (a scatter's combine): an atomic
+// update of its byte with PackedCombiner, so that threads updating
+// elements of one byte, or one element, never lose each other's bits.
+Result<bool> Legalizer::PackedAtomic(const Stmt& s, Block* out) {
+  IXA_ASSIGN_OR_RETURN(Val offset, RewriteIn(s.indices[0], out));
+  IXA_ASSIGN_OR_RETURN(Val value, RewriteIn(s.value, out));
+  const Packing& p = packing_.at(s.buffer);
+  auto [byte, shift] = PackedPosition(s.buffer, offset);
+  const Type u = Type::kU8;
+  Val low = Op2(OpCode::kAnd, u,
+                ir::Op(OpCode::kConvert, u, {value}, Legal(p.element)),
+                ir::Const(u, (int64_t{1} << p.bits) - 1));
+  Val arg = Bind(
+      Op2(OpCode::kOr, u, low, Op2(OpCode::kShl, u, shift, ir::Const(u, 4))));
+  out->push_back(ir::Atomic(s.buffer, byte, arg,
+                            PackedCombiner(s.name, p.element, p.bits)));
+  return true;
+}
+
 // A vector of whole bytes: each byte assembled in a register and stored
 // whole, with no atomic (the thread writes every element of it).
 Result<bool> Legalizer::PackedVectorStore(const Stmt& s, Block* out) {
@@ -601,13 +689,12 @@ Result<bool> Legalizer::RewriteStmt(const Stmt& s, Block* out) {
         s.width % packing->second.per_byte() == 0) {
       return PackedVectorStore(s, out);
     }
-    if (s.kind == StmtKind::kAtomic || s.width > 1) {
-      return Error::Unsupported(
-          std::string("emit: ") +
-          (s.kind == StmtKind::kAtomic ? "an atomic update"
-                                       : "a vector store") +
-          " of packed " + ir::TypeName(packing->second.element) + " elements");
+    if (s.width > 1) {
+      return Error::Unsupported(std::string("emit: a vector store of packed ") +
+                                ir::TypeName(packing->second.element) +
+                                " elements");
     }
+    if (s.kind == StmtKind::kAtomic) return PackedAtomic(s, out);
     return PackedStore(s, out);
   }
   if (s.value) {
@@ -701,7 +788,7 @@ Result<bool> Legalizer::Run() {
   for (auto& [i, p] : packing_) {
     Buffer& b = m_->buffers[i];
     b.type = Legal(b.type);
-    if (ir::IsF8(p.element)) {
+    if (ir::IsNarrowFloat(p.element)) {
       for (double v : b.float_data) {
         b.int_data.push_back(ir::EncodeF8(p.element, static_cast<float>(v)));
       }

@@ -229,7 +229,7 @@ Result<bool> FlattenBuffers(ir::Module* m, ExprContext* ctx) {
       // offsets do not depend on the element type either.
       hlo::Shape unpacked = b.shape;
       if (unpacked.layout) unpacked.layout->element_size_bits = 0;
-      if (ir::IsSubByte(b.type) || ir::IsF8(b.type)) {
+      if (ir::IsSubByte(b.type) || ir::IsNarrowFloat(b.type)) {
         unpacked.type = hlo::ElementType::kU8;
       }
       const hw::XlaShape shape = hlo::ToXlaShape(unpacked);

@@ -201,10 +201,10 @@ void Vectorizer::Vectorize(Block* block, size_t at) {
     }
     const ir::Buffer& buf = m_->buffers[v->buffer];
     if (lanes * ir::StorageBytes(buf.type) > kMaxVectorBytes) return;
-    // Sub-byte and f8 elements are read one by one (the type legalization
+    // Sub-byte, f8 and f4 elements are read one by one (the type legalization
     // unpacks and decodes scalars), but for whole bytes of packed ones.
     if ((ir::IsSubByte(buf.type) && !WholePackedBytes(buf, lanes)) ||
-        ir::IsF8(buf.type)) {
+        ir::IsNarrowFloat(buf.type)) {
       return;
     }
     auto access = Contiguous(v->operands[0], var, lanes, inside);
@@ -237,7 +237,7 @@ void Vectorizer::Vectorize(Block* block, size_t at) {
     if (bad_store.count(buffer) || positions.size() != 1 ||
         lanes * ir::StorageBytes(buf.type) > kMaxVectorBytes ||
         (ir::IsSubByte(buf.type) && !WholePackedBytes(buf, lanes)) ||
-        ir::IsF8(buf.type)) {
+        ir::IsNarrowFloat(buf.type)) {
       continue;
     }
     Stmt& s = loop.body[positions[0]];

@@ -52,6 +52,14 @@ Tolerance ToleranceFor(ElementType t, bool reassociates) {
     return tol;
   }
   if (!IsFloat(t)) return tol;
+  if (IsF4(t)) {
+    // Every result rounds to one of 16 values from the f32 the kernel
+    // computes, which the interpreter computes too: exact, but for a
+    // reduction's order of roundings (a step is half the value).
+    tol.rel = reassociates ? 0.5 : 0;
+    tol.abs = reassociates ? 1.0 : 0;
+    return tol;
+  }
   if (IsF8(t)) {
     // A result rounds to one code; the f32 value before rounding may
     // differ by an ulp (math functions), or by the order of a reduction's

@@ -331,12 +331,16 @@ Result<Literal> Interpreter::Eval(
     if (HasTiles(shape) || HasTiles(src_shape)) {
       return Unsupported(in, "tiled bitcast");
     }
-    if (src_shape.type != shape.type) return Unsupported(in, "type change");
     const Literal& a = operand(0);
     for (int64_t k = 0; k < n; ++k) {
       int64_t phys = PhysicalLinear(shape, Delinearize(k, shape.dims));
       std::vector<int64_t> src = LogicalOfPhysical(src_shape, phys);
-      Set(&out, k, Get(a, Linearize(src, a.dims)));
+      Scalar element = Get(a, Linearize(src, a.dims));
+      if (src_shape.type != shape.type) {
+        // A same-width type change reinterprets each element's bits.
+        IXA_ASSIGN_OR_RETURN(element, BitcastConvert(in, element, shape.type));
+      }
+      Set(&out, k, element);
     }
     return out;
   }

@@ -461,6 +461,9 @@ Result<Scalar> BitcastConvert(const Instruction& in, const Scalar& a,
     case ElementType::kInvalid:  // an f8 type: its code
       bits = F8Encode(a.type, a.f);
       break;
+    case ElementType::kF4E2M1FN:
+      bits = F4Encode(a.f);
+      break;
     case ElementType::kF16:
       bits = FloatToHalf(static_cast<float>(a.f));
       break;
@@ -482,6 +485,7 @@ Result<Scalar> BitcastConvert(const Instruction& in, const Scalar& a,
       break;
   }
   if (IsF8(to)) return MakeFloat(to, F8Decode(to, bits & 0xff));
+  if (IsF4(to)) return MakeFloat(to, F4Decode(bits & 0xf));
   switch (to) {
     case ElementType::kF16:
       return MakeFloat(to, HalfToFloat(bits & 0xffff));

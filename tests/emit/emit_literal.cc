@@ -23,9 +23,10 @@ bool IsF8(ElementType t) {
       return false;
   }
 }
+bool IsF4(ElementType t) { return t == ElementType::kF4E2M1FN; }
 bool IsFloat(ElementType t) {
   return t == ElementType::kF16 || t == ElementType::kBF16 ||
-         t == ElementType::kF32 || t == ElementType::kF64 || IsF8(t);
+         t == ElementType::kF32 || t == ElementType::kF64 || IsF8(t) || IsF4(t);
 }
 bool IsComplex(ElementType t) {
   return t == ElementType::kC64 || t == ElementType::kC128;
@@ -47,6 +48,7 @@ bool IsUnsigned(ElementType t) {
 }
 int Bits(ElementType t) {
   if (IsF8(t)) return 8;
+  if (IsF4(t)) return 4;
   switch (t) {
     case ElementType::kS1:
     case ElementType::kU1:
@@ -294,8 +296,32 @@ uint8_t F8Encode(ElementType t, double v) {
   return sign | bits;
 }
 
+double F4Decode(uint8_t code) {
+  static const double kMagnitudes[8] = {0, 0.5, 1, 1.5, 2, 3, 4, 6};
+  const double m = kMagnitudes[code & 7];
+  return (code & 8) ? -m : m;
+}
+
+uint8_t F4Encode(double v) {
+  if (std::isnan(v)) return 8;
+  const uint8_t sign = std::signbit(v) ? 8 : 0;
+  const double a = std::fabs(v);
+  // 6 and beyond (infinity too) saturate, where the differences below
+  // would all round to the value's own magnitude.
+  if (a >= 6) return sign | 7;
+  // The nearest of the 8 magnitudes; of two equally near, the even code.
+  int best = 0;
+  for (int c = 1; c < 8; ++c) {
+    const double d = std::fabs(F4Decode(static_cast<uint8_t>(c)) - a);
+    const double d_best = std::fabs(F4Decode(static_cast<uint8_t>(best)) - a);
+    if (d < d_best || (d == d_best && c % 2 == 0)) best = c;
+  }
+  return static_cast<uint8_t>(sign | best);
+}
+
 double RoundToType(double v, ElementType t) {
   if (IsF8(t)) return F8Decode(t, F8Encode(t, static_cast<float>(v)));
+  if (IsF4(t)) return F4Decode(F4Encode(static_cast<float>(v)));
   switch (t) {
     case ElementType::kF16:
       return HalfToFloat(FloatToHalf(static_cast<float>(v)));
@@ -559,6 +585,15 @@ void DecodeElement(const uint8_t* src, Literal* lit, int64_t i) {
 }  // namespace
 
 std::vector<uint8_t> ToPhysical(const Literal& lit, const hlo::Shape& shape) {
+  if (IsF4(lit.type)) {  // its 4-bit codes, stored as u4 values are
+    Literal codes = Literal::Make(ElementType::kU4, lit.dims);
+    for (int64_t i = 0; i < lit.size(); ++i) {
+      codes.ints[i] = F4Encode(lit.floats[i]);
+    }
+    hlo::Shape as_u4 = shape;
+    as_u4.type = ElementType::kU4;
+    return ToPhysical(codes, as_u4);
+  }
   PhysicalLayout layout = ComputePhysicalLayout(shape);
   std::vector<uint8_t> bytes(layout.bytes(), 0);
   for (int64_t i = 0; i < lit.size(); ++i) {
@@ -580,6 +615,16 @@ std::vector<uint8_t> ToPhysical(const Literal& lit, const hlo::Shape& shape) {
 
 Literal FromPhysical(const std::vector<uint8_t>& bytes,
                      const hlo::Shape& shape) {
+  if (IsF4(shape.type)) {
+    hlo::Shape as_u4 = shape;
+    as_u4.type = ElementType::kU4;
+    Literal codes = FromPhysical(bytes, as_u4);
+    Literal lit = Literal::Make(shape.type, shape.dims);
+    for (int64_t i = 0; i < lit.size(); ++i) {
+      lit.floats[i] = F4Decode(static_cast<uint8_t>(codes.ints[i]));
+    }
+    return lit;
+  }
   PhysicalLayout layout = ComputePhysicalLayout(shape);
   Literal lit = Literal::Make(shape.type, shape.dims);
   for (int64_t i = 0; i < lit.size(); ++i) {

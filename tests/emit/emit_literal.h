@@ -16,11 +16,12 @@ namespace ixa::emit_test {
 
 using hlo::ElementType;
 
-bool IsFloat(ElementType t);    // f16, bf16, f32, f64, the f8 types
+bool IsFloat(ElementType t);    // f16, bf16, f32, f64, the f8 types, f4
 bool IsComplex(ElementType t);  // c64, c128 (not IsFloat)
 // The type of one part of a complex type: f32 for c64, f64 for c128.
 ElementType ComplexComponent(ElementType t);
 bool IsF8(ElementType t);        // f8e4m3fn, f8e5m2, ... f8e8m0fnu
+bool IsF4(ElementType t);        // f4e2m1fn
 bool IsSigned(ElementType t);    // s1, s2, s4, s8..s64
 bool IsUnsigned(ElementType t);  // u1, u2, u4, u8..u64
 int Bits(ElementType t);         // pred counts 8, s4 4, c64 64 (both parts)
@@ -36,6 +37,13 @@ uint8_t F8Encode(ElementType t, double v);
 // The largest finite value of an f8 type, and whether it has infinities.
 double F8Max(ElementType t);
 bool F8HasInfinity(ElementType t);
+
+// f4e2m1fn (test copies, by enumeration of its 16 values): Decode gives
+// the value of a 4-bit code (±{0, 0.5, 1, 1.5, 2, 3, 4, 6}, the sign in
+// bit 3); Encode the code of the nearest value, ties to the even code,
+// saturating (values past 6 and infinities give ±6), NaN gives -0.
+double F4Decode(uint8_t code);
+uint8_t F4Encode(double v);
 
 // IEEE half / bfloat16 <-> float, round to nearest even (test copies).
 float HalfToFloat(uint16_t h);

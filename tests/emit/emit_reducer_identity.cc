@@ -39,6 +39,7 @@ std::optional<Literal> ReducerIdentity(const hlo::Computation& reducer,
   double inf = std::numeric_limits<double>::infinity();
   // An f8 type without infinities: its largest value (NaN would spread).
   if (IsF8(type) && !F8HasInfinity(type)) inf = F8Max(type);
+  if (IsF4(type)) inf = F4Decode(7);
   // Signed: the sign bit alone is the lowest value, all but it the highest.
   const uint64_t sign_bit =
       bits >= 64 ? uint64_t{1} << 63 : uint64_t{1} << (bits - 1);
