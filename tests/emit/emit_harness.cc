@@ -130,9 +130,8 @@ std::string CheckPadding(const std::vector<uint8_t>& bytes,
   for (int64_t o = 0; o < layout.elements; ++o) {
     if (element[o]) continue;
     if (layout.packed()) {
-      const int64_t bits = layout.element_bits, per_byte = 8 / bits;
-      const int shift = static_cast<int>(bits * (per_byte - 1 - o % per_byte));
-      if ((bytes[o / per_byte] >> shift) & ((1 << bits) - 1)) {
+      if ((bytes[layout.packed_byte(o)] >> layout.packed_shift(o)) &
+          ((1 << layout.element_bits) - 1)) {
         return "padding element at offset " + std::to_string(o) +
                " is not zero";
       }
