@@ -11,11 +11,13 @@
 #include "analysis/emitters/plan.h"
 #include "analysis/fusion/fusion.h"
 #include "analysis/hlo/module.h"
+#include "analysis/hlo/printer.h"
 #include "emit/pipeline.h"
 #include "hw/device.h"
 #include "tests/emit/cuda_model_driver.h"
 #include "tests/emit/emit_driver.h"
 #include "tests/emit/emit_interpreter.h"
+#include "tests/emit/xla_shape_text.h"
 
 namespace ixa::emit_test {
 namespace {
@@ -207,6 +209,22 @@ void Prepare(Prepared& p, size_t i, const CheckOptions& options,
     return true;
   };
   if (!emit(emit::Target::kCpp, false, &p.cpp)) return;
+  // Every shape ixa prints is XLA's text and reads back as itself: the
+  // buffers a caller allocates from, and the fusion as the printer prints
+  // it.
+  for (const emit::EmittedBuffer& b : p.cpp.buffers) {
+    if (std::string bad = ShapeRoundTripError(b.shape); !bad.empty()) {
+      p.error = "buffer " + std::to_string(b.index) + ": " + bad;
+      return;
+    }
+  }
+  for (const std::string& shape : ShapesWithLayoutIn(hlo::PrintComputation(
+           *p.region.computation, hlo::SanitizedNaming(), false))) {
+    if (std::string bad = ShapeRoundTripError(shape); !bad.empty()) {
+      p.error = "printed fusion: " + bad;
+      return;
+    }
+  }
   // IXA_EMIT_DUMP=<label> prints the generated code (for debugging).
   const char* dump = std::getenv("IXA_EMIT_DUMP");
   bool dumping = dump && c.label == dump;
