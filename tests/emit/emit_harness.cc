@@ -28,6 +28,10 @@ namespace {
 // test processes at once anyway.
 int BatchUnits(size_t kernels) { return kernels >= 32 ? 2 : 1; }
 
+// The bytes of an allocation past its shape's (where the target asks for
+// more, emit/pipeline.h): a pattern the kernel must leave as it is.
+constexpr uint8_t kAllocationPadByte = 0x5A;
+
 struct Prepared {
   const CheckCase* c = nullptr;
   std::unique_ptr<hlo::Module> module;
@@ -167,6 +171,38 @@ std::string LaunchMismatch(const LaunchDimensions& plan,
          text(emitted);
 }
 
+// Each target's buffers: one per fusion parameter and output, each
+// allocation at least the shape's bytes (this file's own count); the
+// targets that update in place (cpp, mlir's host form) ask for no more.
+std::string AllocationError(const Prepared& p) {
+  std::vector<hlo::Shape> shapes = p.input_shapes;
+  shapes.insert(shapes.end(), p.output_shapes.begin(), p.output_shapes.end());
+  const std::pair<const emit::EmitResult*, const char*> kTargets[] = {
+      {&p.cpp, "cpp"},
+      {&p.cuda, "cuda"},
+      {&p.mlir, "mlir"},
+      {&p.mlir_host, "mlir host"}};
+  for (const auto& [result, name] : kTargets) {
+    if (result->code.empty()) continue;
+    if (result->buffers.size() != shapes.size()) {
+      return std::string(name) + ": " + std::to_string(result->buffers.size()) +
+             " buffers for " + std::to_string(shapes.size()) +
+             " parameters and outputs";
+    }
+    const bool in_place = result == &p.cpp || result == &p.mlir_host;
+    for (size_t k = 0; k < shapes.size(); ++k) {
+      const int64_t bytes = ComputePhysicalLayout(shapes[k]).bytes();
+      const int64_t asked = result->buffers[k].allocation_bytes;
+      if (asked < bytes || (in_place && asked != bytes)) {
+        return std::string(name) + ": buffer " + std::to_string(k) +
+               " asks for " + std::to_string(asked) + " bytes; its shape " +
+               shapes[k].ToString(true) + " holds " + std::to_string(bytes);
+      }
+    }
+  }
+  return "";
+}
+
 void Prepare(Prepared& p, size_t i, const CheckOptions& options,
              ExprContext* ctx) {
   const CheckCase& c = *p.c;
@@ -258,6 +294,7 @@ void Prepare(Prepared& p, size_t i, const CheckOptions& options,
   OutputShapes(p.region.root->shape, &p.output_shapes);
   for (const emit::EmittedBuffer& b : p.cpp.buffers)
     p.aliases.push_back(b.aliases);
+  p.error = AllocationError(p);
 }
 
 // Inputs and the interpreter's outputs, for a case that will run.
@@ -288,6 +325,13 @@ std::string CompareOutputs(const Prepared& p,
     if (!diff.empty()) {
       return what + " output " + std::to_string(j) + ": " + diff;
     }
+    // The allocation's bytes past the shape's stay as they were.
+    for (size_t b = ComputePhysicalLayout(s).bytes(); b < bytes.size(); ++b) {
+      if (bytes[b] != kAllocationPadByte) {
+        return what + " output " + std::to_string(j) + ": byte " +
+               std::to_string(b) + ", past the shape's bytes, changed";
+      }
+    }
     if (p.aliases.size() > n_in + j && p.aliases[n_in + j] >= 0) continue;
     std::string pad = CheckPadding(bytes, s);
     if (!pad.empty()) return what + " output " + std::to_string(j) + ": " + pad;
@@ -295,20 +339,32 @@ std::string CompareOutputs(const Prepared& p,
   return "";
 }
 
-// Buffers for a run: inputs encoded, outputs pre-filled with a pattern
-// (in-place outputs start as the input they alias).
-std::vector<std::vector<uint8_t>> RunBuffers(const Prepared& p) {
+// Buffers for a run of `target`'s code: inputs encoded, outputs pre-filled
+// with a pattern (in-place outputs start as the input they alias), each
+// as long as the allocation the target asks for (the bytes past the
+// shape's hold kAllocationPadByte).
+std::vector<std::vector<uint8_t>> RunBuffers(const Prepared& p,
+                                             const emit::EmitResult& target) {
   std::vector<std::vector<uint8_t>> buffers;
+  auto allocate = [&](std::vector<uint8_t> bytes) {
+    const size_t k = buffers.size();
+    if (k < target.buffers.size()) {
+      bytes.resize(
+          std::max<size_t>(bytes.size(), target.buffers[k].allocation_bytes),
+          kAllocationPadByte);
+    }
+    buffers.push_back(std::move(bytes));
+  };
   for (size_t k = 0; k < p.inputs.size(); ++k) {
-    buffers.push_back(ToPhysical(p.inputs[k], p.input_shapes[k]));
+    allocate(ToPhysical(p.inputs[k], p.input_shapes[k]));
   }
   for (size_t j = 0; j < p.output_shapes.size(); ++j) {
     size_t at = buffers.size();
     int alias = at < p.aliases.size() ? p.aliases[at] : -1;
     if (alias >= 0) {
-      buffers.push_back(buffers[alias]);
+      allocate(buffers[alias]);
     } else {
-      buffers.push_back(std::vector<uint8_t>(
+      allocate(std::vector<uint8_t>(
           ComputePhysicalLayout(p.output_shapes[j]).bytes(), 0xAB));
     }
   }
@@ -435,7 +491,7 @@ void RunCudaModel(std::vector<Prepared>& prepared, CheckSummary* summary) {
     std::vector<std::vector<uint8_t>> first;
     for (ThreadOrder order : kThreadOrders) {
       std::string what = std::string("cuda (") + ThreadOrderName(order) + ")";
-      std::vector<std::vector<uint8_t>> buffers = RunBuffers(p);
+      std::vector<std::vector<uint8_t>> buffers = RunBuffers(p, p.cuda);
       auto ran =
           batch.Run(p.kernel, launch, order, p.c->seed, &buffers, p.aliases);
       if (!ran.ok()) {
@@ -483,7 +539,7 @@ std::vector<PortableCase> PrepareCases(const std::vector<CheckCase>& cases,
       pc.kernel = p->kernel;
       pc.cuda_code = p->cuda.code;
       pc.launch = p->cuda.plan.launch;
-      pc.buffers = RunBuffers(*p);
+      pc.buffers = RunBuffers(*p, p->cuda);
       pc.aliases = p->aliases;
       pc.inputs = p->input_shapes.size();
       // The context owns the maps the prepared case's plan points into.
@@ -571,7 +627,7 @@ CheckSummary CheckFusions(const std::vector<CheckCase>& cases,
         p.error = "cpp build: " + built.error().message;
         continue;
       }
-      std::vector<std::vector<uint8_t>> buffers = RunBuffers(p);
+      std::vector<std::vector<uint8_t>> buffers = RunBuffers(p, p.cpp);
       auto ran = batch.Run(p.kernel, &buffers, p.aliases);
       if (!ran.ok()) {
         p.error = "cpp run: " + ran.error().message;
@@ -611,7 +667,7 @@ CheckSummary CheckFusions(const std::vector<CheckCase>& cases,
   }
   for (Prepared& p : prepared) {
     if (!p.error.empty() || p.mlir_host.code.empty()) continue;
-    std::vector<std::vector<uint8_t>> raw = RunBuffers(p);
+    std::vector<std::vector<uint8_t>> raw = RunBuffers(p, p.mlir_host);
     std::vector<MlirBuffer> buffers;
     for (size_t k = 0; k < raw.size(); ++k) {
       bool out = k >= p.input_shapes.size();
