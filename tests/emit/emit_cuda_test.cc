@@ -202,15 +202,17 @@ TEST_CASE("cuda: atomic updates of 16- and 8-bit elements stay in the buffer",
   RunInCudaModel(cases);
 }
 
-// The buffers of `hlo`'s `cuda` kernel, as the emit response gives them.
-std::vector<emit::EmittedBuffer> CudaBuffers(const std::string& hlo) {
+// The buffers of `hlo`'s kernel for `target` (mlir: its GPU form), as the
+// emit response gives them.
+std::vector<emit::EmittedBuffer> BuffersOf(
+    const std::string& hlo, emit::Target target = emit::Target::kCuda) {
   auto module = hlo::ParseHloModule(hlo);
   REQUIRE(module.ok());
   auto region = ResolveFusion(**module, "");
   REQUIRE(region.ok());
   ExprContext ctx;
   emit::EmitOptions eo;
-  eo.target = emit::Target::kCuda;
+  eo.target = target;
   auto emitted = emit::EmitFusion(*region, *hw::FindDevice("h100"), eo, &ctx);
   REQUIRE(emitted.ok());
   return emitted->buffers;
@@ -254,26 +256,36 @@ TEST_CASE("cuda: 1-byte atomics stay inside the allocation the response asks",
   cases[3].parameters[1].random.int_hi = 32;
   RunInCudaModel(cases);
 
-  std::vector<emit::EmittedBuffer> big = CudaBuffers(cases[0].hlo);
+  std::vector<emit::EmittedBuffer> big = BuffersOf(cases[0].hlo);
   REQUIRE(big.size() == 5);
   CHECK(big[4].aliases == 0);
   CHECK(big[0].allocation_bytes == 450);
   CHECK(big[4].allocation_bytes == 450);
-  std::vector<emit::EmittedBuffer> odd = CudaBuffers(cases[1].hlo);
+  std::vector<emit::EmittedBuffer> odd = BuffersOf(cases[1].hlo);
   REQUIRE(odd.size() == 5);
   CHECK(odd[4].aliases == 0);
   CHECK(odd[0].allocation_bytes == 26);
   CHECK(odd[4].allocation_bytes == 26);
   CHECK(odd[1].allocation_bytes == 6);  // s4[3,4]: read only
-  std::vector<emit::EmittedBuffer> loop = CudaBuffers(cases[2].hlo);
+  std::vector<emit::EmittedBuffer> loop = BuffersOf(cases[2].hlo);
   REQUIRE(loop.size() == 2);
   CHECK(loop[0].allocation_bytes == 25);
   CHECK(loop[1].allocation_bytes == 26);
-  std::vector<emit::EmittedBuffer> s8 = CudaBuffers(cases[3].hlo);
+  std::vector<emit::EmittedBuffer> s8 = BuffersOf(cases[3].hlo);
   REQUIRE(s8.size() == 4);
   CHECK(s8[3].allocation_bytes == 34);
   // In place, the operand's memory is the output's.
   CHECK(s8[0].allocation_bytes == (s8[3].aliases == 0 ? 34 : 33));
+  // The mlir target's GPU form: LLVM widens an 8-bit atomic to its 32-bit
+  // word; the cpp target updates in place.
+  std::vector<emit::EmittedBuffer> mlir =
+      BuffersOf(cases[3].hlo, emit::Target::kMlir);
+  REQUIRE(mlir.size() == 4);
+  CHECK(mlir[3].allocation_bytes == 36);
+  std::vector<emit::EmittedBuffer> cpp =
+      BuffersOf(cases[3].hlo, emit::Target::kCpp);
+  REQUIRE(cpp.size() == 4);
+  CHECK(cpp[3].allocation_bytes == 33);
 }
 
 TEST_CASE("cuda: the roots of a multi-output fusion are computed once",
