@@ -200,6 +200,53 @@ int64_t VectorWidth(const ir::Module& module) {
   return width;
 }
 
+// Per buffer of `module`, the bytes to allocate: the buffer's own bytes,
+// rounded up to what the target's narrow atomics touch. CUDA has no 1-byte
+// compare-and-swap: a 1-byte atomic update runs on its aligned 16-bit
+// halfword, which for the last byte of an odd-sized buffer reaches one
+// byte past its end. LLVM's NVPTX backend (the mlir target's GPU form)
+// widens atomics narrower than 32 bits to their aligned 32-bit word. The
+// cpp target and mlir's host form update in place.
+std::vector<int64_t> AllocationBytes(const ir::Module& module,
+                                     const EmitOptions& options) {
+  std::vector<int64_t> bytes;
+  for (const ir::Buffer& b : module.buffers) {
+    bytes.push_back(b.physical_elements * ir::StorageBytes(b.type));
+  }
+  int64_t atomic_unit = 1;  // the bytes the narrowest atomic covers
+  int narrow_below = 0;     // atomics narrower than this many bytes widen
+  if (options.target == Target::kCuda) {
+    atomic_unit = 2;
+    narrow_below = 2;
+  } else if (options.target == Target::kMlir && !options.host) {
+    atomic_unit = 4;
+    narrow_below = 4;
+  }
+  if (narrow_below == 0) return bytes;
+  std::vector<bool> widened(module.buffers.size(), false);
+  auto visit = [&](const ir::Block& block) {
+    ir::ForEachStmt(block, [&](const ir::Stmt& s) {
+      if (s.kind == ir::StmtKind::kAtomic &&
+          ir::StorageBytes(s.type) < narrow_below) {
+        widened[s.buffer] = true;
+      }
+    });
+  };
+  for (const ir::Function& f : module.functions) visit(f.body);
+  if (module.kernel) visit(module.kernel->body);
+  for (size_t i = 0; i < module.buffers.size(); ++i) {
+    if (!widened[i]) continue;
+    // An in-place output's memory is its input's allocation.
+    const int memory = module.buffers[i].aliases >= 0
+                           ? module.buffers[i].aliases
+                           : static_cast<int>(i);
+    for (size_t j : {i, static_cast<size_t>(memory)}) {
+      bytes[j] = (bytes[j] + atomic_unit - 1) / atomic_unit * atomic_unit;
+    }
+  }
+  return bytes;
+}
+
 }  // namespace
 
 Result<EmitResult> EmitFusionWithPlan(const FusionRegion& region,
@@ -230,11 +277,15 @@ Result<EmitResult> EmitFusionWithPlan(const FusionRegion& region,
   // they agree for every test fusion.
   result.plan.launch.vector_size = VectorWidth(final_module);
   result.plan.launch.shared_memory_bytes = final_module.shared_memory_bytes;
+  const std::vector<int64_t> allocation =
+      AllocationBytes(final_module, options);
   int index = 0;
-  for (const ir::Buffer& b : final_module.buffers) {
+  for (size_t i = 0; i < final_module.buffers.size(); ++i) {
+    const ir::Buffer& b = final_module.buffers[i];
     if (b.space != ir::BufferSpace::kGlobal) continue;
     EmittedBuffer e;
     e.index = index++;
+    e.allocation_bytes = allocation[i];
     e.is_output = b.is_output;
     // With its layout, the default one written out when none was given.
     hlo::Shape shown = b.shape;

@@ -30,6 +30,11 @@ struct EmittedBuffer {
   std::string name;   // the HLO parameter or the fusion output
   std::string shape;  // XLA text with layout
   int aliases = -1;   // an output in an input's memory (in place)
+  // The bytes to allocate: the shape's bytes (its physical layout, padding
+  // and packing included), rounded up where the target's atomics touch
+  // whole aligned halfwords or words (docs/emitters.md). An in-place
+  // output reports its input's allocation.
+  int64_t allocation_bytes = 0;
 };
 
 struct EmittedStage {

@@ -96,15 +96,16 @@ Result<std::optional<std::vector<int64_t>>> LogicalIndexAt(
     const XlaShape& shape, int64_t offset);
 
 // Where a sub-byte element sits: byte and bit shift of its lowest bit.
-// XLA's stored PackIntN puts the first element of a byte in the high bits;
-// ONNX / PyTorch put it in the low bits.
-enum class NibbleOrder { kHighFirst, kLowFirst };
+// XLA packs the first element of a byte in its low bits (its order since
+// 2024, also ONNX's and PyTorch's): s4 [-1, 2] is the byte 0x2F. XLA's
+// earlier stored order put the first element in the high bits.
+enum class NibbleOrder { kLowFirst, kHighFirst };
 struct BitPosition {
   int64_t byte = 0;
   int shift = 0;
 };
 BitPosition SubBytePosition(int64_t element_offset, int64_t element_bits,
-                            NibbleOrder order = NibbleOrder::kHighFirst);
+                            NibbleOrder order = NibbleOrder::kLowFirst);
 
 // TPU tilings per element type, as the sources state them
 // (docs/hw-reference.md §1.7). Data, not inference.

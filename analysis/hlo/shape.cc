@@ -158,21 +158,24 @@ std::string Shape::ToString(bool with_layout) const {
       if (i) out += ",";
       out += std::to_string(layout->minor_to_major[i]);
     }
+    // XLA's form: a ':' before the attributes (when there are any), one
+    // T, then each tile in parentheses (T(8,128)(2,1)), then E(bits).
+    std::string attributes;
     if (!layout->tiles.empty()) {
-      // XLA's form: one T, then each tile in parentheses (T(8,128)(2,1)).
-      out += ":T";
+      attributes += "T";
       for (const Tile& t : layout->tiles) {
-        out += "(";
+        attributes += "(";
         for (size_t i = 0; i < t.dims.size(); ++i) {
-          if (i) out += ",";
-          out += t.dims[i] < 0 ? "*" : std::to_string(t.dims[i]);
+          if (i) attributes += ",";
+          attributes += t.dims[i] < 0 ? "*" : std::to_string(t.dims[i]);
         }
-        out += ")";
+        attributes += ")";
       }
     }
     if (layout->element_size_bits) {
-      out += "E(" + std::to_string(layout->element_size_bits) + ")";
+      attributes += "E(" + std::to_string(layout->element_size_bits) + ")";
     }
+    if (!attributes.empty()) out += ":" + attributes;
     out += "}";
   }
   return out;

@@ -6,7 +6,7 @@
 //   the value (sign- or zero-extended); an op computes in 8 bits and wraps
 //   the result to the type's width. Unpacked buffers hold one such byte per
 //   element; packed ones (layout `E(bits)`) several elements per byte, the
-//   first in the high-order bits (XLA's stored order). A packed store is a
+//   first in the low-order bits (XLA's order). A packed store is a
 //   read-modify-write of its byte made of two atomic updates (clear the
 //   element's bits, then set them), so that threads writing neighbouring
 //   elements of one byte never lose each other's bits.
@@ -286,9 +286,8 @@ std::pair<Val, Val> Legalizer::PackedPosition(int buffer, const Val& offset) {
   const int64_t n = p.per_byte();
   Variable d = OffsetVariable(buffer, offset);
   Expr x = ctx_->Dim(0);
-  // The first element of a byte in its high-order bits.
-  IndexingMap map(ctx_, {d}, {}, {},
-                  {x.FloorDiv(n), (x % n) * (-p.bits) + (n - 1) * p.bits});
+  // The first element of a byte in its low-order bits.
+  IndexingMap map(ctx_, {d}, {}, {}, {x.FloorDiv(n), (x % n) * p.bits});
   auto shared = std::make_shared<const IndexingMap>(map);
   Val byte = Bind(ir::Apply(shared, 0, {offset}));
   Val shift = Bind(ir::Op(OpCode::kConvert, Type::kU8,
@@ -326,9 +325,9 @@ Result<Val> Legalizer::PackedVectorLoad(const Node& n, const Val& offset) {
     Val raw = Bind(
         ir::LoadFlat(n.buffer, Type::kU8, PackedByte(n.buffer, offset, j)));
     for (int i = 0; i < per; ++i) {
-      // The first element of a byte in its high-order bits.
-      Val bits = Op2(OpCode::kShrL, Type::kU8, raw,
-                     ir::Const(Type::kU8, (per - 1 - i) * p.bits));
+      // The first element of a byte in its low-order bits.
+      Val bits =
+          Op2(OpCode::kShrL, Type::kU8, raw, ir::Const(Type::kU8, i * p.bits));
       if (ir::IsSignedInt(n.type)) {
         bits = ir::Op(OpCode::kConvert, Type::kS8, {bits}, Type::kU8);
       }
@@ -665,8 +664,7 @@ Result<bool> Legalizer::PackedVectorStore(const Stmt& s, Block* out) {
       Val low =
           Op2(OpCode::kAnd, u,
               ir::Op(OpCode::kConvert, u, {lane}, Legal(p.element)), mask);
-      Val field =
-          Op2(OpCode::kShl, u, low, ir::Const(u, (per - 1 - i) * p.bits));
+      Val field = Op2(OpCode::kShl, u, low, ir::Const(u, i * p.bits));
       acc = acc ? Op2(OpCode::kOr, u, acc, field) : field;
     }
     out->push_back(ir::StoreFlat(s.buffer, byte, Bind(acc)));

@@ -431,10 +431,11 @@ const CHelper kHelpers[] = {
     // CUDA: an atomic read-modify-write with any update function, by a
     // compare-and-swap loop on the element itself (8-, 4- and 2-byte
     // elements: sm_70 has a 16-bit atomicCAS). A 1-byte element has no
-    // CAS of its size: the loop runs on the aligned 32-bit word holding
-    // it, whose other bytes (neighbours, or past the buffer's end inside
-    // its allocation, which CUDA allocates in 256-byte units) are read
-    // only through atomics and written back as they were.
+    // CAS of its size: the loop runs on the aligned 16-bit halfword
+    // holding it, whose other byte is read only through atomics and
+    // written back as it was. That byte is a neighbour, or, for the last
+    // byte of an odd-sized buffer, the one byte past its end: the emit
+    // response's `allocation_bytes` asks for it (docs/emitters.md).
     {"ixa_atomic_update",
      "template <typename S, typename F>\n"
      "static __device__ void ixa_atomic_update(S* addr, F f) {\n"
@@ -465,17 +466,20 @@ const CHelper kHelpers[] = {
      "    } while (old != assumed);\n"
      "  } else {\n"
      "    size_t at = reinterpret_cast<size_t>(addr);\n"
-     "    unsigned int* word = reinterpret_cast<unsigned int*>(at & "
-     "~size_t(3));\n"
-     "    unsigned int shift = static_cast<unsigned int>(at & 3) * 8;\n"
-     "    unsigned int old = atomicOr(word, 0u), assumed;\n"
+     "    unsigned short* half = reinterpret_cast<unsigned short*>(at & "
+     "~size_t(1));\n"
+     "    unsigned int shift = static_cast<unsigned int>(at & 1) * 8;\n"
+     "    // An atomic read: swaps only where the halfword is 0, for 0.\n"
+     "    unsigned short old = atomicCAS(half, (unsigned short)0,\n"
+     "                                   (unsigned short)0), assumed;\n"
      "    do {\n"
      "      assumed = old;\n"
      "      S v = f(ixa_bits<S>(static_cast<uint8_t>(assumed >> shift)));\n"
      "      unsigned int bits = ixa_bits<uint8_t>(v);\n"
-     "      old = atomicCAS(word, assumed,\n"
-     "                      (assumed & ~(0xffu << shift)) | (bits << "
-     "shift));\n"
+     "      old = atomicCAS(\n"
+     "          half, assumed,\n"
+     "          static_cast<unsigned short>((assumed & ~(0xffu << shift)) |\n"
+     "                                      (bits << shift)));\n"
      "    } while (old != assumed);\n"
      "  }\n"
      "}\n",

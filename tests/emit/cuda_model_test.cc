@@ -117,6 +117,37 @@ extern "C" __global__ void out_of_bounds(const float* __restrict__ in,
   out[threadIdx.x + 1] = in[threadIdx.x];
 }
 
+// One element read past the input.
+extern "C" __global__ void reads_past_end(const float* __restrict__ in,
+                                         float* __restrict__ out) {
+  out[threadIdx.x] = in[threadIdx.x + 1];
+}
+
+// An 8-byte read of the input's last 4 bytes and the 4 after them.
+extern "C" __global__ void reads_across_end(const float* __restrict__ in,
+                                            float* __restrict__ out) {
+  uint64_t both;
+  __builtin_memcpy(&both, in + 31, 8);
+  out[threadIdx.x] = static_cast<float>(both & 1);
+}
+
+// A 32-bit compare-and-swap on the word holding the last byte of a
+// 6-byte buffer: 2 of its bytes lie past the allocation (CUDA allocates
+// in larger units; compute-sanitizer and the model go by the bytes asked
+// for).
+extern "C" __global__ void atomic_word_past_end(const int* __restrict__ in,
+                                                uint8_t* __restrict__ out) {
+  unsigned int* word = reinterpret_cast<unsigned int*>(out + 4);
+  atomicCAS(word, 0u, static_cast<unsigned int>(in[0]));
+}
+
+// A 16-bit compare-and-swap on bytes 4-5 of a 6-byte buffer: inside.
+extern "C" __global__ void atomic_half_at_end(const int* __restrict__ in,
+                                              uint8_t* __restrict__ out) {
+  unsigned short* half = reinterpret_cast<unsigned short*>(out + 4);
+  atomicCAS(half, (unsigned short)0, static_cast<unsigned short>(in[0]));
+}
+
 // A vector of 4 halves loaded from an address aligned to 2 bytes only.
 struct alignas(8) Vec4 {
   uint16_t v[4];
@@ -191,6 +222,10 @@ const std::vector<std::string> kNames = {"block_sum",
                                          "shuffle_missing_lane",
                                          "shuffle_active_mask",
                                          "out_of_bounds",
+                                         "reads_past_end",
+                                         "reads_across_end",
+                                         "atomic_word_past_end",
+                                         "atomic_half_at_end",
                                          "misaligned_vector",
                                          "writes_input",
                                          "atomics",
@@ -319,6 +354,10 @@ TEST_CASE("cuda model: reports what CUDA leaves undefined", "[cuda_model]") {
        {"writes 4 bytes outside every buffer (0 bytes past the end of "
         "buffer 1)"}},
       {"writes_input", {"a pointer to const"}},
+      {"reads_past_end",
+       {"reads 4 bytes outside every buffer (0 bytes past the end of "
+        "buffer 0)"}},
+      {"reads_across_end", {"reads 8 bytes across the end of a buffer"}},
   };
   for (const Planted& p : planted) {
     for (ThreadOrder order : kThreadOrders) {
@@ -332,6 +371,23 @@ TEST_CASE("cuda model: reports what CUDA leaves undefined", "[cuda_model]") {
         found = found || error.find(e) != std::string::npos;
       }
       CHECK(found);
+    }
+  }
+  // Atomics go by the allocation's exact bytes: a 4-byte one reaching 2
+  // bytes past a 6-byte buffer fails, a 2-byte one ending at its end runs.
+  for (const char* kernel : {"atomic_word_past_end", "atomic_half_at_end"}) {
+    INFO(kernel);
+    std::vector<Bytes> buffers = {Of(std::vector<int>{0x0201}), Bytes(6, 0)};
+    LaunchDimensions one;
+    std::string error =
+        ErrorOf(Batch().Run(kernel, one, ThreadOrder::kForward, 1, &buffers));
+    if (std::string(kernel) == "atomic_half_at_end") {
+      CHECK(error == "");
+      CHECK(buffers[1] == Bytes{0, 0, 0, 0, 1, 2});
+    } else {
+      CHECK(error.find("4-byte atomic access across the end of buffer 1") !=
+            std::string::npos);
+      CHECK(error.find("2 bytes past it") != std::string::npos);
     }
   }
   // A misaligned vector access (the compiler's alignment is the type's).

@@ -170,23 +170,26 @@ TEST_CASE("cuda: an in-place output and its input are not __restrict__",
             true)});
 }
 
+// A scatter of 40 updates into `type`[33,1], combining with `op`.
+std::string Scatter33(const std::string& type, const std::string& op) {
+  return Reducer(type, op) + "ENTRY e { p = " + type +
+         "[33,1] parameter(0)\n"
+         "i = s32[40,1] parameter(1)\nu = " +
+         type +
+         "[40,1] parameter(2)\n"
+         "ROOT s = " +
+         type +
+         "[33,1] scatter(p, i, u), update_window_dims={1}, "
+         "inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, "
+         "index_vector_dim=1, to_apply=red }";
+}
+
 TEST_CASE("cuda: atomic updates of 16- and 8-bit elements stay in the buffer",
           "[.][emit_cuda]") {
   // A 32-bit compare-and-swap on the word holding the last element read
   // past the end of an f16 buffer of an odd element count; f16 has a
-  // 16-bit CAS, and an s8 element's word is read only through atomics.
-  auto scatter = [](const std::string& type, const std::string& op) {
-    return Reducer(type, op) + "ENTRY e { p = " + type +
-           "[33,1] parameter(0)\n"
-           "i = s32[40,1] parameter(1)\nu = " +
-           type +
-           "[40,1] parameter(2)\n"
-           "ROOT s = " +
-           type +
-           "[33,1] scatter(p, i, u), update_window_dims={1}, "
-           "inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, "
-           "index_vector_dim=1, to_apply=red }";
-  };
+  // 16-bit CAS, and an s8 element's halfword is read only through atomics.
+  auto scatter = Scatter33;
   std::vector<CheckCase> cases = {Case("f16_add", scatter("f16", "add"), true),
                                   Case("s8_add", scatter("s8", "add")),
                                   Case("s8_max", scatter("s8", "maximum")),
@@ -197,6 +200,92 @@ TEST_CASE("cuda: atomic updates of 16- and 8-bit elements stay in the buffer",
     c.parameters[1].random.int_hi = 32;
   }
   RunInCudaModel(cases);
+}
+
+// The buffers of `hlo`'s kernel for `target` (mlir: its GPU form), as the
+// emit response gives them.
+std::vector<emit::EmittedBuffer> BuffersOf(
+    const std::string& hlo, emit::Target target = emit::Target::kCuda) {
+  auto module = hlo::ParseHloModule(hlo);
+  REQUIRE(module.ok());
+  auto region = ResolveFusion(**module, "");
+  REQUIRE(region.ok());
+  ExprContext ctx;
+  emit::EmitOptions eo;
+  eo.target = target;
+  auto emitted = emit::EmitFusion(*region, *hw::FindDevice("h100"), eo, &ctx);
+  REQUIRE(emitted.ok());
+  return emitted->buffers;
+}
+
+TEST_CASE("cuda: 1-byte atomics stay inside the allocation the response asks",
+          "[.][emit_cuda]") {
+  // A 1-byte atomic update (a packed s4 store, an s8 scatter) runs on its
+  // aligned halfword. An in-place dynamic-update-slice of s4[100,9]
+  // (450 bytes) whose update covers the last rows: a 4-byte word holding
+  // bytes 448-449 reached 2 bytes past the buffer. s4[7,7] is 25 bytes:
+  // its last byte's halfword needs the byte after it, which the response
+  // asks to allocate (26 bytes, for the input whose memory the output
+  // takes too).
+  auto dus = [](const std::string& shape, const std::string& update) {
+    return "p = " + shape + " parameter(0)\nu = " + update +
+           " parameter(1)\ni = s32[] parameter(2)\nj = s32[] parameter(3)\n"
+           "n = " +
+           update + " negate(u)\nROOT d = " + shape +
+           " dynamic-update-slice(p, n, i, j)";
+  };
+  std::vector<CheckCase> cases = {
+      Case("s4_in_place_dus_450_bytes",
+           dus("s4[100,9]{1,0:E(4)}", "s4[5,9]{1,0:E(4)}")),
+      Case("s4_in_place_dus_odd_bytes",
+           dus("s4[7,7]{1,0:E(4)}", "s4[3,4]{1,0:E(4)}")),
+      Case("s4_odd_bytes_loop",
+           "p = s4[7,7]{1,0:E(4)} parameter(0)\n"
+           "ROOT n = s4[7,7]{1,0:E(4)} negate(p)"),
+      Case("s8_odd_scatter", Scatter33("s8", "add"))};
+  // The updates reach the last rows and columns (start indices clamp).
+  for (int k : {0, 1}) {
+    cases[k].parameters.resize(4);
+    cases[k].parameters[2].random.int_lo = 90;
+    cases[k].parameters[2].random.int_hi = 200;
+    cases[k].parameters[3].random.int_lo = 3;
+    cases[k].parameters[3].random.int_hi = 20;
+  }
+  cases[3].parameters.resize(3);
+  cases[3].parameters[1].random.int_lo = 30;  // the last byte, often
+  cases[3].parameters[1].random.int_hi = 32;
+  RunInCudaModel(cases);
+
+  std::vector<emit::EmittedBuffer> big = BuffersOf(cases[0].hlo);
+  REQUIRE(big.size() == 5);
+  CHECK(big[4].aliases == 0);
+  CHECK(big[0].allocation_bytes == 450);
+  CHECK(big[4].allocation_bytes == 450);
+  std::vector<emit::EmittedBuffer> odd = BuffersOf(cases[1].hlo);
+  REQUIRE(odd.size() == 5);
+  CHECK(odd[4].aliases == 0);
+  CHECK(odd[0].allocation_bytes == 26);
+  CHECK(odd[4].allocation_bytes == 26);
+  CHECK(odd[1].allocation_bytes == 6);  // s4[3,4]: read only
+  std::vector<emit::EmittedBuffer> loop = BuffersOf(cases[2].hlo);
+  REQUIRE(loop.size() == 2);
+  CHECK(loop[0].allocation_bytes == 25);
+  CHECK(loop[1].allocation_bytes == 26);
+  std::vector<emit::EmittedBuffer> s8 = BuffersOf(cases[3].hlo);
+  REQUIRE(s8.size() == 4);
+  CHECK(s8[3].allocation_bytes == 34);
+  // In place, the operand's memory is the output's.
+  CHECK(s8[0].allocation_bytes == (s8[3].aliases == 0 ? 34 : 33));
+  // The mlir target's GPU form: LLVM widens an 8-bit atomic to its 32-bit
+  // word; the cpp target updates in place.
+  std::vector<emit::EmittedBuffer> mlir =
+      BuffersOf(cases[3].hlo, emit::Target::kMlir);
+  REQUIRE(mlir.size() == 4);
+  CHECK(mlir[3].allocation_bytes == 36);
+  std::vector<emit::EmittedBuffer> cpp =
+      BuffersOf(cases[3].hlo, emit::Target::kCpp);
+  REQUIRE(cpp.size() == 4);
+  CHECK(cpp[3].allocation_bytes == 33);
 }
 
 TEST_CASE("cuda: the roots of a multi-output fusion are computed once",

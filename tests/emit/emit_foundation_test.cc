@@ -92,6 +92,46 @@ TEST_CASE("tiled physical layouts match the worked examples") {
   CHECK(c.elements == 12432);
 }
 
+// XLA's packing of sub-byte elements (its host packing routine and the
+// layout its GPU emitters read, since 2024): element k of a byte in bits
+// [k * bits, (k + 1) * bits), the first element in the low-order bits.
+// The bytes are worked out by hand from that rule.
+TEST_CASE("sub-byte literals pack as XLA packs them: low bits first") {
+  struct Packed {
+    const char* shape;
+    ElementType type;
+    std::vector<int64_t> values;
+    std::vector<uint8_t> bytes;
+  };
+  const Packed kCases[] = {
+      // XLA's example: s4 [-1, 2] is 0x2F.
+      {"s4[2]{0:E(4)}", ElementType::kS4, {-1, 2}, {0x2F}},
+      {"s4[3]{0:E(4)}", ElementType::kS4, {1, 2, -8}, {0x21, 0x08}},
+      {"u4[3]{0:E(4)}", ElementType::kU4, {0xA, 0x5, 0xF}, {0x5A, 0x0F}},
+      // 1 | -1 << 2 | 0 << 4 | -2 << 6 (two bits each): 0b10'00'11'01.
+      {"s2[5]{0:E(2)}", ElementType::kS2, {1, -1, 0, -2, 1}, {0x8D, 0x01}},
+      {"u2[4]{0:E(2)}", ElementType::kU2, {3, 0, 1, 2}, {0x93}},
+      // Bit j of byte i is element 8i + j.
+      {"s1[9]{0:E(1)}",
+       ElementType::kS1,
+       {-1, 0, 0, -1, 0, 0, 0, 0, -1},
+       {0x09, 0x01}},
+      {"u1[8]{0:E(1)}", ElementType::kU1, {1, 0, 1, 1, 0, 0, 0, 1}, {0x8D}},
+      // In the physical order: column-major [2,2] stores (0,0), (1,0), ...
+      {"s4[2,2]{0,1:E(4)}", ElementType::kS4, {1, 2, 3, 4}, {0x31, 0x42}},
+      // Without E(n), one sign-extended element per byte.
+      {"s4[2]{0}", ElementType::kS4, {-1, 2}, {0xFF, 0x02}},
+  };
+  for (const Packed& c : kCases) {
+    INFO(c.shape);
+    auto shape = hlo::ParseShape(c.shape);
+    REQUIRE(shape.ok());
+    Literal lit = Ints(c.type, shape->dims, c.values);
+    CHECK(ToPhysical(lit, *shape) == c.bytes);
+    CHECK(AsInts(FromPhysical(c.bytes, *shape)) == c.values);
+  }
+}
+
 TEST_CASE("interpreter: elementwise semantics of XLA") {
   // Integer division by zero is -1, INT_MIN / -1 is INT_MIN, x % 0 is x.
   Literal d =

@@ -11,11 +11,13 @@
 #include "analysis/emitters/plan.h"
 #include "analysis/fusion/fusion.h"
 #include "analysis/hlo/module.h"
+#include "analysis/hlo/printer.h"
 #include "emit/pipeline.h"
 #include "hw/device.h"
 #include "tests/emit/cuda_model_driver.h"
 #include "tests/emit/emit_driver.h"
 #include "tests/emit/emit_interpreter.h"
+#include "tests/emit/xla_shape_text.h"
 
 namespace ixa::emit_test {
 namespace {
@@ -25,6 +27,10 @@ namespace {
 // again (nvcc's host pass about 1 s, g++ about 0.3 s), and ctest runs two
 // test processes at once anyway.
 int BatchUnits(size_t kernels) { return kernels >= 32 ? 2 : 1; }
+
+// The bytes of an allocation past its shape's (where the target asks for
+// more, emit/pipeline.h): a pattern the kernel must leave as it is.
+constexpr uint8_t kAllocationPadByte = 0x5A;
 
 struct Prepared {
   const CheckCase* c = nullptr;
@@ -138,9 +144,8 @@ std::string CheckPadding(const std::vector<uint8_t>& bytes,
   for (int64_t o = 0; o < layout.elements; ++o) {
     if (element[o]) continue;
     if (layout.packed()) {
-      const int64_t bits = layout.element_bits, per_byte = 8 / bits;
-      const int shift = static_cast<int>(bits * (per_byte - 1 - o % per_byte));
-      if ((bytes[o / per_byte] >> shift) & ((1 << bits) - 1)) {
+      if ((bytes[layout.packed_byte(o)] >> layout.packed_shift(o)) &
+          ((1 << layout.element_bits) - 1)) {
         return "padding element at offset " + std::to_string(o) +
                " is not zero";
       }
@@ -172,6 +177,38 @@ std::string LaunchMismatch(const LaunchDimensions& plan,
   if (text(plan) == text(emitted)) return "";
   return "the plan's launch is " + text(plan) + "; the code's is " +
          text(emitted);
+}
+
+// Each target's buffers: one per fusion parameter and output, each
+// allocation at least the shape's bytes (this file's own count); the
+// targets that update in place (cpp, mlir's host form) ask for no more.
+std::string AllocationError(const Prepared& p) {
+  std::vector<hlo::Shape> shapes = p.input_shapes;
+  shapes.insert(shapes.end(), p.output_shapes.begin(), p.output_shapes.end());
+  const std::pair<const emit::EmitResult*, const char*> kTargets[] = {
+      {&p.cpp, "cpp"},
+      {&p.cuda, "cuda"},
+      {&p.mlir, "mlir"},
+      {&p.mlir_host, "mlir host"}};
+  for (const auto& [result, name] : kTargets) {
+    if (result->code.empty()) continue;
+    if (result->buffers.size() != shapes.size()) {
+      return std::string(name) + ": " + std::to_string(result->buffers.size()) +
+             " buffers for " + std::to_string(shapes.size()) +
+             " parameters and outputs";
+    }
+    const bool in_place = result == &p.cpp || result == &p.mlir_host;
+    for (size_t k = 0; k < shapes.size(); ++k) {
+      const int64_t bytes = ComputePhysicalLayout(shapes[k]).bytes();
+      const int64_t asked = result->buffers[k].allocation_bytes;
+      if (asked < bytes || (in_place && asked != bytes)) {
+        return std::string(name) + ": buffer " + std::to_string(k) +
+               " asks for " + std::to_string(asked) + " bytes; its shape " +
+               shapes[k].ToString(true) + " holds " + std::to_string(bytes);
+      }
+    }
+  }
+  return "";
 }
 
 void Prepare(Prepared& p, size_t i, const CheckOptions& options,
@@ -216,6 +253,22 @@ void Prepare(Prepared& p, size_t i, const CheckOptions& options,
     return true;
   };
   if (!emit(emit::Target::kCpp, false, &p.cpp)) return;
+  // Every shape ixa prints is XLA's text and reads back as itself: the
+  // buffers a caller allocates from, and the fusion as the printer prints
+  // it.
+  for (const emit::EmittedBuffer& b : p.cpp.buffers) {
+    if (std::string bad = ShapeRoundTripError(b.shape); !bad.empty()) {
+      p.error = "buffer " + std::to_string(b.index) + ": " + bad;
+      return;
+    }
+  }
+  for (const std::string& shape : ShapesWithLayoutIn(hlo::PrintComputation(
+           *p.region.computation, hlo::SanitizedNaming(), false))) {
+    if (std::string bad = ShapeRoundTripError(shape); !bad.empty()) {
+      p.error = "printed fusion: " + bad;
+      return;
+    }
+  }
   // IXA_EMIT_DUMP=<label> prints the generated code (for debugging).
   const char* dump = std::getenv("IXA_EMIT_DUMP");
   bool dumping = dump && c.label == dump;
@@ -249,6 +302,7 @@ void Prepare(Prepared& p, size_t i, const CheckOptions& options,
   OutputShapes(p.region.root->shape, &p.output_shapes);
   for (const emit::EmittedBuffer& b : p.cpp.buffers)
     p.aliases.push_back(b.aliases);
+  p.error = AllocationError(p);
 }
 
 // Inputs and the interpreter's outputs, for a case that will run.
@@ -279,6 +333,13 @@ std::string CompareOutputs(const Prepared& p,
     if (!diff.empty()) {
       return what + " output " + std::to_string(j) + ": " + diff;
     }
+    // The allocation's bytes past the shape's stay as they were.
+    for (size_t b = ComputePhysicalLayout(s).bytes(); b < bytes.size(); ++b) {
+      if (bytes[b] != kAllocationPadByte) {
+        return what + " output " + std::to_string(j) + ": byte " +
+               std::to_string(b) + ", past the shape's bytes, changed";
+      }
+    }
     if (p.aliases.size() > n_in + j && p.aliases[n_in + j] >= 0) continue;
     std::string pad = CheckPadding(bytes, s);
     if (!pad.empty()) return what + " output " + std::to_string(j) + ": " + pad;
@@ -286,20 +347,32 @@ std::string CompareOutputs(const Prepared& p,
   return "";
 }
 
-// Buffers for a run: inputs encoded, outputs pre-filled with a pattern
-// (in-place outputs start as the input they alias).
-std::vector<std::vector<uint8_t>> RunBuffers(const Prepared& p) {
+// Buffers for a run of `target`'s code: inputs encoded, outputs pre-filled
+// with a pattern (in-place outputs start as the input they alias), each
+// as long as the allocation the target asks for (the bytes past the
+// shape's hold kAllocationPadByte).
+std::vector<std::vector<uint8_t>> RunBuffers(const Prepared& p,
+                                             const emit::EmitResult& target) {
   std::vector<std::vector<uint8_t>> buffers;
+  auto allocate = [&](std::vector<uint8_t> bytes) {
+    const size_t k = buffers.size();
+    if (k < target.buffers.size()) {
+      bytes.resize(
+          std::max<size_t>(bytes.size(), target.buffers[k].allocation_bytes),
+          kAllocationPadByte);
+    }
+    buffers.push_back(std::move(bytes));
+  };
   for (size_t k = 0; k < p.inputs.size(); ++k) {
-    buffers.push_back(ToPhysical(p.inputs[k], p.input_shapes[k]));
+    allocate(ToPhysical(p.inputs[k], p.input_shapes[k]));
   }
   for (size_t j = 0; j < p.output_shapes.size(); ++j) {
     size_t at = buffers.size();
     int alias = at < p.aliases.size() ? p.aliases[at] : -1;
     if (alias >= 0) {
-      buffers.push_back(buffers[alias]);
+      allocate(buffers[alias]);
     } else {
-      buffers.push_back(std::vector<uint8_t>(
+      allocate(std::vector<uint8_t>(
           ComputePhysicalLayout(p.output_shapes[j]).bytes(), 0xAB));
     }
   }
@@ -426,7 +499,7 @@ void RunCudaModel(std::vector<Prepared>& prepared, CheckSummary* summary) {
     std::vector<std::vector<uint8_t>> first;
     for (ThreadOrder order : kThreadOrders) {
       std::string what = std::string("cuda (") + ThreadOrderName(order) + ")";
-      std::vector<std::vector<uint8_t>> buffers = RunBuffers(p);
+      std::vector<std::vector<uint8_t>> buffers = RunBuffers(p, p.cuda);
       auto ran =
           batch.Run(p.kernel, launch, order, p.c->seed, &buffers, p.aliases);
       if (!ran.ok()) {
@@ -474,7 +547,7 @@ std::vector<PortableCase> PrepareCases(const std::vector<CheckCase>& cases,
       pc.kernel = p->kernel;
       pc.cuda_code = p->cuda.code;
       pc.launch = p->cuda.plan.launch;
-      pc.buffers = RunBuffers(*p);
+      pc.buffers = RunBuffers(*p, p->cuda);
       pc.aliases = p->aliases;
       pc.inputs = p->input_shapes.size();
       // The context owns the maps the prepared case's plan points into.
@@ -562,7 +635,7 @@ CheckSummary CheckFusions(const std::vector<CheckCase>& cases,
         p.error = "cpp build: " + built.error().message;
         continue;
       }
-      std::vector<std::vector<uint8_t>> buffers = RunBuffers(p);
+      std::vector<std::vector<uint8_t>> buffers = RunBuffers(p, p.cpp);
       auto ran = batch.Run(p.kernel, &buffers, p.aliases);
       if (!ran.ok()) {
         p.error = "cpp run: " + ran.error().message;
@@ -602,7 +675,7 @@ CheckSummary CheckFusions(const std::vector<CheckCase>& cases,
   }
   for (Prepared& p : prepared) {
     if (!p.error.empty() || p.mlir_host.code.empty()) continue;
-    std::vector<std::vector<uint8_t>> raw = RunBuffers(p);
+    std::vector<std::vector<uint8_t>> raw = RunBuffers(p, p.mlir_host);
     std::vector<MlirBuffer> buffers;
     for (size_t k = 0; k < raw.size(); ++k) {
       bool out = k >= p.input_shapes.size();

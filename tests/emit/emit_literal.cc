@@ -599,11 +599,9 @@ std::vector<uint8_t> ToPhysical(const Literal& lit, const hlo::Shape& shape) {
   for (int64_t i = 0; i < lit.size(); ++i) {
     const int64_t o = layout.offset_of[i];
     if (layout.packed()) {
-      // Element o of its byte: the first in the high-order bits.
-      const int64_t bits = layout.element_bits, per_byte = 8 / bits;
-      const int shift = static_cast<int>(bits * (per_byte - 1 - o % per_byte));
-      const uint8_t mask = static_cast<uint8_t>((1 << bits) - 1);
-      uint8_t& byte = bytes[o / per_byte];
+      const int shift = layout.packed_shift(o);
+      const uint8_t mask = static_cast<uint8_t>((1 << layout.element_bits) - 1);
+      uint8_t& byte = bytes[layout.packed_byte(o)];
       byte = static_cast<uint8_t>((byte & ~(mask << shift)) |
                                   ((lit.ints[i] & mask) << shift));
       continue;
@@ -630,9 +628,8 @@ Literal FromPhysical(const std::vector<uint8_t>& bytes,
   for (int64_t i = 0; i < lit.size(); ++i) {
     const int64_t o = layout.offset_of[i];
     if (layout.packed()) {
-      const int64_t bits = layout.element_bits, per_byte = 8 / bits;
-      const int shift = static_cast<int>(bits * (per_byte - 1 - o % per_byte));
-      lit.ints[i] = WrapToType(bytes[o / per_byte] >> shift, lit.type);
+      lit.ints[i] = WrapToType(
+          bytes[layout.packed_byte(o)] >> layout.packed_shift(o), lit.type);
       continue;
     }
     DecodeElement(bytes.data() + o * layout.element_bytes, &lit, i);

@@ -94,11 +94,17 @@ struct PhysicalLayout {
   int64_t elements = 0;       // padded element count
   int64_t element_bytes = 0;  // 1 for packed and sub-byte elements
   // Bits per element in memory: E(n) for packed sub-byte types (several
-  // elements per byte, the first in the high-order bits), else 8 * bytes.
+  // elements per byte, the first in the low-order bits), else 8 * bytes.
   int64_t element_bits = 0;
   std::vector<int64_t> offset_of;  // logical linear index -> element offset
   int64_t bytes() const { return (elements * element_bits + 7) / 8; }
   bool packed() const { return element_bits < 8; }
+  // Packed: the byte and the bit shift of element offset `o`, in XLA's
+  // order (element k of a byte at bits [k * bits, (k + 1) * bits)).
+  int64_t packed_byte(int64_t o) const { return o / (8 / element_bits); }
+  int packed_shift(int64_t o) const {
+    return static_cast<int>(element_bits * (o % (8 / element_bits)));
+  }
 };
 // Computes the placement of every logical element from the layout's
 // minor_to_major and tiles (docs/layouts.md §1: pad, split, move the tile

@@ -567,6 +567,10 @@ TEST_CASE("packed s4: slices, concatenations and transposes of odd sizes",
                        "p0 = u2[16,1024]{1,0:E(2)} parameter(0)\n"
                        "p1 = u2[16,1024]{1,0:E(2)} parameter(1)\n"
                        "ROOT r = u2[16,1024]{1,0:E(2)} add(p0, p1)\n"));
+  // An s2 -> s8 convert (a kind of XLA's own emitter tests).
+  cases.push_back(Case("s2_to_s8",
+                       "p0 = s2[1001]{0:E(2)} parameter(0)\n"
+                       "ROOT r = s8[1001] convert(p0)\n"));
   cases.push_back(Case("s1_whole_bytes",
                        "p0 = f32[16,1024] parameter(0)\n"
                        "ROOT r = s1[16,1024]{1,0:E(1)} convert(p0)\n"));

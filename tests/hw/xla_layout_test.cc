@@ -227,11 +227,18 @@ TEST_CASE("xla: byte sizes", "[hw][xla]") {
 }
 
 TEST_CASE("xla: sub-byte positions", "[hw][xla]") {
-  CHECK(SubBytePosition(0, 4).shift == 4);  // XLA: first element high
-  CHECK(SubBytePosition(1, 4).shift == 0);
+  // XLA's order: the first element of a byte in its low bits.
+  CHECK(SubBytePosition(0, 4).shift == 0);
+  CHECK(SubBytePosition(1, 4).shift == 4);
   CHECK(SubBytePosition(3, 4).byte == 1);
-  CHECK(SubBytePosition(0, 4, NibbleOrder::kLowFirst).shift == 0);
-  CHECK(SubBytePosition(5, 2, NibbleOrder::kLowFirst).shift == 2);
+  CHECK(SubBytePosition(5, 2).shift == 2);
+  CHECK(SubBytePosition(7, 1).shift == 7);
+  CHECK(SubBytePosition(9, 1).byte == 1);
+  CHECK(SubBytePosition(9, 1).shift == 1);
+  // XLA's earlier order, still expressible.
+  CHECK(SubBytePosition(0, 4, NibbleOrder::kHighFirst).shift == 4);
+  CHECK(SubBytePosition(1, 4, NibbleOrder::kHighFirst).shift == 0);
+  CHECK(SubBytePosition(5, 2, NibbleOrder::kHighFirst).shift == 4);
 }
 
 TEST_CASE("xla: brute force on small shapes", "[hw][xla]") {

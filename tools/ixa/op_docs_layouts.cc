@@ -172,10 +172,15 @@ std::vector<OpDoc> BuildLayoutDocs() {
         {"emitter", "string", "cpp, cuda, mlir: the emitter kind"},
         {"reduction_kind", "string", "reductions: row, multi_row or column"},
         {"launch", "object", "cpp, cuda, mlir: as thread_indexing's launch"},
-        {"buffers", "list of {index, role, name, shape}",
-         "the kernel's arguments in order: role input or output, shape as "
-         "XLA text with its layout (`aliases` when an output reuses an "
-         "input)"},
+        {"buffers", "list of {index, role, name, shape, allocation_bytes}",
+         "cpp, cuda, mlir: the kernel's arguments in order: role input or "
+         "output, shape as XLA text with its layout (`aliases` when an "
+         "output reuses an input), `allocation_bytes` the bytes to allocate "
+         "for it: the shape's bytes, rounded up where the target's narrow "
+         "atomics work on a wider aligned unit (cuda: a buffer that 1-byte "
+         "atomics update to an even count; mlir GPU form: one that atomics "
+         "narrower than 4 bytes update to a multiple of 4; "
+         "docs/emitters.md §3)"},
         {"stages", "list of {name, code}", "with stages: each step's code"},
         {"tiles", "list",
          "pto: each tile declared (type, rows, cols, "

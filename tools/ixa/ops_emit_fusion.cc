@@ -92,7 +92,8 @@ Result<Json> EmitFusion(const Json& request, emit::EmitOptions options,
     Json entry = {{"index", b.index},
                   {"role", b.is_output ? "output" : "input"},
                   {"name", b.name},
-                  {"shape", b.shape}};
+                  {"shape", b.shape},
+                  {"allocation_bytes", b.allocation_bytes}};
     if (b.aliases >= 0) entry["aliases"] = b.aliases;
     buffers.push_back(std::move(entry));
   }

@@ -539,32 +539,30 @@ void Complete(GridRun& run, unsigned warp, WarpGroup& g) {
   MakeReady(run, waiting);
 }
 
-// The bytes of an atomic access inside its buffer. An atomic on an
-// aligned word may reach past the buffer's end up to the next 4-byte
-// boundary: CUDA allocates in 256-byte units, and the 1-byte atomics the
-// hardware lacks are made of 32-bit ones.
-size_t AtomicBytesInside(const GridRun& run, const char* p, size_t bytes,
-                         const Region** region) {
+// The region of an atomic access, which must lie inside it (its
+// allocation's exact bytes: the emit response's allocation_bytes) and be
+// aligned; nullptr after reporting where it is not.
+const Region* AtomicRegion(const GridRun& run, const char* p, size_t bytes) {
   const Region* r = FindRegion(run, p);
-  *region = r;
   if (!r) {
     Report("%s makes an atomic access outside global and shared memory",
            ThreadName(run, g_current->id).c_str());
-    return 0;
+    return nullptr;
   }
-  size_t size = static_cast<size_t>(r->end - r->begin);
-  const char* words_end = r->begin + (size + 3) / 4 * 4;
-  if (p + bytes > words_end) {
-    Report("%s makes a %zu-byte atomic access across the end of %s",
-           ThreadName(run, g_current->id).c_str(), bytes, Where(*r, p).c_str());
-    return 0;
+  if (p + bytes > r->end) {
+    Report(
+        "%s makes a %zu-byte atomic access across the end of %s (%td "
+        "byte%s past it)",
+        ThreadName(run, g_current->id).c_str(), bytes, Where(*r, p).c_str(),
+        p + bytes - r->end, p + bytes - r->end == 1 ? "" : "s");
+    return nullptr;
   }
   if (reinterpret_cast<uintptr_t>(p) % bytes != 0) {
     Report("%s makes a misaligned %zu-byte atomic access at %s",
            ThreadName(run, g_current->id).c_str(), bytes, Where(*r, p).c_str());
-    return 0;
+    return nullptr;
   }
-  return std::min<size_t>(bytes, r->end - p);
+  return r;
 }
 
 }  // namespace
@@ -708,12 +706,12 @@ void AtomicLoad(const void* address, void* value, size_t bytes) {
            static_cast<unsigned long long>(run.atomic_limit));
   }
   const char* p = static_cast<const char*>(address);
-  const Region* r = nullptr;
-  size_t inside = AtomicBytesInside(run, p, bytes, &r);
-  for (size_t i = 0; i < inside; ++i) {
+  const Region* r = AtomicRegion(run, p, bytes);
+  if (!r) return;
+  for (size_t i = 0; i < bytes; ++i) {
     CheckCell(run, *g_current, *r, p + i, Access::kAtomicRead);
   }
-  if (r) std::memcpy(value, address, bytes);
+  std::memcpy(value, address, bytes);
 }
 
 void AtomicStore(void* address, const void* old_value, const void* new_value,
@@ -721,20 +719,14 @@ void AtomicStore(void* address, const void* old_value, const void* new_value,
   ModelCode model;
   GridRun& run = *g_run;
   char* p = static_cast<char*>(address);
-  const Region* r = nullptr;
-  size_t inside = AtomicBytesInside(run, p, bytes, &r);
+  const Region* r = AtomicRegion(run, p, bytes);
   if (!r) return;
   // Only the bytes the update changes are written (a compare-and-swap on a
-  // word holding a neighbour's bytes leaves them as they were).
+  // halfword holding a neighbour's byte leaves it as it was).
   const unsigned char* o = static_cast<const unsigned char*>(old_value);
   const unsigned char* n = static_cast<const unsigned char*>(new_value);
   for (size_t i = 0; i < bytes; ++i) {
     if (o[i] == n[i]) continue;
-    if (i >= inside) {
-      Report("%s atomically changes a byte past the end of %s",
-             ThreadName(run, g_current->id).c_str(), Where(*r, p).c_str());
-      return;
-    }
     CheckCell(run, *g_current, *r, p + i, Access::kAtomicWrite);
   }
   if (!r->writable) {
