@@ -388,6 +388,56 @@ def check_input_errors(ixa, tmp):
                 expect_exit("%s > /dev/full" % args, proc, 73)
 
 
+def check_help_and_query_flags(ixa, tmp):
+    """`ixa help COMMAND` is the command's --help; `ixa version --help`
+    prints its usage; ixa query's flag errors name the flag without the
+    top-level usage; unreadable files are reported with the system's
+    reason."""
+    # (`ixa help emit` is the op emit's help: an op wins over a command.)
+    for command in ("query", "draw", "devices"):
+        what = "ixa help %s" % command
+        proc = run(ixa, ["help", command])
+        if expect_exit(what, proc, 0):
+            own = run(ixa, [command, "--help"])
+            if proc.stdout != own.stdout:
+                fail(what, "differs from `ixa %s --help`: %r" % (
+                    command, proc.stdout[:200]))
+    for args in (["version", "--help"], ["version", "-h"], ["help", "version"]):
+        proc = run(ixa, args)
+        if expect_exit(" ".join(args), proc, 0) and \
+                not proc.stdout.startswith(b"usage: ixa version"):
+            fail(" ".join(args), "does not print the usage: %r"
+                 % proc.stdout[:200])
+    proc = run(ixa, ["version"])
+    if expect_exit("version", proc, 0) and not proc.stdout.startswith(b"ixa "):
+        fail("version", "prints %r" % proc.stdout[:100])
+    expect_exit("version extra", run(ixa, ["version", "extra"]), 64)
+    for args, flag in ((["--jobs=0"], "--jobs"), (["--jobs", "x"], "--jobs"),
+                       (["--jobs=257"], "--jobs"),
+                       (["--budget-ms=0"], "--budget-ms"),
+                       (["--syntax"], "--syntax"),
+                       (["--syntax=xla"], "--syntax")):
+        what = "query %s" % args
+        proc = run(ixa, ["query"] + args)
+        if not expect_exit(what, proc, 64):
+            continue
+        err = proc.stderr.decode()
+        lines = err.splitlines()
+        if len(lines) != 1 or not lines[0].startswith("ixa query: ") or \
+                flag not in lines[0]:
+            fail(what, "expected one line naming %s, got %r" % (flag, err[:300]))
+    missing = os.path.join(tmp, "no-such-file.jsonl")
+    for args, reason in (
+            (["query", missing], "No such file or directory"),
+            (["query", tmp], "Is a directory"),
+            (["emit", "--target", "cpp", missing], "No such file or directory"),
+            (["emit", "--target", "cpp", tmp], "Is a directory")):
+        what = "%s: the reason" % args
+        proc = run(ixa, args)
+        if expect_exit(what, proc, 66) and reason not in proc.stderr.decode():
+            fail(what, "does not say %r: %r" % (reason, proc.stderr[:300]))
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__)
@@ -398,6 +448,7 @@ def main():
         check_flag_forms(ixa, tmp)
         check_usage_errors(ixa, tmp)
         check_input_errors(ixa, tmp)
+        check_help_and_query_flags(ixa, tmp)
     print("check_commands: %d failures" % failures)
     return 1 if failures else 0
 

@@ -7,7 +7,14 @@ namespace {
 
 // Optimal string alignment distance: insertions, deletions, substitutions
 // and swaps of two neighbours (the usual typing slips) cost one each.
+// Names are short: past kMaxCompared characters a text is no misspelling
+// of one, and its distance to each differs by its length alone (a 5 MB
+// unknown op costs a table of 5 MB rows otherwise).
 size_t EditDistance(std::string_view a, std::string_view b) {
+  constexpr size_t kMaxCompared = 256;
+  if (a.size() > kMaxCompared) {
+    return EditDistance(a.substr(0, kMaxCompared), b) + a.size() - kMaxCompared;
+  }
   std::vector<std::vector<size_t>> d(a.size() + 1,
                                      std::vector<size_t>(b.size() + 1));
   for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;

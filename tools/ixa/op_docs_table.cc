@@ -582,9 +582,12 @@ std::vector<OpDoc> BuildUseDocs() {
         {"fuse", "bool", "legal, and the fused plan is not slower"},
         {"times_known", "bool",
          "whether every kernel could be costed (else the times are null)"},
-        {"speedup", "number", "unfused time / fused time"},
-        {"priority_us", "number",
-         "XLA's priority: unfused time - fused time, in microseconds"},
+        {"speedup", "number or null",
+         "unfused time / fused time; null when not legal (the rules forbid "
+         "the fused kernel: see rule) or when times_known is false"},
+        {"priority_us", "number or null",
+         "XLA's priority: unfused time - fused time, in microseconds; null "
+         "when not legal or when times_known is false"},
         {"unfused", "object",
          "{time_us, kernels, launch_overhead_us, memory_us, compute_us, "
          "bytes_read, bytes_written, producer, consumer, consumers}: times "

@@ -229,8 +229,10 @@ int RunEmitCommand(int argc, char** argv) {
     }
     const std::string& input = line->operands[0];
     std::string text;
-    if (!ReadInput(input, &text)) {
-      std::cerr << "ixa emit: cannot read '" << input << "'\n";
+    std::string reason;
+    if (!ReadInput(input, &text, &reason)) {
+      std::cerr << "ixa emit: cannot read '" << input << "': " << reason
+                << "\n";
       return kExitNoInput;
     }
     source = input == "-" ? "<stdin>" : input;
