@@ -52,7 +52,8 @@ PTO_3D = ["--target", "pto", "--arch", "a5", "--conversion",
 
 # Every flag of each command, and the exit codes its usage must list.
 FLAGS = {
-    "emit": ["--target", "--fusion", "--device", "--kernel", "--stages",
+    "emit": ["--target", "--fusion", "--device", "--devices", "--kernel",
+             "--stages",
              "--host", "--arch", "--conversion", "--dtype", "--shape",
              "--order", "-o", "--output", "-h", "--help"],
     "draw": ["--shape", "--thread-tile", "--subgroup-tile", "--batch-tile",
@@ -60,12 +61,12 @@ FLAGS = {
              "--thread-strides", "--subgroup-size", "--num-subgroups",
              "--cell", "--no-memory", "--title", "-o", "--output", "-h",
              "--help"],
-    "devices": ["--json", "-h", "--help"],
+    "devices": ["--json", "--devices", "-h", "--help"],
 }
 EXIT_CODES = {
     "emit": [0, 1, 64, 66, 70, 73],
     "draw": [0, 1, 64, 70, 73],
-    "devices": [0, 64, 70, 73],
+    "devices": [0, 1, 64, 66, 70, 73],
 }
 
 failures = 0
@@ -438,6 +439,101 @@ def check_help_and_query_flags(ixa, tmp):
             fail(what, "does not say %r: %r" % (reason, proc.stderr[:300]))
 
 
+def query(ixa, requests, args=()):
+    """Runs `ixa query` over the request objects; the response objects."""
+    import json
+    stdin = "".join(json.dumps(r) + "\n" for r in requests).encode()
+    proc = run(ixa, ["query"] + list(args), stdin)
+    return proc, [json.loads(l) for l in proc.stdout.decode().splitlines()]
+
+
+def check_devices(ixa, tmp):
+    """Every line of `ixa devices --json` reads back, as a `device` object,
+    as the device it describes; `--devices FILE` adds a user's table to
+    query, emit and devices."""
+    import json
+    cost = {"op": "fusion_cost", "hlo": HLO}
+    lines = run(ixa, ["devices", "--json"]).stdout.decode().splitlines()
+    if len(lines) < 5:
+        fail("devices --json", "only %d devices" % len(lines))
+    for line in lines:
+        device = json.loads(line)
+        what = "device %s round trip" % device.get("name")
+        for model in ("ixa", "xla"):
+            _, responses = query(ixa, [
+                dict(cost, id=1, device=device["name"], model=model),
+                dict(cost, id=1, device=device, model=model)])
+            if len(responses) != 2 or responses[0] != responses[1]:
+                fail(what, "as a name and as its JSON they answer %s"
+                     % [json.dumps(r)[:200] for r in responses])
+    # A user's table: JSON Lines (the second entry starts from the first),
+    # and the same as a JSON list.
+    mine = {"name": "mine", "base": "h100", "dram_gbps": 2000}
+    faster = {"name": "mine_faster", "base": "mine", "sm_count": 264}
+    for form, text in (("lines", "%s\n\n%s\n" % (json.dumps(mine),
+                                                  json.dumps(faster))),
+                       ("list", json.dumps([mine, faster]))):
+        path = os.path.join(tmp, "devices-%s.json" % form)
+        with open(path, "w") as f:
+            f.write(text)
+        what = "--devices (%s)" % form
+        proc, responses = query(ixa, [
+            dict(cost, id=1, device="mine"), dict(cost, id=2, device="mine_faster"),
+            dict(cost, id=3, device={"base": "mine_faster", "clock_ghz": 1.0})],
+            ["--devices", path])
+        if not expect_exit(what, proc, 0):
+            continue
+        names = [r.get("device") for r in responses]
+        if names != ["mine", "mine_faster", "mine_faster-custom"]:
+            fail(what, "answers for devices %s" % names)
+        listed = run(ixa, ["devices", "--json", "--devices=" + path])
+        if expect_exit(what + " devices", listed, 0):
+            first = [json.loads(l)["name"]
+                     for l in listed.stdout.decode().splitlines()[:2]]
+            if first != ["mine", "mine_faster"]:
+                fail(what + " devices", "lists %s first" % first)
+        emitted = run(ixa, ["emit", "--target", "cuda", "--devices", path,
+                            "--device", "mine_faster", "-"], HLO.encode())
+        expect_exit(what + " emit --device mine_faster", emitted, 0)
+    # Without the table the name is unknown.
+    _, responses = query(ixa, [dict(cost, id=1, device="mine")])
+    if responses[0].get("error", {}).get("code") != "invalid_argument":
+        fail("unknown user device", "answers %s" % json.dumps(responses[0])[:200])
+    # Bad tables: exit 1 with FILE:LINE:COL: error naming the entry, 66
+    # when the file cannot be read.
+    bad_tables = [
+        ('{"name": "h100", "dram_gbps": 1}\n', ":1:1: error: ", "'h100' is taken"),
+        ('{"name": "a"}\n{"name": "a"}\n', ":2:1: error: ", "'a' is taken"),
+        ('\n{"name": "a", "sm_count": -4}\n', ":2:1: error: ", "'sm_count'"),
+        ('{"base": "h100"}\n', ":1:1: error: ", "\"name\""),
+        ('{"name": "a", "base": "nope"}\n', ":1:1: error: ", "'nope'"),
+        ('not json\n', ":1:1: error: ", "not JSON"),
+        ('[{"name": "a", "warp_size": "x"}]', ": error: ", "'warp_size'"),
+    ]
+    for k, (text, where, says) in enumerate(bad_tables):
+        path = os.path.join(tmp, "bad-devices-%d.json" % k)
+        with open(path, "w") as f:
+            f.write(text)
+        for args in (["query", "--devices", path],
+                     ["devices", "--devices", path],
+                     ["emit", "--target", "cpp", "--devices", path, "-"]):
+            what = "%s with a bad table %r" % (args[0], text)
+            proc = run(ixa, args, HLO.encode() if args[0] == "emit" else b"")
+            if not expect_exit(what, proc, 1):
+                continue
+            err = proc.stderr.decode()
+            if not err.startswith(path + where) or says not in err:
+                fail(what, "expected %r and %r, got %r"
+                     % (path + where, says, err[:300]))
+    missing = os.path.join(tmp, "no-devices.json")
+    for args in (["query", "--devices", missing],
+                 ["devices", "--devices", missing]):
+        proc = run(ixa, args)
+        if expect_exit("%s: missing table" % args, proc, 66) and \
+                "No such file or directory" not in proc.stderr.decode():
+            fail("%s: missing table" % args, "no reason: %r" % proc.stderr[:200])
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__)
@@ -449,6 +545,7 @@ def main():
         check_usage_errors(ixa, tmp)
         check_input_errors(ixa, tmp)
         check_help_and_query_flags(ixa, tmp)
+        check_devices(ixa, tmp)
     print("check_commands: %d failures" % failures)
     return 1 if failures else 0
 

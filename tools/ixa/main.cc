@@ -22,6 +22,7 @@
 #include "core/expr.h"
 #include "tools/ixa/command_line.h"
 #include "tools/ixa/commands.h"
+#include "tools/ixa/device_request.h"
 #include "tools/ixa/emit_ops.h"
 #include "tools/ixa/fast_json.h"
 #include "tools/ixa/fast_ops.h"
@@ -46,7 +47,8 @@ const char kUsage[] =
     "usage: ixa <command> [args]\n"
     "\n"
     "commands:\n"
-    "  query [--syntax affine|symbolic] [--budget-ms N] [--jobs N] [FILE|-]\n"
+    "  query [--syntax affine|symbolic] [--budget-ms N] [--jobs N]\n"
+    "        [--devices FILE] [FILE|-]\n"
     "                   answer JSON Lines requests from FILE or standard\n"
     "                   input, one response line per request (ixa query\n"
     "                   --help)\n"
@@ -119,6 +121,7 @@ int RunQuery(int argc, char** argv) {
   TextSyntax syntax = TextSyntax::kAffine;
   int64_t budget_ms = 0;
   int jobs = 1;
+  std::optional<std::string> devices_path;
   for (int i = 2; i < argc; ++i) {
     std::string arg = argv[i];
     // `--flag value` or `--flag=value`; false (usage error) when absent.
@@ -180,6 +183,14 @@ int RunQuery(int argc, char** argv) {
       jobs = static_cast<int>(v);
       continue;
     }
+    if (arg == "--devices" || arg.rfind("--devices=", 0) == 0) {
+      if (!flag_value("--devices", &value)) {
+        std::cerr << "ixa query: --devices needs a FILE (ixa query --help)\n";
+        return kExitUsage;
+      }
+      devices_path = value;
+      continue;
+    }
     if (arg.size() > 1 && arg[0] == '-') {
       std::cerr << "ixa query: unknown flag '" << arg
                 << "' (ixa query --help lists them)\n";
@@ -191,6 +202,10 @@ int RunQuery(int argc, char** argv) {
       return kExitUsage;
     }
     path = argv[i];
+  }
+  if (devices_path) {
+    int exit_code = kExitOk;
+    if (!LoadDevicesFlag("query", *devices_path, &exit_code)) return exit_code;
   }
   std::ifstream file;
   std::istream* in = &std::cin;

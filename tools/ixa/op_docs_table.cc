@@ -57,10 +57,10 @@ const FieldDoc kInstructions{
     "listed instruction uses; takes precedence over `fusion`"};
 const FieldDoc kDevice{
     "device", "string or object", "\"h100\"",
-    "a built-in device name (`ixa devices` lists them) or an object with "
-    "the device's fields (warp_size, sector_bytes, line_bytes, smem_banks, "
-    "bank_bytes, sm_count, dram_gbps, clock_ghz, ...); unknown fields of "
-    "the object are bad_request"};
+    "a device's name (`ixa devices` lists them; `--devices FILE` adds "
+    "more) or an object with the device's fields (see Devices), starting "
+    "from a known device with `base`: {\"base\": \"h100\", \"dram_gbps\": "
+    "2000}; unknown fields of the object are bad_request"};
 const FieldDoc kMap{"map", "map", "", "an indexing map in XLA's text form"};
 const FieldDoc kModel{
     "model", "string", "\"ixa\"",

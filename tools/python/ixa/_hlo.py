@@ -148,7 +148,8 @@ class HloModule:
         """The `coalescing` op: per-operand memory coalescing.
 
         Args:
-          device: a built-in device name or a dict (default "h100").
+          device: a device name or a dict of device fields, e.g.
+            {"base": "h100", "dram_gbps": 2000} (default "h100").
           launch: {"threads_per_block", "blocks", "unroll"}.
           tile_sizes: analyse one output tile of these sizes instead.
         """
