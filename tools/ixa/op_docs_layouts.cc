@@ -155,7 +155,10 @@ std::vector<OpDoc> BuildLayoutDocs() {
         {"host", "bool", "false",
          "mlir only: grid ids become loops, so the module runs on the CPU",
          kFusionTargets},
-        {"kernel", "string", "`fusion`, or the fusion's name as an identifier",
+        {"kernel", "string",
+         "the name of `fusion`, else of the entry's root instruction (the "
+         "root fusion), as an identifier; distinct for the kernels of one "
+         "module",
          "the kernel's name"},
         {"arch", "string", "", "a2a3 or a5", kPto},
         {"conversion", "string", "",
