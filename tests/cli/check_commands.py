@@ -153,10 +153,15 @@ def check_flag_forms(ixa, tmp):
                          [hlo])
     if out is not None and "__global__" not in out:
         fail("emit --target=cuda", "no CUDA kernel: %r" % out[:200])
-    out = same_both_ways(ixa, "emit --fusion", cpp, [("--fusion", "f")], [hlo])
-    # The kernel is named after the fusion asked for.
-    if out is not None and (out == plain or "void f(" not in out):
-        fail("emit --fusion=f", "the kernel is not named f")
+    # By default the kernel is named after the entry's root fusion; with
+    # --fusion, after the fusion asked for (here its computation's name).
+    if "void f(" not in plain:
+        fail("emit (no --fusion)", "the kernel is not named f: %r"
+             % plain[:300])
+    out = same_both_ways(ixa, "emit --fusion", cpp, [("--fusion", "fused")],
+                         [hlo])
+    if out is not None and "void fused(" not in out:
+        fail("emit --fusion=fused", "the kernel is not named fused")
     same_both_ways(ixa, "emit --fusion (unknown)", cpp,
                    [("--fusion", "nosuch")], [hlo], code=1)
     same_both_ways(ixa, "emit --device", cpp, [("--device", "mi300")], [hlo])
