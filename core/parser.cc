@@ -163,11 +163,7 @@ class Parser {
     SkipSpace();
     if (pos_ >= text_.size()) return "end of input";
     std::string_view id = PeekIdent();
-    if (!id.empty()) {
-      std::string quoted = "'";
-      quoted.append(id);
-      return quoted += "'";
-    }
+    if (!id.empty()) return QuoteForMessage(id);
     unsigned char c = static_cast<unsigned char>(text_[pos_]);
     if (c < 0x20 || c >= 0x7f) {
       char buf[8];
@@ -310,9 +306,8 @@ bool Parser::ParseNameList(char close) {
     SkipSpace();
     if (id == "domain" || id == "in" || id == "mod" || id == "floordiv" ||
         id == "ceildiv" || id == "floorDiv" || id == "ceilDiv") {
-      std::string message = "'";
-      message.append(id);
-      return FailAt(at, message + "' is a keyword, not a variable name");
+      return FailAt(at,
+                    QuoteForMessage(id) + " is a keyword, not a variable name");
     }
     header_.push_back({id, at});
     if (Consume(close)) return true;
@@ -516,7 +511,7 @@ ParsedTerm Parser::ParsePrimaryHere() {
     }
     const ExprNode* var = FindName(id);
     if (var == nullptr) {
-      FailAt(pos_, "unknown variable '" + std::string(id) + "'");
+      FailAt(pos_, "unknown variable " + QuoteForMessage(id));
       return {};
     }
     pos_ = end;
@@ -654,8 +649,8 @@ Result<IndexingMap> Parser::ParseMap() {
         v.name.assign(h.name);
       }
       if (FindName(h.name)) {
-        return FailInvalidAt(
-            h.offset, "variable '" + std::string(h.name) + "' is named twice");
+        return FailInvalidAt(h.offset, "variable " + QuoteForMessage(h.name) +
+                                           " is named twice");
       }
       Declare(h.name, is_dim ? ctx_->Dim(static_cast<int64_t>(i))
                              : ctx_->Symbol(static_cast<int64_t>(k)));

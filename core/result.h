@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 
@@ -24,6 +25,23 @@ enum class ErrorCode {
 };
 
 const char* ErrorCodeName(ErrorCode code);
+
+// The most characters of a user's text an error message quotes: a message
+// names what is wrong, it does not echo a 5 MB input back.
+inline constexpr size_t kMaxQuotedChars = 80;
+
+// `text` in single quotes for an error message; text longer than
+// kMaxQuotedChars is cut (at a UTF-8 character boundary) and ends
+// "...' (N bytes)".
+std::string QuoteForMessage(std::string_view text);
+
+// A message as ixa hands it out (the query protocol, the commands'
+// errors, the Python module): every run of more than kMaxQuotedChars bytes
+// without a space (a user's token, quoted where the error was raised) cut
+// to kMaxQuotedChars, and the whole at most kMaxMessageBytes. A last guard:
+// the error paths quote with QuoteForMessage already.
+inline constexpr size_t kMaxMessageBytes = 4096;
+std::string ClipMessage(std::string_view message);
 
 struct Error {
   ErrorCode code = ErrorCode::kInternal;

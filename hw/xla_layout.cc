@@ -387,8 +387,8 @@ Result<XlaShape> ParseXlaShape(std::string_view text) {
   if (type.empty()) return c.Fail("expected an element type");
   auto dtype = FindDType(type);
   if (!dtype) {
-    return Error::Parse("unknown element type '" + type +
-                            "' (known: " + KnownDTypeNames() + ")",
+    return Error::Parse("unknown element type " + QuoteForMessage(type) +
+                            " (known: " + KnownDTypeNames() + ")",
                         1, 1);
   }
   shape.type = *dtype;
@@ -453,7 +453,13 @@ Result<TiledLayoutInfo> AnalyzeTiledLayout(const XlaShape& shape,
   info.physical_elements = plan.physical_elements;
   info.element_bits = shape.ElementBits();
   auto bits = CheckedMul(plan.physical_elements, info.element_bits);
-  if (!bits) return Error::Invalid("byte size overflows int64");
+  if (!bits) {
+    // The bits overflow first: the bytes, an eighth of them, may still fit.
+    return Error::Invalid("the size in bits (" +
+                          std::to_string(plan.physical_elements) +
+                          " elements of " + std::to_string(info.element_bits) +
+                          " bits) overflows int64");
+  }
   info.bytes = *CeilDiv(*bits, 8);
 
   ExprOps ops{ctx, {}};

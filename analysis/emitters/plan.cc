@@ -326,6 +326,21 @@ Result<EmitterPlan> ComputeEmitterPlan(const FusionRegion& region,
       plan.kind != EmitterKind::kReduction) {
     plan.launch.vector_size = LoopLikeVectorSize(region, plan, ctx);
   }
+  // A grid past the device's limits cannot be launched (XLA refuses such a
+  // kernel when it annotates its launch): an error naming the limit, not a
+  // cost or code for a kernel that never runs. CUDA's limits: x up to
+  // 2^31 - 1 blocks, y and z up to 65535; 0 means no limit.
+  for (int axis = 0; axis < 3; ++axis) {
+    const int64_t limit = device.block_dim_limit[axis];
+    if (limit > 0 && plan.launch.blocks[axis] > limit) {
+      const char name[] = {"xyz"[axis], '\0'};
+      return Error::Limit(
+          "the " + std::string(EmitterKindName(plan.kind)) + " kernel needs " +
+          std::to_string(plan.launch.blocks[axis]) + " blocks in grid " + name +
+          ", past " + device.name + "'s limit of " + std::to_string(limit) +
+          " (block_dim_limit)");
+    }
+  }
   return plan;
 }
 

@@ -223,7 +223,7 @@ std::optional<std::string_view> ClosestOpcode(std::string_view name) {
 }
 
 std::string UnknownOpcodeMessage(std::string_view name) {
-  std::string message = "unknown opcode '" + std::string(name) + "'";
+  std::string message = "unknown opcode " + QuoteForMessage(name);
   if (std::optional<std::string_view> close = ClosestOpcode(name)) {
     message += "; did you mean '" + std::string(*close) + "'?";
   }

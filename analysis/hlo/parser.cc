@@ -349,8 +349,8 @@ Result<Instruction*> ModuleBuilder::ParseInstructionRhs(
   if (c_.PeekRaw() == '[') {
     return Cursor::FailAt(op_pos,
                           "expected an element type (f32, s32, pred, "
-                          "...), found '" +
-                              std::string(opcode) + "'");
+                          "...), found " +
+                              QuoteForMessage(opcode));
   }
   if (!IsKnownOpcode(opcode)) {
     return Cursor::FailAt(op_pos, UnknownOpcodeMessage(opcode));
@@ -395,7 +395,7 @@ Status ModuleBuilder::ParseInstruction(Computation* comp, int depth) {
                        c_.ExpectName("an instruction name"));
   if (comp->by_name_.find(name) != comp->by_name_.end()) {
     return Cursor::FailAt(
-        pos, "instruction '" + std::string(name) + "' is defined twice");
+        pos, "instruction " + QuoteForMessage(name) + " is defined twice");
   }
   IXA_HLO_TRY(c_.Expect('=', "after the instruction name"));
   IXA_ASSIGN_OR_RETURN(
@@ -448,8 +448,9 @@ Status ModuleBuilder::FinishComputation(Computation* comp, Position pos) {
     for (const PendingOperand& o : p.operands) {
       const Instruction* operand = o.direct ? o.direct : comp->Find(o.name);
       if (!operand) {
-        return Cursor::FailAt(o.pos, "unknown operand '" + o.name + "' of '" +
-                                         p.instr->name + "'");
+        return Cursor::FailAt(o.pos, "unknown operand " +
+                                         QuoteForMessage(o.name) + " of " +
+                                         QuoteForMessage(p.instr->name));
       }
       p.instr->operands.push_back(operand);
       // User -> operand: the sort's finish order then lists operands first
@@ -643,8 +644,8 @@ Status ModuleBuilder::CheckCalls() {
   for (const PendingCall& call : calls_) {
     const Computation* callee = module_->FindComputation(call.name);
     if (!callee) {
-      return Cursor::FailAt(call.pos,
-                            "unknown computation '" + call.name + "'");
+      return Cursor::FailAt(
+          call.pos, "unknown computation " + QuoteForMessage(call.name));
     }
     call.instr->called_computations.push_back(callee);
   }

@@ -253,6 +253,10 @@ Text CPrinter::Expr(const Val& v) {
         return FloatLiteral(n.float_value, n.type, cuda_);
       return Lit(n.int_value, n.type);
     case NodeKind::kVar:
+      if (n.var_kind != ir::VarKind::kLocal) {
+        grid_ids_printed_[static_cast<int>(n.var_kind) -
+                          static_cast<int>(ir::VarKind::kThreadX)] = true;
+      }
       if (cuda_ || n.var_kind == ir::VarKind::kLocal) return VarRef(n.name);
       return n.name;
     case NodeKind::kApply:

@@ -10,6 +10,7 @@
 // cuda: `extern "C" __global__ void KERNEL(T0* b0, ...)` with __shared__
 // tiles, __syncthreads() and __shfl_down_sync.
 #include <cmath>
+#include <map>
 #include <set>
 #include <sstream>
 #include <variant>
@@ -251,6 +252,7 @@ Status CPrinter::PrintStmt(const Stmt& s, CodeWriter& w) {
       std::string args;
       const ir::Function* f = module_.FindFunction(s.name);
       IXA_CHECK_MSG(f != nullptr, s.name);
+      if (calls_ != nullptr) calls_->insert(s.name);
       if (f->reads_buffers) {
         for (int b : module_.InputBuffers()) {
           args += (args.empty() ? "" : ", ") + module_.buffers[b].name;
@@ -297,6 +299,7 @@ Status CPrinter::PrintStmt(const Stmt& s, CodeWriter& w) {
       IXA_ASSIGN_OR_RETURN(std::string a, Access(b, s.indices, s.flat));
       std::string st = StorageType(s.type);
       if (!cuda_) {
+        if (calls_ != nullptr) calls_->insert(s.name);
         // Threads run one after another: a plain read-modify-write is the
         // deterministic simulation of the atomic update.
         w.Line(a + " = " +
@@ -315,6 +318,7 @@ Status CPrinter::PrintStmt(const Stmt& s, CodeWriter& w) {
         return true;
       }
       Use("ixa_atomic_update");
+      if (calls_ != nullptr) calls_->insert(s.name);
       w.Line("const " + CType(s.type) + " " + value + " = " + v + ";");
       w.Line("ixa_atomic_update(&" + a + ", [&](" + st + " old) -> " + st +
              " { return " +
@@ -392,11 +396,18 @@ Status CPrinter::PrintCudaKernel(const ir::Kernel& k, CodeWriter& w) {
       w.Line(decl + " = reinterpret_cast<" + type + ">(" + buf.name + "_ptr);");
     }
   }
+  // The body is printed first: it says which grid ids it reads, and only
+  // those are declared.
+  CodeWriter body;
+  grid_ids_printed_ = {};
+  IXA_EMIT_TRY(PrintBlock(k.body, body));
   static const char* kIds[] = {"th_x = threadIdx.x", "th_y = threadIdx.y",
                                "th_z = threadIdx.z", "bl_x = blockIdx.x",
                                "bl_y = blockIdx.y",  "bl_z = blockIdx.z"};
-  for (const char* id : kIds) {
-    w.Line("const " + CType(Type::kIndex) + " " + id + ";");
+  for (int i = 0; i < 6; ++i) {
+    if (grid_ids_printed_[i]) {
+      w.Line("const " + CType(Type::kIndex) + " " + kIds[i] + ";");
+    }
   }
   for (const Buffer& b : module_.buffers) {
     if (b.space != BufferSpace::kShared) continue;
@@ -406,7 +417,7 @@ Status CPrinter::PrintCudaKernel(const ir::Kernel& k, CodeWriter& w) {
     w.Line("__shared__ __attribute__((aligned(16))) " + StorageType(b.type) +
            " " + b.name + dims + ";");
   }
-  IXA_EMIT_TRY(PrintBlock(k.body, w));
+  w.Lines(body.text());
   w.Close("}");
   return true;
 }
@@ -531,8 +542,10 @@ Status CPrinter::PrintSimulatedKernel(const ir::Kernel& k, CodeWriter& w) {
     w.Open("for (int64_t th_x = 0; th_x < " + std::to_string(T[0]) +
            "; ++th_x) {");
     if (multi) {
-      w.Line("const int64_t tid = (th_z * " + std::to_string(T[1]) +
-             " + th_y) * " + std::to_string(T[0]) + " + th_x;");
+      // Some phases (a shuffle's exchange) read it, others not.
+      w.Line("[[maybe_unused]] const int64_t tid = (th_z * " +
+             std::to_string(T[1]) + " + th_y) * " + std::to_string(T[0]) +
+             " + th_x;");
     }
     for (const PhaseItem& item : phases[p]) {
       if (const auto* line = std::get_if<std::string>(&item)) {
@@ -588,17 +601,45 @@ Text CPrinter::Print() {
     body.Line(qual + StorageType(b.type) + " " + b.name + dims + " = {" + init +
               "};");
   }
+  // Each function on its own, noting the functions it calls; then the
+  // kernel. Only the functions the kernel reaches are kept: a combiner the
+  // hardware's atomic replaces is never called, and an unused function is
+  // nvcc's warning #177-D. (Printed in the usual order all the same: the
+  // fresh names and the helpers' order stay as they were.)
+  std::vector<std::string> function_texts;
+  std::map<std::string, std::set<std::string>> callees;
   for (const ir::Function& f : module_.functions) {
-    IXA_EMIT_TRY(PrintFunction(f, body));
-    body.Line("");
+    CodeWriter text;
+    calls_ = &callees[f.name];
+    IXA_EMIT_TRY(PrintFunction(f, text));
+    text.Line("");
+    function_texts.push_back(text.Take());
   }
+  std::set<std::string> reached;
+  CodeWriter kernel;
+  calls_ = &reached;
   if (module_.kernel) {
     if (cuda_) {
-      IXA_EMIT_TRY(PrintCudaKernel(*module_.kernel, body));
+      IXA_EMIT_TRY(PrintCudaKernel(*module_.kernel, kernel));
     } else {
-      IXA_EMIT_TRY(PrintSimulatedKernel(*module_.kernel, body));
+      IXA_EMIT_TRY(PrintSimulatedKernel(*module_.kernel, kernel));
     }
   }
+  calls_ = nullptr;
+  for (std::vector<std::string> todo(reached.begin(), reached.end());
+       !todo.empty();) {
+    const std::string name = todo.back();
+    todo.pop_back();
+    for (const std::string& callee : callees[name]) {
+      if (reached.insert(callee).second) todo.push_back(callee);
+    }
+  }
+  for (size_t i = 0; i < module_.functions.size(); ++i) {
+    if (!module_.kernel || reached.count(module_.functions[i].name)) {
+      body.Lines(function_texts[i]);
+    }
+  }
+  body.Lines(kernel.text());
   CodeWriter out;
   std::stringstream header(options_.header);
   std::string line;

@@ -4,6 +4,7 @@
 #ifndef IXA_EMIT_TARGETS_C_PRINTER_INTERNAL_H_
 #define IXA_EMIT_TARGETS_C_PRINTER_INTERNAL_H_
 
+#include <array>
 #include <set>
 #include <string>
 #include <variant>
@@ -154,6 +155,11 @@ class CPrinter {
   std::set<std::string> used_helpers_;
   std::vector<std::string> helper_order_;
   std::set<std::string> thread_locals_;  // cpp multi-phase kernels
+  // The grid ids (th_x .. bl_z, in VarKind order) printed so far: the CUDA
+  // kernel declares those only (an unused one is nvcc's warning #177-D).
+  std::array<bool, 6> grid_ids_printed_{};
+  // Where the functions a printed call names are noted (null: nowhere).
+  std::set<std::string>* calls_ = nullptr;
   int counter_ = 0;
 };
 

@@ -52,7 +52,8 @@ PTO_3D = ["--target", "pto", "--arch", "a5", "--conversion",
 
 # Every flag of each command, and the exit codes its usage must list.
 FLAGS = {
-    "emit": ["--target", "--fusion", "--device", "--kernel", "--stages",
+    "emit": ["--target", "--fusion", "--device", "--devices", "--kernel",
+             "--stages",
              "--host", "--arch", "--conversion", "--dtype", "--shape",
              "--order", "-o", "--output", "-h", "--help"],
     "draw": ["--shape", "--thread-tile", "--subgroup-tile", "--batch-tile",
@@ -60,12 +61,12 @@ FLAGS = {
              "--thread-strides", "--subgroup-size", "--num-subgroups",
              "--cell", "--no-memory", "--title", "-o", "--output", "-h",
              "--help"],
-    "devices": ["--json", "-h", "--help"],
+    "devices": ["--json", "--devices", "-h", "--help"],
 }
 EXIT_CODES = {
     "emit": [0, 1, 64, 66, 70, 73],
     "draw": [0, 1, 64, 70, 73],
-    "devices": [0, 64, 70, 73],
+    "devices": [0, 1, 64, 66, 70, 73],
 }
 
 failures = 0
@@ -152,10 +153,15 @@ def check_flag_forms(ixa, tmp):
                          [hlo])
     if out is not None and "__global__" not in out:
         fail("emit --target=cuda", "no CUDA kernel: %r" % out[:200])
-    out = same_both_ways(ixa, "emit --fusion", cpp, [("--fusion", "f")], [hlo])
-    # The kernel is named after the fusion asked for.
-    if out is not None and (out == plain or "void f(" not in out):
-        fail("emit --fusion=f", "the kernel is not named f")
+    # By default the kernel is named after the entry's root fusion; with
+    # --fusion, after the fusion asked for (here its computation's name).
+    if "void f(" not in plain:
+        fail("emit (no --fusion)", "the kernel is not named f: %r"
+             % plain[:300])
+    out = same_both_ways(ixa, "emit --fusion", cpp, [("--fusion", "fused")],
+                         [hlo])
+    if out is not None and "void fused(" not in out:
+        fail("emit --fusion=fused", "the kernel is not named fused")
     same_both_ways(ixa, "emit --fusion (unknown)", cpp,
                    [("--fusion", "nosuch")], [hlo], code=1)
     same_both_ways(ixa, "emit --device", cpp, [("--device", "mi300")], [hlo])
@@ -388,6 +394,151 @@ def check_input_errors(ixa, tmp):
                 expect_exit("%s > /dev/full" % args, proc, 73)
 
 
+def check_help_and_query_flags(ixa, tmp):
+    """`ixa help COMMAND` is the command's --help; `ixa version --help`
+    prints its usage; ixa query's flag errors name the flag without the
+    top-level usage; unreadable files are reported with the system's
+    reason."""
+    # (`ixa help emit` is the op emit's help: an op wins over a command.)
+    for command in ("query", "draw", "devices"):
+        what = "ixa help %s" % command
+        proc = run(ixa, ["help", command])
+        if expect_exit(what, proc, 0):
+            own = run(ixa, [command, "--help"])
+            if proc.stdout != own.stdout:
+                fail(what, "differs from `ixa %s --help`: %r" % (
+                    command, proc.stdout[:200]))
+    for args in (["version", "--help"], ["version", "-h"], ["help", "version"]):
+        proc = run(ixa, args)
+        if expect_exit(" ".join(args), proc, 0) and \
+                not proc.stdout.startswith(b"usage: ixa version"):
+            fail(" ".join(args), "does not print the usage: %r"
+                 % proc.stdout[:200])
+    proc = run(ixa, ["version"])
+    if expect_exit("version", proc, 0) and not proc.stdout.startswith(b"ixa "):
+        fail("version", "prints %r" % proc.stdout[:100])
+    expect_exit("version extra", run(ixa, ["version", "extra"]), 64)
+    for args, flag in ((["--jobs=0"], "--jobs"), (["--jobs", "x"], "--jobs"),
+                       (["--jobs=257"], "--jobs"),
+                       (["--budget-ms=0"], "--budget-ms"),
+                       (["--syntax"], "--syntax"),
+                       (["--syntax=xla"], "--syntax")):
+        what = "query %s" % args
+        proc = run(ixa, ["query"] + args)
+        if not expect_exit(what, proc, 64):
+            continue
+        err = proc.stderr.decode()
+        lines = err.splitlines()
+        if len(lines) != 1 or not lines[0].startswith("ixa query: ") or \
+                flag not in lines[0]:
+            fail(what, "expected one line naming %s, got %r" % (flag, err[:300]))
+    missing = os.path.join(tmp, "no-such-file.jsonl")
+    for args, reason in (
+            (["query", missing], "No such file or directory"),
+            (["query", tmp], "Is a directory"),
+            (["emit", "--target", "cpp", missing], "No such file or directory"),
+            (["emit", "--target", "cpp", tmp], "Is a directory")):
+        what = "%s: the reason" % args
+        proc = run(ixa, args)
+        if expect_exit(what, proc, 66) and reason not in proc.stderr.decode():
+            fail(what, "does not say %r: %r" % (reason, proc.stderr[:300]))
+
+
+def query(ixa, requests, args=()):
+    """Runs `ixa query` over the request objects; the response objects."""
+    import json
+    stdin = "".join(json.dumps(r) + "\n" for r in requests).encode()
+    proc = run(ixa, ["query"] + list(args), stdin)
+    return proc, [json.loads(l) for l in proc.stdout.decode().splitlines()]
+
+
+def check_devices(ixa, tmp):
+    """Every line of `ixa devices --json` reads back, as a `device` object,
+    as the device it describes; `--devices FILE` adds a user's table to
+    query, emit and devices."""
+    import json
+    cost = {"op": "fusion_cost", "hlo": HLO}
+    lines = run(ixa, ["devices", "--json"]).stdout.decode().splitlines()
+    if len(lines) < 5:
+        fail("devices --json", "only %d devices" % len(lines))
+    for line in lines:
+        device = json.loads(line)
+        what = "device %s round trip" % device.get("name")
+        for model in ("ixa", "xla"):
+            _, responses = query(ixa, [
+                dict(cost, id=1, device=device["name"], model=model),
+                dict(cost, id=1, device=device, model=model)])
+            if len(responses) != 2 or responses[0] != responses[1]:
+                fail(what, "as a name and as its JSON they answer %s"
+                     % [json.dumps(r)[:200] for r in responses])
+    # A user's table: JSON Lines (the second entry starts from the first),
+    # and the same as a JSON list.
+    mine = {"name": "mine", "base": "h100", "dram_gbps": 2000}
+    faster = {"name": "mine_faster", "base": "mine", "sm_count": 264}
+    for form, text in (("lines", "%s\n\n%s\n" % (json.dumps(mine),
+                                                  json.dumps(faster))),
+                       ("list", json.dumps([mine, faster]))):
+        path = os.path.join(tmp, "devices-%s.json" % form)
+        with open(path, "w") as f:
+            f.write(text)
+        what = "--devices (%s)" % form
+        proc, responses = query(ixa, [
+            dict(cost, id=1, device="mine"), dict(cost, id=2, device="mine_faster"),
+            dict(cost, id=3, device={"base": "mine_faster", "clock_ghz": 1.0})],
+            ["--devices", path])
+        if not expect_exit(what, proc, 0):
+            continue
+        names = [r.get("device") for r in responses]
+        if names != ["mine", "mine_faster", "mine_faster-custom"]:
+            fail(what, "answers for devices %s" % names)
+        listed = run(ixa, ["devices", "--json", "--devices=" + path])
+        if expect_exit(what + " devices", listed, 0):
+            first = [json.loads(l)["name"]
+                     for l in listed.stdout.decode().splitlines()[:2]]
+            if first != ["mine", "mine_faster"]:
+                fail(what + " devices", "lists %s first" % first)
+        emitted = run(ixa, ["emit", "--target", "cuda", "--devices", path,
+                            "--device", "mine_faster", "-"], HLO.encode())
+        expect_exit(what + " emit --device mine_faster", emitted, 0)
+    # Without the table the name is unknown.
+    _, responses = query(ixa, [dict(cost, id=1, device="mine")])
+    if responses[0].get("error", {}).get("code") != "invalid_argument":
+        fail("unknown user device", "answers %s" % json.dumps(responses[0])[:200])
+    # Bad tables: exit 1 with FILE:LINE:COL: error naming the entry, 66
+    # when the file cannot be read.
+    bad_tables = [
+        ('{"name": "h100", "dram_gbps": 1}\n', ":1:1: error: ", "'h100' is taken"),
+        ('{"name": "a"}\n{"name": "a"}\n', ":2:1: error: ", "'a' is taken"),
+        ('\n{"name": "a", "sm_count": -4}\n', ":2:1: error: ", "'sm_count'"),
+        ('{"base": "h100"}\n', ":1:1: error: ", "\"name\""),
+        ('{"name": "a", "base": "nope"}\n', ":1:1: error: ", "'nope'"),
+        ('not json\n', ":1:1: error: ", "not JSON"),
+        ('[{"name": "a", "warp_size": "x"}]', ": error: ", "'warp_size'"),
+    ]
+    for k, (text, where, says) in enumerate(bad_tables):
+        path = os.path.join(tmp, "bad-devices-%d.json" % k)
+        with open(path, "w") as f:
+            f.write(text)
+        for args in (["query", "--devices", path],
+                     ["devices", "--devices", path],
+                     ["emit", "--target", "cpp", "--devices", path, "-"]):
+            what = "%s with a bad table %r" % (args[0], text)
+            proc = run(ixa, args, HLO.encode() if args[0] == "emit" else b"")
+            if not expect_exit(what, proc, 1):
+                continue
+            err = proc.stderr.decode()
+            if not err.startswith(path + where) or says not in err:
+                fail(what, "expected %r and %r, got %r"
+                     % (path + where, says, err[:300]))
+    missing = os.path.join(tmp, "no-devices.json")
+    for args in (["query", "--devices", missing],
+                 ["devices", "--devices", missing]):
+        proc = run(ixa, args)
+        if expect_exit("%s: missing table" % args, proc, 66) and \
+                "No such file or directory" not in proc.stderr.decode():
+            fail("%s: missing table" % args, "no reason: %r" % proc.stderr[:200])
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__)
@@ -398,6 +549,8 @@ def main():
         check_flag_forms(ixa, tmp)
         check_usage_errors(ixa, tmp)
         check_input_errors(ixa, tmp)
+        check_help_and_query_flags(ixa, tmp)
+        check_devices(ixa, tmp)
     print("check_commands: %d failures" % failures)
     return 1 if failures else 0
 

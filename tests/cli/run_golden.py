@@ -211,16 +211,50 @@ def exit_codes(ixa):
     return 1 if failures else 0
 
 
+# The longest error message a bad input may draw (messages quote at most
+# about 80 characters of the offending text; the longest fixed wordings,
+# such as an unknown op's list of every op, stay well under this).
+MAX_MESSAGE = 1500
+
+
 def stress(ixa):
     """Each case: (name, request line bytes, accepted error codes or None for
-    "ok or any error")."""
+    "ok or any error"[, text the error message must contain])."""
     mib = 1 << 20
+    mb5 = 5 * 1000 * 1000
+    bad_opcode_hlo = ("HloModule m\nENTRY e {\n p = f32[8] parameter(0)\n"
+                      " ROOT r = f32[8] " + "q" * mb5 + "(p)\n}")
     chain = "(d0) -> (d0" + " * 2" * (mib // 4) + ")"
     flat_sum = "(d0) -> (" + " + ".join(["d0"] * (mib // 5)) + ")"
     cases = [
         ("binary garbage", bytes(range(1, 10)) + bytes(range(11, 256)),
          ["bad_json"]),
-        ("NUL bytes", b"\x00\x00{}", ["bad_json"]),
+        ("NUL bytes", b"\x00\x00{}", ["bad_json"], "NUL byte at column 1"),
+        ("a NUL byte in a request",
+         b'{"op": "parse", "map": "(d0) -> (d0)"\x00}', ["bad_json"],
+         "NUL byte at column 38"),
+        ("a duplicate key", b'{"op": "parse", "map": "(d0) -> (d0)", '
+         b'"map": "(d0) -> (d0 + 1)"}', ["bad_json"], "'map' twice"),
+        ("a duplicate key in a nested object",
+         b'{"op": "fusion_cost", "hlo": "x", "device": {"base": "h100", '
+         b'"sm_count": 1, "sm_count": 2}}', ["bad_json"], "'sm_count' twice"),
+        ("5 MB variable name in a map",
+         json.dumps({"op": "parse", "map": "(d0) -> (" + "a" * mb5 + ")"}
+                    ).encode(), ["parse_error"], "(5000000 bytes)"),
+        ("5 MB of words after a map",
+         json.dumps({"op": "parse", "map": "(d0) -> (d0) " + "ab " * mb5}
+                    ).encode(), ["parse_error"]),
+        ("5 MB op name", json.dumps({"op": "p" * mb5}).encode(),
+         ["bad_request"], "(5000000 bytes)"),
+        ("5 MB field name",
+         json.dumps({"op": "parse", "map": "(d0) -> (d0)", "m" * mb5: 1}
+                    ).encode(), ["bad_request"], "(5000000 bytes)"),
+        ("5 MB unterminated string",
+         b'{"op": "parse", "map": "' + b"ab " * mb5, ["bad_json"]),
+        ("5 MB JSON literal", b'{"op": ' + b"t" * mb5 + b"}", ["bad_json"]),
+        ("5 MB opcode", json.dumps({"op": "partition", "hlo": bad_opcode_hlo}
+                                  ).encode(), ["parse_error"],
+         "(5000000 bytes)"),
         ("invalid UTF-8 in a string",
          b'{"op": "parse", "map": "(d0) -> (d0 \xff)"}', ["bad_json"]),
         ("1 MiB of garbage", b"x" * mib, ["bad_json"]),
@@ -255,7 +289,7 @@ def stress(ixa):
          ["bad_json", "bad_request"]),
     ]
     failures = 0
-    for name, line, codes in cases:
+    for name, line, codes, *must_say in cases:
         proc = run(ixa, ["query"], line + b"\n" + b'{"id": "after", "op": "parse", '
                    b'"map": "() -> ()"}\n')
         out = proc.stdout.decode("utf-8", "replace").splitlines()
@@ -281,6 +315,14 @@ def stress(ixa):
                             first["error"].get("line", 0) >= 1
                             and first["error"].get("column", 0) >= 1):
                         problem = "parse_error without line and column"
+                    elif len(first["error"].get("message", "")) > MAX_MESSAGE:
+                        problem = "a message of %d characters: %s..." % (
+                            len(first["error"]["message"]),
+                            first["error"]["message"][:300])
+                    elif must_say and \
+                            must_say[0] not in first["error"].get("message", ""):
+                        problem = "the message does not say %r: %s" % (
+                            must_say[0], json.dumps(first)[:300])
                 elif first.get("ok") is False and \
                         first.get("error", {}).get("code") == "internal":
                     problem = "internal error: %s" % json.dumps(first)[:300]

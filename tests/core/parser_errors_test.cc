@@ -228,5 +228,41 @@ TEST_CASE("very deep operator chains", "[deep]") {
   }
 }
 
+// A 5 MB name in a bad map: the message quotes its first characters and
+// says how long it was, not the whole name.
+TEST_CASE("parse errors quote at most kMaxQuotedChars of the text",
+          "[parser][errors]") {
+  ExprContext ctx;
+  const std::string name(5'000'000, 'a');
+  for (const std::string& text :
+       {"(d0) -> (" + name + ")", "(d0) -> (d0 + " + name + " * 2)",
+        "(d0) -> (d0), domain: " + name + " in [0, 3]"}) {
+    auto map = ParseIndexingMap(text, &ctx);
+    REQUIRE(!map.ok());
+    INFO(map.error().message.substr(0, 300));
+    CHECK(map.error().message.size() < 200);
+    CHECK(map.error().message.find("(5000000 bytes)") != std::string::npos);
+  }
+}
+
+TEST_CASE("QuoteForMessage and ClipMessage cut long text", "[parser][errors]") {
+  CHECK(QuoteForMessage("abc") == "'abc'");
+  const std::string long_text(100, 'x');
+  const std::string quoted = QuoteForMessage(long_text);
+  CHECK(quoted == "'" + std::string(77, 'x') + "...' (100 bytes)");
+  // A cut never splits a UTF-8 character: "é" is two bytes.
+  std::string accents;
+  for (int i = 0; i < 60; ++i) accents += "\xc3\xa9";
+  const std::string cut = QuoteForMessage(accents);
+  CHECK(cut.substr(1, cut.find("...") - 1).size() % 2 == 0);
+  // A run without spaces longer than the limit keeps its closing quote.
+  const std::string message = "unknown op '" + long_text + "'; try again";
+  const std::string clipped = ClipMessage(message);
+  CHECK(clipped.size() < 120);
+  CHECK(clipped.find("...'; try again") != std::string::npos);
+  CHECK(ClipMessage("short message") == "short message");
+  CHECK(ClipMessage(std::string(10000, ' ')).size() <= kMaxMessageBytes);
+}
+
 }  // namespace IXA_UNITY_ID
 }  // namespace ixa

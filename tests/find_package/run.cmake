@@ -44,6 +44,37 @@ foreach(file ${package_files})
   endif()
 endforeach()
 
+# find_package(ixa COMPONENTS ...): the libraries are its components; a
+# component it does not have fails with a message naming it.
+function(configure_with_components name components expect_ok expect_text)
+  set(dir ${WORK_DIR}/components-${name})
+  file(WRITE ${dir}/CMakeLists.txt
+       "cmake_minimum_required(VERSION 3.20)\n"
+       "project(ixa_components LANGUAGES CXX)\n"
+       "find_package(ixa REQUIRED COMPONENTS ${components})\n"
+       "if(NOT TARGET ixa::simplifier)\n"
+       "  message(FATAL_ERROR \"ixa::simplifier missing\")\n"
+       "endif()\n")
+  execute_process(
+    COMMAND ${CMAKE_COMMAND} -S ${dir} -B ${dir}/build -G ${GENERATOR}
+            -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_CXX_COMPILER=${CXX}
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(expect_ok AND NOT rc EQUAL 0)
+    message(FATAL_ERROR "find_package(ixa COMPONENTS ${components}) failed:\n"
+                        "${out}\n${err}")
+  endif()
+  if(NOT expect_ok AND rc EQUAL 0)
+    message(FATAL_ERROR "find_package(ixa COMPONENTS ${components}) passed")
+  endif()
+  if(expect_text AND NOT "${out}${err}" MATCHES "${expect_text}")
+    message(FATAL_ERROR "find_package(ixa COMPONENTS ${components}) does not "
+                        "say '${expect_text}':\n${out}\n${err}")
+  endif()
+endfunction()
+configure_with_components(known "core simplifier hw analysis emit" TRUE "")
+configure_with_components(unknown "simplifier simplifer" FALSE
+                          "'simplifer' is not a component of ixa")
+
 execute_process(
   COMMAND ${CTEST} --build-and-test ${CONSUMER_DIR} ${WORK_DIR}/consumer-build
           --build-generator ${GENERATOR}

@@ -304,5 +304,16 @@ TEST_CASE("tiled layout of a shape without elements and huge dims",
   }
 }
 
+// 3e17 f32 elements: their bytes (1.2e18) fit in int64, their bits
+// (9.6e18) do not; the message says which size overflowed.
+TEST_CASE("tiled layout whose bit size overflows names the bits",
+          "[hw][xla_layout]") {
+  ExprContext ctx;
+  auto info = AnalyzeTiledLayout(Shape("f32[300000000,1000000000]"), &ctx);
+  REQUIRE(!info.ok());
+  CHECK(info.error().message.find("size in bits") != std::string::npos);
+  CHECK(info.error().message.find("byte") == std::string::npos);
+}
+
 }  // namespace IXA_UNITY_ID
 }  // namespace ixa::hw

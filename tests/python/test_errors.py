@@ -83,14 +83,33 @@ def test_op_errors():
 
 
 @pytest.mark.parametrize("make", [
-    lambda: ixa.IndexingMap(5),
+    lambda: ixa.IndexingMap(42),
     lambda: ixa.IndexingMap(None),
+    lambda: ixa.IndexingMap(b"(d0) -> (d0)"),
+    lambda: ixa.IndexingMap("(d0) -> (d0)").equivalent(7),
     lambda: ixa.HloModule(b"ROOT x = f32[4]{0} parameter(0)"),
-    lambda: ixa.HloModule("\ud800"),
+    lambda: ixa.HloModule(None),
     lambda: ixa.query("not a dict"),
+    lambda: ixa.query({"op": "interval", "fn": "add", "args": object()}),
+])
+def test_wrong_python_types_raise_type_error(make):
+    with pytest.raises(TypeError):
+        make()
+
+
+def test_error_is_a_value_error():
+    assert issubclass(ixa.Error, ValueError)
+    with pytest.raises(ValueError) as info:
+        ixa.IndexingMap("(d0) -> (d1)")
+    assert isinstance(info.value, ixa.Error)
+    assert info.value.code == "parse_error"
+    assert (info.value.line, info.value.column) == (1, 10)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: ixa.HloModule("\ud800"),
     lambda: ixa.query({"op": "interval", "fn": "add",
                        "args": [[0, math.nan], [0, 1]]}),
-    lambda: ixa.query({"op": "interval", "fn": "add", "args": object()}),
     lambda: ixa.IndexingMap("(d0) -> (d0)").evaluate("seven"),
     lambda: ixa.IndexingMap("(d0) -> (d0)").evaluate([2 ** 70]),
     lambda: ixa.IndexingMap("(d0) -> (d0)").to_string(syntax=None),

@@ -135,3 +135,69 @@ def test_example_script_prints_one_line_per_fusion():
                                                  abs=1e-3)
         assert int(fields[2]) == cost["bytes_read"]
         assert int(fields[3]) == cost["flops"]
+
+
+PAIR = """HloModule pair
+ENTRY e {
+  p = f32[1024,1024] parameter(0)
+  l = f32[1024,1024] log(p)
+  ROOT t = f32[1024,1024] transpose(l), dimensions={1,0}
+}
+"""
+
+# A dot cannot be fused into its consumer: the rules refuse it.
+FORBIDDEN = """HloModule forbidden
+ENTRY e {
+  p = f32[64,64] parameter(0)
+  q = f32[64,64] parameter(1)
+  d = f32[64,64] dot(p, q), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT n = f32[64,64] negate(d)
+}
+"""
+
+
+def test_uses_take_the_protocols_fields(cli, mlp, mlp_text):
+    pair = ixa.HloModule(PAIR)
+    calls = [
+        ({"op": "fusion_cost", "hlo": mlp_text, "fusion": "fusion.2",
+          "model": "xla"},
+         lambda: mlp.fusion_cost("fusion.2", model="xla")),
+        ({"op": "fusion_cost", "hlo": PAIR, "instructions": ["l", "t"],
+          "device": {"base": "h100", "dram_gbps": 2000}},
+         lambda: pair.fusion_cost(instructions=["l", "t"],
+                                  device={"base": "h100",
+                                          "dram_gbps": 2000})),
+        ({"op": "fusion_decision", "hlo": PAIR, "producer": "l"},
+         lambda: pair.fusion_decision("l")),
+        ({"op": "fusion_decision", "hlo": PAIR, "producer": "l",
+          "consumer": "t", "model": "xla", "device": "a100"},
+         lambda: pair.fusion_decision("l", "t", model="xla",
+                                      device="a100")),
+        ({"op": "fusion_plan", "hlo": PAIR, "model": "xla"},
+         lambda: pair.fusion_plan(model="xla")),
+        ({"op": "valid_tilings", "hlo": mlp_text, "fusion": "fusion.2",
+          "limit": 3},
+         lambda: mlp.valid_tilings("fusion.2", limit=3)),
+    ]
+    responses = cli([request for request, _ in calls])
+    for (request, method), response in zip(calls, responses):
+        assert response["ok"], (request["op"], response)
+        assert method() == op_fields(response), request["op"]
+    assert mlp.fusion_cost("fusion.2", model="xla")["model"] == "xla"
+    assert pair.fusion_decision("l")["consumers"] == ["t"]
+    assert pair.fusion_plan()["kernels_after"] == 1
+    assert pair.fusion_cost(
+        device={"base": "h100", "dram_gbps": 2000})["device"] == "h100-custom"
+
+
+def test_a_forbidden_fusion_names_its_rule_and_no_speedup():
+    decision = ixa.HloModule(FORBIDDEN).fusion_decision("d")
+    assert decision["legal"] is False and decision["fuse"] is False
+    assert decision["rule"] == "not_fusible"
+    assert decision["speedup"] is None and decision["priority_us"] is None
+
+
+def test_unknown_model_is_an_error():
+    with pytest.raises(ixa.Error) as info:
+        ixa.HloModule(PAIR).fusion_cost(model="roofline")
+    assert info.value.code == "invalid_argument"

@@ -1,6 +1,9 @@
 #include "tools/ixa/command_line.h"
 
+#include <cerrno>
 #include <charconv>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -21,7 +24,8 @@ bool CommandLine::On(std::string_view flag) const {
 
 int UsageError(std::string_view command, std::string_view message,
                std::string_view usage) {
-  std::cerr << "ixa " << command << ": " << message << "\n" << usage;
+  std::cerr << "ixa " << command << ": " << ClipMessage(message) << "\n"
+            << usage;
   return kExitUsage;
 }
 
@@ -125,20 +129,37 @@ std::string CompilerStyleError(std::string_view source, const Error& error) {
       out += std::to_string(error.column);
     }
   }
-  return out + ": error: " + error.message;
+  return out + ": error: " + ClipMessage(error.message);
 }
 
-bool ReadInput(const std::string& path, std::string* text) {
+std::string UnreadableReason(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return std::strerror(EISDIR);
+  errno = 0;
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (file == nullptr) return std::strerror(errno != 0 ? errno : ENOENT);
+  std::fclose(file);
+  return std::string();
+}
+
+bool ReadInput(const std::string& path, std::string* text,
+               std::string* reason) {
   std::stringstream buffer;
   if (path == "-") {
     buffer << std::cin.rdbuf();
   } else {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) return false;
+    *reason = UnreadableReason(path);
+    if (!reason->empty()) return false;
     std::ifstream file(path, std::ios::binary);
-    if (!file) return false;
+    if (!file) {
+      *reason = std::strerror(errno != 0 ? errno : EIO);
+      return false;
+    }
     buffer << file.rdbuf();
-    if (file.bad()) return false;
+    if (file.bad()) {
+      *reason = std::strerror(errno != 0 ? errno : EIO);
+      return false;
+    }
   }
   *text = std::move(buffer).str();
   return true;
@@ -155,11 +176,14 @@ bool WriteOutput(std::string_view command, const std::string& path,
     }
     return true;
   }
+  errno = 0;
   std::ofstream out(path, std::ios::binary);
   out << text;
   out.close();
   if (!out) {
-    std::cerr << "ixa " << command << ": cannot write '" << path << "'\n";
+    std::cerr << "ixa " << command << ": cannot write '" << path << "'";
+    if (errno != 0) std::cerr << ": " << std::strerror(errno);
+    std::cerr << "\n";
     return false;
   }
   return true;

@@ -63,8 +63,14 @@ std::optional<std::vector<int64_t>> ParseIntListValue(std::string_view text);
 std::string CompilerStyleError(std::string_view source, const Error& error);
 
 // The whole file `path`, or standard input for "-"; false when it cannot
-// be read (a directory cannot).
-bool ReadInput(const std::string& path, std::string* text);
+// be read (a directory cannot), with the operating system's reason
+// (strerror) in *reason.
+bool ReadInput(const std::string& path, std::string* text, std::string* reason);
+
+// The operating system's reason why `path` cannot be opened for reading
+// (strerror of errno; "Is a directory" for a directory), or empty when it
+// can.
+std::string UnreadableReason(const std::string& path);
 
 // Writes `text` to the file `path`, or to standard output when `path` is
 // empty or "-"; false (after an "ixa COMMAND: cannot write ..." line) when

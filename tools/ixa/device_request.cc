@@ -1,191 +1,319 @@
 #include "tools/ixa/device_request.h"
 
 #include <algorithm>
-#include <iterator>
+#include <iostream>
 #include <string>
 #include <utility>
 
+#include "hw/device_fields.h"
 #include "hw/op_profiles.h"
+#include "tools/ixa/command_line.h"
+#include "tools/ixa/query_server.h"
 
 namespace ixa::cli {
+namespace {
+
+// Set before the first request (and before --jobs starts its threads);
+// read-only afterwards.
+std::vector<hw::Device>& UserDeviceTable() {
+  static std::vector<hw::Device>* table = new std::vector<hw::Device>();
+  return *table;
+}
+
+Error FieldTypeError(const hw::DeviceFieldDoc& f) {
+  return Error::BadRequest(
+      "device field '" + std::string(f.name) + "' must be " +
+      (f.type == hw::DeviceFieldType::kInt ? "an " : "a ") +
+      std::string(hw::DeviceFieldTypeName(f.type)));
+}
+
+// An integer of the JSON text (not a float, even 2.0), within int64.
+std::optional<int64_t> JsonInteger(const Json& v) {
+  if (v.is_number_unsigned()) {
+    const uint64_t u = v.get<uint64_t>();
+    if (u > static_cast<uint64_t>(INT64_MAX)) return std::nullopt;
+    return static_cast<int64_t>(u);
+  }
+  if (v.is_number_integer()) return v.get<int64_t>();
+  return std::nullopt;
+}
+
+// Sets field `f` of `d` from the JSON value `v` (types only: ranges are
+// ValidateDevice's).
+std::optional<Error> SetDeviceField(const hw::DeviceFieldDoc& f, const Json& v,
+                                    hw::Device* d) {
+  using FieldType = hw::DeviceFieldType;
+  switch (f.type) {
+    case FieldType::kString:
+      if (!v.is_string()) return FieldTypeError(f);
+      d->*f.string_member = v.get<std::string>();
+      return std::nullopt;
+    case FieldType::kInt: {
+      std::optional<int64_t> i = JsonInteger(v);
+      if (!i) return FieldTypeError(f);
+      d->*f.int_member = *i;
+      return std::nullopt;
+    }
+    case FieldType::kNumber:
+      if (!v.is_number()) return FieldTypeError(f);
+      d->*f.number_member = v.get<double>();
+      return std::nullopt;
+    case FieldType::kIntTriple: {
+      if (!v.is_array() || v.size() != 3) return FieldTypeError(f);
+      std::array<int64_t, 3> triple{};
+      for (size_t k = 0; k < 3; ++k) {
+        std::optional<int64_t> i = JsonInteger(v[k]);
+        if (!i) return FieldTypeError(f);
+        triple[k] = *i;
+      }
+      d->*f.triple_member = triple;
+      return std::nullopt;
+    }
+    case FieldType::kCapability: {
+      // "9.0": major.minor, as XLA's device descriptions write it.
+      if (!v.is_string()) return FieldTypeError(f);
+      const std::string cc = v.get<std::string>();
+      const size_t dot = cc.find('.');
+      auto digits = [](std::string_view t) {
+        return !t.empty() && t.size() <= 3 &&
+               std::all_of(t.begin(), t.end(),
+                           [](char c) { return c >= '0' && c <= '9'; });
+      };
+      if (dot == std::string::npos || !digits(cc.substr(0, dot)) ||
+          !digits(cc.substr(dot + 1))) {
+        return Error::BadRequest(
+            "device field 'compute_capability' must be \"major.minor\", e.g. "
+            "\"9.0\"; got " +
+            QuoteForMessage(cc));
+      }
+      d->compute_capability_major = std::stoi(cc.substr(0, dot));
+      d->compute_capability_minor = std::stoi(cc.substr(dot + 1));
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string KnownDeviceNames() {
+  std::string names;
+  for (const hw::Device& d : UserDevices()) {
+    names += (names.empty() ? "" : ", ") + d.name;
+  }
+  for (const hw::Device& d : hw::BuiltinDevices()) {
+    names += (names.empty() ? "" : ", ") + d.name;
+  }
+  return names;
+}
+
+Error UnknownDeviceError(const std::string& name) {
+  return Error::Invalid("unknown device " + QuoteForMessage(name) +
+                        "; known: " + KnownDeviceNames() +
+                        " (`ixa devices`; --devices FILE adds more)");
+}
+
+}  // namespace
+
+void SetUserDevices(std::vector<hw::Device> devices) {
+  UserDeviceTable() = std::move(devices);
+}
+
+std::span<const hw::Device> UserDevices() { return UserDeviceTable(); }
+
+std::optional<hw::Device> FindKnownDevice(std::string_view name) {
+  for (const hw::Device& d : UserDevices()) {
+    if (d.name == name) return d;
+  }
+  return hw::FindDevice(name);
+}
+
+Result<hw::Device> DeviceFromJson(const Json& j) {
+  if (!j.is_object()) {
+    return Error::BadRequest("a device must be a name or an object");
+  }
+  // A misspelled field would silently keep the default: refuse it.
+  for (const auto& item : j.items()) {
+    if (item.key() == "base" || hw::FindDeviceField(item.key())) continue;
+    std::string known = "base";
+    for (const hw::DeviceFieldDoc& f : hw::DeviceFieldDocs()) {
+      known += ", " + std::string(f.name);
+    }
+    return Error::BadRequest(
+        "unknown device field " + QuoteForMessage(item.key()) +
+        "; a device object takes " + known + " (docs/protocol.md \"Devices\")");
+  }
+  hw::Device d;
+  d.name = "custom";
+  std::vector<std::string> adjusted;
+  if (j.contains("base")) {
+    const Json& base = j.at("base");
+    if (!base.is_string()) {
+      return Error::BadRequest(
+          "device field 'base' must be the name of a known device");
+    }
+    std::optional<hw::Device> found = FindKnownDevice(base.get<std::string>());
+    if (!found) return UnknownDeviceError(base.get<std::string>());
+    d = *found;
+  }
+  for (const auto& item : j.items()) {
+    if (item.key() == "base") continue;
+    const hw::DeviceFieldDoc& f = *hw::FindDeviceField(item.key());
+    if (std::optional<Error> e = SetDeviceField(f, item.value(), &d)) {
+      return *e;
+    }
+    if (item.key() != "name" && item.key() != "notes") {
+      adjusted.push_back(item.key());
+    }
+  }
+  if (j.contains("base") && !adjusted.empty()) {
+    // A known device with other numbers is no longer that device: its name
+    // and notes say so, unless the object gives its own.
+    if (!j.contains("name")) d.name += "-custom";
+    if (!j.contains("notes")) {
+      std::string list;
+      for (const std::string& a : adjusted) {
+        list += (list.empty() ? "" : ", ") + a;
+      }
+      d.notes +=
+          (d.notes.empty() ? "" : "; ") + std::string("adjusted: ") + list;
+    }
+  }
+  return hw::ValidateDevice(std::move(d));
+}
 
 Result<hw::Device> GetDevice(const Json& req) {
   if (!Has(req, "device")) return *hw::FindDevice("h100");
   const Json& j = req.at("device");
   if (j.is_string()) {
-    auto d = hw::FindDevice(j.get<std::string>());
-    if (!d) {
-      return Error::Invalid("unknown device '" + j.get<std::string>() +
-                            "' (see `ixa devices`)");
-    }
+    std::optional<hw::Device> d = FindKnownDevice(j.get<std::string>());
+    if (!d) return UnknownDeviceError(j.get<std::string>());
     return *d;
   }
   if (!j.is_object()) {
     return Error::BadRequest("field 'device' must be a name or an object");
   }
-  // A misspelled field would silently keep the default: refuse it.
-  static const char* const kFields[] = {"name",
-                                        "vendor",
-                                        "warp_size",
-                                        "sector_bytes",
-                                        "line_bytes",
-                                        "smem_banks",
-                                        "bank_bytes",
-                                        "sm_count",
-                                        "smem_bytes_per_sm",
-                                        "threads_per_block_limit",
-                                        "threads_per_core",
-                                        "shared_memory_per_block",
-                                        "shared_memory_per_block_optin",
-                                        "l2_bytes",
-                                        "fpus_per_core",
-                                        "block_dim_limit",
-                                        "dram_gbps",
-                                        "peak_tflops_fp32",
-                                        "peak_tflops_bf16",
-                                        "clock_ghz",
-                                        "compute_capability",
-                                        "toolkit_version",
-                                        "op_profile",
-                                        "l1_bytes_per_core",
-                                        "dram_to_l2_transaction_bytes",
-                                        "memory_transactions_per_clock"};
-  for (const auto& item : j.items()) {
-    if (std::find(std::begin(kFields), std::end(kFields), item.key()) ==
-        std::end(kFields)) {
-      std::string known;
-      for (const char* f : kFields)
-        known += (known.empty() ? "" : ", ") + std::string(f);
-      return Error::BadRequest("unknown device field '" + item.key() +
-                               "'; a device object takes " + known);
-    }
-  }
-  hw::Device d;
-  d.name = "custom";
-  if (Has(j, "name")) {
-    IXA_ASSIGN_OR_RETURN(d.name, GetString(j, "name"));
-  }
-  if (Has(j, "vendor")) {
-    IXA_ASSIGN_OR_RETURN(d.vendor, GetString(j, "vendor"));
-  }
-  for (auto [field, slot] :
-       {std::pair{"warp_size", &d.warp_size},
-        {"sector_bytes", &d.sector_bytes},
-        {"line_bytes", &d.line_bytes},
-        {"smem_banks", &d.smem_banks},
-        {"bank_bytes", &d.bank_bytes},
-        {"sm_count", &d.sm_count},
-        {"smem_bytes_per_sm", &d.smem_bytes_per_sm},
-        {"threads_per_block_limit", &d.threads_per_block_limit},
-        {"threads_per_core", &d.threads_per_core},
-        {"shared_memory_per_block", &d.shared_memory_per_block},
-        {"shared_memory_per_block_optin", &d.shared_memory_per_block_optin},
-        {"l2_bytes", &d.l2_bytes},
-        {"fpus_per_core", &d.fpus_per_core},
-        {"l1_bytes_per_core", &d.l1_bytes_per_core},
-        {"dram_to_l2_transaction_bytes", &d.dram_to_l2_transaction_bytes},
-        {"memory_transactions_per_clock", &d.memory_transactions_per_clock}}) {
-    if (Has(j, field)) {
-      IXA_ASSIGN_OR_RETURN(*slot, GetInt(j, field));
-    }
-  }
-  if (Has(j, "compute_capability")) {
-    // "9.0": major.minor, as XLA's device descriptions write it.
-    IXA_ASSIGN_OR_RETURN(std::string cc, GetString(j, "compute_capability"));
-    const size_t dot = cc.find('.');
-    auto digits = [](std::string_view t) {
-      return !t.empty() && t.size() <= 3 &&
-             std::all_of(t.begin(), t.end(),
-                         [](char c) { return c >= '0' && c <= '9'; });
-    };
-    if (dot == std::string::npos || !digits(cc.substr(0, dot)) ||
-        !digits(cc.substr(dot + 1))) {
-      return Error::BadRequest(
-          "device field 'compute_capability' must be \"major.minor\", e.g. "
-          "\"9.0\"");
-    }
-    d.compute_capability_major = std::stoi(cc.substr(0, dot));
-    d.compute_capability_minor = std::stoi(cc.substr(dot + 1));
-  }
-  for (auto [field, slot] : {std::pair{"toolkit_version", &d.toolkit_version},
-                             {"op_profile", &d.op_profile}}) {
-    if (Has(j, field)) {
-      IXA_ASSIGN_OR_RETURN(*slot, GetString(j, field));
-    }
-  }
-  if (Has(j, "block_dim_limit")) {
-    IXA_ASSIGN_OR_RETURN(std::vector<int64_t> limits,
-                         GetIntList(j, "block_dim_limit"));
-    if (limits.size() != 3) {
-      return Error::BadRequest(
-          "device field 'block_dim_limit' must be a list [x, y, z]");
-    }
-    d.block_dim_limit = {limits[0], limits[1], limits[2]};
-  }
-  for (auto [field, slot] : {std::pair{"dram_gbps", &d.dram_gbps},
-                             {"peak_tflops_fp32", &d.peak_tflops_fp32},
-                             {"peak_tflops_bf16", &d.peak_tflops_bf16},
-                             {"clock_ghz", &d.clock_ghz}}) {
-    if (!Has(j, field)) continue;
-    if (!j.at(field).is_number()) {
-      return Error::BadRequest(std::string("device field '") + field +
-                               "' must be a number");
-    }
-    *slot = j.at(field).get<double>();
-  }
-  if (d.warp_size < 1 || d.warp_size > 4096 || d.sector_bytes < 1 ||
-      d.line_bytes < 1 || d.smem_banks < 0 || d.bank_bytes < 0 ||
-      d.sm_count < 0 || d.dram_gbps < 0 || d.peak_tflops_fp32 < 0 ||
-      d.peak_tflops_bf16 < 0 || d.threads_per_block_limit < 0 ||
-      d.threads_per_core < 0 || d.shared_memory_per_block < 0 ||
-      d.shared_memory_per_block_optin < 0 || d.l2_bytes < 0 ||
-      d.fpus_per_core < 0 || d.clock_ghz < 0 || d.block_dim_limit[0] < 0 ||
-      d.block_dim_limit[1] < 0 || d.block_dim_limit[2] < 0 ||
-      d.l1_bytes_per_core < 0 || d.dram_to_l2_transaction_bytes < 1 ||
-      d.memory_transactions_per_clock < 0) {
-    return Error::Invalid(
-        "device: warp_size must be in [1, 4096] and sizes positive");
-  }
-  if (d.sm_count > (int64_t{1} << 20) ||
-      d.threads_per_block_limit > (int64_t{1} << 20) ||
-      d.threads_per_core > (int64_t{1} << 24)) {
-    return Error::Invalid(
-        "device: sm_count, threads_per_block_limit or threads_per_core is "
-        "implausibly large");
-  }
-  return d;
+  return DeviceFromJson(j);
 }
 
 Json DeviceJson(const hw::Device& d) {
-  return Json{
-      {"name", d.name},
-      {"vendor", d.vendor},
-      {"warp_size", d.warp_size},
-      {"sector_bytes", d.sector_bytes},
-      {"line_bytes", d.line_bytes},
-      {"smem_banks", d.smem_banks},
-      {"bank_bytes", d.bank_bytes},
-      {"smem_bytes_per_sm", d.smem_bytes_per_sm},
-      {"dram_gbps", d.dram_gbps},
-      {"peak_tflops_fp32", d.peak_tflops_fp32},
-      {"peak_tflops_bf16", d.peak_tflops_bf16},
-      {"sm_count", d.sm_count},
-      {"threads_per_block_limit", d.threads_per_block_limit},
-      {"threads_per_core", d.threads_per_core},
-      {"block_dim_limit", d.block_dim_limit},
-      {"shared_memory_per_block", d.shared_memory_per_block},
-      {"shared_memory_per_block_optin", d.shared_memory_per_block_optin},
-      {"clock_ghz", d.clock_ghz},
-      {"l2_bytes", d.l2_bytes},
-      {"fpus_per_core", d.fpus_per_core},
-      {"compute_capability", std::to_string(d.compute_capability_major) + "." +
-                                 std::to_string(d.compute_capability_minor)},
-      {"toolkit_version", d.toolkit_version},
-      {"op_profile", hw::OpProfileKeyFor(d)},
-      {"l1_bytes_per_core", d.l1_bytes_per_core},
-      {"dram_to_l2_transaction_bytes", d.dram_to_l2_transaction_bytes},
-      {"memory_transactions_per_clock", d.memory_transactions_per_clock},
-      {"notes", d.notes}};
+  using FieldType = hw::DeviceFieldType;
+  Json out = Json::object();
+  for (const hw::DeviceFieldDoc& f : hw::DeviceFieldDocs()) {
+    const std::string name(f.name);
+    switch (f.type) {
+      case FieldType::kString:
+        out[name] = d.*f.string_member;
+        break;
+      case FieldType::kInt:
+        out[name] = d.*f.int_member;
+        break;
+      case FieldType::kNumber:
+        out[name] = d.*f.number_member;
+        break;
+      case FieldType::kIntTriple:
+        out[name] = d.*f.triple_member;
+        break;
+      case FieldType::kCapability:
+        out[name] = std::to_string(d.compute_capability_major) + "." +
+                    std::to_string(d.compute_capability_minor);
+        break;
+    }
+  }
+  // The table the cost model uses (the same one when read back).
+  out["op_profile"] = hw::OpProfileKeyFor(d);
+  return out;
+}
+
+Result<std::vector<hw::Device>> ReadDeviceTable(std::string_view text) {
+  // The entries, each with the line it starts on (0 inside a JSON list).
+  std::vector<std::pair<Json, int>> entries;
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string_view::npos && text[first] == '[') {
+    Json list;
+    try {
+      list = Json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+      return Error::Parse(
+          "the device table is not JSON: " + ClipMessage(e.what()), 1, 1);
+    }
+    for (Json& entry : list) entries.emplace_back(std::move(entry), 0);
+  } else {
+    int number = 0;
+    size_t start = 0;
+    while (start <= text.size()) {
+      size_t end = text.find('\n', start);
+      if (end == std::string_view::npos) end = text.size();
+      std::string_view line = text.substr(start, end - start);
+      ++number;
+      start = end + 1;
+      if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+      try {
+        entries.emplace_back(Json::parse(line), number);
+      } catch (const nlohmann::json::parse_error&) {
+        return Error::Parse(
+            "a device table is a JSON list of device objects or one object "
+            "per line; this line is not JSON",
+            number, 1);
+      }
+      if (end == text.size()) break;
+    }
+  }
+  std::vector<hw::Device> devices;
+  // Later entries may start from earlier ones: install them as they come,
+  // then put the previous table back.
+  std::vector<hw::Device> previous = std::move(UserDeviceTable());
+  auto restore = [&] { UserDeviceTable() = previous; };
+  UserDeviceTable().clear();
+  for (size_t k = 0; k < entries.size(); ++k) {
+    const auto& [entry, line] = entries[k];
+    auto at = [&, line = line](Error e) {
+      e.message =
+          "device " + std::to_string(k + 1) + " of the table: " + e.message;
+      e.line = line;
+      e.column = line > 0 ? 1 : 0;
+      restore();
+      return e;
+    };
+    if (!entry.is_object() || !entry.contains("name") ||
+        !entry.at("name").is_string()) {
+      return at(Error::BadRequest(
+          "each device of a table is an object with a \"name\""));
+    }
+    const std::string name = entry.at("name").get<std::string>();
+    if (FindKnownDevice(name)) {
+      return at(Error::Invalid(
+          "the name " + QuoteForMessage(name) +
+          " is taken (a built-in device or an earlier entry): give it "
+          "another, with \"base\": \"" +
+          name + "\" to start from the known one"));
+    }
+    Result<hw::Device> device = DeviceFromJson(entry);
+    if (!device.ok()) return at(device.error());
+    UserDeviceTable().push_back(*device);
+    devices.push_back(*std::move(device));
+  }
+  restore();
+  return devices;
+}
+
+bool LoadDevicesFlag(std::string_view command, const std::string& path,
+                     int* exit_code) {
+  std::string text, reason;
+  if (!ReadInput(path, &text, &reason)) {
+    std::cerr << "ixa " << command << ": cannot read --devices '" << path
+              << "': " << reason << "\n";
+    *exit_code = kExitNoInput;
+    return false;
+  }
+  Result<std::vector<hw::Device>> table = ReadDeviceTable(text);
+  if (!table.ok()) {
+    std::cerr << CompilerStyleError(path == "-" ? "<stdin>" : path,
+                                    table.error())
+              << "\n";
+    *exit_code = kExitSomeFailed;
+    return false;
+  }
+  SetUserDevices(*std::move(table));
+  return true;
 }
 
 }  // namespace ixa::cli

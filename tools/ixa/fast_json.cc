@@ -241,7 +241,8 @@ bool FlatRequest::Read(std::string_view line) {
       SkipSpace();
       FlatValue key;
       if (!ReadString(&key) || key.escaped) return false;
-      // nlohmann keeps the last of duplicate keys; decline instead.
+      // nlohmann keeps the last of duplicate keys; decline (the general
+      // path refuses the request as bad_json).
       if (Find(key.text) != nullptr) return false;
       SkipSpace();
       if (!Take(':')) return false;
@@ -513,7 +514,8 @@ void AppendJson(const Json& v, std::string* out) {
 }
 
 Json ErrorJson(const Error& e) {
-  Json err{{"code", ErrorCodeName(e.code)}, {"message", e.message}};
+  Json err{{"code", ErrorCodeName(e.code)},
+           {"message", ClipMessage(e.message)}};
   if (e.line > 0) {
     err["line"] = e.line;
     err["column"] = e.column;

@@ -28,24 +28,30 @@ namespace ixa::cli {
 namespace {
 
 const char kDevicesUsage[] =
-    "usage: ixa devices [--json]\n"
+    "usage: ixa devices [--json] [--devices FILE]\n"
     "\n"
-    "Lists the built-in device descriptions, which the `device` field of a\n"
-    "request and `ixa emit --device` name: a table, or with --json one JSON\n"
-    "object per line with every field.\n"
+    "Lists the device descriptions, which the `device` field of a request\n"
+    "and `ixa emit --device` name: a table, or with --json one JSON object\n"
+    "per line with every field (each line reads back as a `device` object,\n"
+    "and a file of such lines is a --devices table).\n"
     "\n"
     "flags:\n"
-    "  --json      JSON Lines instead of a table (also --json=true or\n"
-    "              --json=false)\n"
-    "  -h, --help  print this help\n"
+    "  --json            JSON Lines instead of a table (also --json=true or\n"
+    "                    --json=false)\n"
+    "  --devices FILE    a user's devices (a JSON list of device objects, or\n"
+    "                    one per line; docs/protocol.md \"Devices\"), listed\n"
+    "                    first\n"
+    "  -h, --help        print this help\n"
     "\n"
     "exit codes:\n"
     "  0   the list was printed\n"
+    "  1   the --devices table is not valid\n"
     "  64  usage error: unknown flag, an argument, a bad --json value\n"
+    "  66  the --devices table cannot be read\n"
     "  70  internal error\n"
     "  73  standard output cannot be written\n";
 
-constexpr FlagSpec kDevicesFlags[] = {{"--json", "", false}};
+constexpr FlagSpec kDevicesFlags[] = {{"--json", "", false}, {"--devices"}};
 
 const char kDrawUsage[] =
     "usage: ixa draw --shape SHAPE [--cell PX] [--no-memory] [--title TEXT]\n"
@@ -214,10 +220,18 @@ int RunDevicesCommand(int argc, char** argv) {
                       "unexpected argument '" + line->operands[0] + "'",
                       kDevicesUsage);
   }
+  if (line->Has("--devices")) {
+    int exit_code = kExitOk;
+    if (!LoadDevicesFlag("devices", line->Get("--devices"), &exit_code)) {
+      return exit_code;
+    }
+  }
+  std::vector<hw::Device> devices(UserDevices().begin(), UserDevices().end());
+  devices.insert(devices.end(), hw::BuiltinDevices().begin(),
+                 hw::BuiltinDevices().end());
   std::ostringstream out;
   if (line->On("--json")) {
-    for (const hw::Device& d : hw::BuiltinDevices())
-      out << DeviceJson(d).dump() << "\n";
+    for (const hw::Device& d : devices) out << DeviceJson(d).dump() << "\n";
   } else {
     out << std::left << std::setw(11) << "name" << std::setw(8) << "vendor"
         << std::right << std::setw(5) << "warp" << std::setw(8) << "sector"
@@ -225,7 +239,7 @@ int RunDevicesCommand(int argc, char** argv) {
         << "DRAM GB/s" << std::setw(8) << "fp32 TF" << std::setw(8) << "bf16 TF"
         << std::setw(6) << "SMs"
         << "\n";
-    for (const hw::Device& d : hw::BuiltinDevices()) {
+    for (const hw::Device& d : devices) {
       out << std::left << std::setw(11) << d.name << std::setw(8) << d.vendor
           << std::right << std::setw(5) << d.warp_size << std::setw(8)
           << d.sector_bytes << std::setw(6) << d.line_bytes << std::setw(7)

@@ -9,6 +9,7 @@
 //   ixa draw ...         renders a layout to SVG
 //   ixa --help
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -19,7 +20,9 @@
 
 #include "core/budget.h"
 #include "core/expr.h"
+#include "tools/ixa/command_line.h"
 #include "tools/ixa/commands.h"
+#include "tools/ixa/device_request.h"
 #include "tools/ixa/emit_ops.h"
 #include "tools/ixa/fast_json.h"
 #include "tools/ixa/fast_ops.h"
@@ -31,17 +34,28 @@
 namespace ixa::cli {
 namespace {
 
+const char kVersionUsage[] =
+    "usage: ixa version\n"
+    "\n"
+    "Prints the version of ixa (also ixa --version).\n"
+    "\n"
+    "exit codes:\n"
+    "  0   the version was printed\n"
+    "  64  usage error: an argument\n";
+
 const char kUsage[] =
     "usage: ixa <command> [args]\n"
     "\n"
     "commands:\n"
-    "  query [--syntax affine|symbolic] [--budget-ms N] [--jobs N] [FILE|-]\n"
+    "  query [--syntax affine|symbolic] [--budget-ms N] [--jobs N]\n"
+    "        [--devices FILE] [FILE|-]\n"
     "                   answer JSON Lines requests from FILE or standard\n"
     "                   input, one response line per request (ixa query\n"
     "                   --help)\n"
-    "  help [OP|--markdown]\n"
+    "  help [OP|COMMAND|--markdown]\n"
     "                   the protocol: every op, or one op's request and\n"
-    "                   response fields; --markdown writes docs/protocol.md\n"
+    "                   response fields, or a command's help (ixa help\n"
+    "                   query); --markdown writes docs/protocol.md\n"
     "  devices          list the built-in device descriptions (ixa devices\n"
     "                   --help)\n"
     "  draw ...         render a layout to SVG (ixa draw --help)\n"
@@ -54,7 +68,7 @@ const char kUsage[] =
     "66 an input file cannot be read; 70 internal failure; 73 an output\n"
     "file cannot be written. Each command's --help says which it uses.\n";
 
-// `ixa help [OP|--markdown]`.
+// `ixa help [OP|COMMAND|--markdown]`.
 int RunHelp(int argc, char** argv) {
   if (argc < 3 || std::strcmp(argv[2], "--help") == 0 ||
       std::strcmp(argv[2], "-h") == 0) {
@@ -62,7 +76,7 @@ int RunHelp(int argc, char** argv) {
     return kExitOk;
   }
   if (argc > 3) {
-    std::cerr << "ixa help: expected one OP or --markdown\n" << kUsage;
+    std::cerr << "ixa help: expected one OP, COMMAND or --markdown\n" << kUsage;
     return kExitUsage;
   }
   std::string what = argv[2];
@@ -74,9 +88,27 @@ int RunHelp(int argc, char** argv) {
     std::cout << OpHelpText(*op);
     return kExitOk;
   }
+  // A command's help: `ixa help query` is `ixa query --help` (an op of
+  // the same name, emit, wins: `ixa emit --help` is the command's).
+  if (what == "query") {
+    std::cout << QueryHelpText();
+    return kExitOk;
+  }
+  if (what == "version") {
+    std::cout << kVersionUsage;
+    return kExitOk;
+  }
+  for (auto [command, run] :
+       {std::pair{"devices", &RunDevicesCommand}, {"draw", &RunDrawCommand}}) {
+    if (what == command) {
+      char help[] = "--help";
+      char* help_argv[] = {argv[0], argv[2], help, nullptr};
+      return run(3, help_argv);
+    }
+  }
   std::vector<std::string> names;
   for (const OpDoc& op : OpDocs()) names.emplace_back(op.name);
-  std::cerr << "ixa help: unknown op '" << what << "'";
+  std::cerr << "ixa help: unknown op or command '" << what << "'";
   std::string suggestion = SuggestName(what, names);
   if (!suggestion.empty())
     std::cerr << " (did you mean '" << suggestion << "'?)";
@@ -89,6 +121,7 @@ int RunQuery(int argc, char** argv) {
   TextSyntax syntax = TextSyntax::kAffine;
   int64_t budget_ms = 0;
   int jobs = 1;
+  std::optional<std::string> devices_path;
   for (int i = 2; i < argc; ++i) {
     std::string arg = argv[i];
     // `--flag value` or `--flag=value`; false (usage error) when absent.
@@ -109,7 +142,8 @@ int RunQuery(int argc, char** argv) {
     }
     if (arg == "--syntax" || arg.rfind("--syntax=", 0) == 0) {
       if (!flag_value("--syntax", &value)) {
-        std::cerr << "ixa query: --syntax needs a value\n" << kUsage;
+        std::cerr << "ixa query: --syntax needs a value: affine or symbolic "
+                     "(ixa query --help)\n";
         return kExitUsage;
       }
       auto s = TextSyntaxFromName(value);
@@ -128,8 +162,8 @@ int RunQuery(int argc, char** argv) {
       if (ok) v = std::strtoll(value.c_str(), &end, 10);
       if (!ok || value.empty() || *end != '\0' || v <= 0) {
         std::cerr << "ixa query: --budget-ms takes a positive number of "
-                     "milliseconds\n"
-                  << kUsage;
+                     "milliseconds, not '"
+                  << value << "' (ixa query --help)\n";
         return kExitUsage;
       }
       budget_ms = v;
@@ -142,11 +176,19 @@ int RunQuery(int argc, char** argv) {
       if (ok) v = std::strtol(value.c_str(), &end, 10);
       if (!ok || value.empty() || *end != '\0' || v < 1 || v > 256) {
         std::cerr << "ixa query: --jobs takes a number of threads from 1 to "
-                     "256\n"
-                  << kUsage;
+                     "256, not '"
+                  << value << "' (ixa query --help)\n";
         return kExitUsage;
       }
       jobs = static_cast<int>(v);
+      continue;
+    }
+    if (arg == "--devices" || arg.rfind("--devices=", 0) == 0) {
+      if (!flag_value("--devices", &value)) {
+        std::cerr << "ixa query: --devices needs a FILE (ixa query --help)\n";
+        return kExitUsage;
+      }
+      devices_path = value;
       continue;
     }
     if (arg.size() > 1 && arg[0] == '-') {
@@ -155,19 +197,28 @@ int RunQuery(int argc, char** argv) {
       return kExitUsage;
     }
     if (path != nullptr) {
-      std::cerr << "ixa query: expected at most one FILE argument\n" << kUsage;
+      std::cerr << "ixa query: expected at most one FILE argument, got '"
+                << path << "' and '" << argv[i] << "' (ixa query --help)\n";
       return kExitUsage;
     }
     path = argv[i];
   }
+  if (devices_path) {
+    int exit_code = kExitOk;
+    if (!LoadDevicesFlag("query", *devices_path, &exit_code)) return exit_code;
+  }
   std::ifstream file;
   std::istream* in = &std::cin;
   if (path != nullptr && std::strcmp(path, "-") != 0) {
-    std::error_code ec;
-    bool is_dir = std::filesystem::is_directory(path, ec);
-    if (!is_dir) file.open(path, std::ios::binary);
-    if (is_dir || !file) {
-      std::cerr << path << ": error: ixa query cannot read this file\n";
+    std::string reason = UnreadableReason(path);
+    if (reason.empty()) {
+      file.open(path, std::ios::binary);
+      if (!file) reason = std::strerror(errno != 0 ? errno : EIO);
+    }
+    if (!reason.empty()) {
+      std::cerr << path
+                << ": error: ixa query cannot read this file: " << reason
+                << "\n";
       return kExitNoInput;
     }
     in = &file;
@@ -206,6 +257,16 @@ int main(int argc, char** argv) {
     }
     if (cmd == "help") return RunHelp(argc, argv);
     if (cmd == "version" || cmd == "--version") {
+      if (argc > 2) {
+        std::string arg = argv[2];
+        if (arg == "--help" || arg == "-h") {
+          std::cout << kVersionUsage;
+          return kExitOk;
+        }
+        std::cerr << "ixa version: unexpected argument '" << arg << "'\n"
+                  << kVersionUsage;
+        return kExitUsage;
+      }
       std::cout << "ixa " << IXA_VERSION << "\n";
       return kExitOk;
     }

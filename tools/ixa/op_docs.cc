@@ -2,12 +2,21 @@
 
 #include <algorithm>
 
+#include "hw/device_fields.h"
+
 namespace ixa::cli {
 namespace {
 
 // Optimal string alignment distance: insertions, deletions, substitutions
 // and swaps of two neighbours (the usual typing slips) cost one each.
+// Names are short: past kMaxCompared characters a text is no misspelling
+// of one, and its distance to each differs by its length alone (a 5 MB
+// unknown op costs a table of 5 MB rows otherwise).
 size_t EditDistance(std::string_view a, std::string_view b) {
+  constexpr size_t kMaxCompared = 256;
+  if (a.size() > kMaxCompared) {
+    return EditDistance(a.substr(0, kMaxCompared), b) + a.size() - kMaxCompared;
+  }
   std::vector<std::vector<size_t>> d(a.size() + 1,
                                      std::vector<size_t>(b.size() + 1));
   for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
@@ -26,8 +35,8 @@ size_t EditDistance(std::string_view a, std::string_view b) {
 
 const char kTransport[] =
     "`ixa query [--syntax affine|symbolic] [--budget-ms N] [--jobs N] "
-    "[FILE|-]` reads\n"
-    "JSON Lines: one request object per line, from FILE or standard input.\n"
+    "[--devices FILE] [FILE|-]`\nreads "
+    "JSON Lines: one request object per line, from FILE or standard\ninput. "
     "It writes one response line per request, in request order, to standard\n"
     "output (JSON only; diagnostics go to standard error). Lines holding only\n"
     "spaces and tabs are skipped without a response; every other line gets\n"
@@ -35,10 +44,36 @@ const char kTransport[] =
 
 const char kExitCodes[] =
     "Exit codes: 0 every request answered ok; 1 at least one error "
-    "response;\n"
-    "64 usage error (bad flag or flag value); 66 FILE cannot be read; 70 "
-    "internal\n"
-    "failure (a response with code `internal`).\n";
+    "response, or\n"
+    "the --devices table is not valid; 64 usage error (bad flag or flag "
+    "value);\n"
+    "66 FILE or the --devices table cannot be read; 70 internal failure (a\n"
+    "response with code `internal`).\n";
+
+const char kDevicesIntro[] =
+    "\n## Devices\n\n"
+    "The `device` field of a request is a device's name (`ixa devices` "
+    "lists the\n"
+    "built-in ones) or an object. An object starts from the device its "
+    "`base`\n"
+    "names, or without one from a GPU launch model of 1024 threads per "
+    "block, 2048\n"
+    "threads per core and 48 KiB of shared memory per block and no cores, "
+    "and sets\n"
+    "the fields it gives: `{\"base\": \"h100\", \"dram_gbps\": 2000}` is "
+    "an H100 at\n"
+    "2 TB/s, named `h100-custom` unless the object gives a `name`. Every "
+    "line of\n"
+    "`ixa devices --json` is such an object and reads back as the same "
+    "device.\n"
+    "A field of the wrong type is bad_request, a value outside its range\n"
+    "invalid_argument. `ixa query --devices FILE` (and `ixa emit`, `ixa "
+    "devices`)\n"
+    "adds a user's devices: a JSON list of device objects, or one object per "
+    "line,\n"
+    "each with a new `name` (a `base` may name a built-in device or an "
+    "earlier\n"
+    "entry); requests then name them like the built-in ones.\n";
 
 const char kResponses[] =
     "Every response has `id` (the request's, or null) and `ok`. An error "
@@ -136,7 +171,7 @@ std::string SuggestName(std::string_view name,
 std::string QueryHelpText() {
   std::string out =
       "usage: ixa query [--syntax affine|symbolic] [--budget-ms N] [--jobs "
-      "N] [FILE|-]\n\n";
+      "N]\n                 [--devices FILE] [FILE|-]\n\n";
   out += kTransport;
   out +=
       "\n  --syntax S     how maps print unless a request says otherwise:\n"
@@ -145,6 +180,8 @@ std::string QueryHelpText() {
       "                 limit_exceeded (default: no time budget)\n"
       "  --jobs N       answer on N threads, 1 to 256; responses stay in\n"
       "                 request order\n"
+      "  --devices FILE adds a user's devices (a JSON list of device\n"
+      "                 objects, or one per line) to those `device` names\n"
       "  --help         print this help\n\n";
   out += kResponses;
   out += "\nFields of every request:\n";
@@ -222,6 +259,13 @@ std::string ProtocolMarkdown(
     out += "| `" + std::string(f.name) + "` | " + Cell(f.type) + " | " +
            (f.required() ? std::string("required") : Cell(f.absent)) + " | " +
            Cell(f.meaning) + " |\n";
+  }
+  out += kDevicesIntro;
+  out += "\n| field | type | unit | range | meaning |\n|---|---|---|---|---|\n";
+  for (const hw::DeviceFieldDoc& f : hw::DeviceFieldDocs()) {
+    out += "| `" + std::string(f.name) + "` | " +
+           Cell(hw::DeviceFieldTypeName(f.type)) + " | " + Cell(f.unit) +
+           " | " + f.RangeText() + " | " + Cell(f.meaning) + " |\n";
   }
   out += "\n## Ops\n\n| op | family | what it answers |\n|---|---|---|\n";
   for (const OpDoc& op : OpDocs()) {

@@ -128,7 +128,8 @@ std::vector<OpDoc> BuildLayoutDocs() {
        {{"map", "map", "",
          "lane id (and optionally symbols) -> element offset"},
         {"element_bytes", "int", "", "bytes per element, 1 to 1024"},
-        {"device", "string or object", "\"h100\"", "the device"},
+        {"device", "string or object", "\"h100\"",
+         "the device: a name or an object (see Devices)"},
         {"memory", "string", "\"global\"", "global or shared"}},
        {{"sectors", "int", "32-byte sectors touched"},
         {"lines", "int", "cache lines touched"},
@@ -154,7 +155,10 @@ std::vector<OpDoc> BuildLayoutDocs() {
         {"host", "bool", "false",
          "mlir only: grid ids become loops, so the module runs on the CPU",
          kFusionTargets},
-        {"kernel", "string", "`fusion`, or the fusion's name as an identifier",
+        {"kernel", "string",
+         "the name of `fusion`, else of the entry's root instruction (the "
+         "root fusion), as an identifier; distinct for the kernels of one "
+         "module",
          "the kernel's name"},
         {"arch", "string", "", "a2a3 or a5", kPto},
         {"conversion", "string", "",

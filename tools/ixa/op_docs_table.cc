@@ -57,10 +57,10 @@ const FieldDoc kInstructions{
     "listed instruction uses; takes precedence over `fusion`"};
 const FieldDoc kDevice{
     "device", "string or object", "\"h100\"",
-    "a built-in device name (`ixa devices` lists them) or an object with "
-    "the device's fields (warp_size, sector_bytes, line_bytes, smem_banks, "
-    "bank_bytes, sm_count, dram_gbps, clock_ghz, ...); unknown fields of "
-    "the object are bad_request"};
+    "a device's name (`ixa devices` lists them; `--devices FILE` adds "
+    "more) or an object with the device's fields (see Devices), starting "
+    "from a known device with `base`: {\"base\": \"h100\", \"dram_gbps\": "
+    "2000}; unknown fields of the object are bad_request"};
 const FieldDoc kMap{"map", "map", "", "an indexing map in XLA's text form"};
 const FieldDoc kModel{
     "model", "string", "\"ixa\"",
@@ -582,9 +582,12 @@ std::vector<OpDoc> BuildUseDocs() {
         {"fuse", "bool", "legal, and the fused plan is not slower"},
         {"times_known", "bool",
          "whether every kernel could be costed (else the times are null)"},
-        {"speedup", "number", "unfused time / fused time"},
-        {"priority_us", "number",
-         "XLA's priority: unfused time - fused time, in microseconds"},
+        {"speedup", "number or null",
+         "unfused time / fused time; null when not legal (the rules forbid "
+         "the fused kernel: see rule) or when times_known is false"},
+        {"priority_us", "number or null",
+         "XLA's priority: unfused time - fused time, in microseconds; null "
+         "when not legal or when times_known is false"},
         {"unfused", "object",
          "{time_us, kernels, launch_overhead_us, memory_us, compute_us, "
          "bytes_read, bytes_written, producer, consumer, consumers}: times "

@@ -10,6 +10,7 @@
 #include "hw/dtype.h"
 #include "hw/pto.h"
 #include "tools/ixa/command_line.h"
+#include "tools/ixa/device_request.h"
 #include "tools/ixa/emit_ops.h"
 #include "tools/ixa/query_server.h"
 
@@ -30,7 +31,8 @@ Result<Json> Emit(const Json& request, ExprContext& ctx) {
 
 const char kEmitUsage[] =
     "usage: ixa emit --target cpp|cuda|mlir [--fusion NAME] [--device D]\n"
-    "                [--kernel NAME] [--stages] [--host] [-o FILE] FILE.hlo\n"
+    "                [--devices FILE] [--kernel NAME] [--stages] [--host]\n"
+    "                [-o FILE] FILE.hlo\n"
     "       ixa emit --target pto --arch a2a3|a5 --conversion C --dtype T\n"
     "                --shape N,C,H,W [--order d_major|c1_major]\n"
     "                [--kernel NAME] [-o FILE]\n"
@@ -45,9 +47,13 @@ const char kEmitUsage[] =
     "                     Ascend (no FILE). Required.\n"
     "  --fusion NAME      the fusion computation to emit (default: the\n"
     "                     entry's root fusion, else the entry computation)\n"
-    "  --device D         a built-in GPU, see `ixa devices` (default h100)\n"
+    "  --device D         a GPU, see `ixa devices` (default h100)\n"
+    "  --devices FILE     adds the devices of a JSON table (docs/protocol.md\n"
+    "                     \"Devices\") to those --device may name\n"
     "  --kernel NAME      the kernel's name, a C identifier (default: from\n"
-    "                     the fusion's name, or the conversion's)\n"
+    "                     --fusion, else the entry's root instruction, so\n"
+    "                     that each fusion's kernel has its own name; or\n"
+    "                     the conversion's)\n"
     "  --stages           cpp, cuda, mlir: print the code after every\n"
     "                     lowering step, each under a `// ---- stage: NAME`\n"
     "                     line\n"
@@ -70,25 +76,18 @@ const char kEmitUsage[] =
     "exit codes:\n"
     "  0   the code was printed\n"
     "  1   FILE.hlo is not valid HLO, or its fusion (or the pto conversion)\n"
-    "      cannot be emitted\n"
+    "      cannot be emitted, or the --devices table is not valid\n"
     "  64  usage error: unknown flag, missing or bad flag value, a flag of\n"
     "      the other kind of target, FILE missing or extra\n"
-    "  66  FILE.hlo cannot be read\n"
+    "  66  FILE.hlo or the --devices table cannot be read\n"
     "  70  internal error\n"
     "  73  the output cannot be written\n";
 
 constexpr FlagSpec kEmitFlags[] = {
-    {"--target"},
-    {"--fusion"},
-    {"--device"},
-    {"--kernel"},
-    {"--stages", "", false},
-    {"--host", "", false},
-    {"--arch"},
-    {"--conversion"},
-    {"--dtype"},
-    {"--shape"},
-    {"--order"},
+    {"--target"},          {"--fusion"}, {"--device"},
+    {"--devices"},         {"--kernel"}, {"--stages", "", false},
+    {"--host", "", false}, {"--arch"},   {"--conversion"},
+    {"--dtype"},           {"--shape"},  {"--order"},
     {"--output", "-o"},
 };
 
@@ -128,13 +127,16 @@ Result<Json> RequestOfFlags(const CommandLine& line) {
   if (line.Has("--device")) {
     // The devices with a GPU launch model: the emitters plan for one.
     std::vector<std::string> gpus;
+    for (const hw::Device& d : UserDevices()) {
+      if (d.HasLaunchModel()) gpus.push_back(d.name);
+    }
     for (const hw::Device& d : hw::BuiltinDevices()) {
       if (d.HasLaunchModel()) gpus.push_back(d.name);
     }
     std::string device = line.Get("--device");
-    std::optional<hw::Device> known = hw::FindDevice(device);
+    std::optional<hw::Device> known = FindKnownDevice(device);
     if (!known || !known->HasLaunchModel()) {
-      return bad("--device must be a built-in GPU (" + Join(gpus) + "); got '" +
+      return bad("--device must be a known GPU (" + Join(gpus) + "); got '" +
                  device + "'" +
                  (known ? ", which has no GPU launch model" : ""));
     }
@@ -208,6 +210,12 @@ int RunEmitCommand(int argc, char** argv) {
     std::cout << kEmitUsage;
     return kExitOk;
   }
+  if (line->Has("--devices")) {
+    int exit_code = kExitOk;
+    if (!LoadDevicesFlag("emit", line->Get("--devices"), &exit_code)) {
+      return exit_code;
+    }
+  }
   Result<Json> request = RequestOfFlags(*line);
   if (!request.ok()) {
     return UsageError("emit", request.error().message, kEmitUsage);
@@ -229,8 +237,10 @@ int RunEmitCommand(int argc, char** argv) {
     }
     const std::string& input = line->operands[0];
     std::string text;
-    if (!ReadInput(input, &text)) {
-      std::cerr << "ixa emit: cannot read '" << input << "'\n";
+    std::string reason;
+    if (!ReadInput(input, &text, &reason)) {
+      std::cerr << "ixa emit: cannot read '" << input << "': " << reason
+                << "\n";
       return kExitNoInput;
     }
     source = input == "-" ? "<stdin>" : input;

@@ -12,24 +12,54 @@
 namespace ixa::cli {
 namespace {
 
-// The default kernel name: the fusion's name made a valid identifier, or
-// `fusion` for an unnamed entry computation. A name no kernel may have (a
-// fusion called `main`, `int` or `exp`, a runtime helper's) gets the
-// prefix `fusion_`.
-std::string KernelName(const Json& request) {
-  std::string name = request.value("fusion", std::string());
-  if (name.empty()) return "fusion";
+// `name` made a C identifier: other characters become '_', runs of '_'
+// (reserved in C++ as "__") one.
+std::string IdentifierOf(std::string_view name) {
   std::string out;
   for (char c : name) {
     out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
   }
-  // Runs of '_' (reserved in C++ as "__") become one.
   std::string squeezed;
   for (char c : out) {
     if (c == '_' && !squeezed.empty() && squeezed.back() == '_') continue;
     squeezed += c;
   }
-  out = squeezed;
+  return squeezed;
+}
+
+// The default kernel name: after the fusion the request names, else after
+// the instruction the kernel computes (the entry's root: the root fusion,
+// or the root of the entry computation; a group's root), made a C
+// identifier. Kernels of one module get distinct names (they link into one
+// program): where another entry instruction's name reads the same as an
+// identifier ("f.1" and "f_1"), the instruction's position is appended. A
+// name no kernel may have (a fusion called `main`, `int` or `exp`, a
+// runtime helper's) gets the prefix `fusion_`.
+std::string KernelName(const Json& request, const hlo::Module& module,
+                       const FusionRegion& region) {
+  std::string name = request.value("fusion", std::string());
+  if (name.empty()) {
+    const bool group = Has(request, "instructions");
+    const hlo::Instruction* root =
+        group ? region.root
+              : (module.entry() ? module.entry()->root() : nullptr);
+    name = root != nullptr ? root->name : std::string("fusion");
+  }
+  std::string out = IdentifierOf(name);
+  if (module.entry() != nullptr) {
+    bool clash = false;
+    int position = -1, index = 0;
+    for (const auto& instr : module.entry()->instructions()) {
+      if (instr->name == name) {
+        position = index;
+      } else if (IdentifierOf(instr->name) == out) {
+        clash = true;
+      }
+      ++index;
+    }
+    if (clash && position >= 0) out += "_" + std::to_string(position);
+  }
+  if (out.empty()) out = "fusion";
   if (!emit::CheckKernelName(out).ok()) {
     out = "fusion_" + (out.rfind('_', 0) == 0 ? out.substr(1) : out);
   }
@@ -65,7 +95,7 @@ Result<Json> EmitFusion(const Json& request, emit::EmitOptions options,
   IXA_ASSIGN_OR_RETURN(hw::Device device, GetDevice(request));
   IXA_ASSIGN_OR_RETURN(std::string kernel,
                        GetOptionalString(request, "kernel"));
-  if (kernel.empty()) kernel = KernelName(request);
+  if (kernel.empty()) kernel = KernelName(request, module, region);
   if (!IsCIdentifier(kernel)) {
     return Error::Invalid("field 'kernel' must be a C identifier; got '" +
                           kernel + "'");

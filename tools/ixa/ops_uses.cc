@@ -140,8 +140,8 @@ Result<CostModel> GetModel(const Json& request) {
   if (name.empty()) return CostModel::kIxa;
   auto model = CostModelFromName(name);
   if (!model) {
-    return Error::Invalid("unknown model '" + name +
-                          "': 'ixa' (the default) or 'xla'");
+    return Error::Invalid("unknown model " + QuoteForMessage(name) +
+                          ": 'ixa' (the default) or 'xla'");
   }
   return *model;
 }
@@ -263,8 +263,10 @@ Result<Json> FusionDecisionOp(const Json& request, ExprContext& ctx) {
            {"legal", d.legal},
            {"fuse", d.fuse},
            {"times_known", known},
-           {"speedup", d.speedup},
-           {"priority_us", TimeOrNull(known, d.priority_us)},
+           // A fusion the rules forbid has no speedup to speak of: its
+           // fused kernel is one XLA never builds.
+           {"speedup", known && d.legal ? Json(d.speedup) : Json()},
+           {"priority_us", TimeOrNull(known && d.legal, d.priority_us)},
            {"unfused", std::move(unfused)},
            {"fused", std::move(fused)},
            {"notes", d.notes}};

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <exception>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include "core/budget.h"
@@ -21,14 +22,23 @@ std::string Dump(const nlohmann::ordered_json& j) {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+std::string LineOfBatch(size_t number) {
+  return number > 0 ? "line " + std::to_string(number) + " of the batch"
+                    : std::string("the request line");
+}
+
+Error BadJsonAt(std::string message, size_t number, size_t column) {
+  return Error{ErrorCode::kBadRequest, std::move(message),
+               static_cast<int>(std::min<size_t>(number, INT32_MAX)),
+               static_cast<int>(std::min<size_t>(column, INT32_MAX))};
+}
+
 // A line that the JSON reader refused, said in the protocol's words: where
 // (the line's number in the batch and the byte at which the reader
 // stopped, 1-based) and what it expected, without the library's prefix.
 Error NotJsonError(std::string_view line, size_t number,
                    const nlohmann::json::parse_error& e) {
-  std::string where = number > 0
-                          ? "line " + std::to_string(number) + " of the batch"
-                          : std::string("the request line");
+  std::string where = LineOfBatch(number);
   size_t byte = std::min<size_t>(e.byte, line.size() + 1);
   if (byte == 0) byte = 1;
   // "[json.exception.parse_error.101] parse error at line 1, column 20:
@@ -43,18 +53,68 @@ Error NotJsonError(std::string_view line, size_t number,
     size_t dash = what.find(" - ");
     if (dash != std::string::npos) what.replace(dash, 3, ": ");
   }
+  // "...; last read: 'TOKEN'": the token can be a whole 5 MB string.
+  const std::string kLastRead = "last read: '";
+  if (size_t at = what.find(kLastRead); at != std::string::npos) {
+    size_t end = what.rfind('\'');
+    if (end > at + kLastRead.size()) {
+      const size_t first = at + kLastRead.size();
+      what.replace(
+          at + kLastRead.size() - 1, end - first + 2,
+          QuoteForMessage(std::string_view(what).substr(first, end - first)));
+    }
+  }
   std::string message = where + " is not JSON (the reader stopped at column " +
                         std::to_string(byte) + ")";
   if (!what.empty()) message += ": " + what;
-  return Error{ErrorCode::kBadRequest, message,
-               static_cast<int>(std::min<size_t>(number, INT32_MAX)),
-               static_cast<int>(std::min<size_t>(byte, INT32_MAX))};
+  return BadJsonAt(message, number, byte);
+}
+
+// JSON text never holds a raw NUL byte (inside a string it is written
+// \u0000), and nlohmann's reader takes one for the end of the input:
+// name it before the reader words it as "unexpected end of input".
+std::optional<Error> NulByteError(std::string_view line, size_t number) {
+  size_t at = line.find('\0');
+  if (at == std::string_view::npos) return std::nullopt;
+  return BadJsonAt(LineOfBatch(number) + " is not JSON: a NUL byte at column " +
+                       std::to_string(at + 1) +
+                       " (JSON text cannot contain one; inside a string "
+                       "write \\u0000)",
+                   number, at + 1);
+}
+
+// Reads the line as JSON, refusing an object that gives a key twice (the
+// reader would keep the last: a request must not mean two things). Throws
+// nlohmann's parse_error as Json::parse does; the duplicate key, if any,
+// in *duplicate.
+Json ParseRequestJson(std::string_view line, std::string* duplicate) {
+  std::vector<std::set<std::string>> open_objects;
+  return Json::parse(line, [&](int, Json::parse_event_t event, Json& parsed) {
+    switch (event) {
+      case Json::parse_event_t::object_start:
+        open_objects.emplace_back();
+        break;
+      case Json::parse_event_t::object_end:
+        if (!open_objects.empty()) open_objects.pop_back();
+        break;
+      case Json::parse_event_t::key:
+        if (!open_objects.empty() &&
+            !open_objects.back().insert(parsed.get<std::string>()).second &&
+            duplicate->empty()) {
+          *duplicate = parsed.get<std::string>();
+        }
+        break;
+      default:
+        break;
+    }
+    return true;
+  });
 }
 
 Error UnknownOpError(const std::string& op) {
   std::vector<std::string> names;
   for (const OpDoc& doc : OpDocs()) names.emplace_back(doc.name);
-  std::string message = "unknown op '" + op + "'";
+  std::string message = "unknown op " + QuoteForMessage(op);
   std::string suggestion = SuggestName(op, names);
   if (!suggestion.empty()) message += " (did you mean '" + suggestion + "'?)";
   message += "; the ops, closest first: ";
@@ -107,7 +167,7 @@ std::optional<Error> CheckRequestFields(const Json& request, const OpDoc& op) {
       if (f.name == key) doc = &f;
     }
     if (doc == nullptr) {
-      std::string entry = "'" + key + "'";
+      std::string entry = QuoteForMessage(key);
       std::string suggestion = SuggestName(key, known);
       if (!suggestion.empty()) entry += " (did you mean '" + suggestion + "'?)";
       unknown.push_back(entry);
@@ -183,33 +243,39 @@ void QueryServer::Answer(std::string_view line, std::string* out,
     }
     request = flat_.ToJson();
   } else {
-    try {
-      request = Json::parse(line);
-    } catch (const nlohmann::json::parse_error& e) {
+    // A line that is not one JSON request: bad_json, without an id.
+    auto refuse = [&](const Error& e) {
       nlohmann::ordered_json response;
       response["id"] = nullptr;
       response["ok"] = false;
-      response["error"] = ErrorJson(NotJsonError(line, number, e));
+      response["error"] = ErrorJson(e);
       response["error"]["code"] = "bad_json";
       ++failures_;
       out->append(Dump(response));
       out->push_back('\n');
+    };
+    if (std::optional<Error> nul = NulByteError(line, number)) {
+      refuse(*nul);
+      return;
+    }
+    std::string duplicate;
+    try {
+      request = ParseRequestJson(line, &duplicate);
+    } catch (const nlohmann::json::parse_error& e) {
+      refuse(NotJsonError(line, number, e));
       return;
     } catch (const std::exception&) {
       // Any other refusal of the reader (none is known): still an answer.
-      nlohmann::ordered_json response;
-      response["id"] = nullptr;
-      response["ok"] = false;
-      response["error"] = ErrorJson(
-          Error{ErrorCode::kBadRequest,
-                (number > 0 ? "line " + std::to_string(number) + " of the batch"
-                            : std::string("the request line")) +
-                    " is not JSON the reader accepts",
-                static_cast<int>(std::min<size_t>(number, INT32_MAX)), 0});
-      response["error"]["code"] = "bad_json";
-      ++failures_;
-      out->append(Dump(response));
-      out->push_back('\n');
+      refuse(BadJsonAt(LineOfBatch(number) + " is not JSON the reader accepts",
+                       number, 0));
+      return;
+    }
+    if (!duplicate.empty()) {
+      refuse(BadJsonAt(LineOfBatch(number) + " gives the key " +
+                           QuoteForMessage(duplicate) +
+                           " twice in one object (JSON leaves which one "
+                           "counts open: give each key once)",
+                       number, 0));
       return;
     }
   }

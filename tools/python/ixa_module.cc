@@ -27,7 +27,7 @@ namespace {
 py::dict ErrorDict(const ixa::Error& error) {
   py::dict details;
   details["code"] = ixa::ErrorCodeName(error.code);
-  details["message"] = error.message;
+  details["message"] = ixa::ClipMessage(error.message);
   if (error.line > 0) {
     details["line"] = error.line;
     details["column"] = error.column;

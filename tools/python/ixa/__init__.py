@@ -11,7 +11,9 @@ CLI's.
     print(module.fusion_cost(fusion=module.fusions()[0])["time_us"])
     ixa.query({"op": "interval", "fn": "add", "args": [[0, 1], [2, 3]]})
 
-Every failure raises ixa.Error (code, message, line, column). Calls from
+Every failure raises ixa.Error, a ValueError (code, message, line,
+column); a value of the wrong Python type (ixa.IndexingMap(42)) raises
+TypeError. Calls from
 several threads are answered one at a time (the interpreter lock is held
 while the engine works).
 """

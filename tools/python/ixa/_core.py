@@ -11,8 +11,10 @@ import operator
 from . import _ixa
 
 
-class Error(Exception):
-    """A request that ixa could not answer.
+class Error(ValueError):
+    """A request that ixa could not answer: a ValueError (the value given,
+    a map, an HLO module, a field, is what is wrong; a value of the wrong
+    Python type raises TypeError instead).
 
     Attributes:
       code: the protocol's error code: "parse_error", "bad_request",
@@ -84,7 +86,10 @@ def _encode(request):
         # misread, and a newline inside a string is escaped.
         return json.dumps(request, allow_nan=False, default=_to_json,
                           separators=(",", ":"))
-    except (TypeError, ValueError) as e:
+    except TypeError as e:
+        raise TypeError(f"the request cannot be written as JSON: {e}") \
+            from None
+    except ValueError as e:
         raise Error("bad_request",
                     f"the request cannot be written as JSON: {e}") from None
 
@@ -103,10 +108,13 @@ def query(request):
 
     Raises:
       ixa.Error: the response says ok: false (its code, message, line and
-        column), or the request cannot be written as JSON.
+        column), or the request holds a value JSON cannot write (NaN).
+      TypeError: the request is not a dict, or holds a value of a type
+        JSON cannot write.
     """
     if not isinstance(request, dict):
-        raise Error("bad_request", "a request must be a dict")
+        raise TypeError(
+            f"a request is a dict, not {type(request).__name__}")
     line = _encode(request)
     raw = _ixa.answer(line)
     try:

@@ -25,7 +25,8 @@ class HloModule:
 
     def __init__(self, text):
         if not isinstance(text, str):
-            raise Error("bad_request", "an HLO module is given as text (str)")
+            raise TypeError("an HLO module is given as text (str), not "
+                            f"{type(text).__name__}")
         try:
             encoded = text.encode("utf-8")
         except UnicodeEncodeError as e:
@@ -148,7 +149,8 @@ class HloModule:
         """The `coalescing` op: per-operand memory coalescing.
 
         Args:
-          device: a built-in device name or a dict (default "h100").
+          device: a device name or a dict of device fields, e.g.
+            {"base": "h100", "dram_gbps": 2000} (default "h100").
           launch: {"threads_per_block", "blocks", "unroll"}.
           tile_sizes: analyse one output tile of these sizes instead.
         """
@@ -159,17 +161,74 @@ class HloModule:
         """The `utilization` op: exact read counts per operand."""
         return self.request("utilization", fusion=fusion)
 
-    def fusion_cost(self, fusion=None, *, device=None):
+    def fusion_cost(self, fusion=None, *, instructions=None, device=None,
+                    model=None):
         """The `fusion_cost` op: bytes_read, bytes_written, flops, launch,
         time_us (with memory_us and compute_us) and per-operand
-        coalescing."""
-        return self.request("fusion_cost", fusion=fusion, device=device)
+        coalescing.
 
-    def fusion_decision(self, producer, consumer, *, device=None):
-        """The `fusion_decision` op: the unfused and fused costs of two
-        entry instructions, "fuse" and "speedup"."""
+        Args:
+          fusion: the fusion instruction or fused computation (default the
+            entry root fusion, or the entry computation).
+          instructions: entry instruction names to cost as one fusion.
+          device: a device name or a dict of device fields (default
+            "h100").
+          model: "ixa" (the default) or "xla" (XLA's GPU performance
+            model).
+        """
+        return self.request("fusion_cost", fusion=fusion,
+                            instructions=instructions, device=device,
+                            model=model)
+
+    def fusion_decision(self, producer, consumer=None, *, device=None,
+                        model=None):
+        """The `fusion_decision` op: whether to fuse `producer` (an entry
+        instruction) into its consumers: "legal" (else "rule" and
+        "reason"), "fuse", the unfused and fused costs, and "speedup" and
+        "priority_us" (None when not legal or not costed).
+
+        Args:
+          producer: the producer's name.
+          consumer: only this consumer (default every user).
+          device: a device name or a dict of device fields.
+          model: "ixa" (the default) or "xla".
+        """
         return self.request("fusion_decision", producer=producer,
-                            consumer=consumer, device=device)
+                            consumer=consumer, device=device, model=model)
+
+    def fusion_plan(self, *, device=None, model=None):
+        """The `fusion_plan` op: XLA's priority fusion over this (unfused)
+        module: the fused module ("hlo"), the "decisions" in order,
+        kernels and times before and after, and "refusals".
+
+        Args:
+          device: a device name or a dict of device fields.
+          model: "ixa" (the default) or "xla".
+        """
+        return self.request("fusion_plan", device=device, model=model)
+
+    def valid_tilings(self, fusion=None, *, instructions=None, output=None,
+                      strides=None, candidates=None, contraction_sizes=None,
+                      reduction_sizes=None, limit=None):
+        """The `valid_tilings` op: every output tile-size vector that tiles
+        every instruction of the fusion, with its constraints.
+
+        Args:
+          fusion: the fusion instruction or fused computation.
+          instructions: entry instruction names to treat as one fusion.
+          output: which output of a multi-output fusion.
+          strides: the output tile's strides (default all 1).
+          candidates: the sizes to try, one list for every dim or one list
+            per dim (default the powers of two up to each dim).
+          contraction_sizes, reduction_sizes: fixed tile sizes of
+            contracting and reduced dims, as in `tile`.
+          limit: list at most this many (default 1000).
+        """
+        return self.request("valid_tilings", fusion=fusion,
+                            instructions=instructions, output=output,
+                            strides=strides, candidates=candidates,
+                            contraction_sizes=contraction_sizes,
+                            reduction_sizes=reduction_sizes, limit=limit)
 
     def tile(self, sizes, strides=None, *, fusion=None):
         """The `tile` op: the symbolic tile of each operand for an output

@@ -22,8 +22,9 @@ def _map_text(value):
     """The text a request carries for a map given as IndexingMap or str."""
     if isinstance(value, IndexingMap):
         return value._text
-    # Anything else goes as it is: the server answers bad_request for a
-    # value that is no string.
+    if not isinstance(value, str):
+        raise TypeError("an indexing map is given as text (str) or an "
+                        f"IndexingMap, not {type(value).__name__}")
     return value
 
 
@@ -51,7 +52,7 @@ class IndexingMap:
             self._text = text._text
             self._shape = text._shape
             return
-        self._text = _call("parse", map=text)["map"]
+        self._text = _call("parse", map=_map_text(text))["map"]
         self._shape = None
 
     @classmethod
