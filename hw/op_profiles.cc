@@ -155,6 +155,7 @@ struct Table {
 
 constexpr Table kTables[] = {
     {"sm_80", kSm80}, {"sm_86", kSm86}, {"sm_90", kSm90}, {"sm_100", kSm100}};
+constexpr std::string_view kKeys[] = {"sm_80", "sm_86", "sm_90", "sm_100"};
 
 }  // namespace
 
@@ -164,6 +165,8 @@ std::span<const OpProfileEntry> OpProfileTable(std::string_view key) {
   }
   return {};
 }
+
+std::span<const std::string_view> OpProfileKeys() { return kKeys; }
 
 std::string OpProfileKeyFor(const Device& device) {
   if (!device.op_profile.empty() && !OpProfileTable(device.op_profile).empty())

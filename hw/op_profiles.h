@@ -33,6 +33,9 @@ struct OpProfileEntry {
 // The table of one key ("sm_90"), or an empty span when there is none.
 std::span<const OpProfileEntry> OpProfileTable(std::string_view key);
 
+// Keys that have a table, in order.
+std::span<const std::string_view> OpProfileKeys();
+
 // The key a device's profile is looked up under: its `op_profile` field,
 // else "sm_" + compute capability; "sm_86" (XLA's default) when neither
 // names a table.
