@@ -157,8 +157,10 @@ Expr RuntimeValue(const Instruction& producer, IndexingMap read,
 void ResolveFusionParameterRtVars(const Instruction& fusion, IndexingMap* m);
 
 // collectives.cc
+// all_gather_per_source: IndexingOptions::all_gather_per_source.
 Result<Indexing> CollectiveOutToIn(const Instruction& in, int output_id,
-                                   ExprContext* ctx);
+                                   ExprContext* ctx,
+                                   bool all_gather_per_source);
 Result<Indexing> CollectiveInToOut(const Instruction& in, int operand,
                                    ExprContext* ctx);
 

@@ -216,9 +216,18 @@ std::vector<OpDoc> BuildHloDocs() {
       "output_to_input: per operand, its distinct maps from the output "
       "index to the operand index; an operand the analysis cannot index has "
       "`unknown: true` and `reason` instead of maps; all-gather operands "
-      "also carry `replica_maps`, one per map (which replica of the group "
-      "holds the element: all-gather has one map per source replica, over "
-      "its block of the gathered dim, up to 16 replicas)"};
+      "also carry `replica_maps` (which replica of the group holds the "
+      "element): XLA's `d mod n` map with the replica map `d floordiv n`, "
+      "or with `all_gather: \"per_source\"` one map per source replica, "
+      "over its block of the gathered dim, with its replica map (up to 16 "
+      "replicas)"};
+  const FieldDoc all_gather_field{
+      "all_gather", "string", "\"xla\"",
+      "the form of all-gather's maps: \"xla\" (XLA's: one map per operand "
+      "reading the gathered dim modulo the operand's size, and a replica "
+      "map `d floordiv n`) or \"per_source\" (one map per source replica "
+      "k, `d - k*n` over block k, with the replica map `k`; past 16 "
+      "replicas XLA's form)"};
   return {
       {"indexing",
        "hlo",
@@ -236,7 +245,8 @@ std::vector<OpDoc> BuildHloDocs() {
         {"output", "int", "0 (output_to_input); every output (input_to_output)",
          "which output of a multi-output instruction"},
         {"physical_layout", "bool", "false",
-         "map physical (layout-ordered) indices instead of logical ones"}},
+         "map physical (layout-ordered) indices instead of logical ones"},
+        all_gather_field},
        {maps_entry,
         {"outputs", "list of {output, maps}",
          "input_to_output: per output, the maps from the operand index to "
@@ -254,10 +264,13 @@ std::vector<OpDoc> BuildHloDocs() {
         {"all_instructions", "bool", "false",
          "also the maps to every instruction of the computation"},
         {"group_by_producer", "bool", "false",
-         "also the root's operand maps grouped by producing instruction"}},
+         "also the root's operand maps grouped by producing instruction"},
+        all_gather_field},
        {{"parameters", "list of {parameter, name, maps}",
          "per fusion parameter, its distinct maps (or `unknown: true` and "
-         "`reason`)"},
+         "`reason`); one read through an all-gather (XLA's form) also has "
+         "`replica_maps`, which replica holds the element, as maps of the "
+         "root's output index (one per all-gather on the way)"},
         {"instructions", "list of {name, maps}",
          "with all_instructions: root first, the maps from the root's output "
          "to each instruction's output"},
