@@ -669,6 +669,9 @@ TEST_CASE("xla: convolution", "[xla]") {
        "d0 in [0, 0], d1 in [0, 9], d2 in [0, 5], d3 in [0, 47], "
        "s0 in [0, 2], s1 in [0, 4], s2 in [0, 3]",
        "", ""},
+      // A deliberate difference (docs/xla-reference.md): ixa picks the
+      // batch group from the output feature, XLA reads every group
+      // through a symbol.
       {R"(
         p0 = f32[14,12,10,4] parameter(0)
         p1 = f32[4,3,5,21] parameter(1)
