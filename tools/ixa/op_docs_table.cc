@@ -482,8 +482,11 @@ std::vector<OpDoc> BuildUseDocs() {
          "per distinct tile: `map` (tile space to the instruction's output), "
          "`offsets` (a map from the tile's block ids b<k> (and k<j>) and the "
          "runtime variables to the offsets), `sizes` and `strides` at the "
-         "given sizes, `symbolic` {offsets, sizes, strides} over the tile "
-         "sizes, `tile_map`, `constraints` (XLA's disjunctive form: a list of "
+         "given sizes (a size above its dim is kept, as XLA's tiles overhang "
+         "the dim and mask the overhang; then `clipped_sizes` gives the "
+         "extent inside the dims), `symbolic` {offsets, sizes, strides} over "
+         "the tile sizes, `tile_map`, `constraints` (XLA's disjunctive form: "
+         "a list of "
          "conjunctions, any of which may hold; [] when nothing constrains the "
          "sizes), `satisfiable` (some sizes satisfy them; null when "
          "undecided), `satisfied` (the given sizes do), `superset` with "
@@ -505,8 +508,12 @@ std::vector<OpDoc> BuildUseDocs() {
          "present when an instruction has no tile or no map: the first, "
          "with why (XLA bails out there)"},
         {"xla_would_refuse", "string",
-         "present where XLA's analysis bails out on an instruction this one "
-         "tiles exactly: the first, with why"},
+         "present where XLA's analysis bails out where this one answers: the "
+         "first instruction, with why (a negative stride, a concatenate "
+         "whose operands are no whole number of tiles, a pad outside a GEMM "
+         "fusion, a reshape without a tile of its own, a root that is a "
+         "fusion, a multi-output fusion whose outputs cannot share the "
+         "tile); `check.xla_valid` is then false"},
         {"check", "{valid, failing, xla_valid, reason?}",
          "with check: whether the sizes tile the fusion, the failing "
          "constraints {instruction, constraint}, and whether XLA's "
