@@ -217,6 +217,12 @@ int64_t XlaElementBytesForCoalescing(const Shape& shape) {
   return std::max(1, hlo::ElementBits(shape.type) / 8);
 }
 
+bool XlaIsFusibleBitcast(const Instruction& instr) {
+  return instr.opcode == "bitcast" && instr.operand_count() == 1 &&
+         hlo::ElementBits(instr.shape.type) ==
+             hlo::ElementBits(instr.operand(0)->shape.type);
+}
+
 bool XlaIsElementwise(const Instruction& instr) {
   return hlo::IsElementwiseOpcode(instr.opcode);
 }

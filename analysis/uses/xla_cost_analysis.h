@@ -108,6 +108,11 @@ struct XlaCostAnalysis {
 XlaCostAnalysis AnalyzeXlaCost(const FusionRegion& region, bool is_fusion,
                                const hw::Device& device);
 
+// A bitcast XLA's fusion treats as one: it keeps the element bit width. A
+// bitcast between widths (s8[3,5,2] -> s16[3,5]) is an ordinary op that
+// does not fuse, as a producer or as a user.
+bool XlaIsFusibleBitcast(const hlo::Instruction& instr);
+
 // True for the ops XLA's IsElementwise accepts (and so passes use roots
 // through): elementwise opcodes.
 bool XlaIsElementwise(const hlo::Instruction& instr);
