@@ -443,5 +443,28 @@ TEST_CASE("xla model: convolutions and cuDNN convolution calls",
   }
 }
 
+// XLA's cost analysis charges a fusion's constants of more than 8
+// elements in its bytes_accessed (the performance model's reads do not):
+// a 16-element constant adds 64 bytes, a 4-element one nothing.
+TEST_CASE("xla model: bytes_accessed charges large constants in a fusion",
+          "[uses][xla]") {
+  FusionCost cost = Xla(R"(
+    HloModule m
+    f {
+      p0 = f32[16] parameter(0)
+      big = f32[16] constant({1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16})
+      small = f32[4] constant({1,2,3,4})
+      a = f32[16] add(p0, big)
+      s = f32[4] slice(a), slice={[0:4]}
+      ROOT m = f32[4] multiply(s, small)
+    }
+    ENTRY e {
+      x = f32[16] parameter(0)
+      ROOT r = f32[4] fusion(x), kind=kLoop, calls=f
+    })");
+  REQUIRE(cost.bytes_accessed.has_value());
+  CHECK(*cost.bytes_accessed == cost.bytes_read + cost.bytes_written + 64);
+}
+
 }  // namespace IXA_UNITY_ID
 }  // namespace ixa

@@ -331,6 +331,11 @@ std::vector<OpDoc> BuildUseDocs() {
        "bytes moved between DRAM and L2, counting whole sectors (xla: the "
        "first reads divided by the coalescing rate)"},
       {"bytes_written", "int", "bytes the kernel writes"},
+      {"bytes_accessed", "int",
+       "xla only: the kernel's bytes as XLA's cost analysis reports them (its "
+       "part of the module-level bytes_accessed): bytes_read + "
+       "bytes_written, plus in a fusion every constant of more than 8 "
+       "elements"},
       {"flops", "int", "operations (xla: flop equivalents of the op profiles)"},
       {"blocks_per_core", "int", "blocks resident per core (SM)"},
       {"waves", "int", "waves of blocks over the device's cores"},
