@@ -158,6 +158,33 @@ std::vector<MapId> InternAll(const IndexingMapSet& maps, MapPool* pool) {
   return ids;
 }
 
+// GroupedIndexing::replica_maps of `operand`, read by `instr` through the
+// maps `consumers` reach `instr` with: the replicas `instr` reads on
+// (its own replica maps pass to its operands), and `step_replicas`, the
+// replica maps of the operand at this step (an all-gather's), composed
+// with every consumer map.
+Result<bool> ComposeReplicaMaps(
+    const Instruction* instr, const Instruction* operand,
+    const IndexingMapSet& step_replicas, const IdSet& consumers, MapPool* pool,
+    std::unordered_map<const Instruction*, IndexingMapSet>* replica_maps) {
+  if (auto own = replica_maps->find(instr); own != replica_maps->end()) {
+    IndexingMapSet copy = own->second;
+    IndexingMapSet& into = (*replica_maps)[operand];
+    for (const IndexingMap& r : copy) into.Insert(r);
+  }
+  if (step_replicas.empty()) return true;
+  IndexingMapSet& into = (*replica_maps)[operand];
+  for (const IndexingMap& r : step_replicas) {
+    const MapId second = pool->Intern(r);
+    for (MapId first : consumers.ids()) {
+      if (DeadlineExpired("fusion_indexing")) return DeadlineError();
+      IXA_ASSIGN_OR_RETURN(MapId composed, pool->Compose(first, second));
+      into.Insert(pool->map(composed));
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 std::string GroupedIndexing::UnknownReason(const Instruction* instr) const {
@@ -229,9 +256,9 @@ Result<GroupedIndexing> ComputeGroupedOutputToInputIndexing(
     std::vector<IdSet> consumer_sets = found->second;
     for (int out = 0; out < static_cast<int>(consumer_sets.size()); ++out) {
       if (consumer_sets[out].empty()) continue;
-      IXA_ASSIGN_OR_RETURN(
-          HloInstructionIndexing operand_maps,
-          ComputeOutputToInputIndexingPartial(*instr, out, ctx));
+      IXA_ASSIGN_OR_RETURN(HloInstructionIndexing operand_maps,
+                           ComputeOutputToInputIndexingPartial(
+                               *instr, out, ctx, options.indexing));
       for (int k = 0; k < instr->operand_count(); ++k) {
         const Instruction* operand = instr->operand(k);
         if (operand_maps.IsUnknown(k)) {
@@ -257,6 +284,18 @@ Result<GroupedIndexing> ComputeGroupedOutputToInputIndexing(
         }
         const std::vector<MapId> producers =
             InternAll(operand_maps.indexing_maps[k], pool);
+        // The per-source form's blocks name their replica: no replica
+        // maps are composed for it.
+        const IndexingMapSet step_replicas =
+            !options.indexing.all_gather_per_source &&
+                    k < static_cast<int>(operand_maps.replica_maps.size())
+                ? operand_maps.replica_maps[k]
+                : IndexingMapSet();
+        IXA_ASSIGN_OR_RETURN(
+            bool replicas_composed,
+            ComposeReplicaMaps(instr, operand, step_replicas,
+                               consumer_sets[out], pool, &result.replica_maps));
+        (void)replicas_composed;
         IdSet& into = sets_of(operand)[target];
         for (MapId consumer : consumer_sets[out].ids()) {
           for (MapId producer : producers) {

@@ -64,6 +64,14 @@ struct GroupedIndexing {
   // modelled either (fusion_cost names them).
   std::unordered_map<const hlo::Instruction*, std::string> unknown_origins;
 
+  // Instructions read through an all-gather (XLA's form, the default):
+  // which replica of the group holds the element, as maps of the root
+  // output index (the all-gather's replica maps composed with the maps
+  // reaching it, as XLA composes an operand's replica-id map), also below
+  // the all-gather. Chained all-gathers give one map per all-gather. None
+  // in the per-source form, whose blocks name their replica.
+  std::unordered_map<const hlo::Instruction*, IndexingMapSet> replica_maps;
+
   // All maps of an instruction, every output's set flattened.
   std::vector<IndexingMap> MapsOf(const hlo::Instruction* instr) const;
   // The same deduplicated across outputs: what inserting MapsOf into one
@@ -94,6 +102,8 @@ struct FusionIndexingOptions {
   bool allow_unknown = false;
   // More distinct maps at one instruction is Error::Limit.
   size_t max_maps_per_instruction = 4096;
+  // The forms of the ops' maps (all-gather's: XLA's by default).
+  IndexingOptions indexing;
 };
 
 // XLA's ComputeGroupedOutputToInputIndexing over a region. Errors: an op on

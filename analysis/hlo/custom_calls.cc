@@ -81,6 +81,15 @@ LibraryCallKind GetLibraryCallKind(const Instruction& instr) {
   return LibraryCallKind::kNone;
 }
 
+bool IsCudnnConvolution(const Instruction& instr) {
+  const std::string target = CustomCallTarget(instr);
+  return target == "__cudnn$convForward" ||
+         target == "__cudnn$convForwardGraph" ||
+         target == "__cudnn$convBackwardInput" ||
+         target == "__cudnn$convBackwardFilter" ||
+         target == "__cudnn$convBiasActivationForward";
+}
+
 const Shape& LibraryCallResultShape(const Instruction& instr) {
   if (instr.shape.IsTuple() && !instr.shape.tuple_elements.empty()) {
     return instr.shape.tuple_elements[0];

@@ -26,6 +26,10 @@ enum class LibraryCallKind {
 std::string CustomCallTarget(const Instruction& instr);
 
 LibraryCallKind GetLibraryCallKind(const Instruction& instr);
+// The cuDNN convolutions XLA:GPU calls: __cudnn$convForward,
+// $convForwardGraph, $convBackwardInput, $convBackwardFilter and
+// $convBiasActivationForward (XLA's IsCustomCallToDnnConvolution).
+bool IsCudnnConvolution(const Instruction& instr);
 inline bool IsLibraryCall(const Instruction& instr) {
   return GetLibraryCallKind(instr) != LibraryCallKind::kNone;
 }

@@ -1,10 +1,12 @@
 // Collectives seen from one replica. all-reduce and collective-permute
 // read the same index of their operand (on other replicas too). all-gather
 // concatenates the operands of its group's replicas along the gathered
-// dim: one map per source replica k, `d - k*n` over block k (the replica's
-// own part and the others), each with its replica map `k`
-// (HloInstructionIndexing::replica_maps); groups of more than 16 replicas
-// get one map `d mod n` with the replica map `d floordiv n`.
+// dim. XLA's form (the default): one map per operand, `d mod n` on the
+// gathered dim, with the replica map `d floordiv n`
+// (HloInstructionIndexing::replica_maps). On request
+// (IndexingOptions::all_gather_per_source) one map per source replica k,
+// `d - k*n` over block k, each with its replica map `k`; groups of more
+// than 16 replicas keep the one `d mod n` map there.
 // reduce-scatter reads the whole gathered range of its shard. all-to-all
 // reads chunk `d floordiv c` from replica `d floordiv c`, at the place of
 // this replica's own rank in the group, which the analysis does not know:
@@ -14,9 +16,9 @@
 namespace ixa::indexing_internal {
 namespace {
 
-// Up to this many replicas in a group, all-gather has one map per source
-// replica; beyond, one `d mod n` map for all of them (a budget: a chain of
-// all-gathers multiplies the counts).
+// Up to this many replicas in a group, the per-source form of all-gather
+// has one map per source replica; beyond, one `d mod n` map for all of
+// them (a budget: a chain of all-gathers multiplies the counts).
 constexpr int64_t kMaxAllGatherSources = 16;
 
 Result<int64_t> GatheredDim(const Instruction& in, int operand, int output) {
@@ -108,7 +110,8 @@ bool IsCombinedCollectivePermute(const Instruction& in) {
 }  // namespace
 
 Result<Indexing> CollectiveOutToIn(const Instruction& in, int output_id,
-                                   ExprContext* ctx) {
+                                   ExprContext* ctx,
+                                   bool all_gather_per_source) {
   const std::string& op = in.opcode;
   if (op == "all-reduce" || IsCombinedCollectivePermute(in) ||
       op == "collective-permute") {
@@ -145,7 +148,7 @@ Result<Indexing> CollectiveOutToIn(const Instruction& in, int output_id,
     }
     result.replica_maps.resize(in.operand_count());
     const int64_t sources = out[dim] / src[dim];
-    if (sources <= kMaxAllGatherSources) {
+    if (all_gather_per_source && sources <= kMaxAllGatherSources) {
       // The output concatenates the operands of the group's replicas:
       // block k of the gathered dim is replica k's operand, as a
       // concatenate's operand k is its block. One map per source, each
@@ -166,7 +169,7 @@ Result<Indexing> CollectiveOutToIn(const Instruction& in, int output_id,
       }
       return result;
     }
-    // A large group: one map for every source, and the replica of each
+    // XLA's form: one map for every source, and the replica of each
     // element as a map of its own.
     results[dim] = ctx->Dim(dim) % src[dim];
     IndexingMap replica =

@@ -102,9 +102,10 @@ Result<Indexing> GatherOutToIn(const Instruction& in, ExprContext* ctx) {
       IndexingMap read =
           MakeMap(ctx, out, {},
                   IndicesIndex(r_ind, ivd, batch_exprs, ctx->Constant(j)));
+      // Gather clamps each start index into the operand.
       start = RuntimeValue(*in.operand(1), std::move(read),
                            Interval{0, operand.dims[i] - in.slice_sizes[i]},
-                           /*first_symbol=*/0, &rt_vars);
+                           /*first_symbol=*/0, &rt_vars, /*clamped=*/true);
     } else if (int64_t m = Position(g.operand_batching_dims, i); m >= 0) {
       int64_t t = Position(indices_batch, g.start_indices_batching_dims[m]);
       if (t < 0) return Malformed(in, "start_indices_batching_dims");

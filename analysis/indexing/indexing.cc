@@ -339,16 +339,17 @@ std::optional<Error> UnboundedGuard(const Instruction& in) {
 }
 
 Result<Indexing> DispatchOutToIn(const Instruction& in, int output_id,
-                                 ExprContext* ctx);
+                                 ExprContext* ctx,
+                                 const IndexingOptions& options);
 
 // A cuBLAS GEMM or forward cuDNN convolution reads its operands as the dot
 // or convolution it computes. Its result (output 0) is that op's output; a
 // further operand of the result's shape (the GEMM's C matrix) is read at
 // the output index; the workspace (output 1) reads nothing. Other
 // operands (a bias vector, scales) stay unknown.
-std::optional<Result<Indexing>> LibraryCallOutToIn(const Instruction& in,
-                                                   int output_id,
-                                                   ExprContext* ctx) {
+std::optional<Result<Indexing>> LibraryCallOutToIn(
+    const Instruction& in, int output_id, ExprContext* ctx,
+    const IndexingOptions& options) {
   if (in.opcode != "custom-call") return std::nullopt;
   std::unique_ptr<Instruction> op = hlo::LibraryCallAsOp(in);
   if (!op) return std::nullopt;
@@ -357,7 +358,7 @@ std::optional<Result<Indexing>> LibraryCallOutToIn(const Instruction& in,
     none.indexing_maps.resize(in.operand_count());
     return Result<Indexing>(std::move(none));
   }
-  Result<Indexing> r = DispatchOutToIn(*op, 0, ctx);
+  Result<Indexing> r = DispatchOutToIn(*op, 0, ctx, options);
   if (!r.ok()) return r;
   Indexing out = std::move(r).value();
   out.indexing_maps.resize(in.operand_count());
@@ -381,9 +382,10 @@ std::optional<Result<Indexing>> LibraryCallOutToIn(const Instruction& in,
 }
 
 Result<Indexing> DispatchOutToIn(const Instruction& in, int output_id,
-                                 ExprContext* ctx) {
+                                 ExprContext* ctx,
+                                 const IndexingOptions& options) {
   const std::string& op = in.opcode;
-  if (auto library = LibraryCallOutToIn(in, output_id, ctx)) {
+  if (auto library = LibraryCallOutToIn(in, output_id, ctx, options)) {
     return std::move(*library);
   }
   if (op == "parameter" || op == "constant" || op == "iota") {
@@ -418,7 +420,9 @@ Result<Indexing> DispatchOutToIn(const Instruction& in, int output_id,
   if (op == "scatter") return ScatterOutToIn(in, output_id, ctx);
   if (op == "sort") return SortIndexing(in, output_id, ctx);
   if (op == "fusion" || op == "call") return FusionOutToIn(in, output_id, ctx);
-  if (IsCollective(op)) return CollectiveOutToIn(in, output_id, ctx);
+  if (IsCollective(op)) {
+    return CollectiveOutToIn(in, output_id, ctx, options.all_gather_per_source);
+  }
   if (op == "add-dependency" || op == "get-dimension-size") {
     return AddDependencyIndexing(in, ctx);
   }
@@ -495,7 +499,8 @@ Result<Indexing> Strict(Result<Indexing> r) {
 }  // namespace
 
 Result<HloInstructionIndexing> ComputeOutputToInputIndexingPartial(
-    const Instruction& in, int output_id, ExprContext* ctx) {
+    const Instruction& in, int output_id, ExprContext* ctx,
+    const IndexingOptions& options) {
   if (output_id == 0 && OutputCount(in) == 0) {
     // An empty tuple (`() tuple()`): no element of it reads any operand
     // element. Ops without maps (`() custom-call(...)`) stay unknown.
@@ -513,7 +518,8 @@ Result<HloInstructionIndexing> ComputeOutputToInputIndexingPartial(
     return Error::Invalid("'" + in.name + "' has no output " +
                           std::to_string(output_id));
   }
-  return Partial(DispatchOutToIn(in, output_id, ctx), in.operand_count());
+  return Partial(DispatchOutToIn(in, output_id, ctx, options),
+                 in.operand_count());
 }
 
 Result<HloInstructionIndexing> ComputeInputToOutputIndexingPartial(
@@ -525,8 +531,10 @@ Result<HloInstructionIndexing> ComputeInputToOutputIndexingPartial(
 }
 
 Result<HloInstructionIndexing> ComputeOutputToInputIndexing(
-    const Instruction& in, int output_id, ExprContext* ctx) {
-  return Strict(ComputeOutputToInputIndexingPartial(in, output_id, ctx));
+    const Instruction& in, int output_id, ExprContext* ctx,
+    const IndexingOptions& options) {
+  return Strict(
+      ComputeOutputToInputIndexingPartial(in, output_id, ctx, options));
 }
 
 Result<HloInstructionIndexing> ComputeInputToOutputIndexing(

@@ -75,9 +75,22 @@ struct HloInstructionIndexing {
   void SetUnknown(size_t i, std::string reason);
 };
 
+// Where ixa offers another form of an op's maps than XLA's (the CLI's
+// request fields; docs/protocol.md). The defaults give XLA's forms.
+struct IndexingOptions {
+  // all-gather, output to input. false (XLA's form): one map per operand
+  // reading the gathered dim modulo the operand's size, `d mod n`, with
+  // the replica map `d floordiv n`. true: one map per source replica k,
+  // `d - k*n` over its block `[k*n, (k+1)*n - 1]` of the gathered dim,
+  // with the replica map `k` (a concatenate of the group's operands); past
+  // 16 sources the single `d mod n` map stays (a budget: chains multiply).
+  bool all_gather_per_source = false;
+};
+
 // Strict: an operand without a map is Error::Unsupported (its reason).
 Result<HloInstructionIndexing> ComputeOutputToInputIndexing(
-    const hlo::Instruction& instr, int output_id, ExprContext* ctx);
+    const hlo::Instruction& instr, int output_id, ExprContext* ctx,
+    const IndexingOptions& options = {});
 Result<HloInstructionIndexing> ComputeInputToOutputIndexing(
     const hlo::Instruction& instr, int operand_id, ExprContext* ctx);
 
@@ -85,7 +98,8 @@ Result<HloInstructionIndexing> ComputeInputToOutputIndexing(
 // Output 0 of an instruction without outputs (an empty tuple) reads nothing:
 // every operand entry is an empty set.
 Result<HloInstructionIndexing> ComputeOutputToInputIndexingPartial(
-    const hlo::Instruction& instr, int output_id, ExprContext* ctx);
+    const hlo::Instruction& instr, int output_id, ExprContext* ctx,
+    const IndexingOptions& options = {});
 Result<HloInstructionIndexing> ComputeInputToOutputIndexingPartial(
     const hlo::Instruction& instr, int operand_id, ExprContext* ctx);
 

@@ -144,11 +144,14 @@ Result<Indexing> ScatterInToOut(const Instruction& in, int operand,
 // broadcast, reshape, reverse, slice, transpose, copy and convert to the
 // constant or iota). A folded value is used only when its range lies in
 // `feasible`; otherwise the runtime variable stays, linked to the last
-// producer reached. Returns the expression to use: the folded one, or
-// the symbol `first_symbol + rt_vars->size()` after appending the variable.
+// producer reached. `clamped`: the op clamps the value into `feasible`
+// (gather's start indices), so an iota's index (through element-moving
+// ops) outside it is used clamped, `min(v, hi)` / `max(v, lo)`, exactly.
+// Returns the expression to use: the folded one, or the symbol
+// `first_symbol + rt_vars->size()` after appending the variable.
 Expr RuntimeValue(const Instruction& producer, IndexingMap read,
                   Interval feasible, int first_symbol,
-                  std::vector<Variable>* rt_vars);
+                  std::vector<Variable>* rt_vars, bool clamped = false);
 // The runtime variables of `m` (a map of `fusion`'s output to an operand)
 // whose producer is a parameter of the fused computation read the fusion's
 // operand of that parameter instead, as XLA's OptimizeRTVar follows a
@@ -157,8 +160,10 @@ Expr RuntimeValue(const Instruction& producer, IndexingMap read,
 void ResolveFusionParameterRtVars(const Instruction& fusion, IndexingMap* m);
 
 // collectives.cc
+// all_gather_per_source: IndexingOptions::all_gather_per_source.
 Result<Indexing> CollectiveOutToIn(const Instruction& in, int output_id,
-                                   ExprContext* ctx);
+                                   ExprContext* ctx,
+                                   bool all_gather_per_source);
 Result<Indexing> CollectiveInToOut(const Instruction& in, int operand,
                                    ExprContext* ctx);
 

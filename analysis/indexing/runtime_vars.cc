@@ -137,8 +137,10 @@ bool FitsElementType(Expr e, const IndexingMap& read, const Instruction& p) {
 // semi-affine), in both cases only where the integer type cannot wrap.
 // XLA's OptimizeRTVar folds these too (its tests ReplaceConstantRTVars_Add,
 // _Multiply).
+// `computed` (when given) is set when the value is arithmetic on the
+// folded values, not an element of one constant or iota.
 std::optional<Expr> Fold(const Instruction& producer, IndexingMap read,
-                         int depth = 0) {
+                         int depth = 0, bool* computed = nullptr) {
   ExprContext* ctx = read.context();
   const Instruction* p = &producer;
   for (int step = 0; step < 64; ++step) {
@@ -155,6 +157,7 @@ std::optional<Expr> Fold(const Instruction& producer, IndexingMap read,
     const bool arithmetic = p->opcode == "add" || p->opcode == "subtract" ||
                             p->opcode == "multiply";
     if (arithmetic && p->operand_count() == 2 && depth < 8) {
+      if (computed) *computed = true;
       std::optional<Expr> v[2];
       for (int k = 0; k < 2; ++k) {
         std::optional<IndexingMap> r = ReadOperand(*p, k, read);
@@ -190,12 +193,28 @@ std::optional<Expr> Fold(const Instruction& producer, IndexingMap read,
 
 Expr RuntimeValue(const Instruction& producer, IndexingMap read,
                   Interval feasible, int first_symbol,
-                  std::vector<Variable>* rt_vars) {
+                  std::vector<Variable>* rt_vars, bool clamped) {
   ExprContext* ctx = read.context();
-  if (std::optional<Expr> folded = Fold(producer, read)) {
+  bool computed = false;
+  if (std::optional<Expr> folded = Fold(producer, read, 0, &computed)) {
     // Only where the value can be used as is: a value outside the feasible
     // interval stays a runtime variable (XLA keeps out-of-range constants).
-    if (feasible.Contains(RangeOverBounds(*folded, read))) return *folded;
+    const Interval range = RangeOverBounds(*folded, read);
+    if (feasible.Contains(range)) return *folded;
+    // The op clamps an iota's index into `feasible`: the clamp is folded
+    // too, exactly (computed values and constants out of range stay
+    // runtime variables, as XLA keeps them).
+    if (clamped && !computed && !folded->IsConstant() && !range.IsEmpty() &&
+        !feasible.IsEmpty()) {
+      Expr value = *folded;
+      if (range.upper > feasible.upper) {
+        value = value.Min(ctx->Constant(feasible.upper));
+      }
+      if (range.lower < feasible.lower) {
+        value = value.Max(ctx->Constant(feasible.lower));
+      }
+      return value;
+    }
   }
   // The producer map keeps the consumer's symbols in place (they are the
   // consumer's leading range variables), so it is simplified but its
@@ -232,7 +251,8 @@ void ResolveFusionParameterRtVars(const Instruction& fusion, IndexingMap* m) {
     // fold it when it is a constant or an iota).
     changed = true;
     symbols.push_back(RuntimeValue(*fusion.operand(param->parameter_number),
-                                   *v.producer_map, v.bounds, first, &rt_vars));
+                                   *v.producer_map, v.bounds, first, &rt_vars,
+                                   /*clamped=*/false));
   }
   if (!changed) return;
   std::vector<Expr> dims;

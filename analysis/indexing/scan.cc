@@ -20,19 +20,18 @@
 //     without d: the carries after the last step, i = n - 1, or i = 0 with
 //     is_reverse=true, which walks the steps from n - 1 down to 0).
 //
-// Maps (output -> operand): the reads of one step. Step i of a lane reads
-// every input at the lane's index with i at d, and the carries it is
-// handed: the inits at the first step (i = 0, or n - 1 with is_reverse),
-// the carries the previous step wrote at every later one. So a per-step
-// output element reads each input at its own index and each init (lane
-// only, d dropped) only when it is the first step's; a final carry reads
-// the inputs at its lane's last step and the inits only when that step is
-// the first (one step), or is them (no step at all). The maps name direct
-// reads, not the transitive dependence through the carry (output i also
-// depends on inputs 0..i and on the inits); that is what a fused producer
-// is read at, and what coalescing and utilization count. Input -> output
-// maps are the exact inverses. No min / max is needed: every map here is
-// exact as a plain affine map with bounds.
+// Maps (output -> operand), as XLA gives them: step i of a lane reads
+// every input at the lane's index with i at d, and the carry, which
+// descends from the inits at every step. So a per-step output element
+// reads each input at its own index and each init at its lane (d dropped)
+// over the whole output: every step's carry descends from the init, and
+// XLA's map says so (for rank 1, `(d0) -> ()`). A final carry reads the
+// inputs at its lane's last step, and the inits at its lane. The inputs'
+// maps name direct reads, not the transitive dependence through the carry
+// (output i also depends on inputs 0..i): that is what a fused producer is
+// read at, and what coalescing and utilization count. Input -> output maps
+// are the exact inverses. No min / max is needed: every map here is exact
+// as a plain affine map with bounds.
 #include <algorithm>
 
 #include "analysis/indexing/internal.h"
@@ -47,12 +46,8 @@ struct ScanShape {
   int num_inputs = 0;          // operands [0, num_inputs) are the inputs
   bool reverse = false;
   int64_t steps() const { return dims[dim]; }
-  // The step that reads the inits.
-  int64_t first_step() const { return reverse ? steps() - 1 : 0; }
   // The step that produces the final carries.
   int64_t last_step() const { return reverse ? 0 : steps() - 1; }
-  // The final carries are the inits (no step) or read them (one step).
-  bool final_carry_reads_init() const { return steps() <= 1; }
 };
 
 std::string DimsText(const std::vector<int64_t>& dims) {
@@ -142,23 +137,12 @@ std::vector<Expr> LaneDims(const ScanShape& s, ExprContext* ctx) {
   return lane;
 }
 
-// A step output's element reads the init of its lane at the first step
-// only: (d...) -> (lane) with d's bound narrowed to that step.
+// A step output's element reads the init of its lane, at every step (the
+// carry each step is handed descends from it).
 IndexingMap StepOutputToInit(const ScanShape& s, ExprContext* ctx) {
   const int lanes = static_cast<int>(s.lanes.size());
   if (s.steps() == 0) return IndexingMap::KnownEmpty(ctx, lanes + 1, lanes);
-  IndexingMap m = MakeMap(ctx, s.dims, {}, LaneOfS(s, ctx));
-  m.mutable_dims()[s.dim].bounds = Interval::Point(s.first_step());
-  return m;
-}
-
-// What the final carries read of the inits: the inits themselves when there
-// is at most one step, nothing otherwise (the last step reads the carries
-// the step before it wrote).
-IndexingMap FinalCarryAndInit(const ScanShape& s, ExprContext* ctx) {
-  if (s.final_carry_reads_init()) return IndexingMap::Identity(ctx, s.lanes);
-  const int lanes = static_cast<int>(s.lanes.size());
-  return IndexingMap::KnownEmpty(ctx, lanes, lanes);
+  return MakeMap(ctx, s.dims, {}, LaneOfS(s, ctx));
 }
 
 }  // namespace
@@ -171,7 +155,7 @@ Result<Indexing> ScanOutToIn(const Instruction& in, int output_id,
   for (int k = 0; k < in.operand_count(); ++k) {
     const bool input = k < s.num_inputs;
     if (step_output) {
-      // (d...) -> (d...) for an input; the lane's init at the first step.
+      // (d...) -> (d...) for an input; the lane's init at every step.
       maps.push_back(input ? IndexingMap::Identity(ctx, s.dims)
                            : StepOutputToInit(s, ctx));
     } else if (input) {
@@ -184,7 +168,8 @@ Result<Indexing> ScanOutToIn(const Instruction& in, int output_id,
                         WithStep(s, LaneDims(s, ctx),
                                  ctx->Constant(s.last_step()))));
     } else {
-      maps.push_back(FinalCarryAndInit(s, ctx));
+      // The final carries descend from the inits (are them, with no step).
+      maps.push_back(IndexingMap::Identity(ctx, s.lanes));
     }
   }
   return FromMaps(std::move(maps));
@@ -205,15 +190,15 @@ Result<Indexing> ScanInToOut(const Instruction& in, int operand,
       m.AddConstraint(ctx->Dim(s.dim), Interval::Point(s.last_step()));
       maps.push_back(std::move(m));
     } else if (step_output) {
-      // The lane's init feeds the lane's first step.
+      // The lane's init reaches every step of the lane.
       const int lanes = static_cast<int>(s.lanes.size());
-      maps.push_back(s.steps() == 0
-                         ? IndexingMap::KnownEmpty(ctx, lanes, lanes + 1)
-                         : MakeMap(ctx, s.lanes, {},
-                                   WithStep(s, LaneDims(s, ctx),
-                                            ctx->Constant(s.first_step()))));
+      maps.push_back(
+          s.steps() == 0
+              ? IndexingMap::KnownEmpty(ctx, lanes, lanes + 1)
+              : MakeMap(ctx, s.lanes, std::vector<int64_t>{s.steps()},
+                        WithStep(s, LaneDims(s, ctx), ctx->Symbol(0))));
     } else {
-      maps.push_back(FinalCarryAndInit(s, ctx));
+      maps.push_back(IndexingMap::Identity(ctx, s.lanes));
     }
   }
   return FromMaps(std::move(maps));

@@ -405,8 +405,19 @@ Result<FusionCost> EstimateFusionCost(const FusionRegion& region,
   IXA_ASSIGN_OR_RETURN(XlaLaunch launch, ComputeXlaLaunch(region, device, ctx));
   XlaKernelRef self{&region, is_fusion, launch.own_plan_is_reduction};
   const bool coalesced = XlaReadCoalescedHeuristic(launch.kind, self, nullptr);
-  return FusionCostFromXla(
+  FusionCost cost = FusionCostFromXla(
       EstimateXlaRunTime(analysis, launch, coalesced, device), device);
+  int64_t accessed = SaturatingAdd(cost.bytes_read, cost.bytes_written);
+  if (is_fusion) {
+    for (const hlo::Instruction* m : region.members) {
+      if (m->opcode == "constant" && m->shape.IsArray() &&
+          m->shape.ElementCount() > 8) {
+        accessed = SaturatingAdd(accessed, XlaShapeSize(m->shape));
+      }
+    }
+  }
+  cost.bytes_accessed = accessed;
+  return cost;
 }
 
 }  // namespace ixa

@@ -85,6 +85,11 @@ struct FusionCost {
   // xla: set when XLA's cost is undefined (a custom call of unknown cost);
   // the times are then not meaningful.
   std::optional<std::string> time_unknown;
+  // xla: the bytes XLA's cost analysis reports for the kernel (the part of
+  // the module-level bytes_accessed it adds): read plus written, plus, in
+  // a fusion, every constant of more than 8 elements (which the
+  // performance model's reads leave out).
+  std::optional<int64_t> bytes_accessed;
 };
 
 struct CostOptions {

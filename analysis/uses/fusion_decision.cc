@@ -156,7 +156,8 @@ Result<FusionDecision> DecideFusion(const hlo::Module& module,
     cd.legality = pair.legality;
     // Bitcast users are skipped, not fused: XLA asks only that the producer
     // fuse into every other user.
-    const bool bitcast_user = !cg.is_fusion && cg.root->opcode == "bitcast";
+    // A bitcast between bit widths is an ordinary user (that cannot fuse).
+    const bool bitcast_user = !cg.is_fusion && XlaIsFusibleBitcast(*cg.root);
     if (!pair.legality.legal && d.legal && !bitcast_user) {
       d.legal = false;
       d.rule = pair.legality.rule;
@@ -184,7 +185,7 @@ Result<FusionDecision> DecideFusion(const hlo::Module& module,
   int selected_bitcasts = 0;
   for (const ConsumerDecision& c : d.consumers) {
     const KernelGroup& cg = flat.kernels.at(c.name);
-    selected_bitcasts += !cg.is_fusion && cg.root->opcode == "bitcast";
+    selected_bitcasts += !cg.is_fusion && XlaIsFusibleBitcast(*cg.root);
   }
   if (d.legal && !d.consumers.empty() &&
       selected_bitcasts == static_cast<int>(d.consumers.size())) {

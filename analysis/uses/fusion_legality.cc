@@ -231,6 +231,7 @@ bool IsFusibleKernel(const LegalityKernel& k) {
                hlo::ElementBits(x.operand(0)->shape.type);
   }
   if (XlaIsElementwise(x)) return true;
+  if (x.opcode == "bitcast") return XlaIsFusibleBitcast(x);
   static const char* const kOps[] = {
       "copy",        "iota",          "constant",
       "reduce",      "bitcast",       "broadcast",
@@ -262,7 +263,7 @@ LegalityVerdict CheckFusionLegality(
     return Refuse("not_fusible", "the consumer ('" + c.region->root->opcode +
                                      "') is not fusible");
   }
-  if (!c.is_fusion && c.region->root->opcode == "bitcast") {
+  if (!c.is_fusion && XlaIsFusibleBitcast(*c.region->root)) {
     return Refuse("bitcast_consumer",
                   "a lone bitcast consumer: bitcasts fuse only as producers");
   }

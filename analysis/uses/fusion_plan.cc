@@ -10,6 +10,7 @@
 #include "analysis/hlo/printer.h"
 #include "analysis/uses/fusion_pair.h"
 #include "analysis/uses/kernel_graph.h"
+#include "analysis/uses/xla_cost_analysis.h"
 #include "core/budget.h"
 
 namespace ixa {
@@ -34,6 +35,13 @@ struct Cluster {
 
 bool IsPlainOp(const Cluster& c, std::string_view opcode) {
   return !c.is_fusion && c.root->opcode == opcode;
+}
+
+// A plain bitcast that keeps the bit width (XlaIsFusibleBitcast): fused
+// first as a producer, skipped as a user. One between widths is an
+// ordinary op that does not fuse.
+bool IsFusibleBitcast(const Cluster& c) {
+  return !c.is_fusion && XlaIsFusibleBitcast(*c.root);
 }
 
 // XLA's HloInstruction::IsFusible and the priority fusion's candidate
@@ -178,7 +186,7 @@ Result<const PairEstimate*> Planner::Pair(int p, int c) {
   IXA_ASSIGN_OR_RETURN(
       PairEstimate pair,
       EstimatePair(*pi, *ci, std::move(merged), computation_root_, model_,
-                   /*cost_when_illegal=*/IsPlainOp(clusters_[c], "bitcast"),
+                   /*cost_when_illegal=*/IsFusibleBitcast(clusters_[c]),
                    device_, ctx_, /*notes=*/false));
   return &pairs_.emplace(std::make_pair(p, c), std::move(pair)).first->second;
 }
@@ -190,13 +198,13 @@ Result<double> Planner::Priority(int p) {
   if (!k.alive || !IsCandidateOp(k)) return -kInfinity;
   const std::vector<int> users = Readers(p);
   if (users.empty()) return -kInfinity;
-  if (IsPlainOp(k, "bitcast")) return kInfinity;
+  if (IsFusibleBitcast(k)) return kInfinity;
   if (IsPlainOp(k, "constant")) return -kInfinity;
   int bitcasts = 0;
-  for (int c : users) bitcasts += IsPlainOp(clusters_[c], "bitcast");
+  for (int c : users) bitcasts += IsFusibleBitcast(clusters_[c]);
   if (bitcasts == static_cast<int>(users.size())) return -kInfinity;
   for (int c : users) {
-    if (IsPlainOp(clusters_[c], "bitcast")) continue;
+    if (IsFusibleBitcast(clusters_[c])) continue;
     IXA_ASSIGN_OR_RETURN(const PairEstimate* pair, Pair(p, c));
     if (!pair->legality.legal) {
       last_refusal_[p] = pair->legality.rule;
@@ -209,7 +217,7 @@ Result<double> Planner::Priority(int p) {
   double fused = 0;
   bool kept = false;
   for (int c : users) {
-    const bool bitcast = IsPlainOp(clusters_[c], "bitcast");
+    const bool bitcast = IsFusibleBitcast(clusters_[c]);
     if (bitcast && model_ == CostModel::kIxa) {
       // No kernel; it keeps the producer alive (fusion_decision.h).
       kept = true;
@@ -261,7 +269,7 @@ int Planner::Merge(int p, int c) {
 
 Status Planner::Fuse(int p, double priority) {
   FusionStep step;
-  const bool bitcast = IsPlainOp(clusters_[p], "bitcast");
+  const bool bitcast = IsFusibleBitcast(clusters_[p]);
   step.kind = bitcast ? "bitcast" : "fuse";
   step.producer = clusters_[p].root->name;
   if (!std::isinf(priority)) step.priority_us = priority;
@@ -270,7 +278,7 @@ Status Planner::Fuse(int p, double priority) {
   std::vector<int> created;
   for (int c : Readers(p)) {
     if (!clusters_[c].alive) continue;
-    const bool bitcast_user = IsPlainOp(clusters_[c], "bitcast");
+    const bool bitcast_user = IsFusibleBitcast(clusters_[c]);
     if (bitcast_user) continue;
     IXA_ASSIGN_OR_RETURN(const PairEstimate* pair, Pair(p, c));
     if (bitcast && !pair->legality.legal) continue;

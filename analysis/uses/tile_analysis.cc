@@ -1,6 +1,7 @@
 #include "analysis/uses/tile_analysis.h"
 
 #include <algorithm>
+#include <numeric>
 #include <tuple>
 #include <unordered_map>
 
@@ -126,8 +127,14 @@ int OutputReadBy(const Instruction& user) {
   return user.opcode == "get-tuple-element" ? user.tuple_index : 0;
 }
 
+// A scaled-dot in XLA's operand order (lhs, rhs, lhs_scale, rhs_scale):
+// tiled along K like a dot, each scale at its operand's contracting dim.
+bool IsScaledDot(const Instruction& instr) {
+  return instr.opcode == "scaled-dot" && instr.operand_count() == 4;
+}
+
 // The reduced dims of a reduce (ascending) or the lhs contracting dims of
-// a dot, with their extents; empty for other ops.
+// a dot (or scaled-dot), with their extents; empty for other ops.
 std::vector<std::pair<int64_t, int64_t>> ContractedDims(
     const Instruction& instr) {
   std::vector<std::pair<int64_t, int64_t>> out;
@@ -139,7 +146,8 @@ std::vector<std::pair<int64_t, int64_t>> ContractedDims(
         out.push_back({static_cast<int64_t>(i), dims[i]});
       }
     }
-  } else if (instr.opcode == "dot" && instr.operand_count() == 2) {
+  } else if ((instr.opcode == "dot" && instr.operand_count() == 2) ||
+             IsScaledDot(instr)) {
     const std::vector<int64_t>& dims = instr.operand(0)->shape.dims;
     for (int64_t c : instr.dot.lhs_contracting) {
       if (c >= 0 && c < static_cast<int64_t>(dims.size())) {
@@ -157,9 +165,77 @@ int64_t ContractedPosition(const Instruction& instr, int k, size_t j) {
     if (k >= instr.operand_count() / 2) return -1;  // an init value
     return ContractedDims(instr)[j].first;
   }
+  // A scaled-dot's scales (operands 2 and 3) have their operand's rank.
   const std::vector<int64_t>& c =
-      k == 0 ? instr.dot.lhs_contracting : instr.dot.rhs_contracting;
+      k % 2 == 0 ? instr.dot.lhs_contracting : instr.dot.rhs_contracting;
   return j < c.size() ? c[j] : -1;
+}
+
+// Why XLA's tiling bails out on the fusion's structure where this
+// analysis answers, or empty: a root that is a fusion; a multi-output
+// fusion whose other outputs cannot reuse the tile (another shape); a pad
+// outside a GEMM fusion (one with a dot); a reshape whose tile XLA cannot
+// derive on its own (its standalone map has no XLA tile).
+std::string XlaStructuralRefusal(const FusionRegion& region, int output_id,
+                                 ExprContext* ctx) {
+  const Instruction& root = *region.root;
+  if (root.opcode == "fusion") {
+    return "the root '" + root.name +
+           "' is a fusion: XLA tiles no fusion "
+           "at the root";
+  }
+  if (root.opcode == "tuple" && output_id < OutputCount(root)) {
+    const std::vector<int64_t>& dims = OutputDims(root, output_id);
+    for (int j = 0; j < OutputCount(root); ++j) {
+      if (OutputDims(root, j) != dims) {
+        return "a multi-output fusion: output " + std::to_string(j) +
+               " has another shape than output " + std::to_string(output_id) +
+               " and cannot reuse its tile";
+      }
+    }
+  }
+  const bool gemm = std::any_of(
+      region.members.begin(), region.members.end(), [](const Instruction* m) {
+        return m->opcode == "dot" || m->opcode == "scaled-dot";
+      });
+  for (const Instruction* m : region.members) {
+    if (m->opcode == "pad" && !gemm) {
+      return "'" + m->name + "': a pad outside a GEMM fusion";
+    }
+    if (m->opcode != "reshape" && m->opcode != "bitcast") continue;
+    auto own = ComputeOutputToInputIndexing(*m, 0, ctx);
+    if (!own.ok() || own->indexing_maps.empty() ||
+        own->indexing_maps[0].size() != 1) {
+      continue;
+    }
+    auto tile = SymbolicTileFromIndexingMap(*own->indexing_maps[0].begin());
+    if (!tile.ok()) {
+      return "'" + m->name + "': XLA derives no tile of the " + m->opcode +
+             " on its own (" + tile.error().message + ")";
+    }
+    if (!tile->xla_would_refuse.empty()) {
+      return "'" + m->name + "': XLA derives no tile of the " + m->opcode +
+             " on its own (" + tile->xla_would_refuse + ")";
+    }
+  }
+  return "";
+}
+
+// The tile sizes `v` that divide every operand's extent along a
+// concatenate's dim: XLA tiles a concatenate only where each operand is a
+// whole number of tiles.
+std::vector<int64_t> ConcatenateTileSizes(const Instruction& concat) {
+  const int64_t dim = concat.dimensions.empty() ? -1 : concat.dimensions[0];
+  int64_t g = 0;
+  for (const Instruction* o : concat.operands) {
+    if (!o->shape.IsArray() || dim < 0 || dim >= o->shape.rank()) return {};
+    g = std::gcd(g, o->shape.dims[dim]);
+  }
+  std::vector<int64_t> out;
+  for (int64_t v = 1; v <= g && out.size() < 64; ++v) {
+    if (g % v == 0) out.push_back(v);
+  }
+  return out;
 }
 
 class TilingWalk {
@@ -201,6 +277,10 @@ class TilingWalk {
       IXA_ASSIGN_OR_RETURN(std::ignore, Visit(n));
     }
     IXA_ASSIGN_OR_RETURN(std::ignore, CollectTiles(region));
+    if (std::string why = XlaStructuralRefusal(region, output_id, ctx_);
+        !why.empty()) {
+      out_.xla_would_refuse = std::move(why);
+    }
     return std::move(out_);
   }
 
@@ -243,7 +323,7 @@ class TilingWalk {
       const Instruction& instr = *node.instr;
       if (node.nested_root >= 0) continue;
       const bool reduce = instr.opcode == "reduce";
-      const bool dot = instr.opcode == "dot";
+      const bool dot = instr.opcode == "dot" || IsScaledDot(instr);
       if (!reduce && !dot) continue;
       const ExtraTileSizes& given =
           reduce ? options_.reduction_sizes : options_.contraction_sizes;
@@ -297,12 +377,21 @@ class TilingWalk {
     for (size_t j = 0; j < node.extras.size(); ++j) {
       const int64_t p = ContractedPosition(*node.instr, k, j);
       if (p < 0) continue;
+      if (p >= map.num_results() && IsScaledDot(*node.instr) && k >= 2) {
+        continue;  // a scalar scale
+      }
       if (p >= map.num_results()) {
         return Error::Unsupported("'" + node.instr->name +
                                   "': no result for its tiled dim");
       }
       Expr r = map.results()[p];
       if (r.IsConstant()) continue;  // a dim of extent 1
+      // A scale reads its block of K: `s floordiv block`, the same range
+      // variable as its operand's K.
+      if (IsScaledDot(*node.instr) && k >= 2 &&
+          r.kind() == ExprKind::kFloorDiv && r.lhs().IsSymbol()) {
+        r = r.lhs();
+      }
       if (!r.IsSymbol() || r.position() >= nr) {
         return Error::Unsupported(
             "'" + node.instr->name +
@@ -470,6 +559,38 @@ class TilingWalk {
     return &tiles_.emplace(id, std::move(t)).first->second;
   }
 
+  // XLA's rules for the tiled instructions it makes: no negative stride
+  // (a reverse), and a concatenate only where every operand is a whole
+  // number of tiles along its dim (an XLA constraint on the tile size).
+  void AddXlaTiledInstructionRules(const Instruction& instr,
+                                   SymbolicTile* tile) {
+    for (int i = 0; i < tile->rank && tile->xla_would_refuse.empty(); ++i) {
+      Expr stride = tile->stride(i);
+      if (stride.IsConstant() && stride.constant() < 0) {
+        tile->xla_would_refuse =
+            "a negative stride (a reverse): XLA's tiled instructions take "
+            "non-negative strides only";
+      }
+    }
+    if (instr.opcode != "concatenate" || instr.dimensions.empty() ||
+        instr.dimensions[0] >= tile->rank) {
+      return;
+    }
+    Expr size = tile->size(static_cast<int>(instr.dimensions[0]));
+    if (size.IsConstant()) return;  // a fixed extent: no choice of tile
+    const std::vector<int64_t> sizes = ConcatenateTileSizes(instr);
+    if (size.kind() != ExprKind::kDim || sizes.empty()) {
+      if (tile->xla_would_refuse.empty()) {
+        tile->xla_would_refuse =
+            "a concatenate whose operands XLA cannot split into whole tiles";
+      }
+      return;
+    }
+    TileClause divides;
+    for (int64_t v : sizes) divides.push_back({size, Interval::Point(v)});
+    tile->xla_constraints.push_back(std::move(divides));
+  }
+
   Result<bool> CollectTiles(const FusionRegion& region) {
     std::unordered_map<const Instruction*, int> parameter_index;
     for (size_t i = 0; i < region.parameters.size(); ++i) {
@@ -513,12 +634,12 @@ class TilingWalk {
           }
           continue;
         }
-        AddClauses(t->tile->constraints, &out_.constraints);
-        AddClauses(t->tile->xla_constraints, &out_.xla_constraints);
-        if (out_.xla_would_refuse.empty() &&
-            !t->tile->xla_would_refuse.empty()) {
-          out_.xla_would_refuse =
-              "'" + ti.name + "': " + t->tile->xla_would_refuse;
+        SymbolicTile& tile = *ti.tiles.back().tile;
+        AddXlaTiledInstructionRules(*node.instr, &tile);
+        AddClauses(tile.constraints, &out_.constraints);
+        AddClauses(tile.xla_constraints, &out_.xla_constraints);
+        if (out_.xla_would_refuse.empty() && !tile.xla_would_refuse.empty()) {
+          out_.xla_would_refuse = "'" + ti.name + "': " + tile.xla_would_refuse;
         }
       }
       out_.instructions.push_back(std::move(ti));

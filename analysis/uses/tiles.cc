@@ -699,6 +699,28 @@ Result<ConcreteTile> EvaluateTile(const SymbolicTile& tile,
   return out;
 }
 
+Result<ConcreteTile> EvaluateTileAsRequested(
+    const SymbolicTile& tile, std::span<const int64_t> tile_sizes) {
+  IXA_ASSIGN_OR_RETURN(
+      ConcreteTile out,
+      EvaluateTile(tile, tile_sizes, /*clamp_oversized=*/true));
+  const IndexingMap& m = tile.tile_map;
+  bool oversized = false;
+  for (int k = 0; k < m.num_dims(); ++k) {
+    oversized |= tile_sizes[k] > m.dims()[k].bounds.upper;
+  }
+  if (!oversized) return out;
+  std::vector<int64_t> syms;
+  for (const Variable& v : m.rt_vars()) syms.push_back(v.bounds.lower);
+  // Only the sizes: a stride's expression holds over the tile space (at
+  // the clamped sizes), and the whole-dim stride is the clamped one.
+  for (int i = 0; i < tile.rank; ++i) {
+    IXA_ASSIGN_OR_RETURN(out.sizes[i],
+                         Evaluate(tile.size(i), tile_sizes, syms));
+  }
+  return out;
+}
+
 Result<IndexingMap> TileOffsetsMap(const SymbolicTile& tile,
                                    std::span<const int64_t> tile_sizes,
                                    const std::vector<std::string>& dim_names) {

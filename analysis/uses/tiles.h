@@ -136,6 +136,16 @@ Result<ConcreteTile> EvaluateTile(const SymbolicTile& tile,
                                   std::span<const int64_t> tile_sizes,
                                   bool clamp_oversized = false);
 
+// The tile at the requested sizes as XLA gives it: a size above its
+// extent is kept (XLA's tile overhangs the dim and the overhang is
+// masked), so the operand's sizes are the tile's expressions at the
+// requested sizes (a reshape f32[20] -> f32[4,5] tiled [1, 8] reads a
+// tile of 8). Offsets, strides and the constraints are those at the
+// clamped sizes (EvaluateTile with clamp_oversized), whose sizes are the
+// tile's clipped extent.
+Result<ConcreteTile> EvaluateTileAsRequested(
+    const SymbolicTile& tile, std::span<const int64_t> tile_sizes);
+
 // The sizes actually tiled: each clamped to its extent (at least 1 is the
 // caller's business).
 std::vector<int64_t> ClampTileSizes(const SymbolicTile& tile,

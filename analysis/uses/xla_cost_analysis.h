@@ -51,7 +51,9 @@ float XlaOperandUtilization(const hlo::Instruction& instr, int operand,
 // The flops XLA charges one plain instruction (HloCostAnalysis and its GPU
 // override): elementwise ops elements * op profile (hw/op_profiles.h),
 // reduce (in - out) * reducer, reduce-window (window - 1) * out * reducer,
-// map elements * computation, dot 2 * out * K, convolution 2 * out * K,
+// map elements * computation, dot 2 * out * K, convolution XLA's
+// GetConvolutionFlops (valid kernel taps per spatial dim, feature and
+// batch groups),
 // sort n * ceil(log2 n), concatenate 6 per element (400 when it joins
 // along a non-leading dim an operand 0 whose extent there is not a
 // multiple of 32), cuBLAS and cuDNN calls their dot / convolution,
@@ -107,6 +109,11 @@ struct XlaCostAnalysis {
 // that op (its parameters are its operands).
 XlaCostAnalysis AnalyzeXlaCost(const FusionRegion& region, bool is_fusion,
                                const hw::Device& device);
+
+// A bitcast XLA's fusion treats as one: it keeps the element bit width. A
+// bitcast between widths (s8[3,5,2] -> s16[3,5]) is an ordinary op that
+// does not fuse, as a producer or as a user.
+bool XlaIsFusibleBitcast(const hlo::Instruction& instr);
 
 // True for the ops XLA's IsElementwise accepts (and so passes use roots
 // through): elementwise opcodes.

@@ -571,6 +571,37 @@ TEST_CASE("brute force: gather of an iota folds to exact maps",
        true, true, true});
 }
 
+// An iota of more rows than the gather may start at: the gather clamps
+// each start row to rows - slice, and the analysis folds the iota and the
+// clamp exactly, `min(d0, 4)`, where XLA's map reads past the operand for
+// the rows the clamp moves (a deliberate difference,
+// docs/xla-reference.md).
+TEST_CASE("brute force: gather of an iota past the operand folds the clamp",
+          "[brute][gather]") {
+  const std::string hlo =
+      "HloModule m\nf {\n"
+      "  t = f32[6,3] parameter(0)\n"
+      "  ids = s32[8,1] iota(), iota_dimension=0\n"
+      "  ROOT g = f32[8,2,3] gather(t, ids), offset_dims={1,2}, "
+      "collapsed_slice_dims={}, start_index_map={0}, "
+      "index_vector_dim=1, slice_sizes={2,3}\n}\n"
+      "ENTRY e {\n  a0 = f32[6,3] parameter(0)\n"
+      "  ROOT fu = f32[8,2,3] fusion(a0), kind=kLoop, calls=f\n}";
+  RunCheck({hlo, /*exact=*/true, true, /*fusion=*/true});
+  auto module = ParseOrDie(hlo);
+  ExprContext ctx;
+  auto r = ComputeFusionParameterIndexing(
+      RegionOfComputation(*module->entry()->root()->called()), 0, &ctx);
+  REQUIRE(r.ok());
+  REQUIRE((*r)[0].size() == 1);
+  const IndexingMap& m = *(*r)[0].begin();
+  CHECK(m.num_rt_vars() == 0);
+  ExpectSameMap(m,
+                "(d0, d1, d2) -> (min(d0, 4) + d1, d2), domain: d0 in [0, 7], "
+                "d1 in [0, 1], d2 in [0, 2]",
+                &ctx);
+}
+
 TEST_CASE("brute force: scatter", "[brute][scatter]") {
   RunCheck({WithAdd(R"(
     p0 = s32[6,3] parameter(0)

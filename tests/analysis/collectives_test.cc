@@ -1,6 +1,7 @@
 // Collectives checked against a simulation of every replica of a group:
-// all-gather's element and replica maps (XLA's two maps) name exactly the
-// element of the replica that an output element copies; all-to-all's maps
+// all-gather's element and replica maps (XLA's two maps, and the opt-in
+// per-source form) name exactly the element of the replica that an output
+// element copies; all-to-all's maps
 // name it among the candidates for every rank of the receiving replica.
 #include "tests/analysis/reference_interpreter.h"
 #include "tests/analysis/test_util.h"
@@ -39,15 +40,156 @@ std::vector<Source> Named(const IndexingMapSet& elements,
   return out;
 }
 
-// all-gather concatenates the operands of its group's replicas: one map
-// per source replica, over its block of the gathered dim, and the replica.
-TEST_CASE("collectives: all-gather element and replica maps", "[collective]") {
+// The element and the member of the group that output element `o` of an
+// all-gather names through one element map and one replica map (XLA's
+// form: both total over the output).
+Source NamedByXlaForm(const IndexingMapSet& elements,
+                      const IndexingMapSet& replicas,
+                      const std::vector<int64_t>& o) {
+  REQUIRE(elements.size() == 1);
+  REQUIRE(replicas.size() == 1);
+  REQUIRE(elements.begin()->range_vars().empty());
+  auto element = elements.begin()->Evaluate(o, {});
+  auto replica = replicas.begin()->Evaluate(o, {});
+  REQUIRE(element.ok());
+  REQUIRE(replica.ok());
+  REQUIRE(replica->size() == 1);
+  return {(*replica)[0], *element};
+}
+
+// Every replica simulated: replica q of group g receives the operands of
+// g's members concatenated along the gathered dim, so its output element
+// `o` is member o[dim] floordiv n's operand at o[dim] mod n. The maps are
+// the same on every replica and name the member by its rank in the group.
+TEST_CASE("collectives: all-gather as XLA gives it, every replica simulated",
+          "[collective]") {
+  auto m = ParseOrDie(R"(
+    p0 = f32[128,128] parameter(0)
+    ROOT ag = f32[128,256] all-gather(p0), replica_groups={{0,1},{2,3}}, dimensions={1})");
+  const hlo::Instruction& ag = *m->entry()->root();
+  ExprContext ctx;
+  auto r = ComputeOutputToInputIndexing(ag, 0, &ctx);
+  REQUIRE(r.ok());
+  ExpectText(*r->indexing_maps[0].begin(),
+             "(d0, d1) -> (d0, d1 mod 128), domain: d0 in [0, 127], "
+             "d1 in [0, 255]");
+  ExpectText(*r->replica_maps[0].begin(),
+             "(d0, d1) -> (d1 floordiv 128), domain: d0 in [0, 127], "
+             "d1 in [0, 255]");
+  const std::vector<std::vector<int64_t>> groups = {{0, 1}, {2, 3}};
+  for (int64_t q = 0; q < 4; ++q) {
+    const std::vector<int64_t>& group = groups[q / 2];
+    for (int64_t i = 0; i < 128; i += 7) {
+      for (int64_t j = 0; j < 256; ++j) {
+        // The simulated replica q: where its element (i, j) was copied from.
+        const int64_t source_replica = group[j / 128];
+        const std::vector<int64_t> source_index = {i, j % 128};
+        Source named =
+            NamedByXlaForm(r->indexing_maps[0], r->replica_maps[0], {i, j});
+        CHECK(group[named.replica] == source_replica);
+        CHECK(named.index == source_index);
+      }
+    }
+  }
+}
+
+// Fused behind a reshape, a transpose, and chained: one map per parameter
+// (not one per source), with the replica maps composed as XLA composes an
+// operand's replica-id map. Checked against the simulated gather.
+TEST_CASE("collectives: fused all-gather has one map per parameter",
+          "[collective]") {
+  auto m = ParseOrDie(R"(
+HloModule m
+f {
+  p0 = f32[128,128] parameter(0)
+  ag = f32[256,128] all-gather(p0), replica_groups={{0,1}}, dimensions={0}
+  ROOT r = f32[32768] reshape(ag)
+}
+ENTRY e {
+  a = f32[128,128] parameter(0)
+  ROOT r = f32[32768] fusion(a), kind=kLoop, calls=f
+})");
+  ExprContext ctx;
+  auto region = ResolveFusion(*m, "");
+  REQUIRE(region.ok());
+  auto g = ComputeGroupedOutputToInputIndexing(*region, 0, &ctx);
+  REQUIRE(g.ok());
+  const hlo::Instruction* p0 = region->parameters[0];
+  std::vector<IndexingMap> maps = g->DistinctMapsOf(p0);
+  REQUIRE(maps.size() == 1);
+  ExpectText(maps[0],
+             "(d0) -> ((d0 floordiv 128) mod 128, d0 mod 128), "
+             "domain: d0 in [0, 32767]");
+  REQUIRE(g->replica_maps.count(p0) == 1);
+  const IndexingMapSet& replicas = g->replica_maps.at(p0);
+  REQUIRE(replicas.size() == 1);
+  ExpectText(*replicas.begin(),
+             "(d0) -> (d0 floordiv 16384), domain: d0 in [0, 32767]");
+  IndexingMapSet elements = IndexingMapSet::FromDistinct(maps);
+  for (int64_t l = 0; l < 32768; l += 5) {
+    // reshape: element l is ag's (l floordiv 128, l mod 128); the gather
+    // along dim 0 takes its row from member row floordiv 128.
+    const int64_t row = l / 128;
+    Source named = NamedByXlaForm(elements, replicas, {l});
+    CHECK(named.replica == row / 128);
+    CHECK(named.index == std::vector<int64_t>{row % 128, l % 128});
+  }
+
+  auto chained = ParseOrDie(R"(
+HloModule m
+f {
+  p = f32[2,3] parameter(0)
+  ag = f32[4,3] all-gather(p), dimensions={0}, replica_groups={{0,1}}
+  ag2 = f32[12,3] all-gather(ag), dimensions={0}, replica_groups={{0,1,2}}
+  ROOT t = f32[3,12] transpose(ag2), dimensions={1,0}
+}
+ENTRY e {
+  a = f32[2,3] parameter(0)
+  ROOT r = f32[3,12] fusion(a), kind=kLoop, calls=f
+})");
+  auto chained_region = ResolveFusion(*chained, "");
+  REQUIRE(chained_region.ok());
+  auto c = ComputeGroupedOutputToInputIndexing(*chained_region, 0, &ctx);
+  REQUIRE(c.ok());
+  const hlo::Instruction* p = chained_region->parameters[0];
+  std::vector<IndexingMap> pm = c->DistinctMapsOf(p);
+  REQUIRE(pm.size() == 1);
+  ExpectSameMap(pm[0],
+                "(d0, d1) -> (d1 mod 2, d0), domain: d0 in [0, 2], "
+                "d1 in [0, 11]",
+                &ctx);
+  // One replica map per all-gather: the outer one's member, then the
+  // inner one's.
+  const IndexingMapSet& chain_replicas = c->replica_maps.at(p);
+  REQUIRE(chain_replicas.size() == 2);
+  for (int64_t i = 0; i < 3; ++i) {
+    for (int64_t j = 0; j < 12; ++j) {
+      const std::vector<int64_t> o = {i, j};
+      auto outer = chain_replicas.maps()[0].Evaluate(o, {});
+      auto inner = chain_replicas.maps()[1].Evaluate(o, {});
+      REQUIRE(outer.ok());
+      REQUIRE(inner.ok());
+      CHECK((*outer)[0] == j / 4);
+      CHECK((*inner)[0] == (j % 4) / 2);
+    }
+  }
+}
+
+// all-gather concatenates the operands of its group's replicas; on
+// request, one map per source replica, over its block of the gathered
+// dim, and the replica.
+TEST_CASE(
+    "collectives: all-gather per source (opt-in) element and replica "
+    "maps",
+    "[collective]") {
   auto m = ParseOrDie(R"(
     p = f32[3,2] parameter(0)
     ROOT ag = f32[3,8] all-gather(p), dimensions={1}, replica_groups={{0,1,2,3}})");
   const hlo::Instruction& ag = *m->entry()->root();
   ExprContext ctx;
-  auto r = ComputeOutputToInputIndexing(ag, 0, &ctx);
+  IndexingOptions per_source;
+  per_source.all_gather_per_source = true;
+  auto r = ComputeOutputToInputIndexing(ag, 0, &ctx, per_source);
   REQUIRE(r.ok());
   REQUIRE(r->replica_maps.size() == 1);
   REQUIRE(r->indexing_maps[0].size() == 4);
@@ -72,15 +214,18 @@ TEST_CASE("collectives: all-gather element and replica maps", "[collective]") {
   }
 }
 
-// Past 16 sources one map stands for all of them, with the replica as a
-// map of the index.
-TEST_CASE("collectives: all-gather of a large group is one map",
+// Past 16 sources the per-source form keeps one map for all of them,
+// with the replica as a map of the index.
+TEST_CASE("collectives: all-gather per source of a large group is one map",
           "[collective]") {
   auto m = ParseOrDie(R"(
     p = f32[2] parameter(0)
     ROOT ag = f32[64] all-gather(p), dimensions={0}, replica_groups=[1,32]<=[32])");
   ExprContext ctx;
-  auto r = ComputeOutputToInputIndexing(*m->entry()->root(), 0, &ctx);
+  IndexingOptions per_source;
+  per_source.all_gather_per_source = true;
+  auto r =
+      ComputeOutputToInputIndexing(*m->entry()->root(), 0, &ctx, per_source);
   REQUIRE(r.ok());
   REQUIRE(r->indexing_maps[0].size() == 1);
   ExpectText(*r->indexing_maps[0].begin(),

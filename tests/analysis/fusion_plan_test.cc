@@ -9,6 +9,7 @@
 #include <random>
 
 #include "analysis/emitters/plan.h"
+#include "analysis/uses/fusion_decision.h"
 #include "tests/analysis/reference_interpreter.h"
 #include "tests/analysis/test_util.h"
 
@@ -252,6 +253,57 @@ TEST_CASE("fusion plan: what XLA would do", "[uses][plan]") {
   REQUIRE(plan->steps.size() == 1);
   CHECK(plan->steps[0].kind == "bitcast");
   CHECK_FALSE(plan->steps[0].priority_us);
+}
+
+// A bitcast that changes the bit width (s8[3,5,2] -> s16[3,5]) is no
+// fusible bitcast in XLA: an ordinary user that cannot fuse, so the
+// producer it reads is fused nowhere, and it does not fuse itself.
+TEST_CASE("fusion plan: a bitcast between bit widths does not fuse",
+          "[uses][plan]") {
+  const hw::Device h100 = *hw::FindDevice("h100");
+  ExprContext ctx;
+  auto module = ParseOrDie(R"(
+    ENTRY e {
+      p = s8[3,5,2] parameter(0)
+      n = s8[3,5,2] negate(p)
+      a = s8[3,5,2] add(n, n)
+      b = s16[3,5] bitcast(n)
+      m = s16[3,5] negate(b)
+      ROOT t = (s8[3,5,2], s16[3,5]) tuple(a, m)
+    })");
+  for (CostModel model : {CostModel::kXla, CostModel::kIxa}) {
+    FusionPlanOptions plan_options;
+    plan_options.model = model;
+    auto plan = PlanFusions(*module, h100, plan_options, &ctx);
+    REQUIRE(plan.ok());
+    INFO(plan->module_text);
+    for (const FusionStep& step : plan->steps) {
+      CHECK(step.producer != "n");
+      CHECK(step.producer != "b");
+    }
+    DecisionOptions options;
+    options.model = model;
+    auto d = DecideFusion(*module, "n", options, h100, &ctx);
+    REQUIRE(d.ok());
+    CHECK_FALSE(d->legal);
+    CHECK(d->rule == "not_fusible");
+  }
+  // The same with a bitcast that keeps the width: the producer fuses into
+  // its other user, the bitcast skipped.
+  auto same = ParseOrDie(R"(
+    ENTRY e {
+      p = s8[3,5,2] parameter(0)
+      n = s8[3,5,2] negate(p)
+      a = s8[3,5,2] add(n, n)
+      b = s8[30] bitcast(n)
+      m = s8[30] negate(b)
+      ROOT t = (s8[3,5,2], s8[30]) tuple(a, m)
+    })");
+  DecisionOptions options;
+  options.model = CostModel::kXla;
+  auto d = DecideFusion(*same, "n", options, h100, &ctx);
+  REQUIRE(d.ok());
+  CHECK(d->legal);
 }
 
 }  // namespace IXA_UNITY_ID

@@ -1,8 +1,9 @@
 // The scan op's maps (analysis/indexing/scan.cc): the reading documented
 // there, and input -> output as the exact inverse of output -> input,
-// checked point by point. The inits are read by the first step alone: a
-// per-step output element reads them only at that step, a final carry only
-// when there is at most one step.
+// checked point by point. As XLA gives it, every output reads the inits
+// at its lane over the whole output (the carry every step is handed
+// descends from them); a scan run step by step confirms which outputs
+// depend on the init: all of them.
 #include <set>
 
 #include "tests/analysis/test_util.h"
@@ -40,22 +41,108 @@ TEST_CASE("scan: output-to-input maps", "[analysis][scan]") {
   REQUIRE(step->indexing_maps.size() == 2);
   ExpectText(OnlyMap(step->indexing_maps[0]),
              "(d0, d1) -> (d0, d1), domain: d0 in [0, 7], d1 in [0, 15]");
-  // Step 0 alone reads the init; later steps read the carry step - 1 wrote.
+  // Every step's carry descends from the init.
   ExpectText(OnlyMap(step->indexing_maps[1]),
-             "(d0, d1) -> (d1), domain: d0 in [0, 0], d1 in [0, 15]");
+             "(d0, d1) -> (d1), domain: d0 in [0, 7], d1 in [0, 15]");
   auto carry = ComputeOutputToInputIndexing(Root(*m), 1, &ctx);
   REQUIRE(carry.ok());
   ExpectText(OnlyMap(carry->indexing_maps[0]),
              "(d0) -> (7, d0), domain: d0 in [0, 15]");
-  // The final carry is written by step 7 from step 6's carry: no init.
-  CHECK(OnlyMap(carry->indexing_maps[1]).IsKnownEmpty());
+  // The final carry descends from the init too.
+  ExpectText(OnlyMap(carry->indexing_maps[1]),
+             "(d0) -> (d0), domain: d0 in [0, 15]");
 
-  // Input to output: the init reaches the lane's first step.
+  // Input to output: the init reaches every step of its lane.
   auto init = ComputeInputToOutputIndexing(Root(*m), 1, &ctx);
   REQUIRE(init.ok());
   ExpectText(OnlyMap(init->indexing_maps[0]),
-             "(d0) -> (0, d0), domain: d0 in [0, 15]");
-  CHECK(OnlyMap(init->indexing_maps[1]).IsKnownEmpty());
+             "(d0)[s0] -> (s0, d0), domain: d0 in [0, 15], s0 in [0, 7]");
+  ExpectText(OnlyMap(init->indexing_maps[1]),
+             "(d0) -> (d0), domain: d0 in [0, 15]");
+}
+
+// XLA's rank-1 case: output 0 reads the input at its own index and the
+// (scalar) init over the whole output domain.
+TEST_CASE("scan: rank 1, the init over the whole output", "[analysis][scan]") {
+  auto m = ParseOrDie(
+      Module(" xs = f32[10] parameter(0)\n init = f32[] parameter(1)\n"
+             " ROOT scan = (f32[10], f32[]) scan(xs, init), dimensions={0},"
+             " to_apply=step"));
+  ExprContext ctx;
+  auto step = ComputeOutputToInputIndexing(Root(*m), 0, &ctx);
+  REQUIRE(step.ok());
+  ExpectText(OnlyMap(step->indexing_maps[0]),
+             "(d0) -> (d0), domain: d0 in [0, 9]");
+  ExpectText(OnlyMap(step->indexing_maps[1]),
+             "(d0) -> (), domain: d0 in [0, 9]");
+}
+
+// A scan run step by step on symbolic values: each value is the set of
+// operand elements it was computed from (kStep's body: the new carry and
+// the step's output are carry + x). Every output element depends on its
+// lane's init, through the carry: the init maps name exactly the init
+// elements the run reaches, and the input maps name an input element the
+// run reaches (the one the step reads).
+TEST_CASE("scan: run step by step, every output depends on the init",
+          "[analysis][scan]") {
+  for (const char* reverse : {"", ", is_reverse=true"}) {
+    INFO("reverse: " << reverse);
+    auto m = ParseOrDie(
+        Module(std::string(" xs = f32[5,3] parameter(0)\n"
+                           " init = f32[3] parameter(1)\n"
+                           " ROOT scan = (f32[5,3], f32[3]) scan(xs, init),"
+                           " dimensions={0}, to_apply=step") +
+               reverse));
+    const bool rev = std::string(reverse).size() > 0;
+    // (operand, index) pairs a value was computed from.
+    using Deps = std::set<std::pair<int, std::vector<int64_t>>>;
+    std::vector<std::vector<Deps>> outputs(5, std::vector<Deps>(3));
+    std::vector<Deps> final_carry(3);
+    for (int64_t lane = 0; lane < 3; ++lane) {
+      Deps carry = {{1, {lane}}};
+      for (int64_t n = 0; n < 5; ++n) {
+        const int64_t i = rev ? 4 - n : n;
+        carry.insert({0, {i, lane}});
+        outputs[i][lane] = carry;
+      }
+      final_carry[lane] = carry;
+    }
+    auto inits_of = [](const Deps& deps) {
+      Deps inits;
+      for (const auto& d : deps) {
+        if (d.first == 1) inits.insert(d);
+      }
+      return inits;
+    };
+    ExprContext ctx;
+    auto step = ComputeOutputToInputIndexing(Root(*m), 0, &ctx);
+    auto last = ComputeOutputToInputIndexing(Root(*m), 1, &ctx);
+    REQUIRE(step.ok());
+    REQUIRE(last.ok());
+    const IndexingMap to_input = OnlyMap(step->indexing_maps[0]);
+    const IndexingMap to_init = OnlyMap(step->indexing_maps[1]);
+    // The operand element a map names at output element `o`.
+    auto at = [](const IndexingMap& m, std::vector<int64_t> o) {
+      REQUIRE(*m.InDomain(o, {}));
+      auto v = m.Evaluate(o, {});
+      REQUIRE(v.ok());
+      return *v;
+    };
+    for (int64_t i = 0; i < 5; ++i) {
+      for (int64_t lane = 0; lane < 3; ++lane) {
+        const Deps init_read = {{1, at(to_init, {i, lane})}};
+        CHECK(inits_of(outputs[i][lane]) == init_read);
+        CHECK(outputs[i][lane].count({0, at(to_input, {i, lane})}) == 1);
+      }
+    }
+    const IndexingMap carry_to_input = OnlyMap(last->indexing_maps[0]);
+    const IndexingMap carry_to_init = OnlyMap(last->indexing_maps[1]);
+    for (int64_t lane = 0; lane < 3; ++lane) {
+      const Deps init_read = {{1, at(carry_to_init, {lane})}};
+      CHECK(inits_of(final_carry[lane]) == init_read);
+      CHECK(final_carry[lane].count({0, at(carry_to_input, {lane})}) == 1);
+    }
+  }
 }
 
 TEST_CASE("scan: with one step the final carry reads the init",
@@ -96,22 +183,26 @@ TEST_CASE("scan: a middle dimension, reverse, two inputs, two carries",
                "(d0, d1, d2) -> (d0, d1, d2), domain: d0 in [0, 2], "
                "d1 in [0, 4], d2 in [0, 3]");
   }
-  // Reverse: the first step is index 4, the one reading the inits.
+  // Every step reads the inits at its lane (the carry descends from them).
   for (int k : {2, 3}) {
     ExpectText(OnlyMap(step->indexing_maps[k]),
                "(d0, d1, d2) -> (d0, d2), domain: d0 in [0, 2], "
-               "d1 in [4, 4], d2 in [0, 3]");
+               "d1 in [0, 4], d2 in [0, 3]");
   }
   auto carry = ComputeOutputToInputIndexing(Root(*m), 2, &ctx);
   REQUIRE(carry.ok());
   // Reverse: the last step is index 0.
   ExpectText(OnlyMap(carry->indexing_maps[1]),
              "(d0, d1) -> (d0, 0, d1), domain: d0 in [0, 2], d1 in [0, 3]");
-  for (int k : {2, 3}) CHECK(OnlyMap(carry->indexing_maps[k]).IsKnownEmpty());
+  for (int k : {2, 3}) {
+    ExpectText(OnlyMap(carry->indexing_maps[k]),
+               "(d0, d1) -> (d0, d1), domain: d0 in [0, 2], d1 in [0, 3]");
+  }
   auto init = ComputeInputToOutputIndexing(Root(*m), 3, &ctx);
   REQUIRE(init.ok());
   ExpectText(OnlyMap(init->indexing_maps[0]),
-             "(d0, d1) -> (d0, 4, d1), domain: d0 in [0, 2], d1 in [0, 3]");
+             "(d0, d1)[s0] -> (d0, s0, d1), domain: d0 in [0, 2], "
+             "d1 in [0, 3], s0 in [0, 4]");
 }
 
 // For every operand and output: x is read by output element o (out -> in)
@@ -145,14 +236,8 @@ void CheckInverse(const std::string& text) {
       }
       INFO("output " << j << ", operand " << k);
       CHECK(forward == backward);
-      // Every output reads every operand but a final carry the inits, after
-      // more than one step.
-      const int64_t steps = scan.operand(0)->shape.dims[scan.dimensions[0]];
-      const bool final_carry =
-          OutputDims(scan, j) != scan.operand(0)->shape.dims;
-      const bool init =
-          scan.operand(k)->shape.dims != scan.operand(0)->shape.dims;
-      CHECK(forward.empty() == (final_carry && init && steps > 1));
+      // Every output reads every operand (the inits through the carry).
+      CHECK_FALSE(forward.empty());
     }
   }
 }
@@ -198,7 +283,7 @@ TEST_CASE("scan: through a fusion", "[analysis][scan]") {
   ExpectText(OnlyMap(r->indexing_maps[0]),
              "(d0, d1) -> (d0, d1), domain: d0 in [0, 7], d1 in [0, 15]");
   ExpectText(OnlyMap(r->indexing_maps[1]),
-             "(d0, d1) -> (d1), domain: d0 in [0, 0], d1 in [0, 15]");
+             "(d0, d1) -> (d1), domain: d0 in [0, 7], d1 in [0, 15]");
 }
 
 TEST_CASE("scan: bad instructions are invalid_argument", "[analysis][scan]") {

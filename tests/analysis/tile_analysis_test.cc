@@ -268,13 +268,27 @@ TEST_CASE("tiles of every instruction: dots and convolutions",
     CHECK(PrintTileExprs(*OnlyTile(t, "p1").tile, 1) ==
           std::vector<std::string>{"d0", "d3", "d2"});
   }
-  CheckFusion({Module(R"(
+  const std::string scaled = Module(R"(
     p0 = s32[3,4] parameter(0)
     p1 = s32[4,2] parameter(1)
     p2 = s32[3,2] parameter(2)
     p3 = s32[2,2] parameter(3)
     ROOT d = s32[3,2] scaled-dot(p0, p1, p2, p3), lhs_contracting_dims={1},
-      rhs_contracting_dims={0})")});
+      rhs_contracting_dims={0})");
+  CheckFusion({scaled});
+  // contraction_sizes tile a scaled-dot's K like a dot's: the operands
+  // and their scales read one tile of K (the scales its blocks of 2).
+  for (int64_t k : {1, 2, 4}) {
+    Case tiled{scaled};
+    tiled.options.contraction_sizes["d"] = {k};
+    FusionTiling t = CheckFusion(tiled);
+    REQUIRE(t.space.size() == 3);
+    CHECK(t.space[2].kind == TileSpaceKind::kContraction);
+    CHECK(PrintTileExprs(*OnlyTile(t, "p0").tile, 1) ==
+          std::vector<std::string>{"d0", "d2"});
+    CHECK(PrintTileExprs(*OnlyTile(t, "p1").tile, 1) ==
+          std::vector<std::string>{"d2", "d1"});
+  }
   CheckFusion({Module(R"(
     p0 = s32[2,5,5,2] parameter(0)
     p1 = s32[2,3,2,3] parameter(1)
@@ -447,6 +461,105 @@ TEST_CASE("tile: sizes above a dim tile it whole", "[tile][tile_analysis]") {
   REQUIRE(offsets.ok());
   CHECK(NoSpace(PrintIndexingMap(*offsets)) ==
         NoSpace("(b0, b1) -> (0), domain: b0 in [0, 0], b1 in [0, 0]"));
+}
+
+// As XLA gives it, a tile size above its dim is kept (the overhang is
+// masked): a reshape f32[20] -> f32[4,5] tiled [1, 8] reads parameter
+// tiles of 8 at offsets b * 5; the clipped extent is EvaluateTile's.
+TEST_CASE("tile: a size above its dim is kept as requested",
+          "[tile][tile_analysis]") {
+  FusionTiling t = CheckFusion({Module(R"(
+    p0 = f32[20] parameter(0)
+    ROOT r = f32[4,5] reshape(p0))")});
+  const SymbolicTile& p0 = *OnlyTile(t, "p0").tile;
+  std::vector<int64_t> sizes = {1, 8};
+  auto requested = EvaluateTileAsRequested(p0, sizes);
+  REQUIRE(requested.ok());
+  CHECK(requested->sizes == std::vector<int64_t>{8});
+  CHECK(requested->strides == std::vector<int64_t>{1});
+  auto clipped = EvaluateTile(p0, sizes, /*clamp_oversized=*/true);
+  REQUIRE(clipped.ok());
+  CHECK(clipped->sizes == std::vector<int64_t>{5});
+  auto offsets = TileOffsetsMap(p0, sizes);
+  REQUIRE(offsets.ok());
+  CHECK(NoSpace(PrintIndexingMap(*offsets)) ==
+        NoSpace("(b0, b1) -> (b0 * 5), domain: b0 in [0, 3], b1 in [0, 0]"));
+}
+
+// Where XLA's tiling bails out, the tiling says so (xla_would_refuse)
+// while this analysis still answers.
+TEST_CASE("tile: XLA's refusals are flagged", "[tile][tile_analysis]") {
+  auto refusal = [](const std::string& hlo) {
+    static ExprContext* ctx = new ExprContext;
+    auto module = ParseOrDie(hlo);
+    auto region = ResolveFusion(*module, "");
+    REQUIRE(region.ok());
+    auto tiling = AnalyzeFusionTiling(*region, {}, ctx);
+    REQUIRE(tiling.ok());
+    CHECK(tiling->no_tiling.empty());
+    return tiling->xla_would_refuse;
+  };
+  // A reverse: a negative stride.
+  CHECK(refusal(Module(R"(
+    p0 = f32[16] parameter(0)
+    ROOT r = f32[16] reverse(p0), dimensions={0})"))
+            .find("negative stride") != std::string::npos);
+  // A pad outside a GEMM fusion.
+  CHECK(refusal(Module(R"(
+    p0 = f32[6] parameter(0)
+    z = f32[] constant(0)
+    ROOT r = f32[8] pad(p0, z), padding=1_1)"))
+            .find("pad outside a GEMM") != std::string::npos);
+  // A multi-output fusion whose outputs differ in shape.
+  CHECK(refusal(R"(
+    HloModule m
+    f {
+      p0 = f32[4,6] parameter(0)
+      e = f32[4,6] exponential(p0)
+      t = f32[6,4] transpose(p0), dimensions={1,0}
+      ROOT r = (f32[4,6], f32[6,4]) tuple(e, t)
+    }
+    ENTRY e {
+      a = f32[4,6] parameter(0)
+      ROOT r = (f32[4,6], f32[6,4]) fusion(a), kind=kLoop, calls=f
+    })")
+            .find("multi-output") != std::string::npos);
+  // A root that is a fusion.
+  CHECK(refusal(R"(
+    HloModule m
+    g {
+      q = f32[8] parameter(0)
+      ROOT n = f32[8] negate(q)
+    }
+    f {
+      p0 = f32[8] parameter(0)
+      ROOT r = f32[8] fusion(p0), kind=kLoop, calls=g
+    }
+    ENTRY e {
+      a = f32[8] parameter(0)
+      ROOT r = f32[8] fusion(a), kind=kLoop, calls=f
+    })")
+            .find("is a fusion") != std::string::npos);
+  // Plain elementwise work: no refusal.
+  CHECK(refusal(Module(R"(
+    p0 = f32[8] parameter(0)
+    ROOT r = f32[8] exponential(p0))"))
+            .empty());
+  // A concatenate: XLA's constraint that the tile divides every operand
+  // along the concatenated dim (2 and 6: tile sizes 1 and 2).
+  static ExprContext* ctx = new ExprContext;
+  auto module = ParseOrDie(Module(R"(
+    a = f32[4,2] parameter(0)
+    b = f32[4,6] parameter(1)
+    ROOT c = f32[4,8] concatenate(a, b), dimensions={1})"));
+  auto region = ResolveFusion(*module, "");
+  REQUIRE(region.ok());
+  auto tiling = AnalyzeFusionTiling(*region, {}, ctx);
+  REQUIRE(tiling.ok());
+  for (int64_t size : {1, 2, 3, 4, 8}) {
+    const std::vector<int64_t> sizes = {4, size};
+    CHECK(ClausesHold(tiling->xla_constraints, sizes) == (size <= 2));
+  }
 }
 
 TEST_CASE("tile constraints: the disjunctive form equals the clauses",

@@ -669,6 +669,9 @@ TEST_CASE("xla: convolution", "[xla]") {
        "d0 in [0, 0], d1 in [0, 9], d2 in [0, 5], d3 in [0, 47], "
        "s0 in [0, 2], s1 in [0, 4], s2 in [0, 3]",
        "", ""},
+      // A deliberate difference (docs/xla-reference.md): ixa picks the
+      // batch group from the output feature, XLA reads every group
+      // through a symbol.
       {R"(
         p0 = f32[14,12,10,4] parameter(0)
         p1 = f32[4,3,5,21] parameter(1)
@@ -704,17 +707,10 @@ TEST_CASE("xla: all-gather and collectives", "[xla]") {
     p0 = f32[2, 4] parameter(0)
     ROOT ag = f32[8, 4] all-gather(p0), dimensions={0},
       replica_groups={{0,1,2,3}})";
-  // One map per source replica, each over its block of the gathered dim.
-  IndexingMapSet sources = OutToIn(ag, &ctx)[0];
-  REQUIRE(sources.size() == 4);
-  for (int64_t k = 0; k < 4; ++k) {
-    std::string block =
-        std::to_string(2 * k) + ", " + std::to_string(2 * k + 1);
-    ExpectMap(sources.maps()[k],
-              "(d0, d1) -> (d0 - " + std::to_string(2 * k) +
-                  ", d1), domain: d0 in [" + block + "], d1 in [0, 3]",
-              &ctx);
-  }
+  // XLA's form: the gathered dim modulo the operand's size.
+  ExpectMap(Single(OutToIn(ag, &ctx)[0]),
+            "(d0, d1) -> (d0 mod 2, d1), domain: d0 in [0, 7], d1 in [0, 3]",
+            &ctx);
   ExpectMap(Single(InToOut(ag, 0, &ctx)[0]),
             "(d0, d1)[s0] -> (d0 + s0 * 2, d1), domain: d0 in [0, 1], "
             "d1 in [0, 3], s0 in [0, 3]",

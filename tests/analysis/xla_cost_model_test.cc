@@ -384,5 +384,87 @@ TEST_CASE("xla model: read time formula", "[uses][xla]") {
         Approx(3000 / (2 * kH100PerBlock)).epsilon(1e-6));
 }
 
+// XLA's GetConvolutionFlops: 2 * input features * output features * batch
+// * the valid (kernel tap, output) pairs per spatial dim; a tap on the
+// padding is not counted. Every cuDNN convolution custom call is a
+// convolution to XLA's cost analysis (its int8x4 vector dim unlabelled,
+// so not counted), its workspace not an output.
+TEST_CASE("xla model: convolutions and cuDNN convolution calls",
+          "[uses][xla]") {
+  // XLA's own case: int8x4 vectorized features, 5x5 window, padding 2.
+  FusionCost bias = Xla(R"(
+    HloModule m
+    ENTRY e {
+      p0 = s8[128,12,24,24,4] parameter(0)
+      p1 = s8[16,12,5,5,4] parameter(1)
+      p2 = f32[16] parameter(2)
+      conv1 = (s8[128,4,24,24,4], u8[0]) custom-call(p0, p1, p2),
+        window={size=5x5 pad=2_2x2_2}, dim_labels=bf01_oi01->bf01,
+        custom_call_target="__cudnn$convBiasActivationForward"
+      ROOT g = s8[128,4,24,24,4] get-tuple-element(conv1), index=0
+    })",
+                        {"conv1"});
+  CHECK(bias.flops == 159694848);
+  CHECK(bias.bytes_read == 128 * 12 * 24 * 24 * 4 + 16 * 12 * 5 * 5 * 4 + 64);
+  CHECK(bias.bytes_written == 128 * 4 * 24 * 24 * 4);
+  // Per spatial dim of 8 outputs, 3 taps and padding 1: 8 * 3 - 2 valid
+  // pairs; 2 * 4 * 16 * 1 * 22 * 22 flops, for the plain convolution and
+  // every cuDNN convolution target alike.
+  const int64_t expected = 2 * 4 * 16 * 22 * 22;
+  FusionCost plain = Xla(R"(
+    HloModule m
+    ENTRY e {
+      x = f32[1,8,8,4] parameter(0)
+      w = f32[3,3,4,16] parameter(1)
+      ROOT c = f32[1,8,8,16] convolution(x, w),
+        window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f
+    })",
+                         {"c"});
+  CHECK(plain.flops == expected);
+  for (const char* target :
+       {"convForward", "convForwardGraph", "convBackwardInput",
+        "convBackwardFilter", "convBiasActivationForward"}) {
+    INFO(target);
+    FusionCost call = Xla(std::string(R"(
+    HloModule m
+    ENTRY e {
+      x = f32[1,8,8,4] parameter(0)
+      w = f32[3,3,4,16] parameter(1)
+      c = (f32[1,8,8,16], u8[0]) custom-call(x, w),
+        window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f,
+        custom_call_target="__cudnn$)") +
+                              target + R"("
+      ROOT g = f32[1,8,8,16] get-tuple-element(c), index=0
+    })",
+                          {"c"});
+    CHECK_FALSE(call.time_unknown.has_value());
+    CHECK(call.flops == expected);
+    CHECK(call.bytes_written == 8 * 8 * 16 * 4);
+  }
+}
+
+// XLA's cost analysis charges a fusion's constants of more than 8
+// elements in its bytes_accessed (the performance model's reads do not):
+// a 16-element constant adds 64 bytes, a 4-element one nothing.
+TEST_CASE("xla model: bytes_accessed charges large constants in a fusion",
+          "[uses][xla]") {
+  FusionCost cost = Xla(R"(
+    HloModule m
+    f {
+      p0 = f32[16] parameter(0)
+      big = f32[16] constant({1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16})
+      small = f32[4] constant({1,2,3,4})
+      a = f32[16] add(p0, big)
+      s = f32[4] slice(a), slice={[0:4]}
+      ROOT m = f32[4] multiply(s, small)
+    }
+    ENTRY e {
+      x = f32[16] parameter(0)
+      ROOT r = f32[4] fusion(x), kind=kLoop, calls=f
+    })");
+  REQUIRE(cost.bytes_accessed.has_value());
+  CHECK(*cost.bytes_accessed == cost.bytes_read + cost.bytes_written + 64);
+}
+
 }  // namespace IXA_UNITY_ID
 }  // namespace ixa

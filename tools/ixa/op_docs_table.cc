@@ -216,9 +216,18 @@ std::vector<OpDoc> BuildHloDocs() {
       "output_to_input: per operand, its distinct maps from the output "
       "index to the operand index; an operand the analysis cannot index has "
       "`unknown: true` and `reason` instead of maps; all-gather operands "
-      "also carry `replica_maps`, one per map (which replica of the group "
-      "holds the element: all-gather has one map per source replica, over "
-      "its block of the gathered dim, up to 16 replicas)"};
+      "also carry `replica_maps` (which replica of the group holds the "
+      "element): XLA's `d mod n` map with the replica map `d floordiv n`, "
+      "or with `all_gather: \"per_source\"` one map per source replica, "
+      "over its block of the gathered dim, with its replica map (up to 16 "
+      "replicas)"};
+  const FieldDoc all_gather_field{
+      "all_gather", "string", "\"xla\"",
+      "the form of all-gather's maps: \"xla\" (XLA's: one map per operand "
+      "reading the gathered dim modulo the operand's size, and a replica "
+      "map `d floordiv n`) or \"per_source\" (one map per source replica "
+      "k, `d - k*n` over block k, with the replica map `k`; past 16 "
+      "replicas XLA's form)"};
   return {
       {"indexing",
        "hlo",
@@ -236,7 +245,8 @@ std::vector<OpDoc> BuildHloDocs() {
         {"output", "int", "0 (output_to_input); every output (input_to_output)",
          "which output of a multi-output instruction"},
         {"physical_layout", "bool", "false",
-         "map physical (layout-ordered) indices instead of logical ones"}},
+         "map physical (layout-ordered) indices instead of logical ones"},
+        all_gather_field},
        {maps_entry,
         {"outputs", "list of {output, maps}",
          "input_to_output: per output, the maps from the operand index to "
@@ -254,10 +264,13 @@ std::vector<OpDoc> BuildHloDocs() {
         {"all_instructions", "bool", "false",
          "also the maps to every instruction of the computation"},
         {"group_by_producer", "bool", "false",
-         "also the root's operand maps grouped by producing instruction"}},
+         "also the root's operand maps grouped by producing instruction"},
+        all_gather_field},
        {{"parameters", "list of {parameter, name, maps}",
          "per fusion parameter, its distinct maps (or `unknown: true` and "
-         "`reason`)"},
+         "`reason`); one read through an all-gather (XLA's form) also has "
+         "`replica_maps`, which replica holds the element, as maps of the "
+         "root's output index (one per all-gather on the way)"},
         {"instructions", "list of {name, maps}",
          "with all_instructions: root first, the maps from the root's output "
          "to each instruction's output"},
@@ -318,6 +331,11 @@ std::vector<OpDoc> BuildUseDocs() {
        "bytes moved between DRAM and L2, counting whole sectors (xla: the "
        "first reads divided by the coalescing rate)"},
       {"bytes_written", "int", "bytes the kernel writes"},
+      {"bytes_accessed", "int",
+       "xla only: the kernel's bytes as XLA's cost analysis reports them (its "
+       "part of the module-level bytes_accessed): bytes_read + "
+       "bytes_written, plus in a fusion every constant of more than 8 "
+       "elements"},
       {"flops", "int", "operations (xla: flop equivalents of the op profiles)"},
       {"blocks_per_core", "int", "blocks resident per core (SM)"},
       {"waves", "int", "waves of blocks over the device's cores"},
@@ -469,8 +487,11 @@ std::vector<OpDoc> BuildUseDocs() {
          "per distinct tile: `map` (tile space to the instruction's output), "
          "`offsets` (a map from the tile's block ids b<k> (and k<j>) and the "
          "runtime variables to the offsets), `sizes` and `strides` at the "
-         "given sizes, `symbolic` {offsets, sizes, strides} over the tile "
-         "sizes, `tile_map`, `constraints` (XLA's disjunctive form: a list of "
+         "given sizes (a size above its dim is kept, as XLA's tiles overhang "
+         "the dim and mask the overhang; then `clipped_sizes` gives the "
+         "extent inside the dims), `symbolic` {offsets, sizes, strides} over "
+         "the tile sizes, `tile_map`, `constraints` (XLA's disjunctive form: "
+         "a list of "
          "conjunctions, any of which may hold; [] when nothing constrains the "
          "sizes), `satisfiable` (some sizes satisfy them; null when "
          "undecided), `satisfied` (the given sizes do), `superset` with "
@@ -492,8 +513,12 @@ std::vector<OpDoc> BuildUseDocs() {
          "present when an instruction has no tile or no map: the first, "
          "with why (XLA bails out there)"},
         {"xla_would_refuse", "string",
-         "present where XLA's analysis bails out on an instruction this one "
-         "tiles exactly: the first, with why"},
+         "present where XLA's analysis bails out where this one answers: the "
+         "first instruction, with why (a negative stride, a concatenate "
+         "whose operands are no whole number of tiles, a pad outside a GEMM "
+         "fusion, a reshape without a tile of its own, a root that is a "
+         "fusion, a multi-output fusion whose outputs cannot share the "
+         "tile); `check.xla_valid` is then false"},
         {"check", "{valid, failing, xla_valid, reason?}",
          "with check: whether the sizes tile the fusion, the failing "
          "constraints {instruction, constraint}, and whether XLA's "

@@ -63,6 +63,22 @@ void SetMapsOrUnknown(Json* entry, const IndexingMapSet& set,
   }
 }
 
+// The request's choice of map forms: "all_gather": "xla" (the default,
+// XLA's `d mod n` with a replica map) or "per_source" (one map per source
+// replica, over its block).
+Result<IndexingOptions> GetIndexingOptions(const Json& request) {
+  IXA_ASSIGN_OR_RETURN(std::string all_gather,
+                       GetOptionalString(request, "all_gather"));
+  IndexingOptions options;
+  if (all_gather == "per_source") {
+    options.all_gather_per_source = true;
+  } else if (!all_gather.empty() && all_gather != "xla") {
+    return Error::BadRequest(
+        "field 'all_gather' must be 'xla' or 'per_source'");
+  }
+  return options;
+}
+
 Result<Json> Indexing(const Json& request, ExprContext& ctx) {
   IXA_ASSIGN_OR_RETURN(std::unique_ptr<hlo::Module> module, GetModule(request));
   IXA_ASSIGN_OR_RETURN(const Instruction* instr,
@@ -72,12 +88,14 @@ Result<Json> Indexing(const Json& request, ExprContext& ctx) {
   IXA_ASSIGN_OR_RETURN(bool physical,
                        GetBool(request, "physical_layout", false));
   IXA_ASSIGN_OR_RETURN(int64_t output, GetOptionalInt(request, "output", 0));
+  IXA_ASSIGN_OR_RETURN(IndexingOptions indexing_options,
+                       GetIndexingOptions(request));
   Json response = Json::object();
   if (direction.empty() || direction == "output_to_input") {
     IXA_ASSIGN_OR_RETURN(int64_t only, GetOptionalInt(request, "operand", -1));
-    IXA_ASSIGN_OR_RETURN(
-        HloInstructionIndexing indexing,
-        ComputeOutputToInputIndexingPartial(*instr, output, &ctx));
+    IXA_ASSIGN_OR_RETURN(HloInstructionIndexing indexing,
+                         ComputeOutputToInputIndexingPartial(
+                             *instr, output, &ctx, indexing_options));
     Json operands = Json::array();
     for (int k = 0; k < instr->operand_count(); ++k) {
       if (only >= 0 && k != only) continue;
@@ -138,6 +156,7 @@ Result<Json> FusionIndexing(const Json& request, ExprContext& ctx) {
                        GetBool(request, "group_by_producer", false));
   FusionIndexingOptions options;
   options.allow_unknown = true;
+  IXA_ASSIGN_OR_RETURN(options.indexing, GetIndexingOptions(request));
   IXA_ASSIGN_OR_RETURN(
       GroupedIndexing grouped,
       ComputeGroupedOutputToInputIndexing(region, output, &ctx, options));
@@ -157,6 +176,10 @@ Result<Json> FusionIndexing(const Json& request, ExprContext& ctx) {
       maps.push_back(it->second);
     }
     entry["maps"] = std::move(maps);
+    if (auto r = grouped.replica_maps.find(instr);
+        r != grouped.replica_maps.end() && !r->second.empty()) {
+      entry["replica_maps"] = MapList(r->second);
+    }
     return entry;
   };
   Json parameters = Json::array();

@@ -123,9 +123,11 @@ Result<Json> TileJson(const SymbolicTile& tile, std::span<const int64_t> sizes,
   if (!sizes.empty()) {
     IXA_ASSIGN_OR_RETURN(IndexingMap offsets,
                          TileOffsetsMap(tile, sizes, block_names));
-    IXA_ASSIGN_OR_RETURN(ConcreteTile c, EvaluateTile(tile, sizes, true));
+    IXA_ASSIGN_OR_RETURN(ConcreteTile c, EvaluateTileAsRequested(tile, sizes));
+    IXA_ASSIGN_OR_RETURN(ConcreteTile clipped, EvaluateTile(tile, sizes, true));
     j["offsets"] = MapToString(offsets);
     j["sizes"] = c.sizes;
+    if (clipped.sizes != c.sizes) j["clipped_sizes"] = clipped.sizes;
     j["strides"] = c.strides;
     j["satisfied"] = c.satisfied;
     if (c.satisfied && !c.xla_satisfied && tile.xla_would_refuse.empty()) {
@@ -179,7 +181,7 @@ Json OperandJson(const TiledInstruction& ti, const InstructionTile& t,
   j["strides"] = PrintTileExprs(*t.tile, 2);
   j["constraints"] = PrintTileConstraints(*t.tile);
   j["tile_map"] = MapToString(t.tile->tile_map);
-  Result<ConcreteTile> evaluated = EvaluateTile(*t.tile, sizes, true);
+  Result<ConcreteTile> evaluated = EvaluateTileAsRequested(*t.tile, sizes);
   if (!evaluated.ok()) {
     j["values"] = nullptr;
     j["satisfied"] = false;
@@ -188,6 +190,10 @@ Json OperandJson(const TiledInstruction& ti, const InstructionTile& t,
   }
   const ConcreteTile& c = *evaluated;
   Json values{{"sizes", c.sizes}, {"strides", c.strides}};
+  if (Result<ConcreteTile> clipped = EvaluateTile(*t.tile, sizes, true);
+      clipped.ok() && clipped->sizes != c.sizes) {
+    values["clipped_sizes"] = clipped->sizes;
+  }
   values["offsets"] = c.offsets ? Json(*c.offsets) : Json(nullptr);
   j["values"] = std::move(values);
   j["satisfied"] = c.satisfied;

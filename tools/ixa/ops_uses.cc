@@ -128,6 +128,7 @@ Json CostJson(const FusionCost& cost) {
          {"utilization", std::move(utilization)},
          {"unknown", UnknownJson(cost.unknown)},
          {"notes", cost.notes}};
+  if (cost.bytes_accessed) j["bytes_accessed"] = *cost.bytes_accessed;
   PlanSummary(cost.emitter, cost.reduction_kind, cost.launch, &j);
   if (cost.flops_unknown) j["flops_unknown"] = *cost.flops_unknown;
   if (!cost.note.empty()) j["note"] = cost.note;

@@ -93,7 +93,7 @@ class HloModule:
         return _call(op, hlo=self._text, **fields)
 
     def indexing(self, instruction=None, *, direction=None, operand=None,
-                 output=None, physical_layout=None):
+                 output=None, physical_layout=None, all_gather=None):
         """The `indexing` op: maps between an instruction's output and its
         operands.
 
@@ -104,6 +104,8 @@ class HloModule:
           operand: with input_to_output, which operand.
           output: which output of a multi-output op.
           physical_layout: maps between layout-ordered physical indices.
+          all_gather: "xla" (default: XLA's `d mod n` map with a replica
+            map) or "per_source" (one map per source replica).
 
         Returns:
           {"operands": [{operand, name, maps}...]} for output_to_input,
@@ -111,10 +113,12 @@ class HloModule:
         """
         return self.request("indexing", instruction=instruction,
                             direction=direction, operand=operand,
-                            output=output, physical_layout=physical_layout)
+                            output=output, physical_layout=physical_layout,
+                            all_gather=all_gather)
 
     def fusion_indexing(self, fusion=None, *, instructions=None, output=None,
-                        all_instructions=None, group_by_producer=None):
+                        all_instructions=None, group_by_producer=None,
+                        all_gather=None):
         """The `fusion_indexing` op: maps from a fusion's output to its
         parameters.
 
@@ -125,6 +129,7 @@ class HloModule:
           output: which output of a multi-output fusion.
           all_instructions: also the maps to every instruction.
           group_by_producer: group the root's operand maps by producer.
+          all_gather: "xla" (default) or "per_source", as in `indexing`.
 
         Returns:
           {"parameters": [{parameter, name, maps}...], ...}.
@@ -132,7 +137,8 @@ class HloModule:
         return self.request("fusion_indexing", fusion=fusion,
                             instructions=instructions, output=output,
                             all_instructions=all_instructions,
-                            group_by_producer=group_by_producer)
+                            group_by_producer=group_by_producer,
+                            all_gather=all_gather)
 
     def partition(self, fusion=None):
         """The `partition` op: {"subgraphs": [{root, instructions}...]}."""
