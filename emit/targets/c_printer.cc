@@ -19,6 +19,23 @@
 
 namespace ixa::emit {
 namespace c_printer {
+namespace {
+
+// `(x == 0)` as a condition reads `if ((x == 0))`, which clang's
+// -Wparentheses-equality rejects under -Werror: one pair of parentheses
+// around the whole expression goes.
+std::string WithoutOuterParentheses(const std::string& e) {
+  if (e.size() < 2 || e.front() != '(' || e.back() != ')') return e;
+  int depth = 0;
+  for (size_t i = 0; i + 1 < e.size(); ++i) {
+    if (e[i] == '(') ++depth;
+    if (e[i] == ')') --depth;
+    if (depth == 0) return e;  // the first '(' closes before the end
+  }
+  return e.substr(1, e.size() - 2);
+}
+
+}  // namespace
 
 void CPrinter::Use(const std::string& name) {
   if (used_helpers_.count(name)) return;
@@ -195,7 +212,7 @@ Status CPrinter::PrintStmt(const Stmt& s, CodeWriter& w) {
       return true;
     case StmtKind::kIf: {
       IXA_ASSIGN_OR_RETURN(std::string c, Expr(s.value));
-      w.Open("if (" + c + ") {");
+      w.Open("if (" + WithoutOuterParentheses(c) + ") {");
       IXA_EMIT_TRY(PrintBlock(s.body, w));
       if (!s.else_body.empty()) {
         w.Close("} else {");
