@@ -163,23 +163,48 @@ std::vector<MapId> InternAll(const IndexingMapSet& maps, MapPool* pool) {
 // (its own replica maps pass to its operands), and `step_replicas`, the
 // replica maps of the operand at this step (an all-gather's), composed
 // with every consumer map.
-Result<bool> ComposeReplicaMaps(
-    const Instruction* instr, const Instruction* operand,
-    const IndexingMapSet& step_replicas, const IdSet& consumers, MapPool* pool,
-    std::unordered_map<const Instruction*, IndexingMapSet>* replica_maps) {
-  if (auto own = replica_maps->find(instr); own != replica_maps->end()) {
+// The entry of `collective` in `list`, appended when missing.
+IndexingMapSet& CollectiveEntry(
+    std::vector<GroupedIndexing::CollectiveReplicaMaps>* list,
+    const Instruction* collective) {
+  for (GroupedIndexing::CollectiveReplicaMaps& e : *list) {
+    if (e.collective == collective) return e.maps;
+  }
+  list->push_back({collective, IndexingMapSet()});
+  return list->back().maps;
+}
+
+Result<bool> ComposeReplicaMaps(const Instruction* instr,
+                                const Instruction* operand,
+                                const IndexingMapSet& step_replicas,
+                                const IdSet& consumers, MapPool* pool,
+                                GroupedIndexing* result) {
+  auto& replica_maps = result->replica_maps;
+  auto& by_collective = result->replica_maps_by_collective;
+  if (auto own = replica_maps.find(instr); own != replica_maps.end()) {
     IndexingMapSet copy = own->second;
-    IndexingMapSet& into = (*replica_maps)[operand];
+    IndexingMapSet& into = replica_maps[operand];
     for (const IndexingMap& r : copy) into.Insert(r);
   }
+  if (auto own = by_collective.find(instr); own != by_collective.end()) {
+    std::vector<GroupedIndexing::CollectiveReplicaMaps> copy = own->second;
+    std::vector<GroupedIndexing::CollectiveReplicaMaps>& into =
+        by_collective[operand];
+    for (const GroupedIndexing::CollectiveReplicaMaps& e : copy) {
+      IndexingMapSet& maps = CollectiveEntry(&into, e.collective);
+      for (const IndexingMap& r : e.maps) maps.Insert(r);
+    }
+  }
   if (step_replicas.empty()) return true;
-  IndexingMapSet& into = (*replica_maps)[operand];
+  IndexingMapSet& into = replica_maps[operand];
+  IndexingMapSet& of_instr = CollectiveEntry(&by_collective[operand], instr);
   for (const IndexingMap& r : step_replicas) {
     const MapId second = pool->Intern(r);
     for (MapId first : consumers.ids()) {
       if (DeadlineExpired("fusion_indexing")) return DeadlineError();
       IXA_ASSIGN_OR_RETURN(MapId composed, pool->Compose(first, second));
       into.Insert(pool->map(composed));
+      of_instr.Insert(pool->map(composed));
     }
   }
   return true;
@@ -294,7 +319,7 @@ Result<GroupedIndexing> ComputeGroupedOutputToInputIndexing(
         IXA_ASSIGN_OR_RETURN(
             bool replicas_composed,
             ComposeReplicaMaps(instr, operand, step_replicas,
-                               consumer_sets[out], pool, &result.replica_maps));
+                               consumer_sets[out], pool, &result));
         (void)replicas_composed;
         IdSet& into = sets_of(operand)[target];
         for (MapId consumer : consumer_sets[out].ids()) {

@@ -71,6 +71,16 @@ struct GroupedIndexing {
   // the all-gather. Chained all-gathers give one map per all-gather. None
   // in the per-source form, whose blocks name their replica.
   std::unordered_map<const hlo::Instruction*, IndexingMapSet> replica_maps;
+  // The same split by the collective whose member each map names (an
+  // all-gather, an all-to-all), in the order reached from the root: the
+  // outer all-gather of a chain first.
+  struct CollectiveReplicaMaps {
+    const hlo::Instruction* collective = nullptr;
+    IndexingMapSet maps;
+  };
+  std::unordered_map<const hlo::Instruction*,
+                     std::vector<CollectiveReplicaMaps>>
+      replica_maps_by_collective;
 
   // All maps of an instruction, every output's set flattened.
   std::vector<IndexingMap> MapsOf(const hlo::Instruction* instr) const;

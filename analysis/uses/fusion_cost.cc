@@ -8,6 +8,7 @@
 #include "analysis/hlo/custom_calls.h"
 #include "analysis/indexing/indexing.h"
 #include "analysis/uses/ixa_cost_model.h"
+#include "analysis/uses/xla_cost_analysis.h"
 #include "analysis/uses/xla_performance_model.h"
 #include "core/int_math.h"
 #include "hw/throughput.h"
@@ -221,6 +222,51 @@ double IssueSlotsPerElement(const hlo::Instruction& instr,
   return 0;
 }
 
+namespace {
+
+// A cuDNN convolution call (any of the five targets XLA calls
+// convolutions, the backward ones included, whose operand maps are not
+// known) does the flops of the convolution it describes, counted as XLA's
+// cost analysis does, once per evaluation of its result (the region's
+// maps of it; once when they are not known). False for other
+// instructions.
+bool CountCudnnConvolution(const hlo::Instruction& instr,
+                           const GroupedIndexing& grouped,
+                           const hw::Device* device, RegionFlopsCount* count) {
+  if (!hlo::IsCudnnConvolution(instr) || !instr.conv ||
+      instr.operand_count() < 2) {
+    return false;
+  }
+  const hlo::Shape& result = hlo::LibraryCallResultShape(instr);
+  const int64_t elements = std::max<int64_t>(result.ElementCount(), 1);
+  int64_t evaluations = 0;
+  if (!grouped.IsUnknown(&instr)) {
+    for (const IndexingMap& m : grouped.MapsOf(&instr)) {
+      IndexingMap fixed = FixRuntimeVars(m, /*midpoint=*/false);
+      auto n = CountDomainPoints(fixed);
+      evaluations = SaturatingAdd(evaluations, n.ok() ? *n : m.BoxSize());
+    }
+  }
+  if (evaluations == 0) evaluations = elements;
+  const double flops = XlaConvolutionFlops(instr, result) *
+                       static_cast<double>(evaluations) /
+                       static_cast<double>(elements);
+  const int64_t whole = flops >= static_cast<double>(kInt64Max)
+                            ? kInt64Max
+                            : static_cast<int64_t>(flops);
+  const bool narrow = IsNarrowDot(instr);
+  int64_t& sink = narrow ? count->matrix_flops : count->vector_flops;
+  sink = SaturatingAdd(sink, whole);
+  if (device && !narrow) {
+    // One FMA per pair of flops, as for a dot or convolution.
+    const bool f64 = result.IsArray() && result.type == hlo::ElementType::kF64;
+    count->issue_slots += flops / 2 * (f64 ? hw::Fp64Ratio(*device) : 1);
+  }
+  return true;
+}
+
+}  // namespace
+
 Result<RegionFlopsCount> RegionFlops(const FusionRegion& region,
                                      ExprContext* ctx,
                                      const hw::Device* device) {
@@ -245,6 +291,7 @@ Result<RegionFlopsCount> RegionFlops(const FusionRegion& region,
       if (reason.empty()) reason = std::move(why);
     };
     for (const hlo::Instruction* instr : region.members) {
+      if (CountCudnnConvolution(*instr, grouped, device, &count)) continue;
       // An op with an operand without indexing maps (a custom call, a
       // loop, a sparse dot, ...): its own work per element is not
       // modelled either.

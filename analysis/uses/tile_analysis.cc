@@ -171,6 +171,8 @@ int64_t ContractedPosition(const Instruction& instr, int k, size_t j) {
   return j < c.size() ? c[j] : -1;
 }
 
+constexpr const char* kPadRefusal = "a pad outside a GEMM fusion";
+
 // Why XLA's tiling bails out on the fusion's structure where this
 // analysis answers, or empty: a root that is a fusion; a multi-output
 // fusion whose other outputs cannot reuse the tile (another shape); a pad
@@ -200,7 +202,7 @@ std::string XlaStructuralRefusal(const FusionRegion& region, int output_id,
       });
   for (const Instruction* m : region.members) {
     if (m->opcode == "pad" && !gemm) {
-      return "'" + m->name + "': a pad outside a GEMM fusion";
+      return "'" + m->name + "': " + kPadRefusal;
     }
     if (m->opcode != "reshape" && m->opcode != "bitcast") continue;
     auto own = ComputeOutputToInputIndexing(*m, 0, ctx);
@@ -279,6 +281,12 @@ class TilingWalk {
     IXA_ASSIGN_OR_RETURN(std::ignore, CollectTiles(region));
     if (std::string why = XlaStructuralRefusal(region, output_id, ctx_);
         !why.empty()) {
+      // A pad outside a GEMM fusion: ixa's tiles of its operand would be
+      // supersets (the padding's blocks), so it refuses like XLA.
+      if (out_.no_tiling.empty() &&
+          why.find(kPadRefusal) != std::string::npos) {
+        out_.no_tiling = why;
+      }
       out_.xla_would_refuse = std::move(why);
     }
     return std::move(out_);
@@ -588,6 +596,11 @@ class TilingWalk {
     }
     TileClause divides;
     for (int64_t v : sizes) divides.push_back({size, Interval::Point(v)});
+    // ixa refuses those sizes too: a block across two operands gives each
+    // of them a superset tile (the elements of the other's part). Where
+    // the clause holds, every block lies in one operand, whose tile is
+    // then exact and the others' name only elements outside them.
+    tile->constraints.push_back(divides);
     tile->xla_constraints.push_back(std::move(divides));
   }
 

@@ -52,52 +52,6 @@ double ComputationFlops(const hlo::Computation* comp, const hw::Device& device,
   return flops;
 }
 
-// XLA's HloCostAnalysis::GetConvolutionFlops: 2 * (input features /
-// feature groups) * output features * (batch / batch groups) * the valid
-// (kernel, output) position pairs of every spatial dim (a kernel tap on
-// padding or between dilated inputs is not counted). The shapes are the
-// operands' and the result's as given: a cuDNN call's vectorized int8x4
-// dim is not one of the labelled dims, so it is not counted.
-double XlaConvolutionFlops(const Instruction& conv, const Shape& result) {
-  const hlo::ConvDimensionNumbers& dn = *conv.conv;
-  const Shape& lhs = conv.operand(0)->shape;
-  const Shape& rhs = conv.operand(1)->shape;
-  auto dim = [](const Shape& s, int64_t d) -> int64_t {
-    return d >= 0 && d < s.rank() ? s.dims[d] : 1;
-  };
-  const int64_t input_feature = dim(lhs, dn.input_feature);
-  const int64_t output_feature = dim(result, dn.output_feature);
-  const int64_t batch = dim(lhs, dn.input_batch);
-  double positions = 1;
-  for (size_t i = 0; i < conv.window.size(); ++i) {
-    const hlo::WindowDim& w = conv.window[i];
-    const int64_t kernel_limit =
-        i < dn.kernel_spatial.size() ? dim(rhs, dn.kernel_spatial[i]) : 1;
-    const int64_t output_limit =
-        i < dn.output_spatial.size() ? dim(result, dn.output_spatial[i]) : 1;
-    const int64_t input_limit =
-        i < dn.input_spatial.size() ? dim(lhs, dn.input_spatial[i]) : 1;
-    int64_t valid = 0;
-    for (int64_t k = 0; k < kernel_limit; ++k) {
-      for (int64_t o = 0; o < output_limit; ++o) {
-        const int64_t undilated =
-            o * w.stride - w.pad_low + k * w.window_dilation;
-        const int64_t at =
-            w.base_dilation > 1 ? undilated / w.base_dilation : undilated;
-        if (undilated != at * w.base_dilation) continue;
-        if (at < 0 || at >= input_limit) continue;
-        ++valid;
-      }
-    }
-    positions *= static_cast<double>(valid);
-  }
-  const int64_t fg = std::max<int64_t>(conv.feature_group_count, 1);
-  const int64_t bg = std::max<int64_t>(conv.batch_group_count, 1);
-  return 2 * static_cast<double>(input_feature / fg) *
-         static_cast<double>(output_feature) * static_cast<double>(batch / bg) *
-         positions;
-}
-
 int64_t Log2Ceiling(int64_t n) {
   int64_t k = 0;
   while ((int64_t{1} << k) < n && k < 62) ++k;
@@ -199,6 +153,46 @@ void InsertUnique(std::vector<const Instruction*>* set,
 }
 
 }  // namespace
+
+double XlaConvolutionFlops(const Instruction& conv, const Shape& result) {
+  const hlo::ConvDimensionNumbers& dn = *conv.conv;
+  const Shape& lhs = conv.operand(0)->shape;
+  const Shape& rhs = conv.operand(1)->shape;
+  auto dim = [](const Shape& s, int64_t d) -> int64_t {
+    return d >= 0 && d < s.rank() ? s.dims[d] : 1;
+  };
+  const int64_t input_feature = dim(lhs, dn.input_feature);
+  const int64_t output_feature = dim(result, dn.output_feature);
+  const int64_t batch = dim(lhs, dn.input_batch);
+  double positions = 1;
+  for (size_t i = 0; i < conv.window.size(); ++i) {
+    const hlo::WindowDim& w = conv.window[i];
+    const int64_t kernel_limit =
+        i < dn.kernel_spatial.size() ? dim(rhs, dn.kernel_spatial[i]) : 1;
+    const int64_t output_limit =
+        i < dn.output_spatial.size() ? dim(result, dn.output_spatial[i]) : 1;
+    const int64_t input_limit =
+        i < dn.input_spatial.size() ? dim(lhs, dn.input_spatial[i]) : 1;
+    int64_t valid = 0;
+    for (int64_t k = 0; k < kernel_limit; ++k) {
+      for (int64_t o = 0; o < output_limit; ++o) {
+        const int64_t undilated =
+            o * w.stride - w.pad_low + k * w.window_dilation;
+        const int64_t at =
+            w.base_dilation > 1 ? undilated / w.base_dilation : undilated;
+        if (undilated != at * w.base_dilation) continue;
+        if (at < 0 || at >= input_limit) continue;
+        ++valid;
+      }
+    }
+    positions *= static_cast<double>(valid);
+  }
+  const int64_t fg = std::max<int64_t>(conv.feature_group_count, 1);
+  const int64_t bg = std::max<int64_t>(conv.batch_group_count, 1);
+  return 2 * static_cast<double>(input_feature / fg) *
+         static_cast<double>(output_feature) * static_cast<double>(batch / bg) *
+         positions;
+}
 
 int64_t XlaShapeSize(const Shape& shape) {
   if (shape.IsTuple()) {

@@ -48,6 +48,15 @@ int64_t XlaElementBytesForCoalescing(const hlo::Shape& shape);
 float XlaOperandUtilization(const hlo::Instruction& instr, int operand,
                             bool in_place = false);
 
+// XLA's HloCostAnalysis::GetConvolutionFlops of a convolution or of a
+// cuDNN convolution call (its window, dim_labels and group counts over
+// operands 0 and 1 and `result`): 2 * (input features / feature groups) *
+// output features * (batch / batch groups) * the valid (kernel, output)
+// position pairs of every spatial dim. Both cost models count a cuDNN
+// convolution call so, whichever its target.
+double XlaConvolutionFlops(const hlo::Instruction& conv,
+                           const hlo::Shape& result);
+
 // The flops XLA charges one plain instruction (HloCostAnalysis and its GPU
 // override): elementwise ops elements * op profile (hw/op_profiles.h),
 // reduce (in - out) * reducer, reduce-window (window - 1) * out * reducer,

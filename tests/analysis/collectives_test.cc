@@ -173,6 +173,22 @@ ENTRY e {
       CHECK((*inner)[0] == (j % 4) / 2);
     }
   }
+  // The same per all-gather: the outer ag2's member, then ag's.
+  const auto& by_collective = c->replica_maps_by_collective.at(p);
+  REQUIRE(by_collective.size() == 2);
+  CHECK(by_collective[0].collective->name == "ag2");
+  CHECK(by_collective[1].collective->name == "ag");
+  REQUIRE(by_collective[0].maps.size() == 1);
+  REQUIRE(by_collective[1].maps.size() == 1);
+  CHECK(by_collective[0].maps.maps()[0] == chain_replicas.maps()[0]);
+  CHECK(by_collective[1].maps.maps()[0] == chain_replicas.maps()[1]);
+  // The instructions between keep the attribution: ag reads p's replica
+  // through ag2 only.
+  const hlo::Instruction* ag = chained_region->computation->Find("ag");
+  REQUIRE(ag != nullptr);
+  const auto& of_ag = c->replica_maps_by_collective.at(ag);
+  REQUIRE(of_ag.size() == 1);
+  CHECK(of_ag[0].collective->name == "ag2");
 }
 
 // all-gather concatenates the operands of its group's replicas; on

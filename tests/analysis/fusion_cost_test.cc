@@ -202,7 +202,41 @@ TEST_CASE("fusion cost: library calls keep their operands known",
   FusionCost cost = Cost(conv, CostModel::kIxa);
   CHECK(cost.unknown.empty());
   CHECK(cost.bytes_written == 8 * 8 * 16 * 4);
-  CHECK(cost.flops == int64_t{2} * 8 * 8 * 16 * 3 * 3 * 4);
+  // The convolution's flops as XLA counts them: a kernel tap on the
+  // padding is no work. Per spatial dim, 8 outputs and 3 taps with
+  // padding 1 make 8 * 3 - 2 = 22 valid pairs: 2 * 4 * 16 * 22 * 22.
+  CHECK(cost.flops == int64_t{2} * 4 * 16 * 22 * 22);
+  CHECK_FALSE(cost.flops_unknown);
+  // Every cuDNN convolution target alike: the backward ones (whose
+  // operand maps are not known) too, by the convolution the call's window
+  // and dim_labels describe over its operands and result.
+  for (const char* target :
+       {"convForwardGraph", "convBackwardInput", "convBackwardFilter",
+        "convBiasActivationForward"}) {
+    INFO(target);
+    std::string other = conv;
+    other.replace(other.find("convForward\""),
+                  std::string("convForward").size(), target);
+    FusionCost c = Cost(other.c_str(), CostModel::kIxa);
+    CHECK_FALSE(c.flops_unknown);
+    CHECK(c.flops == int64_t{2} * 4 * 16 * 22 * 22);
+    CHECK(c.bytes_written == 8 * 8 * 16 * 4);
+  }
+  // A backward-input call of other shapes: operand 0 f32[2,6,6,8] (the
+  // batch 2, features 8), kernel 3x3x8x4, result f32[2,6,6,4], no
+  // padding: per spatial dim 4 outputs x 3 taps all valid (12), so
+  // 2 * 8 * 4 * 2 * 12 * 12 flops.
+  FusionCost backward = Cost(R"(
+    ENTRY e {
+      dy = f32[2,6,6,8] parameter(0)
+      w = f32[3,3,8,4] parameter(1)
+      ROOT c = (f32[2,4,4,4], u8[0]) custom-call(dy, w),
+          window={size=3x3}, dim_labels=b01f_01io->b01f,
+          custom_call_target="__cudnn$convBackwardInput"
+    })",
+                             CostModel::kIxa);
+  CHECK_FALSE(backward.flops_unknown);
+  CHECK(backward.flops == int64_t{2} * 8 * 4 * 2 * 12 * 12);
 }
 
 // A multi-output producer read through get-tuple-element.

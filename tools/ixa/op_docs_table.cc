@@ -270,7 +270,10 @@ std::vector<OpDoc> BuildHloDocs() {
          "per fusion parameter, its distinct maps (or `unknown: true` and "
          "`reason`); one read through an all-gather (XLA's form) also has "
          "`replica_maps`, which replica holds the element, as maps of the "
-         "root's output index (one per all-gather on the way)"},
+         "root's output index (one per all-gather on the way), and "
+         "`replica_maps_by_collective`, the same as a list of {collective, "
+         "maps}: the all-gather (or all-to-all) whose member each names, "
+         "the outer one of a chain first"},
         {"instructions", "list of {name, maps}",
          "with all_instructions: root first, the maps from the root's output "
          "to each instruction's output"},

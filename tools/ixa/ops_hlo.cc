@@ -180,6 +180,15 @@ Result<Json> FusionIndexing(const Json& request, ExprContext& ctx) {
         r != grouped.replica_maps.end() && !r->second.empty()) {
       entry["replica_maps"] = MapList(r->second);
     }
+    if (auto r = grouped.replica_maps_by_collective.find(instr);
+        r != grouped.replica_maps_by_collective.end() && !r->second.empty()) {
+      Json list = Json::array();
+      for (const GroupedIndexing::CollectiveReplicaMaps& c : r->second) {
+        list.push_back(Json{{"collective", c.collective->name},
+                            {"maps", MapList(c.maps)}});
+      }
+      entry["replica_maps_by_collective"] = std::move(list);
+    }
     return entry;
   };
   Json parameters = Json::array();
