@@ -133,7 +133,7 @@ Result<std::vector<LoweredStage>> LowerFusion(const FusionRegion& region,
   stages.push_back({"inlined", module});
   IXA_EMIT_TRY(FlattenBuffers(&module, ctx));
   stages.push_back({"flattened", module});
-  IXA_EMIT_TRY(VectorizeLoops(&module, ctx));
+  IXA_EMIT_TRY(VectorizeLoops(&module, plan.launch.vector_size, ctx));
   stages.push_back({"vectorized", module});
   IXA_EMIT_TRY(UnrollVectorLoops(&module));
   stages.push_back({"unrolled", module});

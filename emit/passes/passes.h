@@ -21,8 +21,11 @@ Result<bool> FlattenBuffers(ir::Module* module, ExprContext* ctx);
 // Step 5: in innermost loops of small constant trip count, accesses whose
 // offset is `aligned base + loop variable` become vector loads (hoisted
 // before the loop) and vector stores (after it); a bounds check that does
-// not depend on the loop variable is hoisted out first.
-Result<bool> VectorizeLoops(ir::Module* module, ExprContext* ctx);
+// not depend on the loop variable is hoisted out first. Loops of more than
+// `max_lanes` iterations (the plan's vector_size, which the code follows)
+// keep their accesses scalar.
+Result<bool> VectorizeLoops(ir::Module* module, int64_t max_lanes,
+                            ExprContext* ctx);
 
 // Step 6: the vector loops are unrolled.
 Result<bool> UnrollVectorLoops(ir::Module* module);

@@ -39,7 +39,8 @@ bool WholePackedBytes(const ir::Buffer& buf, int64_t lanes) {
 
 class Vectorizer {
  public:
-  Vectorizer(ir::Module* m, ExprContext* ctx) : m_(m), ctx_(ctx) {}
+  Vectorizer(ir::Module* m, int64_t max_lanes, ExprContext* ctx)
+      : m_(m), max_lanes_(max_lanes), ctx_(ctx) {}
   void Run(Block* body);
 
  private:
@@ -58,6 +59,7 @@ class Vectorizer {
                                    const std::set<std::string>& inside);
 
   ir::Module* m_;
+  int64_t max_lanes_;
   ExprContext* ctx_;
   std::map<std::string, Val> lets_;
   int counter_ = 0;
@@ -159,6 +161,9 @@ void Vectorizer::Vectorize(Block* block, size_t at) {
   Stmt& loop = (*block)[at];
   const std::string var = loop.name;
   const int64_t lanes = loop.hi - loop.lo;
+  // The plan's vector_size bounds the vectors: a wider loop keeps its
+  // accesses scalar (its checks still move out, it is still unrolled).
+  const bool vectors = lanes <= max_lanes_;
   // Hoist a bounds check that does not depend on the loop variable.
   Block prefix_ifs;
   while (loop.body.size() == 1 && loop.body[0].kind == StmtKind::kIf &&
@@ -195,7 +200,7 @@ void Vectorizer::Vectorize(Block* block, size_t at) {
     }
   };
   each_top_level_val([&](const Val& v) {
-    if (v->kind != NodeKind::kLoad || !v->flat || v->width != 1 ||
+    if (!vectors || v->kind != NodeKind::kLoad || !v->flat || v->width != 1 ||
         written.count(v->buffer) || replaced.count(v.get())) {
       return;
     }
@@ -221,7 +226,7 @@ void Vectorizer::Vectorize(Block* block, size_t at) {
   std::map<int, std::vector<size_t>> stores;
   for (size_t i = 0; i < loop.body.size(); ++i) {
     const Stmt& s = loop.body[i];
-    if (s.kind == StmtKind::kStore && s.flat && s.width == 1) {
+    if (vectors && s.kind == StmtKind::kStore && s.flat && s.width == 1) {
       stores[s.buffer].push_back(i);
     }
   }
@@ -305,8 +310,9 @@ void Vectorizer::Run(Block* body) {
 
 }  // namespace
 
-Result<bool> VectorizeLoops(ir::Module* m, ExprContext* ctx) {
-  Vectorizer v(m, ctx);
+Result<bool> VectorizeLoops(ir::Module* m, int64_t max_lanes,
+                            ExprContext* ctx) {
+  Vectorizer v(m, max_lanes, ctx);
   for (ir::Function& f : m->functions) v.Run(&f.body);
   if (m->kernel) v.Run(&m->kernel->body);
   return true;

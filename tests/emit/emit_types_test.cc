@@ -574,6 +574,28 @@ TEST_CASE("packed s4: slices, concatenations and transposes of odd sizes",
   cases.push_back(Case("s1_whole_bytes",
                        "p0 = f32[16,1024] parameter(0)\n"
                        "ROOT r = s1[16,1024]{1,0:E(1)} convert(p0)\n"));
+  // A row reduction beside a packed side output takes the loop emitter,
+  // whose plan does not vectorize a fusion with a reduce: the packed root's
+  // unrolled lanes are then stored one at a time (atomic read-modify-write
+  // of the shared byte), as the plan's vector_size of 1 says.
+  for (const std::string in : {"f32", "s4"}) {
+    const std::string in_shape =
+        in == "s4" ? "s4[64,128]{1,0:E(4)}" : "f32[64,128]";
+    const std::string f = in == "s4" ? "f = f32[64,128] convert(p)\n" : "";
+    const std::string x = in == "s4" ? "f" : "p";
+    CheckCase c =
+        Case("row_reduce_beside_packed_s4_from_" + in,
+             Reducer("f32", "add") + "ENTRY e { p = " + in_shape +
+                 " parameter(0)\n" + f +
+                 "z = f32[] constant(0)\n"
+                 "r = f32[64] reduce(" +
+                 x +
+                 ", z), dimensions={1}, to_apply=red\n"
+                 "s = s4[64,128]{1,0:E(4)} convert(p)\n"
+                 "ROOT t = (f32[64], s4[64,128]{1,0:E(4)}) tuple(r, s) }\n");
+    c.expect_emitter = "loop";
+    cases.push_back(c);
+  }
   ExpectAll(cases);
 }
 
