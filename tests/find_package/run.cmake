@@ -24,7 +24,7 @@ endif()
 # outside the build and source trees with only PYTHONPATH pointing at it.
 if(PYTHON AND PYTHON_INSTALL_DIR AND NOT IS_ABSOLUTE "${PYTHON_INSTALL_DIR}")
   set(site ${prefix}/${PYTHON_INSTALL_DIR})
-  foreach(file __init__.py)
+  foreach(file __init__.py __init__.pyi py.typed)
     if(NOT EXISTS ${site}/ixa/${file})
       message(FATAL_ERROR "the Python package is not installed: ${site}/ixa/${file} missing")
     endif()
