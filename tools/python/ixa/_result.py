@@ -11,6 +11,8 @@ response's fields with their types and units: the same table `ixa help OP`
 and docs/protocol.md print, read from the extension.
 """
 
+import textwrap
+
 from . import _ixa
 
 
@@ -173,7 +175,10 @@ def _field_lines(fields, with_absent):
         if with_absent:
             head += ", required" if not f["absent"] else \
                 f", default: {f['absent']}"
-        lines.append(f"{head}): {f['meaning']}")
+        lines.append(textwrap.fill(f"{head}): {f['meaning']}", width=76,
+                                   subsequent_indent="      ",
+                                   break_long_words=False,
+                                   break_on_hyphens=False))
     return "\n".join(lines)
 
 
@@ -218,8 +223,8 @@ def documented(op, skip=("hlo",)):
         cls = result_class(op)
         text = (function.__doc__ or "").rstrip()
         text += (
-            f"\n\n        Protocol fields of `{op}` (the keyword arguments; "
-            "None leaves one out):\n"
+            f"\n\n        Protocol fields of `{op}` (the keyword "
+            "arguments; None leaves one out):\n"
             + _indent(request_doc(op, skip)) +
             f"\n\n        Returns ixa.{cls.__name__}, with the fields:\n"
             + _indent(response_doc(op)) + "\n")
