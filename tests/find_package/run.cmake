@@ -1,5 +1,6 @@
 # cmake -P script run by the find_package test (see CMakeLists.txt).
-# Inputs: IXA_BUILD_DIR, WORK_DIR, CONSUMER_DIR, GENERATOR, CTEST, CXX, CONFIG.
+# Inputs: IXA_BUILD_DIR, WORK_DIR, CONSUMER_DIR, GENERATOR, CTEST, CXX, CONFIG,
+# and PYTHON, PYTHON_INSTALL_DIR where the Python module is built.
 set(prefix ${WORK_DIR}/prefix)
 file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR})
@@ -17,6 +18,31 @@ if(NOT rc EQUAL 0)
 endif()
 if(NOT EXISTS ${prefix}/include/ixa/core/text.h)
   message(FATAL_ERROR "installed headers missing: ${prefix}/include/ixa/core/text.h")
+endif()
+
+# The Python package: installed under the prefix, imported from a folder
+# outside the build and source trees with only PYTHONPATH pointing at it.
+if(PYTHON AND PYTHON_INSTALL_DIR AND NOT IS_ABSOLUTE "${PYTHON_INSTALL_DIR}")
+  set(site ${prefix}/${PYTHON_INSTALL_DIR})
+  foreach(file __init__.py __init__.pyi py.typed)
+    if(NOT EXISTS ${site}/ixa/${file})
+      message(FATAL_ERROR "the Python package is not installed: ${site}/ixa/${file} missing")
+    endif()
+  endforeach()
+  file(MAKE_DIRECTORY ${WORK_DIR}/elsewhere)
+  execute_process(
+    COMMAND ${CMAKE_COMMAND} -E env PYTHONPATH=${site} PYTHONDONTWRITEBYTECODE=1
+            ${PYTHON} -c "import ixa; m = ixa.IndexingMap('(d0) -> (d0 floordiv 1), domain: d0 in [0, 9]'); print(ixa.__file__); print(m.simplify())"
+    WORKING_DIRECTORY ${WORK_DIR}/elsewhere
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "the installed Python package does not import (${rc}):\n${out}\n${err}")
+  endif()
+  string(FIND "${out}" "${site}/ixa/__init__.py\n(d0) -> (d0), domain: d0 in [0, 9]\n" at)
+  if(NOT at EQUAL 0)
+    message(FATAL_ERROR "the installed Python package answers wrongly:\n${out}")
+  endif()
+  message(STATUS "installed Python package: ${out}")
 endif()
 
 # The installed headers: internal ones left out, each other included as

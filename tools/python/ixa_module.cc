@@ -13,11 +13,15 @@
 #include <exception>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "analysis/hlo/module.h"
 #include "core/expr.h"
 #include "core/result.h"
 #include "core/text.h"
+#include "hw/svg.h"
+#include "hw/xla_layout.h"
+#include "tools/ixa/op_docs.h"
 #include "tools/ixa/query_server.h"
 
 namespace py = pybind11;
@@ -125,6 +129,64 @@ py::dict HloOutline(const std::string& text) {
   }
 }
 
+py::str Text(std::string_view text) {
+  return py::str(text.data(), text.size());
+}
+
+// The protocol's table (the one `ixa help OP` and docs/protocol.md print):
+// per op its name, family, summary, request fields {name, type, absent,
+// meaning} (absent empty when required) and response fields {name, type,
+// meaning}. The package writes its docstrings from it.
+py::list OpDocList() {
+  py::list ops;
+  for (const ixa::cli::OpDoc& op : ixa::cli::OpDocs()) {
+    py::dict entry;
+    entry["name"] = Text(op.name);
+    entry["family"] = Text(op.family);
+    entry["summary"] = Text(op.summary);
+    py::list request;
+    for (const ixa::cli::FieldDoc& f : op.request) {
+      py::dict field;
+      field["name"] = Text(f.name);
+      field["type"] = Text(f.type);
+      field["absent"] = Text(f.absent);
+      field["meaning"] = Text(f.meaning);
+      request.append(field);
+    }
+    entry["request"] = request;
+    py::list response;
+    for (const ixa::cli::ResponseFieldDoc& f : op.response) {
+      py::dict field;
+      field["name"] = Text(f.name);
+      field["type"] = Text(f.type);
+      field["meaning"] = Text(f.meaning);
+      response.append(field);
+    }
+    entry["response"] = response;
+    ops.append(entry);
+  }
+  return ops;
+}
+
+// `ixa draw --shape`: the SVG picture of a tiled layout, or an error
+// response for a shape that does not parse or whose layout is invalid.
+py::object DrawLayout(const std::string& shape_text, const std::string& title,
+                      bool show_memory) {
+  try {
+    auto shape = ixa::hw::ParseXlaShape(shape_text);
+    if (!shape.ok()) return ErrorDict(shape.error());
+    ixa::ExprContext ctx;
+    auto info = ixa::hw::AnalyzeTiledLayout(*shape, &ctx);
+    if (!info.ok()) return ErrorDict(info.error());
+    ixa::hw::SvgOptions options;
+    options.title = title;
+    options.show_memory = show_memory;
+    return py::str(ixa::hw::DrawTiledLayoutSvg(*shape, options));
+  } catch (const std::exception& e) {
+    return InternalErrorDict(e);
+  }
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_ixa, m) {
@@ -140,4 +202,11 @@ PYBIND11_MODULE(_ixa, m) {
   m.def("hlo_outline", &HloOutline, py::arg("text"),
         "Computations and entry instructions of an HLO module, or an error "
         "response.");
+  m.def("draw_layout", &DrawLayout, py::arg("shape"), py::arg("title"),
+        py::arg("show_memory"),
+        "The SVG picture of a tiled layout (`ixa draw --shape`), or an "
+        "error response.");
+  m.def("op_docs", &OpDocList,
+        "The protocol's table: each op's summary, request and response "
+        "fields.");
 }

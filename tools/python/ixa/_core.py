@@ -9,6 +9,7 @@ import json
 import operator
 
 from . import _ixa
+from ._result import _wrap, result_class
 
 
 class Error(ValueError):
@@ -103,8 +104,10 @@ def query(request):
         given as ixa.IndexingMap objects.
 
     Returns:
-      The response as a dict: "ok" (True), "id" (the request's, else
-      None) and the op's fields.
+      The response as an ixa.Result (a dict whose fields are also
+      attributes; the op's own class, such as ixa.FusionCost, where it has
+      one): "ok" (True), "id" (the request's, else None) and the op's
+      fields.
 
     Raises:
       ixa.Error: the response says ok: false (its code, message, line and
@@ -123,7 +126,7 @@ def query(request):
         raise Error("internal", f"the response is not JSON: {e}") from None
     if not isinstance(response, dict):
         raise Error("internal", f"the response is not a JSON object: {raw!r}")
-    return _checked(response)
+    return _wrap(_checked(response), result_class(request.get("op")))
 
 
 def _call(op, **fields):

@@ -2,6 +2,7 @@
 
 from . import _ixa
 from ._core import Error, _call, _checked
+from ._result import documented
 
 
 class HloModule:
@@ -16,8 +17,11 @@ class HloModule:
     ixa.Error with code "parse_error", line and column). Each analysis
     method is the protocol op of the same name with the module as `hlo`;
     its keyword arguments are the op's optional fields (None leaves a
-    field out) and it returns the response's fields as a dict (maps as
-    text; wrap one in ixa.IndexingMap to work with it). Where `ixa query`
+    field out) and it returns the response's fields as a typed result
+    (ixa.FusionCost, ixa.FusionPlan, ...: a dict whose fields are also
+    attributes, cost.time_us == cost["time_us"]; maps as text, wrap one
+    in ixa.IndexingMap to work with it). Each method's docstring lists the
+    protocol's fields, from the table `ixa help OP` prints. Where `ixa query`
     answers an error, the method raises ixa.Error.
     """
 
@@ -89,9 +93,10 @@ class HloModule:
 
     def request(self, op, **fields):
         """Any protocol op on this module: `op` with `hlo` and `fields`
-        (None values left out); the response's fields as a dict."""
+        (None values left out); the response's fields as an ixa.Result."""
         return _call(op, hlo=self._text, **fields)
 
+    @documented("indexing")
     def indexing(self, instruction=None, *, direction=None, operand=None,
                  output=None, physical_layout=None, all_gather=None):
         """The `indexing` op: maps between an instruction's output and its
@@ -116,6 +121,7 @@ class HloModule:
                             output=output, physical_layout=physical_layout,
                             all_gather=all_gather)
 
+    @documented("fusion_indexing")
     def fusion_indexing(self, fusion=None, *, instructions=None, output=None,
                         all_instructions=None, group_by_producer=None,
                         all_gather=None):
@@ -140,16 +146,19 @@ class HloModule:
                             group_by_producer=group_by_producer,
                             all_gather=all_gather)
 
+    @documented("partition")
     def partition(self, fusion=None):
         """The `partition` op: {"subgraphs": [{root, instructions}...]}."""
         return self.request("partition", fusion=fusion)
 
+    @documented("thread_indexing")
     def thread_indexing(self, fusion=None, *, instructions=None, device=None):
         """The `thread_indexing` op: the emitter's plan (emitter, launch,
         roots, parameters) with maps from thread and block ids."""
         return self.request("thread_indexing", fusion=fusion,
                             instructions=instructions, device=device)
 
+    @documented("coalescing")
     def coalescing(self, fusion=None, *, device=None, launch=None,
                    tile_sizes=None):
         """The `coalescing` op: per-operand memory coalescing.
@@ -163,10 +172,12 @@ class HloModule:
         return self.request("coalescing", fusion=fusion, device=device,
                             launch=launch, tile_sizes=tile_sizes)
 
+    @documented("utilization")
     def utilization(self, fusion=None):
         """The `utilization` op: exact read counts per operand."""
         return self.request("utilization", fusion=fusion)
 
+    @documented("fusion_cost")
     def fusion_cost(self, fusion=None, *, instructions=None, device=None,
                     model=None):
         """The `fusion_cost` op: bytes_read, bytes_written, flops, launch,
@@ -186,6 +197,7 @@ class HloModule:
                             instructions=instructions, device=device,
                             model=model)
 
+    @documented("fusion_decision")
     def fusion_decision(self, producer, consumer=None, *, device=None,
                         model=None):
         """The `fusion_decision` op: whether to fuse `producer` (an entry
@@ -202,6 +214,7 @@ class HloModule:
         return self.request("fusion_decision", producer=producer,
                             consumer=consumer, device=device, model=model)
 
+    @documented("fusion_plan")
     def fusion_plan(self, *, device=None, model=None):
         """The `fusion_plan` op: XLA's priority fusion over this (unfused)
         module: the fused module ("hlo"), the "decisions" in order,
@@ -213,6 +226,7 @@ class HloModule:
         """
         return self.request("fusion_plan", device=device, model=model)
 
+    @documented("valid_tilings")
     def valid_tilings(self, fusion=None, *, instructions=None, output=None,
                       strides=None, candidates=None, contraction_sizes=None,
                       reduction_sizes=None, limit=None):
@@ -236,6 +250,7 @@ class HloModule:
                             contraction_sizes=contraction_sizes,
                             reduction_sizes=reduction_sizes, limit=limit)
 
+    @documented("tile")
     def tile(self, sizes, strides=None, *, fusion=None):
         """The `tile` op: the symbolic tile of each operand for an output
         tile of `sizes` (and `strides`)."""
@@ -244,10 +259,11 @@ class HloModule:
             tile["strides"] = strides
         return self.request("tile", fusion=fusion, tile=tile)
 
-    def emit(self, target, *, fusion=None, device=None, kernel=None,
-             stages=None, host=None):
+    @documented("emit")
+    def emit(self, target, *, fusion=None, instructions=None, device=None,
+             kernel=None, stages=None, host=None):
         """The `emit` op: generated code for `target` ("cpp", "cuda" or
         "mlir") with kernel, emitter, launch and buffers."""
         return self.request("emit", target=target, fusion=fusion,
-                            device=device, kernel=kernel, stages=stages,
-                            host=host)
+                            instructions=instructions, device=device,
+                            kernel=kernel, stages=stages, host=host)

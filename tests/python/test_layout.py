@@ -1,0 +1,52 @@
+"""ixa.layout (the `layout` op) and ixa.draw_layout (`ixa draw --shape`)."""
+
+import subprocess
+
+import pytest
+
+import ixa
+from conftest import op_fields
+
+TILED = "f32[3,5]{1,0:T(2,2)}"
+
+
+def test_layout_is_the_cli_answer(cli):
+    answer = ixa.layout(TILED, index=[2, 3], offsets=[17, 9])
+    assert type(answer) is ixa.Layout
+    assert answer.offset == 17 and answer.logical == [[2, 3], None]
+    assert answer.physical_shape == [2, 3, 2, 2]
+    [expected] = cli([{"op": "layout", "shape": TILED, "index": [2, 3],
+                       "offsets": [17, 9]}])
+    assert answer == op_fields(expected)
+    assert ixa.IndexingMap(answer.map).evaluate([2, 3]) == [17]
+
+
+def test_draw_layout_is_the_cli_picture(cli):
+    svg = ixa.draw_layout(TILED, title="a 3x5 tile")
+    assert svg.startswith("<svg") or svg.startswith("<?xml")
+    assert "a 3x5 tile" in svg
+    # Each cell shows its offset: logical (2, 3) is at 17.
+    assert 'data-index="2,3"' in svg
+    assert ixa.draw_layout(TILED, show_memory=False) != ixa.draw_layout(TILED)
+    # The same picture `ixa draw` writes.
+    import os
+    path = os.environ.get("IXA_CLI")
+    if path:
+        run = subprocess.run([path, "draw", "--shape", TILED, "--title",
+                              "a 3x5 tile"], capture_output=True, text=True,
+                             check=True)
+        assert run.stdout == svg
+
+
+def test_layout_errors():
+    with pytest.raises(ixa.Error) as e:
+        ixa.draw_layout("f32[3,5]{1,0:T(2,2")
+    assert e.value.code == "parse_error"
+    with pytest.raises(ixa.Error):
+        ixa.layout("f32[3,5]{1,0:T(0,2)}")
+    with pytest.raises(TypeError):
+        ixa.draw_layout(42)
+    with pytest.raises(TypeError):
+        ixa.layout(["f32[3]"])
+    with pytest.raises(TypeError):
+        ixa.draw_layout(TILED, title=3)

@@ -1,0 +1,49 @@
+"""ixa.layout and ixa.draw_layout: XLA's tiled layouts."""
+
+from . import _ixa
+from ._core import Error, _call, _checked
+from ._result import documented
+
+
+@documented("layout", skip=())
+def layout(shape, *, index=None, offsets=None):
+    """The `layout` op: where each logical element of `shape` (an XLA shape
+    with its layout, e.g. "f32[3,5]{1,0:T(2,2)}") lives.
+
+        ixa.layout("f32[3,5]{1,0:T(2,2)}", index=[2, 3]).offset    # 17
+    """
+    return _call("layout", shape=_shape_text(shape), index=index,
+                 offsets=offsets)
+
+
+def draw_layout(shape, *, title=None, show_memory=True):
+    """The SVG picture `ixa draw --shape SHAPE` writes: the logical grid
+    with each element's physical offset, colored by tile, and (unless
+    show_memory is False) the physical buffer with its padding hatched.
+
+    Args:
+      shape: an XLA shape with its layout, e.g. "f32[3,5]{1,0:T(2,2)}".
+      title: the picture's title (default the shape's text).
+
+    Returns:
+      The SVG document as a str (write it to a .svg file, or display it in
+      a notebook with IPython.display.SVG).
+
+    Raises:
+      ixa.Error: the shape does not parse, or its layout is invalid.
+    """
+    if title is not None and not isinstance(title, str):
+        raise TypeError(f"a title is a str, not {type(title).__name__}")
+    answer = _ixa.draw_layout(_shape_text(shape), title or "",
+                              bool(show_memory))
+    if isinstance(answer, dict):
+        _checked(answer)
+        raise Error("internal", "draw_layout answered neither SVG nor error")
+    return answer
+
+
+def _shape_text(shape):
+    if not isinstance(shape, str):
+        raise TypeError("a shape is given as XLA text (str), not "
+                        f"{type(shape).__name__}")
+    return shape
