@@ -111,6 +111,12 @@ class Legalizer {
     return n;
   }
   std::string CombinerFunction(const std::string& stem, OpCode op);
+  // A function name from `stem` no function and no variable has.
+  std::string UniqueFunctionName(const std::string& stem);
+  // Adds `name`(old: u8, `second`: u8) -> u8 with `body`, the function
+  // that atomic updates of packed bytes made for `stem` call.
+  std::string AddByteFunction(const std::string& name, const std::string& stem,
+                              const char* second, Block body);
 
   ir::Module* m_;
   ExprContext* ctx_;
@@ -535,25 +541,38 @@ Result<Val> Legalizer::RewriteOp(const Node& n, std::vector<Val> x) {
   return ir::Op(n.op, t, x, lf);
 }
 
-std::string Legalizer::CombinerFunction(const std::string& stem, OpCode op) {
-  auto found = combiners_.find(stem);
-  if (found != combiners_.end()) return found->second;
+std::string Legalizer::UniqueFunctionName(const std::string& stem) {
   std::string name = stem;
   for (int k = 0; m_->FindFunction(name) || names_.count(name); ++k) {
     name = stem + std::to_string(k);
   }
   names_.insert(name);
+  return name;
+}
+
+std::string Legalizer::AddByteFunction(const std::string& name,
+                                       const std::string& stem,
+                                       const char* second, Block body) {
   ir::Function f;
   f.name = name;
   f.reads_buffers = false;
   f.params = {{"old", ir::ParamKind::kScalar, Type::kU8},
-              {"bits", ir::ParamKind::kScalar, Type::kU8}};
+              {second, ir::ParamKind::kScalar, Type::kU8}};
   f.results = {Type::kU8};
-  f.body.push_back(ir::Return({Op2(op, Type::kU8, ir::Var("old", Type::kU8),
-                                   ir::Var("bits", Type::kU8))}));
+  f.body = std::move(body);
   m_->functions.push_back(std::move(f));
   combiners_[stem] = name;
   return name;
+}
+
+std::string Legalizer::CombinerFunction(const std::string& stem, OpCode op) {
+  auto found = combiners_.find(stem);
+  if (found != combiners_.end()) return found->second;
+  const std::string name = UniqueFunctionName(stem);
+  Block body;
+  body.push_back(ir::Return({Op2(op, Type::kU8, ir::Var("old", Type::kU8),
+                                 ir::Var("bits", Type::kU8))}));
+  return AddByteFunction(name, stem, "bits", std::move(body));
 }
 
 Result<bool> Legalizer::PackedStore(const Stmt& s, Block* out) {
@@ -586,11 +605,7 @@ std::string Legalizer::PackedCombiner(const std::string& combiner, Type element,
   const std::string stem = "packed_" + combiner;
   auto found = combiners_.find(stem);
   if (found != combiners_.end()) return found->second;
-  std::string name = stem;
-  for (int k = 0; m_->FindFunction(name) || names_.count(name); ++k) {
-    name = stem + std::to_string(k);
-  }
-  names_.insert(name);
+  const std::string name = UniqueFunctionName(stem);
   const Type u = Type::kU8, t = Legal(element);
   const Val mask = ir::Const(u, (int64_t{1} << bits) - 1);
   const Val old = ir::Var("old", u), arg = ir::Var("arg", u);
@@ -616,16 +631,7 @@ std::string Legalizer::PackedCombiner(const std::string& combiner, Type element,
           ir::Op(OpCode::kNot, u, {Op2(OpCode::kShl, u, mask, shift)}, u));
   body.push_back(ir::Return({Op2(OpCode::kOr, u, kept, packed)}));
   pending_ = saved;
-  ir::Function f;
-  f.name = name;
-  f.reads_buffers = false;
-  f.params = {{"old", ir::ParamKind::kScalar, u},
-              {"arg", ir::ParamKind::kScalar, u}};
-  f.results = {u};
-  f.body = std::move(body);
-  m_->functions.push_back(std::move(f));
-  combiners_[stem] = name;
-  return name;
+  return AddByteFunction(name, stem, "arg", std::move(body));
 }
 
 // An atomic update of one packed element (a scatter's combine): an atomic
