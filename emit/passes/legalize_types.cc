@@ -94,6 +94,12 @@ class Legalizer {
   // Statements.
   Result<bool> RewriteBlock(const Block& in, Block* out);
   Result<bool> RewriteStmt(const Stmt& s, Block* out);
+  // What a store or atomic update of one packed element writes: the
+  // element's byte, its bit shift there, and the value's low bits.
+  struct PackedWrite {
+    Val byte, shift, low;
+  };
+  Result<PackedWrite> PackedWriteOf(const Stmt& s, Block* out);
   Result<bool> PackedStore(const Stmt& s, Block* out);
   Result<bool> PackedAtomic(const Stmt& s, Block* out);
   std::string PackedCombiner(const std::string& combiner, Type element,
@@ -575,19 +581,28 @@ std::string Legalizer::CombinerFunction(const std::string& stem, OpCode op) {
   return AddByteFunction(name, stem, "bits", std::move(body));
 }
 
-Result<bool> Legalizer::PackedStore(const Stmt& s, Block* out) {
+Result<Legalizer::PackedWrite> Legalizer::PackedWriteOf(const Stmt& s,
+                                                        Block* out) {
   IXA_ASSIGN_OR_RETURN(Val offset, RewriteIn(s.indices[0], out));
   IXA_ASSIGN_OR_RETURN(Val value, RewriteIn(s.value, out));
   const Packing& p = packing_.at(s.buffer);
   auto [byte, shift] = PackedPosition(s.buffer, offset);
-  const int64_t mask = (int64_t{1} << p.bits) - 1;
   const Type u = Type::kU8;
-  Val field = Op2(OpCode::kShl, u, ir::Const(u, mask), shift);
-  Val clear = Bind(ir::Op(OpCode::kNot, u, {field}, u));
   Val low = Op2(OpCode::kAnd, u,
                 ir::Op(OpCode::kConvert, u, {value}, Legal(p.element)),
-                ir::Const(u, mask));
-  Val set = Bind(Op2(OpCode::kShl, u, low, shift));
+                ir::Const(u, (int64_t{1} << p.bits) - 1));
+  return PackedWrite{byte, shift, low};
+}
+
+Result<bool> Legalizer::PackedStore(const Stmt& s, Block* out) {
+  IXA_ASSIGN_OR_RETURN(PackedWrite w, PackedWriteOf(s, out));
+  const Packing& p = packing_.at(s.buffer);
+  const Val& byte = w.byte;
+  const Type u = Type::kU8;
+  Val field =
+      Op2(OpCode::kShl, u, ir::Const(u, (int64_t{1} << p.bits) - 1), w.shift);
+  Val clear = Bind(ir::Op(OpCode::kNot, u, {field}, u));
+  Val set = Bind(Op2(OpCode::kShl, u, w.low, w.shift));
   out->push_back(ir::Atomic(s.buffer, byte, clear,
                             CombinerFunction("packed_clear", OpCode::kAnd)));
   out->push_back(ir::Atomic(s.buffer, byte, set,
@@ -638,17 +653,12 @@ std::string Legalizer::PackedCombiner(const std::string& combiner, Type element,
 // update of its byte with PackedCombiner, so that threads updating
 // elements of one byte, or one element, never lose each other's bits.
 Result<bool> Legalizer::PackedAtomic(const Stmt& s, Block* out) {
-  IXA_ASSIGN_OR_RETURN(Val offset, RewriteIn(s.indices[0], out));
-  IXA_ASSIGN_OR_RETURN(Val value, RewriteIn(s.value, out));
+  IXA_ASSIGN_OR_RETURN(PackedWrite w, PackedWriteOf(s, out));
   const Packing& p = packing_.at(s.buffer);
-  auto [byte, shift] = PackedPosition(s.buffer, offset);
   const Type u = Type::kU8;
-  Val low = Op2(OpCode::kAnd, u,
-                ir::Op(OpCode::kConvert, u, {value}, Legal(p.element)),
-                ir::Const(u, (int64_t{1} << p.bits) - 1));
-  Val arg = Bind(
-      Op2(OpCode::kOr, u, low, Op2(OpCode::kShl, u, shift, ir::Const(u, 4))));
-  out->push_back(ir::Atomic(s.buffer, byte, arg,
+  Val arg = Bind(Op2(OpCode::kOr, u, w.low,
+                     Op2(OpCode::kShl, u, w.shift, ir::Const(u, 4))));
+  out->push_back(ir::Atomic(s.buffer, w.byte, arg,
                             PackedCombiner(s.name, p.element, p.bits)));
   return true;
 }
