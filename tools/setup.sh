@@ -7,10 +7,11 @@ cd "$(dirname "$0")/.."
 # pybind11-dev, python3-dev: the Python module (tools/python); python3-pytest
 # runs its tests. libboost-context-dev: the tests' CPU model of CUDA runs a
 # block's threads as Boost.Context fibers (tests/emit/cuda_model).
+# chromium: the tests render `ixa report`'s HTML page headless to a PNG.
 PACKAGES=(g++ cmake ninja-build python3 libboost-dev libboost-graph-dev catch2
           nlohmann-json3-dev libbenchmark-dev clang-format mlir-14-tools
           libmlir-14 pybind11-dev python3-pybind11 python3-dev python3-pytest
-          libboost-context-dev)
+          libboost-context-dev chromium)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

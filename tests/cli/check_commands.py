@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`ixa emit`, `ixa draw` and `ixa devices` follow command-line conventions.
+"""`ixa emit`, `ixa draw`, `ixa devices` and `ixa report` follow command-line conventions.
 
   check_commands.py IXA
 
@@ -62,11 +62,14 @@ FLAGS = {
              "--cell", "--no-memory", "--title", "-o", "--output", "-h",
              "--help"],
     "devices": ["--json", "--devices", "-h", "--help"],
+    "report": ["--device", "--model", "--devices", "-o", "--output", "-h",
+               "--help"],
 }
 EXIT_CODES = {
     "emit": [0, 1, 64, 66, 70, 73],
     "draw": [0, 1, 64, 70, 73],
     "devices": [0, 1, 64, 66, 70, 73],
+    "report": [0, 1, 64, 66, 70, 73],
 }
 
 failures = 0

@@ -7,6 +7,7 @@
 //   ixa help [OP]        the protocol, from the table of op_docs.h
 //   ixa devices          lists the built-in device descriptions
 //   ixa draw ...         renders a layout to SVG
+//   ixa report FILE.hlo  an HTML page about a whole module
 //   ixa --help
 #include <algorithm>
 #include <cerrno>
@@ -30,6 +31,7 @@
 #include "tools/ixa/parallel_query.h"
 #include "tools/ixa/protocol.h"
 #include "tools/ixa/query_server.h"
+#include "tools/ixa/report.h"
 
 namespace ixa::cli {
 namespace {
@@ -59,6 +61,8 @@ const char kUsage[] =
     "  devices          list the built-in device descriptions (ixa devices\n"
     "                   --help)\n"
     "  draw ...         render a layout to SVG (ixa draw --help)\n"
+    "  report FILE.hlo  one HTML page about a whole module: kernels, times,\n"
+    "                   roofline, graph and findings (ixa report --help)\n"
     "  emit ...         print generated code for a fusion or a PTO\n"
     "                   conversion (ixa emit --help)\n"
     "  version          print the version\n"
@@ -98,8 +102,9 @@ int RunHelp(int argc, char** argv) {
     std::cout << kVersionUsage;
     return kExitOk;
   }
-  for (auto [command, run] :
-       {std::pair{"devices", &RunDevicesCommand}, {"draw", &RunDrawCommand}}) {
+  for (auto [command, run] : {std::pair{"devices", &RunDevicesCommand},
+                              {"draw", &RunDrawCommand},
+                              {"report", &RunReportCommand}}) {
     if (what == command) {
       char help[] = "--help";
       char* help_argv[] = {argv[0], argv[2], help, nullptr};
@@ -274,6 +279,7 @@ int main(int argc, char** argv) {
     if (cmd == "devices") return ixa::cli::RunDevicesCommand(argc, argv);
     if (cmd == "draw") return ixa::cli::RunDrawCommand(argc, argv);
     if (cmd == "emit") return ixa::cli::RunEmitCommand(argc, argv);
+    if (cmd == "report") return ixa::cli::RunReportCommand(argc, argv);
   } catch (const std::exception& e) {
     std::cerr << "ixa: internal error: " << e.what() << "\n";
     return kExitInternal;
