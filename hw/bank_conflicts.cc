@@ -172,16 +172,20 @@ struct BankAxis {
   std::vector<int64_t> weights;
 };
 
-void AppendReduced(int64_t lo, int64_t hi, int64_t period, BankAxis* axis) {
+// Appends at most `cap` values: an axis cut there has more values than the
+// budget allows, which the budget check then reports.
+void AppendReduced(int64_t lo, int64_t hi, int64_t period, int64_t cap,
+                   BankAxis* axis) {
   const int64_t n = hi - lo + 1;
+  auto full = [&] { return static_cast<int64_t>(axis->values.size()) >= cap; };
   if (period <= 0 || period >= n) {
-    for (int64_t v = lo; v <= hi; ++v) {
+    for (int64_t v = lo; v <= hi && !full(); ++v) {
       axis->values.push_back(v);
       axis->weights.push_back(1);
     }
     return;
   }
-  for (int64_t r = 0; r < period; ++r) {
+  for (int64_t r = 0; r < period && !full(); ++r) {
     axis->values.push_back(lo + r);
     axis->weights.push_back((n - 1 - r) / period + 1);
   }
@@ -338,6 +342,7 @@ Result<BankConflictReport> AnalyzeBankConflicts(
   const int64_t ws = model.warp_size;
   const int64_t alignment = std::lcm(model.bank_bytes, access_bytes);
   std::vector<BankAxis> axes(1 + loops.size());
+  const int64_t cap = options.budget / ws + 1;
   // Warps: partial warps (at the ends of the thread range) are evaluated
   // one by one; the run of full warps is reduced by the thread period.
   {
@@ -349,10 +354,10 @@ Result<BankConflictReport> AnalyzeBankConflicts(
                       last_warp - first_warp + 1, 0};
     BankAxis& axis = axes[0];
     if (first_full > last_full) {
-      AppendReduced(first_warp, last_warp, 0, &axis);
+      AppendReduced(first_warp, last_warp, 0, cap, &axis);
     } else {
       if (first_warp < first_full)
-        AppendReduced(first_warp, first_warp, 0, &axis);
+        AppendReduced(first_warp, first_warp, 0, cap, &axis);
       int64_t period_warps = 0;
       const int64_t full = last_full - first_full + 1;
       if (options.use_periodicity && full > 1) {
@@ -365,8 +370,9 @@ Result<BankConflictReport> AnalyzeBankConflicts(
           report.periodic = true;
         }
       }
-      AppendReduced(first_full, last_full, period_warps, &axis);
-      if (last_warp > last_full) AppendReduced(last_warp, last_warp, 0, &axis);
+      AppendReduced(first_full, last_full, period_warps, cap, &axis);
+      if (last_warp > last_full)
+        AppendReduced(last_warp, last_warp, 0, cap, &axis);
     }
     report.periods.push_back(vp);
   }
@@ -384,7 +390,7 @@ Result<BankConflictReport> AnalyzeBankConflicts(
         report.periodic = true;
       }
     }
-    AppendReduced(l.bounds.lower, l.bounds.upper, period, &axes[1 + i]);
+    AppendReduced(l.bounds.lower, l.bounds.upper, period, cap, &axes[1 + i]);
     report.periods.push_back(vp);
   }
   // The budget, before any evaluation.
