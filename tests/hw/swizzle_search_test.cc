@@ -11,6 +11,7 @@
 
 #include "core/enumerate.h"
 #include "core/text.h"
+#include "hw/svg.h"
 
 namespace ixa::hw {
 namespace IXA_UNITY_ID {
@@ -211,6 +212,34 @@ TEST_CASE("swizzle: random accesses", "[hw][swizzle]") {
           a.before.write_wavefronts + a.before.read_wavefronts);
     CheckLayoutMap(a, {rows, cols});
   }
+}
+
+TEST_CASE("swizzle: the bank picture", "[hw][swizzle]") {
+  // A 4x8 f32 tile, row-major and padded by one: cell (1, 0) is bank 8,
+  // then bank 9; lanes 0 and 1 outlined at (0, 0) and (1, 0).
+  BankTilePicture p;
+  p.shape = {4, 8};
+  BankTilePanel plain{"row_major", {}}, padded{"pad 1", {}};
+  for (int64_t o = 0; o < 32; ++o) {
+    plain.bytes.push_back(o * 4);
+    padded.bytes.push_back((o / 8 * 9 + o % 8) * 4);
+  }
+  p.panels = {plain, padded};
+  p.lanes = {{0, 0}, {8, 1}};
+  p.caption = "a column read";
+  const std::string svg = DrawBankTileSvg(p);
+  auto count = [&](const std::string& needle) {
+    size_t n = 0;
+    for (size_t at = svg.find(needle); at != std::string::npos;
+         at = svg.find(needle, at + 1))
+      ++n;
+    return n;
+  };
+  CHECK(count("<g class=\"cell\"") == 64);
+  CHECK(count(">L1<") == 2);
+  CHECK(svg.find("hsl(90,70%,78%)") != std::string::npos);   // bank 8
+  CHECK(svg.find("hsl(101,70%,64%)") != std::string::npos);  // bank 9
+  CHECK(svg.find("a column read") != std::string::npos);
 }
 
 TEST_CASE("swizzle: bad requests", "[hw][swizzle]") {
