@@ -1,6 +1,7 @@
 #include "hw/svg.h"
 
 #include <algorithm>
+#include <map>
 #include <sstream>
 
 namespace ixa::hw {
@@ -294,6 +295,61 @@ std::string DrawNestedLayoutSvg(const NestedLayout& layout,
                IndexText(DistributedShape(layout)) +
                "] (batch, outer, element)",
            11);
+  return svg.End();
+}
+
+std::string DrawBankTileSvg(const BankTilePicture& picture,
+                            const SvgOptions& options) {
+  Grid grid(picture.shape);
+  const int64_t rows = std::min(grid.rows, kMaxSide),
+                cols = std::min(grid.cols, kMaxSide);
+  const int cell = PickCell(rows, cols, options.cell,
+                            std::to_string(picture.banks - 1).size());
+  const double font = std::min(cell * 0.42, 12.0);
+  const double top = 60, left = 16, gap = 24;
+  const double panel_width = cols * cell;
+  const size_t panels = picture.panels.size();
+  std::map<int64_t, int64_t> lane_of;
+  for (auto [flat, lane] : picture.lanes) lane_of.emplace(flat, lane);
+  Svg svg;
+  svg.Begin(static_cast<int>(left * 2 + panels * panel_width +
+                             (panels > 0 ? (panels - 1) * gap : 0)),
+            static_cast<int>(top + rows * cell + 24));
+  std::string title = options.title;
+  if (title.empty()) title = "shared tile [" + IndexText(picture.shape) + "]";
+  svg.Text(left, 20, title, 14, "start", "bold");
+  svg.Text(left, 36,
+           "color and number: the bank of each element; outlined: " +
+               picture.caption + " (number: its lane)",
+           11);
+  for (size_t p = 0; p < panels; ++p) {
+    const BankTilePanel& panel = picture.panels[p];
+    const double x0 = left + p * (panel_width + gap);
+    svg.Text(x0, top - 8, panel.label, 12, "start", "bold");
+    for (int64_t r = 0; r < rows; ++r) {
+      for (int64_t c = 0; c < cols; ++c) {
+        const int64_t flat = r * grid.cols + c;
+        if (flat >= static_cast<int64_t>(panel.bytes.size())) continue;
+        const int64_t bank =
+            (panel.bytes[flat] / picture.bank_bytes) % picture.banks;
+        std::ostringstream fill;
+        fill << "hsl(" << (bank * 360 / picture.banks) << ",70%,"
+             << (bank % 2 == 0 ? 78 : 64) << "%)";
+        auto lane = lane_of.find(flat);
+        const double x = x0 + c * cell, y = top + r * cell;
+        svg.Cell(IndexText(grid.Index(r, c)), x, y, cell, cell, fill.str(),
+                 lane == lane_of.end() ? std::to_string(bank)
+                                       : "L" + std::to_string(lane->second),
+                 font);
+        if (lane != lane_of.end()) {
+          svg.Line(x, y, x + cell, y, "#000", 2.5);
+          svg.Line(x, y + cell, x + cell, y + cell, "#000", 2.5);
+          svg.Line(x, y, x, y + cell, "#000", 2.5);
+          svg.Line(x + cell, y, x + cell, y + cell, "#000", 2.5);
+        }
+      }
+    }
+  }
   return svg.End();
 }
 

@@ -37,6 +37,25 @@ std::string DrawNestedLayoutSvg(const NestedLayout& layout,
                                 const NestedIds& ids = {},
                                 const SvgOptions& options = {});
 
+// A shared-memory tile colored by bank, one panel per layout side by side
+// (before and after swizzling): each cell (rows = all dims but the last,
+// flattened) shows the bank of its element's first byte; the cells one
+// warp access touches are outlined and show their lane. Grids over 64x64
+// draw the first 64x64 corner.
+struct BankTilePanel {
+  std::string label;           // e.g. "row_major: 1024 wavefronts"
+  std::vector<int64_t> bytes;  // each element's byte address, row-major
+};
+struct BankTilePicture {
+  std::vector<int64_t> shape;
+  int64_t banks = 32, bank_bytes = 4;
+  std::vector<BankTilePanel> panels;
+  std::vector<std::pair<int64_t, int64_t>> lanes;  // (flat element, lane)
+  std::string caption;                             // the access shown
+};
+std::string DrawBankTileSvg(const BankTilePicture& picture,
+                            const SvgOptions& options = {});
+
 }  // namespace ixa::hw
 
 #endif  // IXA_HW_SVG_H_

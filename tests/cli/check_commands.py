@@ -59,8 +59,9 @@ FLAGS = {
     "draw": ["--shape", "--thread-tile", "--subgroup-tile", "--batch-tile",
              "--outer-tile", "--element-tile", "--subgroup-strides",
              "--thread-strides", "--subgroup-size", "--num-subgroups",
-             "--cell", "--no-memory", "--title", "-o", "--output", "-h",
-             "--help"],
+             "--cell", "--no-memory", "--tile", "--dtype", "--write",
+             "--read", "--write-vector", "--read-vector", "--access",
+             "--title", "-o", "--output", "-h", "--help"],
     "devices": ["--json", "--devices", "-h", "--help"],
     "report": ["--device", "--model", "--devices", "-o", "--output", "-h",
                "--help"],
@@ -255,6 +256,18 @@ def check_flag_forms(ixa, tmp):
         out = same_both_ways(ixa, "draw %s" % flag, ["draw"],
                              before + [(flag, value)])
         if out is not None and out.encode() == without.stdout:
+            fail("draw %s=%s" % (flag, value), "has no effect")
+    # draw, shared-tile form: each optional flag against the picture
+    # without it.
+    pairs = "(d0) -> (d0 floordiv 16, (d0 mod 16) * 2), domain: d0 in [0, 63]"
+    tile = [("--tile", "32,32"), ("--dtype", "f32"), ("--write", pairs),
+            ("--read", pairs)]
+    without = same_both_ways(ixa, "draw --tile", ["draw"], tile)
+    for flag, value in (("--access", "write"), ("--write-vector", "2"),
+                        ("--read-vector", "2")):
+        out = same_both_ways(ixa, "draw %s" % flag, ["draw"],
+                             tile + [(flag, value)])
+        if out is not None and out == without:
             fail("draw %s=%s" % (flag, value), "has no effect")
     # devices.
     table = run(ixa, ["devices"])

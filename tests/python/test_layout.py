@@ -50,3 +50,31 @@ def test_layout_errors():
         ixa.layout(["f32[3]"])
     with pytest.raises(TypeError):
         ixa.draw_layout(TILED, title=3)
+
+
+def test_bank_conflicts_is_the_cli_answer(cli):
+    column = "(d0) -> (d0 * 128), domain: d0 in [0, 31]"
+    answer = ixa.bank_conflicts(column, 4)
+    assert answer.wavefronts["worst"] == 32
+    assert not answer.conflict_free
+    assert len(answer.counterexample["lanes"]) == 32
+    [expected] = cli([{"op": "bank_conflicts", "map": column,
+                       "element_bytes": 4}])
+    assert answer == op_fields(expected)
+    padded = ixa.bank_conflicts(ixa.IndexingMap(
+        "(d0) -> (d0 * 132), domain: d0 in [0, 31]"), 4)
+    assert padded.conflict_free
+
+
+def test_swizzle_finds_the_transpose_swizzle():
+    dom = ", domain: d0 in [0, 255], d1 in [0, 3]"
+    answer = ixa.swizzle(
+        [32, 32], "f32",
+        "(d0, d1) -> (d0 floordiv 32 + d1 * 8, d0 mod 32)" + dom,
+        "(d0, d1) -> (d0 mod 32, d0 floordiv 32 + d1 * 8)" + dom)
+    assert answer.after["swizzle"] == [5, 0, 5]
+    assert answer.after["bytes"] == 4096
+    assert answer.after["wavefronts"] < answer.before["wavefronts"]
+    layout = ixa.IndexingMap(answer.map)
+    assert layout.evaluate([1, 0]) == [33]
+    assert answer.bases["d0"][0] == 33

@@ -8,16 +8,24 @@
 //            [--subgroup-strides 1,0] [--thread-strides 1,16]
 //            [--subgroup-size N] [--num-subgroups N] [-o out.svg] ...
 //
-// The nested form is chosen by --thread-tile. Omitted tiles are 1s; omitted
-// strides are the compact row-major ones (last dim fastest) of their tiles.
+//   ixa draw --tile 32,32 --dtype f32 --write MAP --read MAP
+//            [--write-vector N] [--read-vector N] [--access read|write] ...
+//
+// The nested form is chosen by --thread-tile, the shared-tile form (banks
+// before and after the synthesized swizzle) by --tile. Omitted tiles are 1s;
+// omitted strides are the compact row-major ones (last dim fastest) of their
+// tiles.
 #include <iomanip>
 #include <iostream>
 #include <map>
 #include <sstream>
 
+#include "core/text.h"
 #include "hw/device.h"
+#include "hw/dtype.h"
 #include "hw/nested_layout.h"
 #include "hw/svg.h"
+#include "hw/swizzle_search.h"
 #include "hw/xla_layout.h"
 #include "tools/ixa/command_line.h"
 #include "tools/ixa/commands.h"
@@ -61,10 +69,16 @@ const char kDrawUsage[] =
     "                [--element-tile T,..] [--subgroup-strides S,..]\n"
     "                [--thread-strides S,..] [--subgroup-size N]\n"
     "                [--num-subgroups N] [--cell PX] [--title TEXT] [-o FILE]\n"
+    "       ixa draw --tile R,C --dtype T --write MAP --read MAP\n"
+    "                [--write-vector N] [--read-vector N]\n"
+    "                [--access read|write] [--cell PX] [--title TEXT] [-o "
+    "FILE]\n"
     "\n"
-    "Renders a layout to SVG: an XLA tiled layout (--shape), or an IREE\n"
+    "Renders a layout to SVG: an XLA tiled layout (--shape), an IREE\n"
     "nested layout (--thread-tile and the other tiles, one size per\n"
-    "dimension each).\n"
+    "dimension each), or a shared-memory tile colored by bank (--tile)\n"
+    "before and after the layout the `swizzle` op picks, with the lanes of\n"
+    "one warp access outlined (the worst-conflicting one before).\n"
     "\n"
     "flags (each one also as --flag=value; the switch --no-memory also as\n"
     "--no-memory=true or --no-memory=false):\n"
@@ -89,6 +103,18 @@ const char kDrawUsage[] =
     "                           (default: the layout's span)\n"
     "  --cell PX                cell size in pixels, 1 to 200 (default: from\n"
     "                           the grid size)\n"
+    "  --tile R,C,..            shared tile: its shape (chooses the bank "
+    "form)\n"
+    "  --dtype T                shared tile: the element type, e.g. f32\n"
+    "  --write MAP              shared tile: (thread, loops..) -> tile\n"
+    "                           coordinate written\n"
+    "  --read MAP               shared tile: the same for the read\n"
+    "  --write-vector N         shared tile: elements per lane written\n"
+    "                           (default 1)\n"
+    "  --read-vector N          shared tile: elements per lane read\n"
+    "                           (default 1)\n"
+    "  --access read|write      shared tile: the access whose lanes are\n"
+    "                           shown (default read)\n"
     "  --no-memory              --shape only: leave out the physical buffer\n"
     "  --title TEXT             the title (default: the layout's text)\n"
     "  -o, --output FILE        write the SVG to FILE ('-': standard output,\n"
@@ -100,7 +126,8 @@ const char kDrawUsage[] =
     "exit codes:\n"
     "  0   the SVG was written\n"
     "  1   the layout is invalid (SHAPE does not read, the tiles have\n"
-    "      different ranks, ...)\n"
+    "      different ranks, a shared tile's map does not read or leaves\n"
+    "      the tile, ...)\n"
     "  64  usage error: unknown flag, missing or bad flag value, flags of\n"
     "      both forms, neither --shape nor --thread-tile, an argument\n"
     "  70  internal error\n"
@@ -124,6 +151,13 @@ constexpr FlagSpec kDrawFlags[] = {
     {"--num-subgroups"},
     {"--cell"},
     {"--no-memory", "", false},
+    {"--tile"},
+    {"--dtype"},
+    {"--write"},
+    {"--read"},
+    {"--write-vector"},
+    {"--read-vector"},
+    {"--access"},
     {"--title"},
     {"--output", "-o"},
 };
@@ -138,6 +172,10 @@ std::vector<int64_t> CompactStrides(const std::vector<int64_t>& tiles) {
 // Everything the flags ask for, checked; a usage error names the flag.
 struct DrawRequest {
   bool nested = false;
+  bool banks = false;  // the shared-tile form
+  std::vector<int64_t> tile;
+  int64_t vectors[2] = {1, 1};  // write, read
+  bool show_write = false;
   std::string shape;  // the tiled form, or
   std::map<std::string, std::vector<int64_t>, std::less<>> lists;  // nested
   hw::NestedIds ids;
@@ -153,8 +191,54 @@ Result<DrawRequest> DrawRequestOfFlags(const CommandLine& line) {
                "' (the layout is given by flags)");
   }
   DrawRequest r;
+  constexpr std::string_view kBankFlags[] = {"--dtype",       "--write",
+                                             "--read",        "--write-vector",
+                                             "--read-vector", "--access"};
+  if (line.Has("--tile")) {
+    if (line.Has("--shape") || line.Has("--thread-tile"))
+      return bad(
+          "--tile draws a shared tile: give it without --shape or "
+          "--thread-tile");
+    for (std::string_view flag : kListFlags) {
+      if (line.Has(flag))
+        return bad(std::string(flag) + " applies to a nested layout only");
+    }
+    if (line.Has("--no-memory"))
+      return bad("--no-memory applies to --shape only");
+    std::optional<std::vector<int64_t>> tile =
+        ParseIntListValue(line.Get("--tile"));
+    if (!tile || tile->empty())
+      return bad("--tile takes comma-separated sizes; got '" +
+                 line.Get("--tile") + "'");
+    r.tile = *tile;
+    for (const char* flag : {"--dtype", "--write", "--read"}) {
+      if (!line.Has(flag)) return bad(std::string("--tile needs ") + flag);
+    }
+    for (int i = 0; i < 2; ++i) {
+      const char* flag = i == 0 ? "--write-vector" : "--read-vector";
+      if (!line.Has(flag)) continue;
+      std::optional<int64_t> v = ParseIntValue(line.Get(flag), 1, 16);
+      if (!v) {
+        return bad(std::string(flag) + " must be an integer from 1 to 16; " +
+                   "got '" + line.Get(flag) + "'");
+      }
+      r.vectors[i] = *v;
+    }
+    if (line.Has("--access")) {
+      if (line.Get("--access") != "read" && line.Get("--access") != "write")
+        return bad("--access must be read or write");
+      r.show_write = line.Get("--access") == "write";
+    }
+    r.banks = true;
+  } else {
+    for (std::string_view flag : kBankFlags) {
+      if (line.Has(flag))
+        return bad(std::string(flag) +
+                   " applies to a shared tile (--tile) only");
+    }
+  }
   const bool nested = line.Has("--thread-tile");
-  if (line.Has("--shape") == nested) {
+  if (!r.banks && line.Has("--shape") == nested) {
     return bad(nested ? "--shape and --thread-tile draw different layouts: "
                         "give one"
                       : "give --shape or --thread-tile");
@@ -203,6 +287,90 @@ Result<DrawRequest> DrawRequestOfFlags(const CommandLine& line) {
   r.nested = nested;
   r.shape = line.Get("--shape");
   return r;
+}
+
+// The shared-tile picture: the tile before (row-major) and after the
+// synthesized layout, the lanes of the worst warp access before.
+Result<std::string> DrawBankTile(const CommandLine& line,
+                                 const DrawRequest& r) {
+  ExprContext ctx;
+  auto dtype = hw::FindDType(line.Get("--dtype"));
+  if (!dtype)
+    return Error::Invalid("unknown dtype '" + line.Get("--dtype") + "'");
+  auto bytes = hw::ByteSize(*dtype);
+  if (!bytes) return Error::Invalid("a sub-byte shared tile is not modelled");
+  hw::SwizzleRequest req;
+  req.shape = r.tile;
+  req.element_bytes = *bytes;
+  IXA_ASSIGN_OR_RETURN(req.write.map,
+                       ParseIndexingMap(line.Get("--write"), &ctx));
+  IXA_ASSIGN_OR_RETURN(req.read.map,
+                       ParseIndexingMap(line.Get("--read"), &ctx));
+  req.write.vector_width = r.vectors[0];
+  req.read.vector_width = r.vectors[1];
+  IXA_ASSIGN_OR_RETURN(hw::SwizzleAnswer a,
+                       hw::SynthesizeTileLayout(req, &ctx));
+  const hw::TileAccess& shown = r.show_write ? req.write : req.read;
+  const hw::BankConflictReport& before =
+      r.show_write ? a.write_before : a.read_before;
+  // The warp access shown: the counterexample's, else warp 0 at the loops'
+  // first values.
+  const IndexingMap& map = shown.map;
+  int64_t warp = 0;
+  std::vector<int64_t> loops;
+  if (before.counterexample) {
+    warp = before.counterexample->warp;
+    loops = before.counterexample->loop_values;
+  } else {
+    for (int d = 1; d < map.num_dims(); ++d)
+      loops.push_back(map.dims()[d].bounds.lower);
+    for (int s = 0; s < map.num_symbols(); ++s)
+      loops.push_back(map.symbol(s).bounds.lower);
+    warp =
+        std::max<int64_t>(0, map.dims()[0].bounds.lower / req.model.warp_size);
+  }
+  hw::BankTilePicture picture;
+  picture.shape = r.tile;
+  picture.banks = req.model.banks;
+  picture.bank_bytes = req.model.bank_bytes;
+  for (int64_t lane = 0; lane < req.model.warp_size; ++lane) {
+    std::vector<int64_t> dims{warp * req.model.warp_size + lane}, symbols;
+    size_t k = 0;
+    for (int d = 1; d < map.num_dims(); ++d) dims.push_back(loops[k++]);
+    for (; k < loops.size(); ++k) symbols.push_back(loops[k]);
+    IXA_ASSIGN_OR_RETURN(bool in, map.InDomain(dims, symbols));
+    if (!in) continue;
+    IXA_ASSIGN_OR_RETURN(std::vector<int64_t> coords,
+                         map.Evaluate(dims, symbols));
+    int64_t flat = 0;
+    for (size_t d = 0; d < coords.size(); ++d)
+      flat = flat * r.tile[d] + coords[d];
+    for (int64_t e = 0; e < shown.vector_width; ++e)
+      picture.lanes.push_back({flat + e, lane});
+  }
+  std::string where = "warp " + std::to_string(warp);
+  for (size_t i = 0; i < loops.size(); ++i) {
+    where += ", " +
+             (before.counterexample ? before.counterexample->loop_names[i]
+                                    : "loop " + std::to_string(i)) +
+             " = " + std::to_string(loops[i]);
+  }
+  picture.caption =
+      std::string(r.show_write ? "the write" : "the read") + " of " + where;
+  int64_t size = 1;
+  for (int64_t s : r.tile) size *= s;
+  for (const hw::TileLayoutScore* s : {&a.before, &a.after}) {
+    hw::BankTilePanel panel;
+    panel.label = hw::DescribeTileLayout(s->layout) + ": " +
+                  std::to_string(s->write_wavefronts + s->read_wavefronts) +
+                  " wavefronts, " + std::to_string(s->bytes) + " bytes";
+    for (int64_t flat = 0; flat < size; ++flat) {
+      panel.bytes.push_back(hw::TileLayoutOffsetAt(s->layout, r.tile, flat) *
+                            req.element_bytes);
+    }
+    picture.panels.push_back(std::move(panel));
+  }
+  return hw::DrawBankTileSvg(picture, r.options);
 }
 
 }  // namespace
@@ -265,7 +433,14 @@ int RunDrawCommand(int argc, char** argv) {
   }
   DrawRequest& r = *request;
   std::string svg;
-  if (!r.nested) {
+  if (r.banks) {
+    Result<std::string> drawn = DrawBankTile(*line, r);
+    if (!drawn.ok()) {
+      std::cerr << CompilerStyleError("ixa draw", drawn.error()) << "\n";
+      return kExitSomeFailed;
+    }
+    svg = *drawn;
+  } else if (!r.nested) {
     auto shape = hw::ParseXlaShape(r.shape);
     if (!shape.ok()) {
       std::cerr << CompilerStyleError("<--shape>", shape.error()) << "\n";

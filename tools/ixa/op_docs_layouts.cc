@@ -138,6 +138,68 @@ std::vector<OpDoc> BuildLayoutDocs() {
         {"bank_conflict_ways", "int",
          "shared memory: the worst bank's distinct words"}},
        R"j({"id": 34, "op": "warp_access", "map": "(d0) -> (d0 * 2), domain: d0 in [0, 31]", "element_bytes": 4})j"},
+      {"bank_conflicts",
+       "layouts",
+       "The exact shared-memory wavefronts of an access, over every warp "
+       "and loop iteration.",
+       {{"map", "map", "",
+         "(thread, loops...)[symbols] -> byte address of the lane's first "
+         "element; every variable but the thread id is a loop (each value "
+         "is another warp access), constraints switch lanes off"},
+        {"element_bytes", "int", "", "bytes per element"},
+        {"vector_width", "int", "1",
+         "consecutive elements per lane; element_bytes * vector_width must "
+         "be 1, 2, 4, 8 or 16 and divide every address"},
+        {"thread_dim", "int", "0", "the dim that is the thread id"},
+        {"device", "string or object", "\"h100\"",
+         "the device whose banks and warp size count"}},
+       {{"wavefronts", "{worst, average, total, ideal}",
+         "per warp access: the most and the mean; over all: the sum and "
+         "the sum without conflicts (one per phase with an active lane)"},
+        {"access_bytes", "int", "bytes per lane"},
+        {"phases", "int", "phases of a full warp access (8 bytes: 2, 16: 4)"},
+        {"instances", "int", "warp accesses with an active lane"},
+        {"conflict_free", "bool", "total == ideal"},
+        {"method", "string",
+         "enumerated, or periodic when some variable was reduced to a "
+         "proven period"},
+        {"evaluated_lanes", "int", "lane evaluations done"},
+        {"periods", "list of {variable, size, period, shift_bytes}",
+         "per variable (warp first, in warps): the period proven "
+         "(= size: none used) and the bytes the address moves per period"},
+        {"counterexample", "{warp, loops, phase, bank, wavefronts, lanes}",
+         "absent when conflict-free: the first warp access with the most "
+         "extra wavefronts, its worst phase and bank, one {lane, word} per "
+         "distinct word that bank is asked for"}},
+       R"j({"id": 37, "op": "bank_conflicts", "map": "(d0, d1) -> ((d0 * 32 + d1) * 4), domain: d0 in [0, 63], d1 in [0, 31]", "element_bytes": 4})j"},
+      {"swizzle",
+       "layouts",
+       "The shared-tile layout with the fewest wavefronts for a write and a "
+       "read: row padding, column rotation or an XOR Swizzle<B,M,S>.",
+       {{"shape", "list of ints", "",
+         "the tile, row-major (the last dim is the row)"},
+        {"dtype", "string", "", "the element type, e.g. \"f32\""},
+        {"write", "map", "",
+         "(thread, loops...)[symbols] -> the tile coordinate each lane "
+         "writes"},
+        {"read", "map", "", "the same for the read"},
+        {"write_vector_width", "int", "1",
+         "elements per lane of the write, along the last dim"},
+        {"read_vector_width", "int", "1", "the same for the read"},
+        {"device", "string or object", "\"h100\"", "the device"}},
+       {{"before", "object",
+         "the row-major tile: layout, kind, bytes, arithmetic, wavefronts "
+         "(write + read totals), write and read (as bank_conflicts)"},
+        {"after", "object",
+         "the best layout, the same fields; kind row_major, padded (pad), "
+         "rotated (rotation) or xor (swizzle [B, M, S])"},
+        {"map", "map", "after: tile coordinate -> element offset"},
+        {"bases", "object or null",
+         "after as a linear layout over GF(2): per tile dim, the offset of "
+         "each coordinate bit; null unless row-major or XOR over "
+         "power-of-two dims"},
+        {"candidates", "int", "layouts counted"}},
+       R"j({"id": 38, "op": "swizzle", "shape": [32, 32], "dtype": "f32", "write": "(d0, d1) -> (d0 floordiv 32 + d1 * 8, d0 mod 32), domain: d0 in [0, 255], d1 in [0, 3]", "read": "(d0, d1) -> (d0 mod 32, d0 floordiv 32 + d1 * 8), domain: d0 in [0, 255], d1 in [0, 3]"})j"},
       {"emit",
        "codegen",
        "Generated code: a fusion's kernel (cpp, cuda, mlir) or an Ascend "

@@ -28,6 +28,7 @@ using OpTable = std::map<std::string, OpHandler>;
 void RegisterAlgebraOps(OpTable& table);  // ops_algebra.cc
 void RegisterHloOps(OpTable& table);      // ops_hlo.cc
 void RegisterLayoutOps(OpTable& table);   // ops_layouts.cc
+void RegisterBankOps(OpTable& table);     // ops_banks.cc
 void RegisterUseOps(OpTable& table);      // ops_uses.cc
 void RegisterPlanOps(OpTable& table);     // ops_plans.cc
 void RegisterEmitOps(OpTable& table);     // ops_emit.cc

@@ -26,7 +26,7 @@ while the engine works).
 from . import _ixa
 from ._core import Error, query
 from ._hlo import HloModule
-from ._layout import draw_layout, layout
+from ._layout import bank_conflicts, draw_layout, layout, swizzle
 from ._map import Bounds, IndexingMap, Point, compose
 from ._result import (Coalescing, Emitted, FusionCost, FusionDecision,
                       FusionIndexing, FusionPlan, Indexing, Layout, Partition,
@@ -54,9 +54,11 @@ __all__ = [
     "Tile",
     "Utilization",
     "ValidTilings",
+    "bank_conflicts",
     "compose",
     "draw_layout",
     "layout",
     "query",
+    "swizzle",
     "__version__",
 ]

@@ -1,4 +1,5 @@
-"""ixa.layout and ixa.draw_layout: XLA's tiled layouts."""
+"""ixa.layout and ixa.draw_layout (XLA's tiled layouts); ixa.bank_conflicts
+and ixa.swizzle (shared-memory banks)."""
 
 from . import _ixa
 from ._core import Error, _call, _checked
@@ -14,6 +15,32 @@ def layout(shape, *, index=None, offsets=None):
     """
     return _call("layout", shape=_shape_text(shape), index=index,
                  offsets=offsets)
+
+
+@documented("bank_conflicts", skip=())
+def bank_conflicts(map, element_bytes, *, vector_width=None, thread_dim=None,
+                   device=None):
+    """The `bank_conflicts` op: the exact shared-memory wavefronts of an
+    access (a map from thread id and loop variables to byte addresses).
+
+        ixa.bank_conflicts("(d0) -> (d0 * 128), domain: d0 in [0, 31]",
+                           4).wavefronts["worst"]    # 32
+    """
+    return _call("bank_conflicts", map=map, element_bytes=element_bytes,
+                 vector_width=vector_width, thread_dim=thread_dim,
+                 device=device)
+
+
+@documented("swizzle", skip=())
+def swizzle(shape, dtype, write, read, *, write_vector_width=None,
+            read_vector_width=None, device=None):
+    """The `swizzle` op: the layout of a shared tile (row padding, column
+    rotation or an XOR Swizzle<B,M,S>) with the fewest wavefronts for its
+    write and its read (maps from thread id and loops to tile coordinates).
+    """
+    return _call("swizzle", shape=shape, dtype=dtype, write=write, read=read,
+                 write_vector_width=write_vector_width,
+                 read_vector_width=read_vector_width, device=device)
 
 
 def draw_layout(shape, *, title=None, show_memory=True):
