@@ -31,6 +31,8 @@ void RegisterLayoutOps(OpTable& table);   // ops_layouts.cc
 void RegisterUseOps(OpTable& table);      // ops_uses.cc
 void RegisterPlanOps(OpTable& table);     // ops_plans.cc
 void RegisterEmitOps(OpTable& table);     // ops_emit.cc
+// Linear layouts over GF(2): ops_linear_layout.cc.
+void RegisterLinearLayoutOps(OpTable& table);
 
 // Field access with bad_request errors naming the field.
 Result<std::string> GetString(const Json& request, const char* field);

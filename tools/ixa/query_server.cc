@@ -299,6 +299,7 @@ Result<Json> QueryServer::Dispatch(const Json& request) {
     RegisterAlgebraOps(ops_);
     RegisterHloOps(ops_);
     RegisterLayoutOps(ops_);
+    RegisterLinearLayoutOps(ops_);
     RegisterUseOps(ops_);
     RegisterPlanOps(ops_);
     RegisterEmitOps(ops_);
