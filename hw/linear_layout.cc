@@ -789,31 +789,31 @@ Result<LinearLayout> LinearLayout::ResizeOutDim(std::string_view name,
   return Create(ins_, std::move(outs), false);
 }
 
-Result<bool> LinearLayout::IsTrivialOver(
-    const std::vector<std::string>& dims) const {
-  std::vector<std::string> in_dims, out_dims, rest_ins, rest_outs;
+bool LinearLayout::IsTrivialOver(const std::vector<std::string>& dims) const {
+  if (dims.empty()) return true;
   for (const std::string& n : dims) {
-    if (!HasInDim(n) && !HasOutDim(n)) return LlUnknown("input or output", n);
+    if (!HasInDim(n) && !HasOutDim(n)) return false;
   }
   auto named = [&](const std::string& n) {
     return std::find(dims.begin(), dims.end(), n) != dims.end();
   };
+  std::vector<std::string> in_dims, out_dims, rest_ins, rest_outs;
   for (const InDim& d : ins_)
     (named(d.name) ? in_dims : rest_ins).push_back(d.name);
   for (const Dim& d : outs_)
     (named(d.name) ? out_dims : rest_outs).push_back(d.name);
   // As a block matrix [[A, B], [C, D]] over (rest, dims): B and C zero, D
   // the identity.
-  IXA_ASSIGN_OR_RETURN(bool b_zero, SublayoutIsZero(rest_ins, out_dims));
-  IXA_ASSIGN_OR_RETURN(bool c_zero, SublayoutIsZero(in_dims, rest_outs));
-  IXA_ASSIGN_OR_RETURN(bool d_id, SublayoutIsIdentity(in_dims, out_dims));
-  return b_zero && c_zero && d_id;
+  auto b_zero = SublayoutIsZero(rest_ins, out_dims);
+  auto c_zero = SublayoutIsZero(in_dims, rest_outs);
+  auto d_id = SublayoutIsIdentity(in_dims, out_dims);
+  IXA_CHECK(b_zero.ok() && c_zero.ok() && d_id.ok());
+  return *b_zero && *c_zero && *d_id;
 }
 
-Result<std::optional<LinearLayout>> LinearLayout::Quotient(
+std::optional<LinearLayout> LinearLayout::Quotient(
     const std::vector<std::string>& dims) const {
-  IXA_ASSIGN_OR_RETURN(bool trivial, IsTrivialOver(dims));
-  if (!trivial) return std::optional<LinearLayout>();
+  if (!IsTrivialOver(dims)) return std::nullopt;
   auto named = [&](const std::string& n) {
     return std::find(dims.begin(), dims.end(), n) != dims.end();
   };
@@ -824,8 +824,25 @@ Result<std::optional<LinearLayout>> LinearLayout::Quotient(
   for (const Dim& d : outs_) {
     if (!named(d.name)) outs.push_back(d.name);
   }
-  IXA_ASSIGN_OR_RETURN(LinearLayout q, Sublayout(ins, outs));
-  return std::optional<LinearLayout>(std::move(q));
+  auto q = Sublayout(ins, outs);
+  IXA_CHECK(q.ok());
+  return *q;
+}
+
+Result<LinearLayout> LinearLayout::RemoveZeroBasesAlongDim(
+    std::string_view name) const {
+  int i = LlFind(ins_, name);
+  if (i < 0) return LlUnknown("input", name);
+  std::vector<InDim> ins = ins_;
+  auto& bases = ins[i].bases;
+  bases.erase(std::remove_if(bases.begin(), bases.end(),
+                             [](const std::vector<int64_t>& b) {
+                               return std::all_of(
+                                   b.begin(), b.end(),
+                                   [](int64_t v) { return v == 0; });
+                             }),
+              bases.end());
+  return Create(std::move(ins), outs_, false);
 }
 
 bool LinearLayout::EqualIgnoringOutDimSizes(const LinearLayout& o) const {

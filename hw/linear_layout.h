@@ -166,10 +166,13 @@ class LinearLayout {
 
   // Triton's isTrivialOver: the dims (names of input and/or output dims)
   // map identically onto themselves and nothing else touches them; then
-  // Quotient drops them.
-  Result<bool> IsTrivialOver(const std::vector<std::string>& dims) const;
-  Result<std::optional<LinearLayout>> Quotient(
+  // Quotient drops them. A name the layout lacks: not trivial (nullopt).
+  bool IsTrivialOver(const std::vector<std::string>& dims) const;
+  std::optional<LinearLayout> Quotient(
       const std::vector<std::string>& dims) const;
+  // The input dim without its zero bases (Triton's
+  // removeZeroBasesAlongDim).
+  Result<LinearLayout> RemoveZeroBasesAlongDim(std::string_view name) const;
 
   bool EqualIgnoringOutDimSizes(const LinearLayout& o) const;
   // Names, their order, the bases and the output sizes.
@@ -202,6 +205,9 @@ std::optional<LinearLayout> DivideRight(const LinearLayout& a,
 Result<LinearLayout> ParseLinearLayout(std::string_view text);
 // Always the explicit form with sizes; ParseLinearLayout reads it back.
 std::string PrintLinearLayout(const LinearLayout& l);
+// Triton's LinearLayout::toString, for comparing with its output:
+// "\n - in=1 -> (1)\n   in=2 -> (2)\nwhere out dims are: [out (size 4)]".
+std::string TritonString(const LinearLayout& l);
 
 }  // namespace ixa::hw
 

@@ -389,4 +389,35 @@ std::string PrintLinearLayout(const LinearLayout& l) {
   return out + "}";
 }
 
+std::string TritonString(const LinearLayout& l) {
+  std::string outs = "[";
+  for (size_t k = 0; k < l.outs().size(); ++k) {
+    if (k) outs += ", ";
+    outs +=
+        l.outs()[k].name + " (size " + std::to_string(l.outs()[k].size) + ")";
+  }
+  outs += "]";
+  if (l.ins().empty()) {
+    return l.outs().empty() ? "\n(empty layout)"
+                            : "\n(empty layout with out-dims " + outs + ")";
+  }
+  std::string out = "\n";
+  for (const auto& d : l.ins()) {
+    if (d.bases.empty()) {
+      out += " - " + d.name + " is a size 1 dimension\n";
+      continue;
+    }
+    for (size_t i = 0; i < d.bases.size(); ++i) {
+      out += i == 0 ? " - " : "   ";
+      out += d.name + "=" + std::to_string(int64_t{1} << i) + " -> (";
+      for (size_t k = 0; k < d.bases[i].size(); ++k) {
+        if (k) out += ", ";
+        out += std::to_string(d.bases[i][k]);
+      }
+      out += ")\n";
+    }
+  }
+  return out + "where out dims are: " + outs;
+}
+
 }  // namespace ixa::hw

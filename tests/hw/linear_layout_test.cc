@@ -578,7 +578,7 @@ TEST_CASE("linear layout: divide right", "[hw][linear_layout]") {
   CHECK(!DivideRight(Ll({{"in", {{2}, {1}}}}, {"out"}), Id1(2, "in", "out")));
 }
 
-TEST_CASE("linear layout: concat, resize, quotient", "[hw][linear_layout]") {
+TEST_CASE("linear layout: concat, resize, zero bases", "[hw][linear_layout]") {
   LinearLayout a = Id1(4, "in1", "out");
   LinearLayout b = Ll({{"in2", {{2}, {1}}}}, {"out"});
   CHECK(*a.ConcatIns(b) ==
@@ -592,16 +592,68 @@ TEST_CASE("linear layout: concat, resize, quotient", "[hw][linear_layout]") {
   CHECK(*a.ResizeOutDim("out", 16) ==
         LlSized({{"in1", {{1}, {2}}}}, {{"out", 16}}));
   CHECK(!a.ResizeOutDim("out", 2).ok());
+  CHECK(*Ll({{"in", {{0}, {1}, {0}, {2}}}}, {"out"})
+             .RemoveZeroBasesAlongDim("in") == Id1(4, "in", "out"));
+  CHECK(!a.RemoveZeroBasesAlongDim("x").ok());
+}
+
+TEST_CASE("linear layout: quotient", "[hw][linear_layout]") {
   LinearLayout l = Id1(4, "register", "dim0") * Id1(2, "block", "block");
-  CHECK(*l.IsTrivialOver({"block"}));
+  CHECK(l.IsTrivialOver({"block"}));
   auto q = l.Quotient({"block"});
-  REQUIRE(q.ok());
-  REQUIRE(q->has_value());
-  CHECK(**q == Id1(4, "register", "dim0"));
+  REQUIRE(q);
+  CHECK(*q == Id1(4, "register", "dim0"));
   LinearLayout mixed = Ll({{"register", {{1, 0}, {0, 1}}}, {"block", {{0, 1}}}},
                           {"dim0", "block"});
-  CHECK(!*mixed.IsTrivialOver({"block"}));
-  CHECK(!mixed.Quotient({"block"})->has_value());
+  CHECK(!mixed.IsTrivialOver({"block"}));
+  CHECK(!mixed.Quotient({"block"}));
+  SECTION("one dimension") {
+    LinearLayout one = LlSized({{"dim1", {{1, 0}}}, {"dim2", {{0, 0}}}},
+                               {{"dim1", 2}, {"dim2", 1}});
+    auto q1 = one.Quotient({"dim1"});
+    REQUIRE(q1);
+    CHECK(*q1 == Zeros1(2, "dim2", "dim2"));
+    CHECK(!q1->Quotient({"dim2"}));  // dim2 is zero, not the identity
+  }
+  SECTION("several dimensions") {
+    LinearLayout two =
+        Ll({{"dim1", {{1, 0}, {2, 0}}}, {"dim2", {{0, 1}, {0, 2}}}},
+           {"dim1", "dim2"});
+    CHECK(two.Quotient({"dim1", "dim2"}));
+  }
+  SECTION("multiple trivial dimensions") {
+    LinearLayout three = Ll({{"dim1", {{1, 0, 2}, {2, 0, 1}}},
+                             {"dim2", {{0, 1, 0}, {0, 2, 0}}},
+                             {"dim3", {{0, 0, 1}, {0, 0, 2}}}},
+                            {"dim1", "dim2", "dim3"});
+    CHECK(three.Quotient({"dim2"}));
+    LinearLayout tangled = Ll({{"dim1", {{1, 0, 2}, {2, 0, 1}}},
+                               {"dim2", {{0, 1, 0}, {0, 2, 0}}},
+                               {"dim3", {{0, 1, 1}, {0, 0, 2}}}},
+                              {"dim1", "dim2", "dim3"});
+    CHECK(!tangled.Quotient({"dim2"}));
+  }
+  SECTION("empty layout") { CHECK(!LinearLayout::Empty().Quotient({"dim1"})); }
+  SECTION("identity over several dimensions") {
+    LinearLayout id = Id1(8, "dim1", "dim1") * Id1(2, "dim2", "dim2") *
+                      Id1(4, "dim3", "dim3");
+    auto q13 = id.Quotient({"dim1", "dim3"});
+    REQUIRE(q13);
+    CHECK(q13->Quotient({"dim2"}));
+  }
+}
+
+TEST_CASE("linear layout: Triton's toString", "[hw][linear_layout]") {
+  CHECK(TritonString(LinearLayout::Empty()) == "\n(empty layout)");
+  CHECK(TritonString(LlSized({}, {{"out", 4}})) ==
+        "\n(empty layout with out-dims [out (size 4)])");
+  CHECK(TritonString(Id1(4, "in", "out")) ==
+        "\n - in=1 -> (1)\n   in=2 -> (2)\nwhere out dims are: [out (size "
+        "4)]");
+  CHECK(TritonString(LlSized({{"lane", {{1, 1}, {2, 2}}}, {"block", {}}},
+                             {{"dim0", 4}, {"dim1", 4}})) ==
+        "\n - lane=1 -> (1, 1)\n   lane=2 -> (2, 2)\n - block is a size 1 "
+        "dimension\nwhere out dims are: [dim0 (size 4), dim1 (size 4)]");
 }
 
 TEST_CASE("linear layout: equality checks out dim sizes",
