@@ -567,6 +567,12 @@ TEST_CASE("linear layout: divide left", "[hw][linear_layout]") {
 }
 
 TEST_CASE("linear layout: divide right", "[hw][linear_layout]") {
+  CHECK(*DivideRight(Id1(8, "in", "out"), Id1(4, "in", "out")) ==
+        Id1(2, "in", "out"));
+  CHECK(*DivideRight(Id1(8, "in", "out"), Id1(8, "in", "out")) ==
+        Ll({{"in", {}}}, {"out"}));
+  CHECK(*DivideLeft(Id1(8, "in", "out"), Id1(8, "in", "out")) ==
+        Ll({{"in", {}}}, {"out"}));
   auto q = DivideRight(Id1(8, "in", "out"), Id1(2, "in", "out"));
   REQUIRE(q);
   CHECK(*q == Id1(4, "in", "out"));
