@@ -223,8 +223,8 @@ Result<LinearLayout> LinearLayoutFromMap(
   for (int r = 0; r < map.num_results(); ++r) {
     uint64_t used = 0;
     for (int c = 0; c < total; ++c) used |= columns[c][r];
-    if (LlcSizeAbove(used) > (int64_t{1} << kMaxLinearLayoutBits))
-      return Error::Limit("a result of the map exceeds 2^62");
+    if ((used >> kMaxLinearLayoutBits) != 0)
+      return Error::Limit("a result of the map reaches 2^62");
     outs.push_back(
         {out_names.empty() ? "dim" + std::to_string(r) : out_names[r],
          LlcSizeAbove(used)});
@@ -387,6 +387,8 @@ Result<LinearLayout> LinearLayoutFromCute(
     }
     ins.push_back(std::move(d));
   }
+  if ((used >> kMaxLinearLayoutBits) != 0)
+    return Error::Limit(cute::PrintLayout(layout) + " reaches offset 2^62");
   IXA_ASSIGN_OR_RETURN(
       LinearLayout l,
       LinearLayout::Create(std::move(ins), {{"offset", LlcSizeAbove(used)}},

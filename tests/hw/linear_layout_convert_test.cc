@@ -145,6 +145,10 @@ TEST_CASE("cute layouts as linear layouts", "[hw][linear_layout][cute]") {
   // ... which CuTe cannot write as Shape:Stride.
   CHECK(!LinearLayoutToCute(swizzled).ok());
   CHECK(!LinearLayoutToCute(Id1(4, "a", "x") * Id1(4, "a", "y")).ok());
+  // Offsets from 2^62 on are past every layout's limit: refused.
+  auto huge = LinearLayoutFromCute(Cute("2:4611686018427387904"), {});
+  REQUIRE(!huge.ok());
+  CHECK(huge.error().code == ErrorCode::kLimitExceeded);
 }
 
 TEST_CASE("swizzled CuTe layouts compose and invert as linear layouts",
