@@ -359,6 +359,20 @@ TEST_CASE("swizzled maps are ordinary maps", "[hw][linear_layout][map]") {
   REQUIRE(after.ok());
   CHECK(before->bank_conflict_ways == 8);
   CHECK(after->bank_conflict_ways == 1);
+  // Coalescing: a warp reading row 3 (32 fp16) touches the same two 32-byte
+  // sectors with or without the swizzle, which permutes 16-byte chunks
+  // within the row.
+  IndexingMap row = MapOf(
+      "(lane)[k] -> (3, lane), domain: lane in [0, 31], k in [0, 0]", &ctx);
+  auto row_plain = AnalyzeWarpAccess(*ComposeIndexingMaps(row, *plain), 2,
+                                     *device, MemorySpace::kGlobal);
+  auto row_swizzled = AnalyzeWarpAccess(*ComposeIndexingMaps(row, *swizzled), 2,
+                                        *device, MemorySpace::kGlobal);
+  REQUIRE(row_plain.ok());
+  REQUIRE(row_swizzled.ok());
+  CHECK(row_plain->sectors == 2);
+  CHECK(row_swizzled->sectors == 2);
+  CHECK(row_swizzled->efficiency == 1.0);
 }
 
 TEST_CASE("linear layout text form", "[hw][linear_layout][text]") {
