@@ -829,6 +829,26 @@ std::optional<LinearLayout> LinearLayout::Quotient(
   return *q;
 }
 
+Result<LinearLayout> LinearLayout::ApplyColumnAction(
+    std::string_view in, const std::vector<int>& action) const {
+  int i = LlFind(ins_, in);
+  if (i < 0) return LlUnknown("input", in);
+  const auto& bases = ins_[i].bases;
+  std::vector<bool> used(bases.size(), false);
+  std::vector<InDim> ins = ins_;
+  ins[i].bases.clear();
+  for (int a : action) {
+    if (a < 0 || a >= static_cast<int>(bases.size()) || used[a]) {
+      return Error::Invalid("column action: bit " + LlNum(a) +
+                            " is not a bit of input dim " +
+                            QuoteForMessage(in) + " or is named twice");
+    }
+    used[a] = true;
+    ins[i].bases.push_back(bases[a]);
+  }
+  return Create(std::move(ins), outs_, false);
+}
+
 Result<LinearLayout> LinearLayout::RemoveZeroBasesAlongDim(
     std::string_view name) const {
   int i = LlFind(ins_, name);

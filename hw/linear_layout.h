@@ -170,6 +170,11 @@ class LinearLayout {
   bool IsTrivialOver(const std::vector<std::string>& dims) const;
   std::optional<LinearLayout> Quotient(
       const std::vector<std::string>& dims) const;
+  // Triton's ColumnAction applied to a layout: input dim `in`'s bases
+  // become bases[action[0]], bases[action[1]], .. (a permutation of its
+  // bits, or a selection of some of them, each at most once).
+  Result<LinearLayout> ApplyColumnAction(std::string_view in,
+                                         const std::vector<int>& action) const;
   // The input dim without its zero bases (Triton's
   // removeZeroBasesAlongDim).
   Result<LinearLayout> RemoveZeroBasesAlongDim(std::string_view name) const;

@@ -603,6 +603,22 @@ TEST_CASE("linear layout: concat, resize, zero bases", "[hw][linear_layout]") {
   CHECK(!a.RemoveZeroBasesAlongDim("x").ok());
 }
 
+TEST_CASE("linear layout: column actions", "[hw][linear_layout]") {
+  LinearLayout l =
+      Ll({{"register", {{1, 0}, {2, 0}, {0, 1}}}, {"lane", {{0, 2}, {4, 0}}}},
+         {"dim0", "dim1"});
+  CHECK(*l.ApplyColumnAction("register", {2, 0, 1}) ==
+        Ll({{"register", {{0, 1}, {1, 0}, {2, 0}}}, {"lane", {{0, 2}, {4, 0}}}},
+           {"dim0", "dim1"}));
+  CHECK(*l.ApplyColumnAction("lane", {1}) ==
+        LlSized({{"register", {{1, 0}, {2, 0}, {0, 1}}}, {"lane", {{4, 0}}}},
+                {{"dim0", 8}, {"dim1", 4}}));
+  CHECK(*l.ApplyColumnAction("register", {0, 1, 2}) == l);
+  CHECK(!l.ApplyColumnAction("register", {0, 0}).ok());
+  CHECK(!l.ApplyColumnAction("register", {3}).ok());
+  CHECK(!l.ApplyColumnAction("block", {}).ok());
+}
+
 TEST_CASE("linear layout: quotient", "[hw][linear_layout]") {
   LinearLayout l = Id1(4, "register", "dim0") * Id1(2, "block", "block");
   CHECK(l.IsTrivialOver({"block"}));
