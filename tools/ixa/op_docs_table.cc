@@ -668,13 +668,14 @@ std::vector<OpDoc> BuildUseDocs() {
 
 }  // namespace
 
-std::vector<OpDoc> BuildLayoutDocs();  // op_docs_layouts.cc
+std::vector<OpDoc> BuildLayoutDocs();        // op_docs_layouts.cc
+std::vector<OpDoc> BuildLinearLayoutDocs();  // op_docs_linear_layout.cc
 
 const std::vector<OpDoc>& OpDocs() {
   static const std::vector<OpDoc>* docs = [] {
     auto* all = new std::vector<OpDoc>;
     for (auto part : {BuildAlgebraDocs(), BuildHloDocs(), BuildUseDocs(),
-                      BuildLayoutDocs()}) {
+                      BuildLayoutDocs(), BuildLinearLayoutDocs()}) {
       for (OpDoc& op : part) all->push_back(std::move(op));
     }
     return all;

@@ -32,6 +32,8 @@ void RegisterBankOps(OpTable& table);     // ops_banks.cc
 void RegisterUseOps(OpTable& table);      // ops_uses.cc
 void RegisterPlanOps(OpTable& table);     // ops_plans.cc
 void RegisterEmitOps(OpTable& table);     // ops_emit.cc
+// Linear layouts over GF(2): ops_linear_layout.cc.
+void RegisterLinearLayoutOps(OpTable& table);
 
 // Field access with bad_request errors naming the field.
 Result<std::string> GetString(const Json& request, const char* field);

@@ -300,6 +300,7 @@ Result<Json> QueryServer::Dispatch(const Json& request) {
     RegisterHloOps(ops_);
     RegisterLayoutOps(ops_);
     RegisterBankOps(ops_);
+    RegisterLinearLayoutOps(ops_);
     RegisterUseOps(ops_);
     RegisterPlanOps(ops_);
     RegisterEmitOps(ops_);
