@@ -61,6 +61,8 @@ const char kUsage[] =
     "  draw ...         render a layout to SVG (ixa draw --help)\n"
     "  emit ...         print generated code for a fusion or a PTO\n"
     "                   conversion (ixa emit --help)\n"
+    "  compile ...      print one program for a whole module (ixa compile\n"
+    "                   --help)\n"
     "  version          print the version\n"
     "  --help           print this help\n"
     "\n"
@@ -274,6 +276,7 @@ int main(int argc, char** argv) {
     if (cmd == "devices") return ixa::cli::RunDevicesCommand(argc, argv);
     if (cmd == "draw") return ixa::cli::RunDrawCommand(argc, argv);
     if (cmd == "emit") return ixa::cli::RunEmitCommand(argc, argv);
+    if (cmd == "compile") return ixa::cli::RunCompileCommand(argc, argv);
   } catch (const std::exception& e) {
     std::cerr << "ixa: internal error: " << e.what() << "\n";
     return kExitInternal;

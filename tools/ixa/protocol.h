@@ -31,6 +31,7 @@ void RegisterLayoutOps(OpTable& table);   // ops_layouts.cc
 void RegisterUseOps(OpTable& table);      // ops_uses.cc
 void RegisterPlanOps(OpTable& table);     // ops_plans.cc
 void RegisterEmitOps(OpTable& table);     // ops_emit.cc
+void RegisterCompileOps(OpTable& table);  // ops_compile.cc
 
 // Field access with bad_request errors naming the field.
 Result<std::string> GetString(const Json& request, const char* field);
