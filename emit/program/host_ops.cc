@@ -29,8 +29,8 @@ std::string Delinearize(const std::string& linear,
   std::string out = "int64_t " + prefix + "_rest = " + linear + ";\n";
   for (size_t k = dims.size(); k-- > 0;) {
     out += "const int64_t " + prefix + std::to_string(k) + " = " + prefix +
-           "_rest % " + I64(dims[k]) + "; " + prefix + "_rest /= " +
-           I64(dims[k]) + ";\n";
+           "_rest % " + I64(dims[k]) + "; " + prefix +
+           "_rest /= " + I64(dims[k]) + ";\n";
   }
   out += "(void)" + prefix + "_rest;\n";
   return out;
@@ -65,8 +65,8 @@ std::string ElementLoopFunction(const std::string& name,
              ")b[" + std::to_string(i) + "];\n";
   }
   if (target == Target::kCuda) {
-    const int64_t blocks = std::max<int64_t>(
-        1, std::min<int64_t>((count + 255) / 256, 65535));
+    const int64_t blocks =
+        std::max<int64_t>(1, std::min<int64_t>((count + 255) / 256, 65535));
     return "__global__ void " + name + "_kernel(" + params +
            ") {\n"
            "  for (int64_t o = (int64_t)blockIdx.x * blockDim.x + "
@@ -133,10 +133,10 @@ Result<std::string> DotFunction(const DotOperands& d, const std::string& op,
     return out;
   };
   const auto& n = d.dims;
-  std::vector<int64_t> lf = free_dims(d.lhs->rank(), n.lhs_batch,
-                                      n.lhs_contracting);
-  std::vector<int64_t> rf = free_dims(d.rhs->rank(), n.rhs_batch,
-                                      n.rhs_contracting);
+  std::vector<int64_t> lf =
+      free_dims(d.lhs->rank(), n.lhs_batch, n.lhs_contracting);
+  std::vector<int64_t> rf =
+      free_dims(d.rhs->rank(), n.rhs_batch, n.rhs_contracting);
   if (n.lhs_batch.size() != n.rhs_batch.size() ||
       n.lhs_contracting.size() != n.rhs_contracting.size() ||
       static_cast<int>(n.lhs_batch.size() + lf.size() + rf.size()) !=
@@ -211,7 +211,8 @@ Result<std::string> ConvolutionFunction(const Instruction& in,
   IXA_ASSIGN_OR_RETURN(std::vector<int64_t> kst, DenseStrides(ks, op));
   IXA_ASSIGN_OR_RETURN(std::vector<int64_t> ost, DenseStrides(os, op));
   const size_t spatial = c.input_spatial.size();
-  if (c.kernel_spatial.size() != spatial || c.output_spatial.size() != spatial) {
+  if (c.kernel_spatial.size() != spatial ||
+      c.output_spatial.size() != spatial) {
     return UnsupportedOp(op, "spatial dims differ in number");
   }
   std::vector<hlo::WindowDim> window = in.window;
@@ -236,13 +237,12 @@ Result<std::string> ConvolutionFunction(const Instruction& in,
   auto x = [](int64_t dim) { return "x" + std::to_string(dim); };
   body += "const int64_t of = " + x(c.output_feature) + ";\n";
   body += "const int64_t fg = of / " + I64(out_features / groups) + ";\n";
-  body += "const int64_t bg = of / " + I64(out_features / batch_groups) +
-          ";\n";
+  body += "const int64_t bg = of / " + I64(out_features / batch_groups) + ";\n";
   body += "const int64_t ib = bg * " + I64(in_batch / batch_groups) + " + " +
           x(c.output_batch) + ";\n";
   body += acc + " acc = 0;\n";
-  body += "for (int64_t kf = 0; kf < " + I64(kernel_in_features) +
-          "; ++kf) {\n";
+  body +=
+      "for (int64_t kf = 0; kf < " + I64(kernel_in_features) + "; ++kf) {\n";
   body += "const int64_t inf = fg * " + I64(kernel_in_features) + " + kf;\n";
   int64_t window_count = 1;
   for (int64_t w : kernel_window) window_count *= w;
@@ -262,9 +262,8 @@ Result<std::string> ConvolutionFunction(const Instruction& in,
             I64(wd.window_dilation) + ";\n";
     body += "const int64_t i" + sv + " = u" + sv + " / " +
             I64(wd.base_dilation) + ";\n";
-    inside += " && u" + sv + " >= 0 && u" + sv + " % " +
-              I64(wd.base_dilation) + " == 0 && i" + sv + " < " +
-              I64(ls.dims[c.input_spatial[s]]);
+    inside += " && u" + sv + " >= 0 && u" + sv + " % " + I64(wd.base_dilation) +
+              " == 0 && i" + sv + " < " + I64(ls.dims[c.input_spatial[s]]);
     loff += " + i" + sv + " * " + I64(lst[c.input_spatial[s]]);
     const std::string kk =
         wd.reversal ? "(" + I64(wd.size - 1) + " - " + k + ")" : k;
@@ -374,9 +373,8 @@ Result<std::string> SortFunction(const Instruction& in, const std::string& name,
     IXA_ASSIGN_OR_RETURN(std::vector<int64_t> ost, DenseStrides(o, op));
     out_strides.push_back(ost);
   }
-  IXA_ASSIGN_OR_RETURN(std::string cmp,
-                       ComparatorFunction(*in.called(), types, name + "_less",
-                                          op));
+  IXA_ASSIGN_OR_RETURN(std::string cmp, ComparatorFunction(*in.called(), types,
+                                                           name + "_less", op));
   std::vector<int64_t> outer_dims;
   for (int d = 0; d < s0.rank(); ++d) {
     if (d != dim) outer_dims.push_back(s0.dims[d]);
@@ -410,10 +408,10 @@ Result<std::string> SortFunction(const Instruction& in, const std::string& name,
   std::string args;
   for (int i = 0; i < k; ++i) {
     const std::string is = std::to_string(i);
-    const std::string at = "in" + is + "[ib" + is + " + a * " +
-                           I64(in_strides[i][dim]) + "]";
-    const std::string ct = "in" + is + "[ib" + is + " + c * " +
-                           I64(in_strides[i][dim]) + "]";
+    const std::string at =
+        "in" + is + "[ib" + is + " + a * " + I64(in_strides[i][dim]) + "]";
+    const std::string ct =
+        "in" + is + "[ib" + is + " + c * " + I64(in_strides[i][dim]) + "]";
     args += std::string(i ? ", " : "") + types[i].Load(at) + ", " +
             types[i].Load(ct);
   }
@@ -544,8 +542,8 @@ Result<std::vector<int64_t>> DenseStrides(const Shape& shape,
   if (!shape.IsArray()) return UnsupportedOp(op, "a tuple-shaped operand");
   if (shape.layout &&
       (!shape.layout->tiles.empty() || shape.layout->element_size_bits != 0)) {
-    return UnsupportedOp(op, "tiled or packed layout " +
-                                 shape.ToString(true) + " in host code");
+    return UnsupportedOp(
+        op, "tiled or packed layout " + shape.ToString(true) + " in host code");
   }
   std::vector<int64_t> strides(shape.rank(), 1);
   int64_t stride = 1;
@@ -562,9 +560,9 @@ Result<std::string> HostOpFunction(const Instruction& in,
     if (in.operand_count() != 2 || !in.shape.IsArray()) {
       return UnsupportedOp("dot " + in.name, "a sparse or tuple-shaped dot");
     }
-    return DotFunction({&in.operand(0)->shape, &in.operand(1)->shape,
-                        &in.shape, in.dot},
-                       "dot " + in.name, name, target, 0);
+    return DotFunction(
+        {&in.operand(0)->shape, &in.operand(1)->shape, &in.shape, in.dot},
+        "dot " + in.name, name, target, 0);
   }
   if (in.opcode == "convolution") return ConvolutionFunction(in, name, target);
   if (in.opcode == "sort") return SortFunction(in, name, target);
@@ -582,10 +580,9 @@ Result<std::string> HostOpFunction(const Instruction& in,
       if (at == std::string::npos) return "";
       size_t end = config.find_first_of(",}", at);
       std::string v = config.substr(at + 1, end - at - 1);
-      v.erase(std::remove_if(v.begin(), v.end(),
-                             [](char c) {
-                               return c == ' ' || c == '"' || c == '\\';
-                             }),
+      v.erase(std::remove_if(
+                  v.begin(), v.end(),
+                  [](char c) { return c == ' ' || c == '"' || c == '\\'; }),
               v.end());
       return v;
     };
@@ -602,24 +599,25 @@ Result<std::string> HostOpFunction(const Instruction& in,
     };
     if (!is(alpha, 1) || !is(alpha_imag, 0) || !is(beta, 0) ||
         in.operand_count() != 2) {
-      return UnsupportedOp(op, "alpha other than 1, beta other than 0, or a "
-                               "bias operand");
+      return UnsupportedOp(op,
+                           "alpha other than 1, beta other than 0, or a "
+                           "bias operand");
     }
     const Shape& result = hlo::LibraryCallResultShape(in);
-    const int extra =
-        in.shape.IsTuple() ? static_cast<int>(in.shape.tuple_elements.size()) - 1
-                           : 0;
-    return DotFunction({&in.operand(0)->shape, &in.operand(1)->shape, &result,
-                        dot->dot},
-                       op, name, target, extra);
+    const int extra = in.shape.IsTuple()
+                          ? static_cast<int>(in.shape.tuple_elements.size()) - 1
+                          : 0;
+    return DotFunction(
+        {&in.operand(0)->shape, &in.operand(1)->shape, &result, dot->dot}, op,
+        name, target, extra);
   }
   return UnsupportedOp(in.opcode + " " + in.name, "not generated on the host");
 }
 
 std::string HostPrelude(Target target) {
-  const std::string fn =
-      target == Target::kCuda ? "static __host__ __device__ inline"
-                              : "static inline";
+  const std::string fn = target == Target::kCuda
+                             ? "static __host__ __device__ inline"
+                             : "static inline";
   std::string out =
       fn +
       " float ixap_f16_to_f32(uint16_t h) {\n"

@@ -69,7 +69,8 @@ Result<NpyType> NpyTypeOf(ElementType t) {
 
 std::string IntList(const std::vector<int64_t>& v) {
   std::string out;
-  for (int64_t x : v) out += (out.empty() ? "" : ", ") + std::to_string(x) + "LL";
+  for (int64_t x : v)
+    out += (out.empty() ? "" : ", ") + std::to_string(x) + "LL";
   return out.empty() ? "0" : out;
 }
 
@@ -86,7 +87,8 @@ Result<std::string> ArrayTable(const std::vector<hlo::Shape>& shapes,
              "};\nstatic const int64_t " + id + "_strides[] = {" +
              IntList(strides) + "};\n";
     std::string accept;
-    for (const char* a : t.accept) accept += std::string(accept.empty() ? "" : " ") + a;
+    for (const char* a : t.accept)
+      accept += std::string(accept.empty() ? "" : " ") + a;
     const int64_t element_bytes = std::max(1, hlo::ElementBits(s.type) / 8);
     rows += "  {\"" + s.ToString(false) + "\", " + std::to_string(s.rank()) +
             ", " + id + "_dims, " + id + "_strides, " +
@@ -252,7 +254,8 @@ Result<std::string> NpyMain(const std::vector<hlo::Shape>& parameters,
                             const std::string& entry, Target target) {
   IXA_ASSIGN_OR_RETURN(std::string params,
                        ArrayTable(parameters, "ixap_npy_params"));
-  IXA_ASSIGN_OR_RETURN(std::string outs, ArrayTable(results, "ixap_npy_results"));
+  IXA_ASSIGN_OR_RETURN(std::string outs,
+                       ArrayTable(results, "ixap_npy_results"));
   const bool cuda = target == Target::kCuda;
   const std::string np = std::to_string(parameters.size());
   const std::string nr = std::to_string(results.size());
@@ -308,24 +311,22 @@ Result<std::string> NpyMain(const std::vector<hlo::Shape>& parameters,
       "  }\n"
       "  std::vector<void*> pointers(host.size());\n";
   if (cuda) {
-    m +=
-        "  for (size_t i = 0; i < host.size(); ++i) {\n"
-        "    if (cudaMalloc(&pointers[i], host[i].size() + 1) != cudaSuccess "
-        "||\n"
-        "        cudaMemcpy(pointers[i], host[i].data(), host[i].size(), "
-        "cudaMemcpyHostToDevice) != cudaSuccess) {\n"
-        "      std::fprintf(stderr, \"error: cannot allocate device "
-        "memory\\n\");\n"
-        "      return 70;\n"
-        "    }\n"
-        "  }\n";
+    m += "  for (size_t i = 0; i < host.size(); ++i) {\n"
+         "    if (cudaMalloc(&pointers[i], host[i].size() + 1) != cudaSuccess "
+         "||\n"
+         "        cudaMemcpy(pointers[i], host[i].data(), host[i].size(), "
+         "cudaMemcpyHostToDevice) != cudaSuccess) {\n"
+         "      std::fprintf(stderr, \"error: cannot allocate device "
+         "memory\\n\");\n"
+         "      return 70;\n"
+         "    }\n"
+         "  }\n";
   } else {
-    m +=
-        "  for (size_t i = 0; i < host.size(); ++i) pointers[i] = "
-        "host[i].data();\n";
+    m += "  for (size_t i = 0; i < host.size(); ++i) pointers[i] = "
+         "host[i].data();\n";
   }
-  m += "  const int rc = " + entry +
-       "(pointers.data(), pointers.data() + " + np +
+  m += "  const int rc = " + entry + "(pointers.data(), pointers.data() + " +
+       np +
        ");\n"
        "  if (rc != 0) {\n"
        "    std::fprintf(stderr, \"error: " +
@@ -334,18 +335,17 @@ Result<std::string> NpyMain(const std::vector<hlo::Shape>& parameters,
        "    return 70;\n"
        "  }\n";
   if (cuda) {
-    m +=
-        "  if (cudaDeviceSynchronize() != cudaSuccess) {\n"
-        "    std::fprintf(stderr, \"error: %s\\n\", "
-        "cudaGetErrorString(cudaGetLastError()));\n"
-        "    return 70;\n"
-        "  }\n"
-        "  for (size_t i = " +
-        np +
-        "; i < host.size(); ++i) {\n"
-        "    cudaMemcpy(host[i].data(), pointers[i], host[i].size(), "
-        "cudaMemcpyDeviceToHost);\n"
-        "  }\n";
+    m += "  if (cudaDeviceSynchronize() != cudaSuccess) {\n"
+         "    std::fprintf(stderr, \"error: %s\\n\", "
+         "cudaGetErrorString(cudaGetLastError()));\n"
+         "    return 70;\n"
+         "  }\n"
+         "  for (size_t i = " +
+         np +
+         "; i < host.size(); ++i) {\n"
+         "    cudaMemcpy(host[i].data(), pointers[i], host[i].size(), "
+         "cudaMemcpyDeviceToHost);\n"
+         "  }\n";
   }
   m += "  for (size_t i = 0; i < " + nr +
        "; ++i) {\n"

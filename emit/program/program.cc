@@ -184,8 +184,8 @@ int64_t ProgramBuilder::LeafBytes(const Function& f, const LeafRef& r) const {
   return f.buffers[r.index].info.bytes;
 }
 
-std::string ProgramBuilder::Copy(const std::string& dst,
-                                 const std::string& src, int64_t bytes) const {
+std::string ProgramBuilder::Copy(const std::string& dst, const std::string& src,
+                                 int64_t bytes) const {
   return "ixap_copy(" + dst + ", " + src + ", " + std::to_string(bytes) +
          ");\n";
 }
@@ -205,9 +205,9 @@ Result<std::vector<LeafRef>> ProgramBuilder::NewLeaves(
     b.info.shape = leaves[k]->ToString(true);
     b.info.bytes = bytes;
     b.info.defined = b.info.last_use = pos;
-    b.size = std::max<int64_t>(kArenaAlignment, (bytes + kArenaAlignment - 1) /
-                                                    kArenaAlignment *
-                                                    kArenaAlignment);
+    b.size = std::max<int64_t>(
+        kArenaAlignment,
+        (bytes + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment);
     refs.push_back({false, static_cast<int>(f.buffers.size())});
     f.buffers.push_back(std::move(b));
   }
@@ -224,8 +224,8 @@ Result<bool> ProgramBuilder::AddKernel(
   Result<EmitResult> emitted = EmitFusion(region, device_, emit, ctx_);
   if (!emitted.ok()) {
     Error e = emitted.error();
-    e.message = "instruction '" + in.name + "' (" + in.opcode +
-                "): " + e.message;
+    e.message =
+        "instruction '" + in.name + "' (" + in.opcode + "): " + e.message;
     return e;
   }
   const EmitResult& r = *emitted;
@@ -236,10 +236,11 @@ Result<bool> ProgramBuilder::AddKernel(
   IXA_ASSIGN_OR_RETURN(std::vector<LeafRef> outs,
                        NewLeaves(f, in, pos, in.shape, out_bytes));
   if (outs.size() != out_bytes.size()) {
-    return Error{ErrorCode::kInternal, "compile: kernel " + emit.kernel_name + " has " +
-                           std::to_string(out_bytes.size()) +
-                           " outputs for " + std::to_string(outs.size()) +
-                           " leaves", 0, 0};
+    return Error{ErrorCode::kInternal,
+                 "compile: kernel " + emit.kernel_name + " has " +
+                     std::to_string(out_bytes.size()) + " outputs for " +
+                     std::to_string(outs.size()) + " leaves",
+                 0, 0};
   }
   f.values[&in] = outs;
   // The kernel text: its includes hoisted, its names in a namespace, its
@@ -260,10 +261,9 @@ Result<bool> ProgramBuilder::AddKernel(
     }
     body += line + "\n";
   }
-  kernels_code_ += "namespace " + ns + " {\n" + body + "}  // namespace " +
-                   ns + "\n\n";
-  result_.kernels.push_back({emit.kernel_name, in.name,
-                             f.computation->name(),
+  kernels_code_ +=
+      "namespace " + ns + " {\n" + body + "}  // namespace " + ns + "\n\n";
+  result_.kernels.push_back({emit.kernel_name, in.name, f.computation->name(),
                              EmitterKindName(r.plan.kind)});
   const LaunchDimensions launch = r.plan.launch;
   const std::string kernel = ns + "::" + emit.kernel_name;
@@ -278,8 +278,10 @@ Result<bool> ProgramBuilder::AddKernel(
     if (b.is_output) continue;
     auto it = by_name.find(b.name);
     if (it == by_name.end()) {
-      return Error{ErrorCode::kInternal, "compile: kernel " + emit.kernel_name +
-                             " reads an unknown buffer '" + b.name + "'", 0, 0};
+      return Error{ErrorCode::kInternal,
+                   "compile: kernel " + emit.kernel_name +
+                       " reads an unknown buffer '" + b.name + "'",
+                   0, 0};
     }
     in_refs.push_back(it->second);
   }
@@ -311,9 +313,9 @@ Result<bool> ProgramBuilder::AddKernel(
         return "dim3(" + std::to_string(d[0]) + ", " + std::to_string(d[1]) +
                ", " + std::to_string(d[2]) + ")";
       };
-      s += "  { void* b[] = {" + list + "}; if (int e = ixap_launch(" +
-           kernel + ", " + dim(launch.blocks) + ", " + dim(launch.threads) +
-           ", b, \"" + kernel + "\")) return e; }\n";
+      s += "  { void* b[] = {" + list + "}; if (int e = ixap_launch(" + kernel +
+           ", " + dim(launch.blocks) + ", " + dim(launch.threads) + ", b, \"" +
+           kernel + "\")) return e; }\n";
     } else {
       s += "  { void* b[] = {" + list + "}; " + kernel + "(b); }\n";
     }
@@ -341,8 +343,8 @@ Result<bool> ProgramBuilder::AddHostOp(Function& f, const Instruction& in,
   args.insert(args.end(), outs.begin(), outs.end());
   Function* fp = &f;
   f.statements.push_back([this, fp, args, name]() {
-    return "  { void* b[] = {" + PtrList(*fp, args) + "}; if (int e = " +
-           name + "(b)) return e; }\n";
+    return "  { void* b[] = {" + PtrList(*fp, args) + "}; if (int e = " + name +
+           "(b)) return e; }\n";
   });
   return true;
 }
@@ -396,36 +398,36 @@ Result<bool> ProgramBuilder::AddControlFlow(Function& f, const Instruction& in,
         std::vector<LeafRef> pred,
         NewLeaves(f, in, pos, Shape::Array(hlo::ElementType::kPred, {}), {}));
     const std::vector<LeafRef> init = f.values.at(in.operand(0));
-    const std::string cond_fn = FunctionName(cond), body_fn = FunctionName(body);
-    f.statements.push_back([this, fp, init, outs, next, pred, cond_fn,
-                            body_fn]() {
-      std::string s = "  {\n";
-      for (size_t k = 0; k < outs.size(); ++k) {
-        s += "    " + Copy(Ptr(*fp, outs[k]), Ptr(*fp, init[k]),
-                           LeafBytes(*fp, outs[k]));
-      }
-      s += "    void* state[] = {" + PtrList(*fp, outs) + "};\n";
-      s += "    void* next[] = {" + PtrList(*fp, next) + "};\n";
-      s += "    void* pred[] = {" + Ptr(*fp, pred[0]) + "};\n";
-      s += "    for (;;) {\n";
-      s += "      if (int e = " + cond_fn + "(state, pred)) return e;\n";
-      s += "      if (!ixap_read_pred(pred[0])) break;\n";
-      s += "      if (int e = " + body_fn + "(state, next)) return e;\n";
-      for (size_t k = 0; k < outs.size(); ++k) {
-        s += "      " + Copy("state[" + std::to_string(k) + "]",
-                             "next[" + std::to_string(k) + "]",
-                             LeafBytes(*fp, outs[k]));
-      }
-      s += "    }\n  }\n";
-      return s;
-    });
+    const std::string cond_fn = FunctionName(cond),
+                      body_fn = FunctionName(body);
+    f.statements.push_back(
+        [this, fp, init, outs, next, pred, cond_fn, body_fn]() {
+          std::string s = "  {\n";
+          for (size_t k = 0; k < outs.size(); ++k) {
+            s += "    " + Copy(Ptr(*fp, outs[k]), Ptr(*fp, init[k]),
+                               LeafBytes(*fp, outs[k]));
+          }
+          s += "    void* state[] = {" + PtrList(*fp, outs) + "};\n";
+          s += "    void* next[] = {" + PtrList(*fp, next) + "};\n";
+          s += "    void* pred[] = {" + Ptr(*fp, pred[0]) + "};\n";
+          s += "    for (;;) {\n";
+          s += "      if (int e = " + cond_fn + "(state, pred)) return e;\n";
+          s += "      if (!ixap_read_pred(pred[0])) break;\n";
+          s += "      if (int e = " + body_fn + "(state, next)) return e;\n";
+          for (size_t k = 0; k < outs.size(); ++k) {
+            s += "      " + Copy("state[" + std::to_string(k) + "]",
+                                 "next[" + std::to_string(k) + "]",
+                                 LeafBytes(*fp, outs[k]));
+          }
+          s += "    }\n  }\n";
+          return s;
+        });
     return true;
   }
   // conditional: a pred (true, false) or an s32 index (branches, the last
   // one for an index out of range).
   std::vector<const Computation*> branches;
-  const bool by_pred =
-      in.operand(0)->shape.type == hlo::ElementType::kPred;
+  const bool by_pred = in.operand(0)->shape.type == hlo::ElementType::kPred;
   if (by_pred) {
     branches = {CalledByAttribute(in, "true_computation"),
                 CalledByAttribute(in, "false_computation")};
@@ -478,11 +480,17 @@ std::vector<const Instruction*> UniqueOperands(const Instruction& in) {
 
 // Instructions handled without a kernel of their own.
 bool NeedsNoKernel(const Instruction& in) {
-  static const std::set<std::string> kHost = {
-      "parameter", "tuple",       "get-tuple-element",
-      "while",     "conditional", "call",
-      "dot",       "convolution", "sort",
-      "fusion",    "optimization-barrier"};
+  static const std::set<std::string> kHost = {"parameter",
+                                              "tuple",
+                                              "get-tuple-element",
+                                              "while",
+                                              "conditional",
+                                              "call",
+                                              "dot",
+                                              "convolution",
+                                              "sort",
+                                              "fusion",
+                                              "optimization-barrier"};
   return kHost.count(in.opcode) > 0 ||
          (in.opcode == "custom-call" && hlo::IsLibraryCall(in));
 }
@@ -552,7 +560,8 @@ Result<bool> ProgramBuilder::PrepareKernelModule() {
 // Whether a reshape or bitcast may share its operand's memory: a bitcast
 // is the same bytes read with another shape (docs/emitters.md §2a), a
 // reshape between dense default layouts too.
-bool AliasesOperand(const Instruction& in, int64_t bytes, int64_t operand_bytes) {
+bool AliasesOperand(const Instruction& in, int64_t bytes,
+                    int64_t operand_bytes) {
   if (bytes != operand_bytes || !in.shape.IsArray()) return false;
   if (in.opcode == "bitcast") return true;
   if (in.opcode != "reshape") return false;
@@ -650,10 +659,9 @@ Result<bool> ProgramBuilder::AddInstruction(Function& f, const Instruction& in,
   // Any other instruction: a kernel of its own, the fusion computation of
   // PrepareKernelModule.
   auto it = kernel_computation_.find(&in);
-  const Computation* comp =
-      it == kernel_computation_.end()
-          ? nullptr
-          : kernel_module_->FindComputation(it->second);
+  const Computation* comp = it == kernel_computation_.end()
+                                ? nullptr
+                                : kernel_module_->FindComputation(it->second);
   if (comp == nullptr) {
     return Error{ErrorCode::kInternal,
                  "compile: no kernel computation for '" + in.name + "'", 0, 0};
@@ -691,11 +699,10 @@ void ProgramBuilder::Layout(Function& f) {
   for (size_t b = 0; b < f.buffers.size(); ++b) {
     by_definition[b] = static_cast<int>(b);
   }
-  std::stable_sort(by_definition.begin(), by_definition.end(),
-                   [&](int a, int b) {
-                     return f.buffers[a].info.defined <
-                            f.buffers[b].info.defined;
-                   });
+  std::stable_sort(
+      by_definition.begin(), by_definition.end(), [&](int a, int b) {
+        return f.buffers[a].info.defined < f.buffers[b].info.defined;
+      });
   std::map<int64_t, int> live;  // offset -> buffer
   int64_t peak = 0;
   for (int b : by_definition) {
@@ -809,11 +816,13 @@ static int64_t ixap_read_s32(const void* p) {
 
 Result<ProgramResult> ProgramBuilder::Build() {
   const Computation* entry = module_.entry();
-  if (entry == nullptr) return Error::Invalid("compile: the module has no entry");
+  if (entry == nullptr)
+    return Error::Invalid("compile: the module has no entry");
   if (options_.entry_name.empty() ||
       IdentifierOfName(options_.entry_name) != options_.entry_name) {
-    return Error::Invalid("compile: the entry name must be a C identifier; got '" +
-                          options_.entry_name + "'");
+    return Error::Invalid(
+        "compile: the entry name must be a C identifier; got '" +
+        options_.entry_name + "'");
   }
   if (options_.target == Target::kMlir) {
     return Error::Unsupported("compile: target mlir (cpp and cuda compile)");
@@ -893,9 +902,9 @@ Result<ProgramResult> ProgramBuilder::Build() {
           "  return " +
           FunctionName(entry) +
           "(const_cast<void* const*>(params), results);\n}\n";
-  IXA_ASSIGN_OR_RETURN(std::string main_code,
-                       NpyMain(parameters, results, options_.entry_name,
-                               options_.target));
+  IXA_ASSIGN_OR_RETURN(
+      std::string main_code,
+      NpyMain(parameters, results, options_.entry_name, options_.target));
   code += "\n" + main_code;
   result_.code = std::move(code);
   result_.peak_bytes = peak.at(entry);

@@ -38,10 +38,10 @@ struct ProgramKernel {
 struct ProgramBuffer {
   std::string computation;
   std::string instruction;
-  int output = 0;      // the leaf of a tuple-shaped value
-  std::string shape;   // XLA text
-  int64_t bytes = 0;   // what it holds
-  int64_t offset = 0;  // in its computation's arena
+  int output = 0;                 // the leaf of a tuple-shaped value
+  std::string shape;              // XLA text
+  int64_t bytes = 0;              // what it holds
+  int64_t offset = 0;             // in its computation's arena
   int defined = 0, last_use = 0;  // positions in the computation's order
 };
 

@@ -287,8 +287,8 @@ std::vector<ProgramCase> RandomPrograms(int count, uint64_t seed) {
   auto pick = [&](int n) { return static_cast<int>(rng() % n); };
   for (int m = 0; m < count; ++m) {
     const int rows = 2 + pick(5), cols = 2 + pick(6);
-    const std::string shape = "f32[" + std::to_string(rows) + "," +
-                              std::to_string(cols) + "]";
+    const std::string shape =
+        "f32[" + std::to_string(rows) + "," + std::to_string(cols) + "]";
     const std::string square =
         "f32[" + std::to_string(cols) + "," + std::to_string(cols) + "]";
     const std::string row = "f32[" + std::to_string(rows) + "]";
@@ -346,31 +346,35 @@ std::vector<ProgramCase> RandomPrograms(int count, uint64_t seed) {
           body += "  " + p + " = pred[] compare(" + total +
                   ", zero), direction=GE\n";
           body += "  " + v + " = " + shape + " conditional(" + p + ", " + a +
-                  ", " + any() + "), true_computation=branch_tanh, "
+                  ", " + any() +
+                  "), true_computation=branch_tanh, "
                   "false_computation=branch_neg\n";
           break;
         }
       }
       values.push_back(v);
     }
-    std::string hlo = "HloModule random" + std::to_string(m) + "\n" +
-                      kReducers;
+    std::string hlo = "HloModule random" + std::to_string(m) + "\n" + kReducers;
     hlo += "cond {\n  s = (s32[], " + shape +
            ") parameter(0)\n  i = s32[] get-tuple-element(s), index=0\n"
            "  n = s32[] constant(3)\n"
            "  ROOT lt = pred[] compare(i, n), direction=LT\n}\n";
     hlo += "body {\n  s = (s32[], " + shape +
            ") parameter(0)\n  i = s32[] get-tuple-element(s), index=0\n"
-           "  x = " + shape + " get-tuple-element(s), index=1\n"
+           "  x = " +
+           shape +
+           " get-tuple-element(s), index=1\n"
            "  one = s32[] constant(1)\n  i1 = s32[] add(i, one)\n"
-           "  h = f32[] constant(0.75)\n  hb = " + shape +
-           " broadcast(h), dimensions={}\n  x1 = " + shape +
-           " multiply(x, hb)\n  x2 = " + shape + " sine(x1)\n"
-           "  ROOT t = (s32[], " + shape + ") tuple(i1, x2)\n}\n";
-    hlo += "branch_tanh {\n  p = " + shape + " parameter(0)\n  ROOT t = " +
-           shape + " tanh(p)\n}\n";
-    hlo += "branch_neg {\n  p = " + shape + " parameter(0)\n  ROOT n = " +
-           shape + " negate(p)\n}\n";
+           "  h = f32[] constant(0.75)\n  hb = " +
+           shape + " broadcast(h), dimensions={}\n  x1 = " + shape +
+           " multiply(x, hb)\n  x2 = " + shape +
+           " sine(x1)\n"
+           "  ROOT t = (s32[], " +
+           shape + ") tuple(i1, x2)\n}\n";
+    hlo += "branch_tanh {\n  p = " + shape +
+           " parameter(0)\n  ROOT t = " + shape + " tanh(p)\n}\n";
+    hlo += "branch_neg {\n  p = " + shape +
+           " parameter(0)\n  ROOT n = " + shape + " negate(p)\n}\n";
     hlo += "ENTRY main {\n  x = " + shape + " parameter(0)\n  y = " + shape +
            " parameter(1)\n  w = " + square +
            " parameter(2)\n  zero = f32[] constant(0)\n"

@@ -78,8 +78,8 @@ std::vector<std::string> RunPrograms(const std::vector<ProgramCase>& cases,
   std::vector<std::string> commands;
   std::string objects;
   for (size_t u = 0; u < sources.size(); ++u) {
-    std::string src = dir.Write("program" + std::to_string(u) + ".cc",
-                                sources[u]);
+    std::string src =
+        dir.Write("program" + std::to_string(u) + ".cc", sources[u]);
     commands.push_back(Compiler() +
                        " -std=c++17 -O1 -fPIC -DIXA_NO_MAIN -w -c " + src +
                        " -o " + src + ".o");
@@ -88,14 +88,15 @@ std::vector<std::string> RunPrograms(const std::vector<ProgramCase>& cases,
   for (const CommandResult& r : RunCommands(commands)) {
     if (r.exit_code != 0) {
       for (std::string& e : errors) {
-        if (e.empty()) e = "g++ rejected the programs:\n" + FirstLines(r.output);
+        if (e.empty())
+          e = "g++ rejected the programs:\n" + FirstLines(r.output);
       }
       return errors;
     }
   }
   const std::string so = dir.path() + "/programs.so";
-  CommandResult link = RunCommands(
-      {Compiler() + " -shared -o " + so + objects})[0];
+  CommandResult link =
+      RunCommands({Compiler() + " -shared -o " + so + objects})[0];
   if (link.exit_code != 0) {
     for (std::string& e : errors) {
       if (e.empty()) e = "link failed:\n" + FirstLines(link.output);
@@ -179,7 +180,8 @@ void WriteNpy(const std::string& path, const std::string& descr,
   std::ofstream out(path, std::ios::binary);
   out << "\x93NUMPY" << char(1) << char(0) << char(header.size() & 255)
       << char(header.size() >> 8) << header;
-  out.write(static_cast<const char*>(data), static_cast<std::streamsize>(bytes));
+  out.write(static_cast<const char*>(data),
+            static_cast<std::streamsize>(bytes));
 }
 
 // The header and the data of a .npy file.
@@ -200,9 +202,10 @@ int Run(const std::string& command, std::string* output) {
   return r.exit_code;
 }
 
-TEST_CASE("compile: hand-written modules run as programs and match the "
-          "interpreter",
-          "[.][emit_compile]") {
+TEST_CASE(
+    "compile: hand-written modules run as programs and match the "
+    "interpreter",
+    "[.][emit_compile]") {
   std::vector<ProgramCase> cases = HandWrittenPrograms();
   std::vector<ProgramCase> random = RandomPrograms(8, 7);
   cases.insert(cases.end(), random.begin(), random.end());
@@ -213,7 +216,8 @@ TEST_CASE("compile: hand-written modules run as programs and match the "
   }
 }
 
-TEST_CASE("compile: a program runs end to end on .npy files", "[.][emit_compile]") {
+TEST_CASE("compile: a program runs end to end on .npy files",
+          "[.][emit_compile]") {
   const std::string hlo = R"(HloModule npy
 ENTRY e {
   a = f32[2,3] parameter(0)

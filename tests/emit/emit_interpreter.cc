@@ -312,11 +312,12 @@ Result<Literal> Interpreter::Eval(
   if (op == "convolution") {
     return EvalConvolution(in, operand(0), operand(1));
   }
-  if (op == "custom-call" && hlo::GetLibraryCallKind(in) ==
-                                 hlo::LibraryCallKind::kCublasGemm) {
+  if (op == "custom-call" &&
+      hlo::GetLibraryCallKind(in) == hlo::LibraryCallKind::kCublasGemm) {
     std::optional<hlo::DotDimensionNumbers> dims = hlo::GemmDotDimensions(in);
     if (!dims) return Unsupported(in, "a GEMM without dimension numbers");
-    const hlo::Shape& result = shape.IsTuple() ? shape.tuple_elements[0] : shape;
+    const hlo::Shape& result =
+        shape.IsTuple() ? shape.tuple_elements[0] : shape;
     IXA_ASSIGN_OR_RETURN(Literal product,
                          EvalDot(in, *dims, result, operand(0), operand(1)));
     if (!shape.IsTuple()) return product;

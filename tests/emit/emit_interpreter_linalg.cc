@@ -125,8 +125,8 @@ Result<Literal> EvalConvolution(const hlo::Instruction& in,
         const int64_t kpos = ki[c.kernel_spatial[s]];
         // The window position whose kernel element this is.
         const int64_t wpos = w.reversal ? size - 1 - kpos : kpos;
-        const int64_t dilated = oi[c.output_spatial[s]] * w.stride -
-                                w.pad_low + wpos * w.window_dilation;
+        const int64_t dilated = oi[c.output_spatial[s]] * w.stride - w.pad_low +
+                                wpos * w.window_dilation;
         if (dilated < 0 || dilated % w.base_dilation != 0) {
           inside = false;
           break;

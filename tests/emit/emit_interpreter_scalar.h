@@ -5,8 +5,8 @@
 #define IXA_TESTS_EMIT_EMIT_INTERPRETER_SCALAR_H_
 
 #include <complex>
-#include <functional>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 

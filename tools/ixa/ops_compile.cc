@@ -103,8 +103,8 @@ Result<Json> CompileOfModule(const Json& request, const hlo::Module& module,
                fused.error().message + "); compiled as read";
       }
     } else {
-      note = "fusion_plan failed (" + plan.error().message +
-             "); compiled as read";
+      note =
+          "fusion_plan failed (" + plan.error().message + "); compiled as read";
     }
   }
   IXA_ASSIGN_OR_RETURN(emit::ProgramResult program,
@@ -153,9 +153,12 @@ const char kCompileUsage[] =
     "  73  the output cannot be written\n";
 
 constexpr FlagSpec kCompileFlags[] = {
-    {"--target"},          {"--device"},
-    {"--devices"},         {"--entry"},
-    {"--no-fuse", "", false}, {"--output", "-o"},
+    {"--target"},
+    {"--device"},
+    {"--devices"},
+    {"--entry"},
+    {"--no-fuse", "", false},
+    {"--output", "-o"},
 };
 
 }  // namespace
@@ -195,10 +198,10 @@ int RunCompileCommand(int argc, char** argv) {
   if (line->Has("--device")) request["device"] = line->Get("--device");
   if (line->Has("--entry")) {
     if (!IsCIdentifier(line->Get("--entry"))) {
-      return UsageError("compile",
-                        "--entry must be a C identifier; got '" +
-                            line->Get("--entry") + "'",
-                        kCompileUsage);
+      return UsageError(
+          "compile",
+          "--entry must be a C identifier; got '" + line->Get("--entry") + "'",
+          kCompileUsage);
     }
     request["entry"] = line->Get("--entry");
   }
