@@ -26,13 +26,14 @@ Error UnsupportedOp(const std::string& op, const std::string& why) {
 std::string Delinearize(const std::string& linear,
                         const std::vector<int64_t>& dims,
                         const std::string& prefix) {
-  std::string out = "int64_t " + prefix + "_rest = " + linear + ";\n";
+  if (dims.empty()) return "(void)(" + linear + ");\n";
+  const std::string rest = prefix + "_rest";
+  std::string out = "int64_t " + rest + " = " + linear + ";\n";
   for (size_t k = dims.size(); k-- > 0;) {
-    out += "const int64_t " + prefix + std::to_string(k) + " = " + prefix +
-           "_rest % " + I64(dims[k]) + "; " + prefix +
-           "_rest /= " + I64(dims[k]) + ";\n";
+    out += "const int64_t " + prefix + std::to_string(k) + " = " + rest +
+           " % " + I64(dims[k]) + ";\n";
+    if (k > 0) out += rest + " /= " + I64(dims[k]) + ";\n";
   }
-  out += "(void)" + prefix + "_rest;\n";
   return out;
 }
 
@@ -345,7 +346,7 @@ Result<std::string> ComparatorFunction(const hlo::Computation& comp,
     } else {
       return UnsupportedOp(op, "the comparator's '" + o + "' is not generated");
     }
-    body += "  const auto " + v + " = " + expr + ";\n";
+    body += "  const auto " + v + " = " + expr + ";\n  (void)" + v + ";\n";
     value[in] = v;
   }
   return "static inline bool " + name + "(" + params + ") {\n" + body +
@@ -665,7 +666,8 @@ std::string HostPrelude(Target target) {
       "}\n";
   if (target == Target::kCuda) {
     out +=
-        "static int ixap_check_launch(const char* kernel) {\n"
+        "[[maybe_unused]] static int ixap_check_launch(const char* kernel) "
+        "{\n"
         "  cudaError_t e = cudaGetLastError();\n"
         "  if (e != cudaSuccess) {\n"
         "    fprintf(stderr, \"ixa_run: kernel %s failed to launch: %s\\n\", "

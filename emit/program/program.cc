@@ -111,7 +111,8 @@ class ProgramBuilder {
                                          const std::vector<int64_t>& min_bytes);
   Result<bool> AddKernel(Function& f, const Instruction& in, int pos,
                          const FusionRegion& region,
-                         const std::vector<const Instruction*>& inputs);
+                         const std::vector<const Instruction*>& inputs,
+                         const std::string& cache_key);
   Result<bool> AddHostOp(Function& f, const Instruction& in, int pos);
   Result<bool> AddControlFlow(Function& f, const Instruction& in, int pos);
   std::string Ptr(const Function& f, const LeafRef& r) const;
@@ -143,6 +144,15 @@ class ProgramBuilder {
   Result<bool> PrepareKernelModule();
   std::unique_ptr<hlo::Module> kernel_module_;
   std::map<const Instruction*, std::string> kernel_computation_;
+  // Kernels generated once per distinct computation text (repeated layers
+  // share them), by that text.
+  struct CachedKernel {
+    std::string kernel;  // namespace::name
+    std::string emitter;
+    LaunchDimensions launch;
+    std::vector<EmittedBuffer> buffers;
+  };
+  std::map<std::string, CachedKernel> kernel_cache_;
 };
 
 std::string ProgramBuilder::UniqueName(const std::string& base) {
@@ -216,19 +226,52 @@ Result<std::vector<LeafRef>> ProgramBuilder::NewLeaves(
 
 Result<bool> ProgramBuilder::AddKernel(
     Function& f, const Instruction& in, int pos, const FusionRegion& region,
-    const std::vector<const Instruction*>& inputs) {
-  EmitOptions emit;
-  emit.target = options_.target;
-  emit.kernel_name = UniqueName(in.name);
-  emit.shared_memory_limit = options_.shared_memory_limit;
-  Result<EmitResult> emitted = EmitFusion(region, device_, emit, ctx_);
-  if (!emitted.ok()) {
-    Error e = emitted.error();
-    e.message =
-        "instruction '" + in.name + "' (" + in.opcode + "): " + e.message;
-    return e;
+    const std::vector<const Instruction*>& inputs,
+    const std::string& cache_key) {
+  auto cached = kernel_cache_.find(cache_key);
+  if (cached == kernel_cache_.end()) {
+    EmitOptions emit;
+    emit.target = options_.target;
+    emit.kernel_name = UniqueName(in.name);
+    emit.shared_memory_limit = options_.shared_memory_limit;
+    Result<EmitResult> emitted = EmitFusion(region, device_, emit, ctx_);
+    if (!emitted.ok()) {
+      Error e = emitted.error();
+      e.message =
+          "instruction '" + in.name + "' (" + in.opcode + "): " + e.message;
+      return e;
+    }
+    const EmitResult& r = *emitted;
+    // The kernel text: its includes hoisted, its names in a namespace, its
+    // entry a C++ function there.
+    const std::string ns = "ixap_k" + std::to_string(kernel_cache_.size());
+    std::stringstream text(r.code);
+    std::string line, body;
+    while (std::getline(text, line)) {
+      if (line.rfind("#include", 0) == 0) {
+        if (std::find(includes_.begin(), includes_.end(), line) ==
+            includes_.end()) {
+          includes_.push_back(line);
+        }
+        continue;
+      }
+      for (size_t at; (at = line.find("extern \"C\" ")) != std::string::npos;) {
+        line.erase(at, 11);
+      }
+      body += line + "\n";
+    }
+    kernels_code_ +=
+        "namespace " + ns + " {\n" + body + "}  // namespace " + ns + "\n\n";
+    cached =
+        kernel_cache_
+            .insert({cache_key,
+                     {ns + "::" + emit.kernel_name,
+                      EmitterKindName(r.plan.kind), r.plan.launch, r.buffers}})
+            .first;
   }
-  const EmitResult& r = *emitted;
+  const CachedKernel& r = cached->second;
+  result_.kernels.push_back(
+      {r.kernel, in.name, f.computation->name(), r.emitter});
   std::vector<int64_t> out_bytes;
   for (const EmittedBuffer& b : r.buffers) {
     if (b.is_output) out_bytes.push_back(b.allocation_bytes);
@@ -237,36 +280,14 @@ Result<bool> ProgramBuilder::AddKernel(
                        NewLeaves(f, in, pos, in.shape, out_bytes));
   if (outs.size() != out_bytes.size()) {
     return Error{ErrorCode::kInternal,
-                 "compile: kernel " + emit.kernel_name + " has " +
+                 "compile: kernel " + r.kernel + " has " +
                      std::to_string(out_bytes.size()) + " outputs for " +
                      std::to_string(outs.size()) + " leaves",
                  0, 0};
   }
   f.values[&in] = outs;
-  // The kernel text: its includes hoisted, its names in a namespace, its
-  // entry a C++ function there.
-  const std::string ns = "ixap_k" + std::to_string(result_.kernels.size());
-  std::stringstream text(r.code);
-  std::string line, body;
-  while (std::getline(text, line)) {
-    if (line.rfind("#include", 0) == 0) {
-      if (std::find(includes_.begin(), includes_.end(), line) ==
-          includes_.end()) {
-        includes_.push_back(line);
-      }
-      continue;
-    }
-    for (size_t at; (at = line.find("extern \"C\" ")) != std::string::npos;) {
-      line.erase(at, 11);
-    }
-    body += line + "\n";
-  }
-  kernels_code_ +=
-      "namespace " + ns + " {\n" + body + "}  // namespace " + ns + "\n\n";
-  result_.kernels.push_back({emit.kernel_name, in.name, f.computation->name(),
-                             EmitterKindName(r.plan.kind)});
-  const LaunchDimensions launch = r.plan.launch;
-  const std::string kernel = ns + "::" + emit.kernel_name;
+  const LaunchDimensions launch = r.launch;
+  const std::string kernel = r.kernel;
   Function* fp = &f;
   // The kernel's inputs by name: the region's parameters.
   std::map<std::string, LeafRef> by_name;
@@ -279,7 +300,7 @@ Result<bool> ProgramBuilder::AddKernel(
     auto it = by_name.find(b.name);
     if (it == by_name.end()) {
       return Error{ErrorCode::kInternal,
-                   "compile: kernel " + emit.kernel_name +
+                   "compile: kernel " + r.kernel +
                        " reads an unknown buffer '" + b.name + "'",
                    0, 0};
     }
@@ -517,13 +538,12 @@ Result<bool> ProgramBuilder::PrepareKernelModule() {
     if (c.get() == module_.entry()) continue;
     text += hlo::PrintComputation(*c, naming, false) + "\n";
   }
-  int count = 0;
+  std::map<std::string, std::string> kernel_names;  // by text
   for (const Computation* c : host) {
     for (const Instruction* in : c->post_order()) {
       if (NeedsNoKernel(*in)) continue;
       const std::vector<const Instruction*> operands = UniqueOperands(*in);
-      const std::string name = "ixap_kernel_" + std::to_string(count++);
-      std::string body = name + " {\n";
+      std::string body;
       for (size_t k = 0; k < operands.size(); ++k) {
         body += "  ixap_p" + std::to_string(k) + " = " +
                 operands[k]->shape.ToString(true) + " parameter(" +
@@ -537,12 +557,13 @@ Result<bool> ProgramBuilder::PrepareKernelModule() {
         }
         return hlo::SanitizeHloName(i->name);
       };
-      body += "  " +
-              hlo::PrintInstruction(*in, hlo::SanitizeHloName(in->name), local,
-                                    true) +
-              "\n}\n";
-      text += body;
-      kernel_computation_[in] = name;
+      body +=
+          "  " + hlo::PrintInstruction(*in, "ixap_root", local, true) + "\n}\n";
+      // Instructions that read the same are one kernel computation.
+      auto [at, added] = kernel_names.insert(
+          {body, "ixap_kernel_" + std::to_string(kernel_names.size())});
+      if (added) text += at->second + " {\n" + body;
+      kernel_computation_[in] = at->second;
     }
   }
   text += "ENTRY ixap_entry {\n  ROOT ixap_zero = s32[] constant(0)\n}\n";
@@ -654,7 +675,12 @@ Result<bool> ProgramBuilder::AddInstruction(Function& f, const Instruction& in,
       }
       inputs.push_back(in.operand(static_cast<int>(p->parameter_number)));
     }
-    return AddKernel(f, in, pos, region, inputs);
+    // The fused computation's text without its name: equal texts are the
+    // same kernel.
+    std::string key =
+        hlo::PrintComputation(*in.called(), hlo::SanitizedNaming(), false);
+    key = "fusion " + key.substr(std::min(key.find('{'), key.size()));
+    return AddKernel(f, in, pos, region, inputs, key);
   }
   // Any other instruction: a kernel of its own, the fusion computation of
   // PrepareKernelModule.
@@ -666,7 +692,8 @@ Result<bool> ProgramBuilder::AddInstruction(Function& f, const Instruction& in,
     return Error{ErrorCode::kInternal,
                  "compile: no kernel computation for '" + in.name + "'", 0, 0};
   }
-  return AddKernel(f, in, pos, RegionOfComputation(*comp), UniqueOperands(in));
+  return AddKernel(f, in, pos, RegionOfComputation(*comp), UniqueOperands(in),
+                   it->second);
 }
 
 // Offsets by liveness: a buffer lives from its instruction to its last
@@ -773,12 +800,12 @@ static void ixap_copy(void* dst, const void* src, int64_t bytes) {
     cudaMemcpy(dst, src, (size_t)bytes, cudaMemcpyDeviceToDevice);
   }
 }
-static bool ixap_read_pred(const void* p) {
+[[maybe_unused]] static bool ixap_read_pred(const void* p) {
   uint8_t v = 0;
   cudaMemcpy(&v, p, 1, cudaMemcpyDeviceToHost);
   return v != 0;
 }
-static int64_t ixap_read_s32(const void* p) {
+[[maybe_unused]] static int64_t ixap_read_s32(const void* p) {
   int32_t v = 0;
   cudaMemcpy(&v, p, 4, cudaMemcpyDeviceToHost);
   return v;
@@ -803,15 +830,72 @@ static void ixap_free(void* p) { std::free(p); }
 static void ixap_copy(void* dst, const void* src, int64_t bytes) {
   if (bytes > 0 && dst != src) std::memmove(dst, src, (size_t)bytes);
 }
-static bool ixap_read_pred(const void* p) {
+[[maybe_unused]] static bool ixap_read_pred(const void* p) {
   return *(const uint8_t*)p != 0;
 }
-static int64_t ixap_read_s32(const void* p) {
+[[maybe_unused]] static int64_t ixap_read_s32(const void* p) {
   int32_t v;
   std::memcpy(&v, p, 4);
   return v;
 }
 )";
+}
+
+// Whether `text` uses the identifier `name` (not as part of a longer one).
+bool UsesName(const std::string& text, const std::string& name) {
+  auto part = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  };
+  for (size_t at = text.find(name); at != std::string::npos;
+       at = text.find(name, at + 1)) {
+    const size_t end = at + name.size();
+    if ((at == 0 || !part(text[at - 1])) &&
+        (end == text.size() || !part(text[end]))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The helpers of `prelude` that `body` uses, directly or through other
+// helpers, in their order (an unused static function is a warning, under
+// nvcc's -Werror all-warnings an error). A helper is the lines up to one
+// that starts at column 0 and ends with '}'; its name, the first `ixap_`
+// identifier called in it.
+std::string UsedHelpers(const std::string& prelude, const std::string& body) {
+  std::vector<std::pair<std::string, std::string>> helpers;  // name, text
+  std::stringstream in(prelude);
+  std::string line, chunk;
+  while (std::getline(in, line)) {
+    chunk += line + "\n";
+    if (line.empty() || line[0] == ' ' || line.back() != '}') continue;
+    size_t at = chunk.find("ixap_");
+    size_t end = at;
+    while (end < chunk.size() &&
+           (std::isalnum(static_cast<unsigned char>(chunk[end])) ||
+            chunk[end] == '_')) {
+      ++end;
+    }
+    helpers.push_back({chunk.substr(at, end - at), chunk});
+    chunk.clear();
+  }
+  std::vector<bool> kept(helpers.size(), false);
+  std::string users = body;
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (size_t h = 0; h < helpers.size(); ++h) {
+      if (!kept[h] && UsesName(users, helpers[h].first)) {
+        kept[h] = true;
+        users += helpers[h].second;
+        grew = true;
+      }
+    }
+  }
+  std::string out;
+  for (size_t h = 0; h < helpers.size(); ++h) {
+    if (kept[h]) out += helpers[h].second;
+  }
+  return out;
 }
 
 Result<ProgramResult> ProgramBuilder::Build() {
@@ -861,13 +945,14 @@ Result<ProgramResult> ProgramBuilder::Build() {
   }
   if (cuda()) includes.push_back("#include <cuda_runtime.h>");
   for (const std::string& i : includes) code += i + "\n";
-  code += "\n" + HostPrelude(options_.target) + RuntimePrelude(options_.target);
-  code += "\n" + kernels_code_ + host_ops_code_;
+  const std::string prelude =
+      HostPrelude(options_.target) + RuntimePrelude(options_.target);
+  std::string body = kernels_code_ + host_ops_code_;
   for (const Computation* c : function_order_) {
-    code += "static int " + FunctionName(c) +
+    body += "static int " + FunctionName(c) +
             "(void* const* in, void* const* out);\n";
   }
-  code += "\n";
+  body += "\n";
   std::map<const Computation*, int64_t> peak;
   for (const Computation* c : function_order_) {
     Function& f = *functions_.at(c);
@@ -877,27 +962,27 @@ Result<ProgramResult> ProgramBuilder::Build() {
       callee_peak = std::max(callee_peak, peak.at(callee));
     }
     peak[c] = bytes + callee_peak;
-    code += "// computation " + c->name() + ": arena of " +
+    body += "// computation " + c->name() + ": arena of " +
             std::to_string(bytes) + " bytes\n";
-    code += "static int " + FunctionName(c) +
+    body += "static int " + FunctionName(c) +
             "(void* const* in, void* const* out) {\n";
-    code += "  (void)in;\n  char* arena = (char*)ixap_alloc(" +
+    body += "  (void)in;\n  char* arena = (char*)ixap_alloc(" +
             std::to_string(bytes) + ");\n";
-    if (bytes > 0) code += "  if (arena == nullptr) return 1;\n";
-    code += "  const int rc = [&]() -> int {\n";
-    for (const auto& statement : f.statements) code += statement();
+    if (bytes > 0) body += "  if (arena == nullptr) return 1;\n";
+    body += "  const int rc = [&]() -> int {\n";
+    for (const auto& statement : f.statements) body += statement();
     const std::vector<LeafRef>& root = f.values.at(c->root());
     for (size_t k = 0; k < root.size(); ++k) {
-      code += "  " + Copy("out[" + std::to_string(k) + "]", Ptr(f, root[k]),
+      body += "  " + Copy("out[" + std::to_string(k) + "]", Ptr(f, root[k]),
                           LeafBytes(f, root[k]));
     }
-    code += "  return 0;\n  }();\n  ixap_free(arena);\n  return rc;\n}\n\n";
+    body += "  return 0;\n  }();\n  ixap_free(arena);\n  return rc;\n}\n\n";
     for (const ArenaBuffer& b : f.buffers) {
       result_.buffers.push_back(b.info);
       result_.total_bytes += b.info.bytes;
     }
   }
-  code += "extern \"C\" int " + options_.entry_name +
+  body += "extern \"C\" int " + options_.entry_name +
           "(const void* const* params, void* const* results) {\n"
           "  return " +
           FunctionName(entry) +
@@ -905,7 +990,8 @@ Result<ProgramResult> ProgramBuilder::Build() {
   IXA_ASSIGN_OR_RETURN(
       std::string main_code,
       NpyMain(parameters, results, options_.entry_name, options_.target));
-  code += "\n" + main_code;
+  body += "\n" + main_code;
+  code += "\n" + UsedHelpers(prelude, body) + "\n" + body;
   result_.code = std::move(code);
   result_.peak_bytes = peak.at(entry);
   return std::move(result_);

@@ -5,7 +5,7 @@
 namespace ixa::emit_test {
 namespace {
 
-const char kReducers[] = R"(
+const char kProgramReducers[] = R"(
 add {
   a = f32[] parameter(0)
   b = f32[] parameter(1)
@@ -262,11 +262,11 @@ ENTRY fused {
 }
 )";
 
-}  // namespace
+}  // namespace IXA_UNITY_ID
 
 std::vector<ProgramCase> HandWrittenPrograms() {
   auto with_reducers = [](const char* label, const char* body) {
-    return std::string("HloModule ") + label + "\n" + kReducers + body;
+    return std::string("HloModule ") + label + "\n" + kProgramReducers + body;
   };
   return {
       {"transformer_block", with_reducers("transformer", kTransformerBlock),
@@ -278,6 +278,12 @@ std::vector<ProgramCase> HandWrittenPrograms() {
       {"sorts", with_reducers("sorts", kSorts), 0, 0},
       {"gemms_layouts", with_reducers("gemms", kGemmsAndLayouts), 1e-2, 1e-2},
       {"fused", with_reducers("fused", kFused), 1e-4, 1e-4},
+      {"transformer_block_planned",
+       with_reducers("transformer", kTransformerBlock), 1e-3, 1e-3, true},
+      {"conv_block_planned", with_reducers("conv", kConvBlock), 1e-4, 1e-4,
+       true},
+      {"while_loop_planned", with_reducers("loop", kWhileLoop), 1e-5, 1e-5,
+       true},
   };
 }
 
@@ -354,7 +360,7 @@ std::vector<ProgramCase> RandomPrograms(int count, uint64_t seed) {
       }
       values.push_back(v);
     }
-    std::string hlo = "HloModule random" + std::to_string(m) + "\n" + kReducers;
+    std::string hlo = "HloModule random" + std::to_string(m) + "\n" + kProgramReducers;
     hlo += "cond {\n  s = (s32[], " + shape +
            ") parameter(0)\n  i = s32[] get-tuple-element(s), index=0\n"
            "  n = s32[] constant(3)\n"

@@ -14,6 +14,9 @@ struct ProgramCase {
   std::string label;
   std::string hlo;
   double rel = 1e-5, abs = 1e-5;  // float tolerance
+  // Fused by fusion_plan first (the compile op's default for a module
+  // without fusions), else compiled as read.
+  bool fuse = false;
 };
 
 std::vector<ProgramCase> HandWrittenPrograms();

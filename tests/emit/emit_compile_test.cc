@@ -8,9 +8,11 @@
 
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <iostream>
 #include <random>
 #include <sstream>
 
+#include "analysis/uses/fusion_plan.h"
 #include "emit/program/program.h"
 #include "hw/device.h"
 #include "tests/emit/emit_compile_modules.h"
@@ -19,18 +21,27 @@
 #include "tests/emit/emit_literal.h"
 
 namespace ixa::emit_test {
-namespace {
+namespace IXA_UNITY_ID {
 
 using ProgramEntry = int (*)(const void* const*, void* const*);
 
 Result<std::string> CompileText(const std::string& hlo,
                                 const std::string& entry,
-                                emit::Target target = emit::Target::kCpp) {
+                                emit::Target target = emit::Target::kCpp,
+                                bool fuse = false) {
   IXA_ASSIGN_OR_RETURN(auto module, hlo::ParseHloModule(hlo));
   emit::CompileOptions options;
   options.target = target;
   options.entry_name = entry;
   ExprContext ctx;
+  if (fuse) {
+    FusionPlanOptions plan_options;
+    plan_options.model = CostModel::kXla;
+    IXA_ASSIGN_OR_RETURN(
+        FusionPlanResult plan,
+        PlanFusions(*module, *hw::FindDevice("h100"), plan_options, &ctx));
+    IXA_ASSIGN_OR_RETURN(module, hlo::ParseHloModule(plan.module_text));
+  }
   IXA_ASSIGN_OR_RETURN(
       emit::ProgramResult program,
       emit::CompileModule(*module, *hw::FindDevice("h100"), options, &ctx));
@@ -64,7 +75,8 @@ std::vector<std::string> RunPrograms(const std::vector<ProgramCase>& cases,
   std::vector<int> program_of(cases.size(), -1);
   for (size_t i = 0; i < cases.size(); ++i) {
     const std::string entry = "program_" + std::to_string(i);
-    Result<std::string> code = CompileText(cases[i].hlo, entry);
+    Result<std::string> code =
+        CompileText(cases[i].hlo, entry, emit::Target::kCpp, cases[i].fuse);
     if (!code.ok()) {
       errors[i] = "compile: " + code.error().message;
       continue;
@@ -295,5 +307,38 @@ ENTRY e {
   CHECK(code.error().message.find("c64") != std::string::npos);
 }
 
-}  // namespace
+// The cuda programs of the same modules compile with nvcc (no GPU here:
+// compiled, not run).
+TEST_CASE("compile: cuda programs compile with nvcc",
+          "[.][emit_compile_nvcc]") {
+  std::optional<std::string> nvcc = FindNvcc();
+  if (!nvcc) {
+    // CTest's SKIP_RETURN_CODE for this test: nothing is checked.
+    std::cout << "nvcc not found (PATH, /usr/local/cuda/bin, /opt/cuda/bin): "
+                 "the cuda programs are not compiled\n";
+    std::exit(77);
+  }
+  std::vector<ProgramCase> cases = HandWrittenPrograms();
+  TempDir dir;
+  std::vector<std::string> commands;
+  std::vector<std::string> labels;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    Result<std::string> code = CompileText(cases[i].hlo, "ixa_run",
+                                           emit::Target::kCuda, cases[i].fuse);
+    INFO(cases[i].label);
+    REQUIRE(code.ok());
+    const std::string src =
+        dir.Write("program" + std::to_string(i) + ".cu", *code);
+    commands.push_back(*nvcc + " -std=c++17 -arch=sm_80 -Werror all-warnings " +
+                       src + " -o " + src + ".bin");
+    labels.push_back(cases[i].label);
+  }
+  std::vector<CommandResult> results = RunCommands(commands);
+  for (size_t i = 0; i < results.size(); ++i) {
+    INFO(labels[i] << ":\n" << FirstLines(results[i].output));
+    CHECK(results[i].exit_code == 0);
+  }
+}
+
+}  // namespace IXA_UNITY_ID
 }  // namespace ixa::emit_test

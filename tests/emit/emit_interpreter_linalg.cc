@@ -10,12 +10,12 @@
 namespace ixa::emit_test::interpreter_detail {
 namespace {
 
-bool Contains(const std::vector<int64_t>& v, int64_t x) {
+bool ContainsDim(const std::vector<int64_t>& v, int64_t x) {
   return std::find(v.begin(), v.end(), x) != v.end();
 }
 
 // Adds a * b to the accumulator of a result of type `out`.
-struct Accumulator {
+struct ProductSum {
   ElementType out;
   double f = 0;
   uint64_t i = 0;
@@ -49,12 +49,12 @@ Result<Literal> EvalDot(const hlo::Instruction& in,
   Literal out = Literal::Make(t, out_shape.dims);
   std::vector<int64_t> lhs_free, rhs_free;
   for (int64_t d = 0; d < static_cast<int64_t>(lhs.dims.size()); ++d) {
-    if (!Contains(dn.lhs_batch, d) && !Contains(dn.lhs_contracting, d)) {
+    if (!ContainsDim(dn.lhs_batch, d) && !ContainsDim(dn.lhs_contracting, d)) {
       lhs_free.push_back(d);
     }
   }
   for (int64_t d = 0; d < static_cast<int64_t>(rhs.dims.size()); ++d) {
-    if (!Contains(dn.rhs_batch, d) && !Contains(dn.rhs_contracting, d)) {
+    if (!ContainsDim(dn.rhs_batch, d) && !ContainsDim(dn.rhs_contracting, d)) {
       rhs_free.push_back(d);
     }
   }
@@ -72,7 +72,7 @@ Result<Literal> EvalDot(const hlo::Instruction& in,
     }
     for (int64_t d : lhs_free) li[d] = idx[pos++];
     for (int64_t d : rhs_free) ri[d] = idx[pos++];
-    Accumulator acc{t};
+    ProductSum acc{t};
     for (int64_t c = 0; c < contract_count; ++c) {
       const std::vector<int64_t> ci = Delinearize(c, contract_dims);
       for (size_t j = 0; j < ci.size(); ++j) {
@@ -108,7 +108,7 @@ Result<Literal> EvalConvolution(const hlo::Instruction& in,
     // groups) and which slice of the input batch (batch groups).
     const int64_t fgroup = of / feature_group_size;
     const int64_t bgroup = of / batch_group_size;
-    Accumulator acc{t};
+    ProductSum acc{t};
     // Every kernel element that this output element meets.
     for (int64_t kk = 0; kk < kernel.size(); ++kk) {
       const std::vector<int64_t> ki = Delinearize(kk, kernel.dims);
