@@ -151,6 +151,9 @@ class ProgramBuilder {
     std::string emitter;
     LaunchDimensions launch;
     std::vector<EmittedBuffer> buffers;
+    // Per input buffer, its region parameter (by position: the same
+    // kernel serves regions whose parameters have other names).
+    std::vector<int> parameter_of_input;
   };
   std::map<std::string, CachedKernel> kernel_cache_;
 };
@@ -262,12 +265,27 @@ Result<bool> ProgramBuilder::AddKernel(
     }
     kernels_code_ +=
         "namespace " + ns + " {\n" + body + "}  // namespace " + ns + "\n\n";
-    cached =
-        kernel_cache_
-            .insert({cache_key,
-                     {ns + "::" + emit.kernel_name,
-                      EmitterKindName(r.plan.kind), r.plan.launch, r.buffers}})
-            .first;
+    std::vector<int> parameter_of_input;
+    for (const EmittedBuffer& b : r.buffers) {
+      if (b.is_output) continue;
+      int found = -1;
+      for (size_t i = 0; i < region.parameters.size(); ++i) {
+        if (region.parameters[i]->name == b.name) found = static_cast<int>(i);
+      }
+      if (found < 0) {
+        return Error{ErrorCode::kInternal,
+                     "compile: kernel " + emit.kernel_name +
+                         " reads an unknown buffer '" + b.name + "'",
+                     0, 0};
+      }
+      parameter_of_input.push_back(found);
+    }
+    cached = kernel_cache_
+                 .insert({cache_key,
+                          {ns + "::" + emit.kernel_name,
+                           EmitterKindName(r.plan.kind), r.plan.launch,
+                           r.buffers, parameter_of_input}})
+                 .first;
   }
   const CachedKernel& r = cached->second;
   result_.kernels.push_back(
@@ -289,22 +307,9 @@ Result<bool> ProgramBuilder::AddKernel(
   const LaunchDimensions launch = r.launch;
   const std::string kernel = r.kernel;
   Function* fp = &f;
-  // The kernel's inputs by name: the region's parameters.
-  std::map<std::string, LeafRef> by_name;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    by_name[region.parameters[i]->name] = f.values.at(inputs[i]).at(0);
-  }
   std::vector<LeafRef> in_refs;
-  for (const EmittedBuffer& b : r.buffers) {
-    if (b.is_output) continue;
-    auto it = by_name.find(b.name);
-    if (it == by_name.end()) {
-      return Error{ErrorCode::kInternal,
-                   "compile: kernel " + r.kernel +
-                       " reads an unknown buffer '" + b.name + "'",
-                   0, 0};
-    }
-    in_refs.push_back(it->second);
+  for (int p : r.parameter_of_input) {
+    in_refs.push_back(f.values.at(inputs.at(p)).at(0));
   }
   std::vector<EmittedBuffer> buffers = r.buffers;
   f.statements.push_back([this, fp, in_refs, outs, buffers, launch, kernel]() {
@@ -677,8 +682,18 @@ Result<bool> ProgramBuilder::AddInstruction(Function& f, const Instruction& in,
     }
     // The fused computation's text without its name: equal texts are the
     // same kernel.
-    std::string key =
-        hlo::PrintComputation(*in.called(), hlo::SanitizedNaming(), false);
+    // Instructions named by position, so that repeated layers match.
+    std::map<const Instruction*, size_t> position;
+    for (const Instruction* i : in.called()->post_order()) {
+      position.insert({i, position.size()});
+    }
+    hlo::PrintNaming naming = hlo::SanitizedNaming();
+    naming.instruction = [&](const Instruction* i) {
+      auto at = position.find(i);
+      return at == position.end() ? hlo::SanitizeHloName(i->name)
+                                  : "i" + std::to_string(at->second);
+    };
+    std::string key = hlo::PrintComputation(*in.called(), naming, false);
     key = "fusion " + key.substr(std::min(key.find('{'), key.size()));
     return AddKernel(f, in, pos, region, inputs, key);
   }
