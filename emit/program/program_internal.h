@@ -45,6 +45,15 @@ std::string HostPrelude(Target target);
 Result<std::string> HostOpFunction(const hlo::Instruction& in,
                                    const std::string& name, Target target);
 
+// The host runtime: ixap_alloc, ixap_free, ixap_copy, ixap_read_pred,
+// ixap_read_s32 and (cuda) ixap_launch, for `target`.
+std::string RuntimePrelude(Target target);
+// The helpers of `prelude` (top-level definitions, each ending with a
+// line that starts at column 0 and ends with '}') that `body` uses,
+// directly or through other helpers, in their order: an unused static
+// function is a warning (under nvcc's -Werror all-warnings, an error).
+std::string UsedHelpers(const std::string& prelude, const std::string& body);
+
 // The .npy `main` calling `entry` (the cpp target).
 Result<std::string> NpyMain(const std::vector<hlo::Shape>& parameters,
                             const std::vector<hlo::Shape>& results,

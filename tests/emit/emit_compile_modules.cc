@@ -262,7 +262,7 @@ ENTRY fused {
 }
 )";
 
-}  // namespace IXA_UNITY_ID
+}  // namespace
 
 std::vector<ProgramCase> HandWrittenPrograms() {
   auto with_reducers = [](const char* label, const char* body) {
@@ -360,7 +360,8 @@ std::vector<ProgramCase> RandomPrograms(int count, uint64_t seed) {
       }
       values.push_back(v);
     }
-    std::string hlo = "HloModule random" + std::to_string(m) + "\n" + kProgramReducers;
+    std::string hlo =
+        "HloModule random" + std::to_string(m) + "\n" + kProgramReducers;
     hlo += "cond {\n  s = (s32[], " + shape +
            ") parameter(0)\n  i = s32[] get-tuple-element(s), index=0\n"
            "  n = s32[] constant(3)\n"
