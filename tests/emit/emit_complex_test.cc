@@ -16,6 +16,7 @@
 #include "emit/pipeline.h"
 #include "hw/device.h"
 #include "tests/emit/emit_complex_cases.h"
+#include "tests/emit/emit_driver.h"
 #include "tests/emit/emit_harness.h"
 
 namespace ixa::emit_test {

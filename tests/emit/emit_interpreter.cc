@@ -10,6 +10,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "analysis/hlo/custom_calls.h"
 #include "tests/emit/emit_interpreter_scalar.h"
 
 namespace ixa::emit_test {
@@ -262,6 +263,88 @@ Result<Literal> Interpreter::Eval(
     for (int k = 0; k < in.operand_count(); ++k)
       call_args.push_back(operand(k));
     return Run(*in.called(), call_args);
+  }
+  if (op == "while") {
+    // condition= and body= by name (attribute order is the text's).
+    const Computation* cond = nullptr;
+    const Computation* body = nullptr;
+    for (const Computation* c : in.called_computations) {
+      auto named = [&](const char* attribute) {
+        const std::string v = in.Attribute(attribute);
+        return v == c->name() || v == "%" + c->name();
+      };
+      if (named("condition")) cond = c;
+      if (named("body")) body = c;
+    }
+    if (cond == nullptr || body == nullptr) return Unsupported(in, "while");
+    Literal state = operand(0);
+    for (int64_t trip = 0;; ++trip) {
+      if (trip > (int64_t{1} << 24)) return Unsupported(in, "endless while");
+      IXA_ASSIGN_OR_RETURN(Literal go, Run(*cond, {state}));
+      if (go.AsInt(0) == 0) break;
+      IXA_ASSIGN_OR_RETURN(state, Run(*body, {state}));
+    }
+    return state;
+  }
+  if (op == "conditional") {
+    const Literal& selector = operand(0);
+    const Computation* branch = nullptr;
+    int64_t index = 0;
+    if (selector.type == ElementType::kPred) {
+      const std::string want = in.Attribute(
+          selector.AsInt(0) != 0 ? "true_computation" : "false_computation");
+      for (const Computation* c : in.called_computations) {
+        if (want == c->name() || want == "%" + c->name()) branch = c;
+      }
+      index = selector.AsInt(0) != 0 ? 0 : 1;
+    } else {
+      const int64_t n = static_cast<int64_t>(in.called_computations.size());
+      index = selector.AsInt(0);
+      if (index < 0 || index >= n) index = n - 1;
+      branch = in.called_computations.at(index);
+    }
+    if (branch == nullptr) return Unsupported(in, "conditional branches");
+    return Run(*branch, {operand(static_cast<int>(index) + 1)});
+  }
+  if (op == "dot") {
+    return EvalDot(in, in.dot, shape, operand(0), operand(1));
+  }
+  if (op == "convolution") {
+    return EvalConvolution(in, operand(0), operand(1));
+  }
+  if (op == "custom-call" &&
+      hlo::GetLibraryCallKind(in) == hlo::LibraryCallKind::kCublasGemm) {
+    std::optional<hlo::DotDimensionNumbers> dims = hlo::GemmDotDimensions(in);
+    if (!dims) return Unsupported(in, "a GEMM without dimension numbers");
+    const hlo::Shape& result =
+        shape.IsTuple() ? shape.tuple_elements[0] : shape;
+    IXA_ASSIGN_OR_RETURN(Literal product,
+                         EvalDot(in, *dims, result, operand(0), operand(1)));
+    if (!shape.IsTuple()) return product;
+    Literal t;
+    t.type = ElementType::kTuple;
+    t.tuple.push_back(std::move(product));
+    for (size_t k = 1; k < shape.tuple_elements.size(); ++k) {
+      const hlo::Shape& w = shape.tuple_elements[k];
+      t.tuple.push_back(Literal::Make(w.type, w.dims));
+    }
+    return t;
+  }
+  if (op == "sort") {
+    std::vector<Literal> operands;
+    for (int k = 0; k < in.operand_count(); ++k) operands.push_back(operand(k));
+    auto less = [&](const std::vector<Scalar>& args) -> Result<bool> {
+      IXA_ASSIGN_OR_RETURN(std::vector<Scalar> r,
+                           CallScalar(*in.called(), args));
+      return r.at(0).i != 0;
+    };
+    IXA_ASSIGN_OR_RETURN(std::vector<Literal> sorted,
+                         EvalSort(in, operands, less));
+    if (!shape.IsTuple()) return sorted.at(0);
+    Literal t;
+    t.type = ElementType::kTuple;
+    t.tuple = std::move(sorted);
+    return t;
   }
   if (!shape.IsArray()) {
     if (op == "reduce" || op == "reduce-window" || op == "scatter") {

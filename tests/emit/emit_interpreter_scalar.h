@@ -6,6 +6,7 @@
 
 #include <complex>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,21 @@ Result<Scalar> ComplexCompare(const hlo::Instruction& in, const Scalar& a,
                               const Scalar& b);
 Result<Scalar> ComplexConvert(const hlo::Instruction& in, const Scalar& a,
                               ElementType to);
+
+// Whole-array ops (emit_interpreter_linalg.cc). A dot with the given
+// dimension numbers and result shape (a GEMM custom call passes its own);
+// a convolution with its window, dim_labels and group counts; a sort of
+// the operands along in.dimensions[0], stable, by `less` over the 2k
+// scalars (a and b of each operand in turn).
+Result<Literal> EvalDot(const hlo::Instruction& in,
+                        const hlo::DotDimensionNumbers& dims,
+                        const hlo::Shape& out_shape, const Literal& lhs,
+                        const Literal& rhs);
+Result<Literal> EvalConvolution(const hlo::Instruction& in,
+                                const Literal& input, const Literal& kernel);
+Result<std::vector<Literal>> EvalSort(
+    const hlo::Instruction& in, const std::vector<Literal>& operands,
+    const std::function<Result<bool>(const std::vector<Scalar>&)>& less);
 
 }  // namespace ixa::emit_test::interpreter_detail
 

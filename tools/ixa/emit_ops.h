@@ -30,6 +30,10 @@ bool IsCIdentifier(const std::string& s);
 // output cannot be written (`ixa emit --help` says more).
 int RunEmitCommand(int argc, char** argv);
 
+// `ixa compile ...` (ops_compile.cc): prints the program the `compile`
+// request makes of a module (`ixa compile --help` says more).
+int RunCompileCommand(int argc, char** argv);
+
 }  // namespace ixa::cli
 
 #endif  // IXA_TOOLS_IXA_EMIT_OPS_H_

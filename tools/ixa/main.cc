@@ -65,6 +65,8 @@ const char kUsage[] =
     "                   roofline, graph and findings (ixa report --help)\n"
     "  emit ...         print generated code for a fusion or a PTO\n"
     "                   conversion (ixa emit --help)\n"
+    "  compile ...      print one program for a whole module (ixa compile\n"
+    "                   --help)\n"
     "  version          print the version\n"
     "  --help           print this help\n"
     "\n"
@@ -104,7 +106,8 @@ int RunHelp(int argc, char** argv) {
   }
   for (auto [command, run] : {std::pair{"devices", &RunDevicesCommand},
                               {"draw", &RunDrawCommand},
-                              {"report", &RunReportCommand}}) {
+                              {"report", &RunReportCommand},
+                              {"compile", &RunCompileCommand}}) {
     if (what == command) {
       char help[] = "--help";
       char* help_argv[] = {argv[0], argv[2], help, nullptr};
@@ -280,6 +283,7 @@ int main(int argc, char** argv) {
     if (cmd == "draw") return ixa::cli::RunDrawCommand(argc, argv);
     if (cmd == "emit") return ixa::cli::RunEmitCommand(argc, argv);
     if (cmd == "report") return ixa::cli::RunReportCommand(argc, argv);
+    if (cmd == "compile") return ixa::cli::RunCompileCommand(argc, argv);
   } catch (const std::exception& e) {
     std::cerr << "ixa: internal error: " << e.what() << "\n";
     return kExitInternal;

@@ -264,6 +264,42 @@ std::vector<OpDoc> BuildLayoutDocs() {
         {"tmp_bytes", "int", "pto: scratch bytes"},
         {"ub_bytes", "int", "pto: unified-buffer bytes used"}},
        R"j({"id": 35, "op": "emit", "target": "pto", "arch": "a2a3", "conversion": "transpose_2d", "dtype": "f32", "shape": [16, 8]})j"},
+      {"compile",
+       "codegen",
+       "One program for a whole module (docs/compile.md): every kernel, "
+       "dots, convolutions and sorts as generated host code, control flow "
+       "on the host, a buffer assignment reusing dead buffers, and the "
+       "entry point `extern \"C\" int ixa_run(const void* const* params, "
+       "void* const* results)`; cpp adds a main reading .npy files.",
+       {{"target", "string", "", "cpp or cuda"},
+        {"hlo", "string", "", "the HLO module text"},
+        {"device", "string or object", "\"h100\"",
+         "the device the kernels are planned for"},
+        {"entry", "string", "\"ixa_run\"", "the entry point's name"},
+        {"fuse", "bool", "true",
+         "a module whose entry has no fusion is fused by fusion_plan (the "
+         "xla model) first; false: every instruction outside a fusion is "
+         "its own kernel"}},
+       {{"code", "string", "the program: one C++ (cpp) or CUDA (cuda) file"},
+        {"kernels", "list of {name, instruction, computation, emitter}",
+         "every kernel and host op, in program order (emitter: the plan's "
+         "kind, or dot, convolution, sort)"},
+        {"peak_bytes", "int",
+         "bytes the arenas hold at once: the entry's arena plus, nested, "
+         "the largest arena of a computation it runs"},
+        {"total_bytes", "int", "the sum of every buffer's bytes"},
+        {"buffers",
+         "list of {computation, instruction, output, shape, bytes, offset, "
+         "defined, last_use}",
+         "every buffer the program allocates: its arena offset and the "
+         "positions (in its computation's order) where it is written and "
+         "last read"},
+        {"fusion", "string",
+         "fusion_plan (the module was fused first) or as_read"},
+        {"note", "string",
+         "present when fusing was asked for but the planned module did not "
+         "compile: why (it was then compiled as read)"}},
+       R"j({"id": 36, "op": "compile", "target": "cpp", "fuse": false, "hlo": "HloModule m\nENTRY e {\n  a = f32[2,3] parameter(0)\n  b = f32[3,2] parameter(1)\n  d = f32[2,2] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n  ROOT n = f32[2,2] negate(d)\n}"})j"},
   };
 }
 

@@ -34,6 +34,7 @@ void RegisterPlanOps(OpTable& table);     // ops_plans.cc
 void RegisterEmitOps(OpTable& table);     // ops_emit.cc
 // Linear layouts over GF(2): ops_linear_layout.cc.
 void RegisterLinearLayoutOps(OpTable& table);
+void RegisterCompileOps(OpTable& table);  // ops_compile.cc
 
 // Field access with bad_request errors naming the field.
 Result<std::string> GetString(const Json& request, const char* field);

@@ -304,6 +304,7 @@ Result<Json> QueryServer::Dispatch(const Json& request) {
     RegisterUseOps(ops_);
     RegisterPlanOps(ops_);
     RegisterEmitOps(ops_);
+    RegisterCompileOps(ops_);
     // The documentation table and the handlers name the same ops.
     IXA_CHECK(ops_.size() == OpDocs().size());
     for (const OpDoc& doc : OpDocs()) {

@@ -1,0 +1,64 @@
+// The program generator's host code (emit/program/program.h): the element
+// types the host ops read and write, the generated dot, convolution and
+// sort functions, and the .npy `main`.
+#ifndef IXA_EMIT_PROGRAM_PROGRAM_INTERNAL_H_
+#define IXA_EMIT_PROGRAM_PROGRAM_INTERNAL_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analysis/hlo/module.h"
+#include "emit/targets/targets.h"
+
+namespace ixa::emit::program_internal {
+
+// How host code holds an element type: its C storage type, and the
+// expressions that widen a stored value to the type it computes in
+// (double for floats, int64_t / uint64_t for integers) and narrow a
+// computed value back (f16 / bf16 rounded to nearest even).
+struct HostType {
+  hlo::ElementType type = hlo::ElementType::kInvalid;
+  std::string storage;
+  std::string compute;
+  std::string Load(const std::string& stored) const;
+  std::string Store(const std::string& computed) const;
+};
+// Unsupported, naming `op` and the type, for types host code does not
+// compute on (sub-byte, f8, complex, ...).
+Result<HostType> HostTypeOf(hlo::ElementType type, const std::string& op);
+
+// Per logical dim, the stride in elements of a dense layout (tiles and
+// packed elements are Unsupported, naming `op`).
+Result<std::vector<int64_t>> DenseStrides(const hlo::Shape& shape,
+                                          const std::string& op);
+
+// Helpers every program's host code uses (the f16 / bf16 conversions;
+// for cuda, the launch check).
+std::string HostPrelude(Target target);
+
+// A host function `static int NAME(void* const* b)` computing `in` (b:
+// its operands, then its outputs): a dot (or a GEMM custom call as its
+// dot), a convolution, or a sort. For cuda, dot and convolution launch a
+// generated kernel over the output elements and check the launch; a sort
+// copies its operands to the host, sorts there and copies back.
+Result<std::string> HostOpFunction(const hlo::Instruction& in,
+                                   const std::string& name, Target target);
+
+// The host runtime: ixap_alloc, ixap_free, ixap_copy, ixap_read_pred,
+// ixap_read_s32 and (cuda) ixap_launch, for `target`.
+std::string RuntimePrelude(Target target);
+// The helpers of `prelude` (top-level definitions, each ending with a
+// line that starts at column 0 and ends with '}') that `body` uses,
+// directly or through other helpers, in their order: an unused static
+// function is a warning (under nvcc's -Werror all-warnings, an error).
+std::string UsedHelpers(const std::string& prelude, const std::string& body);
+
+// The .npy `main` calling `entry` (the cpp target).
+Result<std::string> NpyMain(const std::vector<hlo::Shape>& parameters,
+                            const std::vector<hlo::Shape>& results,
+                            const std::string& entry, Target target);
+
+}  // namespace ixa::emit::program_internal
+
+#endif  // IXA_EMIT_PROGRAM_PROGRAM_INTERNAL_H_

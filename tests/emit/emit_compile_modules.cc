@@ -1,0 +1,396 @@
+#include "tests/emit/emit_compile_modules.h"
+
+#include <random>
+
+namespace ixa::emit_test {
+namespace {
+
+const char kProgramReducers[] = R"(
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+max {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+)";
+
+// Layer norm, two-head attention with softmax, an MLP with GELU, both
+// residuals.
+const char kTransformerBlock[] = R"(
+ENTRY block {
+  x = f32[8,16] parameter(0)
+  wq = f32[16,16] parameter(1)
+  wk = f32[16,16] parameter(2)
+  wv = f32[16,16] parameter(3)
+  w1 = f32[16,32] parameter(4)
+  w2 = f32[32,16] parameter(5)
+  gamma = f32[16] parameter(6)
+  beta = f32[16] parameter(7)
+  zero = f32[] constant(0)
+  ninf = f32[] constant(-inf)
+  sum = f32[8] reduce(x, zero), dimensions={1}, to_apply=add
+  n = f32[] constant(16)
+  nb = f32[8] broadcast(n), dimensions={}
+  mean = f32[8] divide(sum, nb)
+  meanb = f32[8,16] broadcast(mean), dimensions={0}
+  xc = f32[8,16] subtract(x, meanb)
+  sq = f32[8,16] multiply(xc, xc)
+  vs = f32[8] reduce(sq, zero), dimensions={1}, to_apply=add
+  var = f32[8] divide(vs, nb)
+  eps = f32[] constant(1e-05)
+  epsb = f32[8] broadcast(eps), dimensions={}
+  ve = f32[8] add(var, epsb)
+  rs = f32[8] rsqrt(ve)
+  rsb = f32[8,16] broadcast(rs), dimensions={0}
+  xn = f32[8,16] multiply(xc, rsb)
+  gb = f32[8,16] broadcast(gamma), dimensions={1}
+  bb = f32[8,16] broadcast(beta), dimensions={1}
+  xg = f32[8,16] multiply(xn, gb)
+  ln = f32[8,16] add(xg, bb)
+  q = f32[8,16] dot(ln, wq), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  k = f32[8,16] dot(ln, wk), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  v = f32[8,16] dot(ln, wv), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  qh = f32[8,2,8] reshape(q)
+  kh = f32[8,2,8] reshape(k)
+  vh = f32[8,2,8] reshape(v)
+  s = f32[2,8,8] dot(qh, kh), lhs_batch_dims={1}, lhs_contracting_dims={2}, rhs_batch_dims={1}, rhs_contracting_dims={2}
+  scale = f32[] constant(0.35355339)
+  scb = f32[2,8,8] broadcast(scale), dimensions={}
+  ss = f32[2,8,8] multiply(s, scb)
+  m = f32[2,8] reduce(ss, ninf), dimensions={2}, to_apply=max
+  mb = f32[2,8,8] broadcast(m), dimensions={0,1}
+  sm = f32[2,8,8] subtract(ss, mb)
+  e = f32[2,8,8] exponential(sm)
+  es = f32[2,8] reduce(e, zero), dimensions={2}, to_apply=add
+  esb = f32[2,8,8] broadcast(es), dimensions={0,1}
+  p = f32[2,8,8] divide(e, esb)
+  o = f32[2,8,8] dot(p, vh), lhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_batch_dims={1}, rhs_contracting_dims={0}
+  ot = f32[8,2,8] transpose(o), dimensions={1,0,2}
+  att = f32[8,16] reshape(ot)
+  r1 = f32[8,16] add(x, att)
+  h = f32[8,32] dot(r1, w1), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  h2 = f32[8,32] multiply(h, h)
+  h3 = f32[8,32] multiply(h2, h)
+  c1 = f32[] constant(0.044715)
+  c1b = f32[8,32] broadcast(c1), dimensions={}
+  t1 = f32[8,32] multiply(c1b, h3)
+  inner = f32[8,32] add(h, t1)
+  c2 = f32[] constant(0.7978845608)
+  c2b = f32[8,32] broadcast(c2), dimensions={}
+  t2 = f32[8,32] multiply(c2b, inner)
+  th = f32[8,32] tanh(t2)
+  one = f32[] constant(1)
+  oneb = f32[8,32] broadcast(one), dimensions={}
+  t3 = f32[8,32] add(oneb, th)
+  half = f32[] constant(0.5)
+  halfb = f32[8,32] broadcast(half), dimensions={}
+  t4 = f32[8,32] multiply(halfb, h)
+  g = f32[8,32] multiply(t4, t3)
+  y = f32[8,16] dot(g, w2), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT out = f32[8,16] add(r1, y)
+}
+)";
+
+// Convolution, bias, ReLU, a strided depthwise convolution, max pooling.
+const char kConvBlock[] = R"(
+ENTRY conv {
+  x = f32[2,8,8,3] parameter(0)
+  k1 = f32[3,3,3,4] parameter(1)
+  b1 = f32[4] parameter(2)
+  k2 = f32[3,3,1,4] parameter(3)
+  c1 = f32[2,8,8,4] convolution(x, k1), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f
+  bb = f32[2,8,8,4] broadcast(b1), dimensions={3}
+  a1 = f32[2,8,8,4] add(c1, bb)
+  zero = f32[] constant(0)
+  zb = f32[2,8,8,4] broadcast(zero), dimensions={}
+  r1 = f32[2,8,8,4] maximum(a1, zb)
+  c2 = f32[2,4,4,4] convolution(r1, k2), window={size=3x3 stride=2x2 pad=1_1x1_1}, dim_labels=b01f_01io->b01f, feature_group_count=4
+  ninf = f32[] constant(-inf)
+  pool = f32[2,2,2,4] reduce-window(c2, ninf), window={size=1x2x2x1 stride=1x2x2x1}, to_apply=max
+  ROOT t = (f32[2,2,2,4], f32[2,8,8,4]) tuple(pool, r1)
+}
+)";
+
+// Convolution variants: NCHW, dilations, reversal, batch groups.
+const char kConvVariants[] = R"(
+ENTRY variants {
+  x = f32[2,3,7,6] parameter(0)
+  k = f32[4,3,3,2] parameter(1)
+  y = f32[4,5,5,2] parameter(2)
+  ky = f32[3,3,2,4] parameter(3)
+  a = f32[2,4,7,5] convolution(x, k), window={size=3x2 pad=2_2x0_0 rhs_dilate=2x1}, dim_labels=bf01_oi01->bf01
+  b = f32[2,4,13,11] convolution(x, k), window={size=3x2 pad=1_1x0_1 lhs_dilate=2x2 rhs_reversal=1x0}, dim_labels=bf01_oi01->bf01
+  c = f32[2,3,3,4] convolution(y, ky), window={size=3x3}, dim_labels=b01f_01io->b01f, batch_group_count=2
+  ROOT t = (f32[2,4,7,5], f32[2,4,13,11], f32[2,3,3,4]) tuple(a, b, c)
+}
+)";
+
+const char kWhileLoop[] = R"(
+cond {
+  s = (s32[], f32[4,8]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  five = s32[] constant(5)
+  ROOT lt = pred[] compare(i, five), direction=LT
+}
+body {
+  s = (s32[], f32[4,8]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  x = f32[4,8] get-tuple-element(s), index=1
+  one = s32[] constant(1)
+  i1 = s32[] add(i, one)
+  half = f32[] constant(0.5)
+  hb = f32[4,8] broadcast(half), dimensions={}
+  xh = f32[4,8] multiply(x, hb)
+  c = f32[] constant(1)
+  cb = f32[4,8] broadcast(c), dimensions={}
+  x1 = f32[4,8] add(xh, cb)
+  ROOT t = (s32[], f32[4,8]) tuple(i1, x1)
+}
+ENTRY loop {
+  x = f32[4,8] parameter(0)
+  w = f32[8,8] parameter(1)
+  zero = s32[] constant(0)
+  init = (s32[], f32[4,8]) tuple(zero, x)
+  l = (s32[], f32[4,8]) while(init), condition=cond, body=body
+  r = f32[4,8] get-tuple-element(l), index=1
+  n = s32[] get-tuple-element(l), index=0
+  d = f32[4,8] dot(r, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT t = (f32[4,8], s32[]) tuple(d, n)
+}
+)";
+
+const char kConditionals[] = R"(
+neg {
+  p = f32[6] parameter(0)
+  ROOT n = f32[6] negate(p)
+}
+exp {
+  p = f32[6] parameter(0)
+  ROOT e = f32[6] exponential(p)
+}
+sq {
+  p = f32[6] parameter(0)
+  ROOT s = f32[6] multiply(p, p)
+}
+twice {
+  p = f32[6] parameter(0)
+  q = f32[6] parameter(1)
+  a = f32[6] add(p, q)
+  ROOT t = (f32[6], f32[6]) tuple(a, p)
+}
+ENTRY cond {
+  x = f32[6] parameter(0)
+  i = s32[] parameter(1)
+  zero = f32[] constant(0)
+  s = f32[] reduce(x, zero), dimensions={0}, to_apply=add
+  pos = pred[] compare(s, zero), direction=GT
+  a = f32[6] conditional(pos, x, x), true_computation=exp, false_computation=neg
+  b = f32[6] conditional(i, x, x, x), branch_computations={neg, exp, sq}
+  c = (f32[6], f32[6]) call(a, b), to_apply=twice
+  c0 = f32[6] get-tuple-element(c), index=0
+  ROOT t = (f32[6], f32[6], f32[6]) tuple(a, b, c0)
+}
+)";
+
+const char kSorts[] = R"(
+lt {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = pred[] compare(a, b), direction=LT
+}
+gt_kv {
+  a = s32[] parameter(0)
+  b = s32[] parameter(1)
+  c = f32[] parameter(2)
+  d = f32[] parameter(3)
+  ROOT r = pred[] compare(a, b), direction=GT
+}
+ENTRY sorts {
+  x = f32[4,10] parameter(0)
+  k = s32[12] parameter(1)
+  v = f32[12] parameter(2)
+  s = f32[4,10] sort(x), dimensions={1}, to_apply=lt
+  kv = (s32[12], f32[12]) sort(k, v), dimensions={0}, is_stable=true, to_apply=gt_kv
+  ks = s32[12] get-tuple-element(kv), index=0
+  vs = f32[12] get-tuple-element(kv), index=1
+  ROOT t = (f32[4,10], s32[12], f32[12]) tuple(s, ks, vs)
+}
+)";
+
+const char kGemmsAndLayouts[] = R"(
+ENTRY gemms {
+  a = f32[4,6] parameter(0)
+  b = f32[6,5] parameter(1)
+  h = bf16[3,4,8] parameter(2)
+  j = bf16[3,8,2] parameter(3)
+  p = s8[5,7] parameter(4)
+  q = s8[7,3] parameter(5)
+  t = f32[6,4]{0,1} parameter(6)
+  g = (f32[4,5], s8[0]) custom-call(a, b), custom_call_target="__cublas$gemm", backend_config={"gemm_backend_config":{"alpha_real":1,"beta":0,"dot_dimension_numbers":{"lhs_contracting_dimensions":["1"],"rhs_contracting_dimensions":["0"],"lhs_batch_dimensions":[],"rhs_batch_dimensions":[]}}}
+  g0 = f32[4,5] get-tuple-element(g), index=0
+  hb = f32[3,4,2] dot(h, j), lhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_batch_dims={0}, rhs_contracting_dims={1}
+  pq = s32[5,3] dot(p, q), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  tt = f32[4,5]{0,1} dot(t, b), lhs_contracting_dims={0}, rhs_contracting_dims={0}
+  cp = f32[4,5] copy(tt)
+  ROOT r = (f32[4,5], f32[3,4,2], s32[5,3], f32[4,5]) tuple(g0, hb, pq, cp)
+}
+)";
+
+// Fusions as written (a fused module).
+const char kFused[] = R"(
+fused_ln {
+  p0 = f32[16,32] parameter(0)
+  p1 = f32[16] parameter(1)
+  b = f32[16,32] broadcast(p1), dimensions={0}
+  ROOT s = f32[16,32] subtract(p0, b)
+}
+fused_sum {
+  p0 = f32[16,32] parameter(0)
+  z = f32[] constant(0)
+  ROOT r = f32[16] reduce(p0, z), dimensions={1}, to_apply=add
+}
+ENTRY fused {
+  x = f32[16,32] parameter(0)
+  r = f32[16] fusion(x), kind=kInput, calls=fused_sum
+  y = f32[16,32] fusion(x, r), kind=kLoop, calls=fused_ln
+  w = f32[32,8] parameter(1)
+  ROOT d = f32[16,8] dot(y, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}
+)";
+
+}  // namespace
+
+std::vector<ProgramCase> HandWrittenPrograms() {
+  auto with_reducers = [](const char* label, const char* body) {
+    return std::string("HloModule ") + label + "\n" + kProgramReducers + body;
+  };
+  return {
+      {"transformer_block", with_reducers("transformer", kTransformerBlock),
+       1e-3, 1e-3},
+      {"conv_block", with_reducers("conv", kConvBlock), 1e-4, 1e-4},
+      {"conv_variants", with_reducers("variants", kConvVariants), 1e-4, 1e-4},
+      {"while_loop", with_reducers("loop", kWhileLoop), 1e-5, 1e-5},
+      {"conditionals", with_reducers("cond", kConditionals), 1e-5, 1e-5},
+      {"sorts", with_reducers("sorts", kSorts), 0, 0},
+      {"gemms_layouts", with_reducers("gemms", kGemmsAndLayouts), 1e-2, 1e-2},
+      {"fused", with_reducers("fused", kFused), 1e-4, 1e-4},
+      {"transformer_block_planned",
+       with_reducers("transformer", kTransformerBlock), 1e-3, 1e-3, true},
+      {"conv_block_planned", with_reducers("conv", kConvBlock), 1e-4, 1e-4,
+       true},
+      {"while_loop_planned", with_reducers("loop", kWhileLoop), 1e-5, 1e-5,
+       true},
+  };
+}
+
+std::vector<ProgramCase> RandomPrograms(int count, uint64_t seed) {
+  std::vector<ProgramCase> out;
+  std::mt19937_64 rng(seed);
+  auto pick = [&](int n) { return static_cast<int>(rng() % n); };
+  for (int m = 0; m < count; ++m) {
+    const int rows = 2 + pick(5), cols = 2 + pick(6);
+    const std::string shape =
+        "f32[" + std::to_string(rows) + "," + std::to_string(cols) + "]";
+    const std::string square =
+        "f32[" + std::to_string(cols) + "," + std::to_string(cols) + "]";
+    const std::string row = "f32[" + std::to_string(rows) + "]";
+    std::string body;  // the entry's instructions after the parameters
+    std::vector<std::string> values = {"x", "y"};
+    int next = 0;
+    auto fresh = [&] { return "v" + std::to_string(next++); };
+    auto any = [&] { return values[pick(static_cast<int>(values.size()))]; };
+    const int steps = 3 + pick(6);
+    for (int s = 0; s < steps; ++s) {
+      std::string v = fresh();
+      switch (pick(6)) {
+        case 0: {
+          static const char* kBinary[] = {"add", "multiply", "subtract",
+                                          "maximum", "minimum"};
+          body += "  " + v + " = " + shape + " " + kBinary[pick(5)] + "(" +
+                  any() + ", " + any() + ")\n";
+          break;
+        }
+        case 1: {
+          static const char* kUnary[] = {"tanh", "negate", "sine", "abs"};
+          body += "  " + v + " = " + shape + " " + kUnary[pick(4)] + "(" +
+                  any() + ")\n";
+          break;
+        }
+        case 2: {  // a row reduction broadcast back
+          std::string r = fresh();
+          body += "  " + r + " = " + row + " reduce(" + any() +
+                  ", zero), dimensions={1}, to_apply=add\n";
+          body += "  " + v + " = " + shape + " broadcast(" + r +
+                  "), dimensions={0}\n";
+          break;
+        }
+        case 3:
+          body += "  " + v + " = " + shape + " dot(" + any() +
+                  ", w), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n";
+          break;
+        case 4: {  // a loop scaling the value a few times
+          std::string init = fresh(), loop = fresh();
+          body += "  " + init + " = (s32[], " + shape + ") tuple(izero, " +
+                  any() + ")\n";
+          body += "  " + loop + " = (s32[], " + shape + ") while(" + init +
+                  "), condition=cond, body=body\n";
+          body += "  " + v + " = " + shape + " get-tuple-element(" + loop +
+                  "), index=1\n";
+          break;
+        }
+        default: {  // a conditional on the sign of a sum
+          std::string r = fresh(), total = fresh(), p = fresh();
+          std::string a = any();
+          body += "  " + r + " = " + row + " reduce(" + a +
+                  ", zero), dimensions={1}, to_apply=add\n";
+          body += "  " + total + " = f32[] reduce(" + r +
+                  ", zero), dimensions={0}, to_apply=add\n";
+          body += "  " + p + " = pred[] compare(" + total +
+                  ", zero), direction=GE\n";
+          body += "  " + v + " = " + shape + " conditional(" + p + ", " + a +
+                  ", " + any() +
+                  "), true_computation=branch_tanh, "
+                  "false_computation=branch_neg\n";
+          break;
+        }
+      }
+      values.push_back(v);
+    }
+    std::string hlo =
+        "HloModule random" + std::to_string(m) + "\n" + kProgramReducers;
+    hlo += "cond {\n  s = (s32[], " + shape +
+           ") parameter(0)\n  i = s32[] get-tuple-element(s), index=0\n"
+           "  n = s32[] constant(3)\n"
+           "  ROOT lt = pred[] compare(i, n), direction=LT\n}\n";
+    hlo += "body {\n  s = (s32[], " + shape +
+           ") parameter(0)\n  i = s32[] get-tuple-element(s), index=0\n"
+           "  x = " +
+           shape +
+           " get-tuple-element(s), index=1\n"
+           "  one = s32[] constant(1)\n  i1 = s32[] add(i, one)\n"
+           "  h = f32[] constant(0.75)\n  hb = " +
+           shape + " broadcast(h), dimensions={}\n  x1 = " + shape +
+           " multiply(x, hb)\n  x2 = " + shape +
+           " sine(x1)\n"
+           "  ROOT t = (s32[], " +
+           shape + ") tuple(i1, x2)\n}\n";
+    hlo += "branch_tanh {\n  p = " + shape +
+           " parameter(0)\n  ROOT t = " + shape + " tanh(p)\n}\n";
+    hlo += "branch_neg {\n  p = " + shape +
+           " parameter(0)\n  ROOT n = " + shape + " negate(p)\n}\n";
+    hlo += "ENTRY main {\n  x = " + shape + " parameter(0)\n  y = " + shape +
+           " parameter(1)\n  w = " + square +
+           " parameter(2)\n  zero = f32[] constant(0)\n"
+           "  izero = s32[] constant(0)\n" +
+           body + "  ROOT out = (" + shape + ", " + shape + ") tuple(" +
+           values.back() + ", " + values[values.size() / 2] + ")\n}\n";
+    out.push_back({"random_" + std::to_string(m), hlo, 1e-3, 1e-3});
+  }
+  return out;
+}
+
+}  // namespace ixa::emit_test

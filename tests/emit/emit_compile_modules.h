@@ -1,0 +1,29 @@
+// Whole modules for the program tests (emit_compile_test.cc): hand-written
+// ones (a transformer block, a convolution block, control flow, sorts,
+// GEMM custom calls, layouts) and random ones with control flow.
+#ifndef IXA_TESTS_EMIT_EMIT_COMPILE_MODULES_H_
+#define IXA_TESTS_EMIT_EMIT_COMPILE_MODULES_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ixa::emit_test {
+
+struct ProgramCase {
+  std::string label;
+  std::string hlo;
+  double rel = 1e-5, abs = 1e-5;  // float tolerance
+  // Fused by fusion_plan first (the compile op's default for a module
+  // without fusions), else compiled as read.
+  bool fuse = false;
+};
+
+std::vector<ProgramCase> HandWrittenPrograms();
+// `count` random modules: elementwise chains, reductions, dots, a while
+// loop and a conditional each (deterministic in `seed`).
+std::vector<ProgramCase> RandomPrograms(int count, uint64_t seed);
+
+}  // namespace ixa::emit_test
+
+#endif  // IXA_TESTS_EMIT_EMIT_COMPILE_MODULES_H_

@@ -1,0 +1,193 @@
+// The reference interpreter's dot, convolution and sort (emit_interpreter.h),
+// written from XLA's operation semantics; shares no code with emit/.
+// Products accumulate in double (floats) or wrap in 64 bits (integers) and
+// round once to the result type.
+#include <algorithm>
+#include <numeric>
+
+#include "tests/emit/emit_interpreter_scalar.h"
+
+namespace ixa::emit_test::interpreter_detail {
+namespace {
+
+bool ContainsDim(const std::vector<int64_t>& v, int64_t x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+// Adds a * b to the accumulator of a result of type `out`.
+struct ProductSum {
+  ElementType out;
+  double f = 0;
+  uint64_t i = 0;
+  void Add(const Literal& a, int64_t ka, const Literal& b, int64_t kb) {
+    if (IsFloat(out)) {
+      f += a.AsDouble(ka) * b.AsDouble(kb);
+    } else {
+      i += static_cast<uint64_t>(a.AsInt(ka)) *
+           static_cast<uint64_t>(b.AsInt(kb));
+    }
+  }
+  void Store(Literal* lit, int64_t k) const {
+    if (IsFloat(out)) {
+      lit->floats[k] = RoundToType(f, out);
+    } else {
+      lit->ints[k] = WrapToType(i, out);
+    }
+  }
+};
+
+}  // namespace
+
+Result<Literal> EvalDot(const hlo::Instruction& in,
+                        const hlo::DotDimensionNumbers& dn,
+                        const hlo::Shape& out_shape, const Literal& lhs,
+                        const Literal& rhs) {
+  const ElementType t = out_shape.type;
+  if (!IsFloat(t) && !IsSigned(t) && !IsUnsigned(t)) {
+    return UnsupportedOn(in, t);
+  }
+  Literal out = Literal::Make(t, out_shape.dims);
+  std::vector<int64_t> lhs_free, rhs_free;
+  for (int64_t d = 0; d < static_cast<int64_t>(lhs.dims.size()); ++d) {
+    if (!ContainsDim(dn.lhs_batch, d) && !ContainsDim(dn.lhs_contracting, d)) {
+      lhs_free.push_back(d);
+    }
+  }
+  for (int64_t d = 0; d < static_cast<int64_t>(rhs.dims.size()); ++d) {
+    if (!ContainsDim(dn.rhs_batch, d) && !ContainsDim(dn.rhs_contracting, d)) {
+      rhs_free.push_back(d);
+    }
+  }
+  std::vector<int64_t> contract_dims;
+  for (int64_t d : dn.lhs_contracting) contract_dims.push_back(lhs.dims[d]);
+  int64_t contract_count = 1;
+  for (int64_t d : contract_dims) contract_count *= d;
+  for (int64_t k = 0; k < out.size(); ++k) {
+    const std::vector<int64_t> idx = Delinearize(k, out.dims);
+    std::vector<int64_t> li(lhs.dims.size()), ri(rhs.dims.size());
+    size_t pos = 0;
+    for (size_t b = 0; b < dn.lhs_batch.size(); ++b, ++pos) {
+      li[dn.lhs_batch[b]] = idx[pos];
+      ri[dn.rhs_batch[b]] = idx[pos];
+    }
+    for (int64_t d : lhs_free) li[d] = idx[pos++];
+    for (int64_t d : rhs_free) ri[d] = idx[pos++];
+    ProductSum acc{t};
+    for (int64_t c = 0; c < contract_count; ++c) {
+      const std::vector<int64_t> ci = Delinearize(c, contract_dims);
+      for (size_t j = 0; j < ci.size(); ++j) {
+        li[dn.lhs_contracting[j]] = ci[j];
+        ri[dn.rhs_contracting[j]] = ci[j];
+      }
+      acc.Add(lhs, Linearize(li, lhs.dims), rhs, Linearize(ri, rhs.dims));
+    }
+    acc.Store(&out, k);
+  }
+  return out;
+}
+
+Result<Literal> EvalConvolution(const hlo::Instruction& in,
+                                const Literal& input, const Literal& kernel) {
+  const ElementType t = in.shape.type;
+  if (!IsFloat(t) && !IsSigned(t) && !IsUnsigned(t)) {
+    return UnsupportedOn(in, t);
+  }
+  if (in.conv == nullptr) return Unsupported(in, "no dim_labels");
+  const hlo::ConvDimensionNumbers& c = *in.conv;
+  Literal out = Literal::Make(t, in.shape.dims);
+  const size_t spatial = c.input_spatial.size();
+  const int64_t out_features = out.dims[c.output_feature];
+  const int64_t group_features = kernel.dims[c.kernel_input_feature];
+  const int64_t feature_group_size = out_features / in.feature_group_count;
+  const int64_t batch_group_size = out_features / in.batch_group_count;
+  const int64_t out_batch = out.dims[c.output_batch];
+  for (int64_t k = 0; k < out.size(); ++k) {
+    const std::vector<int64_t> oi = Delinearize(k, out.dims);
+    const int64_t of = oi[c.output_feature];
+    // The output feature's groups: which input features it reads (feature
+    // groups) and which slice of the input batch (batch groups).
+    const int64_t fgroup = of / feature_group_size;
+    const int64_t bgroup = of / batch_group_size;
+    ProductSum acc{t};
+    // Every kernel element that this output element meets.
+    for (int64_t kk = 0; kk < kernel.size(); ++kk) {
+      const std::vector<int64_t> ki = Delinearize(kk, kernel.dims);
+      if (ki[c.kernel_output_feature] != of) continue;
+      std::vector<int64_t> ii(input.dims.size());
+      ii[c.input_batch] = bgroup * out_batch + oi[c.output_batch];
+      ii[c.input_feature] =
+          fgroup * group_features + ki[c.kernel_input_feature];
+      bool inside = true;
+      for (size_t s = 0; s < spatial && inside; ++s) {
+        hlo::WindowDim w;
+        if (s < in.window.size()) w = in.window[s];
+        const int64_t size = kernel.dims[c.kernel_spatial[s]];
+        const int64_t kpos = ki[c.kernel_spatial[s]];
+        // The window position whose kernel element this is.
+        const int64_t wpos = w.reversal ? size - 1 - kpos : kpos;
+        const int64_t dilated = oi[c.output_spatial[s]] * w.stride - w.pad_low +
+                                wpos * w.window_dilation;
+        if (dilated < 0 || dilated % w.base_dilation != 0) {
+          inside = false;
+          break;
+        }
+        const int64_t pos = dilated / w.base_dilation;
+        if (pos >= input.dims[c.input_spatial[s]]) inside = false;
+        ii[c.input_spatial[s]] = pos;
+      }
+      if (!inside) continue;
+      acc.Add(input, Linearize(ii, input.dims), kernel, kk);
+    }
+    acc.Store(&out, k);
+  }
+  return out;
+}
+
+Result<std::vector<Literal>> EvalSort(
+    const hlo::Instruction& in, const std::vector<Literal>& operands,
+    const std::function<Result<bool>(const std::vector<Scalar>&)>& less) {
+  if (in.dimensions.size() != 1) return Unsupported(in, "sort dimension");
+  const int64_t dim = in.dimensions[0];
+  std::vector<Literal> outs = operands;
+  const std::vector<int64_t>& dims = operands[0].dims;
+  const int64_t n = dims[dim];
+  std::vector<int64_t> outer = dims;
+  outer[dim] = 1;
+  int64_t segments = 1;
+  for (int64_t d : outer) segments *= d;
+  Error failure = Error::Invalid("");
+  bool failed = false;
+  for (int64_t s = 0; s < segments; ++s) {
+    std::vector<int64_t> base = Delinearize(s, outer);
+    auto at = [&](int64_t j) {
+      std::vector<int64_t> idx = base;
+      idx[dim] = j;
+      return Linearize(idx, dims);
+    };
+    std::vector<int64_t> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+      std::vector<Scalar> args;
+      for (const Literal& o : operands) {
+        args.push_back(Get(o, at(a)));
+        args.push_back(Get(o, at(b)));
+      }
+      Result<bool> r = less(args);
+      if (!r.ok()) {
+        failed = true;
+        failure = r.error();
+        return false;
+      }
+      return *r;
+    });
+    if (failed) return failure;
+    for (size_t o = 0; o < operands.size(); ++o) {
+      for (int64_t j = 0; j < n; ++j) {
+        Set(&outs[o], at(j), Get(operands[o], at(order[j])));
+      }
+    }
+  }
+  return outs;
+}
+
+}  // namespace ixa::emit_test::interpreter_detail
