@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <limits>
 #include <set>
 #include <unordered_map>
@@ -9,6 +10,7 @@
 
 #include "analysis/hlo/printer.h"
 #include "analysis/uses/fusion_pair.h"
+#include "analysis/uses/fusion_plan_cache.h"
 #include "analysis/uses/kernel_graph.h"
 #include "analysis/uses/xla_cost_analysis.h"
 #include "core/budget.h"
@@ -30,6 +32,7 @@ struct Cluster {
   bool custom = false;
   bool alive = true;
   std::optional<KernelInfo> info;
+  std::optional<KernelSummary> summary;
   FusionRegion region;
 };
 
@@ -77,8 +80,13 @@ bool IsFree(const Cluster& c) {
 class Planner {
  public:
   Planner(const FlatModule& flat, const hw::Device& device, CostModel model,
-          ExprContext* ctx)
-      : flat_(flat), device_(device), model_(model), ctx_(ctx) {
+          bool cache_costs, ExprContext* ctx)
+      : flat_(flat),
+        device_(device),
+        model_(model),
+        cache_costs_(cache_costs),
+        ctx_(ctx),
+        keys_(flat.module->entry()->root()) {
     const hlo::Computation& entry = *flat.module->entry();
     for (const Instruction* i : entry.post_order()) {
       position_.emplace(i, position_.size());
@@ -90,7 +98,8 @@ class Planner {
 
  private:
   Result<const KernelInfo*> Info(int c);
-  Result<const PairEstimate*> Pair(int p, int c);
+  Result<const KernelSummary*> Summary(int c);
+  Result<const PairSummary*> Pair(int p, int c);
   std::vector<int> Readers(int c) const;
   Result<double> Priority(int p);
   Status Update(int c);
@@ -105,14 +114,21 @@ class Planner {
   const FlatModule& flat_;
   const hw::Device& device_;
   CostModel model_;
+  bool cache_costs_;
   ExprContext* ctx_;
+  // Kernel and pair costs by the structure of the region; each within a
+  // budget on its keys (a 10,000-instruction module uses a few MiB).
+  RegionKeys keys_;
+  StructuralCache<KernelSummary> kernel_cache_{64 << 20};
+  StructuralCache<PairSummary> pair_cache_{128 << 20};
   std::unordered_map<const Instruction*, size_t> position_;
   const Instruction* computation_root_ = nullptr;
-  std::vector<Cluster> clusters_;
+  // A deque: clusters never move, and growing it copies none.
+  std::deque<Cluster> clusters_;
   int64_t next_id_ = 0;
   std::unordered_map<const Instruction*, int> live_of_root_;
   std::unordered_map<const Instruction*, std::set<int>> readers_;
-  std::map<std::pair<int, int>, PairEstimate> pairs_;
+  std::map<std::pair<int, int>, PairSummary> pairs_;
   std::set<std::pair<double, int64_t>> queue_;
   std::unordered_map<int64_t, int> by_id_;
   std::unordered_map<int, double> queued_;
@@ -146,6 +162,7 @@ void Planner::Kill(int c) {
     queued_.erase(q);
   }
   k.info.reset();
+  k.summary.reset();
 }
 
 std::vector<int> Planner::Readers(int c) const {
@@ -169,26 +186,67 @@ Result<const KernelInfo*> Planner::Info(int c) {
   return &*k.info;
 }
 
-Result<const PairEstimate*> Planner::Pair(int p, int c) {
+Result<const KernelSummary*> Planner::Summary(int c) {
+  Cluster& k = clusters_[c];
+  if (k.summary) return &*k.summary;
+  std::vector<int32_t> key;
+  if (cache_costs_) {
+    key = keys_.Key(k.members, k.root, {}, {k.is_fusion, k.custom});
+    if (const KernelSummary* hit = kernel_cache_.Find(key)) {
+      k.summary = *hit;
+      return &*k.summary;
+    }
+  }
+  IXA_ASSIGN_OR_RETURN(const KernelInfo* info, Info(c));
+  clusters_[c].summary = SummarizeKernel(*info);
+  if (cache_costs_) kernel_cache_.Insert(std::move(key), *clusters_[c].summary);
+  return &*clusters_[c].summary;
+}
+
+Result<const PairSummary*> Planner::Pair(int p, int c) {
   auto it = pairs_.find({p, c});
   if (it != pairs_.end()) return &it->second;
-  IXA_ASSIGN_OR_RETURN(const KernelInfo* pi, Info(p));
-  IXA_ASSIGN_OR_RETURN(const KernelInfo* ci, Info(c));
-  std::vector<const Instruction*> merged = clusters_[p].members;
+  const Cluster &pk = clusters_[p], &ck = clusters_[c];
+  std::vector<const Instruction*> merged = pk.members;
   std::unordered_set<const Instruction*> seen(merged.begin(), merged.end());
-  for (const Instruction* m : clusters_[c].members) {
+  for (const Instruction* m : ck.members) {
     if (seen.insert(m).second) merged.push_back(m);
   }
   std::sort(merged.begin(), merged.end(),
             [&](const Instruction* a, const Instruction* b) {
               return position_.at(a) < position_.at(b);
             });
+  const bool cost_when_illegal = IsFusibleBitcast(ck);
+  std::vector<int32_t> key;
+  if (cache_costs_) {
+    // Each member tagged with its side(s); both roots marked.
+    const std::unordered_set<const Instruction*> in_p(pk.members.begin(),
+                                                      pk.members.end());
+    const std::unordered_set<const Instruction*> in_c(ck.members.begin(),
+                                                      ck.members.end());
+    std::vector<int32_t> tags;
+    tags.reserve(merged.size());
+    for (const Instruction* m : merged) {
+      tags.push_back(in_p.count(m) + 2 * static_cast<int32_t>(in_c.count(m)) +
+                     4 * (m == pk.root));
+    }
+    key = keys_.Key(
+        merged, ck.root, tags,
+        {pk.is_fusion, pk.custom, ck.is_fusion, ck.custom, cost_when_illegal});
+    if (const PairSummary* hit = pair_cache_.Find(key)) {
+      return &pairs_.emplace(std::make_pair(p, c), *hit).first->second;
+    }
+  }
+  IXA_ASSIGN_OR_RETURN(const KernelInfo* pi, Info(p));
+  IXA_ASSIGN_OR_RETURN(const KernelInfo* ci, Info(c));
   IXA_ASSIGN_OR_RETURN(
       PairEstimate pair,
       EstimatePair(*pi, *ci, std::move(merged), computation_root_, model_,
-                   /*cost_when_illegal=*/IsFusibleBitcast(clusters_[c]),
-                   device_, ctx_, /*notes=*/false));
-  return &pairs_.emplace(std::make_pair(p, c), std::move(pair)).first->second;
+                   cost_when_illegal, device_, ctx_, /*notes=*/false));
+  PairSummary summary = SummarizePair(pair);
+  if (cache_costs_) pair_cache_.Insert(std::move(key), summary);
+  return &pairs_.emplace(std::make_pair(p, c), std::move(summary))
+              .first->second;
 }
 
 // XLA's priority of fusing `p` into all its users; nullopt-like -infinity
@@ -205,15 +263,15 @@ Result<double> Planner::Priority(int p) {
   if (bitcasts == static_cast<int>(users.size())) return -kInfinity;
   for (int c : users) {
     if (IsFusibleBitcast(clusters_[c])) continue;
-    IXA_ASSIGN_OR_RETURN(const PairEstimate* pair, Pair(p, c));
-    if (!pair->legality.legal) {
-      last_refusal_[p] = pair->legality.rule;
+    IXA_ASSIGN_OR_RETURN(const PairSummary* pair, Pair(p, c));
+    if (!pair->legal) {
+      last_refusal_[p] = pair->rule;
       return -kInfinity;
     }
   }
-  IXA_ASSIGN_OR_RETURN(const KernelInfo* pi, Info(p));
+  IXA_ASSIGN_OR_RETURN(const KernelSummary* pi, Summary(p));
   if (!pi->time_unknown.empty()) return -kInfinity;
-  double unfused = pi->exec_us() + kXlaKernelLaunchOverheadUs;
+  double unfused = pi->exec_us + kXlaKernelLaunchOverheadUs;
   double fused = 0;
   bool kept = false;
   for (int c : users) {
@@ -223,13 +281,13 @@ Result<double> Planner::Priority(int p) {
       kept = true;
       continue;
     }
-    IXA_ASSIGN_OR_RETURN(const KernelInfo* ci, Info(c));
-    IXA_ASSIGN_OR_RETURN(const PairEstimate* pair, Pair(p, c));
-    if (!ci->time_unknown.empty() || !pair->fused) return -kInfinity;
-    unfused += ci->exec_us() + kXlaKernelLaunchOverheadUs;
-    fused += pair->fused->exec_us + kXlaKernelLaunchOverheadUs;
+    IXA_ASSIGN_OR_RETURN(const KernelSummary* ci, Summary(c));
+    IXA_ASSIGN_OR_RETURN(const PairSummary* pair, Pair(p, c));
+    if (!ci->time_unknown.empty() || !pair->fused_exec_us) return -kInfinity;
+    unfused += ci->exec_us + kXlaKernelLaunchOverheadUs;
+    fused += *pair->fused_exec_us + kXlaKernelLaunchOverheadUs;
   }
-  if (kept) fused += pi->exec_us() + kXlaKernelLaunchOverheadUs;
+  if (kept) fused += pi->exec_us + kXlaKernelLaunchOverheadUs;
   return unfused - fused;
 }
 
@@ -273,21 +331,21 @@ Status Planner::Fuse(int p, double priority) {
   step.kind = bitcast ? "bitcast" : "fuse";
   step.producer = clusters_[p].root->name;
   if (!std::isinf(priority)) step.priority_us = priority;
-  IXA_ASSIGN_OR_RETURN(const KernelInfo* pi, Info(p));
-  step.producer_us = pi->exec_us();
+  IXA_ASSIGN_OR_RETURN(const KernelSummary* pi, Summary(p));
+  step.producer_us = pi->exec_us;
   std::vector<int> created;
   for (int c : Readers(p)) {
     if (!clusters_[c].alive) continue;
     const bool bitcast_user = IsFusibleBitcast(clusters_[c]);
     if (bitcast_user) continue;
-    IXA_ASSIGN_OR_RETURN(const PairEstimate* pair, Pair(p, c));
-    if (bitcast && !pair->legality.legal) continue;
+    IXA_ASSIGN_OR_RETURN(const PairSummary* pair, Pair(p, c));
+    if (bitcast && !pair->legal) continue;
     FusionStep::Into into;
     into.consumer = clusters_[c].root->name;
     into.fusion = clusters_[c].root->name;
-    IXA_ASSIGN_OR_RETURN(const KernelInfo* ci, Info(c));
-    into.consumer_us = ci->exec_us();
-    into.fused_us = pair->fused ? pair->fused->exec_us : 0;
+    IXA_ASSIGN_OR_RETURN(const KernelSummary* ci, Summary(c));
+    into.consumer_us = ci->exec_us;
+    into.fused_us = pair->fused_exec_us.value_or(0);
     step.into.push_back(std::move(into));
     created.push_back(Merge(p, c));
   }
@@ -323,20 +381,19 @@ Status Planner::FuseConstants() {
     step.kind = "constant";
     step.producer = c.root->name;
     for (int user : Readers(k)) {
-      IXA_ASSIGN_OR_RETURN(const KernelInfo* ui, Info(user));
-      LegalityKernel u = ui->Legality();
+      IXA_ASSIGN_OR_RETURN(const KernelSummary* ui, Summary(user));
       bool scatter = false;
       for (const Instruction* m : clusters_[user].members) {
         scatter |= m->opcode == "scatter";
       }
-      if (!IsFusibleKernel(u) || scatter) continue;
+      if (!ui->fusible || scatter) continue;
       FusionStep::Into into;
       into.consumer = clusters_[user].root->name;
       into.fusion = into.consumer;
-      into.consumer_us = ui->exec_us();
+      into.consumer_us = ui->exec_us;
       const int f = Merge(k, user);
-      IXA_ASSIGN_OR_RETURN(const KernelInfo* fi, Info(f));
-      into.fused_us = fi->exec_us();
+      IXA_ASSIGN_OR_RETURN(const KernelSummary* fi, Summary(f));
+      into.fused_us = fi->exec_us;
       step.into.push_back(std::move(into));
     }
     if (step.into.empty()) continue;
@@ -353,9 +410,9 @@ Result<double> Planner::TotalTime(int* kernels) {
   for (int k = 0; k < static_cast<int>(clusters_.size()); ++k) {
     if (!clusters_[k].alive || IsFree(clusters_[k])) continue;
     ++*kernels;
-    IXA_ASSIGN_OR_RETURN(const KernelInfo* info, Info(k));
+    IXA_ASSIGN_OR_RETURN(const KernelSummary* info, Summary(k));
     if (!info->time_unknown.empty()) times_known_ = false;
-    total += info->exec_us() + kXlaKernelLaunchOverheadUs;
+    total += info->exec_us + kXlaKernelLaunchOverheadUs;
   }
   return total;
 }
@@ -487,10 +544,10 @@ Result<std::string> Planner::Print() {
               "\n";
     }
     fused_text += comp + " {\n" + body + "}\n\n";
-    IXA_ASSIGN_OR_RETURN(const KernelInfo* info, Info(k));
+    IXA_ASSIGN_OR_RETURN(const KernelSummary* info, Summary(k));
     entry_text += std::string("  ") + (is_root ? "ROOT " : "") + name + " = " +
                   c.root->shape.ToString(true) + " fusion(" + operands +
-                  "), kind=" + FusionKindOf(info->launch.kind) +
+                  "), kind=" + FusionKindOf(info->launch_kind) +
                   ", calls=" + comp + "\n";
   }
   // The computations the kernels call, and those they call in turn.
@@ -528,7 +585,7 @@ Result<FusionPlanResult> PlanFusions(const hlo::Module& module,
                           "cores, threads and shared memory per block");
   }
   IXA_ASSIGN_OR_RETURN(FlatModule flat, FlattenFusions(module));
-  Planner planner(flat, device, options.model, ctx);
+  Planner planner(flat, device, options.model, options.cache_costs, ctx);
   return planner.Run();
 }
 
