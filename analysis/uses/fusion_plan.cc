@@ -28,6 +28,7 @@ struct Cluster {
   int64_t id = 0;  // XLA's unique id: ties go to the larger
   std::vector<const Instruction*> members;  // post order
   const Instruction* root = nullptr;
+  size_t position = 0;  // the root's, in the entry's post order
   bool is_fusion = false;
   bool custom = false;
   bool alive = true;
@@ -101,6 +102,8 @@ class Planner {
   Result<const KernelSummary*> Summary(int c);
   Result<const PairSummary*> Pair(int p, int c);
   std::vector<int> Readers(int c) const;
+  std::vector<const Instruction*> Union(const Cluster& a, const Cluster& b,
+                                        std::vector<int32_t>* sides) const;
   Result<double> Priority(int p);
   Status Update(int c);
   int Add(Cluster cluster);
@@ -140,6 +143,7 @@ class Planner {
 int Planner::Add(Cluster cluster) {
   const int index = static_cast<int>(clusters_.size());
   cluster.region = RegionOfGroup(cluster.members, cluster.root);
+  cluster.position = position_.at(cluster.root);
   for (const Instruction* p : cluster.region.parameters) {
     readers_[p].insert(index);
   }
@@ -170,8 +174,37 @@ std::vector<int> Planner::Readers(int c) const {
   if (it == readers_.end()) return {};
   std::vector<int> out(it->second.begin(), it->second.end());
   std::sort(out.begin(), out.end(), [&](int a, int b) {
-    return position_.at(clusters_[a].root) < position_.at(clusters_[b].root);
+    return clusters_[a].position < clusters_[b].position;
   });
+  return out;
+}
+
+// The members of both, in post order (each list is), each once; `sides`
+// (when given) gets per member 1 (only in a), 2 (only in b) or 3 (both).
+std::vector<const Instruction*> Planner::Union(
+    const Cluster& a, const Cluster& b, std::vector<int32_t>* sides) const {
+  std::vector<const Instruction*> out;
+  out.reserve(a.members.size() + b.members.size());
+  size_t i = 0, j = 0;
+  size_t pa = i < a.members.size() ? position_.at(a.members[i]) : 0;
+  size_t pb = j < b.members.size() ? position_.at(b.members[j]) : 0;
+  while (i < a.members.size() || j < b.members.size()) {
+    int side = 0;
+    if (j == b.members.size() || (i < a.members.size() && pa < pb)) {
+      out.push_back(a.members[i++]);
+      side = 1;
+    } else if (i == a.members.size() || pb < pa) {
+      out.push_back(b.members[j++]);
+      side = 2;
+    } else {
+      out.push_back(a.members[i++]);
+      ++j;
+      side = 3;
+    }
+    if ((side & 1) && i < a.members.size()) pa = position_.at(a.members[i]);
+    if ((side & 2) && j < b.members.size()) pb = position_.at(b.members[j]);
+    if (sides) sides->push_back(side);
+  }
   return out;
 }
 
@@ -207,28 +240,14 @@ Result<const PairSummary*> Planner::Pair(int p, int c) {
   auto it = pairs_.find({p, c});
   if (it != pairs_.end()) return &it->second;
   const Cluster &pk = clusters_[p], &ck = clusters_[c];
-  std::vector<const Instruction*> merged = pk.members;
-  std::unordered_set<const Instruction*> seen(merged.begin(), merged.end());
-  for (const Instruction* m : ck.members) {
-    if (seen.insert(m).second) merged.push_back(m);
-  }
-  std::sort(merged.begin(), merged.end(),
-            [&](const Instruction* a, const Instruction* b) {
-              return position_.at(a) < position_.at(b);
-            });
+  // Each member tagged with its side(s); both roots marked.
+  std::vector<int32_t> tags;
+  std::vector<const Instruction*> merged = Union(pk, ck, &tags);
   const bool cost_when_illegal = IsFusibleBitcast(ck);
   std::vector<int32_t> key;
   if (cache_costs_) {
-    // Each member tagged with its side(s); both roots marked.
-    const std::unordered_set<const Instruction*> in_p(pk.members.begin(),
-                                                      pk.members.end());
-    const std::unordered_set<const Instruction*> in_c(ck.members.begin(),
-                                                      ck.members.end());
-    std::vector<int32_t> tags;
-    tags.reserve(merged.size());
-    for (const Instruction* m : merged) {
-      tags.push_back(in_p.count(m) + 2 * static_cast<int32_t>(in_c.count(m)) +
-                     4 * (m == pk.root));
+    for (size_t m = 0; m < merged.size(); ++m) {
+      tags[m] += 4 * (merged[m] == pk.root);
     }
     key = keys_.Key(
         merged, ck.root, tags,
@@ -306,16 +325,7 @@ Status Planner::Update(int c) {
 int Planner::Merge(int p, int c) {
   Cluster f;
   const Cluster &pk = clusters_[p], &ck = clusters_[c];
-  f.members = pk.members;
-  std::unordered_set<const Instruction*> seen(f.members.begin(),
-                                              f.members.end());
-  for (const Instruction* m : ck.members) {
-    if (seen.insert(m).second) f.members.push_back(m);
-  }
-  std::sort(f.members.begin(), f.members.end(),
-            [&](const Instruction* a, const Instruction* b) {
-              return position_.at(a) < position_.at(b);
-            });
+  f.members = Union(pk, ck, nullptr);
   f.root = ck.root;
   f.is_fusion = true;
   // XLA fuses into a consumer fusion in place; a plain consumer becomes a
@@ -492,7 +502,7 @@ Result<std::string> Planner::Print() {
     if (clusters_[k].alive) live.push_back(k);
   }
   std::sort(live.begin(), live.end(), [&](int a, int b) {
-    return position_.at(clusters_[a].root) < position_.at(clusters_[b].root);
+    return clusters_[a].position < clusters_[b].position;
   });
   std::string fused_text, entry_text;
   std::unordered_set<const hlo::Computation*> called;
