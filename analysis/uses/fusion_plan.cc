@@ -4,6 +4,7 @@
 #include <cmath>
 #include <deque>
 #include <limits>
+#include <memory>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -32,7 +33,9 @@ struct Cluster {
   bool is_fusion = false;
   bool custom = false;
   bool alive = true;
-  std::optional<KernelInfo> info;
+  // On the heap: most clusters never need it (their costs come from the
+  // caches), and a cluster stays small.
+  std::unique_ptr<KernelInfo> info;
   std::optional<KernelSummary> summary;
   FusionRegion region;
 };
@@ -214,9 +217,9 @@ Result<const KernelInfo*> Planner::Info(int c) {
     IXA_ASSIGN_OR_RETURN(
         KernelInfo info,
         AnalyzeKernel(k.region, k.is_fusion, k.custom, model_, device_, ctx_));
-    k.info = std::move(info);
+    k.info = std::make_unique<KernelInfo>(std::move(info));
   }
-  return &*k.info;
+  return k.info.get();
 }
 
 Result<const KernelSummary*> Planner::Summary(int c) {
