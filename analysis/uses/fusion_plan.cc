@@ -2,13 +2,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <limits>
+#include <memory>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "analysis/hlo/printer.h"
 #include "analysis/uses/fusion_pair.h"
+#include "analysis/uses/fusion_plan_cache.h"
 #include "analysis/uses/kernel_graph.h"
 #include "analysis/uses/xla_cost_analysis.h"
 #include "core/budget.h"
@@ -26,10 +29,14 @@ struct Cluster {
   int64_t id = 0;  // XLA's unique id: ties go to the larger
   std::vector<const Instruction*> members;  // post order
   const Instruction* root = nullptr;
+  size_t position = 0;  // the root's, in the entry's post order
   bool is_fusion = false;
   bool custom = false;
   bool alive = true;
-  std::optional<KernelInfo> info;
+  // On the heap: most clusters never need it (their costs come from the
+  // caches), and a cluster stays small.
+  std::unique_ptr<KernelInfo> info;
+  std::optional<KernelSummary> summary;
   FusionRegion region;
 };
 
@@ -77,8 +84,13 @@ bool IsFree(const Cluster& c) {
 class Planner {
  public:
   Planner(const FlatModule& flat, const hw::Device& device, CostModel model,
-          ExprContext* ctx)
-      : flat_(flat), device_(device), model_(model), ctx_(ctx) {
+          bool cache_costs, ExprContext* ctx)
+      : flat_(flat),
+        device_(device),
+        model_(model),
+        cache_costs_(cache_costs),
+        ctx_(ctx),
+        keys_(flat.module->entry()->root()) {
     const hlo::Computation& entry = *flat.module->entry();
     for (const Instruction* i : entry.post_order()) {
       position_.emplace(i, position_.size());
@@ -90,8 +102,11 @@ class Planner {
 
  private:
   Result<const KernelInfo*> Info(int c);
-  Result<const PairEstimate*> Pair(int p, int c);
+  Result<const KernelSummary*> Summary(int c);
+  Result<const PairSummary*> Pair(int p, int c);
   std::vector<int> Readers(int c) const;
+  std::vector<const Instruction*> Union(const Cluster& a, const Cluster& b,
+                                        std::vector<int32_t>* sides) const;
   Result<double> Priority(int p);
   Status Update(int c);
   int Add(Cluster cluster);
@@ -105,14 +120,21 @@ class Planner {
   const FlatModule& flat_;
   const hw::Device& device_;
   CostModel model_;
+  bool cache_costs_;
   ExprContext* ctx_;
+  // Kernel and pair costs by the structure of the region; each within a
+  // budget on its keys (a 10,000-instruction module uses a few MiB).
+  RegionKeys keys_;
+  StructuralCache<KernelSummary> kernel_cache_{64 << 20};
+  StructuralCache<PairSummary> pair_cache_{128 << 20};
   std::unordered_map<const Instruction*, size_t> position_;
   const Instruction* computation_root_ = nullptr;
-  std::vector<Cluster> clusters_;
+  // A deque: clusters never move, and growing it copies none.
+  std::deque<Cluster> clusters_;
   int64_t next_id_ = 0;
   std::unordered_map<const Instruction*, int> live_of_root_;
   std::unordered_map<const Instruction*, std::set<int>> readers_;
-  std::map<std::pair<int, int>, PairEstimate> pairs_;
+  std::map<std::pair<int, int>, PairSummary> pairs_;
   std::set<std::pair<double, int64_t>> queue_;
   std::unordered_map<int64_t, int> by_id_;
   std::unordered_map<int, double> queued_;
@@ -124,6 +146,7 @@ class Planner {
 int Planner::Add(Cluster cluster) {
   const int index = static_cast<int>(clusters_.size());
   cluster.region = RegionOfGroup(cluster.members, cluster.root);
+  cluster.position = position_.at(cluster.root);
   for (const Instruction* p : cluster.region.parameters) {
     readers_[p].insert(index);
   }
@@ -146,6 +169,7 @@ void Planner::Kill(int c) {
     queued_.erase(q);
   }
   k.info.reset();
+  k.summary.reset();
 }
 
 std::vector<int> Planner::Readers(int c) const {
@@ -153,8 +177,37 @@ std::vector<int> Planner::Readers(int c) const {
   if (it == readers_.end()) return {};
   std::vector<int> out(it->second.begin(), it->second.end());
   std::sort(out.begin(), out.end(), [&](int a, int b) {
-    return position_.at(clusters_[a].root) < position_.at(clusters_[b].root);
+    return clusters_[a].position < clusters_[b].position;
   });
+  return out;
+}
+
+// The members of both, in post order (each list is), each once; `sides`
+// (when given) gets per member 1 (only in a), 2 (only in b) or 3 (both).
+std::vector<const Instruction*> Planner::Union(
+    const Cluster& a, const Cluster& b, std::vector<int32_t>* sides) const {
+  std::vector<const Instruction*> out;
+  out.reserve(a.members.size() + b.members.size());
+  size_t i = 0, j = 0;
+  size_t pa = i < a.members.size() ? position_.at(a.members[i]) : 0;
+  size_t pb = j < b.members.size() ? position_.at(b.members[j]) : 0;
+  while (i < a.members.size() || j < b.members.size()) {
+    int side = 0;
+    if (j == b.members.size() || (i < a.members.size() && pa < pb)) {
+      out.push_back(a.members[i++]);
+      side = 1;
+    } else if (i == a.members.size() || pb < pa) {
+      out.push_back(b.members[j++]);
+      side = 2;
+    } else {
+      out.push_back(a.members[i++]);
+      ++j;
+      side = 3;
+    }
+    if ((side & 1) && i < a.members.size()) pa = position_.at(a.members[i]);
+    if ((side & 2) && j < b.members.size()) pb = position_.at(b.members[j]);
+    if (sides) sides->push_back(side);
+  }
   return out;
 }
 
@@ -164,31 +217,58 @@ Result<const KernelInfo*> Planner::Info(int c) {
     IXA_ASSIGN_OR_RETURN(
         KernelInfo info,
         AnalyzeKernel(k.region, k.is_fusion, k.custom, model_, device_, ctx_));
-    k.info = std::move(info);
+    k.info = std::make_unique<KernelInfo>(std::move(info));
   }
-  return &*k.info;
+  return k.info.get();
 }
 
-Result<const PairEstimate*> Planner::Pair(int p, int c) {
+Result<const KernelSummary*> Planner::Summary(int c) {
+  Cluster& k = clusters_[c];
+  if (k.summary) return &*k.summary;
+  std::vector<int32_t> key;
+  if (cache_costs_) {
+    key = keys_.Key(k.members, k.root, {}, {k.is_fusion, k.custom});
+    if (const KernelSummary* hit = kernel_cache_.Find(key)) {
+      k.summary = *hit;
+      return &*k.summary;
+    }
+  }
+  IXA_ASSIGN_OR_RETURN(const KernelInfo* info, Info(c));
+  clusters_[c].summary = SummarizeKernel(*info);
+  if (cache_costs_) kernel_cache_.Insert(std::move(key), *clusters_[c].summary);
+  return &*clusters_[c].summary;
+}
+
+Result<const PairSummary*> Planner::Pair(int p, int c) {
   auto it = pairs_.find({p, c});
   if (it != pairs_.end()) return &it->second;
+  const Cluster &pk = clusters_[p], &ck = clusters_[c];
+  // Each member tagged with its side(s); both roots marked.
+  std::vector<int32_t> tags;
+  std::vector<const Instruction*> merged = Union(pk, ck, &tags);
+  const bool cost_when_illegal = IsFusibleBitcast(ck);
+  std::vector<int32_t> key;
+  if (cache_costs_) {
+    for (size_t m = 0; m < merged.size(); ++m) {
+      tags[m] += 4 * (merged[m] == pk.root);
+    }
+    key = keys_.Key(
+        merged, ck.root, tags,
+        {pk.is_fusion, pk.custom, ck.is_fusion, ck.custom, cost_when_illegal});
+    if (const PairSummary* hit = pair_cache_.Find(key)) {
+      return &pairs_.emplace(std::make_pair(p, c), *hit).first->second;
+    }
+  }
   IXA_ASSIGN_OR_RETURN(const KernelInfo* pi, Info(p));
   IXA_ASSIGN_OR_RETURN(const KernelInfo* ci, Info(c));
-  std::vector<const Instruction*> merged = clusters_[p].members;
-  std::unordered_set<const Instruction*> seen(merged.begin(), merged.end());
-  for (const Instruction* m : clusters_[c].members) {
-    if (seen.insert(m).second) merged.push_back(m);
-  }
-  std::sort(merged.begin(), merged.end(),
-            [&](const Instruction* a, const Instruction* b) {
-              return position_.at(a) < position_.at(b);
-            });
   IXA_ASSIGN_OR_RETURN(
       PairEstimate pair,
       EstimatePair(*pi, *ci, std::move(merged), computation_root_, model_,
-                   /*cost_when_illegal=*/IsFusibleBitcast(clusters_[c]),
-                   device_, ctx_, /*notes=*/false));
-  return &pairs_.emplace(std::make_pair(p, c), std::move(pair)).first->second;
+                   cost_when_illegal, device_, ctx_, /*notes=*/false));
+  PairSummary summary = SummarizePair(pair);
+  if (cache_costs_) pair_cache_.Insert(std::move(key), summary);
+  return &pairs_.emplace(std::make_pair(p, c), std::move(summary))
+              .first->second;
 }
 
 // XLA's priority of fusing `p` into all its users; nullopt-like -infinity
@@ -205,15 +285,15 @@ Result<double> Planner::Priority(int p) {
   if (bitcasts == static_cast<int>(users.size())) return -kInfinity;
   for (int c : users) {
     if (IsFusibleBitcast(clusters_[c])) continue;
-    IXA_ASSIGN_OR_RETURN(const PairEstimate* pair, Pair(p, c));
-    if (!pair->legality.legal) {
-      last_refusal_[p] = pair->legality.rule;
+    IXA_ASSIGN_OR_RETURN(const PairSummary* pair, Pair(p, c));
+    if (!pair->legal) {
+      last_refusal_[p] = pair->rule;
       return -kInfinity;
     }
   }
-  IXA_ASSIGN_OR_RETURN(const KernelInfo* pi, Info(p));
+  IXA_ASSIGN_OR_RETURN(const KernelSummary* pi, Summary(p));
   if (!pi->time_unknown.empty()) return -kInfinity;
-  double unfused = pi->exec_us() + kXlaKernelLaunchOverheadUs;
+  double unfused = pi->exec_us + kXlaKernelLaunchOverheadUs;
   double fused = 0;
   bool kept = false;
   for (int c : users) {
@@ -223,13 +303,13 @@ Result<double> Planner::Priority(int p) {
       kept = true;
       continue;
     }
-    IXA_ASSIGN_OR_RETURN(const KernelInfo* ci, Info(c));
-    IXA_ASSIGN_OR_RETURN(const PairEstimate* pair, Pair(p, c));
-    if (!ci->time_unknown.empty() || !pair->fused) return -kInfinity;
-    unfused += ci->exec_us() + kXlaKernelLaunchOverheadUs;
-    fused += pair->fused->exec_us + kXlaKernelLaunchOverheadUs;
+    IXA_ASSIGN_OR_RETURN(const KernelSummary* ci, Summary(c));
+    IXA_ASSIGN_OR_RETURN(const PairSummary* pair, Pair(p, c));
+    if (!ci->time_unknown.empty() || !pair->fused_exec_us) return -kInfinity;
+    unfused += ci->exec_us + kXlaKernelLaunchOverheadUs;
+    fused += *pair->fused_exec_us + kXlaKernelLaunchOverheadUs;
   }
-  if (kept) fused += pi->exec_us() + kXlaKernelLaunchOverheadUs;
+  if (kept) fused += pi->exec_us + kXlaKernelLaunchOverheadUs;
   return unfused - fused;
 }
 
@@ -248,16 +328,7 @@ Status Planner::Update(int c) {
 int Planner::Merge(int p, int c) {
   Cluster f;
   const Cluster &pk = clusters_[p], &ck = clusters_[c];
-  f.members = pk.members;
-  std::unordered_set<const Instruction*> seen(f.members.begin(),
-                                              f.members.end());
-  for (const Instruction* m : ck.members) {
-    if (seen.insert(m).second) f.members.push_back(m);
-  }
-  std::sort(f.members.begin(), f.members.end(),
-            [&](const Instruction* a, const Instruction* b) {
-              return position_.at(a) < position_.at(b);
-            });
+  f.members = Union(pk, ck, nullptr);
   f.root = ck.root;
   f.is_fusion = true;
   // XLA fuses into a consumer fusion in place; a plain consumer becomes a
@@ -273,21 +344,21 @@ Status Planner::Fuse(int p, double priority) {
   step.kind = bitcast ? "bitcast" : "fuse";
   step.producer = clusters_[p].root->name;
   if (!std::isinf(priority)) step.priority_us = priority;
-  IXA_ASSIGN_OR_RETURN(const KernelInfo* pi, Info(p));
-  step.producer_us = pi->exec_us();
+  IXA_ASSIGN_OR_RETURN(const KernelSummary* pi, Summary(p));
+  step.producer_us = pi->exec_us;
   std::vector<int> created;
   for (int c : Readers(p)) {
     if (!clusters_[c].alive) continue;
     const bool bitcast_user = IsFusibleBitcast(clusters_[c]);
     if (bitcast_user) continue;
-    IXA_ASSIGN_OR_RETURN(const PairEstimate* pair, Pair(p, c));
-    if (bitcast && !pair->legality.legal) continue;
+    IXA_ASSIGN_OR_RETURN(const PairSummary* pair, Pair(p, c));
+    if (bitcast && !pair->legal) continue;
     FusionStep::Into into;
     into.consumer = clusters_[c].root->name;
     into.fusion = clusters_[c].root->name;
-    IXA_ASSIGN_OR_RETURN(const KernelInfo* ci, Info(c));
-    into.consumer_us = ci->exec_us();
-    into.fused_us = pair->fused ? pair->fused->exec_us : 0;
+    IXA_ASSIGN_OR_RETURN(const KernelSummary* ci, Summary(c));
+    into.consumer_us = ci->exec_us;
+    into.fused_us = pair->fused_exec_us.value_or(0);
     step.into.push_back(std::move(into));
     created.push_back(Merge(p, c));
   }
@@ -323,20 +394,19 @@ Status Planner::FuseConstants() {
     step.kind = "constant";
     step.producer = c.root->name;
     for (int user : Readers(k)) {
-      IXA_ASSIGN_OR_RETURN(const KernelInfo* ui, Info(user));
-      LegalityKernel u = ui->Legality();
+      IXA_ASSIGN_OR_RETURN(const KernelSummary* ui, Summary(user));
       bool scatter = false;
       for (const Instruction* m : clusters_[user].members) {
         scatter |= m->opcode == "scatter";
       }
-      if (!IsFusibleKernel(u) || scatter) continue;
+      if (!ui->fusible || scatter) continue;
       FusionStep::Into into;
       into.consumer = clusters_[user].root->name;
       into.fusion = into.consumer;
-      into.consumer_us = ui->exec_us();
+      into.consumer_us = ui->exec_us;
       const int f = Merge(k, user);
-      IXA_ASSIGN_OR_RETURN(const KernelInfo* fi, Info(f));
-      into.fused_us = fi->exec_us();
+      IXA_ASSIGN_OR_RETURN(const KernelSummary* fi, Summary(f));
+      into.fused_us = fi->exec_us;
       step.into.push_back(std::move(into));
     }
     if (step.into.empty()) continue;
@@ -353,9 +423,9 @@ Result<double> Planner::TotalTime(int* kernels) {
   for (int k = 0; k < static_cast<int>(clusters_.size()); ++k) {
     if (!clusters_[k].alive || IsFree(clusters_[k])) continue;
     ++*kernels;
-    IXA_ASSIGN_OR_RETURN(const KernelInfo* info, Info(k));
+    IXA_ASSIGN_OR_RETURN(const KernelSummary* info, Summary(k));
     if (!info->time_unknown.empty()) times_known_ = false;
-    total += info->exec_us() + kXlaKernelLaunchOverheadUs;
+    total += info->exec_us + kXlaKernelLaunchOverheadUs;
   }
   return total;
 }
@@ -435,7 +505,7 @@ Result<std::string> Planner::Print() {
     if (clusters_[k].alive) live.push_back(k);
   }
   std::sort(live.begin(), live.end(), [&](int a, int b) {
-    return position_.at(clusters_[a].root) < position_.at(clusters_[b].root);
+    return clusters_[a].position < clusters_[b].position;
   });
   std::string fused_text, entry_text;
   std::unordered_set<const hlo::Computation*> called;
@@ -487,10 +557,10 @@ Result<std::string> Planner::Print() {
               "\n";
     }
     fused_text += comp + " {\n" + body + "}\n\n";
-    IXA_ASSIGN_OR_RETURN(const KernelInfo* info, Info(k));
+    IXA_ASSIGN_OR_RETURN(const KernelSummary* info, Summary(k));
     entry_text += std::string("  ") + (is_root ? "ROOT " : "") + name + " = " +
                   c.root->shape.ToString(true) + " fusion(" + operands +
-                  "), kind=" + FusionKindOf(info->launch.kind) +
+                  "), kind=" + FusionKindOf(info->launch_kind) +
                   ", calls=" + comp + "\n";
   }
   // The computations the kernels call, and those they call in turn.
@@ -528,7 +598,7 @@ Result<FusionPlanResult> PlanFusions(const hlo::Module& module,
                           "cores, threads and shared memory per block");
   }
   IXA_ASSIGN_OR_RETURN(FlatModule flat, FlattenFusions(module));
-  Planner planner(flat, device, options.model, ctx);
+  Planner planner(flat, device, options.model, options.cache_costs, ctx);
   return planner.Run();
 }
 

@@ -53,6 +53,10 @@ struct FusionPlanResult {
 
 struct FusionPlanOptions {
   CostModel model = CostModel::kIxa;
+  // Cost each kernel and each producer/consumer pair once per structure
+  // (analysis/uses/fusion_plan_cache.h): the same plan, faster on modules
+  // that repeat themselves. Off only to check that claim.
+  bool cache_costs = true;
 };
 
 // Plans the fusions of `module`'s entry computation (its fusions are

@@ -1,7 +1,7 @@
 // fusion_plan over a large unfused module: wall time and peak memory of
 // XLA's priority fusion with either cost model (analysis/uses/fusion_plan).
 //
-//   bench_fusion_plan [instructions] [xla|ixa]
+//   bench_fusion_plan [instructions] [xla|ixa] [--no-cache] [--dump FILE]
 //
 // The module is a stack of transformer-like blocks (a layer norm, a tanh
 // activation, a dot, two transposes and a residual add: 21 instructions
@@ -9,12 +9,17 @@
 // 10000). Prints the module size, the time to parse it and to plan it, the
 // kernels before and after, the fusions made and the process's peak
 // resident memory. Run one model per process for its own peak.
+// --no-cache plans without the structural cost caches (the same plan,
+// slower); --dump writes the plan (every step and the fused module) to
+// FILE, to compare two runs byte for byte.
 #include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <string>
 
 #include "analysis/hlo/module.h"
@@ -85,6 +90,18 @@ int main(int argc, char** argv) {
   }
   text += " ROOT out = f32[512,1024] negate(" + x + ")\n}\n";
 
+  bool cache_costs = true;
+  const char* dump = nullptr;
+  for (int a = 3; a < argc; ++a) {
+    if (std::strcmp(argv[a], "--no-cache") == 0) {
+      cache_costs = false;
+    } else if (std::strcmp(argv[a], "--dump") == 0 && a + 1 < argc) {
+      dump = argv[++a];
+    } else {
+      std::fprintf(stderr, "unknown argument %s\n", argv[a]);
+      return 64;
+    }
+  }
   const auto t0 = Clock::now();
   auto module = ixa::hlo::ParseHloModule(text);
   if (!module.ok()) {
@@ -95,12 +112,39 @@ int main(int argc, char** argv) {
   ixa::ExprContext ctx;
   ixa::FusionPlanOptions options;
   options.model = *model;
+  options.cache_costs = cache_costs;
   auto plan =
       ixa::PlanFusions(**module, *ixa::hw::FindDevice("h100"), options, &ctx);
   const auto t2 = Clock::now();
   if (!plan.ok()) {
     std::fprintf(stderr, "%s\n", plan.error().ToString().c_str());
     return 1;
+  }
+  if (dump) {
+    std::ofstream out(dump);
+    char line[128];
+    for (const ixa::FusionStep& s : plan->steps) {
+      out << s.kind << " " << s.producer;
+      if (s.priority_us) {
+        std::snprintf(line, sizeof line, " %.17g", *s.priority_us);
+        out << line;
+      }
+      std::snprintf(line, sizeof line, " %.17g %d", s.producer_us,
+                    s.producer_kept);
+      out << line;
+      for (const auto& i : s.into) {
+        std::snprintf(line, sizeof line, " %.17g %.17g", i.consumer_us,
+                      i.fused_us);
+        out << " [" << i.consumer << " " << i.fusion << line << "]";
+      }
+      out << "\n";
+    }
+    for (const auto& [rule, n] : plan->refusals) {
+      out << "refused " << rule << " " << n << "\n";
+    }
+    std::snprintf(line, sizeof line, "%.17g %.17g %d", plan->time_before_us,
+                  plan->time_after_us, plan->times_known);
+    out << line << "\n" << plan->module_text;
   }
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
