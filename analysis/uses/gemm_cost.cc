@@ -475,10 +475,49 @@ GemmEstimate EstimateGemm(const GemmProblem& p, const hw::Device& device,
   if (std::optional<double> tflops = InterpolateGemmTable(device, p, &rows)) {
     e.table_tflops = *tflops;
     e.table_rows = rows;
+    e.model_time_us = e.time_us;
     e.time_us = p.Flops() / (*tflops * 1e6);
     e.bound = "measured";
   }
   return e;
+}
+
+GemmEpilogue LibraryGemmEpilogue(const hlo::Instruction& instr,
+                                 const hw::Device& device) {
+  GemmEpilogue out;
+  if (hlo::GetLibraryCallKind(instr) != hlo::LibraryCallKind::kCublasGemm) {
+    return out;
+  }
+  const std::string config = instr.Attribute("backend_config");
+  // "epilogue":"BIAS" (or with escaped quotes in the string form).
+  const size_t key = config.find("epilogue");
+  if (key == std::string::npos) return out;
+  // The value: the next quoted word after the colon.
+  size_t start = config.find(':', key);
+  if (start == std::string::npos) return out;
+  start = config.find_first_not_of(" :\\\"", start);
+  if (start == std::string::npos) return out;
+  size_t end = start;
+  while (end < config.size() &&
+         (std::isalnum(static_cast<unsigned char>(config[end])) ||
+          config[end] == '_')) {
+    ++end;
+  }
+  const std::string name = config.substr(start, end - start);
+  if (name.empty() || name == "DEFAULT") return out;
+  out.name = name;
+  auto has = [&](std::string_view part) {
+    return name.find(part) != std::string::npos;
+  };
+  if (has("BIAS")) out.slots_per_element += 1;
+  if (has("RELU")) out.slots_per_element += 1;
+  if (has("GELU"))
+    out.slots_per_element += hw::IssueSlots(device, "tanh", "f32") + 6;
+  if (has("SILU")) {
+    out.slots_per_element += hw::IssueSlots(device, "logistic", "f32") + 1;
+  }
+  out.aux = has("AUX");
+  return out;
 }
 
 std::vector<std::string> GemmNotes(const GemmProblem& p,
@@ -511,9 +550,7 @@ std::vector<std::string> GemmNotes(const GemmProblem& p,
     notes.push_back("GEMM throughput from the device's gemm_table: " +
                     FormatGemmNumber(*e.table_tflops) + " TFLOP/s from " +
                     std::to_string(e.table_rows) + " row(s) (the model: " +
-                    FormatGemmNumber(e.compute_us > e.memory_us ? e.compute_us
-                                                                : e.memory_us) +
-                    " us)");
+                    FormatGemmNumber(e.model_time_us) + " us)");
   }
   return notes;
 }

@@ -93,8 +93,11 @@ struct GemmEstimate {
   double compute_us = 0, memory_us = 0, time_us = 0;
   std::string bound;  // "compute", "memory", "latency", "measured"
   // Set when the device's gemm_table answered: the interpolated
-  // throughput and how many rows it drew on.
+  // throughput and how many rows it drew on. time_us is then the table's;
+  // compute_us, memory_us and the terms stay the model's, and
+  // model_time_us its time.
   std::optional<double> table_tflops;
+  double model_time_us = 0;
   int table_rows = 0;
   double Tflops(const GemmProblem& p) const {
     return time_us > 0 ? p.Flops() / (time_us * 1e6) : 0;
@@ -123,6 +126,20 @@ GemmEstimate EstimateGemm(const GemmProblem& problem, const hw::Device& device,
 std::optional<double> InterpolateGemmTable(const hw::Device& device,
                                            const GemmProblem& problem,
                                            int* rows = nullptr);
+
+// The epilogue a cuBLASLt call fuses (`"epilogue"` in its backend config:
+// BIAS, RELU, GELU, SILU and their combinations, _AUX for an auxiliary
+// output of the pre-activation values): issue slots per output element
+// (a bias add or a relu 1, GELU's tanh form the tanh plus 6, SILU the
+// logistic plus 1) and whether it writes the auxiliary output. None for
+// other instructions or the DEFAULT epilogue.
+struct GemmEpilogue {
+  std::string name;  // as the config writes it; empty: none
+  double slots_per_element = 0;
+  bool aux = false;
+};
+GemmEpilogue LibraryGemmEpilogue(const hlo::Instruction& instr,
+                                 const hw::Device& device);
 
 // The notes of an estimate: the tile, waves and bound.
 std::vector<std::string> GemmNotes(const GemmProblem& problem,

@@ -472,20 +472,32 @@ Result<FusionCost> EstimateIxaCost(const FusionRegion& region,
                             (static_cast<double>(p.m * p.k * p.lhs_bytes) +
                              static_cast<double>(p.k * p.n * p.rhs_bytes) +
                              static_cast<double>(p.m * p.n * p.out_bytes));
-    const double extra = std::max(
-        0.0,
-        static_cast<double>(cost.bytes_read + cost.bytes_written) - operands);
+    // A cuBLASLt epilogue: its work per output element, and the
+    // auxiliary output it writes besides the result.
+    const GemmEpilogue epilogue = LibraryGemmEpilogue(*hero, device);
+    const double outputs = static_cast<double>(p.batch) *
+                           static_cast<double>(p.m) * static_cast<double>(p.n);
+    const double aux_bytes =
+        epilogue.aux ? outputs * static_cast<double>(p.out_bytes) : 0;
+    const double extra = std::max(0.0, static_cast<double>(cost.bytes_read +
+                                                           cost.bytes_written) -
+                                           operands) +
+                         aux_bytes;
     const GemmEstimate g = EstimateGemm(p, device, extra);
     const double fused_slots =
-        is_fusion ? GemmFusionSlots(region, *hero, g, p, device) : 0;
+        (is_fusion ? GemmFusionSlots(region, *hero, g, p, device) : 0) +
+        epilogue.slots_per_element * outputs;
     const double lanes =
         static_cast<double>(std::max<int64_t>(1, device.fpus_per_core) *
                             std::max<int64_t>(1, device.sm_count));
     const double vector_us =
         fused_slots /
         (lanes * (device.clock_ghz > 0 ? device.clock_ghz : 1.0) * 1e3);
-    cost.compute_us = g.compute_us + vector_us;
-    cost.memory_us = g.memory_us;
+    // A measured time has no split: it is all compute, memory as the
+    // model has it up to that time.
+    cost.compute_us = (g.table_tflops ? g.time_us : g.compute_us) + vector_us;
+    cost.memory_us =
+        g.table_tflops ? std::min(g.memory_us, g.time_us) : g.memory_us;
     cost.write_us = static_cast<double>(cost.bytes_written) /
                     (std::max(device.dram_gbps, 1e-9) * 1e3);
     cost.active_fraction =
@@ -493,6 +505,15 @@ Result<FusionCost> EstimateIxaCost(const FusionRegion& region,
         static_cast<double>(std::max<int64_t>(1, device.sm_count));
     cost.exec_us = g.time_us + vector_us;
     gemm_notes = GemmNotes(p, g);
+    if (!epilogue.name.empty()) {
+      gemm_notes.push_back("cuBLASLt epilogue " + epilogue.name + ": " +
+                           Format(epilogue.slots_per_element) +
+                           " issue slots per output element" +
+                           (epilogue.aux
+                                ? ", an auxiliary output of " +
+                                      Format(aux_bytes) + " bytes written"
+                                : std::string()));
+    }
     if (vector_us > 0) {
       gemm_notes.push_back(
           "the fused prologue and epilogue: " + Format(fused_slots) +

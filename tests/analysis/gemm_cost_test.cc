@@ -270,6 +270,8 @@ TEST_CASE("gemm: a measured gemm_table replaces the efficiency estimate",
   CHECK(e.table_rows == 1);
   CHECK(e.bound == "measured");
   CHECK(e.time_us == Approx(2147483648.0 / 500e6));
+  // The model's own time is kept beside it.
+  CHECK(e.model_time_us == Approx(EstimateGemm(p, H100()).time_us));
   // Halfway in log2 (1448 is 2^10.5): both rows at the same distance,
   // their mean. (The fp8 row is another type pair.)
   GemmProblem mid = Square(1448, GemmTypes::kBf16, 2);
@@ -340,6 +342,37 @@ TEST_CASE("gemm: fusion_cost of dots, library calls and Triton fusions",
     })",
                                   H100());
   CHECK(call.exec_us == Approx(e.time_us));
+  // A cuBLASLt call with a bias + GELU epilogue and its auxiliary output:
+  // the bias read (2 KiB), the 2 MiB aux output written and the epilogue's
+  // work per element on top.
+  const FusionCost lt = IxaCost(R"(
+    ENTRY e {
+      a = bf16[1024,1024] parameter(0)
+      b = bf16[1024,1024] parameter(1)
+      bias = bf16[1024] parameter(2)
+      ROOT g = (bf16[1024,1024], bf16[1024,1024], s8[1048576]) custom-call(a, b, bias),
+          custom_call_target="__cublas$lt$matmul",
+          backend_config={"gemm_backend_config":{"dot_dimension_numbers":{"lhs_contracting_dimensions":["1"],"rhs_contracting_dimensions":["0"],"lhs_batch_dimensions":[],"rhs_batch_dimensions":[]},"epilogue":"BIAS_GELU_AUX"}}
+    })",
+                                H100());
+  CHECK(lt.exec_us > e.time_us);
+  CHECK(HasNote(lt, "cuBLASLt epilogue BIAS_GELU_AUX"));
+  CHECK(HasNote(lt, "auxiliary output of 2.097e+06 bytes"));
+  {
+    auto module = ParseOrDie(R"(
+      ENTRY e {
+        a = bf16[64,64] parameter(0)
+        b = bf16[64,64] parameter(1)
+        ROOT g = (bf16[64,64], s8[16]) custom-call(a, b),
+            custom_call_target="__cublas$lt$matmul",
+            backend_config={"gemm_backend_config":{"epilogue":"RELU"}}
+      })");
+    const GemmEpilogue relu =
+        LibraryGemmEpilogue(*module->entry()->root(), H100());
+    CHECK(relu.name == "RELU");
+    CHECK(relu.slots_per_element == 1);
+    CHECK_FALSE(relu.aux);
+  }
   // A Triton GEMM fusion: an f8 -> bf16 convert on the left operand (a
   // prologue, re-done for each of the 1024 / TN columns of tiles) and a
   // bias add (an epilogue) cost on top of the GEMM, and the bias is read.
