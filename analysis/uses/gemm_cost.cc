@@ -314,6 +314,9 @@ std::vector<GemmTileShape> GemmTileCandidates(const hw::Device& device,
                       {64, 64}}) {
     out.push_back({m, n, tk});
   }
+  if (device.vendor == "nvidia" && device.compute_capability_major >= 10) {
+    out.push_back({256, 256, tk, 2});
+  }
   return out;
 }
 
@@ -340,18 +343,22 @@ GemmEstimate EstimateGemmTile(const GemmProblem& p, const hw::Device& device,
   const int64_t tiles_m = GemmCeilDiv(p.m, tile.m),
                 tiles_n = GemmCeilDiv(p.n, tile.n);
   e.tiles = p.batch * tiles_m * tiles_n * split_k;
-  e.waves = GemmCeilDiv(e.tiles, sms);
+  const int64_t span = std::max<int64_t>(1, tile.sms);
+  e.waves = GemmCeilDiv(e.tiles * span, sms);
   const int64_t k_per_split = GemmCeilDiv(p.k, split_k);
   e.k_steps = GemmCeilDiv(k_per_split, tile.k);
   const double tm = static_cast<double>(tile.m),
                tn = static_cast<double>(tile.n),
                tk = static_cast<double>(tile.k);
-  e.step_us = (tm * tn * tk / macs +
-               kOverheadMacsPerElement * (tm + tn) * tk / macs16) /
+  // One SM's share of a tile: its rows, and the operand rows it loads (an
+  // SM pair splits A's rows and B's columns between its two SMs).
+  const double share = static_cast<double>(span);
+  e.step_us = (tm / share * tn * tk / macs +
+               kOverheadMacsPerElement * (tm + tn) / share * tk / macs16) /
               efficiency * p.complex_factor;
   e.mainloop_us = static_cast<double>(e.waves * e.k_steps) * e.step_us;
   e.fill_us = kFillSteps * e.step_us;
-  e.epilogue_us = tm * tn * static_cast<double>(p.out_bytes) /
+  e.epilogue_us = tm / share * tn * static_cast<double>(p.out_bytes) /
                   (kEpilogueBytesPerClock * clock * 1e3);
   const double bandwidth = std::max(device.dram_gbps, 1e-9) * 1e3;  // B/us
   const double l2_bandwidth = kGemmL2Speedup * bandwidth;
@@ -384,7 +391,8 @@ GemmEstimate EstimateGemmTile(const GemmProblem& p, const hw::Device& device,
                 std::min(tn, n) * static_cast<double>(p.rhs_bytes) / multicast);
   double reads = a_bytes + b_bytes;
   if (reads > static_cast<double>(device.l2_bytes)) {
-    const int64_t per_wave = std::min(e.tiles, sms);
+    const int64_t per_wave =
+        std::min(e.tiles, std::max<int64_t>(1, sms / span));
     const int64_t rows = std::min<int64_t>(
         tiles_m, static_cast<int64_t>(
                      std::ceil(std::sqrt(static_cast<double>(per_wave)))));
@@ -466,7 +474,10 @@ GemmEstimate EstimateGemm(const GemmProblem& p, const hw::Device& device,
     const int64_t output_tiles =
         p.batch * GemmCeilDiv(p.m, tile.m) * GemmCeilDiv(p.n, tile.n);
     for (int64_t split : kSplitKFactors) {
-      if (output_tiles >= sms || GemmCeilDiv(p.k, tile.k) < 4 * split) break;
+      if (output_tiles * std::max<int64_t>(1, tile.sms) >= sms ||
+          GemmCeilDiv(p.k, tile.k) < 4 * split) {
+        break;
+      }
       consider(split);
     }
   }
@@ -531,6 +542,7 @@ std::vector<std::string> GemmNotes(const GemmProblem& p,
   notes.push_back(
       "GEMM tile " + std::to_string(e.tile.m) + "x" + std::to_string(e.tile.n) +
       "x" + std::to_string(e.tile.k) +
+      (e.tile.sms > 1 ? " over " + std::to_string(e.tile.sms) + " SMs" : "") +
       (e.split_k > 1 ? ", split-K " + std::to_string(e.split_k) : "") + ": " +
       std::to_string(e.tiles) + " tiles in " + std::to_string(e.waves) +
       " wave(s), " + std::to_string(e.k_steps) + " k-steps of " +

@@ -73,12 +73,16 @@ double GemmPeakTflops(const hw::Device& device, GemmTypes types,
 
 struct GemmTileShape {
   int64_t m = 0, n = 0, k = 0;
+  // The SMs one tile spans: 2 for Blackwell's 2-SM MMA (each SM computes
+  // m / 2 rows and loads half the B panel, which both read).
+  int64_t sms = 1;
 };
 // The CTA tiles a library picks from on `device` for the type pair:
 // Hopper and Blackwell (capability >= 9; AMD alike) 128x256, 256x128,
-// 128x128, 128x64, 64x128, 64x64 with TK = 128 bytes of K; Ampere and
-// older the same with TK = 64 bytes; the CUDA-core path 128x128, 128x64,
-// 64x64 and 32x32 with TK = 8.
+// 128x128, 128x64, 64x128, 64x64 with TK = 128 bytes of K, and on
+// Blackwell a 256x256 tile over an SM pair; Ampere and older the same
+// without it, TK = 64 bytes; the CUDA-core path 128x128, 128x64, 64x64
+// and 32x32 with TK = 8.
 std::vector<GemmTileShape> GemmTileCandidates(const hw::Device& device,
                                               GemmTypes types);
 
