@@ -279,6 +279,23 @@ TEST_CASE("gemm: a convolution is an implicit GEMM", "[uses][gemm]") {
   CHECK(g.n == 64);
   CHECK(g.k == 288);
   CHECK(g.m == 8192);
+  // A forward cuDNN call computes the same implicit GEMM.
+  GemmProblem call = ProblemOfRoot(R"(
+    ENTRY e {
+      x = bf16[8,32,32,64] parameter(0)
+      w = bf16[3,3,64,128] parameter(1)
+      ROOT c = (bf16[8,32,32,128], u8[0]) custom-call(x, w),
+          window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f,
+          custom_call_target="__cudnn$convForward"
+    })");
+  CHECK(call.m == 8192);
+  CHECK(call.n == 128);
+  CHECK(call.k == 576);
+  CHECK(call.source == "__cudnn$convForward (convolution as an implicit GEMM)");
+  // Its time: 8192 x 128 x 576 at bf16 on H100 through the model.
+  const GemmEstimate e = EstimateGemm(call, H100());
+  CHECK(e.time_us > 2.5);
+  CHECK(e.Tflops(call) < 989);
 }
 
 TEST_CASE("gemm: a measured gemm_table replaces the efficiency estimate",
