@@ -30,11 +30,11 @@ std::span<const Device> BuiltinDevices() {
   // 1.98 GHz at 700 W (0.88), B200 ~0.82 at 1000 W, A100 near its 1.41
   // GHz boost (0.95), the 300 W RTX A6000 0.8. With the model's operand
   // overhead (a 128x256 tile keeps 84% of a step on the MMAs in bf16)
-  // they give ~74% of peak for a large bf16 GEMM on H100, ~69% on B200,
-  // ~80% on A100: what published cuBLAS runs reach. gemm_latency_us is
-  // the fixed time of a GEMM kernel (a first DRAM load ~1 us, the
-  // grid's ramp and drain): 2.5 us on Hopper / Blackwell (TMA, one load
-  // per stage), 3 us on Ampere. These are estimates, not measurements:
+  // they give 68% of the peak for a 4096^3 bf16 GEMM on H100, 58% on
+  // B200, 74% on A100: about what published cuBLAS runs reach. gemm_latency_us
+  // is the fixed time of a GEMM kernel (a first DRAM load ~1 us, the grid's
+  // ramp and drain): 2.5 us on Hopper / Blackwell (TMA, one load per stage), 3
+  // us on Ampere. These are estimates, not measurements:
   // tools/calibrate_gemm.sh measures a gemm_table on a real device.
   static const Device kDevices[] = {
       {.name = "h100",

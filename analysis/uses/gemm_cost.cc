@@ -21,13 +21,25 @@ constexpr double kDefaultGemmLatencyUs = 3;
 // narrower types, so fp8 (twice the MACs per element) keeps less of its
 // peak than bf16, and TF32 (half) more.
 constexpr double kOverheadMacsPerElement = 16;
-// Pipeline fill and drain: the k-steps before the first MMA has its
-// operands (stages - 1 loads in flight) and after the last one issues.
+// Hopper's and Blackwell's TF32 MMAs (wgmma, tcgen05) read only K-major
+// operands from shared memory (PTX ISA: the transpose flags are for f16 and
+// bf16). With an operand stored the other way a library runs an
+// Ampere-style mma.sync kernel, which issues at about 65% of the wgmma
+// peak on an H100 (what FlashAttention-2 against -3 and mma.sync GEMMs
+// reach). (fp8 and int8 have the same limit, but cuBLASLt takes them
+// K-major only: the caller transposes them beforehand, in a kernel of its
+// own.)
+constexpr double kMmaSyncShareOfPeak = 0.65;
+// Pipeline fill and drain, per wave: the k-steps before a tile's first
+// MMA has its operands (stages - 1 loads in flight) and after its last.
 constexpr double kFillSteps = 2;
-// One SM stores its epilogue tile at half a 128-byte line per clock.
+// One SM stores its epilogue tile (one per wave) at half a 128-byte line
+// per clock.
 constexpr double kEpilogueBytesPerClock = 64;
-// L2 serves re-read operand tiles at XLA's L2 speedup over DRAM.
-constexpr double kGemmL2Speedup = 2.5;
+// L2 serves the tiles' operand panels at twice the DRAM bandwidth (XLA
+// assumes 2.5; an H100's L2 is two partitions and a GEMM's panels live
+// in both: read microbenchmarks reach 5.5-7 TB/s, 2x is 6.7).
+constexpr double kGemmL2Speedup = 2;
 // A split-K GEMM reduces its f32 partial tiles in a second kernel.
 constexpr double kSplitKReduceUs = 1;
 constexpr int64_t kSplitKFactors[] = {2, 4, 8, 16};
@@ -134,6 +146,12 @@ std::optional<GemmProblem> DotProblem(const hlo::Instruction& dot,
   p.lhs_bytes = GemmElementBytes(lhs.type);
   p.rhs_bytes = GemmElementBytes(rhs.type);
   p.out_bytes = GemmElementBytes(dot.shape.type);
+  auto k_major = [](const hlo::Shape& s, const std::vector<int64_t>& k) {
+    const std::vector<int64_t> order = s.MinorToMajor();
+    return order.empty() || std::find(k.begin(), k.end(), order[0]) != k.end();
+  };
+  p.lhs_k_major = k_major(lhs, dot.dot.lhs_contracting);
+  p.rhs_k_major = k_major(rhs, dot.dot.rhs_contracting);
   if (lhs.type == hlo::ElementType::kC64 ||
       lhs.type == hlo::ElementType::kC128) {
     p.complex_factor = 4;
@@ -353,12 +371,19 @@ GemmEstimate EstimateGemmTile(const GemmProblem& p, const hw::Device& device,
   // One SM's share of a tile: its rows, and the operand rows it loads (an
   // SM pair splits A's rows and B's columns between its two SMs).
   const double share = static_cast<double>(span);
-  e.step_us = (tm / share * tn * tk / macs +
+  const bool k_major_only =
+      device.vendor == "nvidia" && device.compute_capability_major >= 9 &&
+      (p.types == GemmTypes::kTf32 || p.types == GemmTypes::kTf32x3);
+  const double mma_share = k_major_only && !(p.lhs_k_major && p.rhs_k_major)
+                               ? kMmaSyncShareOfPeak
+                               : 1;
+  e.step_us = (tm / share * tn * tk / (macs * mma_share) +
                kOverheadMacsPerElement * (tm + tn) / share * tk / macs16) /
               efficiency * p.complex_factor;
   e.mainloop_us = static_cast<double>(e.waves * e.k_steps) * e.step_us;
-  e.fill_us = kFillSteps * e.step_us;
-  e.epilogue_us = tm / share * tn * static_cast<double>(p.out_bytes) /
+  const double waves = static_cast<double>(e.waves);
+  e.fill_us = waves * kFillSteps * e.step_us;
+  e.epilogue_us = waves * tm / share * tn * static_cast<double>(p.out_bytes) /
                   (kEpilogueBytesPerClock * clock * 1e3);
   const double bandwidth = std::max(device.dram_gbps, 1e-9) * 1e3;  // B/us
   const double l2_bandwidth = kGemmL2Speedup * bandwidth;

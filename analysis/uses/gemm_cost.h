@@ -14,10 +14,10 @@
 //   step_us  = (TM TN TK / R + 16 (TM + TN) TK / R16) / e
 //              R: the SM's MAC rate for the type pair, R16 its 16-bit
 //              rate, e the device's gemm_efficiency
-//   compute  = latency + (waves * k_steps + 2) * step_us
-//              + TM TN out_bytes / (64 B * clock) + split-K reduction
+//   compute  = latency + waves * ((k_steps + 2) * step_us
+//              + TM TN out_bytes / (64 B * clock)) + split-K reduction
 //   memory   = latency + max(DRAM bytes / DRAM bandwidth,
-//                            L2 bytes / (2.5 * DRAM bandwidth))
+//                            L2 bytes / (2 * DRAM bandwidth))
 //   time     = max(compute, memory)
 // and the library's pick is the candidate of least time.
 #ifndef IXA_ANALYSIS_USES_GEMM_COST_H_
@@ -46,6 +46,9 @@ struct GemmProblem {
   int64_t batch = 1, m = 1, n = 1, k = 1;
   GemmTypes types = GemmTypes::kBf16;
   int64_t lhs_bytes = 2, rhs_bytes = 2, out_bytes = 2;  // per element
+  // Whether each operand's contracting dim is its most minor one in
+  // memory ([m, k] row-major is; [k, n] row-major is not).
+  bool lhs_k_major = true, rhs_k_major = true;
   // Complex types do 4 real MACs per complex one.
   double complex_factor = 1;
   // What the problem came from, for the notes ("dot", "convolution as an

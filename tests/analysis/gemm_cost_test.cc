@@ -52,31 +52,31 @@ TEST_CASE("gemm: the terms of a 4096^3 bf16 GEMM on h100", "[uses][gemm]") {
   CHECK(e.waves == 4);
   CHECK(e.k_steps == 64);
   CHECK(e.mainloop_us == Approx(256 * 0.755424).epsilon(1e-5));
-  // Fill: 2 steps. Epilogue: 128 * 256 * 2 bytes at 64 B x 1.98 GHz =
-  // 65536 / 126720 = 0.51717 us. Latency 2.5 us.
-  CHECK(e.fill_us == Approx(2 * 0.755424).epsilon(1e-5));
-  CHECK(e.epilogue_us == Approx(0.517172).epsilon(1e-5));
+  // Per wave, 2 steps of fill and a tile's epilogue: 128 * 256 * 2 bytes
+  // at 64 B x 1.98 GHz = 65536 / 126720 = 0.51717 us. Latency 2.5 us.
+  CHECK(e.fill_us == Approx(4 * 2 * 0.755424).epsilon(1e-5));
+  CHECK(e.epilogue_us == Approx(4 * 0.517172).epsilon(1e-5));
   CHECK(e.compute_us ==
-        Approx(2.5 + 258 * 0.755424 + 0.517172).epsilon(1e-5));  // 197.91
+        Approx(2.5 + 264 * 0.755424 + 4 * 0.517172).epsilon(1e-5));  // 204.0
   // A + B = 64 MiB exceed the 50 MiB L2: each wave of 132 tiles (12 rows
   // x 11 columns of tiles) reads its panels afresh, 4096 * (12 * 128 * 2
   // + 11 * 256 * 2) = 35651584 bytes, 4 waves = 142606336 > 64 MiB; plus
   // the 32 MiB result. L2: 512 tiles * 4096 * (128 * 2 + 256 * 2 / 2)
   // (the right panel multicast to a 2-CTA cluster) = 1073741824 bytes
-  // at 2.5 x 3352.32 GB/s = 128.12 us, more than DRAM's 52.55 us.
+  // at 2 x 3352.32 GB/s = 160.15 us, more than DRAM's 52.55 us.
   CHECK(e.dram_bytes == Approx(142606336.0 + 33554432.0));
   CHECK(e.l2_bytes == Approx(1073741824.0));
-  CHECK(e.memory_us == Approx(2.5 + 1073741824.0 / 8380800).epsilon(1e-6));
+  CHECK(e.memory_us == Approx(2.5 + 1073741824.0 / 6704640).epsilon(1e-6));
   CHECK(e.bound == "compute");
   CHECK(e.time_us == Approx(e.compute_us));
   // The library's pick is this tile (256x128 ties, 128x128 needs 8
-  // waves of cheaper but less efficient steps): ~694 TFLOP/s, 70% of
+  // waves of cheaper but less efficient steps): ~674 TFLOP/s, 68% of
   // the peak, what cuBLAS reaches on an H100 SXM.
   const GemmEstimate pick = EstimateGemm(p, H100());
   CHECK(pick.tile.m == 128);
   CHECK(pick.tile.n == 256);
   CHECK(pick.split_k == 1);
-  CHECK(pick.Tflops(p) == Approx(694.4).epsilon(0.002));
+  CHECK(pick.Tflops(p) == Approx(673.7).epsilon(0.002));
   const auto notes = GemmNotes(p, pick);
   REQUIRE(notes.size() == 3);
   CHECK(notes[1].find("tile 128x256x64: 512 tiles in 4 wave(s)") !=
@@ -128,11 +128,11 @@ TEST_CASE("gemm: the batched 16x512x64 . 16x64x512 bf16 example",
   // 2 * 16 * 512^3 / 8 = 536870912 flops, one k-step per tile. The
   // operands are 1 MiB each, the result 8 MiB: 10485760 bytes at
   // 3352.32 GB/s = 3.1279 us, plus the 2.5 us latency = 5.6279 us. The
-  // tensor path is shorter for every tile (64x64: 1024 tiles, 8 waves of
-  // (262144 + 131072) / 3746212.1 / 0.88 = 0.119277 us, 2 fill steps,
-  // 0.0647 us of epilogue: 3.758 us; 128x256: 128 tiles, 1 wave,
-  // 3 steps of 0.7554 + 0.517 + 2.5 = 5.28 us): memory bound, and the
-  // first candidate, 128x256, is kept.
+  // tensor path of the first candidate is shorter (128x256: 128 tiles,
+  // 1 wave, 1 + 2 steps of 0.7554 + 0.517 + 2.5 = 5.28 us): memory bound,
+  // and the first candidate, 128x256, is kept. (64x64: 1024 tiles, 8
+  // waves of one step of (262144 + 131072) / 3746212.1 / 0.88 = 0.119277
+  // us, each with 2 steps of fill and a 0.0647 us epilogue: 5.88 us.)
   CHECK(e.bound == "memory");
   CHECK(e.time_us == Approx(2.5 + 10485760.0 / 3352320).epsilon(1e-6));
   CHECK(e.tile.m == 128);
@@ -140,7 +140,7 @@ TEST_CASE("gemm: the batched 16x512x64 . 16x64x512 bf16 example",
   CHECK(e.Tflops(p) == Approx(536870912.0 / 5.62794 / 1e6).epsilon(1e-4));
   const GemmEstimate small = EstimateGemmTile(p, H100(), {64, 64, 64}, 1);
   CHECK(small.compute_us ==
-        Approx(2.5 + 10 * 0.119277 + 64 * 64 * 2 / 126720.0).epsilon(1e-4));
+        Approx(2.5 + 24 * 0.119277 + 8 * 64 * 64 * 2 / 126720.0).epsilon(1e-4));
 }
 
 TEST_CASE("gemm: more k, more time; small GEMMs are latency bound",
@@ -195,9 +195,29 @@ TEST_CASE("gemm: type pairs run at their own rates", "[uses][gemm]") {
     CHECK(f32 > 0.6 * d.peak_tflops_fp32);
     // f16 is bf16's rate.
     CHECK(tflops(GemmTypes::kF16, 2) == Approx(bf16));
-    // Large bf16 GEMMs: ~70% of the peak (cuBLAS reaches 65-80%).
-    CHECK(bf16 / d.peak_tflops_bf16 > 0.6);
+    // Large bf16 GEMMs: 58-68% of the peak (cuBLAS reaches 60-80%).
+    CHECK(bf16 / d.peak_tflops_bf16 > 0.55);
     CHECK(bf16 / d.peak_tflops_bf16 < 0.8);
+  }
+  // A TF32 operand that is not K-major (the [k, n] row-major right side
+  // of a plain dot) keeps Hopper off wgmma: 65% of the peak's MAC rate.
+  {
+    GemmProblem nn = Square(4096, GemmTypes::kTf32, 4);
+    nn.rhs_k_major = false;
+    const GemmProblem tn = Square(4096, GemmTypes::kTf32, 4);
+    const GemmEstimate slow = EstimateGemmTile(nn, H100(), {128, 256, 32}, 1);
+    const GemmEstimate fast = EstimateGemmTile(tn, H100(), {128, 256, 32}, 1);
+    // MMA part 128 * 256 * 32 / 1873863.6 = 0.559581 us, overhead
+    // 16 * 384 * 32 / 3746212.1 = 0.052482 us; over 0.88.
+    CHECK(fast.step_us == Approx((0.559581 + 0.052482) / 0.88).epsilon(1e-5));
+    CHECK(slow.step_us ==
+          Approx((0.559581 / 0.65 + 0.052482) / 0.88).epsilon(1e-5));
+    // bf16 has the transpose flag: no such cost.
+    GemmProblem bf16 = Square(4096, GemmTypes::kBf16, 2);
+    bf16.rhs_k_major = false;
+    CHECK(EstimateGemm(bf16, H100()).time_us ==
+          Approx(
+              EstimateGemm(Square(4096, GemmTypes::kBf16, 2), H100()).time_us));
   }
   // An A100 has no fp8 units: fp8 runs at the bf16 rate there.
   const hw::Device a100 = *hw::FindDevice("a100_40");
@@ -233,6 +253,9 @@ TEST_CASE("gemm: the type pair of a dot follows its precision",
           rhs_contracting_dims={0}
     })");
   CHECK(fp8.types == GemmTypes::kFp8);
+  // [m, k] row-major is K-major, [k, n] row-major is not.
+  CHECK(fp8.lhs_k_major);
+  CHECK_FALSE(fp8.rhs_k_major);
   CHECK(fp8.lhs_bytes == 1);
   CHECK(fp8.out_bytes == 2);
   // A cuBLAS call: its dot, with the call's precision config.
