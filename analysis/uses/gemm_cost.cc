@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "analysis/hlo/custom_calls.h"
+#include "core/int_math.h"
 #include "hw/throughput.h"
 
 namespace ixa {
@@ -114,7 +115,7 @@ int64_t GemmElementBytes(hlo::ElementType t) {
 int64_t GemmDimProduct(const std::vector<int64_t>& dims,
                        const std::vector<int64_t>& which) {
   int64_t p = 1;
-  for (int64_t d : which) p *= dims[d];
+  for (int64_t d : which) p = SaturatingMul(p, dims[d]);
   return p;
 }
 
@@ -137,8 +138,9 @@ std::optional<GemmProblem> DotProblem(const hlo::Instruction& dot,
       rhs.ElementCount() <= 0) {
     return std::nullopt;
   }
-  p.m = lhs.ElementCount() / (p.batch * p.k);
-  p.n = rhs.ElementCount() / (p.batch * p.k);
+  const int64_t batch_k = SaturatingMul(p.batch, p.k);
+  p.m = lhs.ElementCount() / batch_k;
+  p.n = rhs.ElementCount() / batch_k;
   if (p.m <= 0 || p.n <= 0) return std::nullopt;
   auto types = TypePair(precision, lhs.type, rhs.type);
   if (!types) return std::nullopt;
@@ -177,20 +179,21 @@ std::optional<GemmProblem> ConvolutionProblem(
       !in_range(dn.output_batch, out)) {
     return std::nullopt;
   }
-  const int64_t groups = std::max<int64_t>(1, conv.feature_group_count) *
-                         std::max<int64_t>(1, conv.batch_group_count);
+  const int64_t groups =
+      SaturatingMul(std::max<int64_t>(1, conv.feature_group_count),
+                    std::max<int64_t>(1, conv.batch_group_count));
   GemmProblem p;
   p.batch = groups;
   p.m = out.dims[dn.output_batch];
   for (int64_t d : dn.output_spatial) {
     if (!in_range(d, out)) return std::nullopt;
-    p.m *= out.dims[d];
+    p.m = SaturatingMul(p.m, out.dims[d]);
   }
   p.n = kernel.dims[dn.kernel_output_feature] / groups;
   p.k = kernel.dims[dn.kernel_input_feature];
   for (int64_t d : dn.kernel_spatial) {
     if (!in_range(d, kernel)) return std::nullopt;
-    p.k *= kernel.dims[d];
+    p.k = SaturatingMul(p.k, kernel.dims[d]);
   }
   if (p.m <= 0 || p.n <= 0 || p.k <= 0) return std::nullopt;
   auto types = TypePair(precision, input.type, kernel.type);
@@ -209,7 +212,8 @@ std::string FormatGemmNumber(double v) {
   return buf;
 }
 
-int64_t GemmCeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+// Positive a and b; no overflow near INT64_MAX.
+int64_t GemmCeilDiv(int64_t a, int64_t b) { return a / b + (a % b != 0); }
 
 }  // namespace
 
@@ -360,9 +364,10 @@ GemmEstimate EstimateGemmTile(const GemmProblem& p, const hw::Device& device,
       std::max(rate16, 1e-9) * 1e6 / 2 / static_cast<double>(sms);
   const int64_t tiles_m = GemmCeilDiv(p.m, tile.m),
                 tiles_n = GemmCeilDiv(p.n, tile.n);
-  e.tiles = p.batch * tiles_m * tiles_n * split_k;
+  e.tiles = SaturatingMul(
+      SaturatingMul(SaturatingMul(p.batch, tiles_m), tiles_n), split_k);
   const int64_t span = std::max<int64_t>(1, tile.sms);
-  e.waves = GemmCeilDiv(e.tiles * span, sms);
+  e.waves = GemmCeilDiv(SaturatingMul(e.tiles, span), sms);
   const int64_t k_per_split = GemmCeilDiv(p.k, split_k);
   e.k_steps = GemmCeilDiv(k_per_split, tile.k);
   const double tm = static_cast<double>(tile.m),
@@ -380,7 +385,8 @@ GemmEstimate EstimateGemmTile(const GemmProblem& p, const hw::Device& device,
   e.step_us = (tm / share * tn * tk / (macs * mma_share) +
                kOverheadMacsPerElement * (tm + tn) / share * tk / macs16) /
               efficiency * p.complex_factor;
-  e.mainloop_us = static_cast<double>(e.waves * e.k_steps) * e.step_us;
+  e.mainloop_us =
+      static_cast<double>(e.waves) * static_cast<double>(e.k_steps) * e.step_us;
   const double waves = static_cast<double>(e.waves);
   e.fill_us = waves * kFillSteps * e.step_us;
   e.epilogue_us = waves * tm / share * tn * static_cast<double>(p.out_bytes) /
@@ -497,9 +503,10 @@ GemmEstimate EstimateGemm(const GemmProblem& p, const hw::Device& device,
     // Split-K where the output tiles leave SMs idle and each split keeps
     // at least four k-steps.
     const int64_t output_tiles =
-        p.batch * GemmCeilDiv(p.m, tile.m) * GemmCeilDiv(p.n, tile.n);
+        SaturatingMul(SaturatingMul(p.batch, GemmCeilDiv(p.m, tile.m)),
+                      GemmCeilDiv(p.n, tile.n));
     for (int64_t split : kSplitKFactors) {
-      if (output_tiles * std::max<int64_t>(1, tile.sms) >= sms ||
+      if (SaturatingMul(output_tiles, std::max<int64_t>(1, tile.sms)) >= sms ||
           GemmCeilDiv(p.k, tile.k) < 4 * split) {
         break;
       }

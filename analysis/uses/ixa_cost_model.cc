@@ -468,10 +468,14 @@ Result<FusionCost> EstimateIxaCost(const FusionRegion& region,
   std::vector<std::string> gemm_notes;
   if (gemm_problem) {
     const GemmProblem& p = *gemm_problem;
-    const double operands = static_cast<double>(p.batch) *
-                            (static_cast<double>(p.m * p.k * p.lhs_bytes) +
-                             static_cast<double>(p.k * p.n * p.rhs_bytes) +
-                             static_cast<double>(p.m * p.n * p.out_bytes));
+    const double operands =
+        static_cast<double>(p.batch) *
+        (static_cast<double>(p.m) * static_cast<double>(p.k) *
+             static_cast<double>(p.lhs_bytes) +
+         static_cast<double>(p.k) * static_cast<double>(p.n) *
+             static_cast<double>(p.rhs_bytes) +
+         static_cast<double>(p.m) * static_cast<double>(p.n) *
+             static_cast<double>(p.out_bytes));
     // A cuBLASLt epilogue: its work per output element, and the
     // auxiliary output it writes besides the result.
     const GemmEpilogue epilogue = LibraryGemmEpilogue(*hero, device);

@@ -6,6 +6,7 @@
 #include "analysis/uses/gemm_cost.h"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 
 #include "analysis/uses/fusion_cost.h"
 #include "hw/device_fields.h"
@@ -163,6 +164,18 @@ TEST_CASE("gemm: more k, more time; small GEMMs are latency bound",
       CHECK(EstimateGemm(large, d).time_us > EstimateGemm(small, d).time_us);
     }
   }
+  // The largest shapes HLO allows (9e18 elements a tensor): a time,
+  // finite and positive.
+  GemmProblem huge = ProblemOfRoot(R"(
+    ENTRY e {
+      a = bf16[3000000000,3000000000] parameter(0)
+      b = bf16[3000000000,3000000000] parameter(1)
+      ROOT d = bf16[3000000000,3000000000] dot(a, b),
+          lhs_contracting_dims={1}, rhs_contracting_dims={0}
+    })");
+  const GemmEstimate big = EstimateGemm(huge, H100());
+  CHECK(std::isfinite(big.time_us));
+  CHECK(big.time_us > 1e9);
   // 256^3 in bf16: 4 tiles of one step; the fixed 2.5 us dominate.
   const GemmEstimate tiny =
       EstimateGemm(Square(256, GemmTypes::kBf16, 2), H100());
