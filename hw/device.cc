@@ -16,6 +16,26 @@ std::span<const Device> BuiltinDevices() {
   // those of XLA's device descriptions (docs/cost-model.md "Devices"). The
   // AMD parts take XLA's ROCm overrides: 32 KiB L1, 128-byte transactions,
   // 16 per clock (the MI300's, assumed for the MI355X too).
+  //
+  // The GEMM fields (docs/cost-model.md "GEMMs"). Matrix peaks are the
+  // vendors' dense (no sparsity) spec-sheet rates: H100 SXM tf32 494.7,
+  // fp8 and int8 1978.9, fp64 66.9 (NVIDIA H100 datasheet); A100 tf32 156,
+  // int8 624, fp64 19.5, no fp8 (A100 datasheet); B200 tf32 1100, fp8 and
+  // int8 4500, fp64 40 (HGX B200 datasheet: half its sparse figures);
+  // RTX A6000 tf32 77.4, int8 309.7, no fp8, fp64 only on the CUDA cores
+  // (1/64 of f32); MI300X tf32 653.7, fp8 and int8 2614.9, fp64 163.4;
+  // MI355X fp8 and int8 5033, fp64 78.6, no tf32 (AMD datasheets).
+  // gemm_efficiency is the share of the peak a long main loop sustains,
+  // mostly the clock held under a full tensor load: H100 SXM ~1.75 of
+  // 1.98 GHz at 700 W (0.88), B200 ~0.82 at 1000 W, A100 near its 1.41
+  // GHz boost (0.95), the 300 W RTX A6000 0.8. With the model's operand
+  // overhead (a 128x256 tile keeps 84% of a step on the MMAs in bf16)
+  // they give 68% of the peak for a 4096^3 bf16 GEMM on H100, 58% on
+  // B200, 74% on A100: about what published cuBLAS runs reach. gemm_latency_us
+  // is the fixed time of a GEMM kernel (a first DRAM load ~1 us, the grid's
+  // ramp and drain): 2.5 us on Hopper / Blackwell (TMA, one load per stage), 3
+  // us on Ampere. These are estimates, not measurements:
+  // tools/calibrate_gemm.sh measures a gemm_table on a real device.
   static const Device kDevices[] = {
       {.name = "h100",
        .vendor = "nvidia",
@@ -33,7 +53,13 @@ std::span<const Device> BuiltinDevices() {
        .l2_bytes = 50 * 1024 * 1024,
        .fpus_per_core = 128,
        .compute_capability_major = 9,
-       .toolkit_version = "12.8.0"},
+       .toolkit_version = "12.8.0",
+       .tensor_tflops_tf32 = 494.7,
+       .tensor_tflops_fp8 = 1978.9,
+       .tensor_tflops_int8 = 1978.9,
+       .tensor_tflops_fp64 = 66.9,
+       .gemm_efficiency = 0.88,
+       .gemm_latency_us = 2.5},
       {.name = "a100",
        .vendor = "nvidia",
        .smem_bytes_per_sm = 164 * 1024,
@@ -49,7 +75,12 @@ std::span<const Device> BuiltinDevices() {
        .clock_ghz = 1.41,
        .l2_bytes = 40 * 1024 * 1024,
        .fpus_per_core = 64,
-       .compute_capability_major = 8},
+       .compute_capability_major = 8,
+       .tensor_tflops_tf32 = 156,
+       .tensor_tflops_int8 = 624,
+       .tensor_tflops_fp64 = 19.5,
+       .gemm_efficiency = 0.95,
+       .gemm_latency_us = 3},
       {.name = "a100_80",
        .vendor = "nvidia",
        .smem_bytes_per_sm = 164 * 1024,
@@ -65,7 +96,12 @@ std::span<const Device> BuiltinDevices() {
        .clock_ghz = 1.41,
        .l2_bytes = 40 * 1024 * 1024,
        .fpus_per_core = 64,
-       .compute_capability_major = 8},
+       .compute_capability_major = 8,
+       .tensor_tflops_tf32 = 156,
+       .tensor_tflops_int8 = 624,
+       .tensor_tflops_fp64 = 19.5,
+       .gemm_efficiency = 0.95,
+       .gemm_latency_us = 3},
       {.name = "a100_40",
        .vendor = "nvidia",
        .smem_bytes_per_sm = 164 * 1024,
@@ -82,7 +118,12 @@ std::span<const Device> BuiltinDevices() {
        .l2_bytes = 40 * 1024 * 1024,
        .fpus_per_core = 64,
        .compute_capability_major = 8,
-       .toolkit_version = "12.8.0"},
+       .toolkit_version = "12.8.0",
+       .tensor_tflops_tf32 = 156,
+       .tensor_tflops_int8 = 624,
+       .tensor_tflops_fp64 = 19.5,
+       .gemm_efficiency = 0.95,
+       .gemm_latency_us = 3},
       {.name = "b200",
        .vendor = "nvidia",
        .smem_bytes_per_sm = 228 * 1024,
@@ -99,7 +140,13 @@ std::span<const Device> BuiltinDevices() {
        .l2_bytes = 132644864,
        .fpus_per_core = 128,
        .compute_capability_major = 10,
-       .toolkit_version = "12.8.0"},
+       .toolkit_version = "12.8.0",
+       .tensor_tflops_tf32 = 1100,
+       .tensor_tflops_fp8 = 4500,
+       .tensor_tflops_int8 = 4500,
+       .tensor_tflops_fp64 = 40,
+       .gemm_efficiency = 0.82,
+       .gemm_latency_us = 2.5},
       {.name = "rtx_a6000",
        .vendor = "nvidia",
        .smem_bytes_per_sm = 100 * 1024,
@@ -117,7 +164,11 @@ std::span<const Device> BuiltinDevices() {
        .l2_bytes = 6 * 1024 * 1024,
        .fpus_per_core = 128,
        .compute_capability_major = 8,
-       .compute_capability_minor = 6},
+       .compute_capability_minor = 6,
+       .tensor_tflops_tf32 = 77.4,
+       .tensor_tflops_int8 = 309.7,
+       .gemm_efficiency = 0.8,
+       .gemm_latency_us = 3},
       {.name = "mi300",
        .vendor = "amd",
        .warp_size = 64,
@@ -139,7 +190,11 @@ std::span<const Device> BuiltinDevices() {
        .fpus_per_core = 64,
        .l1_bytes_per_core = 32 * 1024,
        .dram_to_l2_transaction_bytes = 128,
-       .memory_transactions_per_clock = 16},
+       .memory_transactions_per_clock = 16,
+       .tensor_tflops_tf32 = 653.7,
+       .tensor_tflops_fp8 = 2614.9,
+       .tensor_tflops_int8 = 2614.9,
+       .tensor_tflops_fp64 = 163.4},
       {.name = "mi355x",
        .vendor = "amd",
        .warp_size = 64,
@@ -160,7 +215,10 @@ std::span<const Device> BuiltinDevices() {
        .fpus_per_core = 128,
        .l1_bytes_per_core = 32 * 1024,
        .dram_to_l2_transaction_bytes = 128,
-       .memory_transactions_per_clock = 16},
+       .memory_transactions_per_clock = 16,
+       .tensor_tflops_fp8 = 5033,
+       .tensor_tflops_int8 = 5033,
+       .tensor_tflops_fp64 = 78.6},
       {.name = "tpu_v5e",
        .vendor = "google",
        .warp_size = 128,

@@ -10,11 +10,23 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/indexing_map.h"
 #include "core/result.h"
 
 namespace ixa::hw {
+
+// One measured GEMM of a device's calibration table: `types` is the type
+// pair's key (analysis/uses/gemm_cost.h: "bf16", "f16", "tf32", "tf32x3",
+// "f32", "fp8", "f64", "s8"), batch x [m, k] . [k, n] its shape, tflops
+// the throughput measured (2 b m n k flops over the time of one call).
+struct GemmTableEntry {
+  std::string types;
+  int64_t batch = 1, m = 1, n = 1, k = 1;
+  double tflops = 0;
+  bool operator==(const GemmTableEntry&) const = default;
+};
 
 struct Device {
   std::string name;
@@ -56,6 +68,24 @@ struct Device {
   int64_t l1_bytes_per_core = 2048;
   int64_t dram_to_l2_transaction_bytes = 64;
   int64_t memory_transactions_per_clock = 32;
+  // The GEMM model of the ixa cost model (analysis/uses/gemm_cost.h,
+  // docs/cost-model.md "GEMMs"): dense matrix-unit peaks per type besides
+  // peak_tflops_bf16 (f16 runs at the bf16 rate), TFLOP/s (TOP/s for
+  // int8); 0 where the device has no such unit (f32 then runs on the CUDA
+  // cores at peak_tflops_fp32, fp8 at the bf16 rate, f64 at the FP64
+  // ratio of peak_tflops_fp32). gemm_efficiency is the share of the peak
+  // a large GEMM's main loop sustains (mostly the clock it holds under a
+  // full tensor load); gemm_latency_us the fixed time of one GEMM kernel
+  // (ramp-up, the first tiles' loads, the drain); 0 takes the defaults
+  // 0.85 and 3 us. gemm_table, when given, replaces the model's
+  // efficiency by measured throughput.
+  double tensor_tflops_tf32 = 0;
+  double tensor_tflops_fp8 = 0;
+  double tensor_tflops_int8 = 0;
+  double tensor_tflops_fp64 = 0;
+  double gemm_efficiency = 0;
+  double gemm_latency_us = 0;
+  std::vector<GemmTableEntry> gemm_table;
   // True when the launch-model fields above describe a GPU (threads, cores,
   // shared memory per block all positive).
   bool HasLaunchModel() const {

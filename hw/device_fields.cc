@@ -50,6 +50,17 @@ std::vector<DeviceFieldDoc> MakeDeviceFieldDocs() {
       "compute_capability", FieldType::kCapability, "",
       "the CUDA compute capability (\"9.0\"): picks the op-profile table "
       "and, with toolkit_version, the Blackwell unroll rule; \"0.0\" for none"};
+  DeviceFieldDoc gemm_table{
+      "gemm_table",
+      FieldType::kGemmTable,
+      "TFLOP/s",
+      "measured GEMM throughput per type pair (bf16, f16, tf32, tf32x3, f32, "
+      "fp8, f64, s8): rows [batch, m, n, k, tflops] of batch x [m, k] . "
+      "[k, n]; the GEMM model interpolates it in place of its efficiency "
+      "estimate (tools/calibrate_gemm.sh writes one); {}: none",
+      1,
+      1e7};
+  gemm_table.gemm_table_member = &Device::gemm_table;
   return {
       StringField("name", &Device::name,
                   "the name responses report (not empty)"),
@@ -112,6 +123,27 @@ std::vector<DeviceFieldDoc> MakeDeviceFieldDocs() {
                &Device::memory_transactions_per_clock, "bytes per clock", 0,
                kMaxCount,
                "the bytes a block moves per clock in XLA's cost model"),
+      NumberField("tensor_tflops_tf32", &Device::tensor_tflops_tf32, "TFLOP/s",
+                  1e7,
+                  "dense TF32 matrix-unit peak (f32 dots at XLA's default "
+                  "precision); 0: none, f32 dots on the CUDA cores"),
+      NumberField("tensor_tflops_fp8", &Device::tensor_tflops_fp8, "TFLOP/s",
+                  1e7,
+                  "dense fp8 (e4m3, e5m2) matrix-unit peak; 0: none, fp8 "
+                  "dots at the bf16 rate"),
+      NumberField("tensor_tflops_int8", &Device::tensor_tflops_int8, "TOP/s",
+                  1e7, "dense int8 matrix-unit peak; 0: none"),
+      NumberField("tensor_tflops_fp64", &Device::tensor_tflops_fp64, "TFLOP/s",
+                  1e7,
+                  "dense FP64 matrix-unit peak; 0: none, f64 dots on the "
+                  "CUDA cores"),
+      NumberField("gemm_efficiency", &Device::gemm_efficiency, "", 1,
+                  "the share of the matrix peak a large GEMM's main loop "
+                  "sustains (the clock held under load); 0: 0.85"),
+      NumberField("gemm_latency_us", &Device::gemm_latency_us, "us", 1e6,
+                  "the fixed time of one GEMM kernel (ramp-up, first loads, "
+                  "drain); 0: 3"),
+      gemm_table,
   };
 }
 
@@ -147,12 +179,21 @@ std::string_view DeviceFieldTypeName(DeviceFieldType type) {
       return "list [x, y, z] of ints";
     case FieldType::kCapability:
       return "\"major.minor\"";
+    case FieldType::kGemmTable:
+      return "object: type pair -> list of [batch, m, n, k, tflops]";
   }
   return "string";
 }
 
+std::span<const std::string_view> GemmTypeKeys() {
+  static constexpr std::string_view kKeys[] = {"bf16", "f16", "tf32", "tf32x3",
+                                               "f32",  "fp8", "f64",  "s8"};
+  return kKeys;
+}
+
 std::string DeviceFieldDoc::RangeText() const {
-  if (type == FieldType::kString || type == FieldType::kCapability)
+  if (type == FieldType::kString || type == FieldType::kCapability ||
+      type == FieldType::kGemmTable)
     return std::string();
   const bool integer = type != FieldType::kNumber;
   return "[" + FormatBound(min, integer) + ", " + FormatBound(max, integer) +
@@ -199,6 +240,32 @@ Result<Device> ValidateDevice(Device device) {
                 f, "[" + std::to_string((device.*f.triple_member)[0]) + ", " +
                        std::to_string((device.*f.triple_member)[1]) + ", " +
                        std::to_string((device.*f.triple_member)[2]) + "]");
+          }
+        }
+        break;
+      case FieldType::kGemmTable:
+        for (const GemmTableEntry& e : device.*f.gemm_table_member) {
+          bool known = false;
+          for (std::string_view key : GemmTypeKeys()) known |= key == e.types;
+          if (!known) {
+            return Error::Invalid("device " + QuoteForMessage(device.name) +
+                                  ": field 'gemm_table' has the type pair " +
+                                  QuoteForMessage(e.types) +
+                                  "; known: bf16, f16, tf32, tf32x3, f32, "
+                                  "fp8, f64, s8");
+          }
+          const int64_t dims[] = {e.batch, e.m, e.n, e.k};
+          bool dims_ok = true;
+          for (int64_t v : dims) dims_ok &= v >= 1 && v <= (int64_t{1} << 31);
+          if (!dims_ok || !std::isfinite(e.tflops) || e.tflops <= 0 ||
+              e.tflops > f.max) {
+            return Error::Invalid(
+                "device " + QuoteForMessage(device.name) +
+                ": field 'gemm_table' has the " + e.types + " row [" +
+                std::to_string(e.batch) + ", " + std::to_string(e.m) + ", " +
+                std::to_string(e.n) + ", " + std::to_string(e.k) + ", " +
+                FormatBound(e.tflops, false) +
+                "]: dims must be in [1, 2147483648] and tflops in (0, 1e+07]");
           }
         }
         break;

@@ -12,6 +12,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/result.h"
 #include "hw/device.h"
@@ -24,9 +25,11 @@ enum class DeviceFieldType {
   kNumber,      // a finite double
   kIntTriple,   // [x, y, z]
   kCapability,  // "major.minor"
+  kGemmTable,   // {"bf16": [[batch, m, n, k, tflops], ...], ...}
 };
 
-// "string", "int", "number", "list [x, y, z] of ints", "\"major.minor\"".
+// "string", "int", "number", "list [x, y, z] of ints", "\"major.minor\"",
+// "object: type pair -> list of [batch, m, n, k, tflops]".
 std::string_view DeviceFieldTypeName(DeviceFieldType type);
 
 struct DeviceFieldDoc {
@@ -42,6 +45,7 @@ struct DeviceFieldDoc {
   int64_t Device::*int_member = nullptr;
   double Device::*number_member = nullptr;
   std::array<int64_t, 3> Device::*triple_member = nullptr;
+  std::vector<GemmTableEntry> Device::*gemm_table_member = nullptr;
 
   // "[0, 1048576]" (integers) or "[0, 1e+09]"; empty for strings.
   std::string RangeText() const;
@@ -51,9 +55,14 @@ struct DeviceFieldDoc {
 std::span<const DeviceFieldDoc> DeviceFieldDocs();
 const DeviceFieldDoc* FindDeviceField(std::string_view name);
 
+// The type-pair keys of a gemm_table: "bf16", "f16", "tf32", "tf32x3",
+// "f32", "fp8", "f64", "s8" (analysis/uses/gemm_cost.h).
+std::span<const std::string_view> GemmTypeKeys();
+
 // Every field within its range, the name not empty and op_profile empty or
-// a known table (invalid_argument naming the field, its value and the
-// range otherwise). Every built-in device passes.
+// a known table, every gemm_table entry of a known type pair with
+// positive dims and a positive finite throughput (invalid_argument naming
+// the field, its value and the range otherwise). Every built-in device passes.
 Result<Device> ValidateDevice(Device device);
 
 }  // namespace ixa::hw

@@ -8,6 +8,7 @@
 
 #include "analysis/hlo/custom_calls.h"
 #include "analysis/indexing/indexing.h"
+#include "analysis/uses/gemm_cost.h"
 #include "analysis/uses/xla_performance_model.h"
 #include "core/int_math.h"
 
@@ -211,6 +212,64 @@ Timing Time(const hw::Device& device, const FusionCost& cost,
   return t;
 }
 
+// The GEMM a kernel runs as a library runs it: a lone dot, convolution,
+// cuBLAS GEMM or forward cuDNN convolution; or, in a fused computation,
+// its one dot or convolution (a Triton GEMM fusion, whose other ops are
+// its prologue and epilogue). nullptr otherwise: a group of instructions
+// of the entry computation is a loop kernel XLA would not make.
+const hlo::Instruction* GemmHero(const FusionRegion& region, bool is_fusion) {
+  auto gemm_like = [](const hlo::Instruction& i) {
+    return i.opcode == "dot" || i.opcode == "convolution" ||
+           hlo::GetLibraryCallKind(i) == hlo::LibraryCallKind::kCublasGemm ||
+           hlo::GetLibraryCallKind(i) ==
+               hlo::LibraryCallKind::kCudnnConvForward;
+  };
+  if (!is_fusion) return gemm_like(*region.root) ? region.root : nullptr;
+  if (!region.computation || region.computation->is_entry()) return nullptr;
+  const hlo::Instruction* hero = nullptr;
+  for (const hlo::Instruction* m : region.members) {
+    if (!gemm_like(*m)) continue;
+    if (hero) return nullptr;
+    hero = m;
+  }
+  return hero;
+}
+
+// The vector work of a GEMM fusion's other ops, in issue slots: an
+// epilogue op once per element, a prologue op once per element for each
+// tile that loads it (an operand of the left side for every column of
+// tiles, of the right side for every row).
+double GemmFusionSlots(const FusionRegion& region, const hlo::Instruction& hero,
+                       const GemmEstimate& gemm, const GemmProblem& problem,
+                       const hw::Device& device) {
+  std::unordered_set<const hlo::Instruction*> lhs, rhs;
+  if (hero.operand_count() >= 2) {
+    for (const hlo::Instruction* m :
+         SubRegionBelow(region, hero.operand(0)).members) {
+      lhs.insert(m);
+    }
+    for (const hlo::Instruction* m :
+         SubRegionBelow(region, hero.operand(1)).members) {
+      rhs.insert(m);
+    }
+  }
+  const double columns = static_cast<double>((problem.n + gemm.tile.n - 1) /
+                                             std::max<int64_t>(1, gemm.tile.n));
+  const double rows = static_cast<double>((problem.m + gemm.tile.m - 1) /
+                                          std::max<int64_t>(1, gemm.tile.m));
+  double slots = 0;
+  for (const hlo::Instruction* m : region.members) {
+    if (m == &hero || m->opcode == "parameter" || !m->shape.IsArray()) {
+      continue;
+    }
+    const double per = IssueSlotsPerElement(*m, device);
+    if (per <= 0) continue;
+    const double times = lhs.count(m) ? columns : rhs.count(m) ? rows : 1;
+    slots += per * static_cast<double>(m->shape.ElementCount()) * times;
+  }
+  return slots;
+}
+
 }  // namespace
 
 Result<FusionCost> EstimateIxaCost(const FusionRegion& region,
@@ -400,8 +459,74 @@ Result<FusionCost> EstimateIxaCost(const FusionRegion& region,
   cost.write_us = t.write_us;
   cost.active_fraction = t.active_fraction;
   cost.exec_us = std::max(cost.compute_us, cost.memory_us);
+  // A GEMM runs as the library runs it (analysis/uses/gemm_cost.h); the
+  // ops fused around it cost their vector work on top.
+  const hlo::Instruction* hero =
+      device.HasLaunchModel() ? GemmHero(region, is_fusion) : nullptr;
+  std::optional<GemmProblem> gemm_problem =
+      hero ? GemmProblemOf(*hero) : std::nullopt;
+  std::vector<std::string> gemm_notes;
+  if (gemm_problem) {
+    const GemmProblem& p = *gemm_problem;
+    const double operands =
+        static_cast<double>(p.batch) *
+        (static_cast<double>(p.m) * static_cast<double>(p.k) *
+             static_cast<double>(p.lhs_bytes) +
+         static_cast<double>(p.k) * static_cast<double>(p.n) *
+             static_cast<double>(p.rhs_bytes) +
+         static_cast<double>(p.m) * static_cast<double>(p.n) *
+             static_cast<double>(p.out_bytes));
+    // A cuBLASLt epilogue: its work per output element, and the
+    // auxiliary output it writes besides the result.
+    const GemmEpilogue epilogue = LibraryGemmEpilogue(*hero, device);
+    const double outputs = static_cast<double>(p.batch) *
+                           static_cast<double>(p.m) * static_cast<double>(p.n);
+    const double aux_bytes =
+        epilogue.aux ? outputs * static_cast<double>(p.out_bytes) : 0;
+    const double extra = std::max(0.0, static_cast<double>(cost.bytes_read +
+                                                           cost.bytes_written) -
+                                           operands) +
+                         aux_bytes;
+    const GemmEstimate g = EstimateGemm(p, device, extra);
+    const double fused_slots =
+        (is_fusion ? GemmFusionSlots(region, *hero, g, p, device) : 0) +
+        epilogue.slots_per_element * outputs;
+    const double lanes =
+        static_cast<double>(std::max<int64_t>(1, device.fpus_per_core) *
+                            std::max<int64_t>(1, device.sm_count));
+    const double vector_us =
+        fused_slots /
+        (lanes * (device.clock_ghz > 0 ? device.clock_ghz : 1.0) * 1e3);
+    // A measured time has no split: it is all compute, memory as the
+    // model has it up to that time.
+    cost.compute_us = (g.table_tflops ? g.time_us : g.compute_us) + vector_us;
+    cost.memory_us =
+        g.table_tflops ? std::min(g.memory_us, g.time_us) : g.memory_us;
+    cost.write_us = static_cast<double>(cost.bytes_written) /
+                    (std::max(device.dram_gbps, 1e-9) * 1e3);
+    cost.active_fraction =
+        static_cast<double>(std::min(g.tiles, device.sm_count)) /
+        static_cast<double>(std::max<int64_t>(1, device.sm_count));
+    cost.exec_us = g.time_us + vector_us;
+    gemm_notes = GemmNotes(p, g);
+    if (!epilogue.name.empty()) {
+      gemm_notes.push_back("cuBLASLt epilogue " + epilogue.name + ": " +
+                           Format(epilogue.slots_per_element) +
+                           " issue slots per output element" +
+                           (epilogue.aux
+                                ? ", an auxiliary output of " +
+                                      Format(aux_bytes) + " bytes written"
+                                : std::string()));
+    }
+    if (vector_us > 0) {
+      gemm_notes.push_back(
+          "the fused prologue and epilogue: " + Format(fused_slots) +
+          " issue slots = " + Format(vector_us) + " us on top of the GEMM");
+    }
+  }
   cost.time_us = cost.exec_us;
   if (!options.notes || !device.HasLaunchModel()) return cost;
+  for (std::string& n : gemm_notes) notes.push_back(std::move(n));
 
   // What XLA's model says of the same kernel, where ixa departs from it.
   if (library_gemm) {
@@ -481,6 +606,12 @@ Result<FusionCost> EstimateIxaCost(const FusionRegion& region,
     notes.push_back(
         "a scatter updates its operand in place: only the updated elements "
         "are written (XLA charges a scatter fusion its whole operand)");
+  }
+  if (gemm_problem) {
+    // The GEMM notes above say what the time is made of; XLA's beside it.
+    notes.push_back("XLA's model charges this kernel " + Format(xt.exec_us) +
+                    " us (its flops at the CUDA-core rate, no tiles)");
+    return cost;
   }
   if (cost.flops > 0 || xt.flops > 0) {
     notes.push_back("compute: " + Format(slots) +

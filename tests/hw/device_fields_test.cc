@@ -63,11 +63,18 @@ TEST_CASE("device fields: names are unique and documented",
                            "op_profile",
                            "l1_bytes_per_core",
                            "dram_to_l2_transaction_bytes",
-                           "memory_transactions_per_clock"}) {
+                           "memory_transactions_per_clock",
+                           "tensor_tflops_tf32",
+                           "tensor_tflops_fp8",
+                           "tensor_tflops_int8",
+                           "tensor_tflops_fp64",
+                           "gemm_efficiency",
+                           "gemm_latency_us",
+                           "gemm_table"}) {
     INFO(name);
     CHECK(FindDeviceField(name) != nullptr);
   }
-  CHECK(DeviceFieldDocs().size() == 27);
+  CHECK(DeviceFieldDocs().size() == 34);
 }
 
 TEST_CASE("device fields: values out of range are refused naming the field",
@@ -99,6 +106,36 @@ TEST_CASE("device fields: values out of range are refused naming the field",
   refused([](Device& d) { d.compute_capability_major = -1; },
           "compute_capability");
   refused([](Device& d) { d.name.clear(); }, "name");
+  refused([](Device& d) { d.gemm_efficiency = 1.5; }, "gemm_efficiency");
+  refused(
+      [](Device& d) {
+        d.gemm_table = {{"bf17", 1, 2, 3, 4, 5}};
+      },
+      "gemm_table");
+  refused(
+      [](Device& d) {
+        d.gemm_table = {{"bf16", 1, 0, 3, 4, 5}};
+      },
+      "gemm_table");
+  refused(
+      [](Device& d) {
+        d.gemm_table = {{"bf16", 1, 2, 3, 4, -5}};
+      },
+      "gemm_table");
+  refused(
+      [](Device& d) {
+        d.gemm_table = {
+            {"fp8", 1, 2, 3, 4, std::numeric_limits<double>::quiet_NaN()}};
+      },
+      "gemm_table");
+  {
+    // Every key of the table is a type pair the GEMM model names.
+    Device ok = h100;
+    for (std::string_view key : GemmTypeKeys()) {
+      ok.gemm_table.push_back({std::string(key), 4, 256, 512, 1024, 100});
+    }
+    CHECK(ValidateDevice(ok).ok());
+  }
   // The message gives the range and unit.
   Device d = h100;
   d.dram_gbps = -2;

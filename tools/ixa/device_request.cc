@@ -69,6 +69,40 @@ std::optional<Error> SetDeviceField(const hw::DeviceFieldDoc& f, const Json& v,
       d->*f.triple_member = triple;
       return std::nullopt;
     }
+    case FieldType::kGemmTable: {
+      // {"bf16": [[batch, m, n, k, tflops], ...], ...}; the type pairs
+      // and ranges are ValidateDevice's.
+      if (!v.is_object()) return FieldTypeError(f);
+      std::vector<hw::GemmTableEntry> table;
+      for (const auto& [types, rows] : v.items()) {
+        if (!rows.is_array()) return FieldTypeError(f);
+        for (const Json& row : rows) {
+          if (!row.is_array() || row.size() != 5 || !row[4].is_number()) {
+            return Error::BadRequest(
+                "device field 'gemm_table': each row of " +
+                QuoteForMessage(types) +
+                " must be [batch, m, n, k, tflops] (four integers and a "
+                "number)");
+          }
+          hw::GemmTableEntry e;
+          e.types = types;
+          int64_t* dims[] = {&e.batch, &e.m, &e.n, &e.k};
+          for (size_t k = 0; k < 4; ++k) {
+            std::optional<int64_t> i = JsonInteger(row[k]);
+            if (!i) {
+              return Error::BadRequest(
+                  "device field 'gemm_table': batch, m, n and k of a " +
+                  QuoteForMessage(types) + " row must be integers");
+            }
+            *dims[k] = *i;
+          }
+          e.tflops = row[4].get<double>();
+          table.push_back(std::move(e));
+        }
+      }
+      d->*f.gemm_table_member = std::move(table);
+      return std::nullopt;
+    }
     case FieldType::kCapability: {
       // "9.0": major.minor, as XLA's device descriptions write it.
       if (!v.is_string()) return FieldTypeError(f);
@@ -212,6 +246,15 @@ Json DeviceJson(const hw::Device& d) {
       case FieldType::kIntTriple:
         out[name] = d.*f.triple_member;
         break;
+      case FieldType::kGemmTable: {
+        Json table = Json::object();
+        for (const hw::GemmTableEntry& e : d.*f.gemm_table_member) {
+          table[e.types].push_back(
+              Json::array({e.batch, e.m, e.n, e.k, e.tflops}));
+        }
+        out[name] = std::move(table);
+        break;
+      }
       case FieldType::kCapability:
         out[name] = std::to_string(d.compute_capability_major) + "." +
                     std::to_string(d.compute_capability_minor);
