@@ -12,6 +12,8 @@
 #include <set>
 
 #include "analysis/hlo/printer.h"
+#include "analysis/uses/fusion_plan.h"
+#include "hw/device.h"
 #include "tests/analysis/reference_interpreter.h"
 #include "tests/analysis/test_util.h"
 
@@ -327,6 +329,65 @@ TEST_CASE("prefusion: the whole pipeline", "[prefusion]") {
   REQUIRE(plain.ok());
   for (const PrefusionRewrite& w : plain->rewrites) {
     CHECK(w.pass != "GemmRewriter");
+  }
+}
+
+}  // namespace IXA_UNITY_ID
+}  // namespace ixa
+
+namespace ixa {
+namespace IXA_UNITY_ID {
+
+// Plans `entry` after the pipeline; every fusion with a reduce root is
+// kInput (the reduction emitter takes it) and the plan's time is returned.
+double PlannedTimeUs(const std::string& entry, CostModel model) {
+  auto module = ParseOrDie(Module(entry));
+  auto prefused = RunPrefusion(*module);
+  REQUIRE(prefused.ok());
+  ExprContext ctx;
+  FusionPlanOptions options;
+  options.model = model;
+  auto plan = PlanFusions(prefused->Output(*module), *hw::FindDevice("h100"),
+                          options, &ctx);
+  INFO((plan.ok() ? std::string() : plan.error().ToString()));
+  REQUIRE(plan.ok());
+  INFO(plan->module_text);
+  auto fused = ParseOrDie(plan->module_text);
+  int reductions = 0;
+  for (const hlo::Instruction* i : fused->entry()->post_order()) {
+    if (i->opcode != "fusion" || i->called()->root()->opcode != "reduce") {
+      continue;
+    }
+    ++reductions;
+    CHECK(i->Attribute("kind") == "kInput");
+  }
+  CHECK(reductions == 2);
+  REQUIRE(plan->times_known);
+  return plan->time_after_us;
+}
+
+TEST_CASE("prefusion: long reductions cost as XLA's split kernels",
+          "[prefusion][cost]") {
+  for (CostModel model : {CostModel::kXla, CostModel::kIxa}) {
+    INFO(CostModelName(model));
+    // exp and a row of 65536 (16 MiB): about 5 us on an H100 as XLA's
+    // two kernels (the 16 MiB at 3.35 TB/s, then 64 x 256 partial sums),
+    // plus 1 us per launch in the plan's total.
+    const double row = PlannedTimeUs(
+        "  x = f32[64,65536] parameter(0)\n  z = f32[] constant(0)\n"
+        "  e = f32[64,65536] exponential(x)\n"
+        "  ROOT r = f32[64] reduce(e, z), dimensions={1}, to_apply=add\n",
+        model);
+    CHECK(row - 2 >= 2.5);
+    CHECK(row - 2 <= 10);
+    // A column of 8192 x 1024 (32 MiB): its bytes at DRAM bandwidth take
+    // 10 us.
+    const double column = PlannedTimeUs(
+        "  x = f32[8192,1024] parameter(0)\n  z = f32[] constant(0)\n"
+        "  ROOT r = f32[1024] reduce(x, z), dimensions={0}, to_apply=add\n",
+        model);
+    CHECK(column - 2 >= 5);
+    CHECK(column - 2 <= 20);
   }
 }
 
