@@ -133,7 +133,8 @@ void RewriteGemm(const Instruction& instr, ModuleEdit* edit,
 }  // namespace
 
 Result<PassResult> RewriteGemms(const hlo::Module& module) {
-  return prefusion::RunPassOnce(module, "GemmRewriter", RewriteGemm);
+  return prefusion::RunPassOnce(module, "GemmRewriter",
+                                prefusion::FusionBodies::kSkip, RewriteGemm);
 }
 
 }  // namespace ixa

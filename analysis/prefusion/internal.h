@@ -85,15 +85,29 @@ std::vector<std::string> ReduceLines(const hlo::Instruction& reduce,
                                      ModuleEdit* edit,
                                      std::vector<std::string>* element_names);
 
+// Which computations a pass rewrites: those the fusions of the module
+// call are past XLA's pipeline (a Triton GEMM fusion's dot, a custom
+// fusion's reduce stay as they are); the reduce canonicalizations still
+// rewrite the bodies of loop and input fusions, so that a plan of the
+// module, which inlines them, gets reduces the emitters take.
+enum class FusionBodies { kSkip, kRewriteLoopAndInput };
+// The computations a pass leaves alone.
+std::unordered_set<const hlo::Computation*> SkippedComputations(
+    const hlo::Module& module, FusionBodies bodies);
+
 // Runs `rewrite` (void(instr, edit, rewrites)) over every instruction of
-// every computation: it adds the replacements and the rewrites. Unchanged:
-// module nullptr.
+// the computations the pass rewrites: it adds the replacements and the
+// rewrites. Unchanged: module nullptr.
 template <typename F>
 Result<PassResult> RunPassOnce(const hlo::Module& module,
-                               const std::string& pass, F&& rewrite) {
+                               const std::string& pass, FusionBodies bodies,
+                               F&& rewrite) {
   ModuleEdit edit(module);
   PassResult result;
+  const std::unordered_set<const hlo::Computation*> skipped =
+      SkippedComputations(module, bodies);
   for (const auto& computation : module.computations()) {
+    if (skipped.count(computation.get())) continue;
     for (const hlo::Instruction* instr : computation->post_order()) {
       rewrite(*instr, &edit, &result.rewrites);
     }

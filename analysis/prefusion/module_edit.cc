@@ -71,6 +71,22 @@ Result<std::unique_ptr<hlo::Module>> ModuleEdit::Apply(
   return module;
 }
 
+std::unordered_set<const hlo::Computation*> SkippedComputations(
+    const hlo::Module& module, FusionBodies bodies) {
+  std::unordered_set<const hlo::Computation*> skipped;
+  for (const auto& c : module.computations()) {
+    for (const auto& i : c->instructions()) {
+      if (i->opcode != "fusion" || !i->called()) continue;
+      const std::string kind = i->Attribute("kind");
+      if (bodies == FusionBodies::kSkip ||
+          (kind != "kLoop" && kind != "kInput")) {
+        skipped.insert(i->called());
+      }
+    }
+  }
+  return skipped;
+}
+
 std::string NameOf(const hlo::Instruction& instr) {
   return hlo::SanitizeHloName(instr.name);
 }

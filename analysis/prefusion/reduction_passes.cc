@@ -21,6 +21,9 @@ using prefusion::ReduceParts;
 using prefusion::ReshapeOpcode;
 using prefusion::RunPassOnce;
 
+constexpr prefusion::FusionBodies kReduceBodies =
+    prefusion::FusionBodies::kRewriteLoopAndInput;
+
 bool IsReducedDim(const Instruction& reduce, int64_t dim) {
   return std::find(reduce.dimensions.begin(), reduce.dimensions.end(), dim) !=
          reduce.dimensions.end();
@@ -353,20 +356,23 @@ void SplitReduction(const Instruction& instr, ModuleEdit* edit,
 }  // namespace
 
 Result<PassResult> RemoveReductionDegenerateDims(const hlo::Module& module) {
-  return RunPassOnce(module, "ReductionDegenerateDimRemover",
+  return RunPassOnce(module, "ReductionDegenerateDimRemover", kReduceBodies,
                      RemoveDegenerateDims);
 }
 
 Result<PassResult> NormalizeReductionLayouts(const hlo::Module& module) {
-  return RunPassOnce(module, "ReductionLayoutNormalizer", NormalizeLayout);
+  return RunPassOnce(module, "ReductionLayoutNormalizer", kReduceBodies,
+                     NormalizeLayout);
 }
 
 Result<PassResult> GroupReductionDimensions(const hlo::Module& module) {
-  return RunPassOnce(module, "ReductionDimensionGrouper", GroupDimensions);
+  return RunPassOnce(module, "ReductionDimensionGrouper", kReduceBodies,
+                     GroupDimensions);
 }
 
 Result<PassResult> SplitReductions(const hlo::Module& module) {
-  return RunPassOnce(module, "ReductionSplitter", SplitReduction);
+  return RunPassOnce(module, "ReductionSplitter", kReduceBodies,
+                     SplitReduction);
 }
 
 }  // namespace ixa

@@ -206,6 +206,7 @@ std::pair<int64_t, int64_t> TreeReductionFactors(int64_t k, bool is_row) {
 
 Result<PassResult> RewriteTreeReductions(const hlo::Module& module) {
   return prefusion::RunPassOnce(module, "TreeReductionRewriter",
+                                prefusion::FusionBodies::kRewriteLoopAndInput,
                                 RewriteTreeReduction);
 }
 

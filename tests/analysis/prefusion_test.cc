@@ -284,6 +284,53 @@ TEST_CASE("prefusion: a matrix multiplication becomes a cuBLAS GEMM",
   }
 }
 
+TEST_CASE("prefusion: fusion bodies are past the pipeline", "[prefusion]") {
+  std::mt19937_64 rng(5);
+  // A custom (Triton-like) fusion keeps its dot and its reduce; a loop
+  // fusion's long reduction is split (the plans inline it); a dot in a
+  // loop fusion is one XLA left to the loop emitter.
+  auto module = ParseOrDie(std::string("HloModule m\n") + kReducers + R"(
+fused_custom {
+  p0 = f32[32,64] parameter(0)
+  p1 = f32[64,32] parameter(1)
+  d = f32[32,32] dot(p0, p1), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  z = f32[] constant(0)
+  ROOT r = f32[32] reduce(d, z), dimensions={1}, to_apply=add
+}
+fused_loop {
+  p0 = f32[2,20000] parameter(0)
+  p1 = f32[32,64] parameter(1)
+  p2 = f32[64,32] parameter(2)
+  z = f32[] constant(0)
+  r = f32[2] reduce(p0, z), dimensions={1}, to_apply=add
+  d = f32[32,32] dot(p1, p2), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT t = (f32[2], f32[32,32]) tuple(r, d)
+}
+ENTRY e {
+  a = f32[32,64] parameter(0)
+  b = f32[64,32] parameter(1)
+  x = f32[2,20000] parameter(2)
+  g = f32[32] fusion(a, b), kind=kCustom, calls=fused_custom
+  l = (f32[2], f32[32,32]) fusion(x, a, b), kind=kLoop, calls=fused_loop
+  ROOT t = (f32[32], (f32[2], f32[32,32])) tuple(g, l)
+}
+)");
+  auto result = RunPrefusion(*module);
+  REQUIRE(result.ok());
+  REQUIRE(result->rewrites.size() == 1);
+  CHECK(result->rewrites[0].pass == "TreeReductionRewriter");
+  CHECK(result->rewrites[0].instruction == "r");
+  const std::string text = hlo::PrintModule(*result->module);
+  INFO(text);
+  auto reread = ParseOrDie(text);
+  CHECK(reread->FindComputation("fused_loop")
+            ->root()
+            ->operand(0)
+            ->operand(0)
+            ->opcode == "reduce");
+  CheckSameResults(*module, *reread, rng);
+}
+
 TEST_CASE("prefusion: the whole pipeline", "[prefusion]") {
   std::mt19937_64 rng(31);
   // Degenerate dims, a non-default layout, grouped dims, a split and a
