@@ -73,7 +73,8 @@ const FieldDoc kPrefusion{
     "prefusion", "bool", "true",
     "run XLA's pre-fusion pipeline on the module first (see the prefusion "
     "op): dots to cuBLAS GEMMs, reduces canonicalized and split within "
-    "their race-free bounds, as XLA's fusion sees them; false plans or "
+    "their race-free bounds, as XLA's fusion sees them (fusion_cost: only "
+    "for a whole module, not a fusion or `instructions`); false plans or "
     "costs the module as written"};
 const ResponseFieldDoc kPrefusionOut{
     "prefusion", "list of {pass, instruction, what}",
@@ -594,10 +595,11 @@ std::vector<OpDoc> BuildUseDocs() {
        R"j("})j"},
       {"fusion_cost",
        "uses",
-       "A time estimate of a fusion on a device, with its parts. The "
-       "module goes through XLA's pre-fusion pipeline first (a group of "
-       "`instructions` is costed as written); an entry computation it "
-       "splits into several kernels is costed as XLA's plan of them.",
+       "A time estimate of a fusion on a device, with its parts. A module "
+       "whose entry computation is no fusion goes through XLA's pre-fusion "
+       "pipeline first: when it splits the entry into several kernels (a "
+       "long reduction, a GEMM), they are costed as XLA's fusion plan of "
+       "them. A fusion or a group of `instructions` is costed as written.",
        {kHlo, kFusion, kInstructions, kDevice, kModel, kPrefusion},
        fusion_cost,
        R"j({"id": 20, "op": "fusion_cost", "hlo": ")j" IXA_EXAMPLE_FUSION

@@ -258,21 +258,22 @@ Result<Json> SplitEntryCost(const Json& request, const PrefusedModule& prefused,
 }
 
 Result<Json> FusionCostOp(const Json& request, ExprContext& ctx) {
-  // A group of `instructions` is costed as written (its names are the
-  // input's); a fusion or the entry after XLA's pre-fusion pipeline.
+  // A module (an entry computation that is no fusion) goes through XLA's
+  // pre-fusion pipeline first; a fusion or a group of `instructions` is
+  // costed as written (a fusion is past the pipeline already).
   IXA_ASSIGN_OR_RETURN(bool prefusion, GetBool(request, "prefusion", true));
-  if (Has(request, "instructions") && prefusion) {
-    Json as_written = request;
-    as_written["prefusion"] = false;
-    return FusionCostOp(as_written, ctx);
-  }
-  IXA_ASSIGN_OR_RETURN(PrefusedModule prefused, GetPrefusedModule(request));
-  const hlo::Module* module = &prefused.module();
   IXA_ASSIGN_OR_RETURN(std::string fusion,
                        GetOptionalString(request, "fusion"));
-  if (prefused.prefusion.module && fusion.empty() &&
-      module->entry()->root()->opcode != "fusion") {
-    return SplitEntryCost(request, prefused, ctx);
+  std::unique_ptr<hlo::Module> module;
+  if (prefusion && fusion.empty() && !Has(request, "instructions")) {
+    IXA_ASSIGN_OR_RETURN(PrefusedModule prefused, GetPrefusedModule(request));
+    if (prefused.prefusion.module &&
+        prefused.input->entry()->root()->opcode != "fusion") {
+      return SplitEntryCost(request, prefused, ctx);
+    }
+    module = std::move(prefused.input);
+  } else {
+    IXA_ASSIGN_OR_RETURN(module, GetModule(request));
   }
   IXA_ASSIGN_OR_RETURN(FlatRegion flat_region, GetRegion(request, *module));
   const FusionRegion& region = flat_region.region;
@@ -283,7 +284,6 @@ Result<Json> FusionCostOp(const Json& request, ExprContext& ctx) {
                        EstimateFusionCost(region, device, options, &ctx));
   Json out = CostJson(cost);
   out["device"] = device.name;
-  AddPrefusionRewrites(prefused, &out);
   return out;
 }
 
