@@ -34,10 +34,9 @@ bool IsGemmOutputType(ElementType t) {
   }
 }
 
-bool IsGemmOperandType(ElementType t) {
-  return IsGemmOutputType(t) || t == ElementType::kF8E4M3FN ||
-         t == ElementType::kF8E5M2;
-}
+// FP8 operands go to cuBLASLt with their scales folded in, which is not
+// restated here: such dots stay dots.
+bool IsGemmOperandType(ElementType t) { return IsGemmOutputType(t); }
 
 // XLA's IsMatrixMultiplication: each operand and the result are
 // [batch..., rows, cols] with one contracting dim; types cuBLAS serves

@@ -266,7 +266,8 @@ TEST_CASE("prefusion: a matrix multiplication becomes a cuBLAS GEMM",
                      "GemmRewriter");
   CHECK(CountOpcode(*m, "custom-call") == 1);
   CHECK(m->entry()->root()->opcode == "get-tuple-element");
-  // A matrix-vector product, and a tiny one, stay dots.
+  // A matrix-vector product, a tiny one, an integer one and an FP8 one
+  // (cuBLASLt with scales, not restated) stay dots.
   for (const char* entry :
        {"  a = f32[8,16] parameter(0)\n  b = f32[16] parameter(1)\n"
         "  ROOT d = f32[8] dot(a, b), lhs_contracting_dims={1}, "
@@ -276,6 +277,10 @@ TEST_CASE("prefusion: a matrix multiplication becomes a cuBLAS GEMM",
         "rhs_contracting_dims={0}\n",
         "  a = s32[16,16] parameter(0)\n  b = s32[16,16] parameter(1)\n"
         "  ROOT d = s32[16,16] dot(a, b), lhs_contracting_dims={1}, "
+        "rhs_contracting_dims={0}\n",
+        "  a = f8e4m3fn[16,16] parameter(0)\n"
+        "  b = f8e4m3fn[16,16] parameter(1)\n"
+        "  ROOT d = f32[16,16] dot(a, b), lhs_contracting_dims={1}, "
         "rhs_contracting_dims={0}\n"}) {
     auto module = ParseOrDie(Module(entry));
     auto r = RewriteGemms(*module);
