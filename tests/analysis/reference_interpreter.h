@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/hlo/custom_calls.h"
 #include "analysis/hlo/module.h"
 #include "hw/xla_layout.h"
 
@@ -341,6 +342,48 @@ class Interpreter {
     return true;
   }
 
+  // dot: every output element sums lhs * rhs + 1 over its contracting
+  // positions (wrapping).
+  static Tensor Dot(const hlo::DotDimensionNumbers& dn, const Tensor& a,
+                    const Tensor& b, const std::vector<int64_t>& dims) {
+    Tensor out = Make(dims);
+    std::vector<int64_t> csizes;
+    for (int64_t c : dn.lhs_contracting) csizes.push_back(a.dims[c]);
+    auto is_in = [](const std::vector<int64_t>& v, int64_t x) {
+      return std::find(v.begin(), v.end(), x) != v.end();
+    };
+    for (int64_t l = 0; l < out.size(); ++l) {
+      std::vector<int64_t> idx = Unlinear(l, dims);
+      uint64_t sum = 0;
+      for (int64_t s = 0; s < Count(csizes); ++s) {
+        std::vector<int64_t> c = Unlinear(s, csizes);
+        std::vector<int64_t> ai(a.dims.size()), bi(b.dims.size());
+        size_t pos = dn.lhs_batch.size();
+        for (size_t i = 0; i < dn.lhs_batch.size(); ++i) {
+          ai[dn.lhs_batch[i]] = idx[i];
+          bi[dn.rhs_batch[i]] = idx[i];
+        }
+        for (size_t i = 0; i < c.size(); ++i) {
+          ai[dn.lhs_contracting[i]] = c[i];
+          bi[dn.rhs_contracting[i]] = c[i];
+        }
+        for (size_t i = 0; i < a.dims.size(); ++i) {
+          if (!is_in(dn.lhs_batch, i) && !is_in(dn.lhs_contracting, i))
+            ai[i] = idx[pos++];
+        }
+        for (size_t i = 0; i < b.dims.size(); ++i) {
+          if (!is_in(dn.rhs_batch, i) && !is_in(dn.rhs_contracting, i))
+            bi[i] = idx[pos++];
+        }
+        sum += uint64_t(a.data[Linear(ai, a.dims)]) *
+                   uint64_t(b.data[Linear(bi, b.dims)]) +
+               1;
+      }
+      out.data[l] = Wrap(sum);
+    }
+    return out;
+  }
+
   std::vector<Tensor> Eval(const hlo::Instruction& in,
                            const std::vector<Tensor>& params, Values& v) {
     const std::string& op = in.opcode;
@@ -548,44 +591,7 @@ class Interpreter {
       }
       return outs;
     }
-    if (op == "dot") {
-      const auto& dn = in.dot;
-      const Tensor &a = arg(0), &b = arg(1);
-      std::vector<int64_t> csizes;
-      for (int64_t c : dn.lhs_contracting) csizes.push_back(a.dims[c]);
-      auto is_in = [](const std::vector<int64_t>& v, int64_t x) {
-        return std::find(v.begin(), v.end(), x) != v.end();
-      };
-      for_each([&](auto& idx) {
-        uint64_t sum = 0;
-        for (int64_t s = 0; s < Count(csizes); ++s) {
-          std::vector<int64_t> c = Unlinear(s, csizes);
-          std::vector<int64_t> ai(a.dims.size()), bi(b.dims.size());
-          size_t pos = dn.lhs_batch.size();
-          for (size_t i = 0; i < dn.lhs_batch.size(); ++i) {
-            ai[dn.lhs_batch[i]] = idx[i];
-            bi[dn.rhs_batch[i]] = idx[i];
-          }
-          for (size_t i = 0; i < c.size(); ++i) {
-            ai[dn.lhs_contracting[i]] = c[i];
-            bi[dn.rhs_contracting[i]] = c[i];
-          }
-          for (size_t i = 0; i < a.dims.size(); ++i) {
-            if (!is_in(dn.lhs_batch, i) && !is_in(dn.lhs_contracting, i))
-              ai[i] = idx[pos++];
-          }
-          for (size_t i = 0; i < b.dims.size(); ++i) {
-            if (!is_in(dn.rhs_batch, i) && !is_in(dn.rhs_contracting, i))
-              bi[i] = idx[pos++];
-          }
-          sum += uint64_t(a.data[Linear(ai, a.dims)]) *
-                     uint64_t(b.data[Linear(bi, b.dims)]) +
-                 1;
-        }
-        return Wrap(sum);
-      });
-      return {out};
-    }
+    if (op == "dot") return {Dot(in.dot, arg(0), arg(1), dims)};
     if (op == "convolution") {
       const auto& dn = *in.conv;
       const Tensor &a = arg(0), &k = arg(1);
@@ -685,6 +691,16 @@ class Interpreter {
       return {out};
     }
     if (op == "dynamic-reshape") return {Tensor{dims, arg(0).data}};
+    // A cuBLAS GEMM computes its dot (the workspace reads as zeros).
+    if (auto gemm = hlo::GemmDotDimensions(in);
+        gemm && in.operand_count() >= 2 && in.shape.IsTuple()) {
+      std::vector<Tensor> outs = {
+          Dot(*gemm, arg(0), arg(1), in.shape.tuple_elements[0].dims)};
+      for (size_t i = 1; i < in.shape.tuple_elements.size(); ++i) {
+        outs.push_back(Make(in.shape.tuple_elements[i].dims));
+      }
+      return outs;
+    }
     if (op == "custom-call") {  // opaque: every element reads everything
       uint64_t all = 0;
       for (int i = 0; i < in.operand_count(); ++i) {

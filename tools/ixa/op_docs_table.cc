@@ -69,6 +69,18 @@ const FieldDoc kModel{
     "from XLA's model are listed in `notes`) or `xla` (XLA's GPU "
     "performance model, exactly)"};
 
+const FieldDoc kPrefusion{
+    "prefusion", "bool", "true",
+    "run XLA's pre-fusion pipeline on the module first (see the prefusion "
+    "op): dots to cuBLAS GEMMs, reduces canonicalized and split within "
+    "their race-free bounds, as XLA's fusion sees them (fusion_cost: only "
+    "for a whole module, not a fusion or `instructions`); false plans or "
+    "costs the module as written"};
+const ResponseFieldDoc kPrefusionOut{
+    "prefusion", "list of {pass, instruction, what}",
+    "the pre-fusion rewrites made first, when there were any (see the "
+    "prefusion op)"};
+
 const ResponseFieldDoc kMapOut{"map", "map",
                                "the resulting map, printed canonically"};
 const ResponseFieldDoc kChanged{"changed", "bool",
@@ -383,6 +395,14 @@ std::vector<OpDoc> BuildUseDocs() {
                                                kReductionKindOut, kLaunchOut};
   fusion_cost.insert(fusion_cost.end(), cost.begin(), cost.end());
   fusion_cost.push_back(kUnknownOut);
+  fusion_cost.push_back(
+      {"kernels", "list of {name, emitter, time_us}",
+       "when the pre-fusion pipeline split the entry computation into "
+       "several kernels (a long reduction, a GEMM): XLA's fusion plan of "
+       "it, each kernel with its time; the report's times, bytes and flops "
+       "are then sums over these kernels, its operand lists and launch the "
+       "last kernel's"});
+  fusion_cost.push_back(kPrefusionOut);
   return {
       {"utilization",
        "uses",
@@ -575,8 +595,12 @@ std::vector<OpDoc> BuildUseDocs() {
        R"j("})j"},
       {"fusion_cost",
        "uses",
-       "A time estimate of a fusion on a device, with its parts.",
-       {kHlo, kFusion, kInstructions, kDevice, kModel},
+       "A time estimate of a fusion on a device, with its parts. A module "
+       "whose entry computation is no fusion goes through XLA's pre-fusion "
+       "pipeline first: when it splits the entry into several kernels (a "
+       "long reduction, a GEMM), they are costed as XLA's fusion plan of "
+       "them. A fusion or a group of `instructions` is costed as written.",
+       {kHlo, kFusion, kInstructions, kDevice, kModel, kPrefusion},
        fusion_cost,
        R"j({"id": 20, "op": "fusion_cost", "hlo": ")j" IXA_EXAMPLE_FUSION
        R"j(", "device": "h100"})j"},
@@ -636,8 +660,9 @@ std::vector<OpDoc> BuildUseDocs() {
       {"fusion_plan",
        "uses",
        "XLA's priority fusion over an unfused module with the chosen cost "
-       "model: the fused module and the fusions made, in order.",
-       {kHlo, kDevice, kModel},
+       "model: the fused module and the fusions made, in order. The "
+       "module goes through XLA's pre-fusion pipeline first.",
+       {kHlo, kDevice, kModel, kPrefusion},
        {kDeviceOut,
         {"model", "string", "the cost model that answered: ixa or xla"},
         {"hlo", "string",
@@ -660,9 +685,34 @@ std::vector<OpDoc> BuildUseDocs() {
         {"time_after_us", "number", "the same after fusion"},
         {"refusals", "object",
          "producers left unfused, counted by the legality rule that refused "
-         "them"}},
+         "them"},
+        kPrefusionOut},
        R"j({"id": 22, "op": "fusion_plan", "hlo": ")j" IXA_EXAMPLE_PLAN
        R"j(", "model": "xla"})j"},
+      {"prefusion",
+       "uses",
+       "XLA:GPU's pipeline between layout assignment and fusion, the part "
+       "that shapes fusion (docs/prefusion.md): matrix multiplications "
+       "become cuBLAS GEMM custom calls (GemmRewriter); reduces lose their "
+       "size-1 dims (ReductionDegenerateDimRemover), read their operand in "
+       "the default layout (ReductionLayoutNormalizer), merge adjacent "
+       "reduced dims (ReductionDimensionGrouper), reduce non-contiguous dims "
+       "in two steps (ReductionSplitter), and a reduction past its "
+       "race-free bound becomes two (TreeReductionRewriter, XLA's k1 x k2 "
+       "choice). Like XLA, the reduce rewrites take a reduce's init to be "
+       "its reducer's identity.",
+       {kHlo,
+        {"gemms", "bool", "true",
+         "rewrite dots into cuBLAS GEMM calls; false leaves every dot"}},
+       {{"hlo", "string",
+         "the rewritten module (XLA's text form; ixa reads it back); new "
+         "instructions are named after the one rewritten, which keeps its "
+         "name"},
+        {"changed", "bool", "whether any pass rewrote anything"},
+        {"rewrites", "list of {pass, instruction, what}",
+         "each rewrite, in order: XLA's pass name, the instruction "
+         "rewritten and what became of it"}},
+       R"j({"id": 23, "op": "prefusion", "hlo": "HloModule m\nadd {\n a = f32[] parameter(0)\n b = f32[] parameter(1)\n ROOT s = f32[] add(a, b)\n}\nENTRY e {\n p = f32[64,65536] parameter(0)\n z = f32[] constant(0)\n ROOT r = f32[64] reduce(p, z), dimensions={1}, to_apply=add\n}"})j"},
   };
 }
 

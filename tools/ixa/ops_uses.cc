@@ -1,6 +1,8 @@
 // Use ops of the query protocol (docs/protocol.md):
 // utilization, tile and valid_tilings (ops_tiles.cc), coalescing,
 // fusion_cost, fusion_decision, fusion_plan.
+#include <algorithm>
+#include <iterator>
 #include <memory>
 
 #include "analysis/uses/coalescing.h"
@@ -13,6 +15,7 @@
 #include "tools/ixa/device_request.h"
 #include "tools/ixa/hlo_request.h"
 #include "tools/ixa/plan_json.h"
+#include "tools/ixa/prefusion_request.h"
 #include "tools/ixa/protocol.h"
 #include "tools/ixa/tile_ops.h"
 
@@ -183,8 +186,95 @@ Result<Json> Coalescing(const Json& request, ExprContext& ctx) {
   return out;
 }
 
+// The pre-fusion rewrites, when the pipeline rewrote anything.
+void AddPrefusionRewrites(const PrefusedModule& prefused, Json* out) {
+  if (prefused.prefusion.rewrites.empty()) return;
+  (*out)["prefusion"] = PrefusionRewritesJson(prefused.prefusion.rewrites);
+}
+
+// The entry computation once the pre-fusion pipeline has split it into
+// several kernels (a long reduction, a GEMM): XLA's fusion plan of it,
+// each kernel costed, the report's times, bytes and flops summed over the
+// kernels (the per-operand lists and the launch are the last kernel's).
+Result<Json> SplitEntryCost(const Json& request, const PrefusedModule& prefused,
+                            ExprContext& ctx) {
+  IXA_ASSIGN_OR_RETURN(hw::Device device, GetDevice(request));
+  CostOptions options;
+  IXA_ASSIGN_OR_RETURN(options.model, GetModel(request));
+  FusionPlanOptions plan_options;
+  plan_options.model = options.model;
+  IXA_ASSIGN_OR_RETURN(
+      FusionPlanResult plan,
+      PlanFusions(prefused.module(), device, plan_options, &ctx));
+  IXA_ASSIGN_OR_RETURN(std::unique_ptr<hlo::Module> fused,
+                       hlo::ParseHloModule(plan.module_text));
+  static const char* const kFree[] = {"parameter", "constant", "tuple",
+                                      "get-tuple-element", "bitcast"};
+  Json kernels = Json::array();
+  std::optional<FusionCost> total;
+  for (const hlo::Instruction* i : fused->entry()->post_order()) {
+    if (std::find_if(std::begin(kFree), std::end(kFree), [&](const char* op) {
+          return i->opcode == op;
+        }) != std::end(kFree)) {
+      continue;
+    }
+    IXA_ASSIGN_OR_RETURN(FlatRegion region,
+                         RegionOfEntryInstructions(*fused, {i->name}));
+    IXA_ASSIGN_OR_RETURN(
+        FusionCost cost,
+        EstimateFusionCost(region.region, device, options, &ctx));
+    kernels.push_back(Json{{"name", i->name},
+                           {"emitter", EmitterKindName(cost.emitter)},
+                           {"time_us", cost.time_us}});
+    if (!total) {
+      total = std::move(cost);
+      continue;
+    }
+    FusionCost sum = std::move(cost);
+    sum.bytes_read += total->bytes_read;
+    sum.bytes_moved += total->bytes_moved;
+    sum.bytes_written += total->bytes_written;
+    sum.flops += total->flops;
+    sum.memory_us += total->memory_us;
+    sum.compute_us += total->compute_us;
+    sum.write_us += total->write_us;
+    sum.time_us += total->time_us;
+    sum.exec_us += total->exec_us;
+    sum.launch_overhead_us += total->launch_overhead_us;
+    if (sum.bytes_accessed && total->bytes_accessed) {
+      *sum.bytes_accessed += *total->bytes_accessed;
+    }
+    if (!sum.time_unknown) sum.time_unknown = total->time_unknown;
+    total = std::move(sum);
+  }
+  if (!total) {
+    return Error::Invalid("the module's entry computation has no kernel");
+  }
+  Json out = CostJson(*total);
+  out["device"] = device.name;
+  out["kernels"] = std::move(kernels);
+  AddPrefusionRewrites(prefused, &out);
+  return out;
+}
+
 Result<Json> FusionCostOp(const Json& request, ExprContext& ctx) {
-  IXA_ASSIGN_OR_RETURN(std::unique_ptr<hlo::Module> module, GetModule(request));
+  // A module (an entry computation that is no fusion) goes through XLA's
+  // pre-fusion pipeline first; a fusion or a group of `instructions` is
+  // costed as written (a fusion is past the pipeline already).
+  IXA_ASSIGN_OR_RETURN(bool prefusion, GetBool(request, "prefusion", true));
+  IXA_ASSIGN_OR_RETURN(std::string fusion,
+                       GetOptionalString(request, "fusion"));
+  std::unique_ptr<hlo::Module> module;
+  if (prefusion && fusion.empty() && !Has(request, "instructions")) {
+    IXA_ASSIGN_OR_RETURN(PrefusedModule prefused, GetPrefusedModule(request));
+    if (prefused.prefusion.module &&
+        prefused.input->entry()->root()->opcode != "fusion") {
+      return SplitEntryCost(request, prefused, ctx);
+    }
+    module = std::move(prefused.input);
+  } else {
+    IXA_ASSIGN_OR_RETURN(module, GetModule(request));
+  }
   IXA_ASSIGN_OR_RETURN(FlatRegion flat_region, GetRegion(request, *module));
   const FusionRegion& region = flat_region.region;
   IXA_ASSIGN_OR_RETURN(hw::Device device, GetDevice(request));
@@ -280,7 +370,8 @@ Result<Json> FusionDecisionOp(const Json& request, ExprContext& ctx) {
 }
 
 Result<Json> FusionPlanOp(const Json& request, ExprContext& ctx) {
-  IXA_ASSIGN_OR_RETURN(std::unique_ptr<hlo::Module> module, GetModule(request));
+  IXA_ASSIGN_OR_RETURN(PrefusedModule prefused, GetPrefusedModule(request));
+  const hlo::Module* module = &prefused.module();
   IXA_ASSIGN_OR_RETURN(hw::Device device, GetDevice(request));
   FusionPlanOptions options;
   IXA_ASSIGN_OR_RETURN(options.model, GetModel(request));
@@ -303,7 +394,7 @@ Result<Json> FusionPlanOp(const Json& request, ExprContext& ctx) {
     step["priority_us"] = s.priority_us ? Json(*s.priority_us) : Json();
     steps.push_back(std::move(step));
   }
-  return Json{
+  Json out{
       {"device", device.name},
       {"model", CostModelName(options.model)},
       {"hlo", plan.module_text},
@@ -313,6 +404,8 @@ Result<Json> FusionPlanOp(const Json& request, ExprContext& ctx) {
       {"time_before_us", TimeOrNull(plan.times_known, plan.time_before_us)},
       {"time_after_us", TimeOrNull(plan.times_known, plan.time_after_us)},
       {"refusals", plan.refusals}};
+  AddPrefusionRewrites(prefused, &out);
+  return out;
 }
 
 }  // namespace
@@ -325,6 +418,7 @@ void RegisterUseOps(OpTable& table) {
   table["fusion_cost"] = FusionCostOp;
   table["fusion_decision"] = FusionDecisionOp;
   table["fusion_plan"] = FusionPlanOp;
+  table["prefusion"] = PrefusionOp;
 }
 
 }  // namespace ixa::cli

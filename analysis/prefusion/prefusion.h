@@ -1,0 +1,84 @@
+// XLA:GPU's pre-fusion pipeline, the part that shapes fusion
+// (docs/prefusion.md): priority fusion never sees a module as written.
+// Dots a BLAS library serves become cuBLAS GEMM custom calls; reduces lose
+// their size-1 dims, get the default layout on their operands and adjacent
+// reduced dims merged; reduces over non-contiguous dims are split
+// (ReductionSplitter), and reductions past their race-free bound become
+// two reductions (TreeReductionRewriter, XLA's k1 x k2 choice). Every pass
+// maps a module to a module that reads back, with the list of what it
+// rewrote. Like XLA, the reduce rewrites assume a reduce's init is its
+// reducer's identity (XLA applies an init an implementation-defined number
+// of times).
+#ifndef IXA_ANALYSIS_PREFUSION_PREFUSION_H_
+#define IXA_ANALYSIS_PREFUSION_PREFUSION_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analysis/hlo/module.h"
+#include "core/result.h"
+
+namespace ixa {
+
+struct PrefusionRewrite {
+  std::string pass;         // XLA's name: "TreeReductionRewriter", ...
+  std::string instruction;  // the instruction rewritten (its name)
+  std::string what;         // what became of it, in words
+};
+
+struct PassResult {
+  // The rewritten module; nullptr when the pass changed nothing.
+  std::unique_ptr<hlo::Module> module;
+  std::vector<PrefusionRewrite> rewrites;
+};
+
+// The passes, in the pipeline's order. Each rewrites every computation
+// of the module once; the last two run to a fixpoint in RunPrefusion.
+Result<PassResult> RewriteGemms(const hlo::Module& module);
+Result<PassResult> RemoveReductionDegenerateDims(const hlo::Module& module);
+Result<PassResult> NormalizeReductionLayouts(const hlo::Module& module);
+Result<PassResult> GroupReductionDimensions(const hlo::Module& module);
+Result<PassResult> SplitReductions(const hlo::Module& module);
+Result<PassResult> RewriteTreeReductions(const hlo::Module& module);
+
+// XLA's race-free bounds (its reduction tiling): a row reduction
+// [batch, kept, reduced] with reduced <= 16384 and batch <= 8, a column
+// reduction [kept, reduced, kept] with reduced <= 4096.
+inline constexpr int64_t kRowReductionRaceFreeBound = 16384;
+inline constexpr int64_t kColumnReductionRaceFreeBound = 4096;
+inline constexpr int64_t kBatchedReductionRaceFreeBound = 8;
+
+// The k1 x k2 split of a reduced dim of size k (k1 * k2 >= k, padded with
+// the init value): k2 is reduced first (the minor part), then k1.
+std::pair<int64_t, int64_t> TreeReductionFactors(int64_t k, bool is_row);
+
+// The smallest GEMM XLA hands to cuBLAS: a dot with
+// (lhs non-contracting + rhs non-contracting) * contracting elements below
+// this stays a dot (XLA's default gemm_rewrite_size_threshold).
+inline constexpr int64_t kGemmRewriteSizeThreshold = 100;
+
+struct PrefusionOptions {
+  bool gemms = true;  // rewrite dots into cuBLAS GEMM calls
+};
+
+struct PrefusionResult {
+  // The rewritten module; nullptr when no pass changed anything.
+  std::unique_ptr<hlo::Module> module;
+  std::vector<PrefusionRewrite> rewrites;
+  // The module the passes leave: `module`, or the input.
+  const hlo::Module& Output(const hlo::Module& input) const {
+    return module ? *module : input;
+  }
+};
+
+// The whole pipeline. Errors: an internal error if a rewritten module did
+// not read back, a limit error if a fixpoint pass does not settle.
+Result<PrefusionResult> RunPrefusion(const hlo::Module& module,
+                                     const PrefusionOptions& options = {});
+
+}  // namespace ixa
+
+#endif  // IXA_ANALYSIS_PREFUSION_PREFUSION_H_
