@@ -1,11 +1,13 @@
 // The `compile` op and `ixa compile` (docs/compile.md): a whole module as
-// one program. A module without fusions in its entry is first fused by
+// one program. A module without fusions in its entry is first rewritten by
+// XLA's pre-fusion pipeline (`prefusion`, on by default) and fused by
 // fusion_plan (`fuse`, on by default); if the planned module cannot be
 // compiled, the module is compiled as read, one kernel per instruction,
 // and the response says so.
 #include <chrono>
 #include <iostream>
 
+#include "analysis/prefusion/prefusion.h"
 #include "analysis/uses/fusion_plan.h"
 #include "emit/program/program.h"
 #include "tools/ixa/command_line.h"
@@ -80,11 +82,20 @@ Result<Json> CompileOfModule(const Json& request, const hlo::Module& module,
   }
   std::string fusion = "as_read";
   std::string note;
+  IXA_ASSIGN_OR_RETURN(bool prefuse, GetBool(request, "prefusion", true));
   if (fuse && module.entry() != nullptr && !EntryHasFusions(module)) {
+    // As fusion_plan answers it: XLA's pre-fusion pipeline first (long
+    // reductions split, dots as library GEMM calls), then the plan.
+    std::optional<PrefusionResult> prefused;
+    if (prefuse) {
+      IXA_ASSIGN_OR_RETURN(PrefusionResult result, RunPrefusion(module));
+      prefused = std::move(result);
+    }
+    const hlo::Module& to_plan = prefused ? prefused->Output(module) : module;
     FusionPlanOptions plan_options;
     plan_options.model = CostModel::kXla;
     Result<FusionPlanResult> plan =
-        PlanFusions(module, device, plan_options, &ctx);
+        PlanFusions(to_plan, device, plan_options, &ctx);
     if (plan.ok()) {
       Result<std::unique_ptr<hlo::Module>> fused =
           hlo::ParseHloModule(plan->module_text);
