@@ -61,23 +61,24 @@ struct SumRule {
   SumRuleFn apply;
 };
 
-// What a min / max rule sees: `kind`(operands...) + offset, where the
-// operands are simplified and the nest is folded to the left
+// What a min / max rule sees: scale * `kind`(operands...) + offset, where
+// the operands are simplified and the nest is folded to the left
 // (min(min(a, b), c) for [a, b, c]). A rule rewrites the list in place and
 // returns true if it changed it; a rule that returns false must leave it
 // untouched. `offset` collects a common linear part moved out of every
-// operand (rules_minmax.cc).
+// operand, `scale` a common factor (rules_minmax.cc).
 struct MinMaxList {
   ExprKind kind;  // kMin or kMax
   std::vector<Expr> operands;
   LinearSum offset;
+  int64_t scale = 1;
 };
 using MinMaxRuleFn = bool (*)(Rewriter& rw, MinMaxList* list);
 struct MinMaxRule {
   const char* id;
   MinMaxRuleFn apply;
 };
-// kind(operands folded to the left) + offset.
+// scale * kind(operands folded to the left) + offset.
 Expr BuildMinMax(ExprContext* ctx, const MinMaxList& list);
 
 // The operator tables (rules_*.cc), tried in order; the first rule that
