@@ -483,8 +483,29 @@ Expr Rewriter::SimplifySum(Expr e) {
     // Sum rules change the sum only when they fire, so one copy per round
     // serves them all.
     LinearSum before = acc;
+    unsigned present = 0;
+    int mods = 0;
+    for (const Term& t : acc.terms) {
+      switch (t.expr.kind()) {
+        case ExprKind::kFloorDiv:
+          present |= kNeedsFloorDiv;
+          break;
+        case ExprKind::kMod:
+          if (++mods >= 2) present |= kNeedsTwoMods;
+          break;
+        case ExprKind::kMin:
+        case ExprKind::kMax:
+          present |= kNeedsMinMax;
+          break;
+        case ExprKind::kMul:
+          present |= kNeedsProduct;
+          break;
+        default:
+          break;
+      }
+    }
     for (const SumRule& rule : SumRules()) {
-      if (!Allowed(rule.id)) continue;
+      if ((rule.needs & present) != rule.needs || !Allowed(rule.id)) continue;
       if (rule.apply(*this, &acc)) {
         if (!Normalize(&acc)) {
           acc = before;  // copy: later rules of this round may need it

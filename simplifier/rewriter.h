@@ -56,9 +56,19 @@ struct DivRule {
 // changed it (the rewriter re-normalizes and retries the table). A rule
 // that returns false must leave the sum untouched.
 using SumRuleFn = bool (*)(Rewriter& rw, LinearSum* sum);
+// What a sum rule needs among the sum's terms (all of the bits it sets),
+// so that the rewriter skips it on sums without them.
+enum SumNeeds : unsigned {
+  kNeedsNothing = 0,
+  kNeedsFloorDiv = 1,  // a floordiv term
+  kNeedsTwoMods = 2,   // two mod terms
+  kNeedsMinMax = 4,    // a min or max term
+  kNeedsProduct = 8,   // a product of two non-constants
+};
 struct SumRule {
   const char* id;
   SumRuleFn apply;
+  unsigned needs = kNeedsNothing;
 };
 
 // What a min / max rule sees: scale * `kind`(operands...) + offset, where

@@ -95,6 +95,12 @@ constexpr RuleObligation kRuleObligations[] = {
      "a"},
     {"sum.recombine_variable_divisor", "y != 0", "a - (a floordiv y) * y",
      "a mod y"},
+    // sum.merge_mod_tower: a mod (k*m) = k*((a floordiv k) mod m) + a mod k.
+    {"sum.merge_mod_tower", "k > 0 && m > 0",
+     "a mod k + ((a floordiv k) mod m) * k", "a mod (k * m)"},
+    // sum.minmax_difference: operands shifted by one constant.
+    {"sum.minmax_difference", "", "min(a + c1, b + c1) - min(a, b)", "c1"},
+    {"sum.minmax_difference", "", "max(a + c1, b + c1) - max(b, a)", "c1"},
     // sum.minmax_pair / sum.product_min_max: {min, max} = {a, b}.
     {"sum.minmax_pair", "", "min(a, b) + max(a, b)", "a + b"},
     {"sum.product_min_max", "", "min(a, b) * max(a, b)", "a * b"},

@@ -234,8 +234,12 @@ bool HasScaledPart(const LinearSum& sum, const LinearSum& part, int64_t scale) {
 }
 
 std::optional<RoundedPart> FindRoundedPart(const LinearSum& sum, int64_t d) {
+  if (sum.terms.size() < 2) return std::nullopt;
   for (const Term& t : sum.terms) {
-    if (!IsOpByPositiveConstant(t.expr, ExprKind::kMod)) continue;
+    if (t.expr.kind() != ExprKind::kMod ||
+        !IsOpByPositiveConstant(t.expr, ExprKind::kMod)) {
+      continue;
+    }
     auto k = CheckedNeg(t.coeff);
     if (!k) continue;
     const int64_t m = t.expr.rhs().constant();

@@ -193,7 +193,8 @@ std::optional<Expr> FloorDivOfRounded(Rewriter& rw, const DivOperands& in) {
   int index = -1;
   for (size_t i = 0; i < in.sum.terms.size(); ++i) {
     const Term& t = in.sum.terms[i];
-    if (IsOpByPositiveConstant(t.expr, ExprKind::kFloorDiv) &&
+    if (t.expr.kind() == ExprKind::kFloorDiv && t.coeff > 1 &&
+        IsOpByPositiveConstant(t.expr, ExprKind::kFloorDiv) &&
         t.expr.rhs().constant() == t.coeff && t.coeff > 1 && d % t.coeff == 0) {
       index = static_cast<int>(i);
       break;
@@ -222,7 +223,10 @@ std::optional<Expr> FloorDivOfRounded(Rewriter& rw, const DivOperands& in) {
 // canonical tower): `((d0 floordiv 4) mod 8) floordiv 3` ->
 // `(d0 mod 32) floordiv 12`.
 std::optional<Expr> FloorDivOfModOfDiv(Rewriter& rw, const DivOperands& in) {
-  if (!in.d || *in.d <= 1) return std::nullopt;
+  if (!in.d || *in.d <= 1 || in.sum.terms.size() != 1 ||
+      in.sum.terms[0].expr.kind() != ExprKind::kMod) {
+    return std::nullopt;
+  }
   std::optional<Expr> sole = SoleTerm(in.sum);
   if (!sole || !IsOpByPositiveConstant(*sole, ExprKind::kMod)) {
     return std::nullopt;

@@ -347,10 +347,12 @@ uint32_t TotalSize(std::span<const Expr> exprs) {
 }
 
 // minmax.common_factor: min(g*a, g*b) = g * min(a, b) for g > 0 (x -> g*x
-// is monotone), g the gcd of every coefficient and constant of every
-// operand (a constant operand c is g * (c / g)). Applied only when the
-// result is smaller: `min(d0 * 4, d1 * 4 + 8)` -> `min(d0, d1 + 2) * 4`;
-// `min(d0 * 3, 9)` stays (same size).
+// is monotone) and min(g*a, g*b) = g * max(a, b) for g < 0 (x -> g*x
+// reverses the order), g the gcd of every coefficient and constant of
+// every operand (a constant operand c is g * (c / g)), taken with the sign
+// that gives the smaller result. Applied only when the result is smaller:
+// `min(d0 * 4, d1 * 4 + 8)` -> `min(d0, d1 + 2) * 4`, `min(d0 * -3, d1 *
+// -3)` -> `max(d0, d1) * -3`; `min(d0 * 3, 9)` stays (same size).
 bool CommonFactor(Rewriter& rw, MinMaxList* list) {
   std::vector<LinearSum> forms;
   int64_t g = 0;
@@ -361,20 +363,26 @@ bool CommonFactor(Rewriter& rw, MinMaxList* list) {
     g = Gcd(g, f->constant);
     forms.push_back(std::move(*f));
   }
-  if (g <= 1) return false;
-  auto scale = CheckedMul(list->scale, g);
-  if (!scale) return false;
-  std::vector<Expr> out;
-  for (LinearSum& f : forms) {
-    for (Term& t : f.terms) t.coeff /= g;
-    f.constant /= g;
-    out.push_back(BuildSum(rw.ctx(), f));
+  if (g <= 1 || g == kInt64Min) return false;
+  const uint32_t before = TotalSize(list->operands);
+  for (int64_t factor : {g, -g}) {
+    auto scale = CheckedMul(list->scale, factor);
+    if (!scale) continue;
+    std::vector<Expr> out;
+    for (const LinearSum& f : forms) {
+      LinearSum q = f;
+      for (Term& t : q.terms) t.coeff /= factor;
+      q.constant /= factor;
+      out.push_back(BuildSum(rw.ctx(), q));
+    }
+    // The product node and its constant are the two new nodes.
+    if (TotalSize(out) + 2 >= before) continue;
+    list->operands = std::move(out);
+    list->scale = *scale;
+    if (factor < 0) list->kind = Other(list->kind);
+    return true;
   }
-  // The product node and its constant are the two new nodes.
-  if (TotalSize(out) + 2 >= TotalSize(list->operands)) return false;
-  list->operands = std::move(out);
-  list->scale = *scale;
-  return true;
+  return false;
 }
 
 // minmax.negate: min(a, b) = -max(-a, -b) (x -> -x reverses the order), and

@@ -137,9 +137,14 @@ std::optional<Expr> ModNegativeDivisor(Rewriter& rw, const DivOperands& in) {
 // mod.drop_multiples does with the constant), so it only shrinks:
 // `(d0 * 3) mod 2` -> `d0 mod 2`, `(d0 * 12) mod 8` ->(mod.gcd_split)
 // `((d0 * 3) mod 2) * 4` -> `(d0 mod 2) * 4`, for every integer d0.
+// Applied only to a dividend without finite bounds.
 std::optional<Expr> ModCoefficientRemainder(Rewriter& rw,
                                             const DivOperands& in) {
   if (!in.d || *in.d <= 1) return std::nullopt;
+  // On a bounded dividend the range rules and box fits do better, and the
+  // rewrite would only make the dividend differ from the one of a
+  // floordiv partner (which sum.recombine_div_mod pairs on).
+  if (IsFinite(in.dividend_facts.range)) return std::nullopt;
   const int64_t d = *in.d;
   LinearSum out = in.sum;
   bool changed = false;

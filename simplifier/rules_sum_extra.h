@@ -13,6 +13,8 @@ bool MergeFloorDiv(Rewriter& rw, LinearSum* sum);
 bool FloorDivDifference(Rewriter& rw, LinearSum* sum);
 bool RecombineVariableDivisor(Rewriter& rw, LinearSum* sum);
 bool MinMaxPair(Rewriter& rw, LinearSum* sum);
+bool MergeModTower(Rewriter& rw, LinearSum* sum);
+bool MinMaxDifference(Rewriter& rw, LinearSum* sum);
 bool PushIntoMinMax(Rewriter& rw, LinearSum* sum);
 bool Factor(Rewriter& rw, LinearSum* sum);
 bool ProductMinMax(Rewriter& rw, LinearSum* sum);

@@ -6,12 +6,12 @@
 // (write X = D*(X floordiv D) + X mod D).
 //
 // Termination: sum.merge_floordiv, sum.floordiv_difference,
-// sum.recombine_variable_divisor, sum.minmax_pair and
-// sum.product_min_max remove a div/mod or min/max node, or merge two
-// terms into one; sum.mod_from_div_partial replaces a floordiv term by a
-// mod term (no sum rule turns a mod term back into a floordiv term
-// without removing it); sum.push_into_minmax and sum.factor make the
-// sum's tree strictly smaller. No rule distributes a product over a sum
+// sum.merge_mod_tower, sum.recombine_variable_divisor, sum.minmax_pair,
+// sum.minmax_difference and sum.product_min_max remove a div/mod or min/max
+// node, or merge two terms into one; sum.mod_from_div_partial replaces a
+// floordiv term by a mod term (no sum rule turns a mod term back into a
+// floordiv term without removing it); sum.push_into_minmax and sum.factor make
+// the sum's tree strictly smaller. No rule distributes a product over a sum
 // (the rewriter keeps a semi-affine product as one term), so factoring
 // does not cycle.
 #include <algorithm>
@@ -52,13 +52,17 @@ bool IsMinOrMax(Expr e) {
 // -> `(d0 + d1) mod 7 - d1`.
 bool ModFromDivPartial(Rewriter& rw, LinearSum* sum) {
   if (sum->terms.size() < 2) return false;
-  const uint32_t before = MergedSumSize(rw.ctx(), *sum);
+  uint32_t before = 0;
   for (size_t i = 0; i < sum->terms.size(); ++i) {
     const Term t = sum->terms[i];
-    if (!IsOpByPositiveConstant(t.expr, ExprKind::kFloorDiv)) continue;
+    if (t.expr.kind() != ExprKind::kFloorDiv ||
+        !IsOpByPositiveConstant(t.expr, ExprKind::kFloorDiv)) {
+      continue;
+    }
     const int64_t c = t.expr.rhs().constant();
     if (t.coeff == kInt64Min || t.coeff % c != 0) continue;
     const int64_t b = -(t.coeff / c);
+    if (t.expr.lhs().kind() != ExprKind::kAdd) continue;
     auto y = ToLinear(t.expr.lhs());
     if (!y || y->terms.size() < 2) continue;
     // P: the terms of y present with b times their coefficient.
@@ -73,14 +77,26 @@ bool ModFromDivPartial(Rewriter& rw, LinearSum* sum) {
       }
     }
     if (part.terms.empty() || rest.terms.empty()) continue;
+    if (before == 0) before = MergedSumSize(rw.ctx(), *sum);
     LinearSum out = SumWithout(*sum, i);
-    Expr mod = rw.Simplify(rw.ctx()->Mod(t.expr.lhs(), t.expr.rhs()));
+    // The size test uses the mod node as written (simplifying it only
+    // makes it smaller): nothing is simplified speculatively here.
+    Expr mod = rw.ctx()->Mod(t.expr.lhs(), t.expr.rhs());
     if (!AddScaled(part, -b, &out) || !AddScaled(rest, -b, &out) ||
         !AddScaled(mod, b, &out)) {
       continue;
     }
     if (!Normalize(&out)) continue;
     if (MergedSumSize(rw.ctx(), out) > before) continue;
+    LinearSum simplified;
+    simplified.constant = out.constant;
+    bool ok = true;
+    for (const Term& u : out.terms) {
+      ok = ok && AddScaled(u.expr == mod ? rw.Simplify(mod) : u.expr, u.coeff,
+                           &simplified);
+    }
+    if (!ok || !Normalize(&simplified)) continue;
+    out = std::move(simplified);
     *sum = std::move(out);
     return true;
   }
@@ -95,8 +111,20 @@ bool MergeFloorDiv(Rewriter& rw, LinearSum* sum) {
   if (sum->terms.size() < 2) return false;
   for (size_t i = 0; i < sum->terms.size(); ++i) {
     const Term t = sum->terms[i];
-    if (!IsOpByPositiveConstant(t.expr, ExprKind::kFloorDiv)) continue;
+    if (t.expr.kind() != ExprKind::kFloorDiv ||
+        !IsOpByPositiveConstant(t.expr, ExprKind::kFloorDiv)) {
+      continue;
+    }
     const Expr d = t.expr.rhs();
+    // A summand `X mod D` of the dividend's (left-nested) sum, before the
+    // dividend is read as a linear sum.
+    bool has_mod = false;
+    for (Expr e = t.expr.lhs(); !has_mod && e.kind() == ExprKind::kAdd;
+         e = e.lhs()) {
+      has_mod =
+          e.rhs().kind() == ExprKind::kMod || e.lhs().kind() == ExprKind::kMod;
+    }
+    if (!has_mod) continue;
     auto dividend = ToLinear(t.expr.lhs());
     if (!dividend) continue;
     for (const Term& u : dividend->terms) {
@@ -135,7 +163,10 @@ bool FloorDivDifference(Rewriter& rw, LinearSum* sum) {
   uint32_t before = 0;
   for (size_t i = 0; i < sum->terms.size(); ++i) {
     const Term f = sum->terms[i];
-    if (!IsOpByPositiveConstant(f.expr, ExprKind::kFloorDiv)) continue;
+    if (f.expr.kind() != ExprKind::kFloorDiv ||
+        !IsOpByPositiveConstant(f.expr, ExprKind::kFloorDiv)) {
+      continue;
+    }
     for (size_t j = 0; j < sum->terms.size(); ++j) {
       const Term x = sum->terms[j];
       if (i == j || x.coeff == kInt64Min || f.coeff != -x.coeff ||
@@ -227,6 +258,88 @@ bool MinMaxPair(Rewriter&, LinearSum* sum) {
       if (!AddScaled(a, m.coeff, &out) || !AddScaled(b, m.coeff, &out)) {
         continue;
       }
+      *sum = std::move(out);
+      return true;
+    }
+  }
+  return false;
+}
+
+// sum.merge_mod_tower: y mod (b*M) = b * ((y floordiv b) mod M) + y mod b
+// (b, M > 0; write y = b*M*q + b*u + v with 0 <= u < M, 0 <= v < b), so
+//   k*(y mod b) + (k*b)*(Q mod M) -> k*(y mod (b*M))
+// where Q is the node y floordiv b: `d0 mod 4 + ((d0 floordiv 4) mod 4) *
+// 4` -> `d0 mod 16` for every integer d0.
+bool MergeModTower(Rewriter& rw, LinearSum* sum) {
+  if (sum->terms.size() < 2) return false;
+  for (size_t i = 0; i < sum->terms.size(); ++i) {
+    const Term low = sum->terms[i];
+    if (!IsOpByPositiveConstant(low.expr, ExprKind::kMod)) continue;
+    const Expr y = low.expr.lhs();
+    const int64_t b = low.expr.rhs().constant();
+    auto kb = CheckedMul(low.coeff, b);
+    if (!kb) continue;
+    for (size_t j = 0; j < sum->terms.size(); ++j) {
+      const Term high = sum->terms[j];
+      if (j == i || high.coeff != *kb ||
+          !IsOpByPositiveConstant(high.expr, ExprKind::kMod)) {
+        continue;
+      }
+      // The tower as floordiv.of_mod writes it: (y floordiv b) mod M.
+      const Expr q = high.expr.lhs();
+      if (q.kind() != ExprKind::kFloorDiv || q.lhs() != y ||
+          q.rhs() != low.expr.rhs()) {
+        continue;
+      }
+      auto bm = CheckedMul(b, high.expr.rhs().constant());
+      if (!bm) continue;
+      LinearSum out = SumWithout(*sum, i, static_cast<int>(j));
+      Expr merged = rw.ctx()->Mod(y, rw.Const(*bm));
+      if (!AddScaled(merged, low.coeff, &out)) continue;
+      *sum = std::move(out);
+      return true;
+    }
+  }
+  return false;
+}
+
+// sum.minmax_difference: k*M1 - k*M2 = k*c when M1 and M2 are min / max of
+// the same kind whose operands pair up as o1 = o2 + c with one constant c
+// (min(a + c, b + c) = min(a, b) + c): `min(d0 + 10, d1 + 1) - min(d0, d1
+// - 9)` -> `10`.
+bool MinMaxDifference(Rewriter&, LinearSum* sum) {
+  if (sum->terms.size() < 2) return false;
+  for (size_t i = 0; i < sum->terms.size(); ++i) {
+    const Term a = sum->terms[i];
+    if (!IsMinOrMax(a.expr) || a.coeff == kInt64Min) continue;
+    for (size_t j = 0; j < sum->terms.size(); ++j) {
+      const Term b = sum->terms[j];
+      if (j == i || b.expr.kind() != a.expr.kind() || b.coeff != -a.coeff) {
+        continue;
+      }
+      // Binary nodes: pair lhs with lhs or with rhs.
+      std::optional<int64_t> shift;
+      for (int swap = 0; swap < 2 && !shift; ++swap) {
+        Expr b0 = swap ? b.expr.rhs() : b.expr.lhs();
+        Expr b1 = swap ? b.expr.lhs() : b.expr.rhs();
+        auto d0 = ToLinear(a.expr.lhs());
+        auto d1 = ToLinear(a.expr.rhs());
+        if (!d0 || !d1 || !AddScaled(b0, -1, &*d0) || !Normalize(&*d0) ||
+            !AddScaled(b1, -1, &*d1) || !Normalize(&*d1)) {
+          continue;
+        }
+        if (d0->IsConstant() && d1->IsConstant() &&
+            d0->constant == d1->constant) {
+          shift = d0->constant;
+        }
+      }
+      if (!shift) continue;
+      auto delta = CheckedMul(a.coeff, *shift);
+      if (!delta) continue;
+      LinearSum out = SumWithout(*sum, i, static_cast<int>(j));
+      auto k = CheckedAdd(out.constant, *delta);
+      if (!k) continue;
+      out.constant = *k;
       *sum = std::move(out);
       return true;
     }
