@@ -16,10 +16,17 @@
 // unbounded first; a witness outside int64 makes the query rerun with them
 // as real bounds.
 //
-// Semi-affine maps (a variable multiplier or divisor) and problems that
-// exhaust the budget fall back to enumeration when the box has at most
-// min(4 * budget, 2^22) points; otherwise unsupported (naming the
-// expression) or limit_exceeded.
+// A product of two non-constant factors whose ranges over the variable
+// box are finite (is_empty, find_point and bounds) is lifted into a
+// variable with McCormick's envelope of those ranges, split lazily like
+// min / max where a witness breaks it (the envelope is exact once a
+// factor is a point), so `d0 * d1 in [-5, -1]` over [0, 1000]^2 is decided
+// without enumeration. Other semi-affine maps (a variable divisor, an
+// unbounded factor, equivalence) and problems that exhaust the budget
+// fall back to enumeration when the box has at most min(4 * budget, 2^22)
+// points; otherwise unsupported (naming the expression) or
+// limit_exceeded. bounds also intersects an inexact answer with the
+// interval of a constraint on the same expression.
 #ifndef IXA_SIMPLIFIER_DECIDE_H_
 #define IXA_SIMPLIFIER_DECIDE_H_
 

@@ -465,18 +465,16 @@ Expr Rewriter::SimplifySum(Expr e) {
       return Simplify(ctx_->Binary(e.kind(), a, b));
     }
   }
-  // Sum rules until none applies; each one removes a div/mod node.
-  // Every sum rule needs a div/mod term; most sums have none.
-  auto has_div_term = [&acc] {
+  // Sum rules until none applies (rules_sum*.cc say why each ends).
+  // Every sum rule needs a term that is not a bare variable: a div/mod,
+  // min/max or product term; most sums have none.
+  auto has_rule_term = [&acc] {
     for (const Term& t : acc.terms) {
-      if (t.expr.IsVariable()) continue;
-      if (t.expr.kind() != ExprKind::kMul || CountDivMod(t.expr) > 0) {
-        return true;
-      }
+      if (!t.expr.IsVariable()) return true;
     }
     return false;
   };
-  for (int iteration = 0; iteration < 16 && has_div_term(); ++iteration) {
+  for (int iteration = 0; iteration < 16 && has_rule_term(); ++iteration) {
     if (stats_.rule_firings >= kMaxRuleFirings) {
       stats_.budget_exhausted = true;
       break;
@@ -485,8 +483,29 @@ Expr Rewriter::SimplifySum(Expr e) {
     // Sum rules change the sum only when they fire, so one copy per round
     // serves them all.
     LinearSum before = acc;
+    unsigned present = 0;
+    int mods = 0;
+    for (const Term& t : acc.terms) {
+      switch (t.expr.kind()) {
+        case ExprKind::kFloorDiv:
+          present |= kNeedsFloorDiv;
+          break;
+        case ExprKind::kMod:
+          if (++mods >= 2) present |= kNeedsTwoMods;
+          break;
+        case ExprKind::kMin:
+        case ExprKind::kMax:
+          present |= kNeedsMinMax;
+          break;
+        case ExprKind::kMul:
+          present |= kNeedsProduct;
+          break;
+        default:
+          break;
+      }
+    }
     for (const SumRule& rule : SumRules()) {
-      if (!Allowed(rule.id)) continue;
+      if ((rule.needs & present) != rule.needs || !Allowed(rule.id)) continue;
       if (rule.apply(*this, &acc)) {
         if (!Normalize(&acc)) {
           acc = before;  // copy: later rules of this round may need it
@@ -581,6 +600,7 @@ Expr BuildMinMax(ExprContext* ctx, const MinMaxList& list) {
   Expr acc;
   for (Expr x : list.operands) acc = acc ? ctx->Binary(list.kind, acc, x) : x;
   if (!acc) acc = ctx->Constant(0);  // never: a list keeps one operand
+  if (list.scale != 1) acc = ctx->Mul(acc, ctx->Constant(list.scale));
   if (list.offset.terms.empty() && list.offset.constant == 0) return acc;
   return ctx->Add(acc, BuildSum(ctx, list.offset));
 }
@@ -629,7 +649,8 @@ Expr Rewriter::SimplifyMinMax(Expr e) {
     if (!fired) break;
   }
   Expr out = BuildMinMax(ctx_, list);
-  bool moved_out = !list.offset.terms.empty() || list.offset.constant != 0;
+  bool moved_out = !list.offset.terms.empty() || list.offset.constant != 0 ||
+                   list.scale != 1;
   return moved_out ? Simplify(out) : out;
 }
 

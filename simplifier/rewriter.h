@@ -56,28 +56,39 @@ struct DivRule {
 // changed it (the rewriter re-normalizes and retries the table). A rule
 // that returns false must leave the sum untouched.
 using SumRuleFn = bool (*)(Rewriter& rw, LinearSum* sum);
+// What a sum rule needs among the sum's terms (all of the bits it sets),
+// so that the rewriter skips it on sums without them.
+enum SumNeeds : unsigned {
+  kNeedsNothing = 0,
+  kNeedsFloorDiv = 1,  // a floordiv term
+  kNeedsTwoMods = 2,   // two mod terms
+  kNeedsMinMax = 4,    // a min or max term
+  kNeedsProduct = 8,   // a product of two non-constants
+};
 struct SumRule {
   const char* id;
   SumRuleFn apply;
+  unsigned needs = kNeedsNothing;
 };
 
-// What a min / max rule sees: `kind`(operands...) + offset, where the
-// operands are simplified and the nest is folded to the left
+// What a min / max rule sees: scale * `kind`(operands...) + offset, where
+// the operands are simplified and the nest is folded to the left
 // (min(min(a, b), c) for [a, b, c]). A rule rewrites the list in place and
 // returns true if it changed it; a rule that returns false must leave it
 // untouched. `offset` collects a common linear part moved out of every
-// operand (rules_minmax.cc).
+// operand, `scale` a common factor (rules_minmax.cc).
 struct MinMaxList {
   ExprKind kind;  // kMin or kMax
   std::vector<Expr> operands;
   LinearSum offset;
+  int64_t scale = 1;
 };
 using MinMaxRuleFn = bool (*)(Rewriter& rw, MinMaxList* list);
 struct MinMaxRule {
   const char* id;
   MinMaxRuleFn apply;
 };
-// kind(operands folded to the left) + offset.
+// scale * kind(operands folded to the left) + offset.
 Expr BuildMinMax(ExprContext* ctx, const MinMaxList& list);
 
 // The operator tables (rules_*.cc), tried in order; the first rule that

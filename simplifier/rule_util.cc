@@ -224,4 +224,68 @@ std::optional<AffineForm> AffineFit(Expr e, Expr x, const Interval& range,
   return AffineForm{fit->CoeffOf(x), fit->constant};
 }
 
+bool HasScaledPart(const LinearSum& sum, const LinearSum& part, int64_t scale) {
+  if (part.terms.empty()) return false;
+  for (const Term& t : part.terms) {
+    auto want = CheckedMul(t.coeff, scale);
+    if (!want || sum.CoeffOf(t.expr) != *want) return false;
+  }
+  return true;
+}
+
+std::optional<RoundedPart> FindRoundedPart(const LinearSum& sum, int64_t d) {
+  if (sum.terms.size() < 2) return std::nullopt;
+  for (const Term& t : sum.terms) {
+    if (t.expr.kind() != ExprKind::kMod ||
+        !IsOpByPositiveConstant(t.expr, ExprKind::kMod)) {
+      continue;
+    }
+    auto k = CheckedNeg(t.coeff);
+    if (!k) continue;
+    const int64_t m = t.expr.rhs().constant();
+    auto km = CheckedMul(*k, m);
+    if (!km || *km % d != 0) continue;
+    auto y = ToLinear(t.expr.lhs());
+    if (!y || !HasScaledPart(sum, *y, *k)) continue;
+    LinearSum rest = sum;
+    if (!AddScaled(*y, -*k, &rest)) continue;
+    rest.terms.push_back({t.expr, *k});
+    if (!Normalize(&rest)) continue;
+    return RoundedPart{t.expr.lhs(), t.expr.rhs(), *km / d, std::move(rest)};
+  }
+  return std::nullopt;
+}
+
+bool SignFixed(const Interval& range) {
+  if (!range.IsFeasible()) return false;
+  if (range.lower == 0 && range.upper == 0) return false;
+  return range.lower >= 0 || range.upper <= 0;
+}
+
+std::optional<VariableDivisorSplit> SplitByVariableDivisor(
+    const DivOperands& in) {
+  if (in.d || !SignFixed(in.divisor_facts.range)) return std::nullopt;
+  const Expr n = in.divisor;
+  VariableDivisorSplit out;
+  out.rest.constant = in.sum.constant;
+  bool found = false;
+  for (const Term& t : in.sum.terms) {
+    if (t.expr == n) {
+      auto k = CheckedAdd(out.quotient.constant, t.coeff);
+      if (!k) return std::nullopt;
+      out.quotient.constant = *k;
+      found = true;
+    } else if (t.expr.kind() == ExprKind::kMul &&
+               (t.expr.lhs() == n || t.expr.rhs() == n)) {
+      Expr other = t.expr.lhs() == n ? t.expr.rhs() : t.expr.lhs();
+      if (!AddScaled(other, t.coeff, &out.quotient)) return std::nullopt;
+      found = true;
+    } else {
+      out.rest.terms.push_back(t);
+    }
+  }
+  if (!found || !Normalize(&out.quotient)) return std::nullopt;
+  return out;
+}
+
 }  // namespace ixa::simp

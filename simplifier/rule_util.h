@@ -66,6 +66,37 @@ struct PeriodSplit {
 std::optional<PeriodSplit> FindPeriodSplit(Rewriter& rw, const LinearSum& sum,
                                            int64_t divisor);
 
+// True if every term of `part` (at least one) appears in `sum` with
+// exactly scale times its coefficient.
+bool HasScaledPart(const LinearSum& sum, const LinearSum& part, int64_t scale);
+
+// A part k*Y - k*(Y mod M) = (k*M) * (Y floordiv M) of a sum (a term
+// `Y mod M` with M > 0 and coefficient -k, and every term of Y with k times
+// its coefficient), where the divisor d divides k*M. `rest` is the sum
+// without that part; factor = k*M / d.
+struct RoundedPart {
+  Expr y;
+  Expr m;  // the constant M
+  int64_t factor;
+  LinearSum rest;
+};
+std::optional<RoundedPart> FindRoundedPart(const LinearSum& sum, int64_t d);
+
+// For a divisor n that is not a constant, whose range does not hold values
+// of both signs (n = 0, where a division has no value, may be an end):
+// the dividend as n*quotient + rest, where quotient collects the terms
+// that are n or a product with n as a factor. nullopt if there is none.
+struct VariableDivisorSplit {
+  LinearSum quotient;
+  LinearSum rest;
+};
+std::optional<VariableDivisorSplit> SplitByVariableDivisor(
+    const DivOperands& in);
+
+// Whether the divisor's range does not hold values of both signs and is
+// not just 0.
+bool SignFixed(const Interval& range);
+
 // Returns s * k + c, or nullopt on overflow.
 std::optional<LinearSum> Scaled(const LinearSum& s, int64_t k, int64_t c = 0);
 

@@ -11,7 +11,12 @@
 // reduce_coefficients, ...), or keeps the div/mod count and makes the
 // dividend strictly smaller (fewer terms, or a constant moved out), except
 // floordiv.of_mod, which only moves a mod node outwards; no rule moves it
-// back in.
+// back in. floordiv.rounded_dividend turns a mod term of the dividend into
+// a floordiv moved out of it, floordiv.of_rounded and
+// floordiv.of_mod_of_div remove a div/mod node, and
+// floordiv.variable_divisor_multiples moves terms out of the dividend.
+// floordiv.of_mod_of_div moves a mod node inwards only where
+// floordiv.of_mod cannot move it out again (D does not divide M).
 #include "simplifier/rule_util.h"
 
 namespace ixa::simp {
@@ -157,6 +162,105 @@ std::optional<Expr> FloorDivNegativeDivisor(Rewriter& rw,
   return ViaPositiveDivisor(rw, in, ExprKind::kFloorDiv);
 }
 
+// floordiv.rounded_dividend: with k*Y - k*(Y mod M) = (k*M) * (Y floordiv M)
+// in the dividend and D | k*M (M > 0),
+//   (k*Y - k*(Y mod M) + R) floordiv D = (k*M/D) * (Y floordiv M)
+//                                         + R floordiv D
+// (the first part is an integer multiple of D).
+// `(d0 - d0 mod 12) floordiv 12` -> `d0 floordiv 12` for every integer d0.
+std::optional<Expr> FloorDivRoundedDividend(Rewriter& rw,
+                                            const DivOperands& in) {
+  if (!in.d || *in.d <= 1) return std::nullopt;
+  auto split = FindRoundedPart(in.sum, *in.d);
+  if (!split) return std::nullopt;
+  ExprContext* ctx = rw.ctx();
+  Expr quotient =
+      ctx->Mul(ctx->FloorDiv(split->y, split->m), rw.Const(split->factor));
+  return ctx->Add(quotient,
+                  ctx->FloorDiv(BuildSum(ctx, split->rest), in.divisor));
+}
+
+// floordiv.of_rounded: a dividend c*(X floordiv c) + R with c > 0, c | D
+// and c dividing every coefficient and the constant of R:
+//   c*(X floordiv c) + R = c*((X + R) floordiv c)          (R/c integer)
+// and floor(c*floor(Z / c) / D) = floor(Z / D) for c | D (write Z = D*q + s
+// with 0 <= s < D: c*floor(Z / c) = D*q + c*floor(s / c), and
+// 0 <= c*floor(s / c) <= s < D). So the whole is (X + R) floordiv D:
+// `((d0 floordiv 4) * 4) floordiv 12` -> `d0 floordiv 12`.
+std::optional<Expr> FloorDivOfRounded(Rewriter& rw, const DivOperands& in) {
+  if (!in.d || *in.d <= 1) return std::nullopt;
+  const int64_t d = *in.d;
+  int index = -1;
+  for (size_t i = 0; i < in.sum.terms.size(); ++i) {
+    const Term& t = in.sum.terms[i];
+    if (t.expr.kind() == ExprKind::kFloorDiv && t.coeff > 1 &&
+        IsOpByPositiveConstant(t.expr, ExprKind::kFloorDiv) &&
+        t.expr.rhs().constant() == t.coeff && t.coeff > 1 && d % t.coeff == 0) {
+      index = static_cast<int>(i);
+      break;
+    }
+  }
+  if (index < 0) return std::nullopt;
+  const Term round = in.sum.terms[index];
+  const int64_t c = round.coeff;
+  LinearSum rest = in.sum;
+  rest.terms.erase(rest.terms.begin() + index);
+  if (rest.constant % c != 0) return std::nullopt;
+  for (const Term& t : rest.terms) {
+    if (t.coeff % c != 0) return std::nullopt;
+  }
+  if (!AddScaled(round.expr.lhs(), 1, &rest) || !Normalize(&rest)) {
+    return std::nullopt;
+  }
+  return rw.ctx()->FloorDiv(BuildSum(rw.ctx(), rest), in.divisor);
+}
+
+// floordiv.of_mod_of_div: ((Y floordiv c) mod M) floordiv D =
+// (Y mod (c*M)) floordiv (c*D) for c, M, D > 0, because
+// (Y floordiv c) mod M = (Y mod (c*M)) floordiv c (floordiv.of_mod read
+// backwards) and floor(floor(Z / c) / D) = floor(Z / (c*D)). Fires only
+// when D does not divide M (else floordiv.of_mod applies and gives the
+// canonical tower): `((d0 floordiv 4) mod 8) floordiv 3` ->
+// `(d0 mod 32) floordiv 12`.
+std::optional<Expr> FloorDivOfModOfDiv(Rewriter& rw, const DivOperands& in) {
+  if (!in.d || *in.d <= 1 || in.sum.terms.size() != 1 ||
+      in.sum.terms[0].expr.kind() != ExprKind::kMod) {
+    return std::nullopt;
+  }
+  std::optional<Expr> sole = SoleTerm(in.sum);
+  if (!sole || !IsOpByPositiveConstant(*sole, ExprKind::kMod)) {
+    return std::nullopt;
+  }
+  const int64_t m = sole->rhs().constant();
+  Expr inner = sole->lhs();
+  if (m % *in.d == 0 || !IsOpByPositiveConstant(inner, ExprKind::kFloorDiv)) {
+    return std::nullopt;
+  }
+  const int64_t c = inner.rhs().constant();
+  auto cm = CheckedMul(c, m);
+  auto cd = CheckedMul(c, *in.d);
+  if (!cm || !cd) return std::nullopt;
+  ExprContext* ctx = rw.ctx();
+  return ctx->FloorDiv(ctx->Mod(inner.lhs(), rw.Const(*cm)), rw.Const(*cd));
+}
+
+// floordiv.variable_divisor_multiples: for a divisor n that is not a
+// constant and whose sign is fixed on its range (n = 0, where the input
+// has no value, may be an end), (n*Q + R) floordiv n = Q + R floordiv n
+// (Q an integer). Q collects the terms n and (x * n):
+// `(d0 * s0) floordiv s0` -> `d0`, `(s0 + d1) floordiv s0` ->
+// `d1 floordiv s0 + 1`.
+std::optional<Expr> FloorDivVariableDivisorMultiples(Rewriter& rw,
+                                                     const DivOperands& in) {
+  auto split = SplitByVariableDivisor(in);
+  if (!split) return std::nullopt;
+  Expr quotient = BuildSum(rw.ctx(), split->quotient);
+  if (split->rest.IsConstant() && split->rest.constant == 0) return quotient;
+  return rw.ctx()->Add(
+      quotient,
+      rw.ctx()->FloorDiv(BuildSum(rw.ctx(), split->rest), in.divisor));
+}
+
 constexpr DivRule kFloorDivRules[] = {
     {"floordiv.by_one", &FloorDivByOne},
     {"floordiv.one_period", &FloorDivOnePeriodRule},
@@ -167,6 +271,10 @@ constexpr DivRule kFloorDivRules[] = {
     {"floordiv.of_mod", &FloorDivOfMod},
     {"floordiv.semi_affine_in_range", &FloorDivSemiAffineInRange},
     {"floordiv.negative_divisor", &FloorDivNegativeDivisor},
+    {"floordiv.rounded_dividend", &FloorDivRoundedDividend},
+    {"floordiv.of_rounded", &FloorDivOfRounded},
+    {"floordiv.of_mod_of_div", &FloorDivOfModOfDiv},
+    {"floordiv.variable_divisor_multiples", &FloorDivVariableDivisorMultiples},
 };
 
 }  // namespace

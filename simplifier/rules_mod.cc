@@ -9,7 +9,11 @@
 // Termination: mod.in_range, mod.of_mod, mod.reduce_coefficients,
 // mod.negative_divisor and mod.semi_affine_in_range remove a mod node;
 // mod.drop_multiples removes terms or shrinks the constant into [0, D - 1];
-// mod.gcd_split divides the divisor by h > 1.
+// mod.gcd_split divides the divisor by h > 1; mod.coefficient_remainder
+// makes a coefficient strictly smaller in magnitude (none grows back: no
+// rule adds multiples of the divisor to a mod's dividend);
+// mod.rounded_dividend and mod.variable_divisor_multiples remove terms
+// from the dividend.
 #include "simplifier/rule_util.h"
 
 namespace ixa::simp {
@@ -127,6 +131,63 @@ std::optional<Expr> ModNegativeDivisor(Rewriter& rw, const DivOperands& in) {
   return ViaPositiveDivisor(rw, in, ExprKind::kMod);
 }
 
+// mod.coefficient_remainder: (c*t + R) mod D = ((c - q*D)*t + R) mod D for
+// any integer q (the difference q*D*t is a multiple of D). A coefficient
+// with |c| >= D becomes its truncated remainder c % D (same sign, as
+// mod.drop_multiples does with the constant), so it only shrinks:
+// `(d0 * 3) mod 2` -> `d0 mod 2`, `(d0 * 12) mod 8` ->(mod.gcd_split)
+// `((d0 * 3) mod 2) * 4` -> `(d0 mod 2) * 4`, for every integer d0.
+// Applied only to a dividend without finite bounds.
+std::optional<Expr> ModCoefficientRemainder(Rewriter& rw,
+                                            const DivOperands& in) {
+  if (!in.d || *in.d <= 1) return std::nullopt;
+  // On a bounded dividend the range rules and box fits do better, and the
+  // rewrite would only make the dividend differ from the one of a
+  // floordiv partner (which sum.recombine_div_mod pairs on).
+  if (IsFinite(in.dividend_facts.range)) return std::nullopt;
+  const int64_t d = *in.d;
+  LinearSum out = in.sum;
+  bool changed = false;
+  for (Term& t : out.terms) {
+    // Only where the term gets smaller (coefficient +-1): a remainder
+    // that is still a multiplier would only make the dividend differ from
+    // the one of a floordiv partner (`(x * 128) mod 30` stays).
+    if ((t.coeff >= d || t.coeff <= -d) &&
+        (t.coeff % d == 1 || t.coeff % d == -1)) {
+      t.coeff %= d;
+      changed = true;
+    }
+  }
+  if (!changed || !Normalize(&out)) return std::nullopt;
+  return rw.ctx()->Mod(BuildSum(rw.ctx(), out), in.divisor);
+}
+
+// mod.rounded_dividend: with k*Y - k*(Y mod M) = (k*M) * (Y floordiv M) in
+// the dividend and D | k*M, that part is a multiple of D and drops:
+//   (k*Y - k*(Y mod M) + R) mod D = R mod D.
+// `(d0 - d0 mod 12 + d1) mod 4` -> `d1 mod 4` for every integer d0.
+std::optional<Expr> ModRoundedDividend(Rewriter& rw, const DivOperands& in) {
+  if (!in.d || *in.d <= 1) return std::nullopt;
+  auto split = FindRoundedPart(in.sum, *in.d);
+  if (!split) return std::nullopt;
+  return rw.ctx()->Mod(BuildSum(rw.ctx(), split->rest), in.divisor);
+}
+
+// mod.variable_divisor_multiples: for a divisor n that is not a constant
+// and whose sign is fixed on its range (n = 0, where the input has no
+// value, may be an end), (n*Q + R) mod n = R mod n, since n*Q is a
+// multiple of n. Q collects the terms n and (x * n):
+// `(d0 * s0 + d1) mod s0` -> `d1 mod s0`, `(d0 * s0) mod s0` -> `0`.
+std::optional<Expr> ModVariableDivisorMultiples(Rewriter& rw,
+                                                const DivOperands& in) {
+  auto split = SplitByVariableDivisor(in);
+  if (!split) return std::nullopt;
+  if (split->rest.IsConstant() && split->rest.constant == 0) {
+    return rw.Const(0);
+  }
+  return rw.ctx()->Mod(BuildSum(rw.ctx(), split->rest), in.divisor);
+}
+
 constexpr DivRule kModRules[] = {
     {"mod.by_one", &ModByOne},
     {"mod.in_range", &InRange},
@@ -135,6 +196,9 @@ constexpr DivRule kModRules[] = {
     {"mod.gcd_split", &ModGcdSplitRule},
     {"mod.reduce_coefficients", &ModReduceCoefficients},
     {"mod.semi_affine_in_range", &ModSemiAffineInRange},
+    {"mod.coefficient_remainder", &ModCoefficientRemainder},
+    {"mod.rounded_dividend", &ModRoundedDividend},
+    {"mod.variable_divisor_multiples", &ModVariableDivisorMultiples},
     {"mod.negative_divisor", &ModNegativeDivisor},
 };
 

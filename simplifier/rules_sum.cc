@@ -11,11 +11,13 @@
 // L floordiv 48 however the tower was written, which is what makes chains
 // of linearize/delinearize (reshapes) cancel.
 //
-// Termination: each rule removes at least one div/mod node from the sum and
-// adds at most the ones already inside y.
+// Termination: each rule here removes at least one div/mod node from the
+// sum and adds at most the ones already inside y; the rules of
+// rules_sum_merge.cc (listed in the same table) give their own argument.
 #include <array>
 
 #include "simplifier/rule_util.h"
+#include "simplifier/rules_sum_extra.h"
 
 namespace ixa::simp {
 
@@ -301,6 +303,17 @@ constexpr SumRule kSumRules[] = {
     {"sum.recombine_div_mod", &RecombineDivMod},
     {"sum.mod_from_div", &ModFromDiv},
     {"sum.affine_in_one_variable", &AffineInOneVariable},
+    {"sum.merge_floordiv", &MergeFloorDiv, kNeedsFloorDiv},
+    {"sum.floordiv_difference", &FloorDivDifference, kNeedsFloorDiv},
+    {"sum.mod_from_div_partial", &ModFromDivPartial, kNeedsFloorDiv},
+    {"sum.recombine_variable_divisor", &RecombineVariableDivisor,
+     kNeedsProduct},
+    {"sum.merge_mod_tower", &MergeModTower, kNeedsTwoMods},
+    {"sum.minmax_pair", &MinMaxPair, kNeedsMinMax},
+    {"sum.minmax_difference", &MinMaxDifference, kNeedsMinMax},
+    {"sum.product_min_max", &ProductMinMax, kNeedsProduct},
+    {"sum.push_into_minmax", &PushIntoMinMax, kNeedsMinMax},
+    {"sum.factor", &Factor, kNeedsProduct},
     {"sum.affine_on_box", &AffineOnBox},
 };
 

@@ -205,18 +205,42 @@ class Encoding {
       for (size_t i = 0; i < set->size(); ++i) add((*set)[i]);
     }
     if (extra) add(*extra);
-    SmallVector<int, 16> minmax;  // reached min / max variables
+    SmallVector<int, 16> minmax;       // reached min / max variables
+    std::vector<ProductBox> products;  // reached products
     while (!work.empty()) {
       int v = work.back();
       work.pop_back();
+      if (lifter_.IsProduct(v)) {
+        ProductBox box{v, {}, {}};
+        for (int f = 0; f < 2; ++f) {
+          const Interval r = lifter_.ProductRange(v, f);
+          box.lo[f] = Num(r.lower);
+          box.hi[f] = Num(r.upper);
+        }
+        Form<Num> rows[4];
+        lifter_.ProductRows(v, box.lo[0], box.hi[0], box.lo[1], box.hi[1],
+                            rows);
+        for (const Form<Num>& r : rows) add(r);
+        products.push_back(box);
+        continue;
+      }
       const auto def = lifter_.Definition(v);
       add(def.first);
       add(def.second);
       if (lifter_.IsMinMax(v)) minmax.push_back(v);
     }
     std::sort(minmax.begin(), minmax.end());  // deterministic branching
-    return SolveCases(s, minmax);
+    std::sort(
+        products.begin(), products.end(),
+        [](const ProductBox& a, const ProductBox& b) { return a.v < b.v; });
+    return SolveCases(s, minmax, products);
   }
+
+  // A product variable and its factors' ranges in the current branch.
+  struct ProductBox {
+    int v;
+    Num lo[2], hi[2];
+  };
 
   // Solves s, in which every min / max variable of `minmax` has only its
   // relaxation rows (lift.h), exactly: a witness of the relaxation in which
@@ -225,12 +249,19 @@ class Encoding {
   // each, which pins it), and each case is solved the same way. The
   // relaxation holds in both cases, so an infeasible relaxation prunes the
   // whole subtree. Each solve is charged to the budget.
+  // Products (p = x * y, lift.h) are solved the same way with McCormick's
+  // envelope of the factors' ranges as the relaxation: a witness where
+  // some p is not x * y splits the wider factor's range at its middle, and
+  // each half adds its bound and the envelope of the narrower box. The
+  // envelope is exact once a factor's range is a point, so every branch
+  // ends (the budget bounds the work).
   // s is the solver's to change.
   std::optional<Witness<Num>> SolveCases(System<Num>& s,
-                                         std::span<const int> minmax) {
+                                         std::span<const int> minmax,
+                                         std::span<const ProductBox> products) {
     Witness<Num> point;
     System<Num> copy;
-    if (!minmax.empty()) copy = s;
+    if (!minmax.empty() || !products.empty()) copy = s;
     if (!solver_.Solve(s, &point)) return std::nullopt;
     point.resize(std::max<size_t>(point.size(), lifter_.num_vars()), Num(0));
     for (int v : minmax) {
@@ -238,7 +269,33 @@ class Encoding {
       for (int which = 0; which < 2; ++which) {
         System<Num> split = copy;
         split.AddGeq(lifter_.CaseRow(v, which));
-        if (auto w = SolveCases(split, minmax)) return w;
+        if (auto w = SolveCases(split, minmax, products)) return w;
+      }
+      return std::nullopt;
+    }
+    for (size_t i = 0; i < products.size(); ++i) {
+      const ProductBox& box = products[i];
+      if (lifter_.ExactProduct(box.v, point)) continue;
+      const int f = box.hi[0] - box.lo[0] >= box.hi[1] - box.lo[1] ? 0 : 1;
+      const Num mid = box.lo[f] + NFloorDiv(box.hi[f] - box.lo[f], Num(2));
+      const auto factor = lifter_.ProductFactor(box.v, f);
+      for (int half = 0; half < 2; ++half) {
+        std::vector<ProductBox> narrowed(products.begin(), products.end());
+        ProductBox& nb = narrowed[i];
+        Form<Num> bound;
+        if (half == 0) {
+          nb.hi[f] = mid;  // mid - factor >= 0
+          bound = AddScaled(Form<Num>{mid}, factor, Num(-1));
+        } else {
+          nb.lo[f] = mid + Num(1);  // factor - mid - 1 >= 0
+          bound = AddScaled(factor, Form<Num>{-(mid + Num(1))}, Num(1));
+        }
+        System<Num> split = copy;
+        split.AddGeq(bound);
+        Form<Num> rows[4];
+        lifter_.ProductRows(nb.v, nb.lo[0], nb.hi[0], nb.lo[1], nb.hi[1], rows);
+        for (const Form<Num>& r : rows) split.AddGeq(r);
+        if (auto w = SolveCases(split, minmax, narrowed)) return w;
       }
       return std::nullopt;
     }
@@ -347,6 +404,8 @@ Result<bool> FindPointExact(const IndexingMap& map, const DecideOptions& opt,
   using R = Result<bool>;
   auto body = [&]<class Num>(Num, Sentinels s) -> std::optional<R> {
     Encoding<Num> enc(map.num_dims(), map.num_symbols(), opt.budget, s);
+    enc.lifter().set_range_of(
+        [&map](Expr e) { return RangeOverBounds(e, map); });
     auto dom = enc.Domain(map);
     if (!dom.ok()) return R(dom.error());
     auto w = enc.Find({&*dom});
@@ -488,6 +547,8 @@ Result<ExprBounds> BoundsExact(const IndexingMap& map, Expr e,
     // int64 domain.
     Encoding<Num> enc(map.num_dims(), map.num_symbols(), opt.budget,
                       Sentinels::kBounds);
+    enc.lifter().set_range_of(
+        [&map](Expr e) { return RangeOverBounds(e, map); });
     auto dom = enc.Domain(map);
     if (!dom.ok()) return R(dom.error());
     auto f = enc.lifter().Lift(e);
@@ -581,9 +642,29 @@ Result<Equivalence> Equivalent(const IndexingMap& a, const IndexingMap& b,
   return r;
 }
 
+namespace {
+Result<ExprBounds> BoundsOfUnpinned(const IndexingMap& map, Expr e,
+                                    const DecideOptions& options);
+}  // namespace
+
 Result<ExprBounds> BoundsOf(const IndexingMap& map, Expr e,
                             const DecideOptions& options) {
   if (map.IsKnownEmpty()) return ExprBounds{Interval::Empty(), true};
+  auto r = BoundsOfUnpinned(map, e, options);
+  // A constraint on e itself bounds it at every point of the domain: an
+  // over-approximation shrinks to it.
+  if (r.ok() && !r->exact) {
+    for (const Constraint& c : map.constraints()) {
+      if (c.expr == e) r->interval = r->interval.Intersect(c.interval);
+    }
+  }
+  return r;
+}
+
+namespace {
+
+Result<ExprBounds> BoundsOfUnpinned(const IndexingMap& map, Expr e,
+                                    const DecideOptions& options) {
   auto r = decide_internal::BoundsExact(map, e, options);
   if (!r.ok() && r.error().code == ErrorCode::kUnsupported &&
       !DeadlineExpiredIn()) {
@@ -613,5 +694,7 @@ Result<ExprBounds> BoundsOf(const IndexingMap& map, Expr e,
   }
   return r;
 }
+
+}  // namespace
 
 }  // namespace ixa

@@ -23,12 +23,14 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <type_traits>
 #include <utility>
 
 #include "core/expr.h"
+#include "core/interval.h"
 #include "core/node_map.h"
 #include "core/result.h"
 #include "core/small_vector.h"
@@ -117,6 +119,13 @@ class Lifter {
     num_vars_ = num_dims + num_symbols;
   }
 
+  // Ranges of sub-expressions over the map's variable box, for lifting
+  // semi-affine products (none: products are unsupported). Set it only
+  // when every lifted expression ranges over that one box.
+  void set_range_of(std::function<Interval(Expr)> range_of) {
+    range_of_ = std::move(range_of);
+  }
+
   int num_vars() const { return num_vars_; }
   int first_lifted() const { return num_dims_ + num_symbols_ + 1; }
   // The two rows defining lifted variable (column) v (for min / max: the
@@ -127,7 +136,50 @@ class Lifter {
   }
   // Whether v is a min / max variable, which needs one of its two case rows
   // (CaseRow(v, 0) or CaseRow(v, 1)) on top of its definition.
-  bool IsMinMax(int v) const { return lifted(v).kind != Kind::kDiv; }
+  bool IsMinMax(int v) const {
+    return lifted(v).kind == Kind::kMin || lifted(v).kind == Kind::kMax;
+  }
+  // Whether v is a product p = a * b of two non-constant forms. Its
+  // definition is empty: the caller adds ProductRows for the factors'
+  // ranges (McCormick's envelope, exact once a factor is a point) and
+  // narrows the ranges where a witness breaks p = a * b.
+  bool IsProduct(int v) const { return lifted(v).kind == Kind::kProduct; }
+  Row ProductFactor(int v, int which) const {
+    return forms_[which == 0 ? lifted(v).a : lifted(v).b];
+  }
+  // The factors' ranges over the variable box.
+  Interval ProductRange(int v, int which) const {
+    return lifted(v).range[which];
+  }
+  // Whether the values w give the product variable v exactly a * b.
+  bool ExactProduct(int v, Row w) const {
+    const Lifted& m = lifted(v);
+    return w[v - 1] == Eval(forms_[m.a], w) * Eval(forms_[m.b], w);
+  }
+  // The four rows of McCormick's envelope of p = x * y for x in
+  // [xl, xu], y in [yl, yu]: (x - xl)(y - yl) >= 0, (xu - x)(yu - y) >= 0,
+  // (xu - x)(y - yl) >= 0 and (x - xl)(yu - y) >= 0, with x*y read as p.
+  // At a point of the box they hold for p = x * y; when x or y is fixed
+  // they pin p to it.
+  void ProductRows(int v, const Num& xl, const Num& xu, const Num& yl,
+                   const Num& yu, Form<Num> out[4]) const {
+    const Lifted& m = lifted(v);
+    Form<Num> p(v + 1, Num(0));
+    p[v] = Num(1);
+    const Row x = forms_[m.a], y = forms_[m.b];
+    // p - xl*y - yl*x + xl*yl >= 0
+    out[0] = AddScaled(AddScaled(p, y, -xl), x, -yl);
+    out[0][0] += xl * yl;
+    // p - xu*y - yu*x + xu*yu >= 0
+    out[1] = AddScaled(AddScaled(p, y, -xu), x, -yu);
+    out[1][0] += xu * yu;
+    // -p + xu*y + yl*x - xu*yl >= 0
+    out[2] = AddScaled(AddScaled(Scale(p, Num(-1)), y, xu), x, yl);
+    out[2][0] -= xu * yl;
+    // -p + xl*y + yu*x - xl*yu >= 0
+    out[3] = AddScaled(AddScaled(Scale(p, Num(-1)), y, xl), x, yu);
+    out[3][0] -= xl * yu;
+  }
   Row CaseRow(int v, int which) const { return forms_[lifted(v).cases[which]]; }
   // Whether the values w (w[j - 1] for column j) give v exactly the min /
   // max of its operands.
@@ -151,7 +203,7 @@ class Lifter {
   }
 
  private:
-  enum class Kind : uint8_t { kDiv, kMin, kMax };
+  enum class Kind : uint8_t { kDiv, kMin, kMax, kProduct };
   // A lifted variable; its forms are indices into forms_.
   struct Lifted {
     Kind kind;
@@ -160,6 +212,7 @@ class Lifter {
     uint32_t cases[2];  // min / max: m = a, m = b
     Num d;              // div: the (positive) divisor
     uint64_t hash;      // of the key
+    Interval range[2];  // product: the factors' ranges
   };
 
   const Lifted& lifted(int v) const { return lifted_[v - first_lifted()]; }
@@ -222,6 +275,12 @@ class Lifter {
       case ExprKind::kMul:
         if (IsConstantForm(r)) return Scale(l, r[0]);
         if (IsConstantForm(l)) return Scale(r, l[0]);
+        if (range_of_) {
+          const Interval ra = range_of_(e.lhs()), rb = range_of_(e.rhs());
+          if (IsBoundedRange(ra) && IsBoundedRange(rb)) {
+            return LiftProduct(Copy(l), Copy(r), ra, rb);
+          }
+        }
         return Error::Unsupported(
             "semi-affine product '" + PrintExpr(e) +
             "' (a variable multiplier) in an exact decision");
@@ -331,6 +390,38 @@ class Lifter {
     return f;
   }
 
+  static bool IsBoundedRange(const Interval& r) {
+    return r.IsFeasible() && r.lower != kInt64Min && r.upper != kInt64Max;
+  }
+
+  // A fresh variable p for a * b (see IsProduct); identical (a, b) share
+  // one variable.
+  Form<Num> LiftProduct(Form<Num> a, Form<Num> b, Interval ra, Interval rb) {
+    Trim(&a);
+    Trim(&b);
+    const uint64_t hash = KeyHash(Kind::kProduct, a, b, Num(0));
+    int p = FindLifted(Kind::kProduct, hash, a, b, Num(0));
+    if (p < 0) {
+      p = ++num_vars_;
+      Lifted info{};
+      info.kind = Kind::kProduct;
+      info.d = Num(0);
+      info.hash = hash;
+      info.a = forms_.push_back(a);
+      info.b = forms_.push_back(b);
+      // No definition rows: the caller adds the envelope (ProductRows).
+      const Form<Num> none{Num(0)};
+      info.def[0] = forms_.push_back(none);
+      info.def[1] = info.def[0];
+      info.range[0] = ra;
+      info.range[1] = rb;
+      lifted_.push_back(info);
+    }
+    Form<Num> f(p + 1, Num(0));
+    f[p] = Num(1);
+    return f;
+  }
+
   // floor(x / d) for d != 0, as a form.
   Form<Num> Floor(Form<Num> x, Num d) {
     if (d < Num(0)) {
@@ -364,6 +455,7 @@ class Lifter {
     return f;
   }
 
+  std::function<Interval(Expr)> range_of_;
   int num_dims_, num_symbols_, num_vars_;
   NodeMap<uint32_t> memo_;  // node -> its form in forms_
   // Every form kept: of each lifted node, and the keys and rows of the

@@ -439,19 +439,114 @@ TEST_CASE("decide: semi-affine maps", "[decide]") {
   auto b = BoundsOf(small, ctx.Dim(0) * ctx.Symbol(0) + ctx.Dim(0));
   REQUIRE(b.ok());
   CHECK(b->interval.IsEmpty());
-  // Too large to enumerate: unsupported, naming the expression.
+  // Too large to enumerate, but both factors are bounded: decided exactly
+  // (products are lifted with their ranges' envelope, split where a
+  // witness breaks it).
   IndexingMap large = Parse(&ctx,
                             "(d0)[s0] -> (d0 * s0), domain: "
                             "d0 in [0, 1000000000], s0 in [0, 3], "
                             "d0 * s0 in [7, 7]");
   r = IsEmpty(large);
+  REQUIRE(r.ok());
+  CHECK_FALSE(*r);  // d0 = 7, s0 = 1
+  large.AddConstraint(ctx.Symbol(0), Interval{2, 3});
+  r = IsEmpty(large);
+  REQUIRE(r.ok());
+  CHECK(*r);
+  b = BoundsOf(large, ctx.Dim(0) * ctx.Symbol(0));
+  REQUIRE(b.ok());
+  CHECK(b->interval.IsEmpty());
+  // An unbounded factor and too many points: unsupported, naming the
+  // expression.
+  IndexingMap unbounded = Parse(&ctx,
+                                "(d0)[s0] -> (d0 * s0), domain: "
+                                "s0 in [0, 3], d0 * s0 in [7, 7]");
+  r = IsEmpty(unbounded);
   REQUIRE_FALSE(r.ok());
   CHECK(r.error().code == ErrorCode::kUnsupported);
   CHECK(r.error().message.find("d0 * s0") != std::string::npos);
-  b = BoundsOf(large, ctx.Dim(0) * ctx.Symbol(0));
+  b = BoundsOf(unbounded, ctx.Dim(0) * ctx.Symbol(0));
   REQUIRE(b.ok());
   CHECK_FALSE(b->exact);
-  CHECK(b->interval.Contains(Interval{0, 3000000000}));
+}
+
+TEST_CASE("decide: products of ranges", "[decide]") {
+  ExprContext ctx;
+  // x * y >= 0 on [0, 1000]^2 (a million points: no enumeration).
+  IndexingMap m = Parse(&ctx,
+                        "(d0, d1) -> (d0 * d1), domain: d0 in [0, 1000], "
+                        "d1 in [0, 1000], d0 * d1 in [-5, -1]");
+  auto r = IsEmpty(m);
+  REQUIRE(r.ok());
+  CHECK(*r);
+  // Factors >= 1 make the product >= 1.
+  m = Parse(&ctx,
+            "(d0, d1) -> (d0), domain: d0 in [1, 1000000], "
+            "d1 in [1, 1000000], d0 * d1 in [0, 0]");
+  r = IsEmpty(m);
+  REQUIRE(r.ok());
+  CHECK(*r);
+  // A product that must hit a prime: d0 * d1 = 101 with both > 1 is
+  // empty, with d1 = 1 allowed it is not.
+  m = Parse(&ctx,
+            "(d0, d1) -> (d0), domain: d0 in [2, 5000], d1 in [2, 5000], "
+            "d0 * d1 in [101, 101]");
+  r = IsEmpty(m);
+  REQUIRE(r.ok());
+  CHECK(*r);
+  m = Parse(&ctx,
+            "(d0, d1) -> (d0), domain: d0 in [1, 5000], d1 in [1, 5000], "
+            "d0 * d1 in [101, 101]");
+  r = IsEmpty(m);
+  REQUIRE(r.ok());
+  CHECK_FALSE(*r);
+  // Exact bounds of a product over a large box, and of a product with a
+  // negative factor.
+  m = Parse(&ctx,
+            "(d0, d1) -> (d0 * d1), domain: d0 in [0, 1000], "
+            "d1 in [0, 1000]");
+  auto b = BoundsOf(m, m.results()[0]);
+  REQUIRE(b.ok());
+  CHECK(b->exact);
+  CHECK(b->interval == Interval{0, 1000000});
+  m = Parse(&ctx,
+            "(d0, d1) -> (d0 * d1 + d0), domain: d0 in [-1000, 1000], "
+            "d1 in [3, 1000]");
+  b = BoundsOf(m, m.results()[0]);
+  REQUIRE(b.ok());
+  CHECK(b->exact);
+  CHECK(b->interval == Interval{-1001000, 1001000});
+}
+
+TEST_CASE("decide: modular facts for every integer", "[decide]") {
+  ExprContext ctx;
+  // d0 * 4 + 6 != 0 for every integer d0 (gcd 4 does not divide 6).
+  IndexingMap m = Parse(&ctx, "(d0) -> (d0), domain: d0 * 4 + 6 in [0, 0]");
+  auto r = IsEmpty(m);
+  REQUIRE(r.ok());
+  CHECK(*r);
+  // d0 * 4 + 8 == 0 at d0 = -2.
+  m = Parse(&ctx, "(d0) -> (d0), domain: d0 * 4 + 8 in [0, 0]");
+  r = IsEmpty(m);
+  REQUIRE(r.ok());
+  CHECK_FALSE(*r);
+  // d0 * 6 + d1 * 10 is even: never 7, for all integers.
+  m = Parse(&ctx, "(d0, d1) -> (d0), domain: d0 * 6 + d1 * 10 in [7, 7]");
+  r = IsEmpty(m);
+  REQUIRE(r.ok());
+  CHECK(*r);
+  // (d0 * 4 + 6) mod 4 is always 2: its bounds are exact.
+  m = Parse(&ctx, "(d0) -> ((d0 * 4 + 6) mod 4)");
+  auto b = BoundsOf(m, m.results()[0]);
+  REQUIRE(b.ok());
+  CHECK(b->exact);
+  CHECK(b->interval == Interval{2, 2});
+  // A constraint pins the expression: exact.
+  m = Parse(&ctx, "(d0, d1) -> (d0 + d1 * 3), domain: d0 + d1 * 3 in [5, 5]");
+  b = BoundsOf(m, m.results()[0]);
+  REQUIRE(b.ok());
+  CHECK(b->exact);
+  CHECK(b->interval == Interval{5, 5});
 }
 
 }  // namespace IXA_UNITY_ID
