@@ -7,6 +7,7 @@
 //   ixa help [OP]        the protocol, from the table of op_docs.h
 //   ixa devices          lists the built-in device descriptions
 //   ixa draw ...         renders a layout to SVG
+//   ixa rules [--json]   lists the simplifier's rules and their obligations
 //   ixa --help
 #include <algorithm>
 #include <cerrno>
@@ -61,6 +62,8 @@ const char kUsage[] =
     "  draw ...         render a layout to SVG (ixa draw --help)\n"
     "  emit ...         print generated code for a fusion or a PTO\n"
     "                   conversion (ixa emit --help)\n"
+    "  rules [--json]   list the simplifier's rules, each with the\n"
+    "                   equations it must satisfy (ixa rules --help)\n"
     "  version          print the version\n"
     "  --help           print this help\n"
     "\n"
@@ -98,8 +101,9 @@ int RunHelp(int argc, char** argv) {
     std::cout << kVersionUsage;
     return kExitOk;
   }
-  for (auto [command, run] :
-       {std::pair{"devices", &RunDevicesCommand}, {"draw", &RunDrawCommand}}) {
+  for (auto [command, run] : {std::pair{"devices", &RunDevicesCommand},
+                              {"draw", &RunDrawCommand},
+                              {"rules", &RunRulesCommand}}) {
     if (what == command) {
       char help[] = "--help";
       char* help_argv[] = {argv[0], argv[2], help, nullptr};
@@ -273,6 +277,7 @@ int main(int argc, char** argv) {
     if (cmd == "query") return RunQuery(argc, argv);
     if (cmd == "devices") return ixa::cli::RunDevicesCommand(argc, argv);
     if (cmd == "draw") return ixa::cli::RunDrawCommand(argc, argv);
+    if (cmd == "rules") return ixa::cli::RunRulesCommand(argc, argv);
     if (cmd == "emit") return ixa::cli::RunEmitCommand(argc, argv);
   } catch (const std::exception& e) {
     std::cerr << "ixa: internal error: " << e.what() << "\n";
