@@ -91,6 +91,9 @@ constexpr RuleObligation kRuleObligations[] = {
     // floordiv.negative_divisor
     {"floordiv.negative_divisor", "n < -1", "a floordiv n",
      "(-a) floordiv (-n)"},
+    // (an instance where the node goes: the rule fires only then)
+    {"floordiv.negative_divisor", "n < -1", "(x * n) floordiv n",
+     "(-(x * n)) floordiv (-n)"},
     // ceildiv.by_one
     {"ceildiv.by_one", "", "a ceildiv 1", "a"},
     {"ceildiv.by_one", "", "a ceildiv -1", "-a"},
@@ -99,6 +102,10 @@ constexpr RuleObligation kRuleObligations[] = {
      "a ceildiv n", "m"},
     // ceildiv.via_floordiv
     {"ceildiv.via_floordiv", "n > 1", "a ceildiv n", "(a + n - 1) floordiv n"},
+    // (an instance where the floordiv form loses its node: the rule
+    // fires only then)
+    {"ceildiv.via_floordiv", "n > 1 && 1 <= y && y <= n",
+     "(x * n + y) ceildiv n", "(x * n + y + n - 1) floordiv n"},
     // ceildiv.split_multiples
     {"ceildiv.split_multiples", "n > 1", "((n * k) * x + y) ceildiv n",
      "k * x + y ceildiv n"},
@@ -106,6 +113,8 @@ constexpr RuleObligation kRuleObligations[] = {
      "y ceildiv n + k"},
     // ceildiv.negative_divisor
     {"ceildiv.negative_divisor", "n < -1", "a ceildiv n", "(-a) ceildiv (-n)"},
+    {"ceildiv.negative_divisor", "n < -1", "(x * n) ceildiv n",
+     "(-(x * n)) ceildiv (-n)"},
     // mod.by_one
     {"mod.by_one", "", "a mod 1", "0"},
     {"mod.by_one", "", "a mod -1", "0"},
@@ -140,6 +149,8 @@ constexpr RuleObligation kRuleObligations[] = {
     {"mod.semi_affine_in_range", "0 <= a && a < b", "a mod b", "a"},
     // mod.negative_divisor
     {"mod.negative_divisor", "n < -1", "a mod n", "-((-a) mod (-n))"},
+    {"mod.negative_divisor", "n < -1", "(x * n) mod n",
+     "-((-(x * n)) mod (-n))"},
     // minmax.flatten: associativity.
     {"minmax.flatten", "", "min(a, min(b, c))", "min(min(a, b), c)"},
     {"minmax.flatten", "", "max(a, max(b, c))", "max(max(a, b), c)"},
@@ -194,27 +205,27 @@ constexpr RuleObligation kRuleObligations[] = {
     {"constraint.drop_low_part",
      "g > 1 && p <= b && b <= q && (u - p) floordiv g == (u - q) floordiv g",
      "g * a + b <= u", "a <= (u - p) floordiv g"},
-    // constraint.tighten_to_range: range(a) = [p, q].
-    {"constraint.tighten_to_range", "p <= a && a <= q", "a in [l, u]",
-     "a in [max(l, p), min(u, q)]"},
-    // constraint.always_true: range(a) lies inside [l, u].
-    {"constraint.always_true", "l <= a && a <= u", "a in [l, u]", "true"},
-    // constraint.infeasible: the interval is empty, or range(a) misses it.
-    {"constraint.infeasible", "u < l", "a in [l, u]", "false"},
-    {"constraint.infeasible", "a < l", "a in [l, u]", "false"},
-    {"constraint.infeasible", "u < a", "a in [l, u]", "false"},
+    // constraint.tighten_to_range: range(e) = [p, q] (e = a + b: a bare
+    // variable's `in` is its bounds).
+    {"constraint.tighten_to_range", "p <= a + b && a + b <= q",
+     "a + b in [l, u]", "a + b in [max(l, p), min(u, q)]"},
+    // constraint.always_true: range(e) lies inside [l, u].
+    {"constraint.always_true", "l <= a + b && a + b <= u", "a + b in [l, u]",
+     "true"},
+    // constraint.infeasible: the interval is empty, or range(e) misses it.
+    {"constraint.infeasible", "u < l", "a + b in [l, u]", "false"},
+    {"constraint.infeasible", "a + b < l", "a + b in [l, u]", "false"},
+    {"constraint.infeasible", "u < a + b", "a + b in [l, u]", "false"},
     // constraint.merge_mod: x mod m == r and x mod n == s combine by the
-    // Chinese remainder theorem into x mod L == t, L = lcm(m, n) (g =
-    // gcd(m, n) = i*m + j*n, L*g = m*n), or into an empty domain when r
-    // and s differ modulo g.
+    // Chinese remainder theorem into x mod lcm(m, n) == t, or into an empty
+    // domain when r and s differ modulo gcd(m, n).
     {"constraint.merge_mod",
-     "m > 0 && n > 0 && 0 <= r && r < m && 0 <= s && s < n && g > 0 && "
-     "m mod g == 0 && n mod g == 0 && i * m + j * n == g && L * g == m * n && "
-     "t mod m == r && t mod n == s && 0 <= t && t < L",
-     "x mod m in [r, r] && x mod n in [s, s]", "x mod L in [t, t]"},
+     "m > 0 && n > 0 && 0 <= r && r < m && 0 <= s && s < n && 0 <= t && "
+     "t < lcm(m, n) && t mod m == r && t mod n == s",
+     "x mod m in [r, r] && x mod n in [s, s]", "x mod lcm(m, n) in [t, t]"},
     {"constraint.merge_mod",
-     "m > 0 && n > 0 && g > 0 && m mod g == 0 && n mod g == 0 && "
-     "(r - s) mod g != 0",
+     "m > 0 && n > 0 && 0 <= r && r < m && 0 <= s && s < n && "
+     "(r - s) mod gcd(m, n) != 0",
      "x mod m in [r, r] && x mod n in [s, s]", "false"},
     // constraint.merge_floordiv_form: x floordiv n + y in [l, u] is
     // x + n*y in [l*n, u*n + n - 1], which meets the other constraint on

@@ -15,7 +15,8 @@ namespace ixa {
 
 // Syntax of `given`, `lhs` and `rhs`: ixa's expression text (`+`, `-`,
 // `*`, `floordiv`, `ceildiv`, `mod`, `min(x, y)`, `max(x, y)`, integer
-// literals, parentheses) over pattern names: a, b, c, x, y, z stand for
+// literals, parentheses; also `gcd(m, n)` and `lcm(m, n)` of constants)
+// over pattern names: a, b, c, x, y, z stand for
 // arbitrary expressions (any integer unless `given` bounds them); every
 // other name (k, m, n, c1, c2, ...) stands for one of the rule's constants.
 // Integer semantics are ixa's (core/int_math.h): floordiv rounds toward
