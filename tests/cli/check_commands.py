@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""`ixa emit`, `ixa draw` and `ixa devices` follow command-line conventions.
+"""`ixa emit`, `ixa draw`, `ixa devices` and `ixa rules` follow command-line
+conventions.
 
   check_commands.py IXA
 
@@ -62,11 +63,13 @@ FLAGS = {
              "--cell", "--no-memory", "--title", "-o", "--output", "-h",
              "--help"],
     "devices": ["--json", "--devices", "-h", "--help"],
+    "rules": ["--json", "-h", "--help"],
 }
 EXIT_CODES = {
     "emit": [0, 1, 64, 66, 70, 73],
     "draw": [0, 1, 64, 70, 73],
     "devices": [0, 1, 64, 66, 70, 73],
+    "rules": [0, 64, 70, 73],
 }
 
 failures = 0
@@ -316,6 +319,9 @@ def check_usage_errors(ixa, tmp):
         (["devices", "--no-such-flag"], "--no-such-flag"),
         (["devices", "--json=maybe"], "--json"),
         (["devices", "extra"], "extra"),
+        (["rules", "--no-such-flag"], "--no-such-flag"),
+        (["rules", "--json=maybe"], "--json"),
+        (["rules", "extra"], "extra"),
     ]
     for args, names in cases:
         what = "usage error %s" % args
