@@ -6,12 +6,14 @@ cd "$(dirname "$0")/.."
 
 # pybind11-dev, python3-dev: the Python module (tools/python); python3-pytest
 # runs its tests. libboost-context-dev: the tests' CPU model of CUDA runs a
-# block's threads as Boost.Context fibers (tests/emit/cuda_model).
-# chromium: the tests render `ixa report`'s HTML page headless to a PNG.
+# block's threads as Boost.Context fibers (tests/emit/cuda_model). z3,
+# python3-z3: the SMT solver that proves every simplifier rule's obligations
+# (tests/simplifier/prove_rules.py). chromium: the tests render `ixa
+# report`'s HTML page headless to a PNG.
 PACKAGES=(g++ cmake ninja-build python3 libboost-dev libboost-graph-dev catch2
           nlohmann-json3-dev libbenchmark-dev clang-format mlir-14-tools
           libmlir-14 pybind11-dev python3-pybind11 python3-dev python3-pytest
-          libboost-context-dev chromium)
+          libboost-context-dev z3 python3-z3 chromium)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""`ixa emit`, `ixa draw`, `ixa devices` and `ixa report` follow command-line conventions.
+"""`ixa emit`, `ixa draw`, `ixa devices`, `ixa report` and `ixa rules` follow
+command-line conventions.
 
   check_commands.py IXA
 
@@ -65,12 +66,14 @@ FLAGS = {
     "devices": ["--json", "--devices", "-h", "--help"],
     "report": ["--device", "--model", "--devices", "-o", "--output", "-h",
                "--help"],
+    "rules": ["--json", "-h", "--help"],
 }
 EXIT_CODES = {
     "emit": [0, 1, 64, 66, 70, 73],
     "draw": [0, 1, 64, 70, 73],
     "devices": [0, 1, 64, 66, 70, 73],
     "report": [0, 1, 64, 66, 70, 73],
+    "rules": [0, 64, 70, 73],
 }
 
 failures = 0
@@ -332,6 +335,9 @@ def check_usage_errors(ixa, tmp):
         (["devices", "--no-such-flag"], "--no-such-flag"),
         (["devices", "--json=maybe"], "--json"),
         (["devices", "extra"], "extra"),
+        (["rules", "--no-such-flag"], "--no-such-flag"),
+        (["rules", "--json=maybe"], "--json"),
+        (["rules", "extra"], "extra"),
     ]
     for args, names in cases:
         what = "usage error %s" % args

@@ -1,5 +1,5 @@
 // Subcommands of `ixa` besides `query` and `emit`, implemented in
-// layout_commands.cc.
+// layout_commands.cc and rules_command.cc.
 #ifndef IXA_TOOLS_IXA_COMMANDS_H_
 #define IXA_TOOLS_IXA_COMMANDS_H_
 
@@ -14,6 +14,12 @@ int RunDevicesCommand(int argc, char** argv);
 // argv[1] is "draw". Exit codes: 0 ok, 1 invalid layout, 64 usage,
 // 73 when the output cannot be written.
 int RunDrawCommand(int argc, char** argv);
+
+// `ixa rules [--json]`: the simplifier's rule ids, each with its
+// obligations (simplifier/rule_obligations.h), as text or as JSON Lines
+// (one object per rule). argv[1] is "rules". Exit codes: 0 ok, 64 usage,
+// 73 standard output cannot be written.
+int RunRulesCommand(int argc, char** argv);
 
 }  // namespace ixa::cli
 

@@ -8,6 +8,7 @@
 //   ixa devices          lists the built-in device descriptions
 //   ixa draw ...         renders a layout to SVG
 //   ixa report FILE.hlo  an HTML page about a whole module
+//   ixa rules [--json]   lists the simplifier's rules and their obligations
 //   ixa --help
 #include <algorithm>
 #include <cerrno>
@@ -67,6 +68,8 @@ const char kUsage[] =
     "                   conversion (ixa emit --help)\n"
     "  compile ...      print one program for a whole module (ixa compile\n"
     "                   --help)\n"
+    "  rules [--json]   list the simplifier's rules, each with the\n"
+    "                   equations it must satisfy (ixa rules --help)\n"
     "  version          print the version\n"
     "  --help           print this help\n"
     "\n"
@@ -107,7 +110,8 @@ int RunHelp(int argc, char** argv) {
   for (auto [command, run] : {std::pair{"devices", &RunDevicesCommand},
                               {"draw", &RunDrawCommand},
                               {"report", &RunReportCommand},
-                              {"compile", &RunCompileCommand}}) {
+                              {"compile", &RunCompileCommand},
+                              {"rules", &RunRulesCommand}}) {
     if (what == command) {
       char help[] = "--help";
       char* help_argv[] = {argv[0], argv[2], help, nullptr};
@@ -281,6 +285,7 @@ int main(int argc, char** argv) {
     if (cmd == "query") return RunQuery(argc, argv);
     if (cmd == "devices") return ixa::cli::RunDevicesCommand(argc, argv);
     if (cmd == "draw") return ixa::cli::RunDrawCommand(argc, argv);
+    if (cmd == "rules") return ixa::cli::RunRulesCommand(argc, argv);
     if (cmd == "emit") return ixa::cli::RunEmitCommand(argc, argv);
     if (cmd == "report") return ixa::cli::RunReportCommand(argc, argv);
     if (cmd == "compile") return ixa::cli::RunCompileCommand(argc, argv);
