@@ -156,7 +156,9 @@ def main():
               "the fused module's one kernel")
         check(check_costs(ixa, FUSED, data, "fused") == 1, "f is costed")
 
-        # A long reduction and an uncoalesced read are found.
+        # A long reduction: split by XLA's pre-fusion pipeline when the
+        # module is planned (two kernels, no finding); a finding when a
+        # fused module reduces it in one kernel.
         long_reduce = """HloModule m
 add { a = f32[] parameter(0)
  b = f32[] parameter(1)
@@ -169,8 +171,31 @@ ENTRY e {
         r = run(ixa, ["report", "-", "-o", out_path], long_reduce)
         check(r.returncode == 0, "report of a long reduction: " + r.stderr)
         data = page_data(open(out_path, encoding="utf-8").read())
+        check(len(data["kernels"]) == 2 and
+              all(k.get("fusion_kind") == "kInput" for k in data["kernels"]),
+              "the planned long reduction is two reduction kernels")
+        check(not any(f["kind"] == "long_reduction"
+                      for f in data["findings"]),
+              "a split reduction is no finding")
+        fused_long = """HloModule m
+add { a = f32[] parameter(0)
+ b = f32[] parameter(1)
+ ROOT s = f32[] add(a, b) }
+fused_r {
+  x = f32[8,200000] parameter(0)
+  z = f32[] constant(0)
+  ROOT r = f32[8] reduce(x, z), dimensions={1}, to_apply=add
+}
+ENTRY e {
+  x = f32[8,200000] parameter(0)
+  ROOT f = f32[8] fusion(x), kind=kInput, calls=fused_r
+}"""
+        r = run(ixa, ["report", "-", "-o", out_path], fused_long)
+        check(r.returncode == 0, "report of a fused long reduction: " +
+              r.stderr)
+        data = page_data(open(out_path, encoding="utf-8").read())
         check(any(f["kind"] == "long_reduction" for f in data["findings"]),
-              "a 200000-element row reduction is a finding")
+              "a 200000-element row reduction in one kernel is a finding")
 
         # Bad input.
         r = run(ixa, ["report", os.path.join(tmp, "missing.hlo")])
