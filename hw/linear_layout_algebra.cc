@@ -121,17 +121,27 @@ Result<LinearLayout> Product(const LinearLayout& inner,
   return LinearLayout::Create(std::move(ins), std::move(outs), false);
 }
 
+namespace {
+
+// Whether every dim of the divisor b is a dim of a, no larger: the first
+// condition of both divisions.
+bool LlDivisorFits(const LinearLayout& b, const LinearLayout& a) {
+  for (const auto& d : b.ins()) {
+    if (!a.HasInDim(d.name) || LlBitsOf(a, d.name, true) < int(d.bases.size()))
+      return false;
+  }
+  for (const auto& d : b.outs()) {
+    if (!a.HasOutDim(d.name) || *a.OutDimSize(d.name) < d.size) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 std::optional<LinearLayout> DivideLeft(const LinearLayout& a,
                                        const LinearLayout& b_in) {
   LinearLayout b = LlDropTrivialDims(b_in, a);
-  for (const auto& d : b.ins()) {
-    if (!a.HasInDim(d.name) || LlBitsOf(a, d.name, true) < int(d.bases.size()))
-      return std::nullopt;
-  }
-  for (const auto& d : b.outs()) {
-    if (!a.HasOutDim(d.name) || *a.OutDimSize(d.name) < d.size)
-      return std::nullopt;
-  }
+  if (!LlDivisorFits(b, a)) return std::nullopt;
   std::vector<LlDim> outs;
   for (const auto& o : a.outs())
     outs.push_back({o.name, o.size >> LlBitsOf(b, o.name, false)});
@@ -156,14 +166,7 @@ std::optional<LinearLayout> DivideLeft(const LinearLayout& a,
 std::optional<LinearLayout> DivideRight(const LinearLayout& a,
                                         const LinearLayout& b_in) {
   LinearLayout b = LlDropTrivialDims(b_in, a);
-  for (const auto& d : b.ins()) {
-    if (!a.HasInDim(d.name) || LlBitsOf(a, d.name, true) < int(d.bases.size()))
-      return std::nullopt;
-  }
-  for (const auto& d : b.outs()) {
-    if (!a.HasOutDim(d.name) || *a.OutDimSize(d.name) < d.size)
-      return std::nullopt;
-  }
+  if (!LlDivisorFits(b, a)) return std::nullopt;
   std::vector<LlDim> outs;
   for (const auto& o : a.outs())
     outs.push_back({o.name, o.size >> LlBitsOf(b, o.name, false)});

@@ -15,29 +15,6 @@ const char* kPalette[] = {"#a6cee3", "#b2df8a", "#fdbf6f", "#cab2d6",
                           "#80b1d3", "#fccde5", "#ccebc5", "#ffed6f"};
 constexpr int kPaletteSize = sizeof(kPalette) / sizeof(kPalette[0]);
 
-std::string Escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
 class Svg {
  public:
   void Begin(int w, int h) {
@@ -57,7 +34,7 @@ class Svg {
             const char* anchor = "start", const char* weight = "normal") {
     os_ << "<text x=\"" << x << "\" y=\"" << y << "\" font-size=\"" << size
         << "\" text-anchor=\"" << anchor << "\" font-weight=\"" << weight
-        << "\">" << Escape(s) << "</text>\n";
+        << "\">" << XmlEscape(s) << "</text>\n";
   }
   void Cell(const std::string& index, double x, double y, double w, double h,
             const std::string& fill, const std::string& label, double font) {
@@ -67,7 +44,7 @@ class Svg {
     if (!label.empty()) {
       os_ << "<text x=\"" << x + w / 2 << "\" y=\"" << y + h / 2 + font * 0.35
           << "\" font-size=\"" << font << "\" text-anchor=\"middle\">"
-          << Escape(label) << "</text>";
+          << XmlEscape(label) << "</text>";
     }
     os_ << "</g>\n";
   }
@@ -351,6 +328,29 @@ std::string DrawBankTileSvg(const BankTilePicture& picture,
     }
   }
   return svg.End();
+}
+
+std::string XmlEscape(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
 }
 
 }  // namespace ixa::hw

@@ -7,12 +7,16 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "hw/nested_layout.h"
 #include "hw/xla_layout.h"
 
 namespace ixa::hw {
+
+// Text for XML and HTML: & < > " as entities.
+std::string XmlEscape(std::string_view text);
 
 struct SvgOptions {
   int cell = 0;             // cell size in px; 0 picks one from the grid size

@@ -117,22 +117,29 @@ bool ProvablyLessOrEqual(Rewriter& rw, Expr x, Expr y) {
 // in [0, 3], d1 in [0, 2047] (the difference is in [-127, 0]). With equal
 // values both ways, the later operand goes. Quadratic, so only for short
 // lists.
-bool Dominated(Rewriter& rw, MinMaxList* list) {
-  constexpr size_t kMaxOperands = 16;
+// Drops the first operand another one dominates under `less_or_equal`
+// (for min: a larger one; for max: a smaller one). Quadratic, so only for
+// lists of up to `max_operands`.
+bool DropDominatedOperand(Rewriter& rw, MinMaxList* list, size_t max_operands,
+                          bool (*less_or_equal)(Rewriter&, Expr, Expr)) {
   const size_t n = list->operands.size();
-  if (n < 2 || n > kMaxOperands) return false;
+  if (n < 2 || n > max_operands) return false;
   for (size_t j = 0; j < n; ++j) {
     for (size_t i = 0; i < n; ++i) {
       if (i == j) continue;
       Expr x = list->operands[i], y = list->operands[j];
-      bool drop = IsMin(*list) ? ProvablyLessOrEqual(rw, x, y)
-                               : ProvablyLessOrEqual(rw, y, x);
+      bool drop =
+          IsMin(*list) ? less_or_equal(rw, x, y) : less_or_equal(rw, y, x);
       if (!drop) continue;
       list->operands.erase(list->operands.begin() + j);
       return true;
     }
   }
   return false;
+}
+
+bool Dominated(Rewriter& rw, MinMaxList* list) {
+  return DropDominatedOperand(rw, list, 16, &ProvablyLessOrEqual);
 }
 
 // minmax.common_part: min(a + C, b + C) = min(a, b) + C (x -> x + C is
@@ -234,21 +241,7 @@ bool LessOrEqualSimplified(Rewriter& rw, Expr x, Expr y) {
 // `max((a floordiv 4) * 4, a)` -> `a`, `min((a + 3) floordiv 4 * 4, a)` ->
 // `a` for every integer a. Same argument as minmax.dominated.
 bool DominatedSimplified(Rewriter& rw, MinMaxList* list) {
-  constexpr size_t kMaxOperands = 8;
-  const size_t n = list->operands.size();
-  if (n < 2 || n > kMaxOperands) return false;
-  for (size_t j = 0; j < n; ++j) {
-    for (size_t i = 0; i < n; ++i) {
-      if (i == j) continue;
-      Expr x = list->operands[i], y = list->operands[j];
-      bool drop = IsMin(*list) ? LessOrEqualSimplified(rw, x, y)
-                               : LessOrEqualSimplified(rw, y, x);
-      if (!drop) continue;
-      list->operands.erase(list->operands.begin() + j);
-      return true;
-    }
-  }
-  return false;
+  return DropDominatedOperand(rw, list, 8, &LessOrEqualSimplified);
 }
 
 // minmax.absorb: min(x, max(o, ...)) = x when x <= o (absorption: then

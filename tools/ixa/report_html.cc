@@ -6,33 +6,11 @@
 #include <map>
 #include <sstream>
 
+#include "hw/svg.h"
 #include "tools/ixa/report.h"
 
 namespace ixa::cli {
 namespace {
-
-std::string HtmlEscape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 // Numbers as people read them: 3 significant digits, no exponent below a
 // billion.
@@ -99,25 +77,26 @@ std::string CoalescingText(const Json& cost) {
   }
   if (total == 0) return "—";
   if (bad.empty()) return "all";
-  return "<span class=\"bad\">not: " + HtmlEscape(bad) + "</span>";
+  return "<span class=\"bad\">not: " + hw::XmlEscape(bad) + "</span>";
 }
 
 std::string KernelRow(const ReportKernel& k) {
   std::ostringstream row;
-  row << "<tr><td class=\"l\">" << HtmlEscape(k.name)
+  row << "<tr><td class=\"l\">" << hw::XmlEscape(k.name)
       << "</td><td class=\"l\">";
   if (!k.fusion_kind.empty()) {
-    row << "<span class=\"kind\">" << HtmlEscape(k.fusion_kind) << "</span> ";
+    row << "<span class=\"kind\">" << hw::XmlEscape(k.fusion_kind)
+        << "</span> ";
   } else {
-    row << HtmlEscape(k.opcode) << " ";
+    row << hw::XmlEscape(k.opcode) << " ";
   }
   if (k.cost.is_null()) {
     row << "</td><td class=\"l muted\" colspan=\"9\">not costed: "
-        << HtmlEscape(k.not_costed) << "</td></tr>\n";
+        << hw::XmlEscape(k.not_costed) << "</td></tr>\n";
     return row.str();
   }
   const Json& c = k.cost;
-  row << HtmlEscape(c.value("emitter", "")) << "</td><td>" << LaunchText(c)
+  row << hw::XmlEscape(c.value("emitter", "")) << "</td><td>" << LaunchText(c)
       << "</td><td>" << ReadableNumber(k.time_us) << "</td><td>"
       << ReportBytes(c.value("bytes_read", 0.0)) << "</td><td>"
       << ReportBytes(c.value("bytes_written", 0.0)) << "</td><td>"
@@ -223,11 +202,11 @@ std::string RooflineSvg(const ReportData& data) {
   for (const Point& p : points) {
     s << "<circle class=\"" << p.k->bound << "\" cx=\"" << X(p.x) << "\" cy=\""
       << Y(p.y) << "\" r=\"5\" fill=\"currentColor\" "
-      << "fill-opacity=\"0.7\"><title>" << HtmlEscape(p.k->name) << ": "
+      << "fill-opacity=\"0.7\"><title>" << hw::XmlEscape(p.k->name) << ": "
       << ReadableNumber(p.k->time_us) << " µs, " << ReadableNumber(p.x)
       << " flops/byte</title>"
       << "</circle><text x=\"" << X(p.x) + 7 << "\" y=\"" << Y(p.y) + 4 << "\">"
-      << HtmlEscape(p.k->name) << "</text>\n";
+      << hw::XmlEscape(p.k->name) << "</text>\n";
   }
   s << "</svg>\n";
   if (without_flops > 0) {
@@ -284,9 +263,9 @@ std::string GraphSvg(const ReportData& data) {
     s << "<rect x=\"" << x << "\" y=\"" << y << "\" width=\"" << box_w
       << "\" height=\"" << box_h << "\" rx=\"4\" fill=\"" << fill
       << "\" stroke=\"#555\"/><text x=\"" << x + 6 << "\" y=\"" << y + 13
-      << "\">" << HtmlEscape(name.substr(0, 22)) << "</text><text x=\"" << x + 6
-      << "\" y=\"" << y + 25 << "\" fill=\"#555\">" << HtmlEscape(label)
-      << "</text>\n";
+      << "\">" << hw::XmlEscape(name.substr(0, 22)) << "</text><text x=\""
+      << x + 6 << "\" y=\"" << y + 25 << "\" fill=\"#555\">"
+      << hw::XmlEscape(label) << "</text>\n";
   };
   for (const std::string& p : data.parameters) box(p, "parameter", "#eee");
   for (const ReportKernel& k : data.kernels) {
@@ -349,12 +328,13 @@ std::string DataJson(const ReportData& data) {
 std::string RenderReportHtml(const ReportData& data) {
   std::ostringstream h;
   h << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-    << "<title>ixa report: " << HtmlEscape(data.source) << "</title><style>"
+    << "<title>ixa report: " << hw::XmlEscape(data.source) << "</title><style>"
     << kStyle << "</style></head><body>\n";
-  h << "<h1>ixa report: " << HtmlEscape(data.source) << "</h1>\n<p>device <b>"
-    << HtmlEscape(data.device_name) << "</b>, cost model <b>"
-    << HtmlEscape(data.model) << "</b>; " << data.kernels.size() << " kernels, "
-    << ReadableNumber(data.total_time_us) << " µs in all (with "
+  h << "<h1>ixa report: " << hw::XmlEscape(data.source)
+    << "</h1>\n<p>device <b>" << hw::XmlEscape(data.device_name)
+    << "</b>, cost model <b>" << hw::XmlEscape(data.model) << "</b>; "
+    << data.kernels.size() << " kernels, " << ReadableNumber(data.total_time_us)
+    << " µs in all (with "
     << "each kernel's launch overhead), " << ReportBytes(data.total_bytes)
     << " read and written.";
   if (data.planned) {
@@ -368,8 +348,8 @@ std::string RenderReportHtml(const ReportData& data) {
   } else {
     h << "<ul class=\"findings\">\n";
     for (const ReportFinding& f : data.findings) {
-      h << "<li><span class=\"kind\">" << HtmlEscape(f.kind) << "</span> "
-        << HtmlEscape(f.text) << "</li>\n";
+      h << "<li><span class=\"kind\">" << hw::XmlEscape(f.kind) << "</span> "
+        << hw::XmlEscape(f.text) << "</li>\n";
     }
     h << "</ul>\n";
   }
