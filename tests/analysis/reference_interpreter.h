@@ -360,446 +360,364 @@ class Interpreter {
     }
     return out;
   }
-  // [m, k] x [g, k, n] -> [m, n] (the layout of the tests).
-  const int64_t m_size = a.dims[0], k_size = a.dims[1];
-  const int64_t n_size = b.dims[2];
-  for (int64_t m = 0; m < m_size; ++m) {
-    int64_t g = 0, end = 0;
-    while (g < groups.size() && (end += groups.data[g]) <= m) ++g;
-    for (int64_t n = 0; n < n_size; ++n) {
-      uint64_t sum = 0;
-      if (g < groups.size()) {
-        for (int64_t k = 0; k < k_size; ++k) {
-          sum += uint64_t(a.data[m * k_size + k]) *
-                 uint64_t(b.data[(g * k_size + k) * n_size + n]);
-        }
-      }
-      out.data[m * n_size + n] = Wrap(sum + 1);
-    }
-  }
-  return out;
-}
 
-// A bitcast between tiled layouts: the same physical offset.
-static bool
-TiledBitcast(const hlo::Instruction& in, const Tensor& src, Tensor* out) {
-  auto tiled = [](const hlo::Shape& s) {
-    return s.layout &&
-           (!s.layout->tiles.empty() || s.layout->element_size_bits != 0);
-  };
-  const hlo::Shape& from = in.operand(0)->shape;
-  if (!tiled(from) && !tiled(in.shape)) return false;
-  auto xo = hw::ParseXlaShape(in.shape.ToString(true));
-  auto xi = hw::ParseXlaShape(from.ToString(true));
-  if (!xo.ok() || !xi.ok()) throw std::runtime_error("tiled shape");
-  for (int64_t l = 0; l < out->size(); ++l) {
-    std::vector<int64_t> idx = Unlinear(l, out->dims);
-    auto offset = hw::PhysicalOffset(*xo, idx);
-    if (!offset.ok()) throw std::runtime_error("offset");
-    auto logical = hw::LogicalIndexAt(*xi, *offset);
-    if (!logical.ok() || !*logical) {
-      out->data[l] = 0;  // padding in the source: no element
-      continue;
-    }
-    out->data[l] = src.data[Linear(**logical, src.dims)];
-  }
-  return true;
-}
-
-// dot: every output element sums lhs * rhs + 1 over its contracting
-// positions (wrapping).
-static Tensor Dot(const hlo::DotDimensionNumbers& dn, const Tensor& a,
-                  const Tensor& b, const std::vector<int64_t>& dims) {
-  Tensor out = Make(dims);
-  std::vector<int64_t> csizes;
-  for (int64_t c : dn.lhs_contracting) csizes.push_back(a.dims[c]);
-  auto is_in = [](const std::vector<int64_t>& v, int64_t x) {
-    return std::find(v.begin(), v.end(), x) != v.end();
-  };
-  for (int64_t l = 0; l < out.size(); ++l) {
-    std::vector<int64_t> idx = Unlinear(l, dims);
-    uint64_t sum = 0;
-    for (int64_t s = 0; s < Count(csizes); ++s) {
-      std::vector<int64_t> c = Unlinear(s, csizes);
-      std::vector<int64_t> ai(a.dims.size()), bi(b.dims.size());
-      size_t pos = dn.lhs_batch.size();
-      for (size_t i = 0; i < dn.lhs_batch.size(); ++i) {
-        ai[dn.lhs_batch[i]] = idx[i];
-        bi[dn.rhs_batch[i]] = idx[i];
-      }
-      for (size_t i = 0; i < c.size(); ++i) {
-        ai[dn.lhs_contracting[i]] = c[i];
-        bi[dn.rhs_contracting[i]] = c[i];
-      }
-      for (size_t i = 0; i < a.dims.size(); ++i) {
-        if (!is_in(dn.lhs_batch, i) && !is_in(dn.lhs_contracting, i))
-          ai[i] = idx[pos++];
-      }
-      for (size_t i = 0; i < b.dims.size(); ++i) {
-        if (!is_in(dn.rhs_batch, i) && !is_in(dn.rhs_contracting, i))
-          bi[i] = idx[pos++];
-      }
-      sum += uint64_t(a.data[Linear(ai, a.dims)]) *
-                 uint64_t(b.data[Linear(bi, b.dims)]) +
-             1;
-    }
-    out.data[l] = Wrap(sum);
-  }
-  return out;
-}
-
-std::vector<Tensor> Eval(const hlo::Instruction& in,
-                         const std::vector<Tensor>& params, Values& v) {
-  const std::string& op = in.opcode;
-  auto arg = [&](int i) -> const Tensor& {
-    const hlo::Instruction* o = in.operand(i);
-    return v[o][0];
-  };
-  const std::vector<int64_t>& dims = in.shape.dims;
-  Tensor out = Make(dims);
-  auto for_each = [&](const std::function<int64_t(std::vector<int64_t>&)>& f) {
-    for (int64_t l = 0; l < out.size(); ++l) {
-      std::vector<int64_t> idx = Unlinear(l, dims);
-      out.data[l] = f(idx);
-    }
-  };
-  if (op == "parameter") return {params.at(in.parameter_number)};
-  if (op == "constant") {
-    if (in.int_value) return {Tensor{{}, {*in.int_value}}};
-    std::vector<int64_t> data;
-    std::string lit = in.literal;
-    for (char& c : lit) {
-      if (c == '{' || c == '}' || c == ',') c = ' ';
-    }
-    size_t pos = 0;
-    while (pos < lit.size()) {
-      size_t used = 0;
-      try {
-        data.push_back(std::stoll(lit.substr(pos), &used));
-      } catch (...) {
-        break;
-      }
-      pos += used;
-    }
-    data.resize(Count(dims), -1000000);  // -inf and friends
-    return {Tensor{dims, data}};
-  }
-  if (op == "iota") {
-    for_each([&](auto& idx) { return idx[in.iota_dimension]; });
-    return {out};
-  }
-  if (op == "tuple") {
-    std::vector<Tensor> t;
-    for (const hlo::Instruction* o : in.operands) t.push_back(v[o][0]);
-    return t;
-  }
-  if (op == "get-tuple-element") return {v[in.operand(0)][in.tuple_index]};
-  if (op == "fusion" || op == "call") {
-    std::vector<Tensor> ps;
-    for (const hlo::Instruction* o : in.operands) ps.push_back(v[o][0]);
-    return Run(*in.called(), ps);
-  }
-  if (hlo::IsElementwiseOpcode(op) && op != "map" && op != "bitcast-convert") {
-    for_each([&](auto& idx) {
-      std::vector<int64_t> a;
-      for (int i = 0; i < in.operand_count(); ++i) {
-        const Tensor& t = arg(i);
-        a.push_back(t.dims.empty() ? t.data[0] : t.data[Linear(idx, t.dims)]);
-      }
-      return Elementwise(op, a);
-    });
-    return {out};
-  }
-  if (op == "broadcast") {
-    for_each([&](auto& idx) {
-      std::vector<int64_t> src;
-      for (int64_t d : in.dimensions) src.push_back(idx[d]);
-      return arg(0).data[Linear(src, arg(0).dims)];
-    });
-    return {out};
-  }
-  if (op == "transpose") {
-    for_each([&](auto& idx) {
-      std::vector<int64_t> src(idx.size());
-      for (size_t i = 0; i < idx.size(); ++i) src[in.dimensions[i]] = idx[i];
-      return arg(0).data[Linear(src, arg(0).dims)];
-    });
-    return {out};
-  }
-  if (op == "reshape") return {Tensor{dims, arg(0).data}};
-  if (op == "bitcast" && TiledBitcast(in, arg(0), &out)) return {out};
-  if (op == "bitcast") {
-    // Same physical (layout-ordered) linear offset.
-    const hlo::Shape& src_shape = in.operand(0)->shape;
-    std::vector<int64_t> m_out = in.shape.MinorToMajor();
-    std::vector<int64_t> m_in = src_shape.MinorToMajor();
-    for_each([&](auto& idx) {
-      std::vector<int64_t> phys;
-      for (size_t i = m_out.size(); i-- > 0;) phys.push_back(idx[m_out[i]]);
-      int64_t l = Linear(phys, in.shape.PhysicalDims());
-      std::vector<int64_t> pin = Unlinear(l, src_shape.PhysicalDims());
-      std::vector<int64_t> src(pin.size());
-      for (size_t i = 0; i < pin.size(); ++i)
-        src[m_in[pin.size() - 1 - i]] = pin[i];
-      return arg(0).data[Linear(src, arg(0).dims)];
-    });
-    return {out};
-  }
-  if (op == "reverse") {
-    for_each([&](auto& idx) {
-      std::vector<int64_t> src = idx;
-      for (int64_t d : in.dimensions) src[d] = dims[d] - 1 - idx[d];
-      return arg(0).data[Linear(src, arg(0).dims)];
-    });
-    return {out};
-  }
-  if (op == "slice") {
-    for_each([&](auto& idx) {
-      std::vector<int64_t> src;
-      for (size_t i = 0; i < idx.size(); ++i) {
-        src.push_back(in.slice[i].start + idx[i] * in.slice[i].stride);
-      }
-      return arg(0).data[Linear(src, arg(0).dims)];
-    });
-    return {out};
-  }
-  if (op == "pad") {
-    for_each([&](auto& idx) {
-      std::vector<int64_t> src;
-      for (size_t i = 0; i < idx.size(); ++i) {
-        const hlo::PadDim& p = in.padding[i];
-        int64_t s = idx[i] - p.low;
-        if (s < 0 || s % (p.interior + 1) != 0) return arg(1).data[0];
-        s /= p.interior + 1;
-        if (s >= arg(0).dims[i]) return arg(1).data[0];
-        src.push_back(s);
-      }
-      return arg(0).data[Linear(src, arg(0).dims)];
-    });
-    return {out};
-  }
-  if (op == "concatenate") {
-    int64_t d = in.dimensions[0];
-    for_each([&](auto& idx) {
-      std::vector<int64_t> src = idx;
-      for (int i = 0;; ++i) {
-        if (src[d] < arg(i).dims[d])
-          return arg(i).data[Linear(src, arg(i).dims)];
-        src[d] -= arg(i).dims[d];
-      }
-    });
-    return {out};
-  }
-  if (op == "reduce" || op == "reduce-window") {
-    int k = in.operand_count() / 2;
-    const Tensor& in0 = arg(0);
-    std::vector<std::vector<int64_t>> outs_dims;
-    for (int j = 0; j < k; ++j) {
-      outs_dims.push_back(in.shape.IsTuple() ? in.shape.tuple_elements[j].dims
-                                             : dims);
-    }
-    std::vector<Tensor> outs;
-    for (int j = 0; j < k; ++j) outs.push_back(Make(outs_dims[j]));
-    for (int64_t l = 0; l < outs[0].size(); ++l) {
-      std::vector<int64_t> o = Unlinear(l, outs_dims[0]);
-      std::vector<int64_t> acc;
-      for (int j = 0; j < k; ++j) acc.push_back(arg(k + j).data[0]);
-      auto accumulate = [&](const std::vector<int64_t>& src) {
-        std::vector<int64_t> a = acc;
-        for (int j = 0; j < k; ++j)
-          a.push_back(arg(j).data[Linear(src, in0.dims)]);
-        if (k == 1) {
-          acc[0] = Scalar(*in.called(), a);
-        } else {
-          std::vector<Tensor> ps;
-          for (int64_t x : a) ps.push_back(Tensor{{}, {x}});
-          std::vector<Tensor> r = Run(*in.called(), ps);
-          for (int j = 0; j < k; ++j) acc[j] = r[j].data[0];
-        }
-      };
-      if (op == "reduce") {
-        for (int64_t s = 0; s < Count(in0.dims); ++s) {
-          std::vector<int64_t> src = Unlinear(s, in0.dims);
-          bool match = true;
-          size_t oi = 0;
-          for (size_t i = 0; i < src.size(); ++i) {
-            bool reduced =
-                std::find(in.dimensions.begin(), in.dimensions.end(),
-                          static_cast<int64_t>(i)) != in.dimensions.end();
-            if (!reduced && src[i] != o[oi++]) match = false;
+  std::vector<Tensor> Eval(const hlo::Instruction& in,
+                           const std::vector<Tensor>& params, Values& v) {
+    const std::string& op = in.opcode;
+    auto arg = [&](int i) -> const Tensor& {
+      const hlo::Instruction* o = in.operand(i);
+      return v[o][0];
+    };
+    const std::vector<int64_t>& dims = in.shape.dims;
+    Tensor out = Make(dims);
+    auto for_each =
+        [&](const std::function<int64_t(std::vector<int64_t>&)>& f) {
+          for (int64_t l = 0; l < out.size(); ++l) {
+            std::vector<int64_t> idx = Unlinear(l, dims);
+            out.data[l] = f(idx);
           }
-          if (match) accumulate(src);
+        };
+    if (op == "parameter") return {params.at(in.parameter_number)};
+    if (op == "constant") {
+      if (in.int_value) return {Tensor{{}, {*in.int_value}}};
+      std::vector<int64_t> data;
+      std::string lit = in.literal;
+      for (char& c : lit) {
+        if (c == '{' || c == '}' || c == ',') c = ' ';
+      }
+      size_t pos = 0;
+      while (pos < lit.size()) {
+        size_t used = 0;
+        try {
+          data.push_back(std::stoll(lit.substr(pos), &used));
+        } catch (...) {
+          break;
         }
-      } else {
-        std::vector<int64_t> wdims;
-        for (const auto& w : in.window) wdims.push_back(w.size);
-        for (int64_t s = 0; s < Count(wdims); ++s) {
-          std::vector<int64_t> wi = Unlinear(s, wdims), src;
+        pos += used;
+      }
+      data.resize(Count(dims), -1000000);  // -inf and friends
+      return {Tensor{dims, data}};
+    }
+    if (op == "iota") {
+      for_each([&](auto& idx) { return idx[in.iota_dimension]; });
+      return {out};
+    }
+    if (op == "tuple") {
+      std::vector<Tensor> t;
+      for (const hlo::Instruction* o : in.operands) t.push_back(v[o][0]);
+      return t;
+    }
+    if (op == "get-tuple-element") return {v[in.operand(0)][in.tuple_index]};
+    if (op == "fusion" || op == "call") {
+      std::vector<Tensor> ps;
+      for (const hlo::Instruction* o : in.operands) ps.push_back(v[o][0]);
+      return Run(*in.called(), ps);
+    }
+    if (hlo::IsElementwiseOpcode(op) && op != "map" &&
+        op != "bitcast-convert") {
+      for_each([&](auto& idx) {
+        std::vector<int64_t> a;
+        for (int i = 0; i < in.operand_count(); ++i) {
+          const Tensor& t = arg(i);
+          a.push_back(t.dims.empty() ? t.data[0] : t.data[Linear(idx, t.dims)]);
+        }
+        return Elementwise(op, a);
+      });
+      return {out};
+    }
+    if (op == "broadcast") {
+      for_each([&](auto& idx) {
+        std::vector<int64_t> src;
+        for (int64_t d : in.dimensions) src.push_back(idx[d]);
+        return arg(0).data[Linear(src, arg(0).dims)];
+      });
+      return {out};
+    }
+    if (op == "transpose") {
+      for_each([&](auto& idx) {
+        std::vector<int64_t> src(idx.size());
+        for (size_t i = 0; i < idx.size(); ++i) src[in.dimensions[i]] = idx[i];
+        return arg(0).data[Linear(src, arg(0).dims)];
+      });
+      return {out};
+    }
+    if (op == "reshape") return {Tensor{dims, arg(0).data}};
+    if (op == "bitcast" && TiledBitcast(in, arg(0), &out)) return {out};
+    if (op == "bitcast") {
+      // Same physical (layout-ordered) linear offset.
+      const hlo::Shape& src_shape = in.operand(0)->shape;
+      std::vector<int64_t> m_out = in.shape.MinorToMajor();
+      std::vector<int64_t> m_in = src_shape.MinorToMajor();
+      for_each([&](auto& idx) {
+        std::vector<int64_t> phys;
+        for (size_t i = m_out.size(); i-- > 0;) phys.push_back(idx[m_out[i]]);
+        int64_t l = Linear(phys, in.shape.PhysicalDims());
+        std::vector<int64_t> pin = Unlinear(l, src_shape.PhysicalDims());
+        std::vector<int64_t> src(pin.size());
+        for (size_t i = 0; i < pin.size(); ++i)
+          src[m_in[pin.size() - 1 - i]] = pin[i];
+        return arg(0).data[Linear(src, arg(0).dims)];
+      });
+      return {out};
+    }
+    if (op == "reverse") {
+      for_each([&](auto& idx) {
+        std::vector<int64_t> src = idx;
+        for (int64_t d : in.dimensions) src[d] = dims[d] - 1 - idx[d];
+        return arg(0).data[Linear(src, arg(0).dims)];
+      });
+      return {out};
+    }
+    if (op == "slice") {
+      for_each([&](auto& idx) {
+        std::vector<int64_t> src;
+        for (size_t i = 0; i < idx.size(); ++i) {
+          src.push_back(in.slice[i].start + idx[i] * in.slice[i].stride);
+        }
+        return arg(0).data[Linear(src, arg(0).dims)];
+      });
+      return {out};
+    }
+    if (op == "pad") {
+      for_each([&](auto& idx) {
+        std::vector<int64_t> src;
+        for (size_t i = 0; i < idx.size(); ++i) {
+          const hlo::PadDim& p = in.padding[i];
+          int64_t s = idx[i] - p.low;
+          if (s < 0 || s % (p.interior + 1) != 0) return arg(1).data[0];
+          s /= p.interior + 1;
+          if (s >= arg(0).dims[i]) return arg(1).data[0];
+          src.push_back(s);
+        }
+        return arg(0).data[Linear(src, arg(0).dims)];
+      });
+      return {out};
+    }
+    if (op == "concatenate") {
+      int64_t d = in.dimensions[0];
+      for_each([&](auto& idx) {
+        std::vector<int64_t> src = idx;
+        for (int i = 0;; ++i) {
+          if (src[d] < arg(i).dims[d])
+            return arg(i).data[Linear(src, arg(i).dims)];
+          src[d] -= arg(i).dims[d];
+        }
+      });
+      return {out};
+    }
+    if (op == "reduce" || op == "reduce-window") {
+      int k = in.operand_count() / 2;
+      const Tensor& in0 = arg(0);
+      std::vector<std::vector<int64_t>> outs_dims;
+      for (int j = 0; j < k; ++j) {
+        outs_dims.push_back(in.shape.IsTuple() ? in.shape.tuple_elements[j].dims
+                                               : dims);
+      }
+      std::vector<Tensor> outs;
+      for (int j = 0; j < k; ++j) outs.push_back(Make(outs_dims[j]));
+      for (int64_t l = 0; l < outs[0].size(); ++l) {
+        std::vector<int64_t> o = Unlinear(l, outs_dims[0]);
+        std::vector<int64_t> acc;
+        for (int j = 0; j < k; ++j) acc.push_back(arg(k + j).data[0]);
+        auto accumulate = [&](const std::vector<int64_t>& src) {
+          std::vector<int64_t> a = acc;
+          for (int j = 0; j < k; ++j)
+            a.push_back(arg(j).data[Linear(src, in0.dims)]);
+          if (k == 1) {
+            acc[0] = Scalar(*in.called(), a);
+          } else {
+            std::vector<Tensor> ps;
+            for (int64_t x : a) ps.push_back(Tensor{{}, {x}});
+            std::vector<Tensor> r = Run(*in.called(), ps);
+            for (int j = 0; j < k; ++j) acc[j] = r[j].data[0];
+          }
+        };
+        if (op == "reduce") {
+          for (int64_t s = 0; s < Count(in0.dims); ++s) {
+            std::vector<int64_t> src = Unlinear(s, in0.dims);
+            bool match = true;
+            size_t oi = 0;
+            for (size_t i = 0; i < src.size(); ++i) {
+              bool reduced =
+                  std::find(in.dimensions.begin(), in.dimensions.end(),
+                            static_cast<int64_t>(i)) != in.dimensions.end();
+              if (!reduced && src[i] != o[oi++]) match = false;
+            }
+            if (match) accumulate(src);
+          }
+        } else {
+          std::vector<int64_t> wdims;
+          for (const auto& w : in.window) wdims.push_back(w.size);
+          for (int64_t s = 0; s < Count(wdims); ++s) {
+            std::vector<int64_t> wi = Unlinear(s, wdims), src;
+            bool ok = true;
+            for (size_t i = 0; i < wi.size(); ++i) {
+              const auto& w = in.window[i];
+              int64_t p =
+                  o[i] * w.stride + wi[i] * w.window_dilation - w.pad_low;
+              if (p < 0 || p % w.base_dilation != 0 ||
+                  p / w.base_dilation >= in0.dims[i]) {
+                ok = false;
+              }
+              src.push_back(p / w.base_dilation);
+            }
+            if (ok) accumulate(src);
+          }
+        }
+        for (int j = 0; j < k; ++j) outs[j].data[l] = acc[j];
+      }
+      return outs;
+    }
+    if (op == "dot") return {Dot(in.dot, arg(0), arg(1), dims)};
+    if (op == "convolution") {
+      const auto& dn = *in.conv;
+      const Tensor &a = arg(0), &k = arg(1);
+      size_t sp = dn.input_spatial.size();
+      int64_t ck = k.dims[dn.kernel_input_feature];
+      int64_t fo = dims[dn.output_feature];
+      std::vector<int64_t> ksizes;
+      for (size_t i = 0; i < sp; ++i)
+        ksizes.push_back(k.dims[dn.kernel_spatial[i]]);
+      ksizes.push_back(ck);
+      for_each([&](auto& idx) {
+        uint64_t sum = 0;
+        int64_t f = idx[dn.output_feature];
+        int64_t gf = f / (fo / in.feature_group_count);
+        int64_t gb = f / (fo / in.batch_group_count);
+        for (int64_t s = 0; s < Count(ksizes); ++s) {
+          std::vector<int64_t> w = Unlinear(s, ksizes);
+          std::vector<int64_t> ai(a.dims.size()), ki(k.dims.size());
+          ai[dn.input_batch] =
+              gb * dims[dn.output_batch] + idx[dn.output_batch];
+          ai[dn.input_feature] = gf * ck + w[sp];
+          ki[dn.kernel_input_feature] = w[sp];
+          ki[dn.kernel_output_feature] = f;
           bool ok = true;
-          for (size_t i = 0; i < wi.size(); ++i) {
-            const auto& w = in.window[i];
-            int64_t p = o[i] * w.stride + wi[i] * w.window_dilation - w.pad_low;
-            if (p < 0 || p % w.base_dilation != 0 ||
-                p / w.base_dilation >= in0.dims[i]) {
+          for (size_t i = 0; i < sp; ++i) {
+            const auto& win = in.window[i];
+            int64_t p = idx[dn.output_spatial[i]] * win.stride +
+                        w[i] * win.window_dilation - win.pad_low;
+            if (p < 0 || p % win.base_dilation != 0 ||
+                p / win.base_dilation >= a.dims[dn.input_spatial[i]]) {
               ok = false;
             }
-            src.push_back(p / w.base_dilation);
+            ai[dn.input_spatial[i]] = p / win.base_dilation;
+            ki[dn.kernel_spatial[i]] =
+                win.reversal ? win.size - 1 - w[i] : w[i];
           }
-          if (ok) accumulate(src);
+          if (!ok) continue;
+          sum += uint64_t(a.data[Linear(ai, a.dims)]) *
+                     uint64_t(k.data[Linear(ki, k.dims)]) +
+                 1;
         }
-      }
-      for (int j = 0; j < k; ++j) outs[j].data[l] = acc[j];
-    }
-    return outs;
-  }
-  if (op == "dot") return {Dot(in.dot, arg(0), arg(1), dims)};
-  if (op == "convolution") {
-    const auto& dn = *in.conv;
-    const Tensor &a = arg(0), &k = arg(1);
-    size_t sp = dn.input_spatial.size();
-    int64_t ck = k.dims[dn.kernel_input_feature];
-    int64_t fo = dims[dn.output_feature];
-    std::vector<int64_t> ksizes;
-    for (size_t i = 0; i < sp; ++i)
-      ksizes.push_back(k.dims[dn.kernel_spatial[i]]);
-    ksizes.push_back(ck);
-    for_each([&](auto& idx) {
-      uint64_t sum = 0;
-      int64_t f = idx[dn.output_feature];
-      int64_t gf = f / (fo / in.feature_group_count);
-      int64_t gb = f / (fo / in.batch_group_count);
-      for (int64_t s = 0; s < Count(ksizes); ++s) {
-        std::vector<int64_t> w = Unlinear(s, ksizes);
-        std::vector<int64_t> ai(a.dims.size()), ki(k.dims.size());
-        ai[dn.input_batch] = gb * dims[dn.output_batch] + idx[dn.output_batch];
-        ai[dn.input_feature] = gf * ck + w[sp];
-        ki[dn.kernel_input_feature] = w[sp];
-        ki[dn.kernel_output_feature] = f;
-        bool ok = true;
-        for (size_t i = 0; i < sp; ++i) {
-          const auto& win = in.window[i];
-          int64_t p = idx[dn.output_spatial[i]] * win.stride +
-                      w[i] * win.window_dilation - win.pad_low;
-          if (p < 0 || p % win.base_dilation != 0 ||
-              p / win.base_dilation >= a.dims[dn.input_spatial[i]]) {
-            ok = false;
-          }
-          ai[dn.input_spatial[i]] = p / win.base_dilation;
-          ki[dn.kernel_spatial[i]] = win.reversal ? win.size - 1 - w[i] : w[i];
-        }
-        if (!ok) continue;
-        sum += uint64_t(a.data[Linear(ai, a.dims)]) *
-                   uint64_t(k.data[Linear(ki, k.dims)]) +
-               1;
-      }
-      return Wrap(sum);
-    });
-    return {out};
-  }
-  if (op == "dynamic-slice" || op == "dynamic-update-slice") {
-    bool ds = op == "dynamic-slice";
-    const Tensor& src = arg(0);
-    std::vector<int64_t> size = ds ? in.dynamic_slice_sizes : arg(1).dims;
-    std::vector<int64_t> start;
-    const bool vector_form = hlo::OffsetVectorOperand(in) >= 0;
-    for (size_t i = 0; i < src.dims.size(); ++i) {
-      int64_t s =
-          vector_form ? arg(ds ? 1 : 2).data[i] : arg(i + (ds ? 1 : 2)).data[0];
-      start.push_back(std::clamp<int64_t>(s, 0, src.dims[i] - size[i]));
-    }
-    for_each([&](auto& idx) {
-      if (ds) {
-        std::vector<int64_t> s = idx;
-        for (size_t i = 0; i < s.size(); ++i) s[i] += start[i];
-        return src.data[Linear(s, src.dims)];
-      }
-      std::vector<int64_t> u = idx;
-      bool inside = true;
-      for (size_t i = 0; i < u.size(); ++i) {
-        u[i] -= start[i];
-        if (u[i] < 0 || u[i] >= size[i]) inside = false;
-      }
-      return inside ? arg(1).data[Linear(u, size)]
-                    : src.data[Linear(idx, src.dims)];
-    });
-    return {out};
-  }
-  if (op == "gather") return {Gather(in, arg(0), arg(1))};
-  if (op == "scatter") return Scatter(in, v);
-  if (op == "sort") return Sort(in, v);
-  if (op == "bitcast-convert") {
-    const Tensor& src = arg(0);
-    int ib = hlo::ElementBits(in.operand(0)->shape.type);
-    int ob = hlo::ElementBits(in.shape.type);
-    for_each([&](auto& idx) {
-      if (ib == ob) return src.data[Linear(idx, src.dims)];
-      if (ob < ib) {  // narrower: one more minor dim, a piece of x
-        std::vector<int64_t> w(idx.begin(), idx.end() - 1);
-        return Wrap(uint64_t(src.data[Linear(w, src.dims)]) * 7 +
-                    uint64_t(idx.back()) * 13);
-      }
-      uint64_t acc = 0;  // wider: every piece counts
-      std::vector<int64_t> w = idx;
-      w.push_back(0);
-      for (int64_t k = 0; k < src.dims.back(); ++k) {
-        w.back() = k;
-        acc += uint64_t(src.data[Linear(w, src.dims)]) * uint64_t(k + 3);
-      }
-      return Wrap(acc);
-    });
-    return {out};
-  }
-  if (op == "dynamic-reshape") return {Tensor{dims, arg(0).data}};
-  // A cuBLAS GEMM computes its dot (the workspace reads as zeros).
-  if (auto gemm = hlo::GemmDotDimensions(in);
-      gemm && in.operand_count() >= 2 && in.shape.IsTuple()) {
-    std::vector<Tensor> outs = {
-        Dot(*gemm, arg(0), arg(1), in.shape.tuple_elements[0].dims)};
-    for (size_t i = 1; i < in.shape.tuple_elements.size(); ++i) {
-      outs.push_back(Make(in.shape.tuple_elements[i].dims));
-    }
-    return outs;
-  }
-  if (op == "custom-call") {  // opaque: every element reads everything
-    uint64_t all = 0;
-    for (int i = 0; i < in.operand_count(); ++i) {
-      for (int64_t x : arg(i).data) all = all * 31 + uint64_t(x);
-    }
-    for (int64_t l = 0; l < out.size(); ++l) out.data[l] = Wrap(all + l);
-    return {out};
-  }
-  if (op == "add-dependency") return {arg(0)};
-  if (op == "get-dimension-size") {
-    return {Tensor{{}, {arg(0).dims[in.dimensions[0]]}}};
-  }
-  if (op == "scaled-dot") {
-    const auto& dn = in.dot;
-    const Tensor &a = arg(0), &b = arg(1), &sa = arg(2), &sb = arg(3);
-    auto scale_at = [](const Tensor& scale, const Tensor& x,
-                       const std::vector<int64_t>& xi) {
-      if (scale.dims.empty()) return scale.data[0];
-      std::vector<int64_t> si;
-      for (size_t i = 0; i < xi.size(); ++i) {
-        si.push_back(xi[i] / (x.dims[i] / scale.dims[i]));
-      }
-      return scale.data[Linear(si, scale.dims)];
-    };
-    for_each([&](auto& idx) {
-      uint64_t sum = 0;
-      DotTerms(dn, a.dims, b.dims, idx, [&](auto& ai, auto& bi) {
-        sum += uint64_t(a.data[Linear(ai, a.dims)]) *
-                   uint64_t(b.data[Linear(bi, b.dims)]) *
-                   uint64_t(scale_at(sa, a, ai)) *
-                   uint64_t(scale_at(sb, b, bi)) +
-               1;
+        return Wrap(sum);
       });
-      return Wrap(sum);
-    });
-    return {out};
+      return {out};
+    }
+    if (op == "dynamic-slice" || op == "dynamic-update-slice") {
+      bool ds = op == "dynamic-slice";
+      const Tensor& src = arg(0);
+      std::vector<int64_t> size = ds ? in.dynamic_slice_sizes : arg(1).dims;
+      std::vector<int64_t> start;
+      const bool vector_form = hlo::OffsetVectorOperand(in) >= 0;
+      for (size_t i = 0; i < src.dims.size(); ++i) {
+        int64_t s = vector_form ? arg(ds ? 1 : 2).data[i]
+                                : arg(i + (ds ? 1 : 2)).data[0];
+        start.push_back(std::clamp<int64_t>(s, 0, src.dims[i] - size[i]));
+      }
+      for_each([&](auto& idx) {
+        if (ds) {
+          std::vector<int64_t> s = idx;
+          for (size_t i = 0; i < s.size(); ++i) s[i] += start[i];
+          return src.data[Linear(s, src.dims)];
+        }
+        std::vector<int64_t> u = idx;
+        bool inside = true;
+        for (size_t i = 0; i < u.size(); ++i) {
+          u[i] -= start[i];
+          if (u[i] < 0 || u[i] >= size[i]) inside = false;
+        }
+        return inside ? arg(1).data[Linear(u, size)]
+                      : src.data[Linear(idx, src.dims)];
+      });
+      return {out};
+    }
+    if (op == "gather") return {Gather(in, arg(0), arg(1))};
+    if (op == "scatter") return Scatter(in, v);
+    if (op == "sort") return Sort(in, v);
+    if (op == "bitcast-convert") {
+      const Tensor& src = arg(0);
+      int ib = hlo::ElementBits(in.operand(0)->shape.type);
+      int ob = hlo::ElementBits(in.shape.type);
+      for_each([&](auto& idx) {
+        if (ib == ob) return src.data[Linear(idx, src.dims)];
+        if (ob < ib) {  // narrower: one more minor dim, a piece of x
+          std::vector<int64_t> w(idx.begin(), idx.end() - 1);
+          return Wrap(uint64_t(src.data[Linear(w, src.dims)]) * 7 +
+                      uint64_t(idx.back()) * 13);
+        }
+        uint64_t acc = 0;  // wider: every piece counts
+        std::vector<int64_t> w = idx;
+        w.push_back(0);
+        for (int64_t k = 0; k < src.dims.back(); ++k) {
+          w.back() = k;
+          acc += uint64_t(src.data[Linear(w, src.dims)]) * uint64_t(k + 3);
+        }
+        return Wrap(acc);
+      });
+      return {out};
+    }
+    if (op == "dynamic-reshape") return {Tensor{dims, arg(0).data}};
+    // A cuBLAS GEMM computes its dot (the workspace reads as zeros).
+    if (auto gemm = hlo::GemmDotDimensions(in);
+        gemm && in.operand_count() >= 2 && in.shape.IsTuple()) {
+      std::vector<Tensor> outs = {
+          Dot(*gemm, arg(0), arg(1), in.shape.tuple_elements[0].dims)};
+      for (size_t i = 1; i < in.shape.tuple_elements.size(); ++i) {
+        outs.push_back(Make(in.shape.tuple_elements[i].dims));
+      }
+      return outs;
+    }
+    if (op == "custom-call") {  // opaque: every element reads everything
+      uint64_t all = 0;
+      for (int i = 0; i < in.operand_count(); ++i) {
+        for (int64_t x : arg(i).data) all = all * 31 + uint64_t(x);
+      }
+      for (int64_t l = 0; l < out.size(); ++l) out.data[l] = Wrap(all + l);
+      return {out};
+    }
+    if (op == "add-dependency") return {arg(0)};
+    if (op == "get-dimension-size") {
+      return {Tensor{{}, {arg(0).dims[in.dimensions[0]]}}};
+    }
+    if (op == "scaled-dot") {
+      const auto& dn = in.dot;
+      const Tensor &a = arg(0), &b = arg(1), &sa = arg(2), &sb = arg(3);
+      auto scale_at = [](const Tensor& scale, const Tensor& x,
+                         const std::vector<int64_t>& xi) {
+        if (scale.dims.empty()) return scale.data[0];
+        std::vector<int64_t> si;
+        for (size_t i = 0; i < xi.size(); ++i) {
+          si.push_back(xi[i] / (x.dims[i] / scale.dims[i]));
+        }
+        return scale.data[Linear(si, scale.dims)];
+      };
+      for_each([&](auto& idx) {
+        uint64_t sum = 0;
+        DotTerms(dn, a.dims, b.dims, idx, [&](auto& ai, auto& bi) {
+          sum += uint64_t(a.data[Linear(ai, a.dims)]) *
+                     uint64_t(b.data[Linear(bi, b.dims)]) *
+                     uint64_t(scale_at(sa, a, ai)) *
+                     uint64_t(scale_at(sb, b, bi)) +
+                 1;
+        });
+        return Wrap(sum);
+      });
+      return {out};
+    }
+    if (op == "ragged-dot") return {RaggedDot(in, arg(0), arg(1), arg(2))};
+    throw std::runtime_error("interpreter: no semantics for " + op);
   }
-  if (op == "ragged-dot") return {RaggedDot(in, arg(0), arg(1), arg(2))};
-  throw std::runtime_error("interpreter: no semantics for " + op);
-}
 };
 
 // The identity of a reducer whose root is one of this interpreter's

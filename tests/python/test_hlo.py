@@ -201,3 +201,34 @@ def test_unknown_model_is_an_error():
     with pytest.raises(ixa.Error) as info:
         ixa.HloModule(PAIR).fusion_cost(model="roofline")
     assert info.value.code == "invalid_argument"
+
+
+LONG_ROW = """HloModule long
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  x = f32[64,65536] parameter(0)
+  e = f32[64,65536] exponential(x)
+  z = f32[] constant(0)
+  ROOT r = f32[64] reduce(e, z), dimensions={1}, to_apply=add
+}
+"""
+
+
+def test_prefusion_and_compile_are_the_cli_answers(cli):
+    module = ixa.HloModule(LONG_ROW)
+    rewritten = module.prefusion()
+    [expected] = cli([{"op": "prefusion", "hlo": LONG_ROW}])
+    assert rewritten == op_fields(expected)
+    assert rewritten.rewrites, "the long row reduction is split"
+    planned = module.fusion_plan(model="xla")
+    as_written = module.fusion_plan(model="xla", prefusion=False)
+    assert planned.kernels_after == 2
+    assert planned.time_after_us < as_written.time_after_us
+    program = ixa.HloModule(ADD).compile("cpp")
+    [expected] = cli([{"op": "compile", "hlo": ADD, "target": "cpp"}])
+    assert program == op_fields(expected)
+    assert "ixa_run" in program.code

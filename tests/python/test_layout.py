@@ -78,3 +78,20 @@ def test_swizzle_finds_the_transpose_swizzle():
     layout = ixa.IndexingMap(answer.map)
     assert layout.evaluate([1, 0]) == [33]
     assert answer.bases["d0"][0] == 33
+
+
+def test_linear_layout_is_the_cli_answer(cli):
+    text = ("{lane: [[1, 1], [2, 2]], warp: [[0, 1], [0, 2]]} -> "
+            "{dim0: 4, dim1: 4}")
+    answer = ixa.linear_layout(text, fn="invert", apply=[3, 1])
+    [expected] = cli([{"op": "linear_layout", "layout": text, "fn": "invert",
+                       "apply": [3, 1]}])
+    assert answer == op_fields(expected)
+    swizzled = ixa.linear_layout(cute="(8,64):(64,1)", swizzle=[3, 3, 3])
+    assert swizzled.injective
+    outer = ("{dim0: [[0, 1], [0, 2]], dim1: [[1, 0], [2, 0]]} -> "
+             "{x: 4, y: 4}")
+    composed = ixa.linear_layout(text, fn="compose", with_=outer)
+    [expected] = cli([{"op": "linear_layout", "layout": text,
+                       "fn": "compose", "with": outer}])
+    assert composed == op_fields(expected)

@@ -279,7 +279,11 @@ std::vector<OpDoc> BuildLayoutDocs() {
         {"fuse", "bool", "true",
          "a module whose entry has no fusion is fused by fusion_plan (the "
          "xla model) first; false: every instruction outside a fusion is "
-         "its own kernel"}},
+         "its own kernel"},
+        {"prefusion", "bool", "true",
+         "with fuse: XLA's pre-fusion pipeline runs before fusion_plan, as "
+         "fusion_plan runs it (see prefusion); false plans the module as "
+         "written"}},
        {{"code", "string", "the program: one C++ (cpp) or CUDA (cuda) file"},
         {"kernels", "list of {name, instruction, computation, emitter}",
          "every kernel and host op, in program order (emitter: the plan's "

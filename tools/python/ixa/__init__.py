@@ -26,7 +26,8 @@ while the engine works).
 from . import _ixa
 from ._core import Error, query
 from ._hlo import HloModule
-from ._layout import bank_conflicts, draw_layout, layout, swizzle
+from ._layout import (bank_conflicts, draw_layout, layout, linear_layout,
+                      swizzle)
 from ._map import Bounds, IndexingMap, Point, compose
 from ._result import (Coalescing, Emitted, FusionCost, FusionDecision,
                       FusionIndexing, FusionPlan, Indexing, Layout, Partition,
@@ -58,6 +59,7 @@ __all__ = [
     "compose",
     "draw_layout",
     "layout",
+    "linear_layout",
     "query",
     "swizzle",
     "__version__",

@@ -179,7 +179,7 @@ class HloModule:
 
     @documented("fusion_cost")
     def fusion_cost(self, fusion=None, *, instructions=None, device=None,
-                    model=None):
+                    model=None, prefusion=None):
         """The `fusion_cost` op: bytes_read, bytes_written, flops, launch,
         time_us (with memory_us and compute_us) and per-operand
         coalescing.
@@ -192,10 +192,12 @@ class HloModule:
             "h100").
           model: "ixa" (the default) or "xla" (XLA's GPU performance
             model).
+          prefusion: False costs a whole module as written, without XLA's
+            pre-fusion pipeline.
         """
         return self.request("fusion_cost", fusion=fusion,
                             instructions=instructions, device=device,
-                            model=model)
+                            model=model, prefusion=prefusion)
 
     @documented("fusion_decision")
     def fusion_decision(self, producer, consumer=None, *, device=None,
@@ -215,7 +217,7 @@ class HloModule:
                             consumer=consumer, device=device, model=model)
 
     @documented("fusion_plan")
-    def fusion_plan(self, *, device=None, model=None):
+    def fusion_plan(self, *, device=None, model=None, prefusion=None):
         """The `fusion_plan` op: XLA's priority fusion over this (unfused)
         module: the fused module ("hlo"), the "decisions" in order,
         kernels and times before and after, and "refusals".
@@ -223,8 +225,44 @@ class HloModule:
         Args:
           device: a device name or a dict of device fields.
           model: "ixa" (the default) or "xla".
+          prefusion: False plans the module as written, without XLA's
+            pre-fusion pipeline first.
         """
-        return self.request("fusion_plan", device=device, model=model)
+        return self.request("fusion_plan", device=device, model=model,
+                            prefusion=prefusion)
+
+    @documented("prefusion")
+    def prefusion(self, *, gemms=None):
+        """The `prefusion` op: the module after XLA's pre-fusion pipeline
+        (GEMM rewriting, reduce canonicalization, ReductionSplitter,
+        TreeReductionRewriter) and the list of rewrites.
+
+            HloModule(text).prefusion().hlo    # the rewritten module
+
+        Args:
+          gemms: False leaves every dot (no cuBLAS GEMM calls).
+        """
+        return self.request("prefusion", gemms=gemms)
+
+    @documented("compile")
+    def compile(self, target, *, device=None, entry=None, fuse=None,
+                prefusion=None):
+        """The `compile` op: the whole module as one program ("code"),
+        with its kernels, peak_bytes and buffers.
+
+            open("prog.cc", "w").write(module.compile("cpp").code)
+
+        Args:
+          target: "cpp" (with a main reading .npy files) or "cuda".
+          device: a device name or a dict of device fields.
+          entry: the entry point's name (default "ixa_run").
+          fuse: False compiles every instruction outside a fusion as its
+            own kernel instead of fusing the module first.
+          prefusion: False fuses the module without XLA's pre-fusion
+            pipeline first.
+        """
+        return self.request("compile", target=target, device=device,
+                            entry=entry, fuse=fuse, prefusion=prefusion)
 
     @documented("valid_tilings")
     def valid_tilings(self, fusion=None, *, instructions=None, output=None,

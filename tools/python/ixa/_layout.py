@@ -43,6 +43,23 @@ def swizzle(shape, dtype, write, read, *, write_vector_width=None,
                  read_vector_width=read_vector_width, device=device)
 
 
+@documented("linear_layout", skip=())
+def linear_layout(layout=None, *, map=None, out_dims=None, cute=None,
+                  by_mode=None, swizzle=None, bits=None, fn=None, with_=None,
+                  apply=None):
+    """The `linear_layout` op: a linear layout over GF(2) (Triton's), from
+    its text, an ixa map, a CuTe layout or a Swizzle<B,M,S>, with an
+    operation (`fn`: compose, invert, pseudo_invert, invert_and_compose,
+    product, divide_left, divide_right; the second layout in `with_`), its
+    properties and the layout as a map.
+
+        ixa.linear_layout(cute="(8,64):(64,1)", swizzle=[3, 3, 3]).injective
+    """
+    return _call("linear_layout", layout=layout, map=map, out_dims=out_dims,
+                 cute=cute, by_mode=by_mode, swizzle=swizzle, bits=bits,
+                 fn=fn, apply=apply, **{"with": with_})
+
+
 def draw_layout(shape, *, title=None, show_memory=True):
     """The SVG picture `ixa draw --shape SHAPE` writes: the logical grid
     with each element's physical offset, colored by tile, and (unless
