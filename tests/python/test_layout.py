@@ -95,3 +95,29 @@ def test_linear_layout_is_the_cli_answer(cli):
     [expected] = cli([{"op": "linear_layout", "layout": text,
                        "fn": "compose", "with": outer}])
     assert composed == op_fields(expected)
+
+
+def test_every_layout_op_is_a_function(cli):
+    """nested_layout, cute_layout, pto and warp_access answer as the CLI
+    does (the protocol's own examples)."""
+    nested = dict(subgroup_tile=[2, 1], batch_tile=[2, 4], outer_tile=[1, 1],
+                  thread_tile=[16, 4], element_tile=[1, 4],
+                  subgroup_strides=[1, 0], thread_strides=[1, 16],
+                  shape=[64, 64], subgroup=1, thread=5)
+    cases = [
+        (ixa.nested_layout(**nested), dict(op="nested_layout", **nested)),
+        (ixa.cute_layout("(4,2):(1,4)", fn="compose", with_="<2:2>"),
+         {"op": "cute_layout", "layout": "(4,2):(1,4)", "fn": "compose",
+          "with": "<2:2>"}),
+        (ixa.pto("format", conversion="nchw_to_nc1hwc0", dtype="f16",
+                 shape=[1, 20, 4, 4], coords=[0, 1, 2, 3, 4]),
+         {"op": "pto", "fn": "format", "conversion": "nchw_to_nc1hwc0",
+          "dtype": "f16", "shape": [1, 20, 4, 4], "coords": [0, 1, 2, 3, 4]}),
+        (ixa.warp_access("(d0) -> (d0 * 2), domain: d0 in [0, 31]", 4),
+         {"op": "warp_access", "map": "(d0) -> (d0 * 2), domain: d0 in "
+          "[0, 31]", "element_bytes": 4}),
+    ]
+    expected = cli([request for _, request in cases])
+    for (answer, request), response in zip(cases, expected):
+        assert response["ok"], request
+        assert answer == op_fields(response), request["op"]

@@ -26,8 +26,9 @@ while the engine works).
 from . import _ixa
 from ._core import Error, query
 from ._hlo import HloModule
-from ._layout import (bank_conflicts, draw_layout, layout, linear_layout,
-                      swizzle)
+from ._layout import (bank_conflicts, cute_layout, draw_layout, layout,
+                      linear_layout, nested_layout, pto, swizzle,
+                      warp_access)
 from ._map import Bounds, IndexingMap, Point, compose
 from ._result import (Coalescing, Emitted, FusionCost, FusionDecision,
                       FusionIndexing, FusionPlan, Indexing, Layout, Partition,
@@ -57,10 +58,14 @@ __all__ = [
     "ValidTilings",
     "bank_conflicts",
     "compose",
+    "cute_layout",
     "draw_layout",
     "layout",
     "linear_layout",
+    "nested_layout",
+    "pto",
     "query",
     "swizzle",
+    "warp_access",
     "__version__",
 ]

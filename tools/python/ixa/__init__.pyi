@@ -234,4 +234,26 @@ def linear_layout(layout: Optional[str] = ..., *,
                   bits: Optional[int] = ..., fn: Optional[str] = ...,
                   with_: Optional[str] = ...,
                   apply: Optional[_Ints] = ...) -> Result: ...
+def nested_layout(*, subgroup_tile: _Ints, batch_tile: _Ints,
+                  outer_tile: _Ints, thread_tile: _Ints,
+                  element_tile: _Ints, subgroup_strides: _Ints,
+                  thread_strides: _Ints, shape: Optional[_Ints] = ...,
+                  subgroup: Optional[int] = ..., thread: Optional[int] = ...,
+                  element: Optional[_Ints] = ...,
+                  subgroup_size: Optional[int] = ...,
+                  num_subgroups: Optional[int] = ...) -> Result: ...
+def cute_layout(layout: str, *, swizzle: Optional[_Ints] = ...,
+                fn: Optional[str] = ..., with_: Optional[str] = ...,
+                cotarget: Optional[int] = ...) -> Result: ...
+def pto(fn: str, *, tile: Optional[Mapping[str, Any]] = ...,
+        row: Optional[int] = ..., col: Optional[int] = ...,
+        arch: Optional[str] = ..., src: Optional[Mapping[str, Any]] = ...,
+        dst: Optional[Mapping[str, Any]] = ...,
+        conversion: Optional[str] = ..., dtype: Optional[str] = ...,
+        shape: Optional[_Ints] = ..., order: Optional[str] = ...,
+        index: Optional[_Ints] = ...,
+        coords: Optional[_Ints] = ...) -> Result: ...
+def warp_access(map: _MapLike, element_bytes: int, *,
+                device: Optional[_Device] = ...,
+                memory: Optional[str] = ...) -> Result: ...
 def query(request: Mapping[str, Any]) -> Result: ...

@@ -60,6 +60,52 @@ def linear_layout(layout=None, *, map=None, out_dims=None, cute=None,
                  fn=fn, apply=apply, **{"with": with_})
 
 
+@documented("nested_layout", skip=())
+def nested_layout(*, subgroup_tile, batch_tile, outer_tile, thread_tile,
+                  element_tile, subgroup_strides, thread_strides, shape=None,
+                  subgroup=None, thread=None, element=None,
+                  subgroup_size=None, num_subgroups=None):
+    """The `nested_layout` op: IREE's nested layout as maps (which subgroup
+    and thread hold each element of a vector), or one element's place."""
+    return _call("nested_layout", subgroup_tile=subgroup_tile,
+                 batch_tile=batch_tile, outer_tile=outer_tile,
+                 thread_tile=thread_tile, element_tile=element_tile,
+                 subgroup_strides=subgroup_strides,
+                 thread_strides=thread_strides, shape=shape,
+                 subgroup=subgroup, thread=thread, element=element,
+                 subgroup_size=subgroup_size, num_subgroups=num_subgroups)
+
+
+@documented("cute_layout", skip=())
+def cute_layout(layout, *, swizzle=None, fn=None, with_=None,
+                cotarget=None):
+    """The `cute_layout` op: a CuTe layout (Shape:Stride) as a map, with
+    CuTe's algebra (`fn`; the second layout in `with_`). The answer's
+    `values` field is read as answer["values"] (dict's values() keeps its
+    name)."""
+    return _call("cute_layout", layout=layout, swizzle=swizzle, fn=fn,
+                 cotarget=cotarget, **{"with": with_})
+
+
+@documented("pto", skip=())
+def pto(fn, *, tile=None, row=None, col=None, arch=None, src=None, dst=None,
+        conversion=None, dtype=None, shape=None, order=None, index=None,
+        coords=None):
+    """The `pto` op: Ascend PTO tiles and data formats (`fn` selects the
+    question)."""
+    return _call("pto", fn=fn, tile=tile, row=row, col=col, arch=arch,
+                 src=src, dst=dst, conversion=conversion, dtype=dtype,
+                 shape=shape, order=order, index=index, coords=coords)
+
+
+@documented("warp_access", skip=())
+def warp_access(map, element_bytes, *, device=None, memory=None):
+    """The `warp_access` op: the memory transactions (sectors, lines, bank
+    conflicts) of one warp's access, a map from lane to byte address."""
+    return _call("warp_access", map=map, element_bytes=element_bytes,
+                 device=device, memory=memory)
+
+
 def draw_layout(shape, *, title=None, show_memory=True):
     """The SVG picture `ixa draw --shape SHAPE` writes: the logical grid
     with each element's physical offset, colored by tile, and (unless
