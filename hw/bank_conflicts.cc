@@ -128,7 +128,10 @@ std::optional<BankPeriod> PeriodOfVariable(const IndexingMap& map, bool is_dim,
                                            int64_t cap, int64_t alignment) {
   int64_t step = initial;
   while (step < cap) {
-    BankShiftWalk w{is_dim, position, step};
+    BankShiftWalk w;
+    w.is_dim = is_dim;
+    w.position = position;
+    w.step = step;
     auto restart = [&]() -> bool {
       if (w.aperiodic) return false;
       auto next = CheckedMul(step, w.scale);

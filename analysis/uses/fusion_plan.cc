@@ -278,7 +278,17 @@ Result<double> Planner::Priority(int p) {
   if (!k.alive || !IsCandidateOp(k)) return -kInfinity;
   const std::vector<int> users = Readers(p);
   if (users.empty()) return -kInfinity;
-  if (IsFusibleBitcast(k)) return kInfinity;
+  if (IsFusibleBitcast(k)) {
+    // First wherever some user may take it; with none, it waits until a
+    // later fusion changes its users (else it would be picked forever).
+    for (int c : users) {
+      if (IsFusibleBitcast(clusters_[c])) continue;
+      IXA_ASSIGN_OR_RETURN(const PairSummary* pair, Pair(p, c));
+      if (pair->legal) return kInfinity;
+      last_refusal_[p] = pair->rule;
+    }
+    return -kInfinity;
+  }
   if (IsPlainOp(k, "constant")) return -kInfinity;
   int bitcasts = 0;
   for (int c : users) bitcasts += IsFusibleBitcast(clusters_[c]);
@@ -362,6 +372,9 @@ Status Planner::Fuse(int p, double priority) {
     step.into.push_back(std::move(into));
     created.push_back(Merge(p, c));
   }
+  // A producer no user took is no step; it is not queued again until its
+  // users change.
+  if (created.empty()) return Status();
   step.producer_kept = !Readers(p).empty();
   if (!step.producer_kept) Kill(p);
   steps_.push_back(std::move(step));

@@ -258,6 +258,41 @@ TEST_CASE("fusion plan: what XLA would do", "[uses][plan]") {
 // A bitcast that changes the bit width (s8[3,5,2] -> s16[3,5]) is no
 // fusible bitcast in XLA: an ordinary user that cannot fuse, so the
 // producer it reads is fused nowhere, and it does not fuse itself.
+TEST_CASE("fusion plan: a bitcast no user may take waits and the plan ends",
+          "[uses][plan]") {
+  // The bitcast's only user is the root tuple, which takes no fusion: the
+  // planner must not pick it again and again (it did, forever, before).
+  const hw::Device h100 = *hw::FindDevice("h100");
+  ExprContext ctx;
+  auto module = ParseOrDie(R"(
+    add {
+      a = f32[] parameter(0)
+      b = f32[] parameter(1)
+      ROOT s = f32[] add(a, b)
+    }
+    fused_bitcast_reduce {
+      p0 = f32[64,32,128] parameter(0)
+      z = f32[] constant(0)
+      r = f32[64,32] reduce(p0, z), dimensions={2}, to_apply=add
+      ROOT bc = f32[2048] bitcast(r)
+    }
+    ENTRY e {
+      a = f32[64,32,128] parameter(0)
+      f = f32[2048] fusion(a), kind=kInput, calls=fused_bitcast_reduce
+      n = f32[64,32,128] negate(a)
+      ROOT t = (f32[2048], f32[64,32,128]) tuple(f, n)
+    })");
+  for (CostModel model : {CostModel::kXla, CostModel::kIxa}) {
+    FusionPlanOptions options;
+    options.model = model;
+    auto plan = PlanFusions(*module, h100, options, &ctx);
+    REQUIRE(plan.ok());
+    INFO(plan->module_text);
+    CHECK(plan->steps.size() <= 4);
+    for (const FusionStep& step : plan->steps) CHECK_FALSE(step.into.empty());
+  }
+}
+
 TEST_CASE("fusion plan: a bitcast between bit widths does not fuse",
           "[uses][plan]") {
   const hw::Device h100 = *hw::FindDevice("h100");

@@ -279,7 +279,8 @@ ENTRY e {
   CHECK(std::memcmp(d2.data(), b, sizeof b) == 0);
 
   // A wrong dtype, shape or count: a message on stderr, exit 65.
-  WriteNpy(dir.path() + "/b64.npy", "<i8", {3}, b, sizeof b * 2);
+  const int64_t b64[3] = {b[0], b[1], b[2]};
+  WriteNpy(dir.path() + "/b64.npy", "<i8", {3}, b64, sizeof b64);
   CHECK(Run(prog + " " + dir.path() + "/a.npy " + dir.path() + "/b64.npy",
             &output) == 65);
   CHECK(output.find("dtype '<i8'") != std::string::npos);
