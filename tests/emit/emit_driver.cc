@@ -149,14 +149,15 @@ std::string FirstLines(const std::string& text, int n) {
 }
 
 Result<bool> CppBatch::CompileOnly(const std::vector<CppKernel>& kernels,
-                                   int units) {
+                                   int units, bool syntax_only) {
   TempDir dir;
   std::vector<std::string> sources = BatchSources(kernels, units);
   std::vector<std::string> commands;
   for (size_t u = 0; u < sources.size(); ++u) {
     std::string src = dir.Write("unit" + std::to_string(u) + ".cc", sources[u]);
-    commands.push_back(Compiler() + " -std=c++17 -O1 -fPIC -c " + src + " -o " +
-                       src + ".o");
+    commands.push_back(Compiler() + " -std=c++17 -fPIC " +
+                       (syntax_only ? "-fsyntax-only " + src
+                                    : "-O1 -c " + src + " -o " + src + ".o"));
   }
   auto results = RunCommands(commands);
   for (size_t u = 0; u < results.size(); ++u) {

@@ -763,10 +763,12 @@ CheckSummary CheckFusions(const std::vector<CheckCase>& cases,
     }
     if (!stage_units.empty()) {
       auto ok =
-          CppBatch::CompileOnly(stage_units, BatchUnits(stage_units.size()));
+          CppBatch::CompileOnly(stage_units, BatchUnits(stage_units.size()),
+                                /*syntax_only=*/true);
       if (!ok.ok()) {
         for (size_t k = 0; k < stage_units.size(); ++k) {
-          auto one = CppBatch::CompileOnly({stage_units[k]}, 1);
+          auto one =
+              CppBatch::CompileOnly({stage_units[k]}, 1, /*syntax_only=*/true);
           Prepared& p = prepared[owners[k]];
           if (!one.ok() && p.error.empty()) {
             p.error =
