@@ -8,14 +8,20 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export IXA_TEST_JOBS=${IXA_TEST_JOBS:-$(nproc)}
 
+# Each phase is announced with the seconds spent so far, so that a CI log
+# shows where the suite's time goes.
+started=$(date +%s)
+phase() { echo "== $1 (at $(($(date +%s) - started)) s)" >&2; }
+
 # Benchmarks are not tests: leave them out of the test build.
+phase "install what is missing, build (Release)"
 tools/setup.sh -DIXA_BUILD_BENCH=OFF
 
-echo "== clang-format check" >&2
+phase "clang-format check"
 files=$(git ls-files '*.h' '*.cc' 2>/dev/null || find core simplifier analysis hw emit tools tests -name '*.h' -o -name '*.cc')
 clang-format --dry-run --Werror $files
 
-echo "== tests (Release)" >&2
+phase "tests (Release)"
 (cd build && ctest --output-on-failure -j"$IXA_TEST_JOBS")
 
 # The shared-library build (-DBUILD_SHARED_LIBS=ON) is configured, not
@@ -23,7 +29,7 @@ echo "== tests (Release)" >&2
 # check, run by hand when the build rules change:
 #   BUILD_DIR=build-shared tools/setup.sh -DIXA_BUILD_BENCH=OFF \
 #     -DBUILD_SHARED_LIBS=ON && (cd build-shared && ctest -j"$(nproc)")
-echo "== configure with BUILD_SHARED_LIBS=ON" >&2
+phase "configure with BUILD_SHARED_LIBS=ON"
 cmake -S . -B build-shared-configure -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DIXA_BUILD_BENCH=OFF -DBUILD_SHARED_LIBS=ON >/dev/null
 
@@ -34,9 +40,9 @@ cmake -S . -B build-shared-configure -G Ninja -DCMAKE_BUILD_TYPE=Release \
 skip_san=${IXA_SKIP_SANITIZERS:-0}
 skip_fuzz=${IXA_SKIP_FUZZ:-0}
 if [ "$skip_san" != "1" ]; then
-  echo "== build (clang, ASan + UBSan, fuzzer coverage)" >&2
+  phase "build (clang, ASan + UBSan, fuzzer coverage)"
   tools/fuzz.sh build tests
-  echo "== tests (ASan + UBSan)" >&2
+  phase "tests (ASan + UBSan)"
   (cd "${FUZZ_BUILD_DIR:-build-fuzz}" &&
     IXA_SANITIZED=1 ctest --output-on-failure -j"$IXA_TEST_JOBS" -LE nosan)
 fi
@@ -49,6 +55,7 @@ if [ "$skip_fuzz" != "1" ]; then
   # failed property, hang) fails the suite. Searching for new findings is a
   # separate, long run: tools/fuzz.sh 3600 (IXA_FUZZ_SECONDS=N runs that
   # here instead).
-  echo "== fuzz (${IXA_FUZZ_SECONDS:-ci})" >&2
+  phase "fuzz (${IXA_FUZZ_SECONDS:-ci})"
   tools/fuzz.sh "${IXA_FUZZ_SECONDS:-ci}"
 fi
+phase "done"
