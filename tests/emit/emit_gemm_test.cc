@@ -381,6 +381,50 @@ TEST_CASE("gemm: f32 f64 and integer dots run with FMA in the model",
   RunGemms(cases, "Acc acc[4][4]");
 }
 
+// What the GEMM emitter does not take goes the elemental way (which may
+// refuse it): a transpose after the dot, two dots, complex operands, and
+// every target but cuda.
+TEST_CASE("gemm: other dot fusions and targets are not the GEMM emitter's",
+          "[emit_gemm]") {
+  const std::string dot =
+      "p0 = bf16[40,30] parameter(0)\np1 = bf16[30,20] parameter(1)\n"
+      "d = f32[40,20] dot(p0, p1), lhs_contracting_dims={1}, "
+      "rhs_contracting_dims={0}\n";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"transposed_epilogue",
+       dot + "ROOT t = f32[20,40] transpose(d), dimensions={1,0}\n"},
+      {"two_dots", dot +
+                       "p2 = f32[20,10] parameter(2)\n"
+                       "ROOT e = f32[40,10] dot(d, p2), "
+                       "lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"},
+      {"c64",
+       "p0 = c64[8,4] parameter(0)\np1 = c64[4,8] parameter(1)\n"
+       "ROOT d = c64[8,8] dot(p0, p1), lhs_contracting_dims={1}, "
+       "rhs_contracting_dims={0}\n"}};
+  ExprContext ctx;
+  for (const auto& [label, hlo] : cases) {
+    INFO(label);
+    auto module = hlo::ParseHloModule(hlo);
+    REQUIRE(module.ok());
+    auto region = ResolveFusion(**module, "");
+    REQUIRE(region.ok());
+    emit::EmitOptions eo;
+    eo.target = emit::Target::kCuda;
+    auto r = emit::EmitFusion(*region, *hw::FindDevice("h100"), eo, &ctx);
+    CHECK((!r.ok() || r->code.find("emitter gemm") == std::string::npos));
+  }
+  auto module = hlo::ParseHloModule(dot + "ROOT n = f32[40,20] negate(d)\n");
+  REQUIRE(module.ok());
+  auto region = ResolveFusion(**module, "");
+  REQUIRE(region.ok());
+  for (emit::Target t : {emit::Target::kCpp, emit::Target::kMlir}) {
+    emit::EmitOptions eo;
+    eo.target = t;
+    auto r = emit::EmitFusion(*region, *hw::FindDevice("h100"), eo, &ctx);
+    CHECK((!r.ok() || r->code.find("emitter gemm") == std::string::npos));
+  }
+}
+
 // tools/gpu_check.sh's GEMM step: the bf16 kernel of a batched matmul
 // (the dot is the root: the same product cuBLAS computes) and its launch,
 // for tools/gpu/gemm_vs_cublas.cu, in $IXA_GPU_CHECK_DIR/gemm.
