@@ -200,7 +200,10 @@ std::optional<GemmSpec> FindGemm(const FusionRegion& region, std::string* why) {
   s.rhs_k_minor =
       rs.rank() > 0 && rs.MinorToMajor()[0] == dn.rhs_contracting.back();
   if (s.tensor_core) {
-    s.block_k = 32;
+    // One k step of 16 per tile: each thread then holds 16 (4 warps) or
+    // 12 (8 warps) prefetched elements, not twice that; with 32, ptxas
+    // spilled the 4-warp kernel at its 255 registers.
+    s.block_k = 16;
     // Warp tiles of 32 x 32 (2 x 2 fragments); 8 warps on tall outputs.
     s.warps_n = 2;
     s.warps_m = s.m >= 128 ? 4 : 2;

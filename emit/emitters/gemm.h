@@ -35,7 +35,7 @@ struct GemmSpec {
   bool lhs_k_minor = true, rhs_k_minor = false;
   // Block tile, and warps per block along m and n (tensor cores) or the
   // threads' 16 x 16 grid with a 4 x 4 micro-tile each (FMA).
-  int64_t block_m = 64, block_n = 64, block_k = 32;
+  int64_t block_m = 64, block_n = 64, block_k = 16;
   int64_t warps_m = 2, warps_n = 2;
   int64_t threads() const { return tensor_core ? 32 * warps_m * warps_n : 256; }
   // Shared memory the skeleton declares.

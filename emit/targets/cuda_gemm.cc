@@ -131,7 +131,7 @@ class GemmPrinter {
                                  : "__float2half_rn";
     const std::string wmma = "nvcuda::wmma::";
     w.Line("// A [stage][m][k] and B [stage][n][k], k padded by 8 halves");
-    w.Line("// (fragment rows 80 bytes apart: distinct banks); after the");
+    w.Line("// (rows 48 bytes apart: spread over the banks); after the");
     w.Line("// loop the f32 C tile [m][n + 4] reuses the memory.");
     w.Line("constexpr int kPadK = kBlockK + 8, kPadN = kBlockN + 4;");
     w.Line(t + " (*a_tile)[kBlockM][kPadK] = reinterpret_cast<" + t +

@@ -545,6 +545,15 @@ TEST_CASE("ptxas: GEMM kernels use tensor cores and do not spill",
   };
   const emit::EmitResult bf16 = EmitCuda(gemm("bf16"));
   const emit::EmitResult f32 = EmitCuda(gemm("f32"));
+  // The 4-warp tile (m < 128) with a tanh and convert epilogue: with a k
+  // tile of 32 it spilled.
+  const emit::EmitResult small = EmitCuda(
+      "p0 = bf16[2,64,200] parameter(0)\np1 = bf16[2,200,96] parameter(1)\n"
+      "d = f32[2,64,96] dot(p0, p1), lhs_batch_dims={0}, "
+      "rhs_batch_dims={0}, lhs_contracting_dims={2}, "
+      "rhs_contracting_dims={1}\n"
+      "t = f32[2,64,96] tanh(d)\n"
+      "ROOT r = bf16[2,64,96] convert(t)\n");
   REQUIRE(bf16.code.find("emitter gemm (tensor cores") != std::string::npos);
   REQUIRE(f32.code.find("emitter gemm (FMA") != std::string::npos);
   for (const char* arch : {"sm_80", "sm_90"}) {
@@ -553,9 +562,10 @@ TEST_CASE("ptxas: GEMM kernels use tensor cores and do not spill",
     options.arch = arch;
     options.no_spills = true;
     std::vector<std::string> errors =
-        CompileCuda(nvcc, {bf16.code, f32.code}, options);
+        CompileCuda(nvcc, {bf16.code, f32.code, small.code}, options);
     CHECK(errors[0] == "");
     CHECK(errors[1] == "");
+    CHECK(errors[2] == "");
     auto ptx = CudaToPtx(nvcc, bf16.code, options);
     INFO((ptx.ok() ? "" : ptx.error().message));
     REQUIRE(ptx.ok());
@@ -563,7 +573,7 @@ TEST_CASE("ptxas: GEMM kernels use tensor cores and do not spill",
     CHECK(ptx->find("wmma.load.a.sync") != std::string::npos);
   }
   std::vector<Result<PtxasUsage>> usage =
-      PtxasUsageOf(nvcc, {bf16.code, f32.code});
+      PtxasUsageOf(nvcc, {bf16.code, f32.code, small.code});
   for (const auto& u : usage) {
     INFO((u.ok() ? "" : u.error().message));
     REQUIRE(u.ok());
