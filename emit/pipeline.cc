@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "emit/emitters/emitters.h"
+#include "emit/emitters/gemm.h"
 #include "emit/lower/lowering.h"
 #include "emit/passes/passes.h"
 #include "emit/reduce_init_notes.h"
@@ -253,6 +254,14 @@ Result<EmitResult> EmitFusionWithPlan(const FusionRegion& region,
                                       const EmitterPlan& plan,
                                       const EmitOptions& options,
                                       ExprContext* ctx) {
+  // A matmul dot on the cuda target: the tiled GEMM kernel (emitters/
+  // gemm.h); what it does not take goes the elemental way.
+  if (options.target == Target::kCuda) {
+    if (std::optional<GemmSpec> gemm = FindGemm(region, nullptr)) {
+      Result<EmitResult> r = EmitGemmFusion(region, *gemm, plan, options, ctx);
+      if (r.ok() || r.error().code != ErrorCode::kUnsupported) return r;
+    }
+  }
   IXA_ASSIGN_OR_RETURN(std::vector<LoweredStage> stages,
                        LowerFusion(region, plan, options, ctx));
   EmitResult result;

@@ -4,6 +4,9 @@
 # transpose, a row and a column reduction against a device-to-device copy
 # of as many bytes. Prints one table: fusion, ok / mismatch, time, GB/s,
 # fraction of the copy's bandwidth. Meant to finish within 8 minutes.
+# Then times the GEMM emitter's bf16 kernel (a batched 1024^3 matmul)
+# against cuBLAS, where libcublas is installed, and prints the ratio
+# (tools/gpu/gemm_vs_cublas.cu).
 #
 #   tools/gpu_check.sh [--dry-run] [--keep DIR]
 #
@@ -69,6 +72,26 @@ if [ -s "$work/nvcc_failed.txt" ]; then
 fi
 compiled=$(awk '$2 != "skip"' "$work/cases.txt" | wc -l)
 echo "compiled $compiled fusions" >&2
+
+echo "== the GEMM emitter's bf16 kernel and its cuBLAS comparison" >&2
+"$BUILD_DIR/bin/test_emit" "[gpu_gemm_export]" >"$work/gemm_export.log" 2>&1 || {
+  cat "$work/gemm_export.log" >&2
+  echo "gpu_check: writing the GEMM kernel failed" >&2
+  exit 1
+}
+cublas=()
+cuda_lib=$(dirname "$NVCC")/../lib64
+if [ -e "$cuda_lib/libcublas.so" ]; then
+  cublas=(-DIXA_HAVE_CUBLAS=1 -L"$cuda_lib" -lcublas)
+else
+  echo "gpu_check: no libcublas next to nvcc: the GEMM runs without a ratio" >&2
+fi
+"$NVCC" -std=c++17 -O3 -arch=sm_90 -I"$work/gemm" -o "$work/gemm/run" \
+  tools/gpu/gemm_vs_cublas.cu "${cublas[@]}" >"$work/gemm/nvcc.log" 2>&1 || {
+  head -20 "$work/gemm/nvcc.log" >&2
+  echo "gpu_check: the GEMM comparison does not compile" >&2
+  exit 1
+}
 if [ "$dry_run" = 1 ]; then
   echo "gpu_check: --dry-run: stopping before the first launch" >&2
   exit 0
@@ -92,5 +115,11 @@ while read -r label mode; do
   fi
 done <"$work/cases.txt"
 
+echo "== the GEMM emitter against cuBLAS" >&2
+gemm_status=0
+timeout 120 "$work/gemm/run" 20 || gemm_status=$?
+[ "$gemm_status" = 0 ] || echo "gpu_check: the GEMM comparison failed" >&2
+
 echo "== compare with the interpreter" >&2
 "$BUILD_DIR/bin/test_emit" "[gpu_compare]"
+exit "$gemm_status"

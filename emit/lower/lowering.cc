@@ -431,12 +431,13 @@ Result<bool> CheckComplexOp(const Instruction& in) {
 
 // Every op of `comp` and of the computations it calls can be emitted.
 Result<bool> CheckEmittable(const hlo::Computation& comp,
-                            std::set<const hlo::Computation*>* seen) {
+                            std::set<const hlo::Computation*>* seen,
+                            const Instruction* provided = nullptr) {
   if (!seen->insert(&comp).second) return true;
   // Opcodes first: `real` of a c64 parameter is refused as `real`, not as
   // the parameter's element type.
   for (const auto& in : comp.instructions()) {
-    if (!IsEmittableOpcode(in->opcode)) {
+    if (in.get() != provided && !IsEmittableOpcode(in->opcode)) {
       return Error::Unsupported("emit: no code generation for '" + in->opcode +
                                 "' ('" + in->name + "')");
     }
@@ -485,7 +486,7 @@ Result<bool> LoweringContext::Init() {
         "emit: code generation takes a whole fusion computation");
   }
   std::set<const hlo::Computation*> seen;
-  IXA_EMIT_TRY(CheckEmittable(*comp, &seen));
+  IXA_EMIT_TRY(CheckEmittable(*comp, &seen, provided_));
   int arg = 0;
   for (size_t k = 0; k < region_.parameters.size(); ++k) {
     const Instruction* p = region_.parameters[k];

@@ -121,6 +121,9 @@ class LoweringContext {
   // A name no FreshName gives (the kernel's: a function of the unit named
   // as the kernel would clash with it).
   void ReserveName(const std::string& name) { reserved_.insert(name); }
+  // An instruction whose value the emitter supplies itself (the GEMM
+  // emitter's dot): Init does not ask that it be emittable elementally.
+  void ProvideValueOf(const hlo::Instruction* instr) { provided_ = instr; }
   // A valid identifier from an HLO name.
   static std::string Sanitize(const std::string& name);
 
@@ -141,6 +144,7 @@ class LoweringContext {
   std::map<const hlo::Instruction*, int> constant_buffers_;
   std::map<std::string, int> name_counts_;
   std::set<std::string> reserved_;
+  const hlo::Instruction* provided_ = nullptr;
 };
 
 // Emits instructions elementally into a block (docs/emitters.md §2a).

@@ -522,6 +522,66 @@ extern "C" __global__ void fits(const float* in, float* out) {
   CHECK(CompileCuda(nvcc, {spills})[0].empty());
 }
 
+// The GEMM emitter's kernels (emit/emitters/gemm.h): a bf16 dot with a
+// bias and ReLU epilogue runs on tensor cores (wmma.mma in the PTX) and
+// compiles for sm_80 and sm_90 without spills; an f32 one with FMA.
+TEST_CASE("ptxas: GEMM kernels use tensor cores and do not spill",
+          "[.][emit_nvcc]") {
+  const std::string nvcc = Nvcc();
+  const std::string bias_relu =
+      "p2 = f32[512] parameter(2)\n"
+      "bb = f32[4,256,512] broadcast(p2), dimensions={2}\n"
+      "s = f32[4,256,512] add(d, bb)\n"
+      "z = f32[] constant(0)\n"
+      "zb = f32[4,256,512] broadcast(z), dimensions={}\n"
+      "ROOT r = f32[4,256,512] maximum(s, zb)\n";
+  auto gemm = [&](const std::string& type) {
+    return "p0 = " + type + "[4,256,320] parameter(0)\n" + "p1 = " + type +
+           "[4,320,512] parameter(1)\n" +
+           "d = f32[4,256,512] dot(p0, p1), lhs_batch_dims={0}, "
+           "rhs_batch_dims={0}, lhs_contracting_dims={2}, "
+           "rhs_contracting_dims={1}\n" +
+           bias_relu;
+  };
+  const emit::EmitResult bf16 = EmitCuda(gemm("bf16"));
+  const emit::EmitResult f32 = EmitCuda(gemm("f32"));
+  // The 4-warp tile (m < 128) with a tanh and convert epilogue: with a k
+  // tile of 32 it spilled.
+  const emit::EmitResult small = EmitCuda(
+      "p0 = bf16[2,64,200] parameter(0)\np1 = bf16[2,200,96] parameter(1)\n"
+      "d = f32[2,64,96] dot(p0, p1), lhs_batch_dims={0}, "
+      "rhs_batch_dims={0}, lhs_contracting_dims={2}, "
+      "rhs_contracting_dims={1}\n"
+      "t = f32[2,64,96] tanh(d)\n"
+      "ROOT r = bf16[2,64,96] convert(t)\n");
+  REQUIRE(bf16.code.find("emitter gemm (tensor cores") != std::string::npos);
+  REQUIRE(f32.code.find("emitter gemm (FMA") != std::string::npos);
+  for (const char* arch : {"sm_80", "sm_90"}) {
+    INFO(arch);
+    NvccOptions options;
+    options.arch = arch;
+    options.no_spills = true;
+    std::vector<std::string> errors =
+        CompileCuda(nvcc, {bf16.code, f32.code, small.code}, options);
+    CHECK(errors[0] == "");
+    CHECK(errors[1] == "");
+    CHECK(errors[2] == "");
+    auto ptx = CudaToPtx(nvcc, bf16.code, options);
+    INFO((ptx.ok() ? "" : ptx.error().message));
+    REQUIRE(ptx.ok());
+    CHECK(ptx->find("wmma.mma.sync") != std::string::npos);
+    CHECK(ptx->find("wmma.load.a.sync") != std::string::npos);
+  }
+  std::vector<Result<PtxasUsage>> usage =
+      PtxasUsageOf(nvcc, {bf16.code, f32.code, small.code});
+  for (const auto& u : usage) {
+    INFO((u.ok() ? "" : u.error().message));
+    REQUIRE(u.ok());
+    CHECK(u->spill_store_bytes == 0);
+    CHECK(u->spill_load_bytes == 0);
+  }
+}
+
 // No kernel of the chosen fusions spills to local memory (every other test
 // fusion is checked by the harness's nvcc step).
 TEST_CASE("ptxas: the test fusions' kernels do not spill", "[.][emit_nvcc]") {

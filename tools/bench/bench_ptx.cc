@@ -2,8 +2,9 @@
 // nvcc's PTX and ptxas (sm_90): PTX instructions per element of the
 // kernel body, registers per thread and spill bytes, for a bf16 GELU, the
 // 021 and 102 transposes (f32), a bf16 row reduction and an f32
-// scatter-add. Skipped, saying so, without nvcc (PATH, /usr/local/cuda/bin,
-// /opt/cuda/bin).
+// scatter-add; then the instruction mix of a bf16 GEMM (the GEMM emitter,
+// docs/emitters.md "GEMM fusions"). Skipped, saying so, without nvcc
+// (PATH, /usr/local/cuda/bin, /opt/cuda/bin).
 //
 // "Per element": the kernel's static PTX instructions over the elements
 // one pass of its body handles: the lanes it writes to global memory
@@ -168,6 +169,36 @@ struct PtxasInfo {
   int spill_stores = -1, spill_loads = -1;
 };
 
+// The GEMM's instruction mix: static counts of the kernel's tensor-core
+// MMAs, shared-memory loads (ld.shared and wmma.load), shared stores and
+// global loads, and the MMAs per output element and k step of 16: the
+// block's warps issue the main loop's MMAs once per k tile, which covers
+// block_m x block_n outputs and block_k / 16 steps (1/256 is one 16x16x16
+// MMA per 256 outputs, nothing repeated).
+struct GemmMix {
+  int mma = 0, shared_loads = 0, shared_stores = 0, global_loads = 0;
+};
+
+GemmMix CountGemmMix(const std::vector<std::string>& instructions) {
+  GemmMix mix;
+  for (const std::string& s : instructions) {
+    std::string op = s[0] == '@' ? s.substr(s.find(' ') + 1) : s;
+    op = op.substr(0, op.find_first_of(" \t"));
+    if (op.rfind("wmma.mma", 0) == 0 || op.rfind("mma.sync", 0) == 0) {
+      ++mix.mma;
+    } else if (op.rfind("ld.shared", 0) == 0 || op.rfind("wmma.load", 0) == 0 ||
+               op.rfind("ldmatrix", 0) == 0) {
+      ++mix.shared_loads;
+    } else if (op.rfind("st.shared", 0) == 0 ||
+               op.rfind("wmma.store", 0) == 0) {
+      ++mix.shared_stores;
+    } else if (op.rfind("ld.global", 0) == 0) {
+      ++mix.global_loads;
+    }
+  }
+  return mix;
+}
+
 PtxasInfo ParsePtxas(const std::string& text) {
   PtxasInfo info;
   std::smatch m;
@@ -263,6 +294,71 @@ int main(int argc, char** argv) {
         instructions.size(), elements,
         elements ? static_cast<double>(instructions.size()) / elements : 0.0,
         info.registers, info.spill_stores, info.spill_loads);
+  }
+  // The GEMM row: bf16[8,512,1024] . bf16[8,1024,768] -> f32, + bias, ReLU.
+  const std::string gemm_hlo =
+      "p0 = bf16[8,512,1024] parameter(0)\n"
+      "p1 = bf16[8,1024,768] parameter(1)\n"
+      "d = f32[8,512,768] dot(p0, p1), lhs_batch_dims={0}, "
+      "rhs_batch_dims={0}, lhs_contracting_dims={2}, "
+      "rhs_contracting_dims={1}\n"
+      "p2 = f32[768] parameter(2)\n"
+      "bb = f32[8,512,768] broadcast(p2), dimensions={2}\n"
+      "s = f32[8,512,768] add(d, bb)\n"
+      "z = f32[] constant(0)\n"
+      "zb = f32[8,512,768] broadcast(z), dimensions={}\n"
+      "ROOT r = f32[8,512,768] maximum(s, zb)\n";
+  auto gemm_module = ixa::hlo::ParseHloModule(gemm_hlo);
+  auto gemm_region = gemm_module.ok()
+                         ? ixa::ResolveFusion(**gemm_module, "")
+                         : ixa::Result<ixa::FusionRegion>(gemm_module.error());
+  ixa::ExprContext gemm_ctx;
+  ixa::emit::EmitOptions gemm_options;
+  gemm_options.target = ixa::emit::Target::kCuda;
+  auto gemm =
+      gemm_region.ok()
+          ? ixa::emit::EmitFusion(*gemm_region, *ixa::hw::FindDevice("h100"),
+                                  gemm_options, &gemm_ctx)
+          : ixa::Result<ixa::emit::EmitResult>(gemm_region.error());
+  std::smatch tile;
+  const std::regex kTile(R"(tile (\d+) x (\d+) x (\d+))");
+  std::string ptx, ptxas, out;
+  const std::string base = std::string(dir) + "/gemm_bf16";
+  if (!gemm.ok()) {
+    std::printf("gemm_bf16 emit: %s\n", gemm.error().ToString().c_str());
+    ++failures;
+  } else if (!std::regex_search(gemm->code, tile, kTile)) {
+    std::printf("gemm_bf16: the code names no tile\n");
+    ++failures;
+  } else if (!(std::ofstream(base + ".cu") << gemm->code) ||
+             !Run(nvcc + " -std=c++17 -arch=sm_90 -ptx -o " + base + ".ptx " +
+                      base + ".cu",
+                  &out) ||
+             !Run(nvcc + " -std=c++17 -arch=sm_90 -cubin -Xptxas -v -o " +
+                      base + ".cubin " + base + ".cu",
+                  &ptxas)) {
+    std::printf("gemm_bf16 nvcc failed:\n%s%s\n", out.c_str(), ptxas.c_str());
+    ++failures;
+  } else {
+    ptx = ReadFile(base + ".ptx");
+    if (!keep_ptx.empty()) {
+      mkdir(keep_ptx.c_str(), 0755);
+      std::ofstream(keep_ptx + "/gemm_bf16.ptx") << ptx;
+    }
+    const std::vector<std::string> instructions = KernelInstructions(ptx);
+    const GemmMix mix = CountGemmMix(instructions);
+    const PtxasInfo info = ParsePtxas(ptxas);
+    const double block_m = std::stod(tile[1]), block_n = std::stod(tile[2]),
+                 block_k = std::stod(tile[3]);
+    const double warps = gemm->plan.launch.threads_per_block() / 32.0;
+    std::printf("\n%-20s %8s %6s %12s %8s %8s %8s %6s %7s\n", "gemm", "instrs",
+                "mma", "mma/elem/k16", "ld.shrd", "st.shrd", "ld.glob", "regs",
+                "spill");
+    std::printf("%-20s %8zu %6d %12.5f %8d %8d %8d %6d %3d/%-3d\n", "gemm_bf16",
+                instructions.size(), mix.mma,
+                mix.mma * warps / (block_m * block_n * (block_k / 16)),
+                mix.shared_loads, mix.shared_stores, mix.global_loads,
+                info.registers, info.spill_stores, info.spill_loads);
   }
   std::string ignored;
   Run("rm -rf " + std::string(dir), &ignored);

@@ -683,6 +683,11 @@ void WarpCollective(Collective kind, unsigned int mask, const void* value,
   Complete(run, t->warp, done);
 }
 
+void ReportMisuse(const char* message) {
+  ModelCode model;
+  Report("%s (thread %u)", message, g_current ? g_current->linear : 0u);
+}
+
 unsigned int ActiveMask() {
   // CUDA promises no convergence: the smallest answer a GPU may give is
   // the calling lane alone, so that code relying on more fails here as it

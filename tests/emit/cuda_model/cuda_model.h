@@ -100,6 +100,9 @@ enum class Collective : int {
 void WarpCollective(Collective kind, unsigned int mask, const void* value,
                     void* result, size_t bytes, int argument, int width);
 unsigned int ActiveMask();
+// Fails the run with `message` (misuse of an API the model emulates, such
+// as WMMA's alignment rules); the running thread goes on.
+void ReportMisuse(const char* message);
 // Atomics: the whole read-modify-write runs without a switch to another
 // thread; these record it as an atomic access (not a plain one).
 void AtomicLoad(const void* address, void* value, size_t bytes);
