@@ -8,12 +8,15 @@
 // Termination: sum.merge_floordiv, sum.floordiv_difference,
 // sum.merge_mod_tower, sum.recombine_variable_divisor, sum.minmax_pair,
 // sum.minmax_difference and sum.product_min_max remove a div/mod or min/max
-// node, or merge two terms into one; sum.mod_from_div_partial replaces a
-// floordiv term by a mod term (no sum rule turns a mod term back into a
-// floordiv term without removing it); sum.push_into_minmax and sum.factor make
-// the sum's tree strictly smaller. No rule distributes a product over a sum
-// (the rewriter keeps a semi-affine product as one term), so factoring
-// does not cycle.
+// node, or merge two terms into one; sum.round_down removes the terms of
+// Y (and turns Y mod M into Y floordiv M: the rules that turn a floordiv
+// term back into a mod term, sum.mod_from_div and
+// sum.mod_from_div_partial, need terms of Y in the sum, and none is left);
+// sum.mod_from_div_partial replaces a floordiv term by a mod term (no sum rule
+// turns a mod term back into a floordiv term without removing terms);
+// sum.push_into_minmax and sum.factor make the sum's tree strictly smaller. No
+// rule distributes a product over a sum (the rewriter keeps a semi-affine
+// product as one term), so factoring does not cycle.
 #include <algorithm>
 
 #include "simplifier/rule_util.h"
@@ -153,6 +156,26 @@ bool MergeFloorDiv(Rewriter& rw, LinearSum* sum) {
   return false;
 }
 
+// sum.round_down: Y - Y mod M = M * (Y floordiv M) for M > 0 (the
+// definition of mod), so
+//   k*Y - k*(Y mod M) + Z = (k*M) * (Y floordiv M) + Z,
+// which is always smaller (Y's terms go; the mod node becomes the
+// floordiv node): `d0 - d0 mod 3` -> `(d0 floordiv 3) * 3`, as TVM writes
+// a value rounded down. FindRoundedPart finds the part (every term of Y
+// with k times its coefficient).
+bool RoundDown(Rewriter& rw, LinearSum* sum) {
+  auto part = FindRoundedPart(*sum, 1);
+  if (!part) return false;
+  LinearSum out = std::move(part->rest);
+  if (!AddScaled(rw.Simplify(rw.ctx()->FloorDiv(part->y, part->m)),
+                 part->factor, &out) ||
+      !Normalize(&out)) {
+    return false;
+  }
+  *sum = std::move(out);
+  return true;
+}
+
 // sum.floordiv_difference: by (*) with F = X + R,
 //   k*(F floordiv D) - k*(X floordiv D) = k*((X mod D + R) floordiv D),
 // applied when the result is smaller: `(d0 + 3) floordiv 4 - d0 floordiv 4`
@@ -160,7 +183,8 @@ bool MergeFloorDiv(Rewriter& rw, LinearSum* sum) {
 // floordiv 3` -> `1` once the new floordiv simplifies.
 bool FloorDivDifference(Rewriter& rw, LinearSum* sum) {
   if (sum->terms.size() < 2) return false;
-  uint32_t before = 0;
+  uint32_t before = 0, best_size = 0;
+  std::optional<LinearSum> best;
   for (size_t i = 0; i < sum->terms.size(); ++i) {
     const Term f = sum->terms[i];
     if (f.expr.kind() != ExprKind::kFloorDiv ||
@@ -195,12 +219,18 @@ bool FloorDivDifference(Rewriter& rw, LinearSum* sum) {
       LinearSum out = SumWithout(*sum, i, static_cast<int>(j));
       if (!AddScaled(merged, f.coeff, &out) || !Normalize(&out)) continue;
       if (before == 0) before = MergedSumSize(ctx, *sum);
-      if (MergedSumSize(ctx, out) >= before) continue;
-      *sum = std::move(out);
-      return true;
+      // Each pair read either way round gives a form; the smallest wins
+      // (`(x + 1) floordiv 2 - x floordiv 2` is `x mod 2` read one way,
+      // `-((x + 1) mod 2) + 1` the other).
+      uint32_t size = MergedSumSize(ctx, out);
+      if (size >= before || (best && size >= best_size)) continue;
+      best = std::move(out);
+      best_size = size;
     }
   }
-  return false;
+  if (!best) return false;
+  *sum = std::move(*best);
+  return true;
 }
 
 // sum.recombine_variable_divisor: for a divisor n whose sign is fixed on
