@@ -18,6 +18,7 @@
 // rule distributes a product over a sum (the rewriter keeps a semi-affine
 // product as one term), so factoring does not cycle.
 #include <algorithm>
+#include <utility>
 
 #include "simplifier/rule_util.h"
 #include "simplifier/rules_sum_extra.h"
@@ -183,8 +184,44 @@ bool RoundDown(Rewriter& rw, LinearSum* sum) {
 // floordiv 3` -> `1` once the new floordiv simplifies.
 bool FloorDivDifference(Rewriter& rw, LinearSum* sum) {
   if (sum->terms.size() < 2) return false;
-  uint32_t before = 0, best_size = 0;
-  std::optional<LinearSum> best;
+  uint32_t before = 0;
+  // The sum with terms i (F floordiv D) and j (X floordiv D) merged, and
+  // its size; nullopt when they do not pair or the result is no smaller.
+  auto merge = [&](size_t i,
+                   size_t j) -> std::optional<std::pair<LinearSum, uint32_t>> {
+    const Term f = sum->terms[i];
+    const Term x = sum->terms[j];
+    if (i == j || x.coeff == kInt64Min || f.coeff != -x.coeff ||
+        x.expr.kind() != ExprKind::kFloorDiv || x.expr.rhs() != f.expr.rhs()) {
+      return std::nullopt;
+    }
+    auto fl = ToLinear(f.expr.lhs());
+    auto xl = ToLinear(x.expr.lhs());
+    if (!fl || !xl) return std::nullopt;
+    LinearSum r = *fl;
+    if (!AddScaled(*xl, -1, &r) || !Normalize(&r)) return std::nullopt;
+    // Cheap filter: R must be smaller than what it replaces.
+    if (r.terms.size() > xl->terms.size() ||
+        r.terms.size() > fl->terms.size()) {
+      return std::nullopt;
+    }
+    ExprContext* ctx = rw.ctx();
+    LinearSum inner = r;
+    if (!AddScaled(ctx->Mod(x.expr.lhs(), x.expr.rhs()), 1, &inner) ||
+        !Normalize(&inner)) {
+      return std::nullopt;
+    }
+    Expr merged =
+        rw.Simplify(ctx->FloorDiv(BuildSum(ctx, inner), f.expr.rhs()));
+    LinearSum out = SumWithout(*sum, i, static_cast<int>(j));
+    if (!AddScaled(merged, f.coeff, &out) || !Normalize(&out)) {
+      return std::nullopt;
+    }
+    if (before == 0) before = MergedSumSize(ctx, *sum);
+    uint32_t size = MergedSumSize(ctx, out);
+    if (size >= before) return std::nullopt;
+    return std::make_pair(std::move(out), size);
+  };
   for (size_t i = 0; i < sum->terms.size(); ++i) {
     const Term f = sum->terms[i];
     if (f.expr.kind() != ExprKind::kFloorDiv ||
@@ -192,45 +229,19 @@ bool FloorDivDifference(Rewriter& rw, LinearSum* sum) {
       continue;
     }
     for (size_t j = 0; j < sum->terms.size(); ++j) {
-      const Term x = sum->terms[j];
-      if (i == j || x.coeff == kInt64Min || f.coeff != -x.coeff ||
-          x.expr.kind() != ExprKind::kFloorDiv ||
-          x.expr.rhs() != f.expr.rhs()) {
-        continue;
-      }
-      auto fl = ToLinear(f.expr.lhs());
-      auto xl = ToLinear(x.expr.lhs());
-      if (!fl || !xl) continue;
-      LinearSum r = *fl;
-      if (!AddScaled(*xl, -1, &r) || !Normalize(&r)) continue;
-      // Cheap filter: R must be smaller than what it replaces.
-      if (r.terms.size() > xl->terms.size() ||
-          r.terms.size() > fl->terms.size()) {
-        continue;
-      }
-      ExprContext* ctx = rw.ctx();
-      LinearSum inner = r;
-      if (!AddScaled(ctx->Mod(x.expr.lhs(), x.expr.rhs()), 1, &inner) ||
-          !Normalize(&inner)) {
-        continue;
-      }
-      Expr merged =
-          rw.Simplify(ctx->FloorDiv(BuildSum(ctx, inner), f.expr.rhs()));
-      LinearSum out = SumWithout(*sum, i, static_cast<int>(j));
-      if (!AddScaled(merged, f.coeff, &out) || !Normalize(&out)) continue;
-      if (before == 0) before = MergedSumSize(ctx, *sum);
-      // Each pair read either way round gives a form; the smallest wins
-      // (`(x + 1) floordiv 2 - x floordiv 2` is `x mod 2` read one way,
-      // `-((x + 1) mod 2) + 1` the other).
-      uint32_t size = MergedSumSize(ctx, out);
-      if (size >= before || (best && size >= best_size)) continue;
-      best = std::move(out);
-      best_size = size;
+      auto found = merge(i, j);
+      if (!found) continue;
+      // The pair read the other way round gives another form; the
+      // smaller wins (`(x + 1) floordiv 2 - x floordiv 2` is `x mod 2`
+      // read one way, `-((x + 1) mod 2) + 1` the other).
+      auto reverse = merge(j, i);
+      *sum =
+          std::move(reverse && reverse->second < found->second ? reverse->first
+                                                               : found->first);
+      return true;
     }
   }
-  if (!best) return false;
-  *sum = std::move(*best);
-  return true;
+  return false;
 }
 
 // sum.recombine_variable_divisor: for a divisor n whose sign is fixed on
