@@ -303,11 +303,14 @@ constexpr RuleObligation kRuleObligations[] = {
      "(b - a) mod k"},
     // mod.rounded_dividend / floordiv.rounded_dividend:
     // c1*a - c1*(a mod m) = (c1*m) * (a floordiv m), a multiple of k.
-    {"mod.rounded_dividend", "m > 0 && k > 0 && (c1 * m) mod k == 0",
+    // The witness j = c1*m / k (the factor the floordiv rule computes).
+    {"mod.rounded_dividend",
+     "m > 0 && k > 0 && (c1 * m) mod k == 0 && c1 * m == k * j",
      "(a * c1 - (a mod m) * c1 + b) mod k", "b mod k"},
-    {"floordiv.rounded_dividend", "m > 0 && k > 0 && (c1 * m) mod k == 0",
+    {"floordiv.rounded_dividend",
+     "m > 0 && k > 0 && (c1 * m) mod k == 0 && c1 * m == k * j",
      "(a * c1 - (a mod m) * c1 + b) floordiv k",
-     "(a floordiv m) * ((c1 * m) floordiv k) + b floordiv k"},
+     "(a floordiv m) * j + b floordiv k"},
     // floordiv.of_rounded: rounding down to a multiple of c1 | k first
     // changes nothing.
     {"floordiv.of_rounded", "c1 > 0 && k > 0 && k mod c1 == 0",
