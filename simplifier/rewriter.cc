@@ -491,6 +491,7 @@ Expr Rewriter::SimplifySum(Expr e) {
           present |= kNeedsFloorDiv;
           break;
         case ExprKind::kMod:
+          present |= kNeedsMod;
           if (++mods >= 2) present |= kNeedsTwoMods;
           break;
         case ExprKind::kMin:

@@ -64,6 +64,7 @@ enum SumNeeds : unsigned {
   kNeedsTwoMods = 2,   // two mod terms
   kNeedsMinMax = 4,    // a min or max term
   kNeedsProduct = 8,   // a product of two non-constants
+  kNeedsMod = 16,      // a mod term
 };
 struct SumRule {
   const char* id;

@@ -125,8 +125,9 @@ constexpr RuleObligation kRuleObligations[] = {
     // (the code takes t = trunc(k / n); any integer t is exact).
     {"mod.drop_multiples", "n > 1", "((n * k) * x + y) mod n", "y mod n"},
     {"mod.drop_multiples", "n > 1", "(y + k) mod n", "(y + (k - n * t)) mod n"},
-    // mod.of_mod: a term k * (x mod m) with n | k*m becomes k * x.
-    {"mod.of_mod", "n > 1 && m > 0 && (k * m) mod n == 0",
+    // mod.of_mod: a term k * (x mod m) with n | k*m becomes k * x. The
+    // witness j (k*m = n*j) is what "n divides k*m" says.
+    {"mod.of_mod", "n > 1 && m > 0 && (k * m) mod n == 0 && k * m == n * j",
      "(k * (x mod m) + y) mod n", "(k * x + y) mod n"},
     // mod.gcd_split: a = h*H + L, L in [m*h, m*h + h - 1], divisor h*n
     // (n = 1: the high part's mod is 0).
@@ -238,18 +239,19 @@ constexpr RuleObligation kRuleObligations[] = {
     {"constraint.round_bounds", "m > 0 && 0 <= r && r < m",
      "x mod m in [r, r] && x in [p, q]",
      "x mod m in [r, r] && x in [p + (r - p) mod m, q - (q - r) mod m]"},
-    // constraint.propagate_bounds: k*x + m*y in [l, u] with y in [r, s]
-    // bounds k*x by [l - max(m*y), u - min(m*y)].
-    {"constraint.propagate_bounds", "k > 0",
-     "k * x + m * y in [l, u] && x in [p, q] && y in [r, s]",
-     "k * x + m * y in [l, u] && y in [r, s] && x in "
-     "[max(p, (l - max(m * r, m * s)) ceildiv k), "
-     "min(q, (u - min(m * r, m * s)) floordiv k)]"},
-    {"constraint.propagate_bounds", "k < 0",
-     "k * x + m * y in [l, u] && x in [p, q] && y in [r, s]",
-     "k * x + m * y in [l, u] && y in [r, s] && x in "
-     "[max(p, (u - min(m * r, m * s)) ceildiv k), "
-     "min(q, (l - max(m * r, m * s)) floordiv k)]"},
+    // constraint.propagate_bounds: k*x + b in [l, u], where b is the rest
+    // of the sum and [lo, hi] its range over the other variables' bounds
+    // (b in [lo, hi] at every point), bounds k*x by [l - hi, u - lo]. For
+    // k < 0 the witness h = -k > 0 states the division by a negative k as
+    // the one by h that the derivation mirrors.
+    {"constraint.propagate_bounds", "k > 0 && lo <= b && b <= hi",
+     "k * x + b in [l, u] && x in [p, q]",
+     "k * x + b in [l, u] && x in "
+     "[max(p, (l - hi) ceildiv k), min(q, (u - lo) floordiv k)]"},
+    {"constraint.propagate_bounds", "k < 0 && k == -h && lo <= b && b <= hi",
+     "k * x + b in [l, u] && x in [p, q]",
+     "k * x + b in [l, u] && x in "
+     "[max(p, (u - lo) ceildiv k), min(q, (l - hi) floordiv k)]"},
     // constraint.single_variable_values: a constraint on a (mentioning only
     // x) was evaluated at every value of x in [p, q] (exhaustive): the
     // values that pass lie in [r, s], and a constraint that holds at every
@@ -301,11 +303,14 @@ constexpr RuleObligation kRuleObligations[] = {
      "(b - a) mod k"},
     // mod.rounded_dividend / floordiv.rounded_dividend:
     // c1*a - c1*(a mod m) = (c1*m) * (a floordiv m), a multiple of k.
-    {"mod.rounded_dividend", "m > 0 && k > 0 && (c1 * m) mod k == 0",
+    // The witness j = c1*m / k (the factor the floordiv rule computes).
+    {"mod.rounded_dividend",
+     "m > 0 && k > 0 && (c1 * m) mod k == 0 && c1 * m == k * j",
      "(a * c1 - (a mod m) * c1 + b) mod k", "b mod k"},
-    {"floordiv.rounded_dividend", "m > 0 && k > 0 && (c1 * m) mod k == 0",
+    {"floordiv.rounded_dividend",
+     "m > 0 && k > 0 && (c1 * m) mod k == 0 && c1 * m == k * j",
      "(a * c1 - (a mod m) * c1 + b) floordiv k",
-     "(a floordiv m) * ((c1 * m) floordiv k) + b floordiv k"},
+     "(a floordiv m) * j + b floordiv k"},
     // floordiv.of_rounded: rounding down to a multiple of c1 | k first
     // changes nothing.
     {"floordiv.of_rounded", "c1 > 0 && k > 0 && k mod c1 == 0",
@@ -341,6 +346,11 @@ constexpr RuleObligation kRuleObligations[] = {
     {"sum.mod_from_div_partial", "k > 0",
      "a * c1 - ((a + b) floordiv k) * (c1 * k)",
      "((a + b) mod k) * c1 - b * c1"},
+    // sum.round_down: y - y mod m = m * (y floordiv m).
+    {"sum.round_down", "m > 0", "k * y - k * (y mod m) + z",
+     "(k * m) * (y floordiv m) + z"},
+    {"sum.round_down", "m > 0", "k * x + k * y - k * ((x + y) mod m) + z",
+     "(k * m) * ((x + y) floordiv m) + z"},
     // sum.recombine_variable_divisor: a = y*(a floordiv y) + a mod y.
     {"sum.recombine_variable_divisor", "y != 0", "(a floordiv y) * y + a mod y",
      "a"},

@@ -33,7 +33,12 @@ namespace ixa {
 // under the condition at each point (m*D <= a && a <= m*D + D - 1), which
 // the range fact implies at every point of the domain. A constant that
 // occurs only in `given` and `rhs` is one the rule computes (m above): the
-// obligation holds for the value that satisfies `given`.
+// obligation holds for the value that satisfies `given`. A constant that
+// occurs only in `given` is a witness: `k * m == n * j` says that n
+// divides k*m (j = k*m / n), `k == -h` that k is the negation of h. The
+// prover reads such an equation `P == Q`, P a product of names, as
+// "replace P by Q" in both sides, which is how the derivation uses it
+// (tests/simplifier/prove_rules.py).
 //
 // An expression rule's `lhs` and `rhs` are expressions, and the obligation
 // is `given => lhs == rhs`, with every divisor of `rhs` non-zero wherever

@@ -306,6 +306,7 @@ constexpr SumRule kSumRules[] = {
     {"sum.merge_floordiv", &MergeFloorDiv, kNeedsFloorDiv},
     {"sum.floordiv_difference", &FloorDivDifference, kNeedsFloorDiv},
     {"sum.mod_from_div_partial", &ModFromDivPartial, kNeedsFloorDiv},
+    {"sum.round_down", &RoundDown, kNeedsMod},
     {"sum.recombine_variable_divisor", &RecombineVariableDivisor,
      kNeedsProduct},
     {"sum.merge_mod_tower", &MergeModTower, kNeedsTwoMods},

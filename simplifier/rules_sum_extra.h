@@ -11,6 +11,7 @@ namespace ixa::simp {
 bool ModFromDivPartial(Rewriter& rw, LinearSum* sum);
 bool MergeFloorDiv(Rewriter& rw, LinearSum* sum);
 bool FloorDivDifference(Rewriter& rw, LinearSum* sum);
+bool RoundDown(Rewriter& rw, LinearSum* sum);
 bool RecombineVariableDivisor(Rewriter& rw, LinearSum* sum);
 bool MinMaxPair(Rewriter& rw, LinearSum* sum);
 bool MergeModTower(Rewriter& rw, LinearSum* sum);

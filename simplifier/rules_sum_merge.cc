@@ -8,13 +8,17 @@
 // Termination: sum.merge_floordiv, sum.floordiv_difference,
 // sum.merge_mod_tower, sum.recombine_variable_divisor, sum.minmax_pair,
 // sum.minmax_difference and sum.product_min_max remove a div/mod or min/max
-// node, or merge two terms into one; sum.mod_from_div_partial replaces a
-// floordiv term by a mod term (no sum rule turns a mod term back into a
-// floordiv term without removing it); sum.push_into_minmax and sum.factor make
-// the sum's tree strictly smaller. No rule distributes a product over a sum
-// (the rewriter keeps a semi-affine product as one term), so factoring
-// does not cycle.
+// node, or merge two terms into one; sum.round_down removes the terms of
+// Y (and turns Y mod M into Y floordiv M: the rules that turn a floordiv
+// term back into a mod term, sum.mod_from_div and
+// sum.mod_from_div_partial, need terms of Y in the sum, and none is left);
+// sum.mod_from_div_partial replaces a floordiv term by a mod term (no sum rule
+// turns a mod term back into a floordiv term without removing terms);
+// sum.push_into_minmax and sum.factor make the sum's tree strictly smaller. No
+// rule distributes a product over a sum (the rewriter keeps a semi-affine
+// product as one term), so factoring does not cycle.
 #include <algorithm>
+#include <utility>
 
 #include "simplifier/rule_util.h"
 #include "simplifier/rules_sum_extra.h"
@@ -153,6 +157,26 @@ bool MergeFloorDiv(Rewriter& rw, LinearSum* sum) {
   return false;
 }
 
+// sum.round_down: Y - Y mod M = M * (Y floordiv M) for M > 0 (the
+// definition of mod), so
+//   k*Y - k*(Y mod M) + Z = (k*M) * (Y floordiv M) + Z,
+// which is always smaller (Y's terms go; the mod node becomes the
+// floordiv node): `d0 - d0 mod 3` -> `(d0 floordiv 3) * 3`, as TVM writes
+// a value rounded down. FindRoundedPart finds the part (every term of Y
+// with k times its coefficient).
+bool RoundDown(Rewriter& rw, LinearSum* sum) {
+  auto part = FindRoundedPart(*sum, 1);
+  if (!part) return false;
+  LinearSum out = std::move(part->rest);
+  if (!AddScaled(rw.Simplify(rw.ctx()->FloorDiv(part->y, part->m)),
+                 part->factor, &out) ||
+      !Normalize(&out)) {
+    return false;
+  }
+  *sum = std::move(out);
+  return true;
+}
+
 // sum.floordiv_difference: by (*) with F = X + R,
 //   k*(F floordiv D) - k*(X floordiv D) = k*((X mod D + R) floordiv D),
 // applied when the result is smaller: `(d0 + 3) floordiv 4 - d0 floordiv 4`
@@ -161,6 +185,43 @@ bool MergeFloorDiv(Rewriter& rw, LinearSum* sum) {
 bool FloorDivDifference(Rewriter& rw, LinearSum* sum) {
   if (sum->terms.size() < 2) return false;
   uint32_t before = 0;
+  // The sum with terms i (F floordiv D) and j (X floordiv D) merged, and
+  // its size; nullopt when they do not pair or the result is no smaller.
+  auto merge = [&](size_t i,
+                   size_t j) -> std::optional<std::pair<LinearSum, uint32_t>> {
+    const Term f = sum->terms[i];
+    const Term x = sum->terms[j];
+    if (i == j || x.coeff == kInt64Min || f.coeff != -x.coeff ||
+        x.expr.kind() != ExprKind::kFloorDiv || x.expr.rhs() != f.expr.rhs()) {
+      return std::nullopt;
+    }
+    auto fl = ToLinear(f.expr.lhs());
+    auto xl = ToLinear(x.expr.lhs());
+    if (!fl || !xl) return std::nullopt;
+    LinearSum r = *fl;
+    if (!AddScaled(*xl, -1, &r) || !Normalize(&r)) return std::nullopt;
+    // Cheap filter: R must be smaller than what it replaces.
+    if (r.terms.size() > xl->terms.size() ||
+        r.terms.size() > fl->terms.size()) {
+      return std::nullopt;
+    }
+    ExprContext* ctx = rw.ctx();
+    LinearSum inner = r;
+    if (!AddScaled(ctx->Mod(x.expr.lhs(), x.expr.rhs()), 1, &inner) ||
+        !Normalize(&inner)) {
+      return std::nullopt;
+    }
+    Expr merged =
+        rw.Simplify(ctx->FloorDiv(BuildSum(ctx, inner), f.expr.rhs()));
+    LinearSum out = SumWithout(*sum, i, static_cast<int>(j));
+    if (!AddScaled(merged, f.coeff, &out) || !Normalize(&out)) {
+      return std::nullopt;
+    }
+    if (before == 0) before = MergedSumSize(ctx, *sum);
+    uint32_t size = MergedSumSize(ctx, out);
+    if (size >= before) return std::nullopt;
+    return std::make_pair(std::move(out), size);
+  };
   for (size_t i = 0; i < sum->terms.size(); ++i) {
     const Term f = sum->terms[i];
     if (f.expr.kind() != ExprKind::kFloorDiv ||
@@ -168,35 +229,15 @@ bool FloorDivDifference(Rewriter& rw, LinearSum* sum) {
       continue;
     }
     for (size_t j = 0; j < sum->terms.size(); ++j) {
-      const Term x = sum->terms[j];
-      if (i == j || x.coeff == kInt64Min || f.coeff != -x.coeff ||
-          x.expr.kind() != ExprKind::kFloorDiv ||
-          x.expr.rhs() != f.expr.rhs()) {
-        continue;
-      }
-      auto fl = ToLinear(f.expr.lhs());
-      auto xl = ToLinear(x.expr.lhs());
-      if (!fl || !xl) continue;
-      LinearSum r = *fl;
-      if (!AddScaled(*xl, -1, &r) || !Normalize(&r)) continue;
-      // Cheap filter: R must be smaller than what it replaces.
-      if (r.terms.size() > xl->terms.size() ||
-          r.terms.size() > fl->terms.size()) {
-        continue;
-      }
-      ExprContext* ctx = rw.ctx();
-      LinearSum inner = r;
-      if (!AddScaled(ctx->Mod(x.expr.lhs(), x.expr.rhs()), 1, &inner) ||
-          !Normalize(&inner)) {
-        continue;
-      }
-      Expr merged =
-          rw.Simplify(ctx->FloorDiv(BuildSum(ctx, inner), f.expr.rhs()));
-      LinearSum out = SumWithout(*sum, i, static_cast<int>(j));
-      if (!AddScaled(merged, f.coeff, &out) || !Normalize(&out)) continue;
-      if (before == 0) before = MergedSumSize(ctx, *sum);
-      if (MergedSumSize(ctx, out) >= before) continue;
-      *sum = std::move(out);
+      auto found = merge(i, j);
+      if (!found) continue;
+      // The pair read the other way round gives another form; the
+      // smaller wins (`(x + 1) floordiv 2 - x floordiv 2` is `x mod 2`
+      // read one way, `-((x + 1) mod 2) + 1` the other).
+      auto reverse = merge(j, i);
+      *sum =
+          std::move(reverse && reverse->second < found->second ? reverse->first
+                                                               : found->first);
       return true;
     }
   }

@@ -345,6 +345,32 @@ class Encoder:
         self.nodes = []  # (dividend, divisor, quotient atom)
         self.quotients = {}
         self.fresh = 0
+        # (monomial, replacement): the given's equations `P == Q` with P a
+        # product of names (see rewrites_of), applied to every node's
+        # polynomial once the given is encoded.
+        self.rewrites = []
+
+    def reduce(self, p):
+        """p with every monomial that contains a rewrite's monomial P
+        (as a sub-multiset) replaced by the rest times Q, to a fixpoint (a
+        replacement never contains its own P)."""
+        for _ in range(16):
+            changed = False
+            for mono, repl in self.rewrites:
+                out = Poly()
+                for m, c in p.terms.items():
+                    rest = list(m)
+                    if all(rest.count(a) >= mono.count(a) for a in mono):
+                        for a in mono:
+                            rest.remove(a)
+                        out = out + Poly({tuple(rest): c}) * repl
+                        changed = True
+                    else:
+                        out = out + Poly({m: c})
+                p = out
+            if not changed:
+                break
+        return p
 
     def z3var(self, name):
         if name not in self.vars:
@@ -367,6 +393,11 @@ class Encoder:
 
     def floordiv(self, a, b):
         self.divisors.append(b)
+        if len(b.terms) == 1 and list(b.terms.values())[0] < 0:
+            # a floordiv b = (-a) floordiv (-b) for every b != 0: a
+            # divisor written negative (`k == -h` rewrote k) becomes
+            # positive, as the rule's derivation reads it.
+            a, b = -a, -b
         key = (a.key(), b.key())
         if key in self.quotients:
             return Poly.atom(self.quotients[key])
@@ -395,6 +426,10 @@ class Encoder:
         return Poly.atom(name)
 
     def expr(self, t):
+        p = self.expr_unreduced(t)
+        return self.reduce(p) if self.rewrites else p
+
+    def expr_unreduced(self, t):
         kind = t[0]
         if kind == "int":
             return Poly.const(t[1])
@@ -441,6 +476,31 @@ class Encoder:
         d = self.z3(a - b)
         return {"==": d == 0, "!=": d != 0, "<=": d <= 0, ">=": d >= 0,
                 "<": d < 0, ">": d > 0}[op]
+
+    def sign_lemmas(self):
+        out = []
+        # The sign of a product of a divisor b with a sum or difference of
+        # two quotients by b (or with one quotient) is the sign of that sum
+        # times b's: with products as atoms, b*q1 - b*q2 >= b follows from
+        # q1 > q2 (b > 0) only so.
+        for i, (a1, b1, q1) in enumerate(self.nodes):
+            if b1.constant_value() is not None:
+                continue
+            zb = self.z3(b1)
+            pairs = [Poly.atom(q1)]
+            for a2, b2, q2 in self.nodes[i + 1:]:
+                if b2 == b1:
+                    pairs += [Poly.atom(q1) + Poly.atom(q2),
+                              Poly.atom(q1) - Poly.atom(q2)]
+            for d in pairs:
+                zd, zp = self.z3(d), self.z3(b1 * d)
+                out.append(z3.Implies(zb > 0, z3.And(
+                    z3.Implies(zd >= 1, zp >= zb), z3.Implies(zd == 0, zp == 0),
+                    z3.Implies(zd <= -1, zp <= -zb))))
+                out.append(z3.Implies(zb < 0, z3.And(
+                    z3.Implies(zd >= 1, zp <= zb), z3.Implies(zd == 0, zp == 0),
+                    z3.Implies(zd <= -1, zp >= -zb))))
+        return out
 
     def lemmas(self, goal=None):
         out = []
@@ -515,11 +575,39 @@ def check(solver_setup, rlimit):
     return s, s.check()
 
 
+def rewrites_of(given_tree):
+    """The given's top-level equations `P == Q` where P is a product of
+    names (coefficient 1, no number) and Q does not contain P: wherever
+    the given holds P equals Q, so P may be replaced by Q in the sides
+    (`k * m == n * j` states that n divides k * m with the witness j;
+    `k == -h` a negative constant by a positive one)."""
+    out = []
+    for c in conjuncts(given_tree):
+        if c[0] != "cmp" or c[1] != "==":
+            continue
+        plain = Encoder()
+        try:
+            p, q = plain.expr(c[2]), plain.expr(c[3])
+        except NotConstant:
+            continue
+        if plain.nodes or len(p.terms) != 1:
+            continue
+        (mono, coeff), = p.terms.items()
+        if coeff != 1 or not mono:
+            continue
+        if any(all(m.count(a) >= mono.count(a) for a in mono)
+               for m in q.terms):
+            continue
+        out.append((mono, q))
+    return out
+
+
 def encode(given_tree, lhs_tree, rhs_tree, constraint, linear):
     """(hypotheses, lemmas, goals, encoder, lhs, rhs): the obligation holds
     iff hypotheses + goal is unsat for each goal."""
     enc = Encoder(linear)
     given = enc.condition(given_tree)
+    enc.rewrites = rewrites_of(given_tree)
     side = enc.condition if constraint else enc.expr
     lhs = side(lhs_tree)
     lhs_divisors = len(enc.divisors)
@@ -559,14 +647,27 @@ def prove(given_text, lhs_text, rhs_text, rlimit):
         # the products as they are, with the quotient lemmas (valid for
         # all integers: they settle what z3's nonlinear reasoning rarely
         # finds on its own) and without (some queries go faster).
-        rb, rl, rg, _, _, _ = relaxed
+        rb, rl, rg, renc, _, _ = relaxed
         s, r = check(rb + rl + [rg[k][1]], rlimit)
         if r == z3.unsat:
             continue
+        # The sign lemmas (Encoder.sign_lemmas) make the linear query
+        # slower where they are not needed: tried second, briefly.
+        rsign = renc.sign_lemmas()
+        if rsign:
+            s, r = check(rb + rl + rsign + [rg[k][1]], rlimit // 4)
+            if r == z3.unsat:
+                continue
         # A constraint obligation's lemmas have no goal to aim at: z3 goes
         # faster without them.
         tries = ([(lemmas, rlimit), ([], 4 * rlimit)] if not constraint else
                  [([], 4 * rlimit), (lemmas, rlimit)])
+        # Last, with the sign lemmas of products by a symbolic divisor
+        # too: they settle comparisons of multiples, and slow the other
+        # queries down.
+        sign = enc.sign_lemmas()
+        if sign:
+            tries.append((lemmas + sign, rlimit))
         for extra, limit in tries:
             s, r = check(base + extra + [negated], limit)
             if r == z3.unsat or r == z3.sat:

@@ -595,6 +595,18 @@ std::vector<RuleCase> Cases() {
                                   m.C(m.Chance(0.9) ? -b * c : m.Int(-9, 9))));
     return Instance{{m.Range(), m.Range()}, {}, {e}, {}};
   });
+  add("sum.round_down", [](Maker& m) {
+    int64_t mod = m.Int(1, 9), k = m.Int(1, 4) * (m.Chance(0.7) ? 1 : -1);
+    Expr y = m.ctx()->Add(m.ctx()->Add(m.ctx()->Mul(m.D(0), m.C(m.Int(1, 5))),
+                                       m.ctx()->Mul(m.D(1), m.C(m.Int(-5, 5)))),
+                          m.C(m.Int(-5, 5)));
+    Expr e = m.ctx()->Add(
+        m.ctx()->Add(m.ctx()->Mul(y, m.C(k)),
+                     m.ctx()->Mul(m.ctx()->Mod(y, m.C(mod)),
+                                  m.C(m.Chance(0.9) ? -k : m.Int(-9, 9)))),
+        m.D(2));
+    return Instance{{m.Range(), m.Range(), m.Range()}, {}, {e}, {}};
+  });
   add("sum.recombine_variable_divisor", [](Maker& m) {
     int64_t lo = m.Chance(0.7) ? m.Int(1, 4) : -m.Int(4, 8);
     int64_t k = m.Int(-3, 3);
@@ -841,6 +853,7 @@ TEST_CASE("rule families on unbounded variables", "[simplify][rules]") {
       "sum.merge_floordiv",
       "sum.floordiv_difference",
       "sum.mod_from_div_partial",
+      "sum.round_down",
       "sum.recombine_variable_divisor",
       "sum.minmax_pair",
       "sum.merge_mod_tower",
