@@ -21,9 +21,11 @@ struct Point {
 };
 
 // Calls f for every point of the variable box that satisfies the map's
-// constraints; f returns false to stop early. Errors with limit_exceeded when
-// the box has more than `limit` points (or an unbounded variable), and with
-// the evaluation error if a constraint cannot be evaluated.
+// constraints; f returns false to stop early. The answer: whether every
+// point was visited (false when f stopped the walk). Errors with
+// limit_exceeded when the box has more than `limit` points (or an unbounded
+// variable), and with the evaluation error if a constraint cannot be
+// evaluated.
 Result<bool> ForEachDomainPoint(const IndexingMap& map, int64_t limit,
                                 const std::function<bool(const Point&)>& f);
 

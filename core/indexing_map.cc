@@ -837,8 +837,7 @@ bool BoxRanges::StaysWithin(Expr e, const Interval& bound) {
 
 void BoxRanges::Reset() { bounds_->Clear(); }
 
-Result<bool> CheckComposable(const IndexingMap& first,
-                             const IndexingMap& second) {
+Status CheckComposable(const IndexingMap& first, const IndexingMap& second) {
   if (first.num_results() != second.num_dims()) {
     return Error::Invalid("cannot compose: the first map has " +
                           std::to_string(first.num_results()) +
@@ -848,7 +847,7 @@ Result<bool> CheckComposable(const IndexingMap& first,
   if (first.context() != second.context()) {
     return Error::Invalid("cannot compose maps from different contexts");
   }
-  return true;
+  return Status();
 }
 
 Error ComposeZeroDivisorError() {
@@ -870,8 +869,8 @@ int64_t WrittenOutSize(std::span<const Expr> results,
   return total;
 }
 
-Result<bool> CheckComposedSize(std::span<const Expr> results,
-                               std::span<const Constraint> constraints) {
+Status CheckComposedSize(std::span<const Expr> results,
+                         std::span<const Constraint> constraints) {
   // Size budget: see kMaxComposedTreeNodes.
   if (WrittenOutSize(results, constraints, kMaxComposedTreeNodes) >
       kMaxComposedTreeNodes) {
@@ -881,13 +880,12 @@ Result<bool> CheckComposedSize(std::span<const Expr> results,
         std::to_string(kMaxComposedTreeNodes) +
         " expression nodes written out");
   }
-  return true;
+  return Status();
 }
 
 Result<IndexingMap> ComposeIndexingMaps(const IndexingMap& first,
                                         const IndexingMap& second) {
-  IXA_ASSIGN_OR_RETURN(bool composable, CheckComposable(first, second));
-  (void)composable;
+  IXA_RETURN_IF_ERROR(CheckComposable(first, second));
   if (DeadlineExpired("compose")) return DeadlineError();
   ExprContext* ctx = first.context();
   if (first.IsKnownEmpty() || second.IsKnownEmpty()) {
@@ -958,8 +956,7 @@ Result<IndexingMap> ComposeIndexingMaps(const IndexingMap& first,
     if (first_box.StaysWithin(first.results()[i], bound)) continue;
     constraints.push_back({first_results[i], bound});
   }
-  IXA_ASSIGN_OR_RETURN(bool fits, CheckComposedSize(results, constraints));
-  (void)fits;
+  IXA_RETURN_IF_ERROR(CheckComposedSize(results, constraints));
   return IndexingMap(ctx, first.dims(), std::move(ranges), std::move(rts),
                      std::move(results), std::move(constraints));
 }

@@ -218,15 +218,14 @@ Result<IndexingMap> ComposeIndexingMaps(const IndexingMap& first,
 // (simplifier/compose.h): first's results feed second's dims, in one
 // context; a divisor of second that becomes the constant 0; the size budget
 // (kMaxComposedTreeNodes nodes written out, limit_exceeded).
-Result<bool> CheckComposable(const IndexingMap& first,
-                             const IndexingMap& second);
+Status CheckComposable(const IndexingMap& first, const IndexingMap& second);
 Error ComposeZeroDivisorError();
 // The nodes of results and constraints written out (TreeSize), at most
 // cap + 1.
 int64_t WrittenOutSize(std::span<const Expr> results,
                        std::span<const Constraint> constraints, int64_t cap);
-Result<bool> CheckComposedSize(std::span<const Expr> results,
-                               std::span<const Constraint> constraints);
+Status CheckComposedSize(std::span<const Expr> results,
+                         std::span<const Constraint> constraints);
 
 }  // namespace ixa
 

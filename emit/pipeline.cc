@@ -62,8 +62,8 @@ const std::set<std::string>& ForbiddenKernelNames() {
 
 }  // namespace
 
-Result<bool> CheckKernelName(const std::string& name) {
-  auto refuse = [&](const std::string& why) -> Result<bool> {
+Status CheckKernelName(const std::string& name) {
+  auto refuse = [&](const std::string& why) -> Status {
     return Error::Invalid("emit: the kernel cannot be named '" + name +
                           "': " + why);
   };
@@ -92,7 +92,7 @@ Result<bool> CheckKernelName(const std::string& name) {
   if (ForbiddenKernelNames().count(name)) {
     return refuse("a keyword, or a name the generated code declares or uses");
   }
-  return true;
+  return Status();
 }
 
 Result<std::vector<LoweredStage>> LowerFusion(const FusionRegion& region,
@@ -106,13 +106,13 @@ Result<std::vector<LoweredStage>> LowerFusion(const FusionRegion& region,
         " bytes of shared memory per block; the device allows " +
         std::to_string(options.shared_memory_limit));
   }
-  IXA_EMIT_TRY(CheckKernelName(options.kernel_name));
+  IXA_RETURN_IF_ERROR(CheckKernelName(options.kernel_name));
   LoweringContext lc(region, plan, ctx);
   lc.ReserveName(options.kernel_name);
-  IXA_EMIT_TRY(lc.Init());
+  IXA_RETURN_IF_ERROR(lc.Init());
   ir::Kernel kernel;
   kernel.name = options.kernel_name;
-  IXA_EMIT_TRY(BuildKernel(lc, &kernel));
+  IXA_RETURN_IF_ERROR(BuildKernel(lc, &kernel));
   ir::Module module = lc.module();
   for (const ir::Buffer& b : module.buffers) {
     if (b.space == ir::BufferSpace::kShared) {
@@ -130,18 +130,19 @@ Result<std::vector<LoweredStage>> LowerFusion(const FusionRegion& region,
   stages.push_back({"partitioned", module});
   module.kernel = std::move(kernel);
   stages.push_back({"loops", module});
-  IXA_EMIT_TRY(InlineSingleUseFunctions(&module));
+  IXA_RETURN_IF_ERROR(InlineSingleUseFunctions(&module));
   stages.push_back({"inlined", module});
-  IXA_EMIT_TRY(FlattenBuffers(&module, ctx));
+  IXA_RETURN_IF_ERROR(FlattenBuffers(&module, ctx));
   stages.push_back({"flattened", module});
-  IXA_EMIT_TRY(VectorizeLoops(&module, plan.launch.vector_size, ctx));
+  IXA_RETURN_IF_ERROR(VectorizeLoops(&module, plan.launch.vector_size, ctx));
   stages.push_back({"vectorized", module});
-  IXA_EMIT_TRY(UnrollVectorLoops(&module));
+  IXA_RETURN_IF_ERROR(UnrollVectorLoops(&module));
   stages.push_back({"unrolled", module});
-  IXA_EMIT_TRY(Cleanup(&module, ctx));
+  IXA_RETURN_IF_ERROR(Cleanup(&module, ctx));
   stages.push_back({"final", std::move(module)});
   // Every stage as the printers see it: narrow types legalized.
-  for (LoweredStage& s : stages) IXA_EMIT_TRY(LegalizeTypes(&s.module, ctx));
+  for (LoweredStage& s : stages)
+    IXA_RETURN_IF_ERROR(LegalizeTypes(&s.module, ctx));
   return stages;
 }
 

@@ -59,7 +59,7 @@ struct EmitResult {
 // (the runtime helpers `ixa_*`, the buffers `b0`, `b1`, ..., the grid ids,
 // the standard types and the math and memory functions the code calls).
 // Invalid otherwise, saying why.
-Result<bool> CheckKernelName(const std::string& name);
+Status CheckKernelName(const std::string& name);
 
 // Lowers `region` with a given plan to the IR of every stage.
 struct LoweredStage {

@@ -189,15 +189,12 @@ class Parser {
     }
     if (!Positive(shape)) return Error::Invalid("shape sizes must be >= 1");
     if (!explicit_stride) {
-      IXA_ASSIGN_OR_RETURN(bool ok,
-                           CheckBounds(Layout{shape, IntTuple::Tuple({})}));
-      (void)ok;
+      IXA_RETURN_IF_ERROR(CheckBounds(Layout{shape, IntTuple::Tuple({})}));
       int64_t cur = 1;
       stride = CompactStrides(shape, &cur);
     }
     Layout l{shape, stride};
-    IXA_ASSIGN_OR_RETURN(bool ok, CheckBounds(l));
-    (void)ok;
+    IXA_RETURN_IF_ERROR(CheckBounds(l));
     return l;
   }
 
@@ -387,7 +384,7 @@ Expr Bit(Expr o, int bit) {
 
 }  // namespace
 
-Result<bool> CheckBounds(const Layout& l) {
+Status CheckBounds(const Layout& l) {
   std::vector<int64_t> shapes;
   FlattenShape(l.shape, &shapes);
   std::vector<int64_t> strides;
@@ -403,7 +400,7 @@ Result<bool> CheckBounds(const Layout& l) {
     (reach > 0 ? hi : lo) += reach;
     if (size > kLimit || hi > kLimit || lo < -kLimit) return TooLarge();
   }
-  return true;
+  return Status();
 }
 
 Layout Layout::Mode(int i) const {
@@ -473,14 +470,14 @@ std::vector<int64_t> Values(const Layout& l,
   return out;
 }
 
-Result<bool> ValidateSwizzle(const Swizzle& s) {
+Status ValidateSwizzle(const Swizzle& s) {
   if (s.b < 0 || s.m < 0)
     return Error::Invalid("Swizzle<B,M,S> needs B >= 0 and M >= 0");
   if (std::abs(s.s) < s.b)
     return Error::Invalid("Swizzle<B,M,S> needs |S| >= B");
   if (s.b + s.m + std::abs(s.s) > 62)
     return Error::Invalid("Swizzle bits exceed 62");
-  return true;
+  return Status();
 }
 
 int64_t ApplySwizzle(const Swizzle& s, int64_t o) {
@@ -742,8 +739,7 @@ Expr SwizzleExpr(ExprContext* ctx, Expr o, const Swizzle& s) {
 Result<IndexingMap> LayoutMap(const Layout& l,
                               const std::optional<Swizzle>& swizzle,
                               ExprContext* ctx) {
-  IXA_ASSIGN_OR_RETURN(bool bounded, CheckBounds(l));
-  (void)bounded;
+  IXA_RETURN_IF_ERROR(CheckBounds(l));
   if (swizzle) {
     auto ok = ValidateSwizzle(*swizzle);
     if (!ok.ok()) return ok.error();

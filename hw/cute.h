@@ -71,7 +71,7 @@ std::string PrintTuple(const IntTuple& t);
 // invalid_argument unless the size and every offset of `l` lie within
 // +-2^62 (parsed layouts and every algebra result are kept so; LayoutMap
 // checks its input).
-Result<bool> CheckBounds(const Layout& l);
+Status CheckBounds(const Layout& l);
 
 int64_t Size(const Layout& l);
 int64_t Cosize(const Layout& l);  // L(size - 1) + 1 (non-negative strides)
@@ -81,7 +81,7 @@ int64_t Evaluate(const Layout& l, int64_t index);
 std::vector<int64_t> Values(const Layout& l,
                             const std::optional<Swizzle>& swizzle = {});
 
-Result<bool> ValidateSwizzle(const Swizzle& s);
+Status ValidateSwizzle(const Swizzle& s);
 int64_t ApplySwizzle(const Swizzle& s, int64_t offset);
 
 Layout Coalesce(const Layout& l);

@@ -321,8 +321,7 @@ void LlcFlatten(const cute::IntTuple& shape, const cute::IntTuple& stride,
 
 Result<LinearLayout> SwizzleLinearLayout(const cute::Swizzle& swizzle,
                                          int bits) {
-  IXA_ASSIGN_OR_RETURN(bool valid, cute::ValidateSwizzle(swizzle));
-  (void)valid;
+  IXA_RETURN_IF_ERROR(cute::ValidateSwizzle(swizzle));
   const int need = swizzle.b + swizzle.m + std::abs(swizzle.s);
   if (bits == 0) bits = need;
   if (bits < need || bits > kMaxLinearLayoutBits) {
@@ -351,8 +350,7 @@ Result<IndexingMap> SwizzleMap(const cute::Swizzle& swizzle, int bits,
 Result<LinearLayout> LinearLayoutFromCute(
     const cute::Layout& layout, const std::optional<cute::Swizzle>& swizzle,
     bool by_mode) {
-  IXA_ASSIGN_OR_RETURN(bool bounded, cute::CheckBounds(layout));
-  (void)bounded;
+  IXA_RETURN_IF_ERROR(cute::CheckBounds(layout));
   std::vector<LlcInDim> ins;
   uint64_t used = 0;
   const int dims = by_mode ? layout.rank() : 1;
@@ -394,8 +392,7 @@ Result<LinearLayout> LinearLayoutFromCute(
       LinearLayout::Create(std::move(ins), {{"offset", LlcSizeAbove(used)}},
                            false));
   if (!swizzle) return l;
-  IXA_ASSIGN_OR_RETURN(bool valid, cute::ValidateSwizzle(*swizzle));
-  (void)valid;
+  IXA_RETURN_IF_ERROR(cute::ValidateSwizzle(*swizzle));
   int bits = std::max(l.TotalOutDimSizeLog2(),
                       swizzle->b + swizzle->m + std::abs(swizzle->s));
   IXA_ASSIGN_OR_RETURN(LinearLayout sw, SwizzleLinearLayout(*swizzle, bits));

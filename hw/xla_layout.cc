@@ -333,7 +333,7 @@ std::string JoinInts(const std::vector<int64_t>& v, bool stars) {
 }
 
 // Parses the attributes after the colon up to '}' (not consumed).
-Result<bool> ParseAttributes(Cursor& c, XlaLayout* layout) {
+Status ParseAttributes(Cursor& c, XlaLayout* layout) {
   while (!c.AtEnd() && c.Peek() != '}') {
     if (c.ConsumeWord("SC") || c.ConsumeWord("P(") || c.ConsumeWord("M(") ||
         c.ConsumeWord("D(")) {
@@ -360,7 +360,7 @@ Result<bool> ParseAttributes(Cursor& c, XlaLayout* layout) {
       return c.Fail("expected a layout attribute T, L, E, S, # or *");
     }
   }
-  return true;
+  return Status();
 }
 
 }  // namespace
@@ -412,8 +412,7 @@ Result<XlaShape> ParseXlaShape(std::string_view text) {
       }
     }
     if (c.Consume(':')) {
-      IXA_ASSIGN_OR_RETURN(bool ok, ParseAttributes(c, &layout));
-      (void)ok;
+      IXA_RETURN_IF_ERROR(ParseAttributes(c, &layout));
     }
     if (!c.Consume('}')) return c.Fail("expected '}' to close the layout");
     if (auto err = ValidateLayout(layout, shape.rank())) return *err;
@@ -618,8 +617,7 @@ Result<XlaShape> WithTpuDefaultLayout(const XlaShape& shape) {
       continue;
     Cursor c(e.layout);
     XlaLayout attrs = *out.layout;
-    IXA_ASSIGN_OR_RETURN(bool ok, ParseAttributes(c, &attrs));
-    (void)ok;
+    IXA_RETURN_IF_ERROR(ParseAttributes(c, &attrs));
     out.layout = attrs;
     return out;
   }

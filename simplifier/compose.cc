@@ -36,8 +36,7 @@ Result<IndexingMap> ComposeSimplified(const IndexingMap& first,
 Result<size_t> ChainComposer::Add(IndexingMap&& next) {
   // Checked here so that the error names the map that does not fit.
   if (!maps_.empty()) {
-    IXA_ASSIGN_OR_RETURN(bool composable, CheckComposable(maps_.back(), next));
-    (void)composable;
+    IXA_RETURN_IF_ERROR(CheckComposable(maps_.back(), next));
   }
   if (DeadlineExpired("compose")) return DeadlineError();
   if (maps_.empty()) maps_.reserve(8);  // most chains are short
@@ -160,9 +159,7 @@ Result<IndexingMap> ChainComposer::FinishInOnePass() {
       bounds_changed |= c.expr.IsVariable();
       acc.AddConstraint(c.expr, c.interval);
     }
-    IXA_ASSIGN_OR_RETURN(bool fits,
-                         CheckComposedSize(acc.results(), acc.constraints()));
-    (void)fits;
+    IXA_RETURN_IF_ERROR(CheckComposedSize(acc.results(), acc.constraints()));
     if (SimplifyIfLarge(&acc)) bounds_changed = true;
     if (bounds_changed) box.Reset();
     if (DeadlineExpired("compose")) return DeadlineError();

@@ -174,11 +174,10 @@ IndexingMapSet& CollectiveEntry(
   return list->back().maps;
 }
 
-Result<bool> ComposeReplicaMaps(const Instruction* instr,
-                                const Instruction* operand,
-                                const IndexingMapSet& step_replicas,
-                                const IdSet& consumers, MapPool* pool,
-                                GroupedIndexing* result) {
+Status ComposeReplicaMaps(const Instruction* instr, const Instruction* operand,
+                          const IndexingMapSet& step_replicas,
+                          const IdSet& consumers, MapPool* pool,
+                          GroupedIndexing* result) {
   auto& replica_maps = result->replica_maps;
   auto& by_collective = result->replica_maps_by_collective;
   if (auto own = replica_maps.find(instr); own != replica_maps.end()) {
@@ -195,7 +194,7 @@ Result<bool> ComposeReplicaMaps(const Instruction* instr,
       for (const IndexingMap& r : e.maps) maps.Insert(r);
     }
   }
-  if (step_replicas.empty()) return true;
+  if (step_replicas.empty()) return Status();
   IndexingMapSet& into = replica_maps[operand];
   IndexingMapSet& of_instr = CollectiveEntry(&by_collective[operand], instr);
   for (const IndexingMap& r : step_replicas) {
@@ -207,7 +206,7 @@ Result<bool> ComposeReplicaMaps(const Instruction* instr,
       of_instr.Insert(pool->map(composed));
     }
   }
-  return true;
+  return Status();
 }
 
 }  // namespace
@@ -316,11 +315,8 @@ Result<GroupedIndexing> ComputeGroupedOutputToInputIndexing(
                     k < static_cast<int>(operand_maps.replica_maps.size())
                 ? operand_maps.replica_maps[k]
                 : IndexingMapSet();
-        IXA_ASSIGN_OR_RETURN(
-            bool replicas_composed,
-            ComposeReplicaMaps(instr, operand, step_replicas,
-                               consumer_sets[out], pool, &result));
-        (void)replicas_composed;
+        IXA_RETURN_IF_ERROR(ComposeReplicaMaps(
+            instr, operand, step_replicas, consumer_sets[out], pool, &result));
         IdSet& into = sets_of(operand)[target];
         for (MapId consumer : consumer_sets[out].ids()) {
           for (MapId producer : producers) {

@@ -349,14 +349,235 @@ Status VerifySort(const Instruction& in) {
   return Status();
 }
 
+const std::vector<int64_t>& OperandDims(const Instruction& in, int i) {
+  return in.operand(i)->shape.dims;
+}
+
+// broadcast: `dimensions` maps each operand dimension to an output
+// dimension of the same size.
+Status VerifyBroadcast(const Instruction& in) {
+  const Shape& out = in.shape;
+  IXA_RETURN_IF_ERROR(NeedOperands(in, 1));
+  const auto& d = in.dimensions;
+  if (d.size() != OperandDims(in, 0).size() || !DistinctIn(d, out.rank())) {
+    return Bad("broadcast dimensions=" + Dims(d) + " do not fit " +
+               Str(in.operand(0)->shape) + " -> " + Str(out));
+  }
+  for (size_t i = 0; i < d.size(); ++i) {
+    if (!SameDim(out.dims[d[i]], OperandDims(in, 0)[i])) {
+      return Bad(
+          "shape mismatch: broadcast '" + in.name + "' of '" +
+          in.operand(0)->name + "', which is " + Str(in.operand(0)->shape) +
+          ", cannot give " + Str(out) + " with dimensions=" + Dims(d) +
+          ": operand dimension " + std::to_string(i) + " is " +
+          std::to_string(OperandDims(in, 0)[i]) + " but output dimension " +
+          std::to_string(d[i]) + " is " + std::to_string(out.dims[d[i]]));
+    }
+  }
+  return Status();
+}
+
+// transpose: `dimensions` is a permutation; the output permutes the
+// operand's dimensions.
+Status VerifyTranspose(const Instruction& in) {
+  const Shape& out = in.shape;
+  IXA_RETURN_IF_ERROR(NeedOperands(in, 1));
+  const auto& p = in.dimensions;
+  if (static_cast<int>(p.size()) != out.rank() || !DistinctIn(p, out.rank()) ||
+      OperandDims(in, 0).size() != p.size()) {
+    return Bad("transpose dimensions=" + Dims(p) + " is not a permutation of " +
+               std::to_string(out.rank()) + " dimensions");
+  }
+  Shape want = out;
+  for (size_t i = 0; i < p.size(); ++i) want.dims[i] = OperandDims(in, 0)[p[i]];
+  for (size_t i = 0; i < p.size(); ++i) {
+    if (!SameDim(out.dims[i], want.dims[i])) return Mismatch(in, want);
+  }
+  return Status();
+}
+
+// slice: one in-range [start:limit:stride] per dimension; the output
+// has the dims they give.
+Status VerifySlice(const Instruction& in) {
+  const Shape& out = in.shape;
+  IXA_RETURN_IF_ERROR(NeedOperands(in, 1));
+  const auto& src = OperandDims(in, 0);
+  if (in.slice.size() != src.size() || out.dims.size() != src.size()) {
+    return Bad("slice needs one [start:limit:stride] per dimension of " +
+               Str(in.operand(0)->shape));
+  }
+  Shape want = out;  // the slice's own shape, with the dims it gives
+  bool same = true;
+  for (size_t i = 0; i < src.size(); ++i) {
+    const SliceDim& s = in.slice[i];
+    if (s.start < 0 || s.limit < s.start || s.limit > src[i] || s.stride <= 0) {
+      return Bad("slice [" + std::to_string(s.start) + ":" +
+                 std::to_string(s.limit) + ":" + std::to_string(s.stride) +
+                 "] out of range for dimension " + std::to_string(i));
+    }
+    want.dims[i] =
+        s.limit == s.start ? 0 : (s.limit - s.start - 1) / s.stride + 1;
+    same &= SameDim(out.dims[i], want.dims[i]);
+  }
+  return same ? Status() : Mismatch(in, want);
+}
+
+// concatenate: the operands agree but along `dimensions`={d}, whose
+// sizes add up to the output's.
+Status VerifyConcatenate(const Instruction& in) {
+  const Shape& out = in.shape;
+  if (in.dimensions.size() != 1 || in.operands.empty()) {
+    return Bad("concatenate needs dimensions={d} and at least one operand");
+  }
+  int64_t d = in.dimensions[0];
+  if (d < 0 || d >= out.rank())
+    return Bad("concatenate dimension out of range");
+  int64_t total = 0;
+  bool unbounded_total = out.dims[d] == kUnboundedDim;
+  for (const Instruction* o : in.operands) {
+    if (o->shape.rank() != out.rank()) return Mismatch(in, o->shape);
+    for (int i = 0; i < out.rank(); ++i) {
+      if (i != d && !SameDim(o->shape.dims[i], out.dims[i])) {
+        return Mismatch(in, o->shape);
+      }
+    }
+    unbounded_total |= o->shape.dims[d] == kUnboundedDim;
+    if (!unbounded_total &&
+        __builtin_add_overflow(total, o->shape.dims[d], &total)) {
+      return Mismatch(in, o->shape);
+    }
+  }
+  if (!unbounded_total && total != out.dims[d]) {
+    Shape want = out;
+    want.dims[d] = total;
+    return Mismatch(in, want);
+  }
+  return Status();
+}
+
+// pad: a scalar value and one low_high_interior per dimension; the
+// output has the padded dims (no int64 overflow).
+Status VerifyPad(const Instruction& in) {
+  const Shape& out = in.shape;
+  IXA_RETURN_IF_ERROR(NeedOperands(in, 2));
+  const auto& src = OperandDims(in, 0);
+  if (!in.operand(1)->shape.IsScalar())
+    return Bad("pad value must be a scalar");
+  if (in.padding.size() != src.size() || out.dims.size() != src.size()) {
+    return Bad("padding needs low_high_interior for each of the " +
+               std::to_string(src.size()) + " dimensions");
+  }
+  Shape want = out;
+  for (size_t i = 0; i < src.size(); ++i) {
+    const PadDim& p = in.padding[i];
+    int64_t interior = 0, n;
+    if ((src[i] > 0 &&
+         __builtin_mul_overflow(src[i] - 1, p.interior, &interior)) ||
+        __builtin_add_overflow(src[i], interior, &n) ||
+        __builtin_add_overflow(n, p.low, &n) ||
+        __builtin_add_overflow(n, p.high, &n)) {
+      return Bad("pad of " + Str(in.operand(0)->shape) + " overflows int64");
+    }
+    want.dims[i] = n;
+  }
+  return want.dims == out.dims ? Status() : Mismatch(in, want);
+}
+
+// dynamic-slice: scalar offsets (or one vector of them) and
+// dynamic_slice_sizes within the operand, which the output has.
+Status VerifyDynamicSlice(const Instruction& in) {
+  const Shape& out = in.shape;
+  const auto& src = OperandDims(in, 0);
+  if (OffsetVectorOperand(in) < 0 &&
+      in.operand_count() != static_cast<int>(src.size()) + 1) {
+    return Bad(
+        "dynamic-slice takes the operand and one scalar offset per "
+        "dimension (or one vector of them)");
+  }
+  for (int i = 1; i < in.operand_count() && OffsetVectorOperand(in) < 0; ++i) {
+    if (!in.operand(i)->shape.IsScalar()) return Bad("offsets must be scalars");
+  }
+  if (in.dynamic_slice_sizes.size() != src.size()) {
+    return Bad("dynamic_slice_sizes needs one size per dimension");
+  }
+  for (size_t i = 0; i < src.size(); ++i) {
+    if (in.dynamic_slice_sizes[i] < 0 || in.dynamic_slice_sizes[i] > src[i]) {
+      return Bad("dynamic_slice_sizes larger than the operand");
+    }
+  }
+  if (!SameDims(out.dims, in.dynamic_slice_sizes)) {
+    return Mismatch(in, Shape::Array(out.type, in.dynamic_slice_sizes));
+  }
+  return Status();
+}
+
+// dynamic-update-slice: an update no larger than the operand, scalar
+// offsets (or one vector of them); the output is the operand's shape.
+Status VerifyDynamicUpdateSlice(const Instruction& in) {
+  const Shape& out = in.shape;
+  const auto& src = OperandDims(in, 0);
+  if (OffsetVectorOperand(in) < 0 &&
+      in.operand_count() != static_cast<int>(src.size()) + 2) {
+    return Bad(
+        "dynamic-update-slice takes operand, update and one scalar "
+        "offset per dimension (or one vector of them)");
+  }
+  const auto& upd = OperandDims(in, 1);
+  if (upd.size() != src.size()) return Mismatch(in, in.operand(1)->shape);
+  for (size_t i = 0; i < src.size(); ++i) {
+    if (upd[i] > src[i]) return Bad("update larger than the operand");
+  }
+  for (int i = 2; i < in.operand_count() && OffsetVectorOperand(in) < 0; ++i) {
+    if (!in.operand(i)->shape.IsScalar()) return Bad("offsets must be scalars");
+  }
+  if (out.dims != src) return Mismatch(in, in.operand(0)->shape);
+  return Status();
+}
+
+// A dense dot: the dimension numbers fit the operands, batch and
+// contracting sizes agree; the output is batch, lhs free, rhs free.
+Status VerifyDot(const Instruction& in) {
+  const Shape& out = in.shape;
+  IXA_RETURN_IF_ERROR(NeedOperands(in, 2));
+  const auto &l = OperandDims(in, 0), &r = OperandDims(in, 1);
+  const DotDimensionNumbers& dn = in.dot;
+  std::vector<int64_t> lb = dn.lhs_batch, lc = dn.lhs_contracting;
+  lb.insert(lb.end(), lc.begin(), lc.end());
+  std::vector<int64_t> rb = dn.rhs_batch, rc = dn.rhs_contracting;
+  rb.insert(rb.end(), rc.begin(), rc.end());
+  if (dn.lhs_batch.size() != dn.rhs_batch.size() || lc.size() != rc.size() ||
+      !DistinctIn(lb, l.size()) || !DistinctIn(rb, r.size())) {
+    return Bad("dot dimension numbers do not fit the operands");
+  }
+  std::vector<int64_t> want;
+  for (size_t i = 0; i < dn.lhs_batch.size(); ++i) {
+    if (!SameDim(l[dn.lhs_batch[i]], r[dn.rhs_batch[i]])) {
+      return Bad("dot batch dimensions differ in size");
+    }
+    want.push_back(l[dn.lhs_batch[i]]);
+  }
+  for (size_t i = 0; i < lc.size(); ++i) {
+    if (!SameDim(l[lc[i]], r[rc[i]])) {
+      return Bad("dot contracting dimensions differ");
+    }
+  }
+  for (size_t i = 0; i < l.size(); ++i) {
+    if (std::find(lb.begin(), lb.end(), i) == lb.end()) want.push_back(l[i]);
+  }
+  for (size_t i = 0; i < r.size(); ++i) {
+    if (std::find(rb.begin(), rb.end(), i) == rb.end()) want.push_back(r[i]);
+  }
+  if (!SameDims(want, out.dims)) {
+    return Mismatch(in, Shape::Array(out.type, want));
+  }
+  return Status();
+}
+
 Status VerifyArrayOp(const Instruction& in) {
   // `?` dims carry no size to check sums and products against.
   if (AnyUnbounded(in) && !ChecksUnboundedDims(in.opcode)) return Status();
   const std::string& op = in.opcode;
   const Shape& out = in.shape;
-  auto operand_dims = [&](int i) -> const std::vector<int64_t>& {
-    return in.operand(i)->shape.dims;
-  };
   if (op == "bitcast-convert") return VerifyBitcastConvert(in);
   if (IsElementwiseOpcode(op)) {
     for (const Instruction* o : in.operands) {
@@ -369,42 +590,8 @@ Status VerifyArrayOp(const Instruction& in) {
     }
     return Status();
   }
-  if (op == "broadcast") {
-    IXA_RETURN_IF_ERROR(NeedOperands(in, 1));
-    const auto& d = in.dimensions;
-    if (d.size() != operand_dims(0).size() || !DistinctIn(d, out.rank())) {
-      return Bad("broadcast dimensions=" + Dims(d) + " do not fit " +
-                 Str(in.operand(0)->shape) + " -> " + Str(out));
-    }
-    for (size_t i = 0; i < d.size(); ++i) {
-      if (!SameDim(out.dims[d[i]], operand_dims(0)[i])) {
-        return Bad(
-            "shape mismatch: broadcast '" + in.name + "' of '" +
-            in.operand(0)->name + "', which is " + Str(in.operand(0)->shape) +
-            ", cannot give " + Str(out) + " with dimensions=" + Dims(d) +
-            ": operand dimension " + std::to_string(i) + " is " +
-            std::to_string(operand_dims(0)[i]) + " but output dimension " +
-            std::to_string(d[i]) + " is " + std::to_string(out.dims[d[i]]));
-      }
-    }
-    return Status();
-  }
-  if (op == "transpose") {
-    IXA_RETURN_IF_ERROR(NeedOperands(in, 1));
-    const auto& p = in.dimensions;
-    if (static_cast<int>(p.size()) != out.rank() ||
-        !DistinctIn(p, out.rank()) || operand_dims(0).size() != p.size()) {
-      return Bad("transpose dimensions=" + Dims(p) +
-                 " is not a permutation of " + std::to_string(out.rank()) +
-                 " dimensions");
-    }
-    Shape want = out;
-    for (size_t i = 0; i < p.size(); ++i) want.dims[i] = operand_dims(0)[p[i]];
-    for (size_t i = 0; i < p.size(); ++i) {
-      if (!SameDim(out.dims[i], want.dims[i])) return Mismatch(in, want);
-    }
-    return Status();
-  }
+  if (op == "broadcast") return VerifyBroadcast(in);
+  if (op == "transpose") return VerifyTranspose(in);
   if (op == "bitcast") {
     // The operand count first: the tiled check below reads operand 0.
     IXA_RETURN_IF_ERROR(NeedOperands(in, 1));
@@ -437,7 +624,7 @@ Status VerifyArrayOp(const Instruction& in) {
   }
   if (op == "reverse") {
     IXA_RETURN_IF_ERROR(NeedOperands(in, 1));
-    if (!SameDims(operand_dims(0), out.dims)) {
+    if (!SameDims(OperandDims(in, 0), out.dims)) {
       return Mismatch(in, in.operand(0)->shape);
     }
     if (!DistinctIn(in.dimensions, out.rank())) {
@@ -445,169 +632,17 @@ Status VerifyArrayOp(const Instruction& in) {
     }
     return Status();
   }
-  if (op == "slice") {
-    IXA_RETURN_IF_ERROR(NeedOperands(in, 1));
-    const auto& src = operand_dims(0);
-    if (in.slice.size() != src.size() || out.dims.size() != src.size()) {
-      return Bad("slice needs one [start:limit:stride] per dimension of " +
-                 Str(in.operand(0)->shape));
-    }
-    Shape want = out;  // the slice's own shape, with the dims it gives
-    bool same = true;
-    for (size_t i = 0; i < src.size(); ++i) {
-      const SliceDim& s = in.slice[i];
-      if (s.start < 0 || s.limit < s.start || s.limit > src[i] ||
-          s.stride <= 0) {
-        return Bad("slice [" + std::to_string(s.start) + ":" +
-                   std::to_string(s.limit) + ":" + std::to_string(s.stride) +
-                   "] out of range for dimension " + std::to_string(i));
-      }
-      want.dims[i] =
-          s.limit == s.start ? 0 : (s.limit - s.start - 1) / s.stride + 1;
-      same &= SameDim(out.dims[i], want.dims[i]);
-    }
-    return same ? Status() : Mismatch(in, want);
-  }
-  if (op == "concatenate") {
-    if (in.dimensions.size() != 1 || in.operands.empty()) {
-      return Bad("concatenate needs dimensions={d} and at least one operand");
-    }
-    int64_t d = in.dimensions[0];
-    if (d < 0 || d >= out.rank())
-      return Bad("concatenate dimension out of range");
-    int64_t total = 0;
-    bool unbounded_total = out.dims[d] == kUnboundedDim;
-    for (const Instruction* o : in.operands) {
-      if (o->shape.rank() != out.rank()) return Mismatch(in, o->shape);
-      for (int i = 0; i < out.rank(); ++i) {
-        if (i != d && !SameDim(o->shape.dims[i], out.dims[i])) {
-          return Mismatch(in, o->shape);
-        }
-      }
-      unbounded_total |= o->shape.dims[d] == kUnboundedDim;
-      if (!unbounded_total &&
-          __builtin_add_overflow(total, o->shape.dims[d], &total)) {
-        return Mismatch(in, o->shape);
-      }
-    }
-    if (!unbounded_total && total != out.dims[d]) {
-      Shape want = out;
-      want.dims[d] = total;
-      return Mismatch(in, want);
-    }
-    return Status();
-  }
-  if (op == "pad") {
-    IXA_RETURN_IF_ERROR(NeedOperands(in, 2));
-    const auto& src = operand_dims(0);
-    if (!in.operand(1)->shape.IsScalar())
-      return Bad("pad value must be a scalar");
-    if (in.padding.size() != src.size() || out.dims.size() != src.size()) {
-      return Bad("padding needs low_high_interior for each of the " +
-                 std::to_string(src.size()) + " dimensions");
-    }
-    Shape want = out;
-    for (size_t i = 0; i < src.size(); ++i) {
-      const PadDim& p = in.padding[i];
-      int64_t interior = 0, n;
-      if ((src[i] > 0 &&
-           __builtin_mul_overflow(src[i] - 1, p.interior, &interior)) ||
-          __builtin_add_overflow(src[i], interior, &n) ||
-          __builtin_add_overflow(n, p.low, &n) ||
-          __builtin_add_overflow(n, p.high, &n)) {
-        return Bad("pad of " + Str(in.operand(0)->shape) + " overflows int64");
-      }
-      want.dims[i] = n;
-    }
-    return want.dims == out.dims ? Status() : Mismatch(in, want);
-  }
-  if (op == "dynamic-slice") {
-    const auto& src = operand_dims(0);
-    if (OffsetVectorOperand(in) < 0 &&
-        in.operand_count() != static_cast<int>(src.size()) + 1) {
-      return Bad(
-          "dynamic-slice takes the operand and one scalar offset per "
-          "dimension (or one vector of them)");
-    }
-    for (int i = 1; i < in.operand_count() && OffsetVectorOperand(in) < 0;
-         ++i) {
-      if (!in.operand(i)->shape.IsScalar())
-        return Bad("offsets must be scalars");
-    }
-    if (in.dynamic_slice_sizes.size() != src.size()) {
-      return Bad("dynamic_slice_sizes needs one size per dimension");
-    }
-    for (size_t i = 0; i < src.size(); ++i) {
-      if (in.dynamic_slice_sizes[i] < 0 || in.dynamic_slice_sizes[i] > src[i]) {
-        return Bad("dynamic_slice_sizes larger than the operand");
-      }
-    }
-    if (!SameDims(out.dims, in.dynamic_slice_sizes)) {
-      return Mismatch(in, Shape::Array(out.type, in.dynamic_slice_sizes));
-    }
-    return Status();
-  }
-  if (op == "dynamic-update-slice") {
-    const auto& src = operand_dims(0);
-    if (OffsetVectorOperand(in) < 0 &&
-        in.operand_count() != static_cast<int>(src.size()) + 2) {
-      return Bad(
-          "dynamic-update-slice takes operand, update and one scalar "
-          "offset per dimension (or one vector of them)");
-    }
-    const auto& upd = operand_dims(1);
-    if (upd.size() != src.size()) return Mismatch(in, in.operand(1)->shape);
-    for (size_t i = 0; i < src.size(); ++i) {
-      if (upd[i] > src[i]) return Bad("update larger than the operand");
-    }
-    for (int i = 2; i < in.operand_count() && OffsetVectorOperand(in) < 0;
-         ++i) {
-      if (!in.operand(i)->shape.IsScalar())
-        return Bad("offsets must be scalars");
-    }
-    if (out.dims != src) return Mismatch(in, in.operand(0)->shape);
-    return Status();
-  }
+  if (op == "slice") return VerifySlice(in);
+  if (op == "concatenate") return VerifyConcatenate(in);
+  if (op == "pad") return VerifyPad(in);
+  if (op == "dynamic-slice") return VerifyDynamicSlice(in);
+  if (op == "dynamic-update-slice") return VerifyDynamicUpdateSlice(in);
   if (op == "dot" && in.HasAttribute("sparsity")) {
     // Sparse dot: (lhs, rhs, metadata...) with a compressed operand.
     return in.operand_count() >= 2 ? Status()
                                    : Bad("sparse dot needs two operands");
   }
-  if (op == "dot") {
-    IXA_RETURN_IF_ERROR(NeedOperands(in, 2));
-    const auto &l = operand_dims(0), &r = operand_dims(1);
-    const DotDimensionNumbers& dn = in.dot;
-    std::vector<int64_t> lb = dn.lhs_batch, lc = dn.lhs_contracting;
-    lb.insert(lb.end(), lc.begin(), lc.end());
-    std::vector<int64_t> rb = dn.rhs_batch, rc = dn.rhs_contracting;
-    rb.insert(rb.end(), rc.begin(), rc.end());
-    if (dn.lhs_batch.size() != dn.rhs_batch.size() || lc.size() != rc.size() ||
-        !DistinctIn(lb, l.size()) || !DistinctIn(rb, r.size())) {
-      return Bad("dot dimension numbers do not fit the operands");
-    }
-    std::vector<int64_t> want;
-    for (size_t i = 0; i < dn.lhs_batch.size(); ++i) {
-      if (!SameDim(l[dn.lhs_batch[i]], r[dn.rhs_batch[i]])) {
-        return Bad("dot batch dimensions differ in size");
-      }
-      want.push_back(l[dn.lhs_batch[i]]);
-    }
-    for (size_t i = 0; i < lc.size(); ++i) {
-      if (!SameDim(l[lc[i]], r[rc[i]])) {
-        return Bad("dot contracting dimensions differ");
-      }
-    }
-    for (size_t i = 0; i < l.size(); ++i) {
-      if (std::find(lb.begin(), lb.end(), i) == lb.end()) want.push_back(l[i]);
-    }
-    for (size_t i = 0; i < r.size(); ++i) {
-      if (std::find(rb.begin(), rb.end(), i) == rb.end()) want.push_back(r[i]);
-    }
-    if (!SameDims(want, out.dims)) {
-      return Mismatch(in, Shape::Array(out.type, want));
-    }
-    return Status();
-  }
+  if (op == "dot") return VerifyDot(in);
   if (op == "iota") {
     if (in.iota_dimension < 0 || in.iota_dimension >= std::max(out.rank(), 1)) {
       return Bad("iota_dimension out of range");
@@ -620,7 +655,7 @@ Status VerifyArrayOp(const Instruction& in) {
       return Bad("all-gather takes one operand and dimensions={d}");
     }
     int64_t d = in.dimensions[0];
-    const auto& src = operand_dims(0);
+    const auto& src = OperandDims(in, 0);
     if (d < 0 || d >= out.rank() || src.size() != out.dims.size() ||
         src[d] == 0 || out.dims[d] % src[d] != 0) {
       return Mismatch(in, in.operand(0)->shape);

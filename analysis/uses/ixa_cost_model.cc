@@ -270,39 +270,48 @@ double GemmFusionSlots(const FusionRegion& region, const hlo::Instruction& hero,
   return slots;
 }
 
-}  // namespace
+// One operand's re-reads: the bytes read again after the first read, the
+// share of each sector its reads use, and its distinct bytes.
+struct Reread {
+  double bytes, efficiency, net;
+};
 
-Result<FusionCost> EstimateIxaCost(const FusionRegion& region,
-                                   const hw::Device& device,
-                                   const CostOptions& options,
-                                   ExprContext* ctx) {
-  FusionCost cost;
-  std::vector<std::string>& notes = cost.notes;
+// Where the kernel's reads come from (see the header): DRAM at first read,
+// and the re-reads from DRAM, L2 or L1.
+struct ReadTraffic {
+  double dram = 0, l2 = 0, l1 = 0, rereads = 0;
+  // The operands read more than once, together: what must stay in cache.
+  double working_set = 0;
+  std::vector<Reread> reread;  // one per array parameter, in order
+  bool fits_l2 = true;
+  double l1_bound = 0;  // XLA's L1 bound: an operand under it re-reads L1
+};
+
+// The plan ixa would emit; where the emitters refuse the fusion, the loop
+// emitter's plan, and cost->note says so.
+Result<EmitterPlan> PlanOrLoopFallback(const FusionRegion& region,
+                                       const hw::Device& device,
+                                       ExprContext* ctx, FusionCost* cost) {
   auto planned = ComputeEmitterPlan(region, device, ctx);
   if (!planned.ok() && planned.error().code != ErrorCode::kInvalidArgument) {
-    cost.note = "the emitters refuse this fusion (" + planned.error().message +
-                "); costed with the loop emitter";
+    cost->note = "the emitters refuse this fusion (" + planned.error().message +
+                 "); costed with the loop emitter";
     PlanOptions loop;
     loop.force_loop = true;
     planned = ComputeEmitterPlan(region, device, loop, ctx);
   }
-  if (!planned.ok()) return planned.error();
-  const EmitterPlan& plan = *planned;
-  cost.emitter = plan.kind;
-  cost.reduction_kind = plan.reduction_kind;
-  cost.launch = plan.launch;
-  FillOccupancy(device, &cost);
-  CoalescingAnalysis coalescing = AnalyzePlanCoalescing(region, plan, device);
-  cost.coalescing = coalescing.operands;
-  cost.unknown = coalescing.unknown;
-  const std::unordered_map<const hlo::Instruction*, int64_t> hidden =
-      HiddenByUpdates(region, plan);
-  double dram = 0, l2 = 0, l1 = 0, rereads = 0;
-  double working_set = 0;
-  struct Reread {
-    double bytes, efficiency, net;
-  };
-  std::vector<Reread> reread;
+  return planned;
+}
+
+// Each operand's reads, counted on the plan's maps (cost->operands,
+// cost->utilization, cost->bytes_read), and their DRAM bytes at first
+// read. Constants of more than 8 elements live in memory: read like
+// operands (XLA never charges them).
+ReadTraffic ReadOperands(
+    const FusionRegion& region, const EmitterPlan& plan,
+    const std::unordered_map<const hlo::Instruction*, int64_t>& hidden,
+    FusionCost* cost) {
+  ReadTraffic traffic;
   for (size_t i = 0; i < region.parameters.size(); ++i) {
     const hlo::Instruction* param = region.parameters[i];
     const ParameterPlan& pp = plan.parameters[i];
@@ -339,24 +348,22 @@ Result<FusionCost> EstimateIxaCost(const FusionRegion& region,
                          : static_cast<double>(u.reads) /
                                static_cast<double>(u.elements_total);
     double efficiency = 1;
-    for (const OperandCoalescing& c : cost.coalescing) {
+    for (const OperandCoalescing& c : cost->coalescing) {
       if (c.parameter == static_cast<int>(i) && !c.coalesced &&
           c.efficiency > 0) {
         efficiency = std::min(1.0, c.efficiency);
         oc.coalesced = false;
       }
     }
-    cost.bytes_read = SaturatingAdd(cost.bytes_read, oc.bytes_net);
+    cost->bytes_read = SaturatingAdd(cost->bytes_read, oc.bytes_net);
     const double net = static_cast<double>(oc.bytes_net);
-    dram += net / efficiency;
-    if (oc.bytes_total > oc.bytes_net) working_set += net;
-    reread.push_back(
+    traffic.dram += net / efficiency;
+    if (oc.bytes_total > oc.bytes_net) traffic.working_set += net;
+    traffic.reread.push_back(
         {static_cast<double>(oc.bytes_total - oc.bytes_net), efficiency, net});
-    cost.operands.push_back(std::move(oc));
-    cost.utilization.push_back(std::move(u));
+    cost->operands.push_back(std::move(oc));
+    cost->utilization.push_back(std::move(u));
   }
-  // Constants of more than 8 elements live in memory: read like operands
-  // (XLA never charges them).
   double constant_bytes = 0;
   for (const hlo::Instruction* m : region.members) {
     if (m->opcode != "constant" || !m->shape.IsArray() ||
@@ -370,44 +377,50 @@ Result<FusionCost> EstimateIxaCost(const FusionRegion& region,
         BytesOfElements(m->shape, m->shape.ElementCount());
     oc.utilization = 1;
     constant_bytes += static_cast<double>(oc.bytes_net);
-    cost.operands.push_back(std::move(oc));
+    cost->operands.push_back(std::move(oc));
   }
-  cost.bytes_read =
-      SaturatingAdd(cost.bytes_read, static_cast<int64_t>(constant_bytes));
-  dram += constant_bytes;
-  cost.bytes_written = PlanBytesWritten(plan);
-  const double write_efficiency = WriteEfficiency(plan, device);
-  const double written =
-      static_cast<double>(cost.bytes_written) / write_efficiency;
-  // What must stay in cache between re-reads: the operands read more than
-  // once (data read once and the writes stream through).
-  const bool fits_l2 = working_set <= static_cast<double>(device.l2_bytes);
-  const double l1_bound =
+  cost->bytes_read =
+      SaturatingAdd(cost->bytes_read, static_cast<int64_t>(constant_bytes));
+  traffic.dram += constant_bytes;
+  return traffic;
+}
+
+// Where the re-reads come from. What must stay in cache between re-reads
+// is the operands read more than once (data read once and the writes
+// stream through): when they exceed L2 together the re-reads come from
+// DRAM, else from L1 for an operand under XLA's L1 bound, else from L2. A
+// library GEMM re-reads its tiles from shared memory and registers, not
+// from the caches.
+void PlaceRereads(const hw::Device& device, bool library_gemm,
+                  ReadTraffic* traffic) {
+  traffic->fits_l2 =
+      traffic->working_set <= static_cast<double>(device.l2_bytes);
+  traffic->l1_bound =
       static_cast<double>(device.l1_bytes_per_core * device.sm_count);
-  // A dot or convolution on its own runs as a library GEMM (cuBLAS,
-  // cuDNN): its tiles are re-read from shared memory and registers, not
-  // once per output element from the caches.
-  const bool is_fusion = options.is_fusion.value_or(RegionIsFusion(region));
-  const hlo::Instruction& root = *region.root;
-  const bool library_gemm =
-      !is_fusion && (root.opcode == "dot" || root.opcode == "convolution" ||
-                     hlo::IsLibraryCall(root));
   if (library_gemm) {
-    for (Reread& r : reread) r.bytes = 0;
+    for (Reread& r : traffic->reread) r.bytes = 0;
   }
-  for (const Reread& r : reread) {
-    rereads += r.bytes;
+  for (const Reread& r : traffic->reread) {
+    traffic->rereads += r.bytes;
     if (r.bytes <= 0) continue;
-    if (!fits_l2) {
-      dram += r.bytes / r.efficiency;
-    } else if (r.net < l1_bound) {
-      l1 += r.bytes;
+    if (!traffic->fits_l2) {
+      traffic->dram += r.bytes / r.efficiency;
+    } else if (r.net < traffic->l1_bound) {
+      traffic->l1 += r.bytes;
     } else {
-      l2 += r.bytes;
+      traffic->l2 += r.bytes;
     }
   }
-  cost.bytes_moved = dram;  // reads; the writes are bytes_written
-  // Work.
+}
+
+// The kernel's work: cost->flops (matrix_flops, flops_unknown) and the
+// vector work in issue slots (the answer), less the work of what the
+// updates of a dynamic-update-slice hide.
+double CountWork(
+    const FusionRegion& region, const EmitterPlan& plan,
+    const hw::Device& device,
+    const std::unordered_map<const hlo::Instruction*, int64_t>& hidden,
+    ExprContext* ctx, FusionCost* cost) {
   auto flops = plan.kind == EmitterKind::kInPlaceDynamicUpdateSlice
                    ? InPlaceUpdateFlops(region, plan, device, ctx)
                    : RegionFlops(region, ctx, &device);
@@ -425,111 +438,124 @@ Result<FusionCost> EstimateIxaCost(const FusionRegion& region,
       slots = std::max(0.0, slots - IssueSlotsPerElement(*instr, device) *
                                         static_cast<double>(elements));
     }
-    cost.flops = SaturatingAdd(vector, flops->matrix_flops);
-    cost.matrix_flops = flops->matrix_flops;
-    if (!flops->not_counted.empty()) cost.flops_unknown = flops->not_counted;
+    cost->flops = SaturatingAdd(vector, flops->matrix_flops);
+    cost->matrix_flops = flops->matrix_flops;
+    if (!flops->not_counted.empty()) cost->flops_unknown = flops->not_counted;
   } else {
-    cost.flops_unknown = flops.error().message;
+    cost->flops_unknown = flops.error().message;
   }
-  const Timing t = Time(device, cost, slots, dram + written, written, l2, l1);
-  // Each operand's share of the memory time.
-  const double bandwidth = device.dram_gbps * 1e3 * t.in_flight;
-  if (bandwidth > 0) {
-    size_t k = 0;
-    for (OperandCost& oc : cost.operands) {
-      const double net = static_cast<double>(oc.bytes_net);
-      if (oc.parameter < 0) {
-        oc.read_time_us = net / bandwidth;
-        continue;
-      }
-      const Reread& r = reread[k++];
-      oc.read_time_us = net / r.efficiency / bandwidth;
-      if (r.bytes <= 0) continue;
-      if (!fits_l2) {
-        oc.read_time_us += r.bytes / r.efficiency / bandwidth;
-      } else if (r.net < l1_bound) {
-        oc.read_time_us += r.bytes / (kL1Speedup * device.dram_gbps * 1e3);
-      } else {
-        oc.read_time_us += r.bytes / (kL2Speedup * device.dram_gbps * 1e3);
-      }
-    }
-  }
-  cost.compute_us = t.compute_us;
-  cost.memory_us = t.memory_us;
-  cost.write_us = t.write_us;
-  cost.active_fraction = t.active_fraction;
-  cost.exec_us = std::max(cost.compute_us, cost.memory_us);
-  // A GEMM runs as the library runs it (analysis/uses/gemm_cost.h); the
-  // ops fused around it cost their vector work on top.
-  const hlo::Instruction* hero =
-      device.HasLaunchModel() ? GemmHero(region, is_fusion) : nullptr;
-  std::optional<GemmProblem> gemm_problem =
-      hero ? GemmProblemOf(*hero) : std::nullopt;
-  std::vector<std::string> gemm_notes;
-  if (gemm_problem) {
-    const GemmProblem& p = *gemm_problem;
-    const double operands =
-        static_cast<double>(p.batch) *
-        (static_cast<double>(p.m) * static_cast<double>(p.k) *
-             static_cast<double>(p.lhs_bytes) +
-         static_cast<double>(p.k) * static_cast<double>(p.n) *
-             static_cast<double>(p.rhs_bytes) +
-         static_cast<double>(p.m) * static_cast<double>(p.n) *
-             static_cast<double>(p.out_bytes));
-    // A cuBLASLt epilogue: its work per output element, and the
-    // auxiliary output it writes besides the result.
-    const GemmEpilogue epilogue = LibraryGemmEpilogue(*hero, device);
-    const double outputs = static_cast<double>(p.batch) *
-                           static_cast<double>(p.m) * static_cast<double>(p.n);
-    const double aux_bytes =
-        epilogue.aux ? outputs * static_cast<double>(p.out_bytes) : 0;
-    const double extra = std::max(0.0, static_cast<double>(cost.bytes_read +
-                                                           cost.bytes_written) -
-                                           operands) +
-                         aux_bytes;
-    const GemmEstimate g = EstimateGemm(p, device, extra);
-    const double fused_slots =
-        (is_fusion ? GemmFusionSlots(region, *hero, g, p, device) : 0) +
-        epilogue.slots_per_element * outputs;
-    const double lanes =
-        static_cast<double>(std::max<int64_t>(1, device.fpus_per_core) *
-                            std::max<int64_t>(1, device.sm_count));
-    const double vector_us =
-        fused_slots /
-        (lanes * (device.clock_ghz > 0 ? device.clock_ghz : 1.0) * 1e3);
-    // A measured time has no split: it is all compute, memory as the
-    // model has it up to that time.
-    cost.compute_us = (g.table_tflops ? g.time_us : g.compute_us) + vector_us;
-    cost.memory_us =
-        g.table_tflops ? std::min(g.memory_us, g.time_us) : g.memory_us;
-    cost.write_us = static_cast<double>(cost.bytes_written) /
-                    (std::max(device.dram_gbps, 1e-9) * 1e3);
-    cost.active_fraction =
-        static_cast<double>(std::min(g.tiles, device.sm_count)) /
-        static_cast<double>(std::max<int64_t>(1, device.sm_count));
-    cost.exec_us = g.time_us + vector_us;
-    gemm_notes = GemmNotes(p, g);
-    if (!epilogue.name.empty()) {
-      gemm_notes.push_back("cuBLASLt epilogue " + epilogue.name + ": " +
-                           Format(epilogue.slots_per_element) +
-                           " issue slots per output element" +
-                           (epilogue.aux
-                                ? ", an auxiliary output of " +
-                                      Format(aux_bytes) + " bytes written"
-                                : std::string()));
-    }
-    if (vector_us > 0) {
-      gemm_notes.push_back(
-          "the fused prologue and epilogue: " + Format(fused_slots) +
-          " issue slots = " + Format(vector_us) + " us on top of the GEMM");
-    }
-  }
-  cost.time_us = cost.exec_us;
-  if (!options.notes || !device.HasLaunchModel()) return cost;
-  for (std::string& n : gemm_notes) notes.push_back(std::move(n));
+  return slots;
+}
 
-  // What XLA's model says of the same kernel, where ixa departs from it.
-  if (library_gemm) {
+// Each operand's share of the memory time (OperandCost::read_time_us).
+void ShareMemoryTime(const hw::Device& device, const Timing& t,
+                     const ReadTraffic& traffic, FusionCost* cost) {
+  const double bandwidth = device.dram_gbps * 1e3 * t.in_flight;
+  if (!(bandwidth > 0)) return;
+  size_t k = 0;
+  for (OperandCost& oc : cost->operands) {
+    const double net = static_cast<double>(oc.bytes_net);
+    if (oc.parameter < 0) {
+      oc.read_time_us = net / bandwidth;
+      continue;
+    }
+    const Reread& r = traffic.reread[k++];
+    oc.read_time_us = net / r.efficiency / bandwidth;
+    if (r.bytes <= 0) continue;
+    if (!traffic.fits_l2) {
+      oc.read_time_us += r.bytes / r.efficiency / bandwidth;
+    } else if (r.net < traffic.l1_bound) {
+      oc.read_time_us += r.bytes / (kL1Speedup * device.dram_gbps * 1e3);
+    } else {
+      oc.read_time_us += r.bytes / (kL2Speedup * device.dram_gbps * 1e3);
+    }
+  }
+}
+
+// A GEMM runs as the library runs it (analysis/uses/gemm_cost.h); the ops
+// fused around it cost their vector work on top. Sets the times of *cost;
+// the answer: the notes that say what the time is made of.
+std::vector<std::string> CostAsLibraryGemm(const FusionRegion& region,
+                                           const hlo::Instruction& hero,
+                                           const GemmProblem& p, bool is_fusion,
+                                           const hw::Device& device,
+                                           FusionCost* cost) {
+  const double operands = static_cast<double>(p.batch) *
+                          (static_cast<double>(p.m) * static_cast<double>(p.k) *
+                               static_cast<double>(p.lhs_bytes) +
+                           static_cast<double>(p.k) * static_cast<double>(p.n) *
+                               static_cast<double>(p.rhs_bytes) +
+                           static_cast<double>(p.m) * static_cast<double>(p.n) *
+                               static_cast<double>(p.out_bytes));
+  // A cuBLASLt epilogue: its work per output element, and the auxiliary
+  // output it writes besides the result.
+  const GemmEpilogue epilogue = LibraryGemmEpilogue(hero, device);
+  const double outputs = static_cast<double>(p.batch) *
+                         static_cast<double>(p.m) * static_cast<double>(p.n);
+  const double aux_bytes =
+      epilogue.aux ? outputs * static_cast<double>(p.out_bytes) : 0;
+  const double extra = std::max(0.0, static_cast<double>(cost->bytes_read +
+                                                         cost->bytes_written) -
+                                         operands) +
+                       aux_bytes;
+  const GemmEstimate g = EstimateGemm(p, device, extra);
+  const double fused_slots =
+      (is_fusion ? GemmFusionSlots(region, hero, g, p, device) : 0) +
+      epilogue.slots_per_element * outputs;
+  const double lanes =
+      static_cast<double>(std::max<int64_t>(1, device.fpus_per_core) *
+                          std::max<int64_t>(1, device.sm_count));
+  const double vector_us =
+      fused_slots /
+      (lanes * (device.clock_ghz > 0 ? device.clock_ghz : 1.0) * 1e3);
+  // A measured time has no split: it is all compute, memory as the model
+  // has it up to that time.
+  cost->compute_us = (g.table_tflops ? g.time_us : g.compute_us) + vector_us;
+  cost->memory_us =
+      g.table_tflops ? std::min(g.memory_us, g.time_us) : g.memory_us;
+  cost->write_us = static_cast<double>(cost->bytes_written) /
+                   (std::max(device.dram_gbps, 1e-9) * 1e3);
+  cost->active_fraction =
+      static_cast<double>(std::min(g.tiles, device.sm_count)) /
+      static_cast<double>(std::max<int64_t>(1, device.sm_count));
+  cost->exec_us = g.time_us + vector_us;
+  std::vector<std::string> notes = GemmNotes(p, g);
+  if (!epilogue.name.empty()) {
+    notes.push_back("cuBLASLt epilogue " + epilogue.name + ": " +
+                    Format(epilogue.slots_per_element) +
+                    " issue slots per output element" +
+                    (epilogue.aux ? ", an auxiliary output of " +
+                                        Format(aux_bytes) + " bytes written"
+                                  : std::string()));
+  }
+  if (vector_us > 0) {
+    notes.push_back("the fused prologue and epilogue: " + Format(fused_slots) +
+                    " issue slots = " + Format(vector_us) +
+                    " us on top of the GEMM");
+  }
+  return notes;
+}
+
+// What the estimate found besides the cost, for its notes.
+struct IxaFindings {
+  bool is_fusion = false;
+  bool library_gemm = false;  // a lone dot or convolution
+  bool gemm = false;          // costed as the library runs it
+  double write_efficiency = 1;
+  double issue_slots = 0;
+  double in_flight = 1;
+};
+
+// Names in cost->notes every departure from XLA's model that changed the
+// answer for this kernel, with XLA's number beside ixa's.
+void NoteDeparturesFromXla(const FusionRegion& region, const EmitterPlan& plan,
+                           const hw::Device& device, const ReadTraffic& traffic,
+                           const IxaFindings& found, ExprContext* ctx,
+                           FusionCost* cost) {
+  std::vector<std::string>& notes = cost->notes;
+  const bool is_fusion = found.is_fusion;
+  const hlo::Instruction& root = *region.root;
+  if (found.library_gemm) {
     notes.push_back(
         "a " + root.opcode +
         " on its own runs as a library GEMM: its operands' re-reads come "
@@ -537,11 +563,11 @@ Result<FusionCost> EstimateIxaCost(const FusionRegion& region,
   }
   const XlaCostAnalysis xa = AnalyzeXlaCost(region, is_fusion, device);
   auto xl = ComputeXlaLaunch(region, device, ctx);
-  if (!xl.ok()) return cost;
+  if (!xl.ok()) return;
   XlaKernelRef self{&region, is_fusion, xl->own_plan_is_reduction};
   const bool xla_coalesced = XlaReadCoalescedHeuristic(xl->kind, self, nullptr);
   const XlaRunTime xt = EstimateXlaRunTime(xa, *xl, xla_coalesced, device);
-  for (const OperandCost& oc : cost.operands) {
+  for (const OperandCost& oc : cost->operands) {
     if (oc.parameter < 0) {
       notes.push_back("constant " + oc.name + ": " +
                       std::to_string(oc.bytes_net) +
@@ -569,7 +595,7 @@ Result<FusionCost> EstimateIxaCost(const FusionRegion& region,
           std::to_string(x_net) + " and " + std::to_string(x_total));
     }
     double efficiency = 1;
-    for (const OperandCoalescing& c : cost.coalescing) {
+    for (const OperandCoalescing& c : cost->coalescing) {
       if (c.parameter == oc.parameter && !c.coalesced && c.efficiency > 0) {
         efficiency = std::min(1.0, c.efficiency);
       }
@@ -589,17 +615,18 @@ Result<FusionCost> EstimateIxaCost(const FusionRegion& region,
           Format(100 * xla_rate) + "%");
     }
   }
-  if (rereads > 0) {
+  if (traffic.rereads > 0) {
     notes.push_back(
-        "re-reads (" + Format(rereads) + " bytes) " +
-        (fits_l2 ? "hit the cache: the re-read operands' " +
-                       Format(working_set) + " bytes fit in L2 together"
-                 : "come from DRAM: the re-read operands' " +
-                       Format(working_set) + " bytes exceed L2 together") +
+        "re-reads (" + Format(traffic.rereads) + " bytes) " +
+        (traffic.fits_l2
+             ? "hit the cache: the re-read operands' " +
+                   Format(traffic.working_set) + " bytes fit in L2 together"
+             : "come from DRAM: the re-read operands' " +
+                   Format(traffic.working_set) + " bytes exceed L2 together") +
         " (XLA tests each operand alone)");
   }
-  if (write_efficiency < 1) {
-    notes.push_back("writes use " + Format(100 * write_efficiency) +
+  if (found.write_efficiency < 1) {
+    notes.push_back("writes use " + Format(100 * found.write_efficiency) +
                     "% of each sector (XLA writes at full bandwidth)");
   }
   if (plan.kind == EmitterKind::kScatter) {
@@ -607,43 +634,104 @@ Result<FusionCost> EstimateIxaCost(const FusionRegion& region,
         "a scatter updates its operand in place: only the updated elements "
         "are written (XLA charges a scatter fusion its whole operand)");
   }
-  if (gemm_problem) {
+  if (found.gemm) {
     // The GEMM notes above say what the time is made of; XLA's beside it.
     notes.push_back("XLA's model charges this kernel " + Format(xt.exec_us) +
                     " us (its flops at the CUDA-core rate, no tiles)");
-    return cost;
+    return;
   }
-  if (cost.flops > 0 || xt.flops > 0) {
-    notes.push_back("compute: " + Format(slots) +
+  if (cost->flops > 0 || xt.flops > 0) {
+    notes.push_back("compute: " + Format(found.issue_slots) +
                     " issue slots (throughput per op and type: "
                     "transcendentals on the SFU, 16-bit floats paired, "
                     "narrow types converted) = " +
-                    Format(cost.compute_us) +
+                    Format(cost->compute_us) +
                     " us; XLA charges op-profile latencies, " +
                     std::to_string(xt.flops) +
                     " flop equivalents = " + Format(xt.compute_us) + " us");
   }
-  if (cost.launch.num_blocks() != xl->launch.num_blocks() ||
-      cost.launch.threads_per_block() != xl->launch.threads_per_block()) {
+  if (cost->launch.num_blocks() != xl->launch.num_blocks() ||
+      cost->launch.threads_per_block() != xl->launch.threads_per_block()) {
     notes.push_back("launch: ixa's emitter runs " +
-                    std::to_string(cost.launch.num_blocks()) + " blocks of " +
-                    std::to_string(cost.launch.threads_per_block()) +
+                    std::to_string(cost->launch.num_blocks()) + " blocks of " +
+                    std::to_string(cost->launch.threads_per_block()) +
                     " threads; XLA's model assumes " +
                     std::to_string(xl->launch.num_blocks()) + " of " +
                     std::to_string(xl->launch.threads_per_block()));
   }
   notes.push_back(
-      "occupancy: " + std::to_string(cost.blocks_per_core) +
-      " blocks per SM, " + std::to_string(cost.waves) + " wave(s), " +
-      Format(100 * t.in_flight) +
+      "occupancy: " + std::to_string(cost->blocks_per_core) +
+      " blocks per SM, " + std::to_string(cost->waves) + " wave(s), " +
+      Format(100 * found.in_flight) +
       "% of the bytes in flight DRAM needs (XLA: min(blocks, SMs) and 32 "
       "bytes per block per clock)");
-  if (cost.compute_us > 0 && cost.memory_us > 0) {
+  if (cost->compute_us > 0 && cost->memory_us > 0) {
     notes.push_back("compute and memory overlap fully: max(" +
-                    Format(cost.compute_us) + ", " + Format(cost.memory_us) +
+                    Format(cost->compute_us) + ", " + Format(cost->memory_us) +
                     ") us (XLA: their sum less 0.95 times the smaller, " +
                     Format(xt.exec_us) + " us in all)");
   }
+}
+
+}  // namespace
+
+Result<FusionCost> EstimateIxaCost(const FusionRegion& region,
+                                   const hw::Device& device,
+                                   const CostOptions& options,
+                                   ExprContext* ctx) {
+  FusionCost cost;
+  Result<EmitterPlan> planned = PlanOrLoopFallback(region, device, ctx, &cost);
+  if (!planned.ok()) return planned.error();
+  const EmitterPlan& plan = *planned;
+  cost.emitter = plan.kind;
+  cost.reduction_kind = plan.reduction_kind;
+  cost.launch = plan.launch;
+  FillOccupancy(device, &cost);
+  CoalescingAnalysis coalescing = AnalyzePlanCoalescing(region, plan, device);
+  cost.coalescing = coalescing.operands;
+  cost.unknown = coalescing.unknown;
+  const std::unordered_map<const hlo::Instruction*, int64_t> hidden =
+      HiddenByUpdates(region, plan);
+  ReadTraffic traffic = ReadOperands(region, plan, hidden, &cost);
+  cost.bytes_written = PlanBytesWritten(plan);
+  IxaFindings found;
+  found.write_efficiency = WriteEfficiency(plan, device);
+  const double written =
+      static_cast<double>(cost.bytes_written) / found.write_efficiency;
+  // A dot or convolution on its own runs as a library GEMM (cuBLAS,
+  // cuDNN).
+  found.is_fusion = options.is_fusion.value_or(RegionIsFusion(region));
+  const bool is_fusion = found.is_fusion;
+  const hlo::Instruction& root = *region.root;
+  found.library_gemm =
+      !is_fusion && (root.opcode == "dot" || root.opcode == "convolution" ||
+                     hlo::IsLibraryCall(root));
+  PlaceRereads(device, found.library_gemm, &traffic);
+  cost.bytes_moved = traffic.dram;  // reads; the writes are bytes_written
+  found.issue_slots = CountWork(region, plan, device, hidden, ctx, &cost);
+  const Timing t = Time(device, cost, found.issue_slots, traffic.dram + written,
+                        written, traffic.l2, traffic.l1);
+  found.in_flight = t.in_flight;
+  ShareMemoryTime(device, t, traffic, &cost);
+  cost.compute_us = t.compute_us;
+  cost.memory_us = t.memory_us;
+  cost.write_us = t.write_us;
+  cost.active_fraction = t.active_fraction;
+  cost.exec_us = std::max(cost.compute_us, cost.memory_us);
+  const hlo::Instruction* hero =
+      device.HasLaunchModel() ? GemmHero(region, is_fusion) : nullptr;
+  std::optional<GemmProblem> gemm_problem =
+      hero ? GemmProblemOf(*hero) : std::nullopt;
+  std::vector<std::string> gemm_notes;
+  if (gemm_problem) {
+    found.gemm = true;
+    gemm_notes = CostAsLibraryGemm(region, *hero, *gemm_problem, is_fusion,
+                                   device, &cost);
+  }
+  cost.time_us = cost.exec_us;
+  if (!options.notes || !device.HasLaunchModel()) return cost;
+  for (std::string& n : gemm_notes) cost.notes.push_back(std::move(n));
+  NoteDeparturesFromXla(region, plan, device, traffic, found, ctx, &cost);
   return cost;
 }
 

@@ -26,9 +26,63 @@
 #ifndef IXA_ANALYSIS_USES_IXA_COST_MODEL_H_
 #define IXA_ANALYSIS_USES_IXA_COST_MODEL_H_
 
-#include "analysis/uses/fusion_cost.h"
+#include <span>
+#include <string>
+
+#include "analysis/uses/cost_terms.h"
 
 namespace ixa {
+
+// The element counts the model reads (analysis/uses/ixa_cost_counts.cc):
+// bytes_read, flops (Σ over instructions of flops per evaluation times the
+// evaluations, i.e. the domain points of the maps from the root to that
+// instruction; data movement 0, elementwise 1, reduce n per output, dot
+// 2K) and the bytes a plan writes (every root's output, only the updates
+// of an in-place dynamic-update-slice or a scatter, a library call's
+// result without its workspace).
+
+// Bytes of `elements` elements of `shape`'s type: sub-byte types packed,
+// rounded up to whole bytes.
+int64_t BytesOfElements(const hlo::Shape& shape, int64_t elements);
+
+// Flops of one evaluation of `instr` (one output element).
+int64_t FlopsPerElement(const hlo::Instruction& instr);
+
+// Exact element reads of a tensor of `shape` through `coverage` maps
+// (ParameterPlan::coverage_maps): reads = Σ domain points, elements_read =
+// |∪ images|. A count beyond the budgets falls back to the whole tensor
+// (method "bound").
+OperandUtilization UtilizationOfCoverage(std::span<const IndexingMap> coverage,
+                                         const hlo::Shape& shape);
+
+// Flops of the region: vector and matrix parts (see above). An
+// instruction reached through an op without indexing maps has unknown
+// evaluations: its flops are not counted, and `not_counted` names it
+// (empty when the count is exact). Errors: budgets.
+struct RegionFlopsCount {
+  int64_t vector_flops = 0, matrix_flops = 0;
+  // With a device: the vector work in FP32-FMA issue slots per lane
+  // (hw/throughput.h), matrix-unit work excluded.
+  double issue_slots = 0;
+  std::string not_counted;
+};
+Result<RegionFlopsCount> RegionFlops(const FusionRegion& region,
+                                     ExprContext* ctx);
+Result<RegionFlopsCount> RegionFlops(const FusionRegion& region,
+                                     ExprContext* ctx,
+                                     const hw::Device* device);
+
+// Issue slots of one evaluation of `instr` on `device` (hw/throughput.h;
+// reductions n applications of the reducer per output).
+double IssueSlotsPerElement(const hlo::Instruction& instr,
+                            const hw::Device& device);
+
+// Whether a dot (or library call) runs on the matrix units: 16-bit or
+// narrower inputs.
+bool IsNarrowDot(const hlo::Instruction& instr);
+
+// Bytes the plan writes (see above).
+int64_t PlanBytesWritten(const EmitterPlan& plan);
 
 Result<FusionCost> EstimateIxaCost(const FusionRegion& region,
                                    const hw::Device& device,

@@ -263,7 +263,7 @@ class TilingWalk {
       out_.space.push_back(
           {TileSpaceKind::kOutput, "", static_cast<int64_t>(k), dims[k], 0});
     }
-    IXA_ASSIGN_OR_RETURN(std::ignore, AllocateExtras(root));
+    IXA_RETURN_IF_ERROR(AllocateExtras(root));
     sets_.resize(g_.nodes.size());
     unknown_.resize(g_.nodes.size());
     std::vector<Variable> vars;
@@ -276,9 +276,9 @@ class TilingWalk {
     FinishMap(&seed);
     SetsOf(root)[output_id].Insert(pool_.Intern(std::move(seed)), &pool_);
     for (int n = static_cast<int>(g_.nodes.size()) - 1; n >= 0; --n) {
-      IXA_ASSIGN_OR_RETURN(std::ignore, Visit(n));
+      IXA_RETURN_IF_ERROR(Visit(n));
     }
-    IXA_ASSIGN_OR_RETURN(std::ignore, CollectTiles(region));
+    IXA_RETURN_IF_ERROR(CollectTiles(region));
     if (std::string why = XlaStructuralRefusal(region, output_id, ctx_);
         !why.empty()) {
       // A pad outside a GEMM fusion: ixa's tiles of its operand would be
@@ -313,7 +313,7 @@ class TilingWalk {
 
   // The reduces and dots the root reaches that have tile sizes get their
   // tiled dims appended to the tile space, nearest the root first.
-  Result<bool> AllocateExtras(int root) {
+  Status AllocateExtras(int root) {
     std::vector<bool> reach(g_.nodes.size(), false);
     reach[root] = true;
     for (int n = root; n >= 0; --n) {
@@ -357,7 +357,7 @@ class TilingWalk {
              it->second[j]});
       }
     }
-    return true;
+    return Status();
   }
 
   // The consumer map with the node's tiled dims appended to its results,
@@ -437,20 +437,20 @@ class TilingWalk {
                        constraints);
   }
 
-  Result<bool> Insert(int into, int output, MapId id) {
+  Status Insert(int into, int output, MapId id) {
     std::vector<IdSet>& sets = SetsOf(into);
-    if (output >= static_cast<int>(sets.size())) return true;
+    if (output >= static_cast<int>(sets.size())) return Status();
     sets[output].Insert(id, &pool_);
     if (sets[output].size() > kMaxMapsPerInstruction) {
       return Error::Limit("more than " +
                           std::to_string(kMaxMapsPerInstruction) +
                           " distinct maps reach '" + g_.nodes[into].name + "'");
     }
-    return true;
+    return Status();
   }
 
-  Result<bool> Visit(int n) {
-    if (!Reached(n)) return true;
+  Status Visit(int n) {
+    if (!Reached(n)) return Status();
     const Node& node = g_.nodes[n];
     const Instruction& instr = *node.instr;
     if (!unknown_[n].empty()) {
@@ -459,7 +459,7 @@ class TilingWalk {
       for (int o : node.operands) MarkUnknown(o, reason);
       MarkUnknown(node.nested_root, reason);
       MarkUnknown(node.caller_operand, reason);
-      return true;
+      return Status();
     }
     // Copied (ids only): other sets are written while these are read.
     const std::vector<IdSet> consumer_sets = sets_[n];
@@ -468,14 +468,13 @@ class TilingWalk {
           node.caller_operand >= 0 ? node.caller_operand : node.nested_root;
       for (size_t j = 0; j < consumer_sets.size(); ++j) {
         for (MapId id : consumer_sets[j].ids()) {
-          IXA_ASSIGN_OR_RETURN(std::ignore,
-                               Insert(to, static_cast<int>(j), id));
+          IXA_RETURN_IF_ERROR(Insert(to, static_cast<int>(j), id));
         }
       }
-      return true;
+      return Status();
     }
     if (node.operands.empty() || instr.opcode == "parameter") {
-      return true;
+      return Status();
     }
     for (int out = 0; out < static_cast<int>(consumer_sets.size()); ++out) {
       if (consumer_sets[out].empty()) continue;
@@ -515,13 +514,12 @@ class TilingWalk {
             if (DeadlineExpired("tile")) return DeadlineError();
             IXA_ASSIGN_OR_RETURN(MapId composed,
                                  pool_.Compose(first, producer));
-            IXA_ASSIGN_OR_RETURN(
-                std::ignore, Insert(operand, OutputReadBy(instr), composed));
+            IXA_RETURN_IF_ERROR(Insert(operand, OutputReadBy(instr), composed));
           }
         }
       }
     }
-    return true;
+    return Status();
   }
 
   static bool SameTile(const SymbolicTile& a, const SymbolicTile& b) {
@@ -604,7 +602,7 @@ class TilingWalk {
     tile->xla_constraints.push_back(std::move(divides));
   }
 
-  Result<bool> CollectTiles(const FusionRegion& region) {
+  Status CollectTiles(const FusionRegion& region) {
     std::unordered_map<const Instruction*, int> parameter_index;
     for (size_t i = 0; i < region.parameters.size(); ++i) {
       parameter_index[region.parameters[i]] = static_cast<int>(i);
@@ -657,7 +655,7 @@ class TilingWalk {
       }
       out_.instructions.push_back(std::move(ti));
     }
-    return true;
+    return Status();
   }
 
   Graph g_;

@@ -21,15 +21,15 @@ std::vector<Val> GridIds(const LaunchDimensions& launch) {
           ir::GridId(ir::VarKind::kBlockZ, launch.blocks[2])};
 }
 
-Result<bool> ForEachPoint(
+Status ForEachPoint(
     LoweringContext& lc, BlockBuilder& bb,
     const std::shared_ptr<const IndexingMap>& map, const std::vector<Val>& ids,
-    const std::function<Result<bool>(const std::vector<Val>&)>& body) {
+    const std::function<Status(const std::vector<Val>&)>& body) {
   if (map->num_dims() != static_cast<int>(ids.size()) ||
       map->num_rt_vars() != 0) {
     return Error::Unsupported("emit: a thread map of an unexpected form");
   }
-  IXA_EMIT_TRY(CheckPrintableMap(*map));
+  IXA_RETURN_IF_ERROR(CheckPrintableMap(*map));
   std::vector<Val> operands = ids;
   std::vector<std::string> names;
   for (int s = 0; s < map->num_range_vars(); ++s) {
@@ -40,7 +40,7 @@ Result<bool> ForEachPoint(
     bb.Open();
   }
   bb.Open();
-  Result<bool> ok = body(operands);
+  Status ok = body(operands);
   ir::Block guarded = bb.Close();
   if (ok.ok()) bb.Add(ir::If(ir::InDomain(map, operands), std::move(guarded)));
   for (int s = map->num_range_vars() - 1; s >= 0; --s) {
@@ -129,16 +129,16 @@ Result<std::vector<Val>> HeroToRootIndex(LoweringContext& lc,
     }
   }
   Simplify(&*composed);
-  IXA_EMIT_TRY(CheckPrintableMap(*composed));
+  IXA_RETURN_IF_ERROR(CheckPrintableMap(*composed));
   return lc.ApplyAll(lc.Intern(*composed), index);
 }
 
-Result<bool> EmitRootsAtMap(LoweringContext& lc, BlockBuilder& bb,
-                            const std::shared_ptr<const IndexingMap>& map,
-                            const std::vector<const RootPlan*>& roots,
-                            const std::vector<Val>& ids) {
+Status EmitRootsAtMap(LoweringContext& lc, BlockBuilder& bb,
+                      const std::shared_ptr<const IndexingMap>& map,
+                      const std::vector<const RootPlan*>& roots,
+                      const std::vector<Val>& ids) {
   return ForEachPoint(
-      lc, bb, map, ids, [&](const std::vector<Val>& ops) -> Result<bool> {
+      lc, bb, map, ids, [&](const std::vector<Val>& ops) -> Status {
         std::vector<Val> idx;
         for (const Val& x : lc.ApplyAll(map, ops)) {
           idx.push_back(bb.Bind("idx", x));
@@ -163,16 +163,15 @@ Result<bool> EmitRootsAtMap(LoweringContext& lc, BlockBuilder& bb,
             bb.Add(ir::Store(buffers[j], idx, values[j]));
           }
         }
-        return true;
+        return Status();
       });
 }
 
-Result<bool> StoreEpilogue(LoweringContext& lc, BlockBuilder& bb,
-                           const Instruction* hero,
-                           const std::vector<Val>& hero_values,
-                           const RootPlan& r,
-                           const std::vector<Val>& hero_index,
-                           const std::vector<int>& buffers) {
+Status StoreEpilogue(LoweringContext& lc, BlockBuilder& bb,
+                     const Instruction* hero,
+                     const std::vector<Val>& hero_values, const RootPlan& r,
+                     const std::vector<Val>& hero_index,
+                     const std::vector<int>& buffers) {
   IXA_ASSIGN_OR_RETURN(std::vector<Val> root_index,
                        HeroToRootIndex(lc, hero, r.root, hero_index));
   ElementalEmitter epilogue(&lc, &bb);
@@ -183,7 +182,7 @@ Result<bool> StoreEpilogue(LoweringContext& lc, BlockBuilder& bb,
   for (size_t j = 0; j < buffers.size(); ++j) {
     bb.Add(ir::Store(buffers[j], root_index, values[j]));
   }
-  return true;
+  return Status();
 }
 
 }  // namespace emitters
@@ -198,7 +197,7 @@ bool InPlaceShapesMatch(const hlo::Shape& param, const hlo::Shape& out) {
   return a.tiles == b.tiles && a.element_size_bits == b.element_size_bits;
 }
 
-Result<bool> BuildKernel(LoweringContext& lc, ir::Kernel* kernel) {
+Status BuildKernel(LoweringContext& lc, ir::Kernel* kernel) {
   const EmitterPlan& plan = lc.plan();
   kernel->launch.threads = plan.launch.threads;
   kernel->launch.blocks = plan.launch.blocks;
@@ -206,26 +205,26 @@ Result<bool> BuildKernel(LoweringContext& lc, ir::Kernel* kernel) {
   switch (plan.kind) {
     case EmitterKind::kLoop:
     case EmitterKind::kInputSlices:
-      IXA_EMIT_TRY(emitters::BuildLoop(lc, bb));
+      IXA_RETURN_IF_ERROR(emitters::BuildLoop(lc, bb));
       break;
     case EmitterKind::kConcatenate:
-      IXA_EMIT_TRY(emitters::BuildConcatenate(lc, bb));
+      IXA_RETURN_IF_ERROR(emitters::BuildConcatenate(lc, bb));
       break;
     case EmitterKind::kInPlaceDynamicUpdateSlice:
-      IXA_EMIT_TRY(emitters::BuildInPlaceDus(lc, bb));
+      IXA_RETURN_IF_ERROR(emitters::BuildInPlaceDus(lc, bb));
       break;
     case EmitterKind::kScatter:
-      IXA_EMIT_TRY(emitters::BuildScatter(lc, bb));
+      IXA_RETURN_IF_ERROR(emitters::BuildScatter(lc, bb));
       break;
     case EmitterKind::kTranspose:
-      IXA_EMIT_TRY(emitters::BuildTranspose(lc, bb));
+      IXA_RETURN_IF_ERROR(emitters::BuildTranspose(lc, bb));
       break;
     case EmitterKind::kReduction:
-      IXA_EMIT_TRY(emitters::BuildReduction(lc, bb));
+      IXA_RETURN_IF_ERROR(emitters::BuildReduction(lc, bb));
       break;
   }
   kernel->body = bb.Take();
-  return true;
+  return Status();
 }
 
 }  // namespace ixa::emit

@@ -13,7 +13,7 @@
 namespace ixa::emit {
 
 // Builds `kernel` (launch and body) for the plan's emitter kind.
-Result<bool> BuildKernel(LoweringContext& lc, ir::Kernel* kernel);
+Status BuildKernel(LoweringContext& lc, ir::Kernel* kernel);
 
 // True when an output of shape `out` can be written in the memory of a
 // parameter of shape `param` (same shape, layout included: XLA's buffer
@@ -29,11 +29,11 @@ std::vector<ir::Val> GridIds(const LaunchDimensions& launch);
 // Loops over the range symbols of `map` (in order, the last innermost),
 // then `body(operands)` under the check that `ids + symbols` lie in the
 // map's domain. Runtime symbols are not allowed here.
-Result<bool> ForEachPoint(
+Status ForEachPoint(
     LoweringContext& lc, BlockBuilder& bb,
     const std::shared_ptr<const IndexingMap>& map,
     const std::vector<ir::Val>& ids,
-    const std::function<Result<bool>(const std::vector<ir::Val>&)>& body);
+    const std::function<Status(const std::vector<ir::Val>&)>& body);
 
 // The output buffers of root `r` (one per leaf of its shape).
 std::vector<int> RootBuffers(LoweringContext& lc, const RootPlan& r);
@@ -52,28 +52,27 @@ std::set<const hlo::Instruction*> PathToHero(const hlo::Instruction* root,
 // Computes `roots` (which share the thread map `map`) and stores them at
 // every point of it: the loop emitter's body, and the side outputs of the
 // transpose and reduction emitters.
-Result<bool> EmitRootsAtMap(LoweringContext& lc, BlockBuilder& bb,
-                            const std::shared_ptr<const IndexingMap>& map,
-                            const std::vector<const RootPlan*>& roots,
-                            const std::vector<ir::Val>& ids);
+Status EmitRootsAtMap(LoweringContext& lc, BlockBuilder& bb,
+                      const std::shared_ptr<const IndexingMap>& map,
+                      const std::vector<const RootPlan*>& roots,
+                      const std::vector<ir::Val>& ids);
 
 // The epilogue of a hero: root `r` computed from the hero's values
 // `hero_values` (one per output of the hero) at the hero's output index
 // `hero_index` (the ops between them inlined) and stored into `buffers` at the
 // root's index.
-Result<bool> StoreEpilogue(LoweringContext& lc, BlockBuilder& bb,
-                           const hlo::Instruction* hero,
-                           const std::vector<ir::Val>& hero_values,
-                           const RootPlan& r,
-                           const std::vector<ir::Val>& hero_index,
-                           const std::vector<int>& buffers);
+Status StoreEpilogue(LoweringContext& lc, BlockBuilder& bb,
+                     const hlo::Instruction* hero,
+                     const std::vector<ir::Val>& hero_values, const RootPlan& r,
+                     const std::vector<ir::Val>& hero_index,
+                     const std::vector<int>& buffers);
 
-Result<bool> BuildLoop(LoweringContext& lc, BlockBuilder& bb);
-Result<bool> BuildConcatenate(LoweringContext& lc, BlockBuilder& bb);
-Result<bool> BuildInPlaceDus(LoweringContext& lc, BlockBuilder& bb);
-Result<bool> BuildScatter(LoweringContext& lc, BlockBuilder& bb);
-Result<bool> BuildTranspose(LoweringContext& lc, BlockBuilder& bb);
-Result<bool> BuildReduction(LoweringContext& lc, BlockBuilder& bb);
+Status BuildLoop(LoweringContext& lc, BlockBuilder& bb);
+Status BuildConcatenate(LoweringContext& lc, BlockBuilder& bb);
+Status BuildInPlaceDus(LoweringContext& lc, BlockBuilder& bb);
+Status BuildScatter(LoweringContext& lc, BlockBuilder& bb);
+Status BuildTranspose(LoweringContext& lc, BlockBuilder& bb);
+Status BuildReduction(LoweringContext& lc, BlockBuilder& bb);
 
 }  // namespace emitters
 }  // namespace ixa::emit

@@ -223,7 +223,7 @@ Result<EmitResult> EmitGemmFusion(const FusionRegion& region,
                                   const GemmSpec& spec, const EmitterPlan& plan,
                                   const EmitOptions& options,
                                   ExprContext* ctx) {
-  IXA_EMIT_TRY(CheckKernelName(options.kernel_name));
+  IXA_RETURN_IF_ERROR(CheckKernelName(options.kernel_name));
   if (spec.shared_bytes() > options.shared_memory_limit) {
     return Error::Invalid(
         "emit: the GEMM needs " + std::to_string(spec.shared_bytes()) +
@@ -237,7 +237,7 @@ Result<EmitResult> EmitGemmFusion(const FusionRegion& region,
   LoweringContext lc(region, gemm_plan, ctx);
   lc.ReserveName(options.kernel_name);
   lc.ProvideValueOf(spec.dot);
-  IXA_EMIT_TRY(lc.Init());
+  IXA_RETURN_IF_ERROR(lc.Init());
   const hlo::DotDimensionNumbers& dn = spec.dot->dot;
   const hlo::Shape& ls = spec.dot->operand(0)->shape;
   const hlo::Shape& rs = spec.dot->operand(1)->shape;
@@ -357,10 +357,10 @@ Result<EmitResult> EmitGemmFusion(const FusionRegion& region,
     lc.module().functions.push_back(std::move(f));
   }
   ir::Module module = lc.module();
-  IXA_EMIT_TRY(InlineSingleUseFunctions(&module));
-  IXA_EMIT_TRY(FlattenBuffers(&module, ctx));
-  IXA_EMIT_TRY(Cleanup(&module, ctx));
-  IXA_EMIT_TRY(LegalizeTypes(&module, ctx));
+  IXA_RETURN_IF_ERROR(InlineSingleUseFunctions(&module));
+  IXA_RETURN_IF_ERROR(FlattenBuffers(&module, ctx));
+  IXA_RETURN_IF_ERROR(Cleanup(&module, ctx));
+  IXA_RETURN_IF_ERROR(LegalizeTypes(&module, ctx));
   // The offset function returns the flat offset of its load.
   for (ir::Function& f : module.functions) {
     if (f.name != names.offset) continue;

@@ -52,9 +52,8 @@ int ParameterBufferOf(LoweringContext& lc, const Instruction* instr) {
 // An output can live in a parameter's memory only when both have the same
 // shape, layout included (XLA's buffer sharing,
 // HloDataflowAnalysis::CanShareOperandBufferWithUser).
-Result<bool> CheckSharesMemory(const Instruction* param,
-                               const Instruction* root) {
-  if (InPlaceShapesMatch(param->shape, root->shape)) return true;
+Status CheckSharesMemory(const Instruction* param, const Instruction* root) {
+  if (InPlaceShapesMatch(param->shape, root->shape)) return Status();
   return Error::Unsupported(
       "emit: '" + root->name + "' (" + root->shape.ToString(true) +
       ") cannot be written in the memory of '" + param->name + "' (" +
@@ -63,7 +62,7 @@ Result<bool> CheckSharesMemory(const Instruction* param,
 
 }  // namespace
 
-Result<bool> BuildLoop(LoweringContext& lc, BlockBuilder& bb) {
+Status BuildLoop(LoweringContext& lc, BlockBuilder& bb) {
   const EmitterPlan& plan = lc.plan();
   std::vector<Val> ids = GridIds(plan.launch);
   // Roots with the same thread map share one loop nest.
@@ -87,12 +86,12 @@ Result<bool> BuildLoop(LoweringContext& lc, BlockBuilder& bb) {
   }
   for (const auto& [map, roots] : groups) {
     bb.Add(ir::Comment("each thread computes the roots at its output indices"));
-    IXA_EMIT_TRY(EmitRootsAtMap(lc, bb, map, roots, ids));
+    IXA_RETURN_IF_ERROR(EmitRootsAtMap(lc, bb, map, roots, ids));
   }
-  return true;
+  return Status();
 }
 
-Result<bool> BuildConcatenate(LoweringContext& lc, BlockBuilder& bb) {
+Status BuildConcatenate(LoweringContext& lc, BlockBuilder& bb) {
   const EmitterPlan& plan = lc.plan();
   std::vector<Val> ids = GridIds(plan.launch);
   for (const RootPlan& r : plan.roots) {
@@ -116,7 +115,7 @@ Result<bool> BuildConcatenate(LoweringContext& lc, BlockBuilder& bb) {
       bb.Add(ir::Comment("operand " + std::to_string(i) + " of " + hero->name +
                          " lands at offset " + std::to_string(shift)));
       const std::vector<int64_t>& odims = hero->operand(i)->shape.dims;
-      auto body = [&](const std::vector<Val>& ops) -> Result<bool> {
+      auto body = [&](const std::vector<Val>& ops) -> Status {
         std::vector<Val> idx = BindAll(bb, lc.ApplyAll(map, ops), "idx");
         ElementalEmitter ee(&lc, &bb);
         IXA_ASSIGN_OR_RETURN(Val v, ee.EmitOne(hero->operand(i), idx));
@@ -126,8 +125,8 @@ Result<bool> BuildConcatenate(LoweringContext& lc, BlockBuilder& bb) {
             BindAll(bb, AddIndices(lc, idx, shift_by), "out");
         return StoreEpilogue(lc, bb, hero, {v}, r, hidx, buffers);
       };
-      IXA_EMIT_TRY(ForEachPoint(
-          lc, bb, map, ids, [&](const std::vector<Val>& ops) -> Result<bool> {
+      IXA_RETURN_IF_ERROR(ForEachPoint(
+          lc, bb, map, ids, [&](const std::vector<Val>& ops) -> Status {
             // The map may run over the largest operand (XLA launches over
             // it): a smaller operand skips the indices past its end. The
             // plan's unroll u' divides every operand's size along the
@@ -151,19 +150,19 @@ Result<bool> BuildConcatenate(LoweringContext& lc, BlockBuilder& bb) {
             }
             if (inside.empty()) return body(ops);
             bb.Open();
-            Result<bool> ok = body(ops);
+            Status ok = body(ops);
             ir::Block then = bb.Close();
             if (!ok.ok()) return ok;
             bb.Add(ir::If(ir::AllOf(inside), std::move(then)));
-            return true;
+            return Status();
           }));
       offset += hero->operand(i)->shape.dims[dim];
     }
   }
-  return true;
+  return Status();
 }
 
-Result<bool> BuildInPlaceDus(LoweringContext& lc, BlockBuilder& bb) {
+Status BuildInPlaceDus(LoweringContext& lc, BlockBuilder& bb) {
   const EmitterPlan& plan = lc.plan();
   std::vector<Val> ids = GridIds(plan.launch);
   std::optional<IndexingMap> update_map;
@@ -194,7 +193,7 @@ Result<bool> BuildInPlaceDus(LoweringContext& lc, BlockBuilder& bb) {
       return Error::Unsupported("emit: the updated operand of '" + dus->name +
                                 "' is not a fusion parameter");
     }
-    IXA_EMIT_TRY(CheckSharesMemory(base, r.root));
+    IXA_RETURN_IF_ERROR(CheckSharesMemory(base, r.root));
     std::vector<int> buffers = RootBuffers(lc, r);
     lc.module().buffers[buffers[0]].aliases = base_buffer;
     const std::vector<int64_t>& out_dims = dus->shape.dims;
@@ -202,8 +201,8 @@ Result<bool> BuildInPlaceDus(LoweringContext& lc, BlockBuilder& bb) {
     bb.Add(ir::Comment("only the update's elements are written; " +
                        lc.module().buffers[buffers[0]].name + " is " +
                        lc.module().buffers[base_buffer].name + "'s memory"));
-    IXA_EMIT_TRY(ForEachPoint(
-        lc, bb, map, ids, [&](const std::vector<Val>& ops) -> Result<bool> {
+    IXA_RETURN_IF_ERROR(ForEachPoint(
+        lc, bb, map, ids, [&](const std::vector<Val>& ops) -> Status {
           std::vector<Val> uidx = BindAll(bb, lc.ApplyAll(map, ops), "upd");
           ElementalEmitter ee(&lc, &bb);
           std::vector<Val> starts;
@@ -236,10 +235,10 @@ Result<bool> BuildInPlaceDus(LoweringContext& lc, BlockBuilder& bb) {
           IXA_ASSIGN_OR_RETURN(std::vector<Val> ridx,
                                HeroToRootIndex(lc, dus, r.root, oidx));
           bb.Add(ir::Store(buffers[0], ridx, v));
-          return true;
+          return Status();
         }));
   }
-  return true;
+  return Status();
 }
 
 }  // namespace ixa::emit::emitters

@@ -81,7 +81,7 @@ void WarpReduce(BlockBuilder& bb, Hero& h, int lane, int64_t lanes) {
 
 }  // namespace
 
-Result<bool> BuildReduction(LoweringContext& lc, BlockBuilder& bb) {
+Status BuildReduction(LoweringContext& lc, BlockBuilder& bb) {
   const EmitterPlan& plan = lc.plan();
   if (!plan.reduction) {
     return Error::Unsupported("emit: reduction plan without a description");
@@ -148,7 +148,7 @@ Result<bool> BuildReduction(LoweringContext& lc, BlockBuilder& bb) {
       maps.push_back(lc.Intern(*h.first_root->hero_operand_maps[k]));
     }
     bb.Add(ir::Comment("per-thread partials of " + reduce->name));
-    auto fold = [&](const std::vector<Val>& ops, int lane) -> Result<bool> {
+    auto fold = [&](const std::vector<Val>& ops, int lane) -> Status {
       ElementalEmitter ee(&lc, &bb);
       std::vector<Val> values;
       for (int k = 0; k < h.inputs; ++k) {
@@ -159,10 +159,10 @@ Result<bool> BuildReduction(LoweringContext& lc, BlockBuilder& bb) {
         values.push_back(value);
       }
       Combine(bb, h, lane, values);
-      return true;
+      return Status();
     };
     if (lanes == 1) {
-      IXA_EMIT_TRY(ForEachPoint(
+      IXA_RETURN_IF_ERROR(ForEachPoint(
           lc, bb, maps[0], ids,
           [&](const std::vector<Val>& ops) { return fold(ops, 0); }));
     } else if (desc.dims[2] % lanes == 0) {
@@ -238,7 +238,7 @@ Result<bool> BuildReduction(LoweringContext& lc, BlockBuilder& bb) {
         ops.push_back(sv);
         ops.push_back(ir::Index(l));
         bb.Open();
-        Result<bool> ok = fold(ops, l);
+        Status ok = fold(ops, l);
         ir::Block then = bb.Close();
         if (!ok.ok()) {
           bb.Close();
@@ -260,7 +260,7 @@ Result<bool> BuildReduction(LoweringContext& lc, BlockBuilder& bb) {
     }
     std::shared_ptr<const IndexingMap> map = lc.Intern(*r.output_map);
     bb.Add(ir::Comment("side output " + r.root->name));
-    IXA_EMIT_TRY(EmitRootsAtMap(lc, bb, map, {&r}, ids));
+    IXA_RETURN_IF_ERROR(EmitRootsAtMap(lc, bb, map, {&r}, ids));
   }
   // Phases B and C: the partials of a row (or column) meet.
   const Expr th = ctx->Dim(0);
@@ -357,14 +357,14 @@ Result<bool> BuildReduction(LoweringContext& lc, BlockBuilder& bb) {
     std::shared_ptr<const IndexingMap> map = lc.Intern(*r.output_map);
     std::vector<int> buffers = RootBuffers(lc, r);
     bb.Add(ir::Comment("write " + r.root->name));
-    auto write = [&](const std::vector<Val>& ops, int lane) -> Result<bool> {
+    auto write = [&](const std::vector<Val>& ops, int lane) -> Status {
       std::vector<Val> oidx;
       for (const Val& x : lc.ApplyAll(map, ops))
         oidx.push_back(bb.Bind("out", x));
       return StoreEpilogue(lc, bb, h->reduce, h->accs[lane], r, oidx, buffers);
     };
     if (lanes == 1) {
-      IXA_EMIT_TRY(ForEachPoint(
+      IXA_RETURN_IF_ERROR(ForEachPoint(
           lc, bb, map, ids,
           [&](const std::vector<Val>& ops) { return write(ops, 0); }));
     } else {
@@ -376,13 +376,13 @@ Result<bool> BuildReduction(LoweringContext& lc, BlockBuilder& bb) {
         std::vector<Val> ops = ids;
         ops.push_back(ir::Index(l));
         bb.Open();
-        IXA_EMIT_TRY(write(ops, l));
+        IXA_RETURN_IF_ERROR(write(ops, l));
         ir::Block then = bb.Close();
         bb.Add(ir::If(ir::InDomain(map, ops), std::move(then)));
       }
     }
   }
-  return true;
+  return Status();
 }
 
 }  // namespace ixa::emit::emitters

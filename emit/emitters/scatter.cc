@@ -236,14 +236,14 @@ Result<Destination> DestinationOf(LoweringContext& lc, BlockBuilder& bb,
 }
 
 // `body` under the check that the target fits.
-Result<bool> IfFits(BlockBuilder& bb, const Destination& t,
-                    const std::function<Result<bool>()>& body) {
+Status IfFits(BlockBuilder& bb, const Destination& t,
+              const std::function<Status()>& body) {
   bb.Open();
-  Result<bool> ok = body();
+  Status ok = body();
   ir::Block then = bb.Close();
   if (!ok.ok()) return ok;
   bb.Add(ir::If(ir::AllOf(t.fits), std::move(then)));
-  return true;
+  return Status();
 }
 
 // The update values at update index `uidx`, one per operand.
@@ -300,8 +300,8 @@ bool RowsOfUpdates(const ScatterInfo& s) {
 // of kSortedChunk or row r - 1 has other indices; it folds the rows after
 // it with the same indices (up to the next multiple) in registers, then
 // makes one atomic update. Threads of other rows do nothing.
-Result<bool> EmitSortedRun(LoweringContext& lc, BlockBuilder& bb,
-                           const ScatterInfo& s, const std::vector<Val>& uidx) {
+Status EmitSortedRun(LoweringContext& lc, BlockBuilder& bb,
+                     const ScatterInfo& s, const std::vector<Val>& uidx) {
   ElementalEmitter ee(&lc, &bb);
   ExprContext* ctx = lc.ctx();
   const int64_t rows = s.udims[0];
@@ -322,7 +322,7 @@ Result<bool> EmitSortedRun(LoweringContext& lc, BlockBuilder& bb,
     same_as_prev.push_back(Equal(p, t.raw_index[k]));
   }
   bb.Open();
-  Result<bool> ok = IfFits(bb, t, [&]() -> Result<bool> {
+  Status ok = IfFits(bb, t, [&]() -> Status {
     IXA_ASSIGN_OR_RETURN(std::vector<Val> first, UpdateValues(lc, bb, s, uidx));
     Val acc = bb.DeclareVar("acc", first[0]);
     Val go = bb.DeclareVar("run", ir::Const(Type::kPred, 1));
@@ -357,20 +357,19 @@ Result<bool> EmitSortedRun(LoweringContext& lc, BlockBuilder& bb,
     ir::Block loop = bb.Close();
     bb.Add(ir::For(k, 1, kSortedChunk, std::move(loop)));
     CombineAtomically(bb, s, t.out, acc);
-    return true;
+    return Status();
   });
   ir::Block start_run = bb.Close();
   if (!ok.ok()) return ok;
   bb.Add(ir::If(ir::AllOf(same_as_prev), {}, std::move(start_run)));
-  return true;
+  return Status();
 }
 
 // One update element at `uidx`, by the scheme the scatter takes.
-Result<bool> EmitUpdate(LoweringContext& lc, BlockBuilder& bb,
-                        const ScatterInfo& s, const std::vector<Val>& uidx,
-                        bool atomic) {
+Status EmitUpdate(LoweringContext& lc, BlockBuilder& bb, const ScatterInfo& s,
+                  const std::vector<Val>& uidx, bool atomic) {
   IXA_ASSIGN_OR_RETURN(Destination t, DestinationOf(lc, bb, s, uidx));
-  return IfFits(bb, t, [&]() -> Result<bool> {
+  return IfFits(bb, t, [&]() -> Status {
     IXA_ASSIGN_OR_RETURN(std::vector<Val> values,
                          UpdateValues(lc, bb, s, uidx));
     if (atomic) {
@@ -378,30 +377,30 @@ Result<bool> EmitUpdate(LoweringContext& lc, BlockBuilder& bb,
     } else {
       CombineInPlace(bb, s, t.out, values);
     }
-    return true;
+    return Status();
   });
 }
 
 // Loops over every index of `dims` (the last innermost), then `body`.
-Result<bool> ForEachIndex(
+Status ForEachIndex(
     BlockBuilder& bb, const std::vector<int64_t>& dims, std::vector<Val>& idx,
-    const std::function<Result<bool>(const std::vector<Val>&)>& body) {
+    const std::function<Status(const std::vector<Val>&)>& body) {
   if (idx.size() == dims.size()) return body(idx);
   const int64_t n = dims[idx.size()];
   const std::string name = bb.Fresh("u");
   idx.push_back(ir::Var(name, Type::kIndex, Interval{0, n - 1}));
   bb.Open();
-  Result<bool> ok = ForEachIndex(bb, dims, idx, body);
+  Status ok = ForEachIndex(bb, dims, idx, body);
   ir::Block inner = bb.Close();
   idx.pop_back();
   if (!ok.ok()) return ok;
   bb.Add(ir::For(name, 0, n, std::move(inner)));
-  return true;
+  return Status();
 }
 
 }  // namespace
 
-Result<bool> BuildScatter(LoweringContext& lc, BlockBuilder& bb) {
+Status BuildScatter(LoweringContext& lc, BlockBuilder& bb) {
   const EmitterPlan& plan = lc.plan();
   std::vector<Val> ids = GridIds(plan.launch);
   if (plan.roots.size() != 1) {
@@ -421,14 +420,14 @@ Result<bool> BuildScatter(LoweringContext& lc, BlockBuilder& bb) {
     }
     bb.Open();
     std::vector<Val> idx;
-    Result<bool> ok = ForEachIndex(
-        bb, s.udims, idx, [&](const std::vector<Val>& uidx) -> Result<bool> {
+    Status ok = ForEachIndex(
+        bb, s.udims, idx, [&](const std::vector<Val>& uidx) -> Status {
           return EmitUpdate(lc, bb, s, uidx, /*atomic=*/false);
         });
     ir::Block serial = bb.Close();
     if (!ok.ok()) return ok;
     bb.Add(ir::If(ir::AllOf(first), std::move(serial)));
-    return true;
+    return Status();
   }
   std::shared_ptr<const IndexingMap> map =
       lc.Intern(*r.hero_operand_maps[s.count + 1]);
@@ -443,7 +442,7 @@ Result<bool> BuildScatter(LoweringContext& lc, BlockBuilder& bb) {
       out_name + " with " + s.scatter->called()->name() + " (" +
       ir::AtomicOpName(s.atomic_op) + ")"));
   return ForEachPoint(
-      lc, bb, map, ids, [&](const std::vector<Val>& ops) -> Result<bool> {
+      lc, bb, map, ids, [&](const std::vector<Val>& ops) -> Status {
         std::vector<Val> uidx;
         for (const Val& v : lc.ApplyAll(map, ops)) {
           uidx.push_back(bb.Bind("upd", v));

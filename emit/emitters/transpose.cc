@@ -44,7 +44,7 @@ IndexingMap ThreadOffsets(const std::vector<int64_t>& sizes, int64_t v,
 
 }  // namespace
 
-Result<bool> BuildTranspose(LoweringContext& lc, BlockBuilder& bb) {
+Status BuildTranspose(LoweringContext& lc, BlockBuilder& bb) {
   const EmitterPlan& plan = lc.plan();
   if (!plan.transpose) {
     return Error::Unsupported("emit: transpose plan without a description");
@@ -78,15 +78,15 @@ Result<bool> BuildTranspose(LoweringContext& lc, BlockBuilder& bb) {
     int tile = tiles[hero];
     bb.Add(ir::Comment("read the tile of " + hero->operand(0)->name +
                        " coalesced into " + lc.module().buffers[tile].name));
-    IXA_EMIT_TRY(ForEachPoint(
-        lc, bb, in_map, ids, [&](const std::vector<Val>& ops) -> Result<bool> {
+    IXA_RETURN_IF_ERROR(ForEachPoint(
+        lc, bb, in_map, ids, [&](const std::vector<Val>& ops) -> Status {
           std::vector<Val> idx;
           for (const Val& x : lc.ApplyAll(in_map, ops))
             idx.push_back(bb.Bind("in", x));
           ElementalEmitter ee(&lc, &bb);
           IXA_ASSIGN_OR_RETURN(Val value, ee.EmitOne(hero->operand(0), idx));
           bb.Add(ir::Store(tile, lc.ApplyAll(offsets, ops), value));
-          return true;
+          return Status();
         }));
   }
   for (const RootPlan& r : plan.roots) {
@@ -98,7 +98,7 @@ Result<bool> BuildTranspose(LoweringContext& lc, BlockBuilder& bb) {
     std::shared_ptr<const IndexingMap> map = lc.Intern(*r.output_map);
     bb.Add(ir::Comment("side output " + r.root->name +
                        " where its input is read"));
-    IXA_EMIT_TRY(EmitRootsAtMap(lc, bb, map, {&r}, ids));
+    IXA_RETURN_IF_ERROR(EmitRootsAtMap(lc, bb, map, {&r}, ids));
   }
   bb.Add(ir::Barrier());
   // Phase 2: tiles out, transposed, through the epilogues.
@@ -123,8 +123,8 @@ Result<bool> BuildTranspose(LoweringContext& lc, BlockBuilder& bb) {
     std::vector<int> buffers = RootBuffers(lc, r);
     bb.Add(ir::Comment("write " + r.root->name +
                        " coalesced from the transposed tile"));
-    IXA_EMIT_TRY(ForEachPoint(
-        lc, bb, out_map, ids, [&](const std::vector<Val>& ops) -> Result<bool> {
+    IXA_RETURN_IF_ERROR(ForEachPoint(
+        lc, bb, out_map, ids, [&](const std::vector<Val>& ops) -> Status {
           std::vector<Val> hidx;
           for (const Val& x : lc.ApplyAll(out_map, ops))
             hidx.push_back(bb.Bind("out", x));
@@ -143,7 +143,7 @@ Result<bool> BuildTranspose(LoweringContext& lc, BlockBuilder& bb) {
           return StoreEpilogue(lc, bb, hero, {hv}, r, hidx, buffers);
         }));
   }
-  return true;
+  return Status();
 }
 
 }  // namespace ixa::emit::emitters

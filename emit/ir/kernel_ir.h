@@ -450,14 +450,6 @@ void ForEachStmt(const Block& block, const std::function<void(const Stmt&)>& f);
 void ForEachVal(const Block& block, const std::function<void(const Val&)>& f);
 void ForEachNode(const Val& v, const std::function<void(const Val&)>& f);
 
-// Propagates the error of a Result-returning expression (the value is
-// dropped).
-#define IXA_EMIT_TRY(expr)                       \
-  do {                                           \
-    auto _ixa_try = (expr);                      \
-    if (!_ixa_try.ok()) return _ixa_try.error(); \
-  } while (0)
-
 }  // namespace ixa::emit::ir
 
 #endif  // IXA_EMIT_IR_KERNEL_IR_H_

@@ -295,7 +295,7 @@ Result<std::vector<Val>> ElementalEmitter::RuntimeValues(
       return NoCodegen(in, "a runtime index without a readable producer");
     }
     std::shared_ptr<const IndexingMap> pm = lc_->Intern(*v.producer_map);
-    IXA_EMIT_TRY(CheckPrintableMap(*pm));
+    IXA_RETURN_IF_ERROR(CheckPrintableMap(*pm));
     std::vector<Val> pidx = lc_->ApplyAll(pm, index);
     IXA_ASSIGN_OR_RETURN(Val raw, EmitOne(producer, pidx));
     if (ir::IsFloat(raw->type) || ir::IsComplex(raw->type) ||
@@ -758,7 +758,7 @@ Result<std::vector<Val>> ElementalEmitter::EmitReduce(
         ir::Var(name, Type::kIndex, map0->range_vars()[s].bounds));
     bb_->Open();
   }
-  auto body = [&]() -> Result<bool> {
+  auto body = [&]() -> Status {
     // A window position in the padding is out of the map's domain: its
     // constraints, and also its dimension bounds (`d0 in [1, 32]` for a low
     // padding of 1), narrower than the output index. The check prints only
@@ -781,9 +781,9 @@ Result<std::vector<Val>> ElementalEmitter::EmitReduce(
     operands.insert(operands.end(), symbols.begin(), symbols.end());
     ir::Block then = bb_->Close();
     bb_->Add(ir::If(ir::InDomain(map0, operands), std::move(then)));
-    return true;
+    return Status();
   };
-  Result<bool> ok = body();
+  Status ok = body();
   for (int s = map0->num_range_vars() - 1; s >= 0; --s) {
     ir::Block b = bb_->Close();
     Interval bounds = map0->range_vars()[s].bounds;

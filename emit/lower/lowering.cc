@@ -101,7 +101,7 @@ bool KnownExprKinds(Expr e) {
 
 }  // namespace
 
-Result<bool> CheckPrintableMap(const IndexingMap& map) {
+Status CheckPrintableMap(const IndexingMap& map) {
   for (Expr e : map.results()) {
     if (!KnownExprKinds(e)) {
       return Error::Unsupported(
@@ -114,7 +114,7 @@ Result<bool> CheckPrintableMap(const IndexingMap& map) {
           "emit: an indexing expression kind the code generators do not print");
     }
   }
-  return true;
+  return Status();
 }
 
 std::shared_ptr<const IndexingMap> LoweringContext::Intern(
@@ -177,7 +177,7 @@ Result<const HloInstructionIndexing*> LoweringContext::OpIndexing(
                               "' ('" + in.name + "'): " + ix.error().message);
   }
   for (const IndexingMapSet& set : ix->indexing_maps) {
-    for (const IndexingMap& m : set) IXA_EMIT_TRY(CheckPrintableMap(m));
+    for (const IndexingMap& m : set) IXA_RETURN_IF_ERROR(CheckPrintableMap(m));
   }
   auto stored = std::make_unique<HloInstructionIndexing>(std::move(ix).value());
   const HloInstructionIndexing* ptr = stored.get();
@@ -351,12 +351,12 @@ std::string ComplexLeafName(const hlo::Shape& shape) {
 // indices). The rest (the other transcendental functions, order
 // comparisons, which HLO does not define on complex) answer unsupported
 // naming the op and the type.
-Result<bool> CheckComplexOp(const Instruction& in) {
+Status CheckComplexOp(const Instruction& in) {
   std::string type = ComplexLeafName(in.shape);
   for (const Instruction* o : in.operands) {
     if (type.empty()) type = ComplexLeafName(o->shape);
   }
-  if (type.empty()) return true;
+  if (type.empty()) return Status();
   static const char* kComplexOps[] = {"parameter",
                                       "constant",
                                       "broadcast",
@@ -424,16 +424,16 @@ Result<bool> CheckComplexOp(const Instruction& in) {
     // To a real type HLO takes real() first.
     known = !ComplexLeafName(in.shape).empty();
   }
-  if (known) return true;
+  if (known) return Status();
   return Error::Unsupported("emit: no code generation for '" + in.opcode +
                             "' on " + type + " ('" + in.name + "')");
 }
 
 // Every op of `comp` and of the computations it calls can be emitted.
-Result<bool> CheckEmittable(const hlo::Computation& comp,
-                            std::set<const hlo::Computation*>* seen,
-                            const Instruction* provided = nullptr) {
-  if (!seen->insert(&comp).second) return true;
+Status CheckEmittable(const hlo::Computation& comp,
+                      std::set<const hlo::Computation*>* seen,
+                      const Instruction* provided = nullptr) {
+  if (!seen->insert(&comp).second) return Status();
   // Opcodes first: `real` of a c64 parameter is refused as `real`, not as
   // the parameter's element type.
   for (const auto& in : comp.instructions()) {
@@ -443,7 +443,7 @@ Result<bool> CheckEmittable(const hlo::Computation& comp,
     }
   }
   for (const auto& in : comp.instructions()) {
-    IXA_EMIT_TRY(CheckComplexOp(*in));
+    IXA_RETURN_IF_ERROR(CheckComplexOp(*in));
     for (const hlo::Shape* leaf : Leaves(in->shape)) {
       if (!leaf->IsArray()) continue;
       auto t = ir::TypeOf(leaf->type);
@@ -461,15 +461,15 @@ Result<bool> CheckEmittable(const hlo::Computation& comp,
       }
     }
     for (const hlo::Computation* c : in->called_computations) {
-      IXA_EMIT_TRY(CheckEmittable(*c, seen));
+      IXA_RETURN_IF_ERROR(CheckEmittable(*c, seen));
     }
   }
-  return true;
+  return Status();
 }
 
 }  // namespace
 
-Result<bool> LoweringContext::Init() {
+Status LoweringContext::Init() {
   const hlo::Computation* comp = region_.computation;
   // An instruction group (`instructions`) is not a whole computation even
   // when it has as many inputs as the computation has parameters: its
@@ -486,7 +486,7 @@ Result<bool> LoweringContext::Init() {
         "emit: code generation takes a whole fusion computation");
   }
   std::set<const hlo::Computation*> seen;
-  IXA_EMIT_TRY(CheckEmittable(*comp, &seen, provided_));
+  IXA_RETURN_IF_ERROR(CheckEmittable(*comp, &seen, provided_));
   int arg = 0;
   for (size_t k = 0; k < region_.parameters.size(); ++k) {
     const Instruction* p = region_.parameters[k];
@@ -527,7 +527,7 @@ Result<bool> LoweringContext::Init() {
       partition_, PartitionComputation(*comp, ctx_, [&](const Instruction& i) {
         return IsHeroSubgraphRoot(i) || heroes.count(&i) > 0;
       }));
-  return true;
+  return Status();
 }
 
 Result<int> LoweringContext::ConstantBuffer(const Instruction& constant) {

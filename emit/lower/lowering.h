@@ -76,7 +76,7 @@ class LoweringContext {
       : region_(region), plan_(plan), ctx_(ctx) {}
 
   // Buffers, the partition, the check that every op can be emitted.
-  Result<bool> Init();
+  Status Init();
 
   const FusionRegion& region() const { return region_; }
   const EmitterPlan& plan() const { return plan_; }
@@ -227,7 +227,7 @@ class ElementalEmitter {
 
 // Every expression of the map is one the printers handle (Unsupported
 // otherwise: a printer never guesses at an expression kind).
-Result<bool> CheckPrintableMap(const IndexingMap& map);
+Status CheckPrintableMap(const IndexingMap& map);
 
 // Number of array leaves of a shape (1 for arrays).
 int LeafCount(const hlo::Shape& shape);

@@ -57,7 +57,7 @@ class Legalizer {
  public:
   Legalizer(ir::Module* m, ExprContext* ctx) : m_(m), ctx_(ctx) {}
 
-  Result<bool> Run();
+  Status Run();
 
  private:
   // Values.
@@ -92,19 +92,19 @@ class Legalizer {
   Result<Val> PackedVectorLoad(const Node& n, const Val& offset);
 
   // Statements.
-  Result<bool> RewriteBlock(const Block& in, Block* out);
-  Result<bool> RewriteStmt(const Stmt& s, Block* out);
+  Status RewriteBlock(const Block& in, Block* out);
+  Status RewriteStmt(const Stmt& s, Block* out);
   // What a store or atomic update of one packed element writes: the
   // element's byte, its bit shift there, and the value's low bits.
   struct PackedWrite {
     Val byte, shift, low;
   };
   Result<PackedWrite> PackedWriteOf(const Stmt& s, Block* out);
-  Result<bool> PackedStore(const Stmt& s, Block* out);
-  Result<bool> PackedAtomic(const Stmt& s, Block* out);
+  Status PackedStore(const Stmt& s, Block* out);
+  Status PackedAtomic(const Stmt& s, Block* out);
   std::string PackedCombiner(const std::string& combiner, Type element,
                              int bits);
-  Result<bool> PackedVectorStore(const Stmt& s, Block* out);
+  Status PackedVectorStore(const Stmt& s, Block* out);
   Result<Val> RewriteIn(const Val& v, Block* out) {
     pending_ = out;
     return Rewrite(v);
@@ -594,7 +594,7 @@ Result<Legalizer::PackedWrite> Legalizer::PackedWriteOf(const Stmt& s,
   return PackedWrite{byte, shift, low};
 }
 
-Result<bool> Legalizer::PackedStore(const Stmt& s, Block* out) {
+Status Legalizer::PackedStore(const Stmt& s, Block* out) {
   IXA_ASSIGN_OR_RETURN(PackedWrite w, PackedWriteOf(s, out));
   const Packing& p = packing_.at(s.buffer);
   const Val& byte = w.byte;
@@ -607,7 +607,7 @@ Result<bool> Legalizer::PackedStore(const Stmt& s, Block* out) {
                             CombinerFunction("packed_clear", OpCode::kAnd)));
   out->push_back(ir::Atomic(s.buffer, byte, set,
                             CombinerFunction("packed_set", OpCode::kOr)));
-  return true;
+  return Status();
 }
 
 // The combiner of a byte holding packed elements, for an atomic update of
@@ -652,7 +652,7 @@ std::string Legalizer::PackedCombiner(const std::string& combiner, Type element,
 // An atomic update of one packed element (a scatter's combine): an atomic
 // update of its byte with PackedCombiner, so that threads updating
 // elements of one byte, or one element, never lose each other's bits.
-Result<bool> Legalizer::PackedAtomic(const Stmt& s, Block* out) {
+Status Legalizer::PackedAtomic(const Stmt& s, Block* out) {
   IXA_ASSIGN_OR_RETURN(PackedWrite w, PackedWriteOf(s, out));
   const Packing& p = packing_.at(s.buffer);
   const Type u = Type::kU8;
@@ -660,12 +660,12 @@ Result<bool> Legalizer::PackedAtomic(const Stmt& s, Block* out) {
                      Op2(OpCode::kShl, u, w.shift, ir::Const(u, 4))));
   out->push_back(ir::Atomic(s.buffer, w.byte, arg,
                             PackedCombiner(s.name, p.element, p.bits)));
-  return true;
+  return Status();
 }
 
 // A vector of whole bytes: each byte assembled in a register and stored
 // whole, with no atomic (the thread writes every element of it).
-Result<bool> Legalizer::PackedVectorStore(const Stmt& s, Block* out) {
+Status Legalizer::PackedVectorStore(const Stmt& s, Block* out) {
   IXA_ASSIGN_OR_RETURN(Val offset, RewriteIn(s.indices[0], out));
   IXA_ASSIGN_OR_RETURN(Val vec, RewriteIn(s.value, out));
   const Packing& p = packing_.at(s.buffer);
@@ -685,10 +685,10 @@ Result<bool> Legalizer::PackedVectorStore(const Stmt& s, Block* out) {
     }
     out->push_back(ir::StoreFlat(s.buffer, byte, Bind(acc)));
   }
-  return true;
+  return Status();
 }
 
-Result<bool> Legalizer::RewriteStmt(const Stmt& s, Block* out) {
+Status Legalizer::RewriteStmt(const Stmt& s, Block* out) {
   memo_.clear();
   positions_.clear();
   Stmt r = s;
@@ -722,18 +722,18 @@ Result<bool> Legalizer::RewriteStmt(const Stmt& s, Block* out) {
   }
   r.body.clear();
   r.else_body.clear();
-  IXA_EMIT_TRY(RewriteBlock(s.body, &r.body));
-  IXA_EMIT_TRY(RewriteBlock(s.else_body, &r.else_body));
+  IXA_RETURN_IF_ERROR(RewriteBlock(s.body, &r.body));
+  IXA_RETURN_IF_ERROR(RewriteBlock(s.else_body, &r.else_body));
   out->push_back(std::move(r));
-  return true;
+  return Status();
 }
 
-Result<bool> Legalizer::RewriteBlock(const Block& in, Block* out) {
-  for (const Stmt& s : in) IXA_EMIT_TRY(RewriteStmt(s, out));
-  return true;
+Status Legalizer::RewriteBlock(const Block& in, Block* out) {
+  for (const Stmt& s : in) IXA_RETURN_IF_ERROR(RewriteStmt(s, out));
+  return Status();
 }
 
-Result<bool> Legalizer::Run() {
+Status Legalizer::Run() {
   bool any = false;
   for (size_t i = 0; i < m_->buffers.size(); ++i) {
     const Buffer& b = m_->buffers[i];
@@ -763,7 +763,7 @@ Result<bool> Legalizer::Run() {
   };
   for (const ir::Function& f : m_->functions) scan(f.body);
   if (m_->kernel) scan(m_->kernel->body);
-  if (!any && !body_narrow) return true;
+  if (!any && !body_narrow) return Status();
   // Every name of the module, so that fresh ones never clash.
   auto collect = [&](const Block& block) {
     ir::ForEachStmt(block, [&](const Stmt& s) {
@@ -788,7 +788,7 @@ Result<bool> Legalizer::Run() {
   const size_t num_functions = m_->functions.size();
   for (size_t i = 0; i < num_functions; ++i) {
     Block body;
-    IXA_EMIT_TRY(RewriteBlock(m_->functions[i].body, &body));
+    IXA_RETURN_IF_ERROR(RewriteBlock(m_->functions[i].body, &body));
     ir::Function& f = m_->functions[i];
     f.body = std::move(body);
     for (ir::Param& p : f.params) p.type = Legal(p.type);
@@ -796,7 +796,7 @@ Result<bool> Legalizer::Run() {
   }
   if (m_->kernel) {
     Block body;
-    IXA_EMIT_TRY(RewriteBlock(m_->kernel->body, &body));
+    IXA_RETURN_IF_ERROR(RewriteBlock(m_->kernel->body, &body));
     m_->kernel->body = std::move(body);
   }
   for (auto& [i, p] : packing_) {
@@ -813,12 +813,12 @@ Result<bool> Legalizer::Run() {
       b.physical_elements = (b.physical_elements * p.bits + 7) / 8;
     }
   }
-  return true;
+  return Status();
 }
 
 }  // namespace
 
-Result<bool> LegalizeTypes(ir::Module* module, ExprContext* ctx) {
+Status LegalizeTypes(ir::Module* module, ExprContext* ctx) {
   Legalizer legalizer(module, ctx);
   return legalizer.Run();
 }

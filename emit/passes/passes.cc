@@ -107,7 +107,7 @@ bool ReturnsAtEnd(const ir::Function& f) {
 
 }  // namespace
 
-Result<bool> InlineSingleUseFunctions(ir::Module* m) {
+Status InlineSingleUseFunctions(ir::Module* m) {
   int counter = 0;
   for (bool changed = true; changed;) {
     changed = false;
@@ -141,7 +141,7 @@ Result<bool> InlineSingleUseFunctions(ir::Module* m) {
       }
     }
   }
-  return true;
+  return Status();
 }
 
 namespace {
@@ -220,8 +220,8 @@ Block PaddingLoop(const Buffer& b, int buffer, const ir::Launch& launch,
 
 }  // namespace
 
-Result<bool> FlattenBuffers(ir::Module* m, ExprContext* ctx) {
-  if (m->flattened) return true;
+Status FlattenBuffers(ir::Module* m, ExprContext* ctx) {
+  if (m->flattened) return Status();
   for (Buffer& b : m->buffers) {
     if (b.space == BufferSpace::kGlobal) {
       // E(bits) packs elements into bytes; it leaves their order (the
@@ -298,10 +298,10 @@ Result<bool> FlattenBuffers(ir::Module* m, ExprContext* ctx) {
       for (Stmt& s : pad) m->kernel->body.push_back(std::move(s));
     }
   }
-  return true;
+  return Status();
 }
 
-Result<bool> UnrollVectorLoops(ir::Module* m) {
+Status UnrollVectorLoops(ir::Module* m) {
   int counter = 0;
   std::function<void(Block*)> walk = [&](Block* block) {
     for (size_t i = 0; i < block->size(); ++i) {
@@ -331,7 +331,7 @@ Result<bool> UnrollVectorLoops(ir::Module* m) {
     }
   };
   for (Block* b : Bodies(m)) walk(b);
-  return true;
+  return Status();
 }
 
 namespace {
@@ -482,7 +482,7 @@ void InlineSingleTripLoops(Block* block) {
 
 }  // namespace
 
-Result<bool> Cleanup(ir::Module* m, ExprContext* ctx) {
+Status Cleanup(ir::Module* m, ExprContext* ctx) {
   for (Block* body : Bodies(m)) InlineSingleTripLoops(body);
   for (Block* body : Bodies(m)) {
     std::map<std::string, Val> lets = IndexLets(*body);
@@ -540,7 +540,7 @@ Result<bool> Cleanup(ir::Module* m, ExprContext* ctx) {
     changed = false;
     for (Block* body : Bodies(m)) changed |= DropUnusedLets(body, used);
   }
-  return true;
+  return Status();
 }
 
 }  // namespace ixa::emit

@@ -10,13 +10,13 @@
 namespace ixa::emit {
 
 // Step 3: functions called from exactly one place are inlined there.
-Result<bool> InlineSingleUseFunctions(ir::Module* module);
+Status InlineSingleUseFunctions(ir::Module* module);
 
 // Step 4: N-d accesses become one linear offset in the buffer's physical
 // layout (the layout map, tiles included, composed after the index chain
 // and simplified); outputs whose layout has padding get a loop writing
 // the padding elements as zero.
-Result<bool> FlattenBuffers(ir::Module* module, ExprContext* ctx);
+Status FlattenBuffers(ir::Module* module, ExprContext* ctx);
 
 // Step 5: in innermost loops of small constant trip count, accesses whose
 // offset is `aligned base + loop variable` become vector loads (hoisted
@@ -24,20 +24,19 @@ Result<bool> FlattenBuffers(ir::Module* module, ExprContext* ctx);
 // not depend on the loop variable is hoisted out first. Loops of more than
 // `max_lanes` iterations (the plan's vector_size, which the code follows)
 // keep their accesses scalar.
-Result<bool> VectorizeLoops(ir::Module* module, int64_t max_lanes,
-                            ExprContext* ctx);
+Status VectorizeLoops(ir::Module* module, int64_t max_lanes, ExprContext* ctx);
 
 // Step 6: the vector loops are unrolled.
-Result<bool> UnrollVectorLoops(ir::Module* module);
+Status UnrollVectorLoops(ir::Module* module);
 
 // Step 7 tidying: index maps recomposed and simplified (constants folded
 // in), domain checks that always hold removed, unused lets dropped.
-Result<bool> Cleanup(ir::Module* module, ExprContext* ctx);
+Status Cleanup(ir::Module* module, ExprContext* ctx);
 
 // Before printing: the sub-byte integer and 8-bit float types become 8-bit
 // integers with explicit arithmetic (wrap-around, f8 decode / encode,
 // packed element access), so that printers see only the other types.
-Result<bool> LegalizeTypes(ir::Module* module, ExprContext* ctx);
+Status LegalizeTypes(ir::Module* module, ExprContext* ctx);
 
 }  // namespace ixa::emit
 

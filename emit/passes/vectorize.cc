@@ -310,12 +310,11 @@ void Vectorizer::Run(Block* body) {
 
 }  // namespace
 
-Result<bool> VectorizeLoops(ir::Module* m, int64_t max_lanes,
-                            ExprContext* ctx) {
+Status VectorizeLoops(ir::Module* m, int64_t max_lanes, ExprContext* ctx) {
   Vectorizer v(m, max_lanes, ctx);
   for (ir::Function& f : m->functions) v.Run(&f.body);
   if (m->kernel) v.Run(&m->kernel->body);
-  return true;
+  return Status();
 }
 
 }  // namespace ixa::emit

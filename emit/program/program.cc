@@ -104,17 +104,17 @@ class ProgramBuilder {
   bool cuda() const { return options_.target == Target::kCuda; }
   std::string UniqueName(const std::string& base);
   std::string FunctionName(const Computation* c);
-  Result<bool> CompileComputation(const Computation& comp);
-  Result<bool> AddInstruction(Function& f, const Instruction& in, int pos);
+  Status CompileComputation(const Computation& comp);
+  Status AddInstruction(Function& f, const Instruction& in, int pos);
   Result<std::vector<LeafRef>> NewLeaves(Function& f, const Instruction& in,
                                          int pos, const Shape& shape,
                                          const std::vector<int64_t>& min_bytes);
-  Result<bool> AddKernel(Function& f, const Instruction& in, int pos,
-                         const FusionRegion& region,
-                         const std::vector<const Instruction*>& inputs,
-                         const std::string& cache_key);
-  Result<bool> AddHostOp(Function& f, const Instruction& in, int pos);
-  Result<bool> AddControlFlow(Function& f, const Instruction& in, int pos);
+  Status AddKernel(Function& f, const Instruction& in, int pos,
+                   const FusionRegion& region,
+                   const std::vector<const Instruction*>& inputs,
+                   const std::string& cache_key);
+  Status AddHostOp(Function& f, const Instruction& in, int pos);
+  Status AddControlFlow(Function& f, const Instruction& in, int pos);
   std::string Ptr(const Function& f, const LeafRef& r) const;
   std::string PtrList(const Function& f, const std::vector<LeafRef>& r) const;
   std::string Copy(const std::string& dst, const std::string& src,
@@ -141,7 +141,7 @@ class ProgramBuilder {
   // The instructions outside fusions that become kernels, each as the
   // fusion computation of a module of its own (the emitters lower whole
   // computations): its name there.
-  Result<bool> PrepareKernelModule();
+  Status PrepareKernelModule();
   std::unique_ptr<hlo::Module> kernel_module_;
   std::map<const Instruction*, std::string> kernel_computation_;
   // Kernels generated once per distinct computation text (repeated layers
@@ -227,10 +227,10 @@ Result<std::vector<LeafRef>> ProgramBuilder::NewLeaves(
   return refs;
 }
 
-Result<bool> ProgramBuilder::AddKernel(
-    Function& f, const Instruction& in, int pos, const FusionRegion& region,
-    const std::vector<const Instruction*>& inputs,
-    const std::string& cache_key) {
+Status ProgramBuilder::AddKernel(Function& f, const Instruction& in, int pos,
+                                 const FusionRegion& region,
+                                 const std::vector<const Instruction*>& inputs,
+                                 const std::string& cache_key) {
   auto cached = kernel_cache_.find(cache_key);
   if (cached == kernel_cache_.end()) {
     EmitOptions emit;
@@ -347,11 +347,10 @@ Result<bool> ProgramBuilder::AddKernel(
     }
     return s;
   });
-  return true;
+  return Status();
 }
 
-Result<bool> ProgramBuilder::AddHostOp(Function& f, const Instruction& in,
-                                       int pos) {
+Status ProgramBuilder::AddHostOp(Function& f, const Instruction& in, int pos) {
   const std::string name = "ixap_" + UniqueName(in.name);
   IXA_ASSIGN_OR_RETURN(std::string code,
                        HostOpFunction(in, name, options_.target));
@@ -372,7 +371,7 @@ Result<bool> ProgramBuilder::AddHostOp(Function& f, const Instruction& in,
     return "  { void* b[] = {" + PtrList(*fp, args) + "}; if (int e = " + name +
            "(b)) return e; }\n";
   });
-  return true;
+  return Status();
 }
 
 const Computation* CalledByAttribute(const Instruction& in,
@@ -385,8 +384,8 @@ const Computation* CalledByAttribute(const Instruction& in,
   return nullptr;
 }
 
-Result<bool> ProgramBuilder::AddControlFlow(Function& f, const Instruction& in,
-                                            int pos) {
+Status ProgramBuilder::AddControlFlow(Function& f, const Instruction& in,
+                                      int pos) {
   for (const Computation* c : in.called_computations) {
     IXA_RETURN_IF_ERROR(CompileComputation(*c));
     f.callees.push_back(c);
@@ -407,7 +406,7 @@ Result<bool> ProgramBuilder::AddControlFlow(Function& f, const Instruction& in,
              PtrList(*fp, outs) + "}; if (int e = " + callee +
              "(a, r)) return e; }\n";
     });
-    return true;
+    return Status();
   }
   if (in.opcode == "while") {
     const Computation* cond = CalledByAttribute(in, "condition");
@@ -448,7 +447,7 @@ Result<bool> ProgramBuilder::AddControlFlow(Function& f, const Instruction& in,
           s += "    }\n  }\n";
           return s;
         });
-    return true;
+    return Status();
   }
   // conditional: a pred (true, false) or an s32 index (branches, the last
   // one for an index out of range).
@@ -493,7 +492,7 @@ Result<bool> ProgramBuilder::AddControlFlow(Function& f, const Instruction& in,
     s += "    }\n  }\n";
     return s;
   });
-  return true;
+  return Status();
 }
 
 std::vector<const Instruction*> UniqueOperands(const Instruction& in) {
@@ -521,7 +520,7 @@ bool NeedsNoKernel(const Instruction& in) {
          (in.opcode == "custom-call" && hlo::IsLibraryCall(in));
 }
 
-Result<bool> ProgramBuilder::PrepareKernelModule() {
+Status ProgramBuilder::PrepareKernelModule() {
   // The computations the host runs: the entry and, through while,
   // conditional and call, the computations they run.
   std::vector<const Computation*> host = {module_.entry()};
@@ -580,7 +579,7 @@ Result<bool> ProgramBuilder::PrepareKernelModule() {
                  0, 0};
   }
   kernel_module_ = std::move(parsed).value();
-  return true;
+  return Status();
 }
 
 // Whether a reshape or bitcast may share its operand's memory: a bitcast
@@ -604,8 +603,8 @@ bool AliasesOperand(const Instruction& in, int64_t bytes,
          hlo::ElementBits(in.shape.type) >= 8;
 }
 
-Result<bool> ProgramBuilder::AddInstruction(Function& f, const Instruction& in,
-                                            int pos) {
+Status ProgramBuilder::AddInstruction(Function& f, const Instruction& in,
+                                      int pos) {
   const std::string& op = in.opcode;
   if (op == "parameter") {
     int first = 0;
@@ -618,7 +617,7 @@ Result<bool> ProgramBuilder::AddInstruction(Function& f, const Instruction& in,
       refs.push_back({true, first + static_cast<int>(k)});
     }
     f.values[&in] = refs;
-    return true;
+    return Status();
   }
   if (op == "tuple") {
     std::vector<LeafRef> refs;
@@ -627,7 +626,7 @@ Result<bool> ProgramBuilder::AddInstruction(Function& f, const Instruction& in,
       refs.insert(refs.end(), v.begin(), v.end());
     }
     f.values[&in] = refs;
-    return true;
+    return Status();
   }
   if (op == "get-tuple-element") {
     const Shape& t = in.operand(0)->shape;
@@ -638,11 +637,11 @@ Result<bool> ProgramBuilder::AddInstruction(Function& f, const Instruction& in,
     const auto& v = f.values.at(in.operand(0));
     f.values[&in] = std::vector<LeafRef>(
         v.begin() + first, v.begin() + first + LeavesOf(in.shape).size());
-    return true;
+    return Status();
   }
   if (op == "optimization-barrier") {
     f.values[&in] = f.values.at(in.operand(0));
-    return true;
+    return Status();
   }
   if (op == "bitcast" || op == "reshape") {
     IXA_ASSIGN_OR_RETURN(int64_t bytes, ShapeBytes(in.shape, ctx_));
@@ -650,7 +649,7 @@ Result<bool> ProgramBuilder::AddInstruction(Function& f, const Instruction& in,
                          ShapeBytes(in.operand(0)->shape, ctx_));
     if (AliasesOperand(in, bytes, operand_bytes)) {
       f.values[&in] = f.values.at(in.operand(0));
-      return true;
+      return Status();
     }
   }
   if (op == "while" || op == "conditional" || op == "call") {
@@ -768,8 +767,8 @@ void ProgramBuilder::Layout(Function& f) {
   arena_bytes_[f.computation] = peak;
 }
 
-Result<bool> ProgramBuilder::CompileComputation(const Computation& comp) {
-  if (functions_.count(&comp)) return true;
+Status ProgramBuilder::CompileComputation(const Computation& comp) {
+  if (functions_.count(&comp)) return Status();
   if (!in_progress_.insert(&comp).second) {
     return Error::Invalid("compile: computation '" + comp.name() +
                           "' calls itself");
@@ -798,7 +797,7 @@ Result<bool> ProgramBuilder::CompileComputation(const Computation& comp) {
   FunctionName(&comp);
   function_order_.push_back(&comp);
   functions_[&comp] = std::move(fn);
-  return true;
+  return Status();
 }
 
 Result<ProgramResult> ProgramBuilder::Build() {

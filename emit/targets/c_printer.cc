@@ -146,8 +146,8 @@ std::string CPrinter::HardwareAtomic(ir::AtomicOp op, Type t,
 }
 
 Status CPrinter::PrintBlock(const Block& block, CodeWriter& w) {
-  for (const Stmt& s : block) IXA_EMIT_TRY(PrintStmt(s, w));
-  return true;
+  for (const Stmt& s : block) IXA_RETURN_IF_ERROR(PrintStmt(s, w));
+  return Status();
 }
 
 Status CPrinter::PrintStmt(const Stmt& s, CodeWriter& w) {
@@ -159,7 +159,7 @@ Status CPrinter::PrintStmt(const Stmt& s, CodeWriter& w) {
       } else {
         w.Line("const " + DeclType(s.value) + " " + s.name + " = " + v + ";");
       }
-      return true;
+      return Status();
     }
     case StmtKind::kDeclare: {
       IXA_ASSIGN_OR_RETURN(std::string v, Expr(s.value));
@@ -168,7 +168,7 @@ Status CPrinter::PrintStmt(const Stmt& s, CodeWriter& w) {
       } else {
         w.Line(DeclType(s.value) + " " + s.name + " = " + v + ";");
       }
-      return true;
+      return Status();
     }
     case StmtKind::kAssign: {
       // A lane insert into the same vector is an element store.
@@ -179,11 +179,11 @@ Status CPrinter::PrintStmt(const Stmt& s, CodeWriter& w) {
         IXA_ASSIGN_OR_RETURN(std::string lane, Expr(v->operands[1]));
         IXA_ASSIGN_OR_RETURN(std::string x, Stored(v->type, v->operands[2]));
         w.Line(VarRef(s.name) + ".v[" + lane + "] = " + x + ";");
-        return true;
+        return Status();
       }
       IXA_ASSIGN_OR_RETURN(std::string x, Expr(v));
       w.Line(VarRef(s.name) + " = " + x + ";");
-      return true;
+      return Status();
     }
     case StmtKind::kStore: {
       const Buffer& b = module_.buffers[s.buffer];
@@ -191,7 +191,7 @@ Status CPrinter::PrintStmt(const Stmt& s, CodeWriter& w) {
         IXA_ASSIGN_OR_RETURN(std::string a, Access(b, s.indices, s.flat));
         IXA_ASSIGN_OR_RETURN(std::string x, Stored(s.type, s.value));
         w.Line(a + " = " + x + ";");
-        return true;
+        return Status();
       }
       IXA_ASSIGN_OR_RETURN(std::string x, Expr(s.value));
       IXA_ASSIGN_OR_RETURN(std::string off, Expr(s.indices[0]));
@@ -201,32 +201,32 @@ Status CPrinter::PrintStmt(const Stmt& s, CodeWriter& w) {
         base = "reinterpret_cast<" + StorageType(b.type) + "*>(" + b.name + ")";
       }
       w.Line("ixa_vstore(" + base + " + " + off + ", " + x + ");");
-      return true;
+      return Status();
     }
     case StmtKind::kFor:
       w.Open("for (" + CType(Type::kIndex) + " " + s.name + " = " +
              std::to_string(s.lo) + "; " + s.name + " < " +
              std::to_string(s.hi) + "; ++" + s.name + ") {");
-      IXA_EMIT_TRY(PrintBlock(s.body, w));
+      IXA_RETURN_IF_ERROR(PrintBlock(s.body, w));
       w.Close("}");
-      return true;
+      return Status();
     case StmtKind::kIf: {
       IXA_ASSIGN_OR_RETURN(std::string c, Expr(s.value));
       w.Open("if (" + WithoutOuterParentheses(c) + ") {");
-      IXA_EMIT_TRY(PrintBlock(s.body, w));
+      IXA_RETURN_IF_ERROR(PrintBlock(s.body, w));
       if (!s.else_body.empty()) {
         w.Close("} else {");
         w.Indent();
-        IXA_EMIT_TRY(PrintBlock(s.else_body, w));
+        IXA_RETURN_IF_ERROR(PrintBlock(s.else_body, w));
       }
       w.Close("}");
-      return true;
+      return Status();
     }
     case StmtKind::kBarrier:
       if (!cuda_)
         return Error::Invalid("emit: a barrier inside a nested block");
       w.Line("__syncthreads();");
-      return true;
+      return Status();
     case StmtKind::kShuffle: {
       if (!cuda_)
         return Error::Invalid("emit: a shuffle inside a nested block");
@@ -257,13 +257,13 @@ Status CPrinter::PrintStmt(const Stmt& s, CodeWriter& w) {
                "{__shfl_down_sync(0xffffffffu, " + s.name + "_from.re" + shape +
                ", __shfl_down_sync(0xffffffffu, " + s.name + "_from.im" +
                shape + "};");
-        return true;
+        return Status();
       }
       w.Line("const " + ct + " " + s.name + " = static_cast<" + ct +
              ">(__shfl_down_sync(0xffffffffu, static_cast<" + carrier + ">(" +
              v + "), " + std::to_string(s.offset) + ", " +
              std::to_string(s.lanes) + "));");
-      return true;
+      return Status();
     }
     case StmtKind::kCall: {
       std::string args;
@@ -286,7 +286,7 @@ Status CPrinter::PrintStmt(const Stmt& s, CodeWriter& w) {
           w.Line("const " + CType(s.result_types[0]) + " " + s.results[0] +
                  " = " + s.name + "(" + args + ");");
         }
-        return true;
+        return Status();
       }
       for (size_t i = 0; i < s.results.size(); ++i) {
         if (!thread_locals_.count(s.results[i])) {
@@ -295,20 +295,20 @@ Status CPrinter::PrintStmt(const Stmt& s, CodeWriter& w) {
         args += (args.empty() ? "&" : ", &") + VarRef(s.results[i]);
       }
       w.Line(s.name + "(" + args + ");");
-      return true;
+      return Status();
     }
     case StmtKind::kReturn: {
       if (s.args.size() == 1) {
         IXA_ASSIGN_OR_RETURN(std::string v, Expr(s.args[0]));
         w.Line("return " + v + ";");
-        return true;
+        return Status();
       }
       for (size_t i = 0; i < s.args.size(); ++i) {
         IXA_ASSIGN_OR_RETURN(std::string v, Expr(s.args[i]));
         w.Line("*ret" + std::to_string(i) + " = " + v + ";");
       }
       w.Line("return;");
-      return true;
+      return Status();
     }
     case StmtKind::kAtomic: {
       const Buffer& b = module_.buffers[s.buffer];
@@ -323,7 +323,7 @@ Status CPrinter::PrintStmt(const Stmt& s, CodeWriter& w) {
                ToStorage(s.type, s.name + "(" + FromStorage(s.type, a) + ", " +
                                      v + ")") +
                ";");
-        return true;
+        return Status();
       }
       std::string value = Fresh("upd");
       if (std::string hw = HardwareAtomic(s.atomic_op, s.type, a, value);
@@ -332,7 +332,7 @@ Status CPrinter::PrintStmt(const Stmt& s, CodeWriter& w) {
         // unused, nvcc emits a reduction (red.global.*).
         w.Line("const " + CType(s.type) + " " + value + " = " + v + ";");
         w.Line(hw + ";");
-        return true;
+        return Status();
       }
       Use("ixa_atomic_update");
       if (calls_ != nullptr) calls_->insert(s.name);
@@ -342,11 +342,11 @@ Status CPrinter::PrintStmt(const Stmt& s, CodeWriter& w) {
              ToStorage(s.type, s.name + "(" + FromStorage(s.type, "old") +
                                    ", " + value + ")") +
              "; });");
-      return true;
+      return Status();
     }
     case StmtKind::kComment:
       w.Line("// " + s.text);
-      return true;
+      return Status();
   }
   return Error::Unsupported("emit: unknown IR statement");
 }
@@ -372,9 +372,9 @@ Status CPrinter::PrintFunction(const ir::Function& f, CodeWriter& w) {
     }
   }
   w.Open(Qualifier() + " " + ret + " " + f.name + "(" + params + ") {");
-  IXA_EMIT_TRY(PrintBlock(f.body, w));
+  IXA_RETURN_IF_ERROR(PrintBlock(f.body, w));
   w.Close("}");
-  return true;
+  return Status();
 }
 
 Status CPrinter::PrintCudaKernel(const ir::Kernel& k, CodeWriter& w) {
@@ -417,7 +417,7 @@ Status CPrinter::PrintCudaKernel(const ir::Kernel& k, CodeWriter& w) {
   // those are declared.
   CodeWriter body;
   grid_ids_printed_ = {};
-  IXA_EMIT_TRY(PrintBlock(k.body, body));
+  IXA_RETURN_IF_ERROR(PrintBlock(k.body, body));
   static const char* kIds[] = {"th_x = threadIdx.x", "th_y = threadIdx.y",
                                "th_z = threadIdx.z", "bl_x = blockIdx.x",
                                "bl_y = blockIdx.y",  "bl_z = blockIdx.z"};
@@ -436,7 +436,7 @@ Status CPrinter::PrintCudaKernel(const ir::Kernel& k, CodeWriter& w) {
   }
   w.Lines(body.text());
   w.Close("}");
-  return true;
+  return Status();
 }
 
 // The simulated grid: blocks in order; in each block the phases of the
@@ -568,7 +568,7 @@ Status CPrinter::PrintSimulatedKernel(const ir::Kernel& k, CodeWriter& w) {
       if (const auto* line = std::get_if<std::string>(&item)) {
         w.Line(*line);
       } else {
-        IXA_EMIT_TRY(PrintStmt(*std::get<const Stmt*>(item), w));
+        IXA_RETURN_IF_ERROR(PrintStmt(*std::get<const Stmt*>(item), w));
       }
     }
     w.Close("}");
@@ -579,7 +579,7 @@ Status CPrinter::PrintSimulatedKernel(const ir::Kernel& k, CodeWriter& w) {
   w.Close("}");
   w.Close("}");
   w.Close("}");
-  return true;
+  return Status();
 }
 
 Text CPrinter::Print() {
@@ -628,7 +628,7 @@ Text CPrinter::Print() {
   for (const ir::Function& f : module_.functions) {
     CodeWriter text;
     calls_ = &callees[f.name];
-    IXA_EMIT_TRY(PrintFunction(f, text));
+    IXA_RETURN_IF_ERROR(PrintFunction(f, text));
     text.Line("");
     function_texts.push_back(text.Take());
   }
@@ -637,9 +637,9 @@ Text CPrinter::Print() {
   calls_ = &reached;
   if (module_.kernel) {
     if (cuda_) {
-      IXA_EMIT_TRY(PrintCudaKernel(*module_.kernel, kernel));
+      IXA_RETURN_IF_ERROR(PrintCudaKernel(*module_.kernel, kernel));
     } else {
-      IXA_EMIT_TRY(PrintSimulatedKernel(*module_.kernel, kernel));
+      IXA_RETURN_IF_ERROR(PrintSimulatedKernel(*module_.kernel, kernel));
     }
   }
   calls_ = nullptr;

@@ -27,7 +27,6 @@ using ir::Type;
 using ir::Val;
 
 using Text = Result<std::string>;
-using Status = Result<bool>;
 
 // The C type a value of `t` is computed in.
 std::string ComputeType(Type t);

@@ -40,7 +40,7 @@ Status MlirPrinter::PrintBlock(const Block& block) {
   }
   memo_.clear();
   scopes_.pop_back();
-  return true;
+  return Status();
 }
 
 Status MlirPrinter::PrintStmt(const Stmt& s) {
@@ -72,13 +72,13 @@ Status MlirPrinter::PrintStmt(const Stmt& s) {
       } else {
         BindLet(s.name, v);
       }
-      return true;
+      return Status();
     }
     case StmtKind::kDeclare:
     case StmtKind::kAssign: {
       IXA_ASSIGN_OR_RETURN(std::string v, Value(s.value));
       store_local(s.name, v);
-      return true;
+      return Status();
     }
     case StmtKind::kStore: {
       const Buffer& b = module_.buffers[s.buffer];
@@ -87,12 +87,12 @@ Status MlirPrinter::PrintStmt(const Stmt& s) {
       if (s.width > 1) {
         w_->Line("vector.store " + v + ", " + BufferRef(s.buffer) + idx +
                  " : " + MemrefType(b) + ", " + VectorType(s.type, s.width));
-        return true;
+        return Status();
       }
       std::string stored = ToStorage(s.type, v);
       w_->Line("memref.store " + stored + ", " + BufferRef(s.buffer) + idx +
                " : " + MemrefType(b));
-      return true;
+      return Status();
     }
     case StmtKind::kFor: {
       std::string lo = Constant(Type::kIndex, s.lo);
@@ -107,24 +107,24 @@ Status MlirPrinter::PrintStmt(const Stmt& s) {
       scopes_.pop_back();
       if (!st.ok()) return st;
       w_->Close("}");
-      return true;
+      return Status();
     }
     case StmtKind::kIf: {
       IXA_ASSIGN_OR_RETURN(std::string c, Value(s.value));
       w_->Open("scf.if " + c + " {");
-      IXA_EMIT_TRY(PrintBlock(s.body));
+      IXA_RETURN_IF_ERROR(PrintBlock(s.body));
       if (!s.else_body.empty()) {
         w_->Close("} else {");
         w_->Indent();
-        IXA_EMIT_TRY(PrintBlock(s.else_body));
+        IXA_RETURN_IF_ERROR(PrintBlock(s.else_body));
       }
       w_->Close("}");
-      return true;
+      return Status();
     }
     case StmtKind::kBarrier:
       if (host_) return Error::Invalid("emit: a barrier inside a nested block");
       w_->Line("gpu.barrier");
-      return true;
+      return Status();
     case StmtKind::kShuffle: {
       if (host_) return Error::Invalid("emit: a shuffle inside a nested block");
       IXA_ASSIGN_OR_RETURN(std::string v, Value(s.value));
@@ -162,7 +162,7 @@ Status MlirPrinter::PrintStmt(const Stmt& s) {
         result = Emit("arith.trunci " + r + " : i32 to " + ct);
       }
       BindLet(s.name, result);
-      return true;
+      return Status();
     }
     case StmtKind::kCall: {
       const ir::Function* f = module_.FindFunction(s.name);
@@ -177,7 +177,7 @@ Status MlirPrinter::PrintStmt(const Stmt& s) {
                              InlineFunction(s.name, args));
         for (size_t i = 0; i < s.results.size(); ++i)
           BindLet(s.results[i], r[i]);
-        return true;
+        return Status();
       }
       std::vector<std::string> args, types;
       if (f->reads_buffers) {
@@ -215,7 +215,7 @@ Status MlirPrinter::PrintStmt(const Stmt& s) {
           BindLet(s.results[i], v);
         }
       }
-      return true;
+      return Status();
     }
     case StmtKind::kReturn: {
       if (capture_return_) {
@@ -223,7 +223,7 @@ Status MlirPrinter::PrintStmt(const Stmt& s) {
           IXA_ASSIGN_OR_RETURN(std::string v, Value(a));
           capture_return_->push_back(v);
         }
-        return true;
+        return Status();
       }
       std::string vals, types;
       for (size_t i = 0; i < s.args.size(); ++i) {
@@ -232,7 +232,7 @@ Status MlirPrinter::PrintStmt(const Stmt& s) {
         types += (i ? ", " : "") + ComputeType(s.args[i]->type);
       }
       w_->Line("return " + vals + (vals.empty() ? "" : " : " + types));
-      return true;
+      return Status();
     }
     case StmtKind::kAtomic: {
       const Buffer& b = module_.buffers[s.buffer];
@@ -247,7 +247,7 @@ Status MlirPrinter::PrintStmt(const Stmt& s) {
         std::string n = Call(s.name, {old, v}, {ct, ct}, ct);
         w_->Line("memref.store " + ToStorage(s.type, n) + ", " +
                  BufferRef(s.buffer) + idx + " : " + MemrefType(b));
-        return true;
+        return Status();
       }
       std::string r = "%rmw" + std::to_string(counter_++);
       if (std::string kind = AtomicRmwKind(s.atomic_op, s.type);
@@ -257,7 +257,7 @@ Status MlirPrinter::PrintStmt(const Stmt& s) {
         w_->Line(r + " = memref.atomic_rmw " + kind + " " + v + ", " +
                  BufferRef(s.buffer) + idx + " : (" + st + ", " +
                  MemrefType(b) + ") -> " + st);
-        return true;
+        return Status();
       }
       w_->Open(r + " = memref.generic_atomic_rmw " + BufferRef(s.buffer) + idx +
                " : " + MemrefType(b) + " {");
@@ -274,11 +274,11 @@ Status MlirPrinter::PrintStmt(const Stmt& s) {
       if (!inline_error_.empty()) return Error::Unsupported(inline_error_);
       w_->Line("memref.atomic_yield " + stored + " : " + st);
       w_->Close("}");
-      return true;
+      return Status();
     }
     case StmtKind::kComment:
       w_->Line("// " + s.text);
-      return true;
+      return Status();
   }
   return Error::Unsupported("emit: unknown IR statement");
 }
@@ -334,7 +334,7 @@ Status MlirPrinter::PrintHostVectorStmt(const Stmt& s) {
                    Slot(s.name) + "[" + lane + "] : memref<" +
                    vector_slots_[s.name] + ">");
         }
-        return true;
+        return Status();
       }
       const Node& load = *s.value;
       if (load.kind != NodeKind::kLoad || !load.flat) {
@@ -351,11 +351,11 @@ Status MlirPrinter::PrintHostVectorStmt(const Stmt& s) {
         w_->Line("memref.store " + v + ", " + Slot(s.name) + "[" + lane +
                  "] : memref<" + vector_slots_[s.name] + ">");
       }
-      return true;
+      return Status();
     }
     case StmtKind::kDeclare:
       ZeroSlot(s.name, s.value->type, s.value->width);  // a zero vector
-      return true;
+      return Status();
     case StmtKind::kAssign: {
       // name = insert(name, lane, x): one element of the slot.
       const Node& ins = *s.value;
@@ -370,7 +370,7 @@ Status MlirPrinter::PrintHostVectorStmt(const Stmt& s) {
       std::string stored = ToStorage(ins.type, x);
       w_->Line("memref.store " + stored + ", " + Slot(s.name) + "[" + lane +
                "] : memref<" + vector_slots_[s.name] + ">");
-      return true;
+      return Status();
     }
     case StmtKind::kStore: {
       const Node& vec = *s.value;
@@ -388,7 +388,7 @@ Status MlirPrinter::PrintHostVectorStmt(const Stmt& s) {
         w_->Line("memref.store " + v + ", " + BufferRef(s.buffer) + "[" + at +
                  "] : " + MemrefType(b));
       }
-      return true;
+      return Status();
     }
     default:
       return Error::Unsupported(
@@ -461,7 +461,7 @@ Status MlirPrinter::PrintFunction(const ir::Function& f) {
            (ret.empty() ? "" : " -> " + ret) + " {");
   w_->Lines(body.Take());
   w_->Line("}");
-  return true;
+  return Status();
 }
 
 Status MlirPrinter::PrintDeviceKernel(const ir::Kernel& k) {
@@ -501,7 +501,7 @@ Status MlirPrinter::PrintDeviceKernel(const ir::Kernel& k) {
   w_->Lines(body.Take());
   w_->Line("  gpu.return");
   w_->Line("}");
-  return true;
+  return Status();
 }
 
 // Host form: the grid as scf.for loops; the body split into phases at
@@ -644,7 +644,7 @@ Status MlirPrinter::PrintHostKernel(const ir::Kernel& k) {
   w_->Line("func @" + k.name + "(" + params + ") {");
   w_->Lines(body.Take());
   w_->Line("}");
-  return true;
+  return Status();
 }
 
 // Dense literal of a constant buffer (nested for N-d shapes).
@@ -653,13 +653,13 @@ Text MlirPrinter::Print() {
   w_ = &body;
   if (!host_) body.Indent();
   for (const ir::Function& f : module_.functions) {
-    IXA_EMIT_TRY(PrintFunction(f));
+    IXA_RETURN_IF_ERROR(PrintFunction(f));
   }
   if (module_.kernel) {
     if (host_) {
-      IXA_EMIT_TRY(PrintHostKernel(*module_.kernel));
+      IXA_RETURN_IF_ERROR(PrintHostKernel(*module_.kernel));
     } else {
-      IXA_EMIT_TRY(PrintDeviceKernel(*module_.kernel));
+      IXA_RETURN_IF_ERROR(PrintDeviceKernel(*module_.kernel));
     }
   }
   CodeWriter out;

@@ -10,6 +10,7 @@
 
 #include "analysis/hlo/module.h"
 #include "analysis/uses/fusion_cost.h"
+#include "analysis/uses/ixa_cost_model.h"
 #include "core/enumerate.h"
 #include "core/text.h"
 #include "hw/xla_layout.h"

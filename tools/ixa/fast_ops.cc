@@ -83,8 +83,8 @@ bool IsFastOp(const FlatRequest& request) {
 
 // Mirrors OpParse, OpSimplify, OpCompose and OpIsEmpty (ops_algebra.cc):
 // the same calls, the same fields in the same (alphabetical) order.
-Result<bool> AnswerFastOp(const FlatRequest& request, TextSyntax batch_syntax,
-                          ExprContext& ctx, std::string* out) {
+Status AnswerFastOp(const FlatRequest& request, TextSyntax batch_syntax,
+                    ExprContext& ctx, std::string* out) {
   // Every map of this response prints in the request's syntax.
   const FlatValue* syntax = request.Find("syntax");
   const TextSyntax response_syntax =
@@ -98,7 +98,7 @@ Result<bool> AnswerFastOp(const FlatRequest& request, TextSyntax batch_syntax,
       IXA_ASSIGN_OR_RETURN(IndexingMap map,
                            ParseMapField(map_text->text, "map", ctx));
       AppendMapField(map, out);
-      return true;
+      return Status();
     }
     case HotOp::kSimplify: {
       IXA_ASSIGN_OR_RETURN(IndexingMap map,
@@ -107,7 +107,7 @@ Result<bool> AnswerFastOp(const FlatRequest& request, TextSyntax batch_syntax,
       if (r.budget_exhausted) out->append("\"budget_exhausted\":true,");
       out->append(r.changed ? "\"changed\":true," : "\"changed\":false,");
       AppendMapField(map, out);
-      return true;
+      return Status();
     }
     case HotOp::kCompose: {
       std::vector<std::string_view> texts;
@@ -116,14 +116,14 @@ Result<bool> AnswerFastOp(const FlatRequest& request, TextSyntax batch_syntax,
       }
       IXA_ASSIGN_OR_RETURN(IndexingMap map, ComposeMapTexts(texts, ctx));
       AppendMapField(map, out);
-      return true;
+      return Status();
     }
     case HotOp::kIsEmpty: {
       IXA_ASSIGN_OR_RETURN(IndexingMap map,
                            ParseMapField(map_text->text, "map", ctx));
       IXA_ASSIGN_OR_RETURN(bool empty, IsEmpty(map));
       out->append(empty ? "\"empty\":true" : "\"empty\":false");
-      return true;
+      return Status();
     }
     case HotOp::kNone:
       break;

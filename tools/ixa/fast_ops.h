@@ -35,8 +35,8 @@ void AppendFastErrorResponse(const FlatRequest& request, const Error& error,
 // appends the response's fields after "ok": true as JSON text (e.g.
 // `"changed":true,"map":"..."`) to *out, or returns the op's error (and
 // may have appended part of the fields).
-Result<bool> AnswerFastOp(const FlatRequest& request, TextSyntax batch_syntax,
-                          ExprContext& ctx, std::string* out);
+Status AnswerFastOp(const FlatRequest& request, TextSyntax batch_syntax,
+                    ExprContext& ctx, std::string* out);
 
 }  // namespace ixa::cli
 

@@ -116,8 +116,7 @@ Result<Json> CuteOp(const Json& req, ExprContext& ctx) {
       return Error::BadRequest("field 'swizzle' must be [B, M, S]");
     swizzle = cute::Swizzle{static_cast<int>(s[0]), static_cast<int>(s[1]),
                             static_cast<int>(s[2])};
-    IXA_ASSIGN_OR_RETURN(bool ok, cute::ValidateSwizzle(*swizzle));
-    (void)ok;
+    IXA_RETURN_IF_ERROR(cute::ValidateSwizzle(*swizzle));
   }
   cute::Layout result = layout;
   Json overhang = Json::array();

@@ -461,20 +461,20 @@ Result<Json> TileOp(const Json& request, ExprContext& ctx) {
   if (selected) {
     const std::vector<std::string> block_names = BlockNames(tiling.space);
     Json list = Json::array();
-    auto add = [&](const TiledInstruction& ti) -> Result<bool> {
+    auto add = [&](const TiledInstruction& ti) -> Status {
       IXA_ASSIGN_OR_RETURN(Json j,
                            InstructionJson(ti, sizes, block_names, ctx));
       list.push_back(std::move(j));
-      return true;
+      return Status();
     };
     if (selected->empty()) {
       for (const TiledInstruction& ti : tiling.instructions) {
-        IXA_ASSIGN_OR_RETURN(std::ignore, add(ti));
+        IXA_RETURN_IF_ERROR(add(ti));
       }
     } else {
       for (const std::string& name : *selected) {
         if (const TiledInstruction* ti = tiling.Find(name)) {
-          IXA_ASSIGN_OR_RETURN(std::ignore, add(*ti));
+          IXA_RETURN_IF_ERROR(add(*ti));
         } else if (NamesAnInstruction(*module, name)) {
           list.push_back(Json{{"name", name},
                               {"tiles", Json::array()},

@@ -228,7 +228,7 @@ void QueryServer::Answer(std::string_view line, std::string* out,
       // Written in place; cut back if the op fails (fast_ops.h).
       const size_t start = out->size();
       AppendFastResponseStart(flat_, out);
-      Result<bool> answered = Guarded([&] {
+      Status answered = Guarded([&] {
         ExprContext ctx;  // one context per request
         return AnswerFastOp(flat_, default_syntax_, ctx, out);
       });

@@ -44,11 +44,10 @@ class QueryServer {
   // internal error.
   template <typename Answering>
   auto Guarded(Answering answering) -> decltype(answering());
-  template <typename T>
-  void Count(const Result<T>& result) {
-    if (!result.ok()) {
+  void Count(const Status& outcome) {
+    if (!outcome.ok()) {
       ++failures_;
-      if (result.error().code == ErrorCode::kInternal) internal_ = true;
+      if (outcome.error().code == ErrorCode::kInternal) internal_ = true;
     }
   }
 
