@@ -15,6 +15,7 @@
 #include "analysis/uses/fusion_plan.h"
 #include "emit/program/program.h"
 #include "hw/device.h"
+#include "tests/emit/cuda_model_driver.h"
 #include "tests/emit/emit_compile_modules.h"
 #include "tests/emit/emit_driver.h"
 #include "tests/emit/emit_interpreter.h"
@@ -66,17 +67,89 @@ std::vector<Literal> LeafLiterals(const Literal& l) {
   return out;
 }
 
-// Runs every case's program from one shared object; per case, "" or what
-// went wrong.
-std::vector<std::string> RunPrograms(const std::vector<ProgramCase>& cases,
-                                     uint64_t seed) {
+// The cpp programs, compiled into one shared object and called in this
+// process.
+class CppPrograms {
+ public:
+  Result<bool> Build(const std::vector<CppKernel>& programs) {
+    std::vector<std::string> sources = BatchSources(programs, 2);
+    std::vector<std::string> commands;
+    std::string objects;
+    for (size_t u = 0; u < sources.size(); ++u) {
+      std::string src =
+          dir_.Write("program" + std::to_string(u) + ".cc", sources[u]);
+      commands.push_back(Compiler() +
+                         " -std=c++17 -O1 -fPIC -DIXA_NO_MAIN -w -c " + src +
+                         " -o " + src + ".o");
+      objects += " " + src + ".o";
+    }
+    for (const CommandResult& r : RunCommands(commands)) {
+      if (r.exit_code != 0) {
+        return Error::Invalid("g++ rejected the programs:\n" +
+                              FirstLines(r.output));
+      }
+    }
+    const std::string so = dir_.path() + "/programs.so";
+    CommandResult link =
+        RunCommands({Compiler() + " -shared -o " + so + objects})[0];
+    if (link.exit_code != 0) {
+      return Error::Invalid("link failed:\n" + FirstLines(link.output));
+    }
+    handle_ = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (handle_ == nullptr) return Error::Invalid("dlopen failed");
+    return true;
+  }
+  Result<std::vector<std::vector<uint8_t>>> Run(
+      const std::string& entry, const std::vector<std::vector<uint8_t>>& params,
+      const std::vector<size_t>& result_bytes) const {
+    auto run = reinterpret_cast<ProgramEntry>(dlsym(handle_, entry.c_str()));
+    if (run == nullptr) return Error::Invalid("no entry point");
+    std::vector<const void*> param_ptrs;
+    for (const auto& b : params) param_ptrs.push_back(b.data());
+    // Past each result, bytes the program must leave alone.
+    std::vector<std::vector<uint8_t>> outputs;
+    std::vector<void*> results;
+    for (size_t bytes : result_bytes) outputs.emplace_back(bytes + 64, 0xAB);
+    for (auto& b : outputs) results.push_back(b.data());
+    const int rc = run(param_ptrs.data(), results.data());
+    if (rc != 0) {
+      return Error::Invalid("the program returned " + std::to_string(rc));
+    }
+    for (size_t k = 0; k < outputs.size(); ++k) {
+      for (size_t i = result_bytes[k]; i < outputs[k].size(); ++i) {
+        if (outputs[k][i] != 0xAB) {
+          return Error::Invalid("the program writes past result " +
+                                std::to_string(k));
+        }
+      }
+      outputs[k].resize(result_bytes[k]);
+    }
+    return outputs;
+  }
+  ~CppPrograms() {
+    if (handle_) dlclose(handle_);
+  }
+
+ private:
+  TempDir dir_;
+  void* handle_ = nullptr;
+};
+
+// Runs every case's program, compiled for `target` into one shared object
+// (cuda: run in the CPU model of CUDA, its launches in `order`), on random
+// inputs and compares with the interpreter; per case, "" or what went
+// wrong.
+std::vector<std::string> RunPrograms(
+    const std::vector<ProgramCase>& cases, uint64_t seed,
+    emit::Target target = emit::Target::kCpp,
+    ThreadOrder order = ThreadOrder::kForward) {
   std::vector<std::string> errors(cases.size());
   std::vector<CppKernel> programs;
   std::vector<int> program_of(cases.size(), -1);
   for (size_t i = 0; i < cases.size(); ++i) {
     const std::string entry = "program_" + std::to_string(i);
     Result<std::string> code =
-        CompileText(cases[i].hlo, entry, emit::Target::kCpp, cases[i].fuse);
+        CompileText(cases[i].hlo, entry, target, cases[i].fuse);
     if (!code.ok()) {
       errors[i] = "compile: " + code.error().message;
       continue;
@@ -85,72 +158,45 @@ std::vector<std::string> RunPrograms(const std::vector<ProgramCase>& cases,
     programs.push_back({entry, *code});
   }
   if (programs.empty()) return errors;
-  TempDir dir;
-  std::vector<std::string> sources = BatchSources(programs, 2);
-  std::vector<std::string> commands;
-  std::string objects;
-  for (size_t u = 0; u < sources.size(); ++u) {
-    std::string src =
-        dir.Write("program" + std::to_string(u) + ".cc", sources[u]);
-    commands.push_back(Compiler() +
-                       " -std=c++17 -O1 -fPIC -DIXA_NO_MAIN -w -c " + src +
-                       " -o " + src + ".o");
-    objects += " " + src + ".o";
-  }
-  for (const CommandResult& r : RunCommands(commands)) {
-    if (r.exit_code != 0) {
-      for (std::string& e : errors) {
-        if (e.empty())
-          e = "g++ rejected the programs:\n" + FirstLines(r.output);
-      }
-      return errors;
-    }
-  }
-  const std::string so = dir.path() + "/programs.so";
-  CommandResult link =
-      RunCommands({Compiler() + " -shared -o " + so + objects})[0];
-  if (link.exit_code != 0) {
+  CppPrograms cpp;
+  CudaModelPrograms cuda;
+  Result<bool> built = target == emit::Target::kCuda ? cuda.Build(programs)
+                                                     : cpp.Build(programs);
+  if (!built.ok()) {
     for (std::string& e : errors) {
-      if (e.empty()) e = "link failed:\n" + FirstLines(link.output);
+      if (e.empty()) e = built.error().message;
     }
     return errors;
   }
-  void* handle = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
-  REQUIRE(handle != nullptr);
   std::mt19937_64 rng(seed);
   for (size_t i = 0; i < cases.size(); ++i) {
     if (program_of[i] < 0) continue;
     auto module = hlo::ParseHloModule(cases[i].hlo);
     const hlo::Computation& entry = *(*module)->entry();
-    auto run = reinterpret_cast<ProgramEntry>(
-        dlsym(handle, programs[program_of[i]].name.c_str()));
-    if (run == nullptr) {
-      errors[i] = "no entry point";
-      continue;
-    }
     RandomSpec spec;
     spec.float_range = 1.0;
     spec.int_lo = -1;
     spec.int_hi = 3;
     std::vector<Literal> args;
     std::vector<std::vector<uint8_t>> inputs;
-    std::vector<const void*> params;
     for (int64_t p = 0; p < entry.parameter_count(); ++p) {
       const hlo::Shape& s = entry.parameter(p)->shape;
       args.push_back(RandomLiteral(s, rng, spec));
       inputs.push_back(ToPhysical(args.back(), s));
     }
-    for (auto& b : inputs) params.push_back(b.data());
     const std::vector<hlo::Shape> result_shapes = Leaves(entry.root()->shape);
-    std::vector<std::vector<uint8_t>> outputs;
-    std::vector<void*> results;
+    std::vector<size_t> result_bytes;
     for (const hlo::Shape& s : result_shapes) {
-      outputs.emplace_back(ComputePhysicalLayout(s).bytes() + 64, 0xAB);
+      result_bytes.push_back(
+          static_cast<size_t>(ComputePhysicalLayout(s).bytes()));
     }
-    for (auto& b : outputs) results.push_back(b.data());
-    const int rc = run(params.data(), results.data());
-    if (rc != 0) {
-      errors[i] = "the program returned " + std::to_string(rc);
+    const std::string& name = programs[program_of[i]].name;
+    Result<std::vector<std::vector<uint8_t>>> outputs =
+        target == emit::Target::kCuda
+            ? cuda.Run(name, inputs, result_bytes, order, seed + i)
+            : cpp.Run(name, inputs, result_bytes);
+    if (!outputs.ok()) {
+      errors[i] = outputs.error().message;
       continue;
     }
     Result<Literal> expected = Interpret(entry, args);
@@ -163,15 +209,13 @@ std::vector<std::string> RunPrograms(const std::vector<ProgramCase>& cases,
     tol.rel = cases[i].rel;
     tol.abs = cases[i].abs;
     for (size_t k = 0; k < want.size(); ++k) {
-      outputs[k].resize(ComputePhysicalLayout(result_shapes[k]).bytes());
-      Literal got = FromPhysical(outputs[k], result_shapes[k]);
+      Literal got = FromPhysical((*outputs)[k], result_shapes[k]);
       std::string diff = CompareLiterals(want[k], got, tol);
       if (!diff.empty()) {
         errors[i] += "result " + std::to_string(k) + ": " + diff + "\n";
       }
     }
   }
-  dlclose(handle);
   return errors;
 }
 
@@ -222,6 +266,24 @@ TEST_CASE(
   std::vector<ProgramCase> random = RandomPrograms(8, 7);
   cases.insert(cases.end(), random.begin(), random.end());
   std::vector<std::string> errors = RunPrograms(cases, 11);
+  for (size_t i = 0; i < cases.size(); ++i) {
+    INFO(cases[i].label << ":\n" << errors[i]);
+    CHECK(errors[i].empty());
+  }
+}
+
+// The cuda programs of the same modules, host code and kernels, run on the
+// CPU in the tests' model of CUDA (tests/emit/cuda_model): every launch,
+// copy and allocation goes through the model's host API, which reports a
+// kernel's races and out-of-bounds accesses, copies outside allocations,
+// host code touching device memory and leaked allocations.
+TEST_CASE("compile: cuda programs run in the CPU model of CUDA",
+          "[.][emit_compile_cuda]") {
+  std::vector<ProgramCase> cases = HandWrittenPrograms();
+  std::vector<ProgramCase> random = RandomPrograms(8, 7);
+  cases.insert(cases.end(), random.begin(), random.end());
+  std::vector<std::string> errors =
+      RunPrograms(cases, 11, emit::Target::kCuda, ThreadOrder::kForward);
   for (size_t i = 0; i < cases.size(); ++i) {
     INFO(cases[i].label << ":\n" << errors[i]);
     CHECK(errors[i].empty());
