@@ -30,7 +30,8 @@ import subprocess
 import sys
 import tempfile
 
-OP_NAMED = re.compile(r"\((?P<op>[a-z][a-z0-9\-]*)\)|^compile: (?P<host>[a-z][a-z\-]*) ")
+OP_IN_PARENS = re.compile(r"\((?P<op>[a-z][a-z0-9\-]*)\)")
+HOST_OP = re.compile(r"^compile: (?P<op>[a-z][a-z\-]*) ")
 
 
 def modules_of(path):
@@ -80,10 +81,10 @@ def classify(args, text, scratch):
         error = answer.get("error", {})
         code, message = error.get("code"), error.get("message", "")
         if code == "unsupported":
-            match = OP_NAMED.search(message)
+            match = OP_IN_PARENS.search(message) or HOST_OP.search(message)
             if not match:
                 return "problem", "unsupported without an op: " + message
-            return "unsupported", match.group("op") or match.group("host")
+            return "unsupported", match.group("op")
         if code in ("parse_error", "invalid", "bad_request",
                     "limit_exceeded"):
             return "invalid", code
