@@ -11,7 +11,7 @@ compiled with `ixa compile --target T`; the answer is counted as
 
   compiled     code (with --build: code that g++ -fsyntax-only accepts)
   unsupported  an `unsupported` error, counted by the op it names
-  invalid      a `parse_error`, `invalid`, `bad_request` or
+  invalid      a `parse_error`, `invalid_argument`, `bad_request` or
                `limit_exceeded` error (not valid HLO, not a program)
   problem      a crash, a hang, an `internal` error, code that g++
                rejects, or an unsupported answer that names no op
@@ -85,7 +85,7 @@ def classify(args, text, scratch):
             if not match:
                 return "problem", "unsupported without an op: " + message
             return "unsupported", match.group("op")
-        if code in ("parse_error", "invalid", "bad_request",
+        if code in ("parse_error", "invalid_argument", "bad_request",
                     "limit_exceeded"):
             return "invalid", code
         return "problem", "%s: %s" % (code, message)
