@@ -373,6 +373,14 @@ TEST_CASE("compile: cuda programs run in the CPU model of CUDA",
     INFO(cases[i].label << ":\n" << errors[i]);
     CHECK(errors[i].empty());
   }
+  // The hand-written ones again with blocks and threads in random order
+  // (a race that the forward order hides shows there).
+  cases.resize(HandWrittenPrograms().size());
+  errors = RunPrograms(cases, 12, emit::Target::kCuda, ThreadOrder::kRandom);
+  for (size_t i = 0; i < cases.size(); ++i) {
+    INFO(cases[i].label << " (random order):\n" << errors[i]);
+    CHECK(errors[i].empty());
+  }
 }
 
 // Every HLO module of the repository's corpora (the HLO reader's corpus,
