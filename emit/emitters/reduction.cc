@@ -63,16 +63,18 @@ void Combine(BlockBuilder& bb, Hero& h, int lane,
   }
 }
 
-// Tree reduction over `lanes` consecutive lanes of each warp: after it,
-// the first lane of each group of `lanes` holds the group's result. The
-// shuffles span the whole warp (offsets below `lanes` keep every group's
-// first lane within its group), as XLA's emitter shuffles.
+// Tree reduction over `lanes` (a power of two up to 32) consecutive lanes
+// of each warp: after it, the first lane of each group of `lanes` holds
+// the group's result. The shuffles stay within each group (their width):
+// XLA's shuffles span the whole warp, which gives the first lanes the same
+// values, but there a group's last lanes read lanes past the end of a
+// block of fewer than 32 threads, which CUDA leaves undefined.
 void WarpReduce(BlockBuilder& bb, Hero& h, int lane, int64_t lanes) {
   for (int64_t offset = lanes / 2; offset >= 1; offset /= 2) {
     std::vector<Val> partner;
     for (int k = 0; k < h.inputs; ++k) {
       std::string name = bb.Fresh("shfl");
-      bb.Add(ir::Shuffle(name, h.types[k], h.accs[lane][k], offset, kWarp));
+      bb.Add(ir::Shuffle(name, h.types[k], h.accs[lane][k], offset, lanes));
       partner.push_back(ir::Var(name, h.types[k]));
     }
     Combine(bb, h, lane, partner);

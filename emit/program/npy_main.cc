@@ -61,9 +61,8 @@ Result<NpyType> NpyTypeOf(ElementType t) {
     case ElementType::kF8E8M0FNU:
       return NpyType{"|u1", {"|u1", "|V1"}};
     default:
-      return Error::Unsupported(
-          std::string("compile: the .npy main does not read or write ") +
-          hlo::ElementTypeName(t));
+      return Error::Unsupported(std::string("no .npy form for ") +
+                                hlo::ElementTypeName(t));
   }
 }
 
@@ -74,13 +73,20 @@ std::string IntList(const std::vector<int64_t>& v) {
   return out.empty() ? "0" : out;
 }
 
+// `what`: "parameter" or "result", for messages.
 Result<std::string> ArrayTable(const std::vector<hlo::Shape>& shapes,
-                               const std::string& table) {
+                               const std::string& table,
+                               const std::string& what_kind) {
   std::string decls, rows;
   for (size_t i = 0; i < shapes.size(); ++i) {
     const hlo::Shape& s = shapes[i];
-    const std::string what = table + " " + std::to_string(i);
-    IXA_ASSIGN_OR_RETURN(NpyType t, NpyTypeOf(s.type));
+    const std::string what = "the .npy main: " + what_kind + " " +
+                             std::to_string(i) + " (" + s.ToString(true) + ")";
+    Result<NpyType> type = NpyTypeOf(s.type);
+    if (!type.ok()) {
+      return Error::Unsupported(what + ": " + type.error().message);
+    }
+    const NpyType& t = *type;
     IXA_ASSIGN_OR_RETURN(std::vector<int64_t> strides, DenseStrides(s, what));
     const std::string id = table + std::to_string(i);
     decls += "static const int64_t " + id + "_dims[] = {" + IntList(s.dims) +
@@ -252,16 +258,28 @@ static int ixap_npy_write(const std::string& path, const ixap_npy_array& a, cons
 Result<std::string> NpyMain(const std::vector<hlo::Shape>& parameters,
                             const std::vector<hlo::Shape>& results,
                             const std::string& entry, Target target) {
-  IXA_ASSIGN_OR_RETURN(std::string params,
-                       ArrayTable(parameters, "ixap_npy_params"));
-  IXA_ASSIGN_OR_RETURN(std::string outs,
-                       ArrayTable(results, "ixap_npy_results"));
+  Result<std::string> params =
+      ArrayTable(parameters, "ixap_npy_params", "parameter");
+  Result<std::string> outs = ArrayTable(results, "ixap_npy_results", "result");
+  for (const Result<std::string>* table : {&params, &outs}) {
+    if (table->ok()) continue;
+    if (table->error().code != ErrorCode::kUnsupported) return table->error();
+    // An array without a .npy form (a sub-byte type, a tiled layout): the
+    // entry point is the program; main says why it cannot run it.
+    std::string why;
+    for (char c : table->error().message) {
+      if (c == '"' || c == '\\') why += '\\';
+      why += c;
+    }
+    return "#ifndef IXA_NO_MAIN\nint main() {\n  std::fputs(\"error: " + why +
+           "\\n\", stderr);\n  return 65;\n}\n#endif  // IXA_NO_MAIN\n";
+  }
   const bool cuda = target == Target::kCuda;
   const std::string np = std::to_string(parameters.size());
   const std::string nr = std::to_string(results.size());
   std::string m =
       "#ifndef IXA_NO_MAIN\n#include <cctype>\n" + std::string(kNpyRuntime) +
-      params + outs +
+      *params + *outs +
       "int main(int argc, char** argv) {\n"
       "  std::vector<const char*> files;\n"
       "  std::string dir = \".\";\n"

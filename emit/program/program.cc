@@ -110,11 +110,13 @@ class ProgramBuilder {
                                          int pos, const Shape& shape,
                                          const std::vector<int64_t>& min_bytes);
   Status AddKernel(Function& f, const Instruction& in, int pos,
-                   const FusionRegion& region,
-                   const std::vector<const Instruction*>& inputs,
-                   const std::string& cache_key);
+                         const FusionRegion& region,
+                         const std::vector<const Instruction*>& inputs,
+                         const std::string& cache_key);
   Status AddHostOp(Function& f, const Instruction& in, int pos);
   Status AddControlFlow(Function& f, const Instruction& in, int pos);
+  Status AddCall(Function& f, const Instruction& in, int pos,
+                       const Computation& callee);
   std::string Ptr(const Function& f, const LeafRef& r) const;
   std::string PtrList(const Function& f, const std::vector<LeafRef>& r) const;
   std::string Copy(const std::string& dst, const std::string& src,
@@ -141,9 +143,17 @@ class ProgramBuilder {
   // The instructions outside fusions that become kernels, each as the
   // fusion computation of a module of its own (the emitters lower whole
   // computations): its name there.
-  Status PrepareKernelModule();
-  std::unique_ptr<hlo::Module> kernel_module_;
-  std::map<const Instruction*, std::string> kernel_computation_;
+  // `roots` and the computations they run through while, conditional and
+  // call; a module of their kernel computations (the entry's, and then
+  // one per fusion the emitters refuse as one kernel and whose
+  // computation runs instruction by instruction).
+  Status PrepareKernelModule(
+      const std::vector<const Computation*>& roots);
+  std::vector<std::unique_ptr<hlo::Module>> kernel_modules_;
+  // The kernel computation of an instruction, and its text (the kernel
+  // cache's key).
+  std::map<const Instruction*, std::pair<const Computation*, std::string>>
+      kernel_computation_;
   // Kernels generated once per distinct computation text (repeated layers
   // share them), by that text.
   struct CachedKernel {
@@ -218,9 +228,12 @@ Result<std::vector<LeafRef>> ProgramBuilder::NewLeaves(
     b.info.shape = leaves[k]->ToString(true);
     b.info.bytes = bytes;
     b.info.defined = b.info.last_use = pos;
-    b.size = std::max<int64_t>(
-        kArenaAlignment,
-        (bytes + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment);
+    // A token takes no memory; an array at least one alignment unit.
+    b.size = leaves[k]->IsArray()
+                 ? std::max<int64_t>(kArenaAlignment,
+                                     (bytes + kArenaAlignment - 1) /
+                                         kArenaAlignment * kArenaAlignment)
+                 : 0;
     refs.push_back({false, static_cast<int>(f.buffers.size())});
     f.buffers.push_back(std::move(b));
   }
@@ -384,8 +397,38 @@ const Computation* CalledByAttribute(const Instruction& in,
   return nullptr;
 }
 
+// A host function call of `callee` on the operands' leaves into new
+// buffers: a `call`, or a fusion run instruction by instruction.
+Status ProgramBuilder::AddCall(Function& f, const Instruction& in,
+                                     int pos, const Computation& callee) {
+  IXA_RETURN_IF_ERROR(CompileComputation(callee));
+  f.callees.push_back(&callee);
+  IXA_ASSIGN_OR_RETURN(std::vector<LeafRef> outs,
+                       NewLeaves(f, in, pos, in.shape, {}));
+  f.values[&in] = outs;
+  std::vector<LeafRef> args;
+  for (const Instruction* o : in.operands) {
+    const auto& v = f.values.at(o);
+    args.insert(args.end(), v.begin(), v.end());
+  }
+  const std::string name = FunctionName(&callee);
+  Function* fp = &f;
+  f.statements.push_back([this, fp, args, outs, name]() {
+    return "  { void* a[] = {" + PtrList(*fp, args) + "}; void* r[] = {" +
+           PtrList(*fp, outs) + "}; if (int e = " + name +
+           "(a, r)) return e; }\n";
+  });
+  return Status();
+}
+
 Status ProgramBuilder::AddControlFlow(Function& f, const Instruction& in,
-                                      int pos) {
+                                            int pos) {
+  if (in.opcode == "call") {
+    if (in.called() == nullptr) {
+      return Error::Invalid("compile: call '" + in.name + "' calls nothing");
+    }
+    return AddCall(f, in, pos, *in.called());
+  }
   for (const Computation* c : in.called_computations) {
     IXA_RETURN_IF_ERROR(CompileComputation(*c));
     f.callees.push_back(c);
@@ -394,20 +437,6 @@ Status ProgramBuilder::AddControlFlow(Function& f, const Instruction& in,
                        NewLeaves(f, in, pos, in.shape, {}));
   f.values[&in] = outs;
   Function* fp = &f;
-  if (in.opcode == "call") {
-    std::vector<LeafRef> args;
-    for (const Instruction* o : in.operands) {
-      const auto& v = f.values.at(o);
-      args.insert(args.end(), v.begin(), v.end());
-    }
-    const std::string callee = FunctionName(in.called());
-    f.statements.push_back([this, fp, args, outs, callee]() {
-      return "  { void* a[] = {" + PtrList(*fp, args) + "}; void* r[] = {" +
-             PtrList(*fp, outs) + "}; if (int e = " + callee +
-             "(a, r)) return e; }\n";
-    });
-    return Status();
-  }
   if (in.opcode == "while") {
     const Computation* cond = CalledByAttribute(in, "condition");
     const Computation* body = CalledByAttribute(in, "body");
@@ -505,26 +534,20 @@ std::vector<const Instruction*> UniqueOperands(const Instruction& in) {
 
 // Instructions handled without a kernel of their own.
 bool NeedsNoKernel(const Instruction& in) {
-  static const std::set<std::string> kHost = {"parameter",
-                                              "tuple",
-                                              "get-tuple-element",
-                                              "while",
-                                              "conditional",
-                                              "call",
-                                              "dot",
-                                              "convolution",
-                                              "sort",
-                                              "fusion",
-                                              "optimization-barrier"};
+  static const std::set<std::string> kHost = {
+      "parameter", "tuple",       "get-tuple-element",   "while", "conditional",
+      "call",      "dot",         "convolution",         "sort",  "fusion",
+      "after-all", "opt-barrier", "optimization-barrier"};
   return kHost.count(in.opcode) > 0 ||
          (in.opcode == "custom-call" && hlo::IsLibraryCall(in));
 }
 
-Status ProgramBuilder::PrepareKernelModule() {
-  // The computations the host runs: the entry and, through while,
+Status ProgramBuilder::PrepareKernelModule(
+    const std::vector<const Computation*>& roots) {
+  // The computations the host runs: the roots and, through while,
   // conditional and call, the computations they run.
-  std::vector<const Computation*> host = {module_.entry()};
-  std::set<const Computation*> seen = {module_.entry()};
+  std::vector<const Computation*> host = roots;
+  std::set<const Computation*> seen(roots.begin(), roots.end());
   for (size_t i = 0; i < host.size(); ++i) {
     for (const auto& in : host[i]->instructions()) {
       if (in->opcode != "while" && in->opcode != "conditional" &&
@@ -543,6 +566,9 @@ Status ProgramBuilder::PrepareKernelModule() {
     text += hlo::PrintComputation(*c, naming, false) + "\n";
   }
   std::map<std::string, std::string> kernel_names;  // by text
+  std::map<const Instruction*,
+           std::map<std::string, std::string>::const_iterator>
+      kernel_text;
   for (const Computation* c : host) {
     for (const Instruction* in : c->post_order()) {
       if (NeedsNoKernel(*in)) continue;
@@ -567,7 +593,7 @@ Status ProgramBuilder::PrepareKernelModule() {
       auto [at, added] = kernel_names.insert(
           {body, "ixap_kernel_" + std::to_string(kernel_names.size())});
       if (added) text += at->second + " {\n" + body;
-      kernel_computation_[in] = at->second;
+      kernel_text[in] = at;
     }
   }
   text += "ENTRY ixap_entry {\n  ROOT ixap_zero = s32[] constant(0)\n}\n";
@@ -578,7 +604,16 @@ Status ProgramBuilder::PrepareKernelModule() {
                      parsed.error().message,
                  0, 0};
   }
-  kernel_module_ = std::move(parsed).value();
+  for (const auto& [in, at] : kernel_text) {
+    const Computation* comp = (*parsed)->FindComputation(at->second);
+    if (comp == nullptr) {
+      return Error{ErrorCode::kInternal,
+                   "compile: no kernel computation for '" + in->name + "'", 0,
+                   0};
+    }
+    kernel_computation_[in] = {comp, "one " + at->first};
+  }
+  kernel_modules_.push_back(std::move(parsed).value());
   return Status();
 }
 
@@ -639,7 +674,11 @@ Status ProgramBuilder::AddInstruction(Function& f, const Instruction& in,
         v.begin() + first, v.begin() + first + LeavesOf(in.shape).size());
     return Status();
   }
-  if (op == "optimization-barrier") {
+  if (op == "after-all") {  // a token orders effects and holds no bytes
+    IXA_ASSIGN_OR_RETURN(f.values[&in], NewLeaves(f, in, pos, in.shape, {}));
+    return Status();
+  }
+  if (op == "opt-barrier" || op == "optimization-barrier") {
     f.values[&in] = f.values.at(in.operand(0));
     return Status();
   }
@@ -694,20 +733,26 @@ Status ProgramBuilder::AddInstruction(Function& f, const Instruction& in,
     };
     std::string key = hlo::PrintComputation(*in.called(), naming, false);
     key = "fusion " + key.substr(std::min(key.find('{'), key.size()));
-    return AddKernel(f, in, pos, region, inputs, key);
+    Status kernel = AddKernel(f, in, pos, region, inputs, key);
+    if (kernel.ok() || kernel.error().code != ErrorCode::kUnsupported) {
+      return kernel;
+    }
+    // The emitters do not generate the fusion as one kernel (a GEMM or
+    // convolution fusion, an op they refuse fused): its computation runs
+    // as a called one, which is what a fusion means, each instruction a
+    // kernel or host op of its own.
+    IXA_RETURN_IF_ERROR(PrepareKernelModule({in.called()}));
+    return AddCall(f, in, pos, *in.called());
   }
   // Any other instruction: a kernel of its own, the fusion computation of
   // PrepareKernelModule.
   auto it = kernel_computation_.find(&in);
-  const Computation* comp = it == kernel_computation_.end()
-                                ? nullptr
-                                : kernel_module_->FindComputation(it->second);
-  if (comp == nullptr) {
+  if (it == kernel_computation_.end()) {
     return Error{ErrorCode::kInternal,
                  "compile: no kernel computation for '" + in.name + "'", 0, 0};
   }
-  return AddKernel(f, in, pos, RegionOfComputation(*comp), UniqueOperands(in),
-                   it->second);
+  return AddKernel(f, in, pos, RegionOfComputation(*it->second.first),
+                   UniqueOperands(in), it->second.second);
 }
 
 // Offsets by liveness: a buffer lives from its instruction to its last
@@ -748,6 +793,7 @@ void ProgramBuilder::Layout(Function& f) {
   int64_t peak = 0;
   for (int b : by_definition) {
     ArenaBuffer& buf = f.buffers[b];
+    if (buf.size == 0) continue;  // a token: offset 0, nothing to place
     for (auto it = live.begin(); it != live.end();) {
       if (f.buffers[it->second].info.last_use < buf.info.defined) {
         it = live.erase(it);
@@ -828,7 +874,7 @@ Result<ProgramResult> ProgramBuilder::Build() {
     parameters.push_back(param->shape);
   }
   for (const Shape* s : LeavesOf(entry->root()->shape)) results.push_back(*s);
-  IXA_RETURN_IF_ERROR(PrepareKernelModule());
+  IXA_RETURN_IF_ERROR(PrepareKernelModule({entry}));
   IXA_RETURN_IF_ERROR(CompileComputation(*entry));
 
   std::string code = "// ixa compile: module " + module_.name() + ", target " +

@@ -246,22 +246,23 @@ Status CPrinter::PrintStmt(const Stmt& s, CodeWriter& w) {
         carrier = "int";
       }
       // Every lane of the warp runs the shuffle (it sits at the top level
-      // of the kernel, outside every branch): the mask names them all.
-      // __activemask() would name the lanes that happen to be converged,
-      // which CUDA does not promise to be all of them.
+      // of the kernel, outside every branch): the mask names them all
+      // (those the block has). __activemask() would name the lanes that
+      // happen to be converged, which CUDA does not promise to be all of
+      // them.
       const std::string shape = ", " + std::to_string(s.offset) + ", " +
                                 std::to_string(s.lanes) + ")";
       if (ir::IsComplex(s.type)) {  // the parts travel one by one
         w.Line("const " + ct + " " + s.name + "_from = " + v + ";");
         w.Line("const " + ct + " " + s.name + " = " + ct +
-               "{__shfl_down_sync(0xffffffffu, " + s.name + "_from.re" + shape +
-               ", __shfl_down_sync(0xffffffffu, " + s.name + "_from.im" +
-               shape + "};");
+               "{__shfl_down_sync(" + shuffle_mask_ + ", " + s.name +
+               "_from.re" + shape + ", __shfl_down_sync(" + shuffle_mask_ +
+               ", " + s.name + "_from.im" + shape + "};");
         return Status();
       }
       w.Line("const " + ct + " " + s.name + " = static_cast<" + ct +
-             ">(__shfl_down_sync(0xffffffffu, static_cast<" + carrier + ">(" +
-             v + "), " + std::to_string(s.offset) + ", " +
+             ">(__shfl_down_sync(" + shuffle_mask_ + ", static_cast<" +
+             carrier + ">(" + v + "), " + std::to_string(s.offset) + ", " +
              std::to_string(s.lanes) + "));");
       return Status();
     }
@@ -377,7 +378,28 @@ Status CPrinter::PrintFunction(const ir::Function& f, CodeWriter& w) {
   return Status();
 }
 
+namespace {
+// The lanes of the caller's warp that a block of `launch` threads has.
+std::string ShuffleMask(const ir::Launch& launch) {
+  const int64_t threads = launch.threads_per_block();
+  const int64_t partial = threads % 32;
+  if (partial == 0) return "0xffffffffu";
+  char last[16];
+  std::snprintf(last, sizeof last, "0x%08xu",
+                static_cast<unsigned>((uint64_t{1} << partial) - 1));
+  if (threads < 32) return last;
+  const std::string full = std::to_string(threads - partial);
+  const std::string linear =
+      launch.threads[1] * launch.threads[2] == 1
+          ? "threadIdx.x"
+          : "(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * "
+            "threadIdx.z))";
+  return "(" + linear + " < " + full + "u ? 0xffffffffu : " + last + ")";
+}
+}  // namespace
+
 Status CPrinter::PrintCudaKernel(const ir::Kernel& k, CodeWriter& w) {
+  shuffle_mask_ = ShuffleMask(k.launch);
   // An in-place output and the input whose memory it is are one array:
   // neither pointer may be __restrict__ (the compiler could read the input
   // through the read-only cache while the output is written).

@@ -149,6 +149,11 @@ class CPrinter {
 
   const ir::Module& module_;
   bool cuda_;
+  // The mask of a warp shuffle in the kernel being printed: every lane
+  // the block has in the caller's warp (a block of fewer than 32 threads,
+  // or whose last warp is partial, has no lanes past its end, and CUDA
+  // leaves a mask naming absent lanes undefined).
+  std::string shuffle_mask_ = "0xffffffffu";
   bool index32_;
   PrintOptions options_;
   std::set<std::string> used_helpers_;

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <csignal>
 #include <cstring>
 #include <filesystem>
@@ -118,8 +119,9 @@ std::string ReadAll(const std::string& path) {
 std::string ModelCacheDir(const std::vector<std::string>& commands) {
 #ifdef IXA_TEST_CACHE_DIR
   std::string key;
-  for (const char* f : {"cuda_model.cc", "cuda_model_memory.cc", "cuda_model.h",
-                        "cuda_model_launch.h"}) {
+  for (const char* f :
+       {"cuda_model.cc", "cuda_model_host.cc", "cuda_model_memory.cc",
+        "cuda_model.h", "cuda_model_launch.h", "include/cuda_runtime.h"}) {
     key += ReadAll(ModelDir() + "/" + f);
   }
   for (const std::string& c : commands) key += c;
@@ -136,29 +138,51 @@ std::string ModelCacheDir(const std::vector<std::string>& commands) {
 
 }  // namespace
 
+// The model's sources: each is compiled once per process (and kept in the
+// build tree's cache), without instrumentation.
+struct ModelSource {
+  const char* file;
+  const char* flags;
+};
+constexpr ModelSource kModelSources[] = {
+    {"cuda_model.cc", ""},
+    // The host API (include/cuda_runtime.h) of whole programs.
+    {"cuda_model_host.cc", ""},
+    // No builtins: memcpy and friends are defined there.
+    {"cuda_model_memory.cc", " -fno-builtin"},
+};
+
 Result<std::vector<std::string>> CudaModelObjects() {
   static std::once_flag once;
   static std::unique_ptr<TempDir> dir;
   static Result<std::vector<std::string>> objects = std::vector<std::string>();
   std::call_once(once, [] {
     dir = std::make_unique<TempDir>();
-    std::string model = dir->path() + "/cuda_model.o";
-    std::string memory = dir->path() + "/cuda_model_memory.o";
-    const std::vector<std::string> commands = {
-        Compiler() + " -std=c++17 -O2 -fPIC -I" + ModelDir() + " -c " +
-            ModelDir() + "/cuda_model.cc -o ",
-        // No builtins: memcpy and friends are defined there.
-        Compiler() + " -std=c++17 -O2 -fPIC -fno-builtin -c " + ModelDir() +
-            "/cuda_model_memory.cc -o "};
+    std::vector<std::string> commands, names;
+    for (const ModelSource& source : kModelSources) {
+      std::string name = source.file;
+      names.push_back(name.substr(0, name.size() - 3) + ".o");
+      commands.push_back(Compiler() + " -std=c++17 -O2 -fPIC" + source.flags +
+                         " -I" + ModelDir() + " -c " + ModelDir() + "/" +
+                         source.file + " -o ");
+    }
     const std::string cache = ModelCacheDir(commands);
-    if (!cache.empty() && std::filesystem::exists(cache + "/cuda_model.o") &&
-        std::filesystem::exists(cache + "/cuda_model_memory.o")) {
-      objects = std::vector<std::string>{cache + "/cuda_model.o",
-                                         cache + "/cuda_model_memory.o"};
+    std::vector<std::string> cached;
+    for (const std::string& name : names) {
+      if (!cache.empty() && std::filesystem::exists(cache + "/" + name)) {
+        cached.push_back(cache + "/" + name);
+      }
+    }
+    if (cached.size() == names.size()) {
+      objects = cached;
       return;
     }
-    auto results = RunCommands({commands[0] + model, commands[1] + memory});
-    for (const CommandResult& r : results) {
+    std::vector<std::string> built, run;
+    for (size_t i = 0; i < names.size(); ++i) {
+      built.push_back(dir->path() + "/" + names[i]);
+      run.push_back(commands[i] + built.back());
+    }
+    for (const CommandResult& r : RunCommands(run)) {
       if (r.exit_code != 0) {
         objects = Error::Invalid(
             "the CUDA model does not compile (Boost.Context is the Debian "
@@ -167,13 +191,13 @@ Result<std::vector<std::string>> CudaModelObjects() {
         return;
       }
     }
-    objects = std::vector<std::string>{model, memory};
+    objects = built;
     if (cache.empty()) return;
     // Into the cache: copy under a name of this process, then rename (an
     // atomic replace), so a process never reads a half-written object.
     const std::string suffix = ".tmp" + std::to_string(getpid());
     std::error_code ec;
-    for (const char* name : {"cuda_model.o", "cuda_model_memory.o"}) {
+    for (const std::string& name : names) {
       std::filesystem::copy_file(
           dir->path() + "/" + name, cache + "/" + name + suffix,
           std::filesystem::copy_options::overwrite_existing, ec);
@@ -276,6 +300,209 @@ Result<bool> CudaModelBatch::Run(const std::string& name,
   if (error.empty()) error = memory.CopyOut(buffers, name);
   if (!error.empty()) return Error::Invalid(error);
   return true;
+}
+
+// ---- Whole programs ----
+
+Result<std::string> CudaModelLaunches(const std::string& program) {
+  auto identifier = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ':';
+  };
+  std::string out;
+  size_t from = 0;
+  for (size_t at; (at = program.find("<<<", from)) != std::string::npos;) {
+    const size_t close = program.find(">>>", at);
+    if (close == std::string::npos) {
+      return Error::Invalid("a launch '<<<' without its '>>>'");
+    }
+    size_t begin = at;
+    while (begin > from && identifier(program[begin - 1])) --begin;
+    if (begin == at) return Error::Invalid("a launch '<<<' of no kernel name");
+    out += program.substr(from, begin - from);
+    out += "IXA_CUDA_MODEL_LAUNCH(" + program.substr(begin, at - begin) + ", " +
+           program.substr(at + 3, close - at - 3) + ")";
+    from = close + 3;
+  }
+  out += program.substr(from);
+  return out;
+}
+
+Result<bool> CudaModelPrograms::Build(const std::vector<CppKernel>& programs,
+                                      int units) {
+  IXA_ASSIGN_OR_RETURN(std::vector<std::string> model, CudaModelObjects());
+  std::vector<CppKernel> rewritten;
+  for (const CppKernel& p : programs) {
+    Result<std::string> code = CudaModelLaunches(p.code);
+    if (!code.ok()) {
+      return Error::Invalid("program " + p.name + ": " + code.error().message);
+    }
+    rewritten.push_back({p.name, *code});
+  }
+  std::vector<std::string> sources = BatchSources(rewritten, units);
+  std::vector<std::string> commands, objects;
+  for (size_t u = 0; u < sources.size(); ++u) {
+    std::string src =
+        dir_.Write("cuda_program" + std::to_string(u) + ".cu", sources[u]);
+    objects.push_back(src + ".o");
+    commands.push_back(Compiler() + UnitFlags() + " -DIXA_NO_MAIN -c " + src +
+                       " -o " + src + ".o");
+  }
+  auto results = RunCommands(commands);
+  for (size_t u = 0; u < results.size(); ++u) {
+    if (results[u].exit_code != 0) {
+      return Error::Invalid("the CUDA model's host compiler rejected unit " +
+                            std::to_string(u) + " (" + dir_.path() + "):\n" +
+                            FirstLines(results[u].output));
+    }
+  }
+  std::string so = dir_.path() + "/cuda_programs.so";
+  std::string link = Compiler() + " -shared -o " + so;
+  for (const std::string& o : objects) link += " " + o;
+  for (const std::string& o : model) link += " " + o;
+  link += " -lboost_context";
+  auto linked = RunCommands({link});
+  if (linked[0].exit_code != 0) {
+    return Error::Invalid("link failed:\n" + FirstLines(linked[0].output));
+  }
+  handle_ = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle_) return Error::Invalid(std::string("dlopen: ") + dlerror());
+  return true;
+}
+
+CudaModelPrograms::~CudaModelPrograms() {
+  if (handle_) dlclose(handle_);
+}
+
+namespace {
+
+// The model's host API and the program driver's functions, from the
+// programs' shared object.
+struct ModelApi {
+  int (*malloc)(void**, size_t) = nullptr;
+  int (*free)(void*) = nullptr;
+  int (*memcpy)(void*, const void*, size_t, int) = nullptr;
+  void (*start)(int, uint64_t) = nullptr;
+  void (*stop)() = nullptr;
+  const char* (*problem)() = nullptr;
+  size_t (*live)() = nullptr;
+};
+
+template <typename F>
+bool FindModelSymbol(void* handle, const char* name, F* out) {
+  *out = reinterpret_cast<F>(dlsym(handle, name));
+  return *out != nullptr;
+}
+
+constexpr int kMemcpyHostToDevice = 1, kMemcpyDeviceToHost = 2;
+
+// In the child: runs the program; "" or what went wrong.
+std::string RunProgramChild(const ModelApi& api, void* entry_symbol,
+                            const std::vector<std::vector<uint8_t>>& params,
+                            const std::vector<size_t>& result_bytes,
+                            ThreadOrder order, uint64_t seed,
+                            uint8_t* results_out) {
+  using Entry = int (*)(const void* const*, void* const*);
+  auto entry = reinterpret_cast<Entry>(entry_symbol);
+  api.start(static_cast<int>(order), seed);
+  std::vector<void*> device_params, device_results;
+  for (const auto& p : params) {
+    void* d = nullptr;
+    if (api.malloc(&d, p.size()) != 0 ||
+        api.memcpy(d, p.data(), p.size(), kMemcpyHostToDevice) != 0) {
+      return "the driver cannot place a parameter in device memory";
+    }
+    device_params.push_back(d);
+  }
+  for (size_t bytes : result_bytes) {
+    void* d = nullptr;
+    if (api.malloc(&d, bytes) != 0) return "no device memory for a result";
+    device_results.push_back(d);
+  }
+  const size_t driver_allocations = api.live();
+  const int rc = entry(device_params.data(), device_results.data());
+  api.stop();
+  if (const char* problem = api.problem()) return problem;
+  if (rc != 0) return "the program returned " + std::to_string(rc);
+  if (api.live() != driver_allocations) {
+    return "the program leaves " +
+           std::to_string(api.live() - driver_allocations) +
+           " device allocations unfreed";
+  }
+  size_t offset = 0;
+  for (size_t k = 0; k < result_bytes.size(); ++k) {
+    if (api.memcpy(results_out + offset, device_results[k], result_bytes[k],
+                   kMemcpyDeviceToHost) != 0) {
+      return "the driver cannot read result " + std::to_string(k);
+    }
+    offset += result_bytes[k];
+  }
+  for (void* d : device_params) api.free(d);
+  for (void* d : device_results) api.free(d);
+  if (const char* problem = api.problem()) return problem;
+  return "";
+}
+
+}  // namespace
+
+Result<std::vector<std::vector<uint8_t>>> CudaModelPrograms::Run(
+    const std::string& name, const std::vector<std::vector<uint8_t>>& params,
+    const std::vector<size_t>& result_bytes, ThreadOrder order,
+    uint64_t seed) const {
+  void* entry = handle_ ? dlsym(handle_, name.c_str()) : nullptr;
+  if (!entry) return Error::Invalid("program '" + name + "' not found");
+  ModelApi api;
+  if (!FindModelSymbol(handle_, "cudaMalloc", &api.malloc) ||
+      !FindModelSymbol(handle_, "cudaFree", &api.free) ||
+      !FindModelSymbol(handle_, "cudaMemcpy", &api.memcpy) ||
+      !FindModelSymbol(handle_, "ixa_cuda_model_program_start", &api.start) ||
+      !FindModelSymbol(handle_, "ixa_cuda_model_program_stop", &api.stop) ||
+      !FindModelSymbol(handle_, "ixa_cuda_model_program_problem",
+                       &api.problem) ||
+      !FindModelSymbol(handle_, "ixa_cuda_model_live_allocations", &api.live)) {
+    return Error::Invalid("the model's host API is missing");
+  }
+  // The results and the child's message come back through shared memory.
+  constexpr size_t kMessageBytes = 4096;
+  size_t total = kMessageBytes;
+  for (size_t b : result_bytes) total += b;
+  void* shared = mmap(nullptr, total, PROT_READ | PROT_WRITE,
+                      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (shared == MAP_FAILED) return Error::Invalid("mmap failed");
+  char* message = static_cast<char*>(shared);
+  message[0] = '\0';
+  uint8_t* results = static_cast<uint8_t*>(shared) + kMessageBytes;
+  pid_t pid = fork();
+  if (pid == 0) {
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) {
+      signal(sig, SIG_DFL);
+    }
+    alarm(300);  // a program that never ends fails instead of hanging
+    std::string error =
+        RunProgramChild(api, entry, params, result_bytes, order, seed, results);
+    if (!error.empty()) {
+      strncpy(message, error.c_str(), kMessageBytes - 1);
+      message[kMessageBytes - 1] = '\0';
+      _exit(3);
+    }
+    _exit(0);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  std::string error;
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 3) {
+    error = message;
+  } else {
+    error = ChildFailure(name, status);
+  }
+  std::vector<std::vector<uint8_t>> out;
+  size_t offset = 0;
+  for (size_t b : result_bytes) {
+    out.emplace_back(results + offset, results + offset + b);
+    offset += b;
+  }
+  munmap(shared, total);
+  if (!error.empty()) return Error::Invalid(error);
+  return out;
 }
 
 }  // namespace ixa::emit_test

@@ -54,6 +54,35 @@ class CudaModelBatch {
   void* handle_ = nullptr;
 };
 
+// Whole programs of the `cuda` target (emit/program, docs/compile.md) in
+// the model, with its host API (cuda_model/include/cuda_runtime.h).
+// `program` with every launch `k<<<grid, block[, shared[, stream]]>>>(`
+// written as `IXA_CUDA_MODEL_LAUNCH(k, grid, block...)(`, the one CUDA
+// syntax C++ cannot read; Invalid for a `<<<` without its `>>>`.
+Result<std::string> CudaModelLaunches(const std::string& program);
+
+class CudaModelPrograms {
+ public:
+  // Compiles the programs (CppKernel::name: the program's extern "C"
+  // entry, compiled with -DIXA_NO_MAIN) and loads them with the model.
+  Result<bool> Build(const std::vector<CppKernel>& programs, int units = 2);
+  // Runs entry `name` in a forked child: the parameters are copied into
+  // device memory (cudaMalloc, cudaMemcpy), the results come back, one
+  // per leaf of `result_bytes`. Errors: a nonzero return, the model's
+  // first problem (a kernel's error, a copy outside an allocation, host
+  // code touching device memory), a device allocation the program does
+  // not free, a crash.
+  Result<std::vector<std::vector<uint8_t>>> Run(
+      const std::string& name, const std::vector<std::vector<uint8_t>>& params,
+      const std::vector<size_t>& result_bytes, ThreadOrder order,
+      uint64_t seed) const;
+  ~CudaModelPrograms();
+
+ private:
+  TempDir dir_;
+  void* handle_ = nullptr;
+};
+
 // The model's own objects, compiled once per process; an error when the
 // compiler or Boost.Context is missing.
 Result<std::vector<std::string>> CudaModelObjects();

@@ -115,6 +115,59 @@ ENTRY conv {
 }
 )";
 
+// A residual convolution block as a framework writes it after XLA's
+// batch-norm expansion: two 3x3 convolutions, each with batch-norm
+// inference (mean, variance, scale and offset per feature), ReLU, the
+// residual, average pooling through reduce-window, a global average pool
+// and a dense layer.
+const char kResidualConvBlock[] = R"(
+ENTRY residual {
+  x = f32[2,6,6,4] parameter(0)
+  k1 = f32[3,3,4,4] parameter(1)
+  k2 = f32[3,3,4,4] parameter(2)
+  bias = f32[4] parameter(3)
+  scale = f32[4] parameter(4)
+  offset = f32[4] parameter(5)
+  mean = f32[4] parameter(6)
+  spread = f32[4] parameter(7)
+  w = f32[4,3] parameter(8)
+  zero = f32[] constant(0)
+  zb = f32[2,6,6,4] broadcast(zero), dimensions={}
+  var = f32[4] multiply(spread, spread)
+  eps = f32[] constant(0.001)
+  epsb = f32[4] broadcast(eps), dimensions={}
+  ve = f32[4] add(var, epsb)
+  rs = f32[4] rsqrt(ve)
+  factor = f32[4] multiply(rs, scale)
+  fb = f32[2,6,6,4] broadcast(factor), dimensions={3}
+  mb = f32[2,6,6,4] broadcast(mean), dimensions={3}
+  ob = f32[2,6,6,4] broadcast(offset), dimensions={3}
+  c1 = f32[2,6,6,4] convolution(x, k1), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f
+  bb = f32[2,6,6,4] broadcast(bias), dimensions={3}
+  a1 = f32[2,6,6,4] add(c1, bb)
+  n1 = f32[2,6,6,4] subtract(a1, mb)
+  m1 = f32[2,6,6,4] multiply(n1, fb)
+  bn1 = f32[2,6,6,4] add(m1, ob)
+  r1 = f32[2,6,6,4] maximum(bn1, zb)
+  c2 = f32[2,6,6,4] convolution(r1, k2), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f
+  n2 = f32[2,6,6,4] subtract(c2, mb)
+  m2 = f32[2,6,6,4] multiply(n2, fb)
+  bn2 = f32[2,6,6,4] add(m2, ob)
+  res = f32[2,6,6,4] add(bn2, x)
+  r2 = f32[2,6,6,4] maximum(res, zb)
+  ps = f32[2,3,3,4] reduce-window(r2, zero), window={size=1x2x2x1 stride=1x2x2x1}, to_apply=add
+  four = f32[] constant(4)
+  fourb = f32[2,3,3,4] broadcast(four), dimensions={}
+  pool = f32[2,3,3,4] divide(ps, fourb)
+  gs = f32[2,4] reduce(pool, zero), dimensions={1,2}, to_apply=add
+  nine = f32[] constant(9)
+  nineb = f32[2,4] broadcast(nine), dimensions={}
+  gap = f32[2,4] divide(gs, nineb)
+  logits = f32[2,3] dot(gap, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT t = (f32[2,3,3,4], f32[2,3]) tuple(pool, logits)
+}
+)";
+
 // Convolution variants: NCHW, dilations, reversal, batch groups.
 const char kConvVariants[] = R"(
 ENTRY variants {
@@ -272,6 +325,8 @@ std::vector<ProgramCase> HandWrittenPrograms() {
       {"transformer_block", with_reducers("transformer", kTransformerBlock),
        1e-3, 1e-3},
       {"conv_block", with_reducers("conv", kConvBlock), 1e-4, 1e-4},
+      {"residual_conv_block", with_reducers("residual", kResidualConvBlock),
+       1e-3, 1e-3},
       {"conv_variants", with_reducers("variants", kConvVariants), 1e-4, 1e-4},
       {"while_loop", with_reducers("loop", kWhileLoop), 1e-5, 1e-5},
       {"conditionals", with_reducers("cond", kConditionals), 1e-5, 1e-5},
@@ -283,6 +338,10 @@ std::vector<ProgramCase> HandWrittenPrograms() {
       {"conv_block_planned", with_reducers("conv", kConvBlock), 1e-4, 1e-4,
        true},
       {"while_loop_planned", with_reducers("loop", kWhileLoop), 1e-5, 1e-5,
+       true},
+      {"residual_conv_block_planned",
+       with_reducers("residual", kResidualConvBlock), 1e-3, 1e-3, true},
+      {"conditionals_planned", with_reducers("cond", kConditionals), 1e-5, 1e-5,
        true},
   };
 }
@@ -306,7 +365,7 @@ std::vector<ProgramCase> RandomPrograms(int count, uint64_t seed) {
     const int steps = 3 + pick(6);
     for (int s = 0; s < steps; ++s) {
       std::string v = fresh();
-      switch (pick(6)) {
+      switch (pick(8)) {
         case 0: {
           static const char* kBinary[] = {"add", "multiply", "subtract",
                                           "maximum", "minimum"};
@@ -342,6 +401,20 @@ std::vector<ProgramCase> RandomPrograms(int count, uint64_t seed) {
                   "), index=1\n";
           break;
         }
+        case 5: {  // a call of a computation with a tuple result
+          std::string c = fresh();
+          body += "  " + c + " = (" + shape + ", " + shape + ") call(" + any() +
+                  ", " + any() + "), to_apply=callee\n";
+          body += "  " + v + " = " + shape + " get-tuple-element(" + c +
+                  "), index=" + std::to_string(pick(2)) + "\n";
+          break;
+        }
+        case 6:  // a conditional on an index (out of range: the last)
+          body += "  " + v + " = " + shape + " conditional(k, " + any() + ", " +
+                  any() + ", " + any() +
+                  "), branch_computations={branch_tanh, branch_neg, "
+                  "branch_call}\n";
+          break;
         default: {  // a conditional on the sign of a sum
           std::string r = fresh(), total = fresh(), p = fresh();
           std::string a = any();
@@ -382,9 +455,18 @@ std::vector<ProgramCase> RandomPrograms(int count, uint64_t seed) {
            " parameter(0)\n  ROOT t = " + shape + " tanh(p)\n}\n";
     hlo += "branch_neg {\n  p = " + shape +
            " parameter(0)\n  ROOT n = " + shape + " negate(p)\n}\n";
+    hlo += "callee {\n  a = " + shape + " parameter(0)\n  b = " + shape +
+           " parameter(1)\n  t = " + shape + " tanh(a)\n  m = " + shape +
+           " multiply(t, b)\n  ROOT r = (" + shape + ", " + shape +
+           ") tuple(m, a)\n}\n";
+    // A branch that calls: control flow nested in control flow.
+    hlo += "branch_call {\n  p = " + shape + " parameter(0)\n  c = (" + shape +
+           ", " + shape + ") call(p, p), to_apply=callee\n  ROOT g = " + shape +
+           " get-tuple-element(c), index=0\n}\n";
     hlo += "ENTRY main {\n  x = " + shape + " parameter(0)\n  y = " + shape +
            " parameter(1)\n  w = " + square +
-           " parameter(2)\n  zero = f32[] constant(0)\n"
+           " parameter(2)\n  k = s32[] parameter(3)\n"
+           "  zero = f32[] constant(0)\n"
            "  izero = s32[] constant(0)\n" +
            body + "  ROOT out = (" + shape + ", " + shape + ") tuple(" +
            values.back() + ", " + values[values.size() / 2] + ")\n}\n";

@@ -20,8 +20,9 @@ struct ProgramCase {
 };
 
 std::vector<ProgramCase> HandWrittenPrograms();
-// `count` random modules: elementwise chains, reductions, dots, a while
-// loop and a conditional each (deterministic in `seed`).
+// `count` random modules mixing elementwise chains, reductions, dots,
+// while loops, calls (one inside a branch) and conditionals on a pred or
+// an s32 index (deterministic in `seed`).
 std::vector<ProgramCase> RandomPrograms(int count, uint64_t seed);
 
 }  // namespace ixa::emit_test

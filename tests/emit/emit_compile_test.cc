@@ -4,17 +4,24 @@
 // inputs and compared with the reference interpreter; one program is built
 // as an executable and run end to end on .npy files.
 #include <dlfcn.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
+#include <limits>
+#include <optional>
 #include <random>
 #include <sstream>
 
 #include "analysis/uses/fusion_plan.h"
 #include "emit/program/program.h"
 #include "hw/device.h"
+#include "tests/emit/cuda_model_driver.h"
 #include "tests/emit/emit_compile_modules.h"
 #include "tests/emit/emit_driver.h"
 #include "tests/emit/emit_interpreter.h"
@@ -66,112 +73,234 @@ std::vector<Literal> LeafLiterals(const Literal& l) {
   return out;
 }
 
-// Runs every case's program from one shared object; per case, "" or what
+// The cpp programs, compiled into one shared object and called in this
+// process.
+class CppPrograms {
+ public:
+  Result<bool> Build(const std::vector<CppKernel>& programs) {
+    std::vector<std::string> sources = BatchSources(programs, 2);
+    std::vector<std::string> commands;
+    std::string objects;
+    for (size_t u = 0; u < sources.size(); ++u) {
+      std::string src =
+          dir_.Write("program" + std::to_string(u) + ".cc", sources[u]);
+      commands.push_back(Compiler() +
+                         " -std=c++17 -O1 -fPIC -DIXA_NO_MAIN -w -c " + src +
+                         " -o " + src + ".o");
+      objects += " " + src + ".o";
+    }
+    for (const CommandResult& r : RunCommands(commands)) {
+      if (r.exit_code != 0) {
+        return Error::Invalid("g++ rejected the programs:\n" +
+                              FirstLines(r.output));
+      }
+    }
+    const std::string so = dir_.path() + "/programs.so";
+    CommandResult link =
+        RunCommands({Compiler() + " -shared -o " + so + objects})[0];
+    if (link.exit_code != 0) {
+      return Error::Invalid("link failed:\n" + FirstLines(link.output));
+    }
+    handle_ = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (handle_ == nullptr) return Error::Invalid("dlopen failed");
+    return true;
+  }
+  // In a forked child (a crash or a program that never ends fails the
+  // case, not the test), the results through shared memory.
+  Result<std::vector<std::vector<uint8_t>>> Run(
+      const std::string& entry, const std::vector<std::vector<uint8_t>>& params,
+      const std::vector<size_t>& result_bytes) const {
+    auto run = reinterpret_cast<ProgramEntry>(dlsym(handle_, entry.c_str()));
+    if (run == nullptr) return Error::Invalid("no entry point");
+    // Past each result, bytes the program must leave alone.
+    constexpr size_t kPast = 64;
+    size_t total = 0;
+    for (size_t bytes : result_bytes) total += bytes + kPast;
+    void* shared =
+        mmap(nullptr, std::max<size_t>(total, 1), PROT_READ | PROT_WRITE,
+             MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (shared == MAP_FAILED) return Error::Invalid("mmap failed");
+    uint8_t* memory = static_cast<uint8_t*>(shared);
+    std::memset(memory, 0xAB, total);
+    std::vector<void*> results;
+    for (size_t k = 0, at = 0; k < result_bytes.size(); ++k) {
+      results.push_back(memory + at);
+      at += result_bytes[k] + kPast;
+    }
+    std::vector<const void*> param_ptrs;
+    for (const auto& b : params) param_ptrs.push_back(b.data());
+    const pid_t pid = fork();
+    if (pid == 0) {
+      alarm(60);
+      _exit(run(param_ptrs.data(), results.data()) == 0 ? 0 : 3);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    std::string error = WIFEXITED(status) && WEXITSTATUS(status) == 3
+                            ? "the program returned nonzero"
+                            : ChildFailure(entry, status);
+    std::vector<std::vector<uint8_t>> outputs;
+    for (size_t k = 0; k < result_bytes.size() && error.empty(); ++k) {
+      const uint8_t* at = static_cast<const uint8_t*>(results[k]);
+      for (size_t i = 0; i < kPast; ++i) {
+        if (at[result_bytes[k] + i] != 0xAB) {
+          error = "the program writes past result " + std::to_string(k);
+        }
+      }
+      outputs.emplace_back(at, at + result_bytes[k]);
+    }
+    munmap(shared, std::max<size_t>(total, 1));
+    if (!error.empty()) return Error::Invalid(error);
+    return outputs;
+  }
+  ~CppPrograms() {
+    if (handle_) dlclose(handle_);
+  }
+
+ private:
+  TempDir dir_;
+  void* handle_ = nullptr;
+};
+
+constexpr char kInterpreterRefused[] = "interpreter: ";
+constexpr char kTooLargeToInterpret[] = "too large for the interpreter";
+// Corpus modules that compile (the corpus test).
+constexpr int kCorpusCompiled = 71;
+
+// Roughly the interpreter's work for a module (a few us per unit): every
+// instruction's output elements, times the products per element of a dot
+// or convolution (its rhs elements over the rhs's largest dim).
+double InterpreterWork(const hlo::Module& module) {
+  double work = 0;
+  for (const auto& c : module.computations()) {
+    for (const auto& in : c->instructions()) {
+      double out = 0;
+      for (const hlo::Shape& s : Leaves(in->shape)) {
+        if (s.IsArray()) out += static_cast<double>(s.ElementCount());
+      }
+      double per_element = 1;
+      if ((in->opcode == "dot" || in->opcode == "convolution") &&
+          in->operand_count() >= 2 && in->operand(1)->shape.IsArray()) {
+        const hlo::Shape& rhs = in->operand(1)->shape;
+        int64_t largest = 1;
+        for (int64_t d : rhs.dims) largest = std::max(largest, d);
+        per_element = static_cast<double>(rhs.ElementCount()) / largest;
+      }
+      work += out * per_element;
+    }
+  }
+  return work;
+}
+
+// One case's program on random inputs against the interpreter: "" or what
 // went wrong.
-std::vector<std::string> RunPrograms(const std::vector<ProgramCase>& cases,
-                                     uint64_t seed) {
+using ProgramRunner = std::function<Result<std::vector<std::vector<uint8_t>>>(
+    const std::vector<std::vector<uint8_t>>& params,
+    const std::vector<size_t>& result_bytes)>;
+std::string CheckProgram(const ProgramCase& c, const ProgramRunner& run,
+                         std::mt19937_64& rng, double work_limit) {
+  auto module = hlo::ParseHloModule(c.hlo);
+  if (!module.ok()) return "parse: " + module.error().message;
+  const hlo::Computation& entry = *(*module)->entry();
+  RandomSpec spec;
+  spec.float_range = 1.0;
+  spec.int_lo = -1;
+  spec.int_hi = 3;
+  std::vector<Literal> args;
+  std::vector<std::vector<uint8_t>> inputs;
+  for (int64_t p = 0; p < entry.parameter_count(); ++p) {
+    const hlo::Shape& s = entry.parameter(p)->shape;
+    args.push_back(RandomLiteral(s, rng, spec));
+    inputs.push_back(ToPhysical(args.back(), s));
+  }
+  const std::vector<hlo::Shape> result_shapes = Leaves(entry.root()->shape);
+  std::vector<size_t> result_bytes;
+  for (const hlo::Shape& s : result_shapes) {
+    result_bytes.push_back(
+        s.IsArray() ? static_cast<size_t>(ComputePhysicalLayout(s).bytes())
+                    : 0);
+  }
+  Result<std::vector<std::vector<uint8_t>>> outputs = run(inputs, result_bytes);
+  if (!outputs.ok()) return outputs.error().message;
+  if (InterpreterWork(**module) > work_limit) return kTooLargeToInterpret;
+  Result<Literal> expected = Error::Unsupported("");
+  try {
+    expected = Interpret(entry, args);
+  } catch (const std::exception& e) {  // a form it does not know
+    return kInterpreterRefused + std::string("throws ") + e.what();
+  }
+  if (!expected.ok()) return kInterpreterRefused + expected.error().message;
+  std::vector<Literal> want = LeafLiterals(*expected);
+  Tolerance tol;
+  tol.rel = c.rel;
+  tol.abs = c.abs;
+  std::string errors;
+  for (size_t k = 0; k < want.size(); ++k) {
+    if (!result_shapes[k].IsArray()) continue;  // a token
+    Literal got = FromPhysical((*outputs)[k], result_shapes[k]);
+    std::string diff = CompareLiterals(want[k], got, tol);
+    if (!diff.empty()) {
+      errors += "result " + std::to_string(k) + ": " + diff + "\n";
+    }
+  }
+  return errors;
+}
+
+// Runs every case's program, compiled for `target` into one shared object
+// (cuda: run in the CPU model of CUDA, its launches in `order`), on random
+// inputs and compares with the interpreter (a module whose interpreter
+// work exceeds `work_limit` only runs); per case, "" or what went wrong.
+// `compile_errors` (when given): per case, the code of compile's error, if
+// it did not compile.
+std::vector<std::string> RunPrograms(
+    const std::vector<ProgramCase>& cases, uint64_t seed,
+    emit::Target target = emit::Target::kCpp,
+    ThreadOrder order = ThreadOrder::kForward,
+    std::vector<std::optional<ErrorCode>>* compile_errors = nullptr,
+    double work_limit = std::numeric_limits<double>::infinity()) {
   std::vector<std::string> errors(cases.size());
+  if (compile_errors) compile_errors->assign(cases.size(), std::nullopt);
   std::vector<CppKernel> programs;
   std::vector<int> program_of(cases.size(), -1);
   for (size_t i = 0; i < cases.size(); ++i) {
     const std::string entry = "program_" + std::to_string(i);
     Result<std::string> code =
-        CompileText(cases[i].hlo, entry, emit::Target::kCpp, cases[i].fuse);
+        CompileText(cases[i].hlo, entry, target, cases[i].fuse);
     if (!code.ok()) {
       errors[i] = "compile: " + code.error().message;
+      if (compile_errors) (*compile_errors)[i] = code.error().code;
       continue;
     }
     program_of[i] = static_cast<int>(programs.size());
     programs.push_back({entry, *code});
   }
   if (programs.empty()) return errors;
-  TempDir dir;
-  std::vector<std::string> sources = BatchSources(programs, 2);
-  std::vector<std::string> commands;
-  std::string objects;
-  for (size_t u = 0; u < sources.size(); ++u) {
-    std::string src =
-        dir.Write("program" + std::to_string(u) + ".cc", sources[u]);
-    commands.push_back(Compiler() +
-                       " -std=c++17 -O1 -fPIC -DIXA_NO_MAIN -w -c " + src +
-                       " -o " + src + ".o");
-    objects += " " + src + ".o";
-  }
-  for (const CommandResult& r : RunCommands(commands)) {
-    if (r.exit_code != 0) {
-      for (std::string& e : errors) {
-        if (e.empty())
-          e = "g++ rejected the programs:\n" + FirstLines(r.output);
-      }
-      return errors;
-    }
-  }
-  const std::string so = dir.path() + "/programs.so";
-  CommandResult link =
-      RunCommands({Compiler() + " -shared -o " + so + objects})[0];
-  if (link.exit_code != 0) {
+  CppPrograms cpp;
+  CudaModelPrograms cuda;
+  Result<bool> built = target == emit::Target::kCuda ? cuda.Build(programs)
+                                                     : cpp.Build(programs);
+  if (!built.ok()) {
     for (std::string& e : errors) {
-      if (e.empty()) e = "link failed:\n" + FirstLines(link.output);
+      if (e.empty()) e = built.error().message;
     }
     return errors;
   }
-  void* handle = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
-  REQUIRE(handle != nullptr);
   std::mt19937_64 rng(seed);
   for (size_t i = 0; i < cases.size(); ++i) {
     if (program_of[i] < 0) continue;
-    auto module = hlo::ParseHloModule(cases[i].hlo);
-    const hlo::Computation& entry = *(*module)->entry();
-    auto run = reinterpret_cast<ProgramEntry>(
-        dlsym(handle, programs[program_of[i]].name.c_str()));
-    if (run == nullptr) {
-      errors[i] = "no entry point";
-      continue;
-    }
-    RandomSpec spec;
-    spec.float_range = 1.0;
-    spec.int_lo = -1;
-    spec.int_hi = 3;
-    std::vector<Literal> args;
-    std::vector<std::vector<uint8_t>> inputs;
-    std::vector<const void*> params;
-    for (int64_t p = 0; p < entry.parameter_count(); ++p) {
-      const hlo::Shape& s = entry.parameter(p)->shape;
-      args.push_back(RandomLiteral(s, rng, spec));
-      inputs.push_back(ToPhysical(args.back(), s));
-    }
-    for (auto& b : inputs) params.push_back(b.data());
-    const std::vector<hlo::Shape> result_shapes = Leaves(entry.root()->shape);
-    std::vector<std::vector<uint8_t>> outputs;
-    std::vector<void*> results;
-    for (const hlo::Shape& s : result_shapes) {
-      outputs.emplace_back(ComputePhysicalLayout(s).bytes() + 64, 0xAB);
-    }
-    for (auto& b : outputs) results.push_back(b.data());
-    const int rc = run(params.data(), results.data());
-    if (rc != 0) {
-      errors[i] = "the program returned " + std::to_string(rc);
-      continue;
-    }
-    Result<Literal> expected = Interpret(entry, args);
-    if (!expected.ok()) {
-      errors[i] = "interpreter: " + expected.error().message;
-      continue;
-    }
-    std::vector<Literal> want = LeafLiterals(*expected);
-    Tolerance tol;
-    tol.rel = cases[i].rel;
-    tol.abs = cases[i].abs;
-    for (size_t k = 0; k < want.size(); ++k) {
-      outputs[k].resize(ComputePhysicalLayout(result_shapes[k]).bytes());
-      Literal got = FromPhysical(outputs[k], result_shapes[k]);
-      std::string diff = CompareLiterals(want[k], got, tol);
-      if (!diff.empty()) {
-        errors[i] += "result " + std::to_string(k) + ": " + diff + "\n";
-      }
+    const std::string& name = programs[program_of[i]].name;
+    ProgramRunner run = [&](const std::vector<std::vector<uint8_t>>& params,
+                            const std::vector<size_t>& result_bytes) {
+      return target == emit::Target::kCuda
+                 ? cuda.Run(name, params, result_bytes, order, seed + i)
+                 : cpp.Run(name, params, result_bytes);
+    };
+    try {
+      errors[i] = CheckProgram(cases[i], run, rng, work_limit);
+    } catch (const std::exception& e) {
+      errors[i] = std::string("the test's own code throws: ") + e.what();
     }
   }
-  dlclose(handle);
   return errors;
 }
 
@@ -226,6 +355,104 @@ TEST_CASE(
     INFO(cases[i].label << ":\n" << errors[i]);
     CHECK(errors[i].empty());
   }
+}
+
+// The cuda programs of the same modules, host code and kernels, run on the
+// CPU in the tests' model of CUDA (tests/emit/cuda_model): every launch,
+// copy and allocation goes through the model's host API, which reports a
+// kernel's races and out-of-bounds accesses, copies outside allocations,
+// host code touching device memory and leaked allocations.
+TEST_CASE("compile: cuda programs run in the CPU model of CUDA",
+          "[.][emit_compile_cuda]") {
+  std::vector<ProgramCase> cases = HandWrittenPrograms();
+  std::vector<ProgramCase> random = RandomPrograms(8, 7);
+  cases.insert(cases.end(), random.begin(), random.end());
+  std::vector<std::string> errors =
+      RunPrograms(cases, 11, emit::Target::kCuda, ThreadOrder::kForward);
+  for (size_t i = 0; i < cases.size(); ++i) {
+    INFO(cases[i].label << ":\n" << errors[i]);
+    CHECK(errors[i].empty());
+  }
+  // The hand-written ones again with blocks and threads in random order
+  // (a race that the forward order hides shows there).
+  cases.resize(HandWrittenPrograms().size());
+  errors = RunPrograms(cases, 12, emit::Target::kCuda, ThreadOrder::kRandom);
+  for (size_t i = 0; i < cases.size(); ++i) {
+    INFO(cases[i].label << " (random order):\n" << errors[i]);
+    CHECK(errors[i].empty());
+  }
+}
+
+// Every HLO module of the repository's corpora (the HLO reader's corpus,
+// the emit tests' data, the examples) compiled as the compile op does
+// (modules without fusions through fusion_plan first): each compiles or is
+// unsupported (never an internal error or a crash), and what compiles
+// runs and matches the interpreter wherever the interpreter computes it.
+TEST_CASE("compile: the corpus modules compile or are unsupported and match",
+          "[.][emit_compile_corpus]") {
+  std::vector<std::string> files;
+  for (const char* dir :
+       {"/tests/analysis/hlo_corpus", "/tests/emit/data", "/tools/examples"}) {
+    for (const auto& entry : std::filesystem::directory_iterator(
+             std::string(IXA_SOURCE_DIR) + dir)) {
+      if (entry.path().extension() == ".hlo") files.push_back(entry.path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  std::vector<ProgramCase> cases;
+  for (const std::string& file : files) {
+    std::ifstream in(file);
+    std::stringstream text;
+    text << in.rdbuf();
+    auto module = hlo::ParseHloModule(text.str());
+    if (!module.ok()) continue;  // the reader's error cases
+    bool fused = false;
+    for (const auto& in : (*module)->entry()->instructions()) {
+      fused = fused || in->opcode == "fusion";
+    }
+    // 16-bit floats round after every step of a reduction, whose order
+    // the program and the interpreter choose differently (a tree against
+    // a sequence): sums of a hundred bf16 values differ in their last
+    // bits.
+    const bool half = text.str().find("f16[") != std::string::npos;
+    cases.push_back({std::filesystem::path(file).filename().string(),
+                     text.str(), half ? 3e-2 : 1e-3, half ? 0.25 : 1e-3,
+                     !fused});
+  }
+  std::vector<std::optional<ErrorCode>> compile_errors;
+  // Modules past a few seconds of the interpreter's time only run.
+  std::vector<std::string> errors =
+      RunPrograms(cases, 5, emit::Target::kCpp, ThreadOrder::kForward,
+                  &compile_errors, 2e7);
+  int compiled = 0, matched = 0, unsupported = 0, unchecked = 0, large = 0;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    INFO(cases[i].label << ":\n" << errors[i]);
+    if (compile_errors[i]) {
+      // Not a program (a tuple entry parameter) or beyond what compiles.
+      CHECK((*compile_errors[i] == ErrorCode::kUnsupported ||
+             *compile_errors[i] == ErrorCode::kInvalidArgument));
+      ++unsupported;
+      continue;
+    }
+    ++compiled;
+    if (errors[i].rfind(kInterpreterRefused, 0) == 0) {
+      ++unchecked;
+      continue;
+    }
+    if (errors[i] == kTooLargeToInterpret) {
+      ++large;
+      continue;
+    }
+    CHECK(errors[i].empty());
+    matched += errors[i].empty();
+  }
+  std::cout << "compile corpus: " << cases.size() << " modules, " << compiled
+            << " compiled (" << matched << " match the interpreter, "
+            << unchecked << " beyond it, " << large
+            << " only run: too large for it), " << unsupported
+            << " unsupported\n";
+  // What compiles today: fewer is a regression.
+  CHECK(compiled >= kCorpusCompiled);
 }
 
 TEST_CASE("compile: a program runs end to end on .npy files",

@@ -92,11 +92,13 @@ TEST_CASE("cuda: loop, transpose, concatenate and slices run in the model",
             "ROOT t = (f32[4,40], f32[5,33]) tuple(a, b)")});
 }
 
-TEST_CASE("cuda: reductions shuffle their partials as floats, the whole warp",
+TEST_CASE("cuda: reductions shuffle their partials as floats over the lanes",
           "[.][emit_cuda]") {
   // f16 and bf16 partials are computed in f32: truncated to integers on
   // their way through a shuffle they lose every fraction. The mask names
-  // every lane (__activemask() promises no convergence).
+  // every lane the block has (__activemask() promises no convergence; a
+  // lane past the end of a small block does not exist), and a multi-row
+  // reduction shuffles within its row's lanes.
   std::vector<CheckCase> cases = {
       Case("row_bf16_warps",
            Reducer("bf16", "add") +
@@ -114,6 +116,18 @@ TEST_CASE("cuda: reductions shuffle their partials as floats, the whole warp",
            Reducer("f16", "add") +
                "ENTRY e { p = f16[300,8] parameter(0)\nc = f16[] constant(0)\n"
                "ROOT r = f16[300] reduce(p, c), dimensions={1}, to_apply=red }",
+           true),
+      // Blocks of 6 threads (3 rows of 2 lanes) and of 48 (a partial
+      // second warp).
+      Case("multi_row_six_threads",
+           Reducer("f32", "add") +
+               "ENTRY e { p = f32[3,2] parameter(0)\nc = f32[] constant(0)\n"
+               "ROOT r = f32[3] reduce(p, c), dimensions={1}, to_apply=red }",
+           true),
+      Case("multi_row_partial_warp",
+           Reducer("f32", "add") +
+               "ENTRY e { p = f32[12,4] parameter(0)\nc = f32[] constant(0)\n"
+               "ROOT r = f32[12] reduce(p, c), dimensions={1}, to_apply=red }",
            true),
       Case("row_f32",
            Reducer("f32", "add") +

@@ -280,13 +280,17 @@ const Region* FindRegion(const GridRun& run, const char* p) {
 }
 
 void OnAccess(const void* address, size_t bytes, Access access, bool aligned) {
-  if (!g_in_kernel || bytes == 0) return;
+  if (bytes == 0) return;
+  const bool write = access == Access::kWrite || access == Access::kAtomicWrite;
+  if (!g_in_kernel) {
+    OnHostAccess(address, bytes, write);
+    return;
+  }
   ModelCode model;
   GridRun& run = *g_run;
   const char* p = static_cast<const char*>(address);
   // The thread's own stack: its local variables.
   if (p >= g_stacks && p < g_stacks + g_stacks_bytes) return;
-  const bool write = access == Access::kWrite || access == Access::kAtomicWrite;
   const Region* r = FindRegion(run, p);
   if (!r) {
     if (p + bytes > run.config.arena_begin && p < run.config.arena_end) {

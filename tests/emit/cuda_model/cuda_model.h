@@ -51,6 +51,9 @@ namespace ixa_cuda_model {
 // `const_args[i]`: argument i is a pointer to const.
 const char* RunGrid(const LaunchConfig& config, size_t num_args,
                     const bool* const_args, void (*body)(void*), void* context);
+// An access by code outside any kernel (the host code of a whole program,
+// cuda_model_host.cc): reported when it touches device memory.
+void OnHostAccess(const void* address, size_t bytes, bool write);
 
 template <typename... P>
 struct KernelCall {
