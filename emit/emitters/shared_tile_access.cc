@@ -111,14 +111,25 @@ Result<int> AddTileBuffer(LoweringContext& lc, const std::string& stem,
   return lc.AddSharedBuffer(stem, type, tile.dims);
 }
 
+TileIndex TileIndexOf(LoweringContext& lc, BlockBuilder& bb,
+                      const SharedTile& tile, const std::vector<Val>& coords,
+                      const TileLane* lane) {
+  TileIndex at;
+  at.indices = TileIndices(lc, bb, tile, coords, lane, &at.flat);
+  return at;
+}
+
+ir::Stmt StoreTileAt(int buffer, const TileIndex& at, Val value) {
+  if (at.flat) return ir::StoreFlat(buffer, at.indices[0], std::move(value));
+  return ir::Store(buffer, at.indices, std::move(value));
+}
+
 ir::Stmt StoreTile(LoweringContext& lc, BlockBuilder& bb,
                    const SharedTile& tile, int buffer,
                    const std::vector<Val>& coords, Val value,
                    const TileLane* lane) {
-  bool flat = false;
-  std::vector<Val> idx = TileIndices(lc, bb, tile, coords, lane, &flat);
-  if (flat) return ir::StoreFlat(buffer, idx[0], std::move(value));
-  return ir::Store(buffer, std::move(idx), std::move(value));
+  return StoreTileAt(buffer, TileIndexOf(lc, bb, tile, coords, lane),
+                     std::move(value));
 }
 
 Val LoadTile(LoweringContext& lc, BlockBuilder& bb, const SharedTile& tile,

@@ -28,6 +28,20 @@ struct TileLane {
   std::vector<ir::Val> first;
 };
 
+// Where logical coordinates `coords` of `tile` lie in its buffer: the
+// coordinates, or one flat offset (its lets are added to `bb`, so a caller
+// can compute it before the value it stores: an f16 read stored by the
+// very next statement moves as its bits).
+struct TileIndex {
+  std::vector<ir::Val> indices;
+  bool flat = false;
+};
+TileIndex TileIndexOf(LoweringContext& lc, BlockBuilder& bb,
+                      const SharedTile& tile,
+                      const std::vector<ir::Val>& coords,
+                      const TileLane* lane = nullptr);
+ir::Stmt StoreTileAt(int buffer, const TileIndex& at, ir::Val value);
+
 // Stores `value` at logical coordinates `coords` of `tile` (in `buffer`);
 // loads the element there.
 ir::Stmt StoreTile(LoweringContext& lc, BlockBuilder& bb,

@@ -84,16 +84,20 @@ Result<bool> BuildTranspose(LoweringContext& lc, BlockBuilder& bb) {
           std::vector<Val> idx;
           for (const Val& x : lc.ApplyAll(in_map, ops))
             idx.push_back(bb.Bind("in", x));
-          ElementalEmitter ee(&lc, &bb);
-          IXA_ASSIGN_OR_RETURN(Val value, ee.EmitOne(hero->operand(0), idx));
+          // The tile's index first: the value read is then stored by the
+          // very next statement (an f16 moves as its bits).
           std::vector<Val> at = lc.ApplyAll(offsets, ops);
+          TileIndex where;
           if (write_width > 1) {
             TileLane lane{ops.back(), write_width,
                           lc.ApplyAll(offsets, FirstLane(ops))};
-            bb.Add(StoreTile(lc, bb, tile_plan, tile, at, value, &lane));
+            where = TileIndexOf(lc, bb, tile_plan, at, &lane);
           } else {
-            bb.Add(StoreTile(lc, bb, tile_plan, tile, at, value));
+            where = TileIndexOf(lc, bb, tile_plan, at);
           }
+          ElementalEmitter ee(&lc, &bb);
+          IXA_ASSIGN_OR_RETURN(Val value, ee.EmitOne(hero->operand(0), idx));
+          bb.Add(StoreTileAt(tile, where, value));
           return true;
         }));
   }
