@@ -373,6 +373,9 @@ Result<SwizzleAnswer> SynthesizeTileLayout(const SwizzleRequest& req,
     TileLayoutScore score;
     score.layout = layout;
     score.elements = TileLayoutElements(layout, shape);
+    if (req.max_elements > 0 && layout.kind != TileLayoutKind::kRowMajor &&
+        score.elements > req.max_elements)
+      continue;
     score.bytes = score.elements * req.element_bytes;
     score.arithmetic = ArithmeticOf(layout, cols);
     score.write_wavefronts = *w;

@@ -95,6 +95,10 @@ struct SwizzleRequest {
   BankModel model;
   // Lane evaluations of the enumeration of both accesses.
   int64_t budget = int64_t{1} << 22;
+  // > 0: layouts needing more elements of shared memory are left out (a
+  // kernel's budget, e.g. no more than the padded tile it replaces);
+  // row-major, the smallest, always stays.
+  int64_t max_elements = 0;
 };
 
 struct SwizzleAnswer {

@@ -25,6 +25,7 @@
 #include "core/indexing_map.h"
 #include "core/result.h"
 #include "hw/device.h"
+#include "hw/swizzle_search.h"
 
 namespace ixa {
 
@@ -57,14 +58,51 @@ struct LaunchDimensions {
   int64_t num_blocks() const { return blocks[0] * blocks[1] * blocks[2]; }
 };
 
-// One shared-memory tile: a transpose tile (one per distinct tiled hero,
-// the last dim padded by one) or a reduction's scratch (one per reduce
-// input).
+// One warp-wide access pattern of a shared tile in the emitted code, for a
+// whole block (every block accesses its tile alike; an edge block only
+// switches lanes off), with its exact bank conflicts (hw/bank_conflicts.h)
+// under the tile's layout.
+struct SharedTileAccess {
+  bool write = false;
+  // (th_x)[loop symbols] -> the tile coordinates (`logical_dims`) of the
+  // lane's first element; the constraints switch lanes off.
+  IndexingMap map;
+  int64_t vector_width = 1;  // elements per lane along the last dim
+  int64_t bytes_per_lane = 0;
+  int64_t instances = 0;  // warp accesses per block
+  int64_t wavefronts_worst = 0;
+  double wavefronts_avg = 0;
+  int64_t wavefronts_ideal = 0;  // of one warp access: its phases
+  bool conflict_free = true;
+  // Why the access is (or is not) conflict-free.
+  std::string reason;
+};
+
+// One shared-memory tile: a transpose tile (one per distinct tiled hero) or
+// a reduction's scratch (one per reduce input). Its layout is the one of
+// row-major, padding (XLA's: one more column), rotation and XOR swizzle
+// (hw/swizzle_search.h) with the fewest wavefronts of its accesses, then
+// the least shared memory, never more than XLA's padded tile
+// (docs/emitters.md "Shared tiles and banks").
 struct SharedTile {
   const hlo::Instruction* owner = nullptr;  // the transpose hero or reduce
   int operand = 0;                          // reduce input it holds
   hlo::ElementType type = hlo::ElementType::kInvalid;
-  std::vector<int64_t> dims;  // padding included, e.g. {1, 32, 33}
+  // The allocation: the logical dims, or XLA's padded ones ({1, 32, 33})
+  // where the layout is that padding; one dim (the layout's elements)
+  // otherwise.
+  std::vector<int64_t> dims;
+  std::vector<int64_t> logical_dims;  // the coordinates, e.g. {1, 32, 32}
+  // The layout's rows x columns view of the logical dims (trailing dims
+  // merged: a transpose's kept minor dim rides with its tiled dim).
+  std::vector<int64_t> layout_shape;
+  hw::TileLayout layout;
+  // Accessed through flat offsets of `layout` (dims is {elements}); else
+  // through the logical coordinates of dims (row-major or XLA's padding).
+  bool flat = false;
+  std::vector<int64_t> xla_dims;           // XLA's allocation, e.g. {1, 32, 33}
+  std::string layout_reason;               // why this layout
+  std::vector<SharedTileAccess> accesses;  // writes, then reads
   int64_t bytes() const;
 };
 

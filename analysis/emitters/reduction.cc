@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "analysis/emitters/internal.h"
+#include "analysis/emitters/shared_tiles.h"
 #include "analysis/indexing/indexing.h"
 #include "core/int_math.h"
 
@@ -426,7 +427,18 @@ Result<PlanDraft> BuildReductionPlan(const FusionInfo& info,
         tile.owner = hero;
         tile.operand = j;
         tile.type = hero->operand(j)->shape.type;
-        tile.dims = k.shared;
+        // XLA's scratch is k.shared (padded for the column round trip and
+        // a 32-warp row); the layout with the fewest wavefronts within it
+        // replaces it (shared_tiles.h).
+        tile.logical_dims = k.shared;
+        if (k.description.kind == ReductionKind::kColumn ||
+            k.shared[1] == kWarp + 1) {
+          tile.logical_dims[1] -= 1;
+        }
+        IXA_RETURN_IF_ERROR(LayOutSharedTile(
+            &tile, tile.logical_dims, k.shared,
+            ReductionTileAccesses(k.description, plan.launch, ctx), device,
+            ctx));
         plan.launch.shared_memory_bytes += tile.bytes();
         plan.shared_tiles.push_back(std::move(tile));
       }

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "analysis/emitters/internal.h"
+#include "analysis/emitters/shared_tiles.h"
 #include "analysis/indexing/indexing.h"
 #include "core/int_math.h"
 
@@ -186,8 +187,14 @@ Result<PlanDraft> BuildTransposePlan(const FusionInfo& info,
   plan.launch.threads = {kNumThreadsPerBlock, 1, 1};
   plan.launch.blocks = {Product(tiling.block_counts), 1, 1};
   plan.launch.vector_size = tiling.vector_size;
-  // One tile per distinct hero, the last dim padded against bank conflicts.
+  // One tile per distinct hero. XLA pads the tiled input minor dim by one,
+  // which puts a column of the tile (what phase 2 reads, a warp at a time)
+  // in distinct banks; the tile takes the layout with the fewest
+  // wavefronts within that memory (shared_tiles.h).
   std::vector<const Instruction*> tiled;
+  const int64_t steps =
+      general ? general->elements / (kNumThreadsPerBlock * tiling.vector_size)
+              : tiling.block_size / kNumRows;
   for (size_t k = 0; k < info.roots.size(); ++k) {
     if (!described[k]) continue;
     const Instruction* hero = info.heroes[k];
@@ -196,10 +203,20 @@ Result<PlanDraft> BuildTransposePlan(const FusionInfo& info,
     SharedTile tile;
     tile.owner = hero;
     tile.type = hero->shape.type;
-    tile.dims = tiling.block_sizes;
-    // Padding the tiled input minor dim by one puts a column of the tile
-    // (what phase 2 reads, a warp at a time) in distinct banks.
-    tile.dims[general ? d.tiled_input_minor : tile.dims.size() - 1] += 1;
+    tile.logical_dims = tiling.block_sizes;
+    std::vector<int64_t> xla_dims = tiling.block_sizes;
+    const size_t padded = general ? d.tiled_input_minor : xla_dims.size() - 1;
+    xla_dims[padded] += 1;
+    // The layout's columns: the padded dim and the dims after it (a kept
+    // minor dim) together.
+    std::vector<int64_t> layout_shape(tiling.block_sizes.begin(),
+                                      tiling.block_sizes.begin() + padded + 1);
+    for (size_t i = padded + 1; i < tiling.block_sizes.size(); ++i) {
+      layout_shape.back() *= tiling.block_sizes[i];
+    }
+    IXA_RETURN_IF_ERROR(LayOutSharedTile(
+        &tile, layout_shape, xla_dims,
+        TransposeTileAccesses(d, tiling.vector_size, steps, ctx), device, ctx));
     plan.launch.shared_memory_bytes += tile.bytes();
     plan.shared_tiles.push_back(std::move(tile));
   }

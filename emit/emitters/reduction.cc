@@ -6,6 +6,7 @@
 // the thread the output map designates writes the root through its
 // epilogue. Side outputs are computed where the inputs are read.
 #include "emit/emitters/emitters.h"
+#include "emit/emitters/shared_tile_access.h"
 
 namespace ixa::emit::emitters {
 
@@ -29,6 +30,7 @@ struct Hero {
   // lane, the others one).
   std::vector<std::vector<Val>> accs;
   std::vector<int> scratch;  // shared tile per input (when the kind has one)
+  std::vector<const SharedTile*> scratch_plans;  // their layouts
 };
 
 // A map over the grid ids computing `results` from th_x (dim 0).
@@ -117,10 +119,13 @@ Status BuildReduction(LoweringContext& lc, BlockBuilder& bb) {
   for (const SharedTile& t : plan.shared_tiles) {
     Hero* h = find_hero(t.owner);
     if (!h) continue;
-    IXA_ASSIGN_OR_RETURN(Type type, ir::TypeOf(t.type));
-    if (static_cast<int>(h->scratch.size()) <= t.operand)
+    if (static_cast<int>(h->scratch.size()) <= t.operand) {
       h->scratch.resize(t.operand + 1, -1);
-    h->scratch[t.operand] = lc.AddSharedBuffer("scratch", type, t.dims);
+      h->scratch_plans.resize(t.operand + 1, nullptr);
+    }
+    IXA_ASSIGN_OR_RETURN(h->scratch[t.operand],
+                         AddTileBuffer(lc, "scratch", t));
+    h->scratch_plans[t.operand] = &t;
   }
   // Phase A: per-thread partials.
   for (Hero& h : heroes) {
@@ -291,7 +296,8 @@ Status BuildReduction(LoweringContext& lc, BlockBuilder& bb) {
         }
         ir::Block then;
         for (int k = 0; k < h.inputs; ++k) {
-          then.push_back(ir::Store(h.scratch[k], {row, warp}, h.accs[0][k]));
+          then.push_back(StoreTile(lc, bb, *h.scratch_plans[k], h.scratch[k],
+                                   {row, warp}, h.accs[0][k]));
         }
         bb.Add(ir::If(Eq(lane, 0), std::move(then)));
       }
@@ -302,7 +308,8 @@ Status BuildReduction(LoweringContext& lc, BlockBuilder& bb) {
         for (int k = 0; k < h.inputs; ++k) {
           then.push_back(
               ir::Assign(h.accs[0][k]->name,
-                         ir::Load(h.scratch[k], h.types[k], {row, lane})));
+                         LoadTile(lc, bb, *h.scratch_plans[k], h.scratch[k],
+                                  h.types[k], {row, lane})));
           otherwise.push_back(ir::Assign(h.accs[0][k]->name, h.inits[k]));
         }
         bb.Add(ir::If(ir::AllOf({Eq(warp, 0), Lt(lane, warps_per_row)}),
@@ -330,7 +337,8 @@ Status BuildReduction(LoweringContext& lc, BlockBuilder& bb) {
       }
       for (int l = 0; l < lanes; ++l) {
         for (int k = 0; k < h.inputs; ++k) {
-          bb.Add(ir::Store(h.scratch[k], at(t0, t1, l), h.accs[l][k]));
+          bb.Add(StoreTile(lc, bb, *h.scratch_plans[k], h.scratch[k],
+                           at(t0, t1, l), h.accs[l][k]));
         }
       }
     }
@@ -339,7 +347,8 @@ Status BuildReduction(LoweringContext& lc, BlockBuilder& bb) {
       for (int l = 0; l < lanes; ++l) {
         for (int k = 0; k < h.inputs; ++k) {
           bb.Add(ir::Assign(h.accs[l][k]->name,
-                            ir::Load(h.scratch[k], h.types[k], at(t1, t0, l))));
+                            LoadTile(lc, bb, *h.scratch_plans[k], h.scratch[k],
+                                     h.types[k], at(t1, t0, l))));
         }
       }
     }

@@ -3,9 +3,12 @@
 // hero operand map) into shared memory at the thread's tile offset t,
 // synchronizes, then reads the tile transposed (at t permuted) and writes
 // the hero's output coalesced (the plan's output map), applying the
-// epilogue from the hero to the root on the way. The tile's last dim is
-// padded by one so that the transposed reads hit distinct banks.
+// epilogue from the hero to the root on the way. The tile is laid out as
+// the plan says (XLA's padding, or a layout with as few bank conflicts in
+// less memory, such as an XOR swizzle; shared_tile_access.h).
+#include "analysis/emitters/shared_tiles.h"
 #include "emit/emitters/emitters.h"
+#include "emit/emitters/shared_tile_access.h"
 
 namespace ixa::emit::emitters {
 
@@ -15,31 +18,26 @@ using ir::Val;
 
 namespace {
 
-// h.7 thread offsets within the block's tile: delinearize-in-bounds of
-// s0 * 4 * block + th_x * v + s1 over block_sizes, over the same dims and
-// symbols as the plan's maps.
-// The generalized form delinearizes the same over
-// `sizes`: the block sizes in input dim order (phase 1) or in output dim
-// order (phase 2).
+// h.7 thread offsets within the block's tile (shared_tiles.h), over the
+// same dims and symbols as the plan's maps.
 IndexingMap ThreadOffsets(const std::vector<int64_t>& sizes, int64_t v,
                           const IndexingMap& like, ExprContext* ctx) {
-  const int64_t block = 32 * v;
-  Expr linear = ctx->Symbol(0) * (4 * block) + ctx->Dim(0) * v + ctx->Symbol(1);
-  std::vector<Expr> results;
-  int64_t stride = 1;
-  for (int64_t s : sizes) stride *= s;
-  bool first = true;
-  for (int64_t s : sizes) {
-    stride /= s;
-    if (s == 1) {
-      results.push_back(ctx->Constant(0));
-      continue;
-    }
-    Expr e = linear.FloorDiv(stride);
-    results.push_back(first ? e : e % s);
-    first = false;
+  return TransposeTileOffsets(sizes, v, like.dims(), like.range_vars(), ctx);
+}
+
+// The vector width of a tile's write (or read) in the plan: the lanes of
+// the innermost symbol move as one vector where it is above one.
+int64_t TileVectorWidth(const SharedTile& tile, bool write) {
+  for (const SharedTileAccess& a : tile.accesses) {
+    if (a.write == write) return a.vector_width;
   }
-  return IndexingMap(ctx, like.dims(), like.range_vars(), {}, results);
+  return 1;
+}
+
+// `ops` with the innermost symbol (the vector lane) at 0.
+std::vector<Val> FirstLane(std::vector<Val> ops) {
+  ops.back() = ir::Index(0);
+  return ops;
 }
 
 }  // namespace
@@ -54,9 +52,10 @@ Status BuildTranspose(LoweringContext& lc, BlockBuilder& bb) {
   std::vector<Val> ids = GridIds(plan.launch);
   // One shared tile per distinct hero.
   std::map<const Instruction*, int> tiles;
+  std::map<const Instruction*, const SharedTile*> tile_plans;
   for (const SharedTile& t : plan.shared_tiles) {
-    IXA_ASSIGN_OR_RETURN(Type type, ir::TypeOf(t.type));
-    tiles[t.owner] = lc.AddSharedBuffer("tile", type, t.dims);
+    IXA_ASSIGN_OR_RETURN(tiles[t.owner], AddTileBuffer(lc, "tile", t));
+    tile_plans[t.owner] = &t;
   }
   auto described = [&](const RootPlan& r) { return tiles.count(r.hero) > 0; };
   // Phase 1: tiles in, and the side outputs (read where the input is).
@@ -76,6 +75,8 @@ Status BuildTranspose(LoweringContext& lc, BlockBuilder& bb) {
         lc.Intern(ThreadOffsets(desc.block_sizes, v, *in_map, lc.ctx()));
     const Instruction* hero = r.hero;
     int tile = tiles[hero];
+    const SharedTile& tile_plan = *tile_plans[hero];
+    const int64_t write_width = TileVectorWidth(tile_plan, true);
     bb.Add(ir::Comment("read the tile of " + hero->operand(0)->name +
                        " coalesced into " + lc.module().buffers[tile].name));
     IXA_RETURN_IF_ERROR(ForEachPoint(
@@ -83,9 +84,20 @@ Status BuildTranspose(LoweringContext& lc, BlockBuilder& bb) {
           std::vector<Val> idx;
           for (const Val& x : lc.ApplyAll(in_map, ops))
             idx.push_back(bb.Bind("in", x));
+          // The tile's index first: the value read is then stored by the
+          // very next statement (an f16 moves as its bits).
+          std::vector<Val> at = lc.ApplyAll(offsets, ops);
+          TileIndex where;
+          if (write_width > 1) {
+            TileLane lane{ops.back(), write_width,
+                          lc.ApplyAll(offsets, FirstLane(ops))};
+            where = TileIndexOf(lc, bb, tile_plan, at, &lane);
+          } else {
+            where = TileIndexOf(lc, bb, tile_plan, at);
+          }
           ElementalEmitter ee(&lc, &bb);
           IXA_ASSIGN_OR_RETURN(Val value, ee.EmitOne(hero->operand(0), idx));
-          bb.Add(ir::Store(tile, lc.ApplyAll(offsets, ops), value));
+          bb.Add(StoreTileAt(tile, where, value));
           return Status();
         }));
   }
@@ -108,18 +120,14 @@ Status BuildTranspose(LoweringContext& lc, BlockBuilder& bb) {
       return Error::Unsupported("emit: transpose root without an output map");
     }
     std::shared_ptr<const IndexingMap> out_map = lc.Intern(*r.output_map);
-    // The generalized form walks the tile in output dim order; 021 and
-    // 210 have symmetric block sizes and a self-inverse permutation.
-    std::vector<int64_t> out_sizes = desc.block_sizes;
-    if (desc.generalized) {
-      for (size_t i = 0; i < out_sizes.size(); ++i) {
-        out_sizes[i] = desc.block_sizes[desc.permutation[i]];
-      }
-    }
-    std::shared_ptr<const IndexingMap> offsets =
-        lc.Intern(ThreadOffsets(out_sizes, v, *out_map, lc.ctx()));
+    // The generalized form walks the tile in output dim order.
+    std::shared_ptr<const IndexingMap> offsets = lc.Intern(
+        ThreadOffsets(TransposeReadSizes(desc), v, *out_map, lc.ctx()));
+    const std::vector<int> source = TransposeReadSource(desc);
     const Instruction* hero = r.hero;
     int tile = tiles[hero];
+    const SharedTile& tile_plan = *tile_plans[hero];
+    const int64_t read_width = TileVectorWidth(tile_plan, false);
     std::vector<int> buffers = RootBuffers(lc, r);
     bb.Add(ir::Comment("write " + r.root->name +
                        " coalesced from the transposed tile"));
@@ -128,18 +136,22 @@ Status BuildTranspose(LoweringContext& lc, BlockBuilder& bb) {
           std::vector<Val> hidx;
           for (const Val& x : lc.ApplyAll(out_map, ops))
             hidx.push_back(bb.Bind("out", x));
-          std::vector<Val> t = lc.ApplyAll(offsets, ops);
-          // Output dim i is tile (input) dim permutation[i].
-          std::vector<Val> read(t.size());
-          for (size_t i = 0; i < t.size(); ++i) {
-            if (desc.generalized) {
-              read[desc.permutation[i]] = t[i];
-            } else {
-              read[i] = t[desc.permutation[i]];
-            }
-          }
+          auto tile_coords = [&](const std::vector<Val>& at) {
+            std::vector<Val> t = lc.ApplyAll(offsets, at);
+            std::vector<Val> read;
+            for (int i : source) read.push_back(t[i]);
+            return read;
+          };
           IXA_ASSIGN_OR_RETURN(Type type, ir::TypeOf(hero->shape.type));
-          Val hv = bb.Bind("t", ir::Load(tile, type, read));
+          Val loaded;
+          if (read_width > 1) {
+            TileLane lane{ops.back(), read_width, tile_coords(FirstLane(ops))};
+            loaded = LoadTile(lc, bb, tile_plan, tile, type, tile_coords(ops),
+                              &lane);
+          } else {
+            loaded = LoadTile(lc, bb, tile_plan, tile, type, tile_coords(ops));
+          }
+          Val hv = bb.Bind("t", loaded);
           return StoreEpilogue(lc, bb, hero, {hv}, r, hidx, buffers);
         }));
   }

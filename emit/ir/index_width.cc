@@ -174,7 +174,9 @@ class IndexWidthChecker {
           case OpCode::kToIndex:
             return n.range;
           default:
-            return Interval::Full();
+            // Full unless the builder knew better (a swizzle's xor stays
+            // within its tile).
+            return n.range;
         }
       default:
         return Interval::Full();

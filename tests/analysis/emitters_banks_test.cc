@@ -57,10 +57,10 @@ TileAccesses TransposeTileAccesses(const Planned& p) {
   ExprContext* ctx = p.ctx.get();
   TileAccesses t;
   t.block = d.block_sizes;
-  t.padded = plan.shared_tiles[0].dims;
-  int64_t elements = 1;
-  for (int64_t s : t.padded) elements *= s;
-  t.element_bytes = plan.shared_tiles[0].bytes() / elements;
+  // XLA's padded tile (the plan lays out its own: docs/emitters.md §6c).
+  t.padded = plan.shared_tiles[0].xla_dims;
+  t.element_bytes =
+      std::max(1, hlo::ElementBits(plan.shared_tiles[0].type) / 8);
   int64_t block_elements = 1;
   for (int64_t s : t.block) block_elements *= s;
   const int64_t steps = block_elements / (4 * 32 * v);
@@ -77,7 +77,13 @@ TileAccesses TransposeTileAccesses(const Planned& p) {
   return t;
 }
 
-// Byte addresses through the plan's (padded) row-major tile.
+int64_t XlaTileBytes(const SharedTile& tile) {
+  SharedTile xla = tile;
+  xla.dims = tile.xla_dims;
+  return xla.bytes();
+}
+
+// Byte addresses through XLA's padded row-major tile.
 hw::BankConflictReport ThroughPadded(const TileAccesses& t,
                                      const hw::TileAccess& a) {
   Expr offset = a.map.context()->Constant(0);
@@ -158,7 +164,9 @@ TEST_CASE("emitter banks: the transpose tiles", "[emitters][banks]") {
     hw::SwizzleAnswer a = Search(t, p.ctx.get());
     CHECK(a.after.write_wavefronts + a.after.read_wavefronts <=
           w.total_wavefronts + r.total_wavefronts);
-    CHECK(a.after.bytes < p.plan.shared_tiles[0].bytes());
+    CHECK(a.after.bytes < XlaTileBytes(p.plan.shared_tiles[0]));
+    // The plan's own layout is as small.
+    CHECK(p.plan.shared_tiles[0].bytes() == a.after.bytes);
     CHECK(a.write_after.conflict_free);
     CHECK(a.read_after.conflict_free);
   }
@@ -181,7 +189,7 @@ TEST_CASE("emitter banks: the column reduction's scratch",
       ROOT r = f32[64] reduce(p0, z), dimensions={0}, to_apply=add
     })");
   REQUIRE(p.plan.shared_tiles.size() == 1);
-  const std::vector<int64_t> dims = p.plan.shared_tiles[0].dims;
+  const std::vector<int64_t> dims = p.plan.shared_tiles[0].xla_dims;
   const int64_t v = p.plan.launch.vector_size;
   CHECK(dims == std::vector<int64_t>{32, 32 * v + 1});
   ExprContext* ctx = p.ctx.get();
@@ -223,8 +231,11 @@ TEST_CASE("emitter banks: the column reduction's scratch",
   CHECK(a.after.write_wavefronts + a.after.read_wavefronts ==
         write.total_wavefronts + read.total_wavefronts);
   CHECK(a.after.bytes == 32 * 32 * v * 4);
-  CHECK(a.after.bytes < p.plan.shared_tiles[0].bytes());
+  CHECK(a.after.bytes < XlaTileBytes(p.plan.shared_tiles[0]));
   CHECK(hw::DescribeTileLayout(a.after.layout) == "Swizzle<5,0,5>");
+  // The plan takes the same layout.
+  CHECK(hw::DescribeTileLayout(p.plan.shared_tiles[0].layout) ==
+        "Swizzle<5,0,5>");
 }
 
 }  // namespace IXA_UNITY_ID

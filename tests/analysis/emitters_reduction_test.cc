@@ -83,8 +83,9 @@ TEST_CASE("reduction plan: h.11 worked numbers", "[emitters][reduction]") {
     CHECK(SymbolNamed(*p.plan.roots[0].hero_operand_maps[0], "s0").bounds ==
           Interval{0, 32});
     REQUIRE(p.plan.shared_tiles.size() == 1);
-    CHECK(p.plan.shared_tiles[0].dims == std::vector<int64_t>{32, 33});
-    CHECK(p.plan.launch.shared_memory_bytes == 32 * 33 * 4);
+    // XLA's padded scratch; ixa's layout takes no more (an XOR swizzle).
+    CHECK(p.plan.shared_tiles[0].xla_dims == std::vector<int64_t>{32, 33});
+    CHECK(p.plan.launch.shared_memory_bytes == 32 * 32 * 4);
     // The init value has no map (XLA has none).
     CHECK_FALSE(p.plan.roots[0].hero_operand_maps[1]);
   }
@@ -167,13 +168,15 @@ TEST_CASE("reduction plan: shared memory and vector sizes",
   CHECK(p.plan.reduction->threads_kept == 1);
   REQUIRE(p.plan.shared_tiles.size() == 1);
   CHECK(p.plan.shared_tiles[0].dims == std::vector<int64_t>{1, 8});
-  // R = 16384: Tr = 1024, 32 warps: padded to 33.
+  // R = 16384: Tr = 1024, 32 warps: XLA pads to 33; the one row is read in
+  // one wavefront, so ixa's scratch is 32 wide.
   p = Plan(Reduce("f32", "[10,16384]", "[10]", "1"));
-  CHECK(p.plan.shared_tiles[0].dims == std::vector<int64_t>{1, 33});
-  // Column f32 with K2 = 64: v = 2, scratch [32, 65].
+  CHECK(p.plan.shared_tiles[0].xla_dims == std::vector<int64_t>{1, 33});
+  CHECK(p.plan.shared_tiles[0].dims == std::vector<int64_t>{1, 32});
+  // Column f32 with K2 = 64: v = 2, XLA's scratch [32, 65].
   p = Plan(Reduce("f32", "[40,64]", "[64]", "0"));
   CHECK(p.plan.launch.vector_size == 2);
-  CHECK(p.plan.shared_tiles[0].dims == std::vector<int64_t>{32, 65});
+  CHECK(p.plan.shared_tiles[0].xla_dims == std::vector<int64_t>{32, 65});
   // f16 rows of 2048: 4t = 512 <= R, R mod 4 = 0: v = 4.
   p = Plan(Reduce("f16", "[10,2048]", "[10]", "1"));
   CHECK(p.plan.launch.vector_size == 4);

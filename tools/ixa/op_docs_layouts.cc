@@ -248,6 +248,20 @@ std::vector<OpDoc> BuildLayoutDocs() {
          "narrower than 4 bytes update to a multiple of 4; "
          "docs/emitters.md §3)"},
         {"stages", "list of {name, code}", "with stages: each step's code"},
+        {"shared_tiles", "list",
+         "cpp, cuda, mlir, transposes and reductions with shared memory: "
+         "the plan's tiles, as thread_indexing's shared_tiles"},
+        {"shared_accesses",
+         "list of {tile, access, bytes_per_lane, vector_width, instances, "
+         "wavefronts_worst, wavefronts_avg, ideal, conflict_free, reason}",
+         "with shared_tiles: each tile's write and read by the generated "
+         "code, for a full block (an edge block only switches lanes off), "
+         "through the tile's layout: `tile` its index in shared_tiles, "
+         "`access` write or read, `instances` the warp accesses per block, "
+         "the wavefronts of the costliest one and on average, `ideal` the "
+         "wavefronts of a conflict-free warp access (its phases), "
+         "`conflict_free` and `reason` (the first warp access with a "
+         "conflict: its bank and lanes)"},
         {"tiles", "list",
          "pto: each tile declared (type, rows, cols, "
          "valid region, unified-buffer offset, bytes)"},

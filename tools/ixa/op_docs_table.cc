@@ -321,8 +321,17 @@ std::vector<OpDoc> BuildHloDocs() {
          "the maps from the ids to each parameter's index (`not_read` when "
          "the kernel never reads it, `unknown` and `reason` when it cannot "
          "be indexed)"},
-        {"shared_tiles", "list of {owner, operand, type, dims, bytes}",
-         "shared-memory tiles of transposes and reductions"},
+        {"shared_tiles",
+         "list of {owner, operand, type, dims, bytes, logical_dims, layout, "
+         "xla_bytes, layout_reason}",
+         "shared-memory tiles of transposes and reductions: `dims` as "
+         "allocated (one dim, the layout's elements, where the tile is "
+         "addressed through flat offsets), `logical_dims` its coordinates, "
+         "`layout` row_major, pad P (XLA's pads the tile by one column), "
+         "rotate R or Swizzle<B,M,S>: the layout with the fewest bank "
+         "wavefronts of the tile's write and read, then the least memory, "
+         "never more than XLA's padded tile (`xla_bytes`); `layout_reason` "
+         "says why (docs/emitters.md \"Shared tiles and banks\")"},
         {"transpose", "object",
          "transposes: {dims, permutation, input_dims, block_sizes, "
          "block_counts, generalized (true for a form other than 021 and "

@@ -128,6 +128,14 @@ Result<Json> EmitFusion(const Json& request, emit::EmitOptions options,
     buffers.push_back(std::move(entry));
   }
   response["buffers"] = std::move(buffers);
+  if (!result.plan.shared_tiles.empty()) {
+    Json tiles = Json::array();
+    for (const SharedTile& t : result.plan.shared_tiles) {
+      tiles.push_back(SharedTileJson(t));
+    }
+    response["shared_tiles"] = std::move(tiles);
+    response["shared_accesses"] = SharedAccessesJson(result.plan);
+  }
   if (!result.notes.empty()) response["notes"] = result.notes;
   if (options.stages) {
     Json stages = Json::array();

@@ -16,14 +16,6 @@ Json OptionalMap(const std::optional<IndexingMap>& m) {
   return m ? Json(MapToString(*m)) : Json(nullptr);
 }
 
-Json SharedTileJson(const SharedTile& t) {
-  return Json{{"owner", t.owner ? t.owner->name : std::string()},
-              {"operand", t.operand},
-              {"type", hlo::ElementTypeName(t.type)},
-              {"dims", t.dims},
-              {"bytes", t.bytes()}};
-}
-
 Result<Json> ThreadIndexing(const Json& request, ExprContext& ctx) {
   IXA_ASSIGN_OR_RETURN(std::unique_ptr<hlo::Module> module, GetModule(request));
   IXA_ASSIGN_OR_RETURN(FlatRegion flat_region, GetRegion(request, *module));

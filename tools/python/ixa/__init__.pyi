@@ -84,6 +84,10 @@ class Emitted(Result):
     buffers: List[Result]
     emitter: str
     launch: Result
+    # Transposes and reductions with shared memory only: the tiles (layout,
+    # xla_bytes, layout_reason) and each access's bank wavefronts.
+    shared_tiles: List[Result]
+    shared_accesses: List[Result]
 
 class Layout(Result):
     map: str
