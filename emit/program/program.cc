@@ -114,6 +114,8 @@ class ProgramBuilder {
                          const std::vector<const Instruction*>& inputs,
                          const std::string& cache_key);
   Result<bool> AddHostOp(Function& f, const Instruction& in, int pos);
+  Result<bool> AddOneInstructionKernel(Function& f, const Instruction& in,
+                                       int pos);
   Result<bool> AddControlFlow(Function& f, const Instruction& in, int pos);
   std::string Ptr(const Function& f, const LeafRef& r) const;
   std::string PtrList(const Function& f, const std::vector<LeafRef>& r) const;
@@ -239,6 +241,8 @@ Result<bool> ProgramBuilder::AddKernel(
     emit.shared_memory_limit = options_.shared_memory_limit;
     Result<EmitResult> emitted = EmitFusion(region, device_, emit, ctx_);
     if (!emitted.ok()) {
+      // The name stays free for what runs instead (a host loop).
+      names_.erase(emit.kernel_name);
       Error e = emitted.error();
       e.message =
           "instruction '" + in.name + "' (" + in.opcode + "): " + e.message;
@@ -504,19 +508,18 @@ std::vector<const Instruction*> UniqueOperands(const Instruction& in) {
   return out;
 }
 
+// Ops generated as kernels where the emitters can, else as host loops
+// (host_ops.cc).
+bool IsHostFallbackOp(const Instruction& in) {
+  return in.opcode == "dot" || in.opcode == "convolution";
+}
+
 // Instructions handled without a kernel of their own.
 bool NeedsNoKernel(const Instruction& in) {
-  static const std::set<std::string> kHost = {"parameter",
-                                              "tuple",
-                                              "get-tuple-element",
-                                              "while",
-                                              "conditional",
-                                              "call",
-                                              "dot",
-                                              "convolution",
-                                              "sort",
-                                              "fusion",
-                                              "optimization-barrier"};
+  static const std::set<std::string> kHost = {
+      "parameter", "tuple",       "get-tuple-element",
+      "while",     "conditional", "call",
+      "sort",      "fusion",      "optimization-barrier"};
   return kHost.count(in.opcode) > 0 ||
          (in.opcode == "custom-call" && hlo::IsLibraryCall(in));
 }
@@ -656,8 +659,17 @@ Result<bool> ProgramBuilder::AddInstruction(Function& f, const Instruction& in,
   if (op == "while" || op == "conditional" || op == "call") {
     return AddControlFlow(f, in, pos);
   }
-  if (op == "dot" || op == "convolution" || op == "sort" ||
-      (op == "custom-call" && hlo::IsLibraryCall(in))) {
+  if (op == "sort" || (op == "custom-call" && hlo::IsLibraryCall(in))) {
+    return AddHostOp(f, in, pos);
+  }
+  if (IsHostFallbackOp(in)) {
+    // A dot or convolution is a kernel of the per-fusion pipeline (the loop
+    // emitter over its output, computing it elementally); what the
+    // emitters refuse runs as the host loop.
+    Result<bool> kernel = AddOneInstructionKernel(f, in, pos);
+    if (kernel.ok() || kernel.error().code != ErrorCode::kUnsupported) {
+      return kernel;
+    }
     return AddHostOp(f, in, pos);
   }
   for (const Instruction* o : in.operands) {
@@ -697,8 +709,14 @@ Result<bool> ProgramBuilder::AddInstruction(Function& f, const Instruction& in,
     key = "fusion " + key.substr(std::min(key.find('{'), key.size()));
     return AddKernel(f, in, pos, region, inputs, key);
   }
-  // Any other instruction: a kernel of its own, the fusion computation of
-  // PrepareKernelModule.
+  return AddOneInstructionKernel(f, in, pos);
+}
+
+// Any other instruction: a kernel of its own, the fusion computation of
+// PrepareKernelModule.
+Result<bool> ProgramBuilder::AddOneInstructionKernel(Function& f,
+                                                     const Instruction& in,
+                                                     int pos) {
   auto it = kernel_computation_.find(&in);
   const Computation* comp = it == kernel_computation_.end()
                                 ? nullptr
