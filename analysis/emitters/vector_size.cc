@@ -126,12 +126,22 @@ std::optional<Expr> LaneContiguousBase(Expr offset,
 int64_t LoopLikeVectorSize(const FusionRegion& region, const EmitterPlan& plan,
                            ExprContext* ctx) {
   if (plan.launch.unroll <= 1) return 1;
-  // A reduce or reduce-window computed per element loops over its window
-  // inside the lane loop, which then is no innermost loop to vectorize.
+  // A reduce, reduce-window, dot or convolution computed per element loops
+  // over its window (contracting dims) inside the lane loop, which then is
+  // no innermost loop to vectorize.
   for (const hlo::Instruction* instr : region.members) {
-    if (instr->opcode != "reduce" && instr->opcode != "reduce-window") {
+    const std::string& op = instr->opcode;
+    if (op == "dot" || op == "convolution") {
+      // The emitters loop over the symbols both operand maps share.
+      Result<std::vector<IndexingMap>> shared =
+          ComputeSharedSymbolOperandMaps(*instr, ctx);
+      if (!shared.ok()) return 1;
+      for (const IndexingMap& m : *shared) {
+        if (m.num_range_vars() > 0) return 1;
+      }
       continue;
     }
+    if (op != "reduce" && op != "reduce-window") continue;
     Result<HloInstructionIndexing> ix =
         ComputeOutputToInputIndexing(*instr, 0, ctx);
     if (!ix.ok() || ix->indexing_maps.empty() ||

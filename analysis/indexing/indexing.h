@@ -123,6 +123,15 @@ const hlo::Shape& IndexedOperandShape(const hlo::Instruction& instr,
 // Simplify + RemoveUnusedSymbols: the form every map is returned in.
 void FinishMap(IndexingMap* map);
 
+// A dot's or convolution's output -> operand maps (lhs, rhs) over one list
+// of symbols: a dot's contracting dims; a convolution's window dims, then
+// the input feature within the group. Each is simplified but keeps every
+// symbol (ComputeOutputToInputIndexing drops those a map does not read),
+// so code generation loops over the symbols once and reads both operands
+// there. Unsupported for other ops.
+Result<std::vector<IndexingMap>> ComputeSharedSymbolOperandMaps(
+    const hlo::Instruction& in, ExprContext* ctx);
+
 // Physical-layout mode: rewrites a map between logical indices of `from`
 // (the map's dims) and `to` (its results) into one between physical,
 // layout-ordered indices (most major first). Tiles are not modelled here:

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "analysis/indexing/internal.h"
+#include "simplifier/simplify.h"
 
 namespace ixa::indexing_internal {
 namespace {
@@ -161,7 +162,12 @@ std::vector<int64_t> FreeDims(int64_t rank, const std::vector<int64_t>& batch,
   return free;
 }
 
-Result<Indexing> DotOutToIn(const Instruction& in, ExprContext* ctx) {
+namespace {
+
+// A dot's output -> operand maps before FinishMap: both over the
+// contracting dims' symbols.
+Result<std::vector<IndexingMap>> DotOperandMaps(const Instruction& in,
+                                                ExprContext* ctx) {
   if (in.operand_count() != 2 || in.HasAttribute("sparsity")) {
     return Unsupported(in,
                        "a sparse dot: one operand is stored compressed, its "
@@ -191,10 +197,19 @@ Result<Indexing> DotOutToIn(const Instruction& in, ExprContext* ctx) {
     }
     return MakeMap(ctx, in.shape.dims, range_sizes, std::move(results));
   };
-  return FromMaps(
-      {operand_map(lhs, dn.lhs_batch, dn.lhs_contracting, lhs_free, nb),
-       operand_map(rhs, dn.rhs_batch, dn.rhs_contracting, rhs_free,
-                   nb + lhs_free.size())});
+  std::vector<IndexingMap> maps;
+  maps.push_back(
+      operand_map(lhs, dn.lhs_batch, dn.lhs_contracting, lhs_free, nb));
+  maps.push_back(operand_map(rhs, dn.rhs_batch, dn.rhs_contracting, rhs_free,
+                             nb + lhs_free.size()));
+  return maps;
+}
+
+}  // namespace
+
+Result<Indexing> DotOutToIn(const Instruction& in, ExprContext* ctx) {
+  IXA_ASSIGN_OR_RETURN(std::vector<IndexingMap> maps, DotOperandMaps(in, ctx));
+  return FromMaps(std::move(maps));
 }
 
 Result<Indexing> DotInToOut(const Instruction& in, int operand,
@@ -308,13 +323,29 @@ Result<ConvolutionMaps> BuildConvolutionMaps(const Instruction& in,
 
 }  // namespace
 
-Result<Indexing> ConvolutionOutToIn(const Instruction& in, ExprContext* ctx) {
+namespace {
+
+// A convolution's output -> operand maps before FinishMap: both over the
+// window dims' symbols, then the input feature's.
+Result<std::vector<IndexingMap>> ConvolutionOperandMaps(const Instruction& in,
+                                                        ExprContext* ctx) {
   IXA_ASSIGN_OR_RETURN(ConvolutionMaps maps, BuildConvolutionMaps(in, ctx));
   IndexingMap pad =
       PadMap(in.operand(0)->shape.dims, maps.padding, maps.padded_dims, ctx);
   IXA_ASSIGN_OR_RETURN(IndexingMap lhs_map,
                        ComposeIndexingMaps(maps.padded_lhs, pad));
-  return FromMaps({std::move(lhs_map), std::move(maps.kernel)});
+  std::vector<IndexingMap> out;
+  out.push_back(std::move(lhs_map));
+  out.push_back(std::move(maps.kernel));
+  return out;
+}
+
+}  // namespace
+
+Result<Indexing> ConvolutionOutToIn(const Instruction& in, ExprContext* ctx) {
+  IXA_ASSIGN_OR_RETURN(std::vector<IndexingMap> maps,
+                       ConvolutionOperandMaps(in, ctx));
+  return FromMaps(std::move(maps));
 }
 
 Result<Indexing> ConvolutionInToOut(const Instruction& in, int operand,
@@ -337,3 +368,24 @@ Result<Indexing> ConvolutionInToOut(const Instruction& in, int operand,
 }
 
 }  // namespace ixa::indexing_internal
+
+namespace ixa {
+
+Result<std::vector<IndexingMap>> ComputeSharedSymbolOperandMaps(
+    const hlo::Instruction& in, ExprContext* ctx) {
+  Result<std::vector<IndexingMap>> maps =
+      in.opcode == "dot" ? indexing_internal::DotOperandMaps(in, ctx)
+      : in.opcode == "convolution"
+          ? indexing_internal::ConvolutionOperandMaps(in, ctx)
+          : indexing_internal::Unsupported(
+                in,
+                "operand maps over shared symbols are a dot's or a "
+                "convolution's");
+  if (!maps.ok()) return maps.error();
+  SimplifyOptions options;
+  options.preserve_point_variables = true;
+  for (IndexingMap& m : *maps) Simplify(&m, options);
+  return maps;
+}
+
+}  // namespace ixa

@@ -4,7 +4,8 @@
 // gather, dynamic-slice) read their operand at the op's output-to-input
 // map applied to the index; pad and concatenate choose by the maps'
 // domains; reduce and reduce-window loop over the maps' symbols applying
-// the reducer computation as written.
+// the reducer computation as written; dot and convolution loop over them
+// adding products (elemental_dot.cc).
 #include <algorithm>
 
 #include "analysis/indexing/indexing.h"
@@ -202,6 +203,8 @@ bool IsEmittableOpcode(const std::string& opcode) {
                                   "is-finite",
                                   "reduce-precision",
                                   "scatter",
+                                  "dot",
+                                  "convolution",
                                   "real",
                                   "imag",
                                   "complex"};
@@ -485,6 +488,7 @@ Result<std::vector<Val>> ElementalEmitter::EmitUncached(
     return std::vector<Val>{var};
   }
   if (op == "reduce" || op == "reduce-window") return EmitReduce(in, index);
+  if (op == "dot" || op == "convolution") return EmitDot(in, index);
   if (op == "map") {
     std::vector<Val> args;
     for (const Instruction* o : in.operands) {

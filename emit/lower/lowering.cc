@@ -346,9 +346,9 @@ std::string ComplexLeafName(const hlo::Shape& shape) {
 // The ops generated on complex values (the instruction's own or an
 // operand's): data movement, + - * /, negate, abs, exp, expm1, log,
 // log1p, sqrt, rsqrt, sign, sin, cos, tanh, power, real / imag / complex,
-// convert, select, compare EQ / NE, reductions (their shuffles move the
-// parts one by one) and scatters of c64 (and of c128 with unique
-// indices). The rest (the other transcendental functions, order
+// convert, select, compare EQ / NE, dots and convolutions, reductions (their
+// shuffles move the parts one by one) and scatters of c64 (and of c128 with
+// unique indices). The rest (the other transcendental functions, order
 // comparisons, which HLO does not define on complex) answer unsupported
 // naming the op and the type.
 Status CheckComplexOp(const Instruction& in) {
@@ -400,6 +400,8 @@ Status CheckComplexOp(const Instruction& in) {
                                       "power",
                                       "reduce",
                                       "reduce-window",
+                                      "dot",
+                                      "convolution",
                                       "map"};
   bool known = false;
   for (const char* op : kComplexOps) known |= in.opcode == op;

@@ -190,6 +190,11 @@ class ElementalEmitter {
       const hlo::Instruction& in, const std::vector<ir::Val>& index);
   Result<std::vector<ir::Val>> EmitReduce(const hlo::Instruction& in,
                                           const std::vector<ir::Val>& index);
+  // Dot and convolution (elemental_dot.cc): the sum over the operand
+  // maps' symbols of the products, in the accumulator type.
+  Result<std::vector<ir::Val>> EmitDot(const hlo::Instruction& in,
+                                       const std::vector<ir::Val>& index);
+  ir::Val ConvertDotResult(const ir::Val& acc, ir::Type result);
   Result<std::vector<ir::Val>> EmitReducePrecision(const hlo::Instruction& in,
                                                    const ir::Val& x);
   Result<std::vector<ir::Val>> EmitComplex(const hlo::Instruction& in,

@@ -1,6 +1,6 @@
-// The program's host ops: dot (and the GEMM custom calls as their dot),
-// convolution and sort, generated as plain loops over the output elements
-// from the ops' definitions (docs/compile.md).
+// The program's host ops: the GEMM custom calls (as their dot), sort, and
+// the dots and convolutions the emitters refuse, generated as plain loops
+// over the output elements from the ops' definitions (docs/compile.md).
 #include <algorithm>
 #include <map>
 #include <sstream>

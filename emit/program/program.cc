@@ -114,9 +114,10 @@ class ProgramBuilder {
                          const std::vector<const Instruction*>& inputs,
                          const std::string& cache_key);
   Status AddHostOp(Function& f, const Instruction& in, int pos);
+  Status AddOneInstructionKernel(Function& f, const Instruction& in, int pos);
   Status AddControlFlow(Function& f, const Instruction& in, int pos);
   Status AddCall(Function& f, const Instruction& in, int pos,
-                       const Computation& callee);
+                 const Computation& callee);
   std::string Ptr(const Function& f, const LeafRef& r) const;
   std::string PtrList(const Function& f, const std::vector<LeafRef>& r) const;
   std::string Copy(const std::string& dst, const std::string& src,
@@ -252,6 +253,8 @@ Status ProgramBuilder::AddKernel(Function& f, const Instruction& in, int pos,
     emit.shared_memory_limit = options_.shared_memory_limit;
     Result<EmitResult> emitted = EmitFusion(region, device_, emit, ctx_);
     if (!emitted.ok()) {
+      // The name stays free for what runs instead (a host loop).
+      names_.erase(emit.kernel_name);
       Error e = emitted.error();
       e.message =
           "instruction '" + in.name + "' (" + in.opcode + "): " + e.message;
@@ -532,12 +535,17 @@ std::vector<const Instruction*> UniqueOperands(const Instruction& in) {
   return out;
 }
 
+// Ops generated as kernels where the emitters can, else as host loops
+// (host_ops.cc).
+bool IsHostFallbackOp(const Instruction& in) {
+  return in.opcode == "dot" || in.opcode == "convolution";
+}
+
 // Instructions handled without a kernel of their own.
 bool NeedsNoKernel(const Instruction& in) {
   static const std::set<std::string> kHost = {
-      "parameter", "tuple",       "get-tuple-element",   "while", "conditional",
-      "call",      "dot",         "convolution",         "sort",  "fusion",
-      "after-all", "opt-barrier", "optimization-barrier"};
+      "parameter", "tuple", "get-tuple-element", "while", "conditional", "call",
+      "sort", "fusion", "after-all", "opt-barrier", "optimization-barrier"};
   return kHost.count(in.opcode) > 0 ||
          (in.opcode == "custom-call" && hlo::IsLibraryCall(in));
 }
@@ -694,8 +702,17 @@ Status ProgramBuilder::AddInstruction(Function& f, const Instruction& in,
   if (op == "while" || op == "conditional" || op == "call") {
     return AddControlFlow(f, in, pos);
   }
-  if (op == "dot" || op == "convolution" || op == "sort" ||
-      (op == "custom-call" && hlo::IsLibraryCall(in))) {
+  if (op == "sort" || (op == "custom-call" && hlo::IsLibraryCall(in))) {
+    return AddHostOp(f, in, pos);
+  }
+  if (IsHostFallbackOp(in)) {
+    // A dot or convolution is a kernel of the per-fusion pipeline (the loop
+    // emitter over its output, computing it elementally); what the
+    // emitters refuse runs as the host loop.
+    Status kernel = AddOneInstructionKernel(f, in, pos);
+    if (kernel.ok() || kernel.error().code != ErrorCode::kUnsupported) {
+      return kernel;
+    }
     return AddHostOp(f, in, pos);
   }
   for (const Instruction* o : in.operands) {
@@ -744,8 +761,14 @@ Status ProgramBuilder::AddInstruction(Function& f, const Instruction& in,
     IXA_RETURN_IF_ERROR(PrepareKernelModule({in.called()}));
     return AddCall(f, in, pos, *in.called());
   }
-  // Any other instruction: a kernel of its own, the fusion computation of
-  // PrepareKernelModule.
+  return AddOneInstructionKernel(f, in, pos);
+}
+
+// Any other instruction: a kernel of its own, the fusion computation of
+// PrepareKernelModule.
+Status ProgramBuilder::AddOneInstructionKernel(Function& f,
+                                               const Instruction& in,
+                                               int pos) {
   auto it = kernel_computation_.find(&in);
   if (it == kernel_computation_.end()) {
     return Error{ErrorCode::kInternal,

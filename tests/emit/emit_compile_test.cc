@@ -519,20 +519,64 @@ ENTRY e {
   CHECK(output.find("takes 2 parameter") != std::string::npos);
 }
 
+// A dot the emitters refuse (an f6 type) falls back to the host loop,
+// which refuses it too: unsupported, naming the dot and the type.
 TEST_CASE("compile: what cannot be generated is unsupported, naming it",
           "[emit_compile_errors]") {
   Result<std::string> code = CompileText(R"(HloModule u
 ENTRY e {
-  a = c64[2,3] parameter(0)
-  b = c64[3,2] parameter(1)
-  ROOT d = c64[2,2] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  a = f6e2m3fn[2,3] parameter(0)
+  b = f6e2m3fn[3,2] parameter(1)
+  ROOT d = f6e2m3fn[2,2] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
 }
 )",
                                          "ixa_run");
   REQUIRE_FALSE(code.ok());
   CHECK(code.error().code == ErrorCode::kUnsupported);
   CHECK(code.error().message.find("dot d") != std::string::npos);
-  CHECK(code.error().message.find("c64") != std::string::npos);
+  CHECK(code.error().message.find("f6e2m3fn") != std::string::npos);
+}
+
+// Dots and convolutions outside fusions are kernels of the per-fusion
+// pipeline (the loop emitter), for cpp and for cuda, complex ones too;
+// none is a host loop.
+TEST_CASE("compile: dots and convolutions are generated kernels",
+          "[emit_compile_errors]") {
+  const std::string hlo = R"(HloModule k
+ENTRY e {
+  a = f32[4,6] parameter(0)
+  b = f32[6,3] parameter(1)
+  x = f32[1,5,5,2] parameter(2)
+  k = f32[3,3,2,2] parameter(3)
+  z = c64[2,3] parameter(4)
+  d = f32[4,3] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  c = f32[1,5,5,2] convolution(x, k), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f
+  zz = c64[2,2] dot(z, z), lhs_contracting_dims={1}, rhs_contracting_dims={1}
+  ROOT t = (f32[4,3], f32[1,5,5,2], c64[2,2]) tuple(d, c, zz)
+}
+)";
+  for (emit::Target target : {emit::Target::kCpp, emit::Target::kCuda}) {
+    INFO(emit::TargetName(target));
+    auto module = hlo::ParseHloModule(hlo);
+    REQUIRE(module.ok());
+    emit::CompileOptions options;
+    options.target = target;
+    ExprContext ctx;
+    auto program =
+        emit::CompileModule(**module, *hw::FindDevice("h100"), options, &ctx);
+    REQUIRE(program.ok());
+    int generated = 0;
+    for (const emit::ProgramKernel& k : program->kernels) {
+      INFO(k.instruction << ": " << k.emitter);
+      CHECK(k.emitter == "loop");
+      generated +=
+          k.instruction == "d" || k.instruction == "c" || k.instruction == "zz";
+    }
+    CHECK(generated == 3);
+    if (target == emit::Target::kCuda) {
+      CHECK(program->code.find("ixap_launch(") != std::string::npos);
+    }
+  }
 }
 
 // The cuda programs of the same modules compile with nvcc (no GPU here:

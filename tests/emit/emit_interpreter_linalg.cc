@@ -1,8 +1,10 @@
 // The reference interpreter's dot, convolution and sort (emit_interpreter.h),
 // written from XLA's operation semantics; shares no code with emit/.
-// Products accumulate in double (floats) or wrap in 64 bits (integers) and
-// round once to the result type.
+// Products accumulate in double (floats, and the parts of complex numbers)
+// or wrap in 64 bits (integers) and round once to the result type; a pred
+// result is the or of the products' ands.
 #include <algorithm>
+#include <complex>
 #include <numeric>
 
 #include "tests/emit/emit_interpreter_scalar.h"
@@ -14,13 +16,26 @@ bool ContainsDim(const std::vector<int64_t>& v, int64_t x) {
   return std::find(v.begin(), v.end(), x) != v.end();
 }
 
-// Adds a * b to the accumulator of a result of type `out`.
+std::complex<double> AsComplex(const Literal& lit, int64_t k) {
+  if (IsComplex(lit.type)) return Get(lit, k).c();
+  return lit.AsDouble(k);
+}
+
+// Adds a * b to the accumulator of a result of type `out`: floats in
+// double, integers wrapping in 64 bits, complex numbers in
+// std::complex<double> (a real operand is its value plus 0i), pred as
+// the or of ands.
 struct ProductSum {
   ElementType out;
   double f = 0;
   uint64_t i = 0;
+  std::complex<double> c = 0;
   void Add(const Literal& a, int64_t ka, const Literal& b, int64_t kb) {
-    if (IsFloat(out)) {
+    if (IsComplex(out)) {
+      c += AsComplex(a, ka) * AsComplex(b, kb);
+    } else if (out == ElementType::kPred) {
+      i |= (a.AsInt(ka) != 0 && b.AsInt(kb) != 0) ? 1 : 0;
+    } else if (IsFloat(out)) {
       f += a.AsDouble(ka) * b.AsDouble(kb);
     } else {
       i += static_cast<uint64_t>(a.AsInt(ka)) *
@@ -28,13 +43,21 @@ struct ProductSum {
     }
   }
   void Store(Literal* lit, int64_t k) const {
-    if (IsFloat(out)) {
+    if (IsComplex(out)) {
+      Set(lit, k, MakeComplex(out, c));
+    } else if (IsFloat(out)) {
       lit->floats[k] = RoundToType(f, out);
     } else {
       lit->ints[k] = WrapToType(i, out);
     }
   }
 };
+
+// The element types a dot or convolution result may have here.
+bool ProductType(ElementType t) {
+  return IsFloat(t) || IsSigned(t) || IsUnsigned(t) || IsComplex(t) ||
+         t == ElementType::kPred;
+}
 
 }  // namespace
 
@@ -43,7 +66,7 @@ Result<Literal> EvalDot(const hlo::Instruction& in,
                         const hlo::Shape& out_shape, const Literal& lhs,
                         const Literal& rhs) {
   const ElementType t = out_shape.type;
-  if (!IsFloat(t) && !IsSigned(t) && !IsUnsigned(t)) {
+  if (!ProductType(t)) {
     return UnsupportedOn(in, t);
   }
   Literal out = Literal::Make(t, out_shape.dims);
@@ -89,7 +112,7 @@ Result<Literal> EvalDot(const hlo::Instruction& in,
 Result<Literal> EvalConvolution(const hlo::Instruction& in,
                                 const Literal& input, const Literal& kernel) {
   const ElementType t = in.shape.type;
-  if (!IsFloat(t) && !IsSigned(t) && !IsUnsigned(t)) {
+  if (!ProductType(t)) {
     return UnsupportedOn(in, t);
   }
   if (in.conv == nullptr) return Unsupported(in, "no dim_labels");

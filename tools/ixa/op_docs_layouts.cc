@@ -280,8 +280,9 @@ std::vector<OpDoc> BuildLayoutDocs() {
        R"j({"id": 35, "op": "emit", "target": "pto", "arch": "a2a3", "conversion": "transpose_2d", "dtype": "f32", "shape": [16, 8]})j"},
       {"compile",
        "codegen",
-       "One program for a whole module (docs/compile.md): every kernel, "
-       "dots, convolutions and sorts as generated host code, control flow "
+       "One program for a whole module (docs/compile.md): every kernel "
+       "(dots and convolutions too, host loops where the emitters refuse "
+       "one), sorts and GEMM calls as generated host code, control flow "
        "on the host, a buffer assignment reusing dead buffers, and the "
        "entry point `extern \"C\" int ixa_run(const void* const* params, "
        "void* const* results)`; cpp adds a main reading .npy files.",
@@ -301,7 +302,7 @@ std::vector<OpDoc> BuildLayoutDocs() {
        {{"code", "string", "the program: one C++ (cpp) or CUDA (cuda) file"},
         {"kernels", "list of {name, instruction, computation, emitter}",
          "every kernel and host op, in program order (emitter: the plan's "
-         "kind, or dot, convolution, sort)"},
+         "kind, or, for a host op, dot, convolution or sort)"},
         {"peak_bytes", "int",
          "bytes the arenas hold at once: the entry's arena plus, nested, "
          "the largest arena of a computation it runs"},
