@@ -579,14 +579,15 @@ TEST_CASE(
     return emit::EmitFusion(*region, device, options, &ctx);
   };
   hw::Device h100 = *hw::FindDevice("h100");
-  auto dot = emit(
-      "a = f32[4,5] parameter(0)\nb = f32[5,6] parameter(1)\n"
-      "ROOT d = f32[4,6] dot(a, b), lhs_contracting_dims={1}, "
-      "rhs_contracting_dims={0}",
+  auto sort = emit(
+      "lt { a = f32[] parameter(0)\nb = f32[] parameter(1)\n"
+      "ROOT c = pred[] compare(a, b), direction=LT }\n"
+      "ENTRY e { p = f32[8] parameter(0)\n"
+      "ROOT s = f32[8] sort(p), dimensions={0}, to_apply=lt }",
       h100);
-  REQUIRE_FALSE(dot.ok());
-  CHECK(dot.error().code == ErrorCode::kUnsupported);
-  CHECK(dot.error().message.find("'dot'") != std::string::npos);
+  REQUIRE_FALSE(sort.ok());
+  CHECK(sort.error().code == ErrorCode::kUnsupported);
+  CHECK(sort.error().message.find("'sort'") != std::string::npos);
   auto cc = emit(
       "a = f32[4] parameter(0)\n"
       "ROOT c = f32[4] custom-call(a), custom_call_target=\"foo\"",
