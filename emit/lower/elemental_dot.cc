@@ -88,7 +88,7 @@ Result<std::vector<Val>> ElementalEmitter::EmitDot(
   if (maps->size() != 2) {
     return DotNoCodegen(in, "an operand is not read through one map");
   }
-  for (const IndexingMap& m : *maps) IXA_EMIT_TRY(CheckPrintableMap(m));
+  for (const IndexingMap& m : *maps) IXA_RETURN_IF_ERROR(CheckPrintableMap(m));
   std::shared_ptr<const IndexingMap> lhs_map = lc_->Intern((*maps)[0]);
   std::shared_ptr<const IndexingMap> rhs_map = lc_->Intern((*maps)[1]);
   IXA_ASSIGN_OR_RETURN(Type result, ir::TypeOf(in.shape.type));
@@ -124,7 +124,7 @@ Result<std::vector<Val>> ElementalEmitter::EmitDot(
     symbols.push_back(ir::Var(names.back(), Type::kIndex, bounds[s]));
     bb_->Open();
   }
-  auto body = [&]() -> Result<bool> {
+  auto body = [&]() -> Status {
     bb_->Open();
     std::vector<Val> factors;
     std::vector<Val> operands = index;
@@ -172,9 +172,9 @@ Result<std::vector<Val>> ElementalEmitter::EmitDot(
     } else {
       bb_->Add(ir::If(ir::AllOf(checks), std::move(then)));
     }
-    return true;
+    return Status();
   };
-  Result<bool> ok = body();
+  Status ok = body();
   for (int s = n_symbols - 1; s >= 0; --s) {
     ir::Block b = bb_->Close();
     ir::Stmt loop =
