@@ -129,7 +129,8 @@ int64_t LoopLikeVectorSize(const FusionRegion& region, const EmitterPlan& plan,
   // A reduce or reduce-window computed per element loops over its window
   // inside the lane loop, which then is no innermost loop to vectorize.
   for (const hlo::Instruction* instr : region.members) {
-    if (instr->opcode != "reduce" && instr->opcode != "reduce-window") {
+    if (instr->opcode != hlo::Opcode::kReduce &&
+        instr->opcode != hlo::Opcode::kReduceWindow) {
       continue;
     }
     Result<HloInstructionIndexing> ix =
@@ -155,7 +156,8 @@ int64_t LoopLikeVectorSize(const FusionRegion& region, const EmitterPlan& plan,
     const hlo::Shape& shape = r.root->shape;
     if (r.output_map)
       widest = std::max(widest, vectorizes(*r.output_map, shape));
-    if (r.root != r.hero || r.hero->opcode != "concatenate") continue;
+    if (r.root != r.hero || r.hero->opcode != hlo::Opcode::kConcatenate)
+      continue;
     for (int i = 0; i < static_cast<int>(r.hero_operand_maps.size()); ++i) {
       if (!r.hero_operand_maps[i]) continue;
       Result<HloInstructionIndexing> to_out =

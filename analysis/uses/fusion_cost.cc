@@ -16,46 +16,23 @@
 namespace ixa {
 namespace {
 
+using hlo::Opcode;
+
 int64_t Product(const std::vector<int64_t>& dims) {
   int64_t n = 1;
   for (int64_t d : dims) n = SaturatingMul(n, d);
   return n;
 }
 
-bool IsDataMovement(std::string_view op) {
-  static const char* kOps[] = {"parameter",
-                               "constant",
-                               "iota",
-                               "tuple",
-                               "get-tuple-element",
-                               "broadcast",
-                               "transpose",
-                               "reshape",
-                               "bitcast",
-                               "slice",
-                               "dynamic-slice",
-                               "dynamic-update-slice",
-                               "pad",
-                               "concatenate",
-                               "reverse",
-                               "copy",
-                               "gather",
-                               "bitcast-convert"};
-  for (const char* o : kOps) {
-    if (op == o) return true;
-  }
-  return false;
-}
-
 }  // namespace
 
 bool IsNarrowDot(const hlo::Instruction& instr) {
-  if (instr.opcode == "custom-call" &&
+  if (instr.opcode == Opcode::kCustomCall &&
       hlo::GetLibraryCallKind(instr) != hlo::LibraryCallKind::kNone &&
       instr.operand_count() >= 1) {
     return hlo::ElementBits(instr.operand(0)->shape.type) <= 16;
   }
-  if (instr.opcode != "dot" || instr.operand_count() < 1) return false;
+  if (instr.opcode != Opcode::kDot || instr.operand_count() < 1) return false;
   return hlo::ElementBits(instr.operand(0)->shape.type) <= 16;
 }
 
@@ -73,7 +50,7 @@ bool RegionIsFusion(const FusionRegion& region) {
   if (region.computation && !region.computation->is_entry()) return true;
   int ops = 0;
   for (const hlo::Instruction* m : region.members) {
-    if (m->opcode != "parameter" &&
+    if (m->opcode != Opcode::kParameter &&
         std::find(region.parameters.begin(), region.parameters.end(), m) ==
             region.parameters.end()) {
       ++ops;
@@ -90,15 +67,15 @@ int64_t BytesOfElements(const hlo::Shape& shape, int64_t elements) {
 }
 
 int64_t FlopsPerElement(const hlo::Instruction& instr) {
-  const std::string& op = instr.opcode;
-  if (IsDataMovement(op)) return 0;
-  if (op == "custom-call") {
+  const Opcode op = instr.opcode;
+  if (hlo::IsDataMovement(op)) return 0;
+  if (op == Opcode::kCustomCall) {
     // A cuBLAS GEMM or cuDNN convolution does the work of its dot or
     // convolution; another custom call's work is not known.
     std::unique_ptr<hlo::Instruction> as_op = hlo::LibraryCallAsOp(instr);
     return as_op ? FlopsPerElement(*as_op) : 0;
   }
-  if (op == "reduce") {
+  if (op == Opcode::kReduce) {
     // Inputs are the first half of the operands, inits the second.
     const int inputs = instr.operand_count() / 2;
     if (inputs == 0) return 0;
@@ -106,21 +83,21 @@ int64_t FlopsPerElement(const hlo::Instruction& instr) {
     const int64_t in = instr.operand(0)->shape.ElementCount();
     return out == 0 ? 0 : inputs * (in / out);
   }
-  if (op == "reduce-window") {
+  if (op == Opcode::kReduceWindow) {
     int64_t window = 1;
     for (const hlo::WindowDim& w : instr.window) {
       window = SaturatingMul(window, w.size);
     }
     return std::max(1, instr.operand_count() / 2) * window;
   }
-  if (op == "dot") {
+  if (op == Opcode::kDot) {
     int64_t k = 1;
     for (int64_t d : instr.dot.lhs_contracting) {
       k = SaturatingMul(k, instr.operand(0)->shape.dims[d]);
     }
     return 2 * k;
   }
-  if (op == "convolution" && instr.conv && instr.operand_count() == 2) {
+  if (op == Opcode::kConvolution && instr.conv && instr.operand_count() == 2) {
     const hlo::Shape& kernel = instr.operand(1)->shape;
     const int64_t out_features = kernel.dims[instr.conv->kernel_output_feature];
     return out_features == 0 ? 0 : 2 * (kernel.ElementCount() / out_features);
@@ -177,7 +154,7 @@ Result<RegionFlopsCount> RegionFlops(const FusionRegion& region,
 
 double IssueSlotsPerElement(const hlo::Instruction& instr,
                             const hw::Device& device) {
-  const std::string& op = instr.opcode;
+  const Opcode op = instr.opcode;
   auto type = [](const hlo::Shape& s) {
     return std::string(hlo::ElementTypeName(s.type));
   };
@@ -189,30 +166,32 @@ double IssueSlotsPerElement(const hlo::Instruction& instr,
     }
     return slots;
   };
-  if (op == "custom-call") {
+  if (op == Opcode::kCustomCall) {
     std::unique_ptr<hlo::Instruction> as_op = hlo::LibraryCallAsOp(instr);
     return as_op ? IssueSlotsPerElement(*as_op, device) : 0;
   }
-  if (op == "map") return computation_slots(instr.called());
+  if (op == Opcode::kMap) return computation_slots(instr.called());
   if (hlo::IsElementwiseOpcode(op)) {
     if (!instr.shape.IsArray() || instr.operand_count() == 0) return 0;
-    if (op == "compare") {
-      return hw::IssueSlots(device, op, type(instr.operand(0)->shape));
-    }
-    if (op == "convert") {
-      return hw::IssueSlots(device, op, type(instr.shape),
+    if (op == Opcode::kCompare) {
+      return hw::IssueSlots(device, hlo::OpcodeName(op),
                             type(instr.operand(0)->shape));
     }
-    return hw::IssueSlots(device, op, type(instr.shape));
+    if (op == Opcode::kConvert) {
+      return hw::IssueSlots(device, hlo::OpcodeName(op), type(instr.shape),
+                            type(instr.operand(0)->shape));
+    }
+    return hw::IssueSlots(device, hlo::OpcodeName(op), type(instr.shape));
   }
-  if (op == "reduce" || op == "reduce-window") {
+  if (op == Opcode::kReduce || op == Opcode::kReduceWindow) {
     // One application of the reducer per input element folded in (n per
     // output, not XLA's n - 1).
     const double per = static_cast<double>(FlopsPerElement(instr)) /
                        std::max(1, instr.operand_count() / 2);
     return per * computation_slots(instr.called());
   }
-  if ((op == "dot" || op == "convolution") && !IsNarrowDot(instr)) {
+  if ((op == Opcode::kDot || op == Opcode::kConvolution) &&
+      !IsNarrowDot(instr)) {
     // One FMA per pair of flops.
     const double fmas = static_cast<double>(FlopsPerElement(instr)) / 2;
     const bool f64 =
@@ -457,7 +436,7 @@ Result<FusionCost> EstimateFusionCost(const FusionRegion& region,
   int64_t accessed = SaturatingAdd(cost.bytes_read, cost.bytes_written);
   if (is_fusion) {
     for (const hlo::Instruction* m : region.members) {
-      if (m->opcode == "constant" && m->shape.IsArray() &&
+      if (m->opcode == Opcode::kConstant && m->shape.IsArray() &&
           m->shape.ElementCount() > 8) {
         accessed = SaturatingAdd(accessed, XlaShapeSize(m->shape));
       }

@@ -240,8 +240,8 @@ Result<bool> ProgramBuilder::AddKernel(
     Result<EmitResult> emitted = EmitFusion(region, device_, emit, ctx_);
     if (!emitted.ok()) {
       Error e = emitted.error();
-      e.message =
-          "instruction '" + in.name + "' (" + in.opcode + "): " + e.message;
+      e.message = "instruction '" + in.name + "' (" + OpcodeName(in) +
+                  "): " + e.message;
       return e;
     }
     const EmitResult& r = *emitted;
@@ -359,7 +359,8 @@ Result<bool> ProgramBuilder::AddHostOp(Function& f, const Instruction& in,
   IXA_ASSIGN_OR_RETURN(std::vector<LeafRef> outs,
                        NewLeaves(f, in, pos, in.shape, {}));
   f.values[&in] = outs;
-  std::string kind = in.opcode == "custom-call" ? "dot" : in.opcode;
+  std::string kind =
+      in.opcode == hlo::Opcode::kCustomCall ? "dot" : OpcodeName(in);
   result_.kernels.push_back({name, in.name, f.computation->name(), kind});
   std::vector<LeafRef> args;
   for (const Instruction* o : in.operands) {
@@ -395,7 +396,7 @@ Result<bool> ProgramBuilder::AddControlFlow(Function& f, const Instruction& in,
                        NewLeaves(f, in, pos, in.shape, {}));
   f.values[&in] = outs;
   Function* fp = &f;
-  if (in.opcode == "call") {
+  if (in.opcode == hlo::Opcode::kCall) {
     std::vector<LeafRef> args;
     for (const Instruction* o : in.operands) {
       const auto& v = f.values.at(o);
@@ -409,7 +410,7 @@ Result<bool> ProgramBuilder::AddControlFlow(Function& f, const Instruction& in,
     });
     return true;
   }
-  if (in.opcode == "while") {
+  if (in.opcode == hlo::Opcode::kWhile) {
     const Computation* cond = CalledByAttribute(in, "condition");
     const Computation* body = CalledByAttribute(in, "body");
     if (cond == nullptr || body == nullptr || in.operand_count() != 1) {
@@ -506,19 +507,14 @@ std::vector<const Instruction*> UniqueOperands(const Instruction& in) {
 
 // Instructions handled without a kernel of their own.
 bool NeedsNoKernel(const Instruction& in) {
-  static const std::set<std::string> kHost = {"parameter",
-                                              "tuple",
-                                              "get-tuple-element",
-                                              "while",
-                                              "conditional",
-                                              "call",
-                                              "dot",
-                                              "convolution",
-                                              "sort",
-                                              "fusion",
-                                              "optimization-barrier"};
-  return kHost.count(in.opcode) > 0 ||
-         (in.opcode == "custom-call" && hlo::IsLibraryCall(in));
+  using hlo::Opcode;
+  return hlo::OpcodeIn(
+             in.opcode,
+             {Opcode::kParameter, Opcode::kTuple, Opcode::kGetTupleElement,
+              Opcode::kWhile, Opcode::kConditional, Opcode::kCall, Opcode::kDot,
+              Opcode::kConvolution, Opcode::kSort, Opcode::kFusion,
+              Opcode::kOptimizationBarrier}) ||
+         (in.opcode == hlo::Opcode::kCustomCall && hlo::IsLibraryCall(in));
 }
 
 Result<bool> ProgramBuilder::PrepareKernelModule() {
@@ -528,8 +524,9 @@ Result<bool> ProgramBuilder::PrepareKernelModule() {
   std::set<const Computation*> seen = {module_.entry()};
   for (size_t i = 0; i < host.size(); ++i) {
     for (const auto& in : host[i]->instructions()) {
-      if (in->opcode != "while" && in->opcode != "conditional" &&
-          in->opcode != "call") {
+      if (in->opcode != hlo::Opcode::kWhile &&
+          in->opcode != hlo::Opcode::kConditional &&
+          in->opcode != hlo::Opcode::kCall) {
         continue;
       }
       for (const Computation* c : in->called_computations) {
@@ -589,8 +586,8 @@ Result<bool> ProgramBuilder::PrepareKernelModule() {
 bool AliasesOperand(const Instruction& in, int64_t bytes,
                     int64_t operand_bytes) {
   if (bytes != operand_bytes || !in.shape.IsArray()) return false;
-  if (in.opcode == "bitcast") return true;
-  if (in.opcode != "reshape") return false;
+  if (in.opcode == hlo::Opcode::kBitcast) return true;
+  if (in.opcode != hlo::Opcode::kReshape) return false;
   auto dense_default = [](const Shape& s) {
     if (!s.layout) return true;
     std::vector<int64_t> m2m = s.MinorToMajor();
@@ -606,8 +603,8 @@ bool AliasesOperand(const Instruction& in, int64_t bytes,
 
 Result<bool> ProgramBuilder::AddInstruction(Function& f, const Instruction& in,
                                             int pos) {
-  const std::string& op = in.opcode;
-  if (op == "parameter") {
+  const hlo::Opcode op = in.opcode;
+  if (op == hlo::Opcode::kParameter) {
     int first = 0;
     const Computation& c = *f.computation;
     for (int64_t p = 0; p < in.parameter_number; ++p) {
@@ -620,7 +617,7 @@ Result<bool> ProgramBuilder::AddInstruction(Function& f, const Instruction& in,
     f.values[&in] = refs;
     return true;
   }
-  if (op == "tuple") {
+  if (op == hlo::Opcode::kTuple) {
     std::vector<LeafRef> refs;
     for (const Instruction* o : in.operands) {
       const auto& v = f.values.at(o);
@@ -629,7 +626,7 @@ Result<bool> ProgramBuilder::AddInstruction(Function& f, const Instruction& in,
     f.values[&in] = refs;
     return true;
   }
-  if (op == "get-tuple-element") {
+  if (op == hlo::Opcode::kGetTupleElement) {
     const Shape& t = in.operand(0)->shape;
     size_t first = 0;
     for (int64_t k = 0; k < in.tuple_index; ++k) {
@@ -640,11 +637,11 @@ Result<bool> ProgramBuilder::AddInstruction(Function& f, const Instruction& in,
         v.begin() + first, v.begin() + first + LeavesOf(in.shape).size());
     return true;
   }
-  if (op == "optimization-barrier") {
+  if (op == hlo::Opcode::kOptimizationBarrier) {
     f.values[&in] = f.values.at(in.operand(0));
     return true;
   }
-  if (op == "bitcast" || op == "reshape") {
+  if (op == hlo::Opcode::kBitcast || op == hlo::Opcode::kReshape) {
     IXA_ASSIGN_OR_RETURN(int64_t bytes, ShapeBytes(in.shape, ctx_));
     IXA_ASSIGN_OR_RETURN(int64_t operand_bytes,
                          ShapeBytes(in.operand(0)->shape, ctx_));
@@ -653,20 +650,23 @@ Result<bool> ProgramBuilder::AddInstruction(Function& f, const Instruction& in,
       return true;
     }
   }
-  if (op == "while" || op == "conditional" || op == "call") {
+  if (op == hlo::Opcode::kWhile || op == hlo::Opcode::kConditional ||
+      op == hlo::Opcode::kCall) {
     return AddControlFlow(f, in, pos);
   }
-  if (op == "dot" || op == "convolution" || op == "sort" ||
-      (op == "custom-call" && hlo::IsLibraryCall(in))) {
+  if (op == hlo::Opcode::kDot || op == hlo::Opcode::kConvolution ||
+      op == hlo::Opcode::kSort ||
+      (op == hlo::Opcode::kCustomCall && hlo::IsLibraryCall(in))) {
     return AddHostOp(f, in, pos);
   }
   for (const Instruction* o : in.operands) {
     if (!o->shape.IsArray()) {
       return Error::Unsupported("compile: instruction '" + in.name + "' (" +
-                                op + ") has a tuple or token operand");
+                                OpcodeName(in) +
+                                ") has a tuple or token operand");
     }
   }
-  if (op == "fusion") {
+  if (op == hlo::Opcode::kFusion) {
     if (in.called() == nullptr) {
       return Error::Invalid("compile: fusion '" + in.name + "' calls nothing");
     }
