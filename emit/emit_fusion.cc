@@ -11,12 +11,13 @@ namespace {
 bool InPlaceRootsShareMemory(const EmitterPlan& plan) {
   for (const RootPlan& r : plan.roots) {
     const hlo::Instruction* dus = r.root;
-    while (dus->opcode == "bitcast" || dus->opcode == "reshape") {
+    while (dus->opcode == hlo::Opcode::kBitcast ||
+           dus->opcode == hlo::Opcode::kReshape) {
       dus = dus->operand(0);
     }
-    if (dus->opcode != "dynamic-update-slice") return false;
+    if (dus->opcode != hlo::Opcode::kDynamicUpdateSlice) return false;
     const hlo::Instruction* base = dus->operand(0);
-    if (base->opcode == "bitcast") base = base->operand(0);
+    if (base->opcode == hlo::Opcode::kBitcast) base = base->operand(0);
     if (!InPlaceShapesMatch(base->shape, r.root->shape)) return false;
   }
   return true;

@@ -20,16 +20,18 @@ Reducer Classify(const hlo::Computation* reducer) {
   const Instruction* root = reducer->root();
   if (root->operand_count() != 2) return Reducer::kUnknown;
   const Instruction *a = root->operand(0), *b = root->operand(1);
-  if (a->opcode != "parameter" || b->opcode != "parameter" ||
+  if (a->opcode != hlo::Opcode::kParameter ||
+      b->opcode != hlo::Opcode::kParameter ||
       a->parameter_number == b->parameter_number) {
     return Reducer::kUnknown;
   }
-  const std::string& op = root->opcode;
-  if (op == "maximum" || op == "minimum" || op == "and" || op == "or")
+  const hlo::Opcode op = root->opcode;
+  if (op == hlo::Opcode::kMaximum || op == hlo::Opcode::kMinimum ||
+      op == hlo::Opcode::kAnd || op == hlo::Opcode::kOr)
     return Reducer::kIdempotent;
-  if (op == "add") return Reducer::kAdd;
-  if (op == "multiply") return Reducer::kMultiply;
-  if (op == "xor") return Reducer::kXor;
+  if (op == hlo::Opcode::kAdd) return Reducer::kAdd;
+  if (op == hlo::Opcode::kMultiply) return Reducer::kMultiply;
+  if (op == hlo::Opcode::kXor) return Reducer::kXor;
   return Reducer::kUnknown;
 }
 
@@ -69,7 +71,7 @@ std::vector<std::string> ReduceInitNotes(const FusionRegion& region,
                                          const EmitterPlan& plan) {
   std::vector<std::string> notes;
   for (const Instruction* in : region.members) {
-    if (in->opcode != "reduce") continue;
+    if (in->opcode != hlo::Opcode::kReduce) continue;
     const Reducer reducer = Classify(in->called());
     if (reducer == Reducer::kIdempotent) continue;
     bool hero = false;
@@ -80,7 +82,7 @@ std::vector<std::string> ReduceInitNotes(const FusionRegion& region,
     for (int k = inputs; k < in->operand_count(); ++k) {
       const Instruction& init = *in->operand(k);
       std::string why;
-      if (init.opcode == "constant") {
+      if (init.opcode == hlo::Opcode::kConstant) {
         auto c = ReadConstant(init, reducer);
         // A constant of a reducer without a known identity (or of a form
         // the emitters do not read) cannot be judged: no note.

@@ -11,6 +11,8 @@
 namespace ixa::emitters {
 namespace {
 
+using hlo::Opcode;
+
 // XLA's GetBitwidth: pred counts 8.
 int Bits(hlo::ElementType type) { return hlo::ElementBits(type); }
 
@@ -113,7 +115,7 @@ const Instruction* SearchHero(
   while (!users.empty()) {
     const Instruction* node = users.front();
     users.pop_front();
-    if (node->opcode != "tuple" && node->opcode != "parameter" &&
+    if (node->opcode != Opcode::kTuple && node->opcode != Opcode::kParameter &&
         !IsIntermediate(*node, 3)) {
       return nullptr;
     }
@@ -134,10 +136,10 @@ const Instruction* FindHero(const FusionInfo& info, const Instruction* root) {
   };
   if (const Instruction* t = SearchHero(info, h, is_transpose)) return t;
   auto is_concat = [](const Instruction& node) {
-    return node.opcode == "concatenate";
+    return node.opcode == Opcode::kConcatenate;
   };
   if (const Instruction* c = SearchHero(info, h, is_concat)) return c;
-  return h->opcode == "reduce" ? h : root;
+  return h->opcode == Opcode::kReduce ? h : root;
 }
 
 bool AreReductionsCompatible(const Instruction& a, const Instruction& b) {
@@ -148,7 +150,7 @@ bool AreReductionsCompatible(const Instruction& a, const Instruction& b) {
 
 void FlattenRoots(const Instruction* instr,
                   std::vector<const Instruction*>* out) {
-  if (instr->opcode == "tuple") {
+  if (instr->opcode == Opcode::kTuple) {
     for (const Instruction* o : instr->operands) FlattenRoots(o, out);
     return;
   }
@@ -157,7 +159,7 @@ void FlattenRoots(const Instruction* instr,
 
 bool FusionInfo::IsInside(const Instruction* instr) const {
   return members.count(instr) > 0 && parameters.count(instr) == 0 &&
-         instr->opcode != "parameter";
+         instr->opcode != Opcode::kParameter;
 }
 
 std::vector<const Instruction*> FusionInfo::UsersInside(
@@ -262,7 +264,7 @@ bool IsIntermediate(const Instruction& instr, int max_operands) {
     return false;
   }
   if (hlo::IsElementwiseOpcode(instr.opcode)) {
-    if (instr.opcode == "copy") {
+    if (instr.opcode == Opcode::kCopy) {
       return instr.shape.Compatible(instr.operand(0)->shape) &&
              instr.shape.MinorToMajor() ==
                  instr.operand(0)->shape.MinorToMajor() &&
@@ -274,11 +276,11 @@ bool IsIntermediate(const Instruction& instr, int max_operands) {
     }
     return true;
   }
-  if (instr.opcode == "bitcast") return true;
-  if (instr.opcode == "reshape") {
+  if (instr.opcode == Opcode::kBitcast) return true;
+  if (instr.opcode == Opcode::kReshape) {
     return ReshapeIsBitcast(instr.operand(0)->shape, instr.shape);
   }
-  if (instr.opcode == "transpose") {
+  if (instr.opcode == Opcode::kTranspose) {
     return TransposeIsBitcast(instr.operand(0)->shape, instr.shape,
                               instr.dimensions);
   }
@@ -301,7 +303,8 @@ ReductionDims GetReductionDims(const Instruction& reduce) {
 }
 
 bool IsContiguousReduction(const Instruction& instr) {
-  if (instr.opcode != "reduce" || instr.operand_count() < 2) return false;
+  if (instr.opcode != Opcode::kReduce || instr.operand_count() < 2)
+    return false;
   const hlo::Shape& input = instr.operand(0)->shape;
   // An empty reduction has nothing for the reduction emitters to do.
   if (!input.IsArray() || input.ElementCount() == 0) return false;
@@ -327,7 +330,7 @@ bool IsInputSlicesFusion(const FusionInfo& info) {
   if (info.roots.size() <= 1) return false;
   const hlo::Shape* shape = nullptr;
   for (const Instruction* r : info.roots) {
-    if (r->opcode != "slice" || !info.IsInside(r)) return false;
+    if (r->opcode != Opcode::kSlice || !info.IsInside(r)) return false;
     for (const hlo::SliceDim& s : r->slice) {
       if (s.stride != 1) return false;
     }
@@ -356,7 +359,7 @@ KindChoice ChooseEmitterKind(const FusionInfo& info) {
       choice.kind = EmitterKind::kInputSlices;
       return choice;
     }
-    if (roots.size() == 1 && roots[0]->opcode == "scatter" &&
+    if (roots.size() == 1 && roots[0]->opcode == Opcode::kScatter &&
         info.IsInside(roots[0])) {
       choice.kind = EmitterKind::kScatter;
       return choice;
@@ -434,13 +437,13 @@ KindChoice ChooseEmitterKind(const FusionInfo& info) {
     return loop_or_dus();
   }
   // 5. Scatter.
-  if (roots[0]->opcode == "scatter" && info.IsInside(roots[0])) {
+  if (roots[0]->opcode == Opcode::kScatter && info.IsInside(roots[0])) {
     choice.kind = EmitterKind::kScatter;
     return choice;
   }
   // 6. Concatenate.
-  if (heroes[0]->opcode == "concatenate" && heroes[0]->operand_count() <= 4 &&
-      !roots[0]->shape.IsTuple()) {
+  if (heroes[0]->opcode == Opcode::kConcatenate &&
+      heroes[0]->operand_count() <= 4 && !roots[0]->shape.IsTuple()) {
     choice.kind = EmitterKind::kConcatenate;
     return choice;
   }

@@ -9,6 +9,8 @@
 namespace ixa::emitters {
 namespace {
 
+using hlo::Opcode;
+
 bool SameShape(const hlo::Shape& a, const hlo::Shape& b) {
   return a.Compatible(b) && a.MinorToMajor() == b.MinorToMajor();
 }
@@ -27,15 +29,15 @@ bool UpdatesInPlace(const FusionInfo& info, const Instruction* dus,
   while (true) {
     std::vector<const Instruction*> users;
     for (const Instruction* u : info.UsersInside(node)) {
-      if (u->opcode != "tuple") users.push_back(u);
+      if (u->opcode != Opcode::kTuple) users.push_back(u);
     }
     if (users.empty()) break;
-    if (users.size() != 1 || users[0]->opcode != "bitcast") return false;
+    if (users.size() != 1 || users[0]->opcode != Opcode::kBitcast) return false;
     node = users[0];
   }
   // Operand 0 is a parameter (through at most one bitcast).
   const Instruction* operand = dus->operand(0);
-  if (operand->opcode == "bitcast" && info.IsInside(operand)) {
+  if (operand->opcode == Opcode::kBitcast && info.IsInside(operand)) {
     operand = operand->operand(0);
   }
   if (info.ParameterIndex(operand) < 0) return false;
@@ -47,7 +49,7 @@ bool UpdatesInPlace(const FusionInfo& info, const Instruction* dus,
     const Instruction* instr = queue.front();
     queue.pop_front();
     for (const Instruction* user : info.UsersInside(instr)) {
-      if (user->opcode == "dynamic-slice" &&
+      if (user->opcode == Opcode::kDynamicSlice &&
           user->operand(0) == dus->operand(0) &&
           SameShape(user->shape, update_shape)) {
         if (update_shape.ElementCount() != 1 &&
@@ -55,7 +57,8 @@ bool UpdatesInPlace(const FusionInfo& info, const Instruction* dus,
           return false;
         }
       } else if (user != dus && !hlo::IsElementwiseOpcode(user->opcode) &&
-                 user->opcode != "bitcast" && user->opcode != "tuple") {
+                 user->opcode != Opcode::kBitcast &&
+                 user->opcode != Opcode::kTuple) {
         return false;
       }
       if (visited.insert(user).second) queue.push_back(user);
@@ -71,8 +74,8 @@ std::vector<const Instruction*> InPlaceDynamicUpdateSlices(
   std::vector<const Instruction*> dus;
   for (const Instruction* root : info.roots) {
     const Instruction* r = root;
-    while (r->opcode == "bitcast" && info.IsInside(r)) r = r->operand(0);
-    if (r->opcode != "dynamic-update-slice" || !info.IsInside(r) ||
+    while (r->opcode == Opcode::kBitcast && info.IsInside(r)) r = r->operand(0);
+    if (r->opcode != Opcode::kDynamicUpdateSlice || !info.IsInside(r) ||
         r->operand_count() < 2) {
       return {};
     }

@@ -11,6 +11,8 @@
 namespace ixa::emitters {
 namespace {
 
+using hlo::Opcode;
+
 // Elements beyond this are refused: every product of the launch model
 // (threads * blocks * unroll * chunks) then stays far from int64 overflow.
 constexpr int64_t kMaxElements = int64_t{1} << 62;
@@ -59,16 +61,17 @@ std::vector<const Instruction*> ReachableInside(const FusionInfo& info) {
 bool MayPreventVectorization(const std::vector<const Instruction*>& nodes) {
   constexpr int kMaxConcatArgumentsForUnrolling = 10;
   for (const Instruction* n : nodes) {
-    const std::string& op = n->opcode;
-    if (op == "reduce-window" || op == "sort" || op == "dot" || op == "sine" ||
-        op == "cosine" || op == "tan" || op == "power" || op == "atan2") {
+    const Opcode op = n->opcode;
+    if (op == Opcode::kReduceWindow || op == Opcode::kSort ||
+        op == Opcode::kDot || op == Opcode::kSin || op == Opcode::kCos ||
+        op == Opcode::kTan || op == Opcode::kPower || op == Opcode::kAtan2) {
       return true;
     }
-    if (op == "concatenate" &&
+    if (op == Opcode::kConcatenate &&
         n->operand_count() > kMaxConcatArgumentsForUnrolling) {
       return true;
     }
-    if (op == "reduce" && n->shape.IsTuple() &&
+    if (op == Opcode::kReduce && n->shape.IsTuple() &&
         n->shape.tuple_elements.size() > 1) {
       return true;
     }
@@ -91,11 +94,11 @@ RowVectorization RowVectorizationEnabled(
   }
   bool row_broadcast = false;
   for (const Instruction* n : nodes) {
-    if (hlo::IsElementwiseOpcode(n->opcode) || n->opcode == "constant" ||
-        n->opcode == "parameter") {
+    if (hlo::IsElementwiseOpcode(n->opcode) || n->opcode == Opcode::kConstant ||
+        n->opcode == Opcode::kParameter) {
       continue;
     }
-    if (n->opcode == "broadcast") {
+    if (n->opcode == Opcode::kBroadcast) {
       if (n->dimensions.empty()) continue;
       if (n->dimensions.size() == 1 &&
           n->dimensions[0] == n->shape.rank() - 1) {
@@ -224,11 +227,12 @@ LoopConfig ComputeLoopConfig(const FusionInfo& info, const hlo::Shape& element,
   config.row_vectorized = row.enabled;
   config.few_waves = true;
   for (const Instruction* node : nodes) {
-    if (node->opcode == "parameter" || node->opcode == "constant" ||
+    if (node->opcode == Opcode::kParameter ||
+        node->opcode == Opcode::kConstant ||
         hlo::IsElementwiseOpcode(node->opcode)) {
       continue;
     }
-    if (node->opcode == "broadcast" &&
+    if (node->opcode == Opcode::kBroadcast &&
         (node->dimensions.empty() ||
          (row.enabled && row.num_big_inputs <= 3))) {
       continue;

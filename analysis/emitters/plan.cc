@@ -238,7 +238,8 @@ void DeriveParameters(const FusionInfo& info, PlanDraft* draft,
 }  // namespace emitters
 
 bool IsContiguousReduction(const hlo::Instruction& reduce, bool* is_row) {
-  if (reduce.opcode != "reduce" || !emitters::IsContiguousReduction(reduce)) {
+  if (reduce.opcode != hlo::Opcode::kReduce ||
+      !emitters::IsContiguousReduction(reduce)) {
     return false;
   }
   if (is_row) *is_row = emitters::GetReductionDims(reduce).is_row;
@@ -247,7 +248,8 @@ bool IsContiguousReduction(const hlo::Instruction& reduce, bool* is_row) {
 
 std::optional<TransposeDescription> TiledTransposeOf(
     const hlo::Instruction& instr) {
-  if (instr.opcode != "transpose" && instr.opcode != "copy") {
+  if (instr.opcode != hlo::Opcode::kTranspose &&
+      instr.opcode != hlo::Opcode::kCopy) {
     return std::nullopt;
   }
   return emitters::TiledTransposeDescription(instr, instr);

@@ -65,11 +65,12 @@ int64_t VectorSize(const FusionInfo& info, int64_t minor, int64_t threads) {
 
 bool IsBroadcastedConstantOrScalar(const Instruction& instr) {
   auto constant_or_scalar = [](const Instruction& i) {
-    return i.opcode == "constant" || (i.shape.IsArray() && i.shape.rank() == 0);
+    return i.opcode == hlo::Opcode::kConstant ||
+           (i.shape.IsArray() && i.shape.rank() == 0);
   };
   return constant_or_scalar(instr) ||
-         (instr.opcode == "broadcast" && instr.operand_count() == 1 &&
-          constant_or_scalar(*instr.operand(0)));
+         (instr.opcode == hlo::Opcode::kBroadcast &&
+          instr.operand_count() == 1 && constant_or_scalar(*instr.operand(0)));
 }
 
 // XLA's GroupDisjointReductions: roots reached from one instruction (or

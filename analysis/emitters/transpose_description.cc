@@ -124,7 +124,9 @@ std::optional<TransposeDescription> Normalise(const std::vector<int64_t>& sizes,
 
 std::optional<TransposeDescription> TiledTransposeDescription(
     const Instruction& root, const Instruction& hero) {
-  if (hero.opcode != "transpose" && hero.opcode != "copy") return std::nullopt;
+  if (hero.opcode != hlo::Opcode::kTranspose &&
+      hero.opcode != hlo::Opcode::kCopy)
+    return std::nullopt;
   if (hero.operand_count() != 1) return std::nullopt;
   if (hero.shape.type == hlo::ElementType::kF32 &&
       root.shape.type == hlo::ElementType::kS8) {
@@ -136,7 +138,7 @@ std::optional<TransposeDescription> TiledTransposeDescription(
     return std::nullopt;
   }
   std::vector<int64_t> sizes, p;
-  if (hero.opcode == "transpose") {
+  if (hero.opcode == hlo::Opcode::kTranspose) {
     // Logical: default layouts, size-1 dims dropped.
     if (!IsDefaultUntiledLayout(in) || !IsDefaultUntiledLayout(out))
       return std::nullopt;

@@ -130,8 +130,8 @@ int64_t LoopLikeVectorSize(const FusionRegion& region, const EmitterPlan& plan,
   // over its window (contracting dims) inside the lane loop, which then is
   // no innermost loop to vectorize.
   for (const hlo::Instruction* instr : region.members) {
-    const std::string& op = instr->opcode;
-    if (op == "dot" || op == "convolution") {
+    const hlo::Opcode op = instr->opcode;
+    if (op == hlo::Opcode::kDot || op == hlo::Opcode::kConvolution) {
       // The emitters loop over the symbols both operand maps share.
       Result<std::vector<IndexingMap>> shared =
           ComputeSharedSymbolOperandMaps(*instr, ctx);
@@ -141,7 +141,9 @@ int64_t LoopLikeVectorSize(const FusionRegion& region, const EmitterPlan& plan,
       }
       continue;
     }
-    if (op != "reduce" && op != "reduce-window") continue;
+    if (op != hlo::Opcode::kReduce && op != hlo::Opcode::kReduceWindow) {
+      continue;
+    }
     Result<HloInstructionIndexing> ix =
         ComputeOutputToInputIndexing(*instr, 0, ctx);
     if (!ix.ok() || ix->indexing_maps.empty() ||
@@ -165,7 +167,8 @@ int64_t LoopLikeVectorSize(const FusionRegion& region, const EmitterPlan& plan,
     const hlo::Shape& shape = r.root->shape;
     if (r.output_map)
       widest = std::max(widest, vectorizes(*r.output_map, shape));
-    if (r.root != r.hero || r.hero->opcode != "concatenate") continue;
+    if (r.root != r.hero || r.hero->opcode != hlo::Opcode::kConcatenate)
+      continue;
     for (int i = 0; i < static_cast<int>(r.hero_operand_maps.size()); ++i) {
       if (!r.hero_operand_maps[i]) continue;
       Result<HloInstructionIndexing> to_out =

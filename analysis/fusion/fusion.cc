@@ -10,6 +10,7 @@ namespace ixa {
 
 using hlo::Computation;
 using hlo::Instruction;
+using hlo::Opcode;
 
 FusionRegion RegionOfComputation(const Computation& computation) {
   FusionRegion region;
@@ -65,13 +66,13 @@ Result<FusionRegion> ResolveFusion(const hlo::Module& module,
                                    const std::string& name) {
   if (name.empty()) {
     const Instruction* root = module.entry()->root();
-    if (root->opcode == "fusion" && root->called()) {
+    if (root->opcode == Opcode::kFusion && root->called()) {
       return RegionOfComputation(*root->called());
     }
     return RegionOfComputation(*module.entry());
   }
   if (const Instruction* instr = module.FindInstruction(name)) {
-    if ((instr->opcode == "fusion" || instr->opcode == "call") &&
+    if ((instr->opcode == Opcode::kFusion || instr->opcode == Opcode::kCall) &&
         instr->called()) {
       return RegionOfComputation(*instr->called());
     }
@@ -90,7 +91,7 @@ FusionRegion SubRegionBelow(const FusionRegion& region, const Instruction* root,
                                                     region.parameters.end());
   auto inside = [&](const Instruction* n) {
     return members.count(n) > 0 && parameters.count(n) == 0 &&
-           n->opcode != "parameter";
+           n->opcode != Opcode::kParameter;
   };
   std::unordered_set<const Instruction*> reach;
   std::vector<const Instruction*> stack = {root};
@@ -149,7 +150,7 @@ namespace {
 // Which output of `operand` instruction `user` reads: get-tuple-element
 // picks its element; everything else reads an array.
 int ReadOutput(const Instruction& user) {
-  return user.opcode == "get-tuple-element" ? user.tuple_index : 0;
+  return user.opcode == Opcode::kGetTupleElement ? user.tuple_index : 0;
 }
 
 std::vector<MapId> InternAll(const IndexingMapSet& maps, MapPool* pool) {
@@ -266,7 +267,7 @@ Result<GroupedIndexing> ComputeGroupedOutputToInputIndexing(
     const Instruction* instr = *it;
     auto found = result.sets.find(instr);
     if (found == result.sets.end() || instr->operands.empty()) continue;
-    if (instr->opcode == "parameter") continue;
+    if (instr->opcode == Opcode::kParameter) continue;
     if (auto why = result.unknown.find(instr); why != result.unknown.end()) {
       // What an unknown instruction reads is unknown too.
       const std::string reason = why->second;
@@ -298,8 +299,9 @@ Result<GroupedIndexing> ComputeGroupedOutputToInputIndexing(
           continue;
         }
         int target = ReadOutput(*instr);
-        if (operand->shape.IsTuple() && instr->opcode != "get-tuple-element") {
-          std::string why = "'" + instr->name + "' (" + instr->opcode +
+        if (operand->shape.IsTuple() &&
+            instr->opcode != Opcode::kGetTupleElement) {
+          std::string why = "'" + instr->name + "' (" + OpcodeName(*instr) +
                             ") reads a whole tuple: no map";
           if (!options.allow_unknown) return Error::Unsupported(why);
           result.unknown_origins.emplace(instr, why);

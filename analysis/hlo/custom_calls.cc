@@ -61,7 +61,7 @@ bool StartsWith(std::string_view s, std::string_view prefix) {
 }  // namespace
 
 std::string CustomCallTarget(const Instruction& instr) {
-  if (instr.opcode != "custom-call") return "";
+  if (instr.opcode != Opcode::kCustomCall) return "";
   std::string t = instr.Attribute("custom_call_target");
   if (t.size() >= 2 && t.front() == '"' && t.back() == '"') {
     t = t.substr(1, t.size() - 2);
@@ -145,12 +145,12 @@ std::unique_ptr<Instruction> LibraryCallAsOp(const Instruction& instr) {
                 2 * static_cast<int>(dn->lhs_contracting.size())) {
       return nullptr;
     }
-    op->opcode = "dot";
+    op->opcode = Opcode::kDot;
     op->dot = *dn;
     return op;
   }
   if (kind == LibraryCallKind::kCudnnConvForward && instr.conv) {
-    op->opcode = "convolution";
+    op->opcode = Opcode::kConvolution;
     op->window = instr.window;
     op->conv = std::make_unique<const ConvDimensionNumbers>(*instr.conv);
     op->feature_group_count = instr.feature_group_count;

@@ -1,8 +1,5 @@
 #include "analysis/hlo/module.h"
 
-#include <algorithm>
-#include <array>
-
 namespace ixa::hlo {
 
 std::string Instruction::Attribute(std::string_view name) const {
@@ -38,9 +35,9 @@ const Instruction* Module::FindInstruction(std::string_view name) const {
 }
 
 int OffsetVectorOperand(const Instruction& instr) {
-  int first = instr.opcode == "dynamic-slice"          ? 1
-              : instr.opcode == "dynamic-update-slice" ? 2
-                                                       : -1;
+  int first = instr.opcode == Opcode::kDynamicSlice         ? 1
+              : instr.opcode == Opcode::kDynamicUpdateSlice ? 2
+                                                            : -1;
   if (first < 0 || instr.operand_count() != first + 1) return -1;
   const Shape& offsets = instr.operand(first)->shape;
   const Shape& operand = instr.operand(0)->shape;
@@ -49,73 +46,6 @@ int OffsetVectorOperand(const Instruction& instr) {
     return -1;
   }
   return first;
-}
-
-bool IsElementwiseOpcode(std::string_view opcode) {
-  static constexpr std::array<std::string_view, 61> kOps = {
-      "abs",
-      "add",
-      "and",
-      "atan2",
-      "bitcast-convert",
-      "cbrt",
-      "ceil",
-      "clamp",
-      "clz",  // not XLA's name; kept for older inputs
-      "count-leading-zeros",
-      "compare",
-      "complex",
-      "convert",
-      "copy",
-      "cosine",
-      "divide",
-      "erf",
-      "exponential",
-      "exponential-minus-one",
-      "floor",
-      "imag",
-      "is-finite",
-      "log",
-      "log-plus-one",
-      "logistic",
-      "map",
-      "maximum",
-      "minimum",
-      "multiply",
-      "negate",
-      "not",
-      "or",
-      "popcnt",
-      "power",
-      "real",
-      "reduce-precision",
-      "remainder",
-      "round-nearest-afz",
-      "round-nearest-even",
-      "rsqrt",
-      "select",
-      "shift-left",
-      "shift-right-arithmetic",
-      "shift-right-logical",
-      "sign",
-      "sine",
-      "sqrt",
-      "stochastic-convert",
-      "subtract",
-      "tan",
-      "tanh",
-      "xor",
-      "optimization-barrier",
-      "acos",
-      "acosh",
-      "asin",
-      "asinh",
-      "atan",
-      "atanh",
-      "cosh",
-      "sinh",
-  };
-  return std::find(kOps.begin(), kOps.end(), opcode) != kOps.end();
 }
 
 }  // namespace ixa::hlo

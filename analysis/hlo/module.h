@@ -21,6 +21,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/hlo/opcodes.h"
 #include "analysis/hlo/shape.h"
 #include "core/result.h"
 
@@ -90,7 +91,11 @@ struct ConvDimensionNumbers {
 
 struct Instruction {
   std::string name;
-  std::string opcode;  // as written: "add", "reduce-window", ...
+  Opcode opcode = Opcode::kParameter;  // set by the reader
+  // The op that an async half written `<op>-start` / `-update` / `-done`
+  // wraps (opcode kAsyncStart / kAsyncUpdate / kAsyncDone); unset for
+  // every other instruction, `async-start(...)` included.
+  std::optional<Opcode> async_wrapped;
   Shape shape;
   std::vector<const Instruction*> operands;
   std::vector<const Instruction*> users;  // unique, in text order
@@ -236,9 +241,12 @@ Result<std::unique_ptr<Module>> ParseHloModule(std::string_view text);
 // holding them (1 or 2), or -1 for the form with one scalar per dim.
 int OffsetVectorOperand(const Instruction& instr);
 
-// True for ops whose output element i depends only on element i of each
-// operand (add, select, convert, map, ...).
-bool IsElementwiseOpcode(std::string_view opcode);
+// The opcode as written: OpcodeName(in.opcode), or the async form
+// (`custom-call-start`) of an async half that wraps an op. The printer and
+// every message naming an instruction's opcode use it.
+inline const std::string& OpcodeName(const Instruction& in) {
+  return WrittenOpcodeName(in.opcode, in.async_wrapped);
+}
 
 }  // namespace ixa::hlo
 

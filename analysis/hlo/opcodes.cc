@@ -6,157 +6,59 @@
 #include <cstdlib>
 #include <vector>
 
+#include "core/result.h"
+
 namespace ixa::hlo {
 namespace {
 
-// Sorted, so that a lookup is a binary search; the static_assert below
-// keeps it sorted. Besides XLA's long-standing opcodes, the inverse and
-// hyperbolic trigonometric ops (acos ... sinh) that XLA's newer HLO and
-// its emitter tests use: they read, index as elementwise ops, and the code
-// generators answer unsupported where they cannot emit them.
-constexpr std::array<std::string_view, 135> kOpcodes = {
-    "abs",
-    "acos",
-    "acosh",
-    "add",
-    "add-dependency",
-    "after-all",
-    "all-gather",
-    "all-gather-done",
-    "all-gather-start",
-    "all-reduce",
-    "all-reduce-done",
-    "all-reduce-start",
-    "all-to-all",
-    "and",
-    "asin",
-    "asinh",
-    "async-done",
-    "async-start",
-    "async-update",
-    "atan",
-    "atan2",
-    "atanh",
-    "batch-norm-grad",
-    "batch-norm-inference",
-    "batch-norm-training",
-    "bitcast",
-    "bitcast-convert",
-    "broadcast",
-    "call",
-    "cbrt",
-    "ceil",
-    "cholesky",
-    "clamp",
-    "clz",  // the project's older spelling of count-leading-zeros
-    "collective-broadcast",
-    "collective-permute",
-    "collective-permute-done",
-    "collective-permute-start",
-    "compare",
-    "complex",
-    "concatenate",
-    "conditional",
-    "constant",
-    "convert",
-    "convolution",
-    "copy",
-    "copy-done",
-    "copy-start",
-    "cosh",
-    "cosine",
-    "count-leading-zeros",
-    "custom-call",
-    "divide",
-    "domain",
-    "dot",
-    "dynamic-reshape",
-    "dynamic-slice",
-    "dynamic-update-slice",
-    "erf",
-    "exponential",
-    "exponential-minus-one",
-    "fft",
-    "floor",
-    "fusion",
-    "gather",
-    "get-dimension-size",
-    "get-tuple-element",
-    "imag",
-    "infeed",
-    "iota",
-    "is-finite",
-    "log",
-    "log-plus-one",
-    "logistic",
-    "map",
-    "maximum",
-    "minimum",
-    "multiply",
-    "negate",
-    "not",
-    "opt-barrier",
-    "optimization-barrier",  // the project's older spelling of opt-barrier
-    "or",
-    "outfeed",
-    "pad",
-    "parameter",
-    "partition-id",
-    "popcnt",
-    "power",
-    "ragged-all-to-all",
-    "ragged-dot",
-    "real",
-    "recv",
-    "recv-done",
-    "reduce",
-    "reduce-precision",
-    "reduce-scatter",
-    "reduce-window",
-    "remainder",
-    "replica-id",
-    "reshape",
-    "reverse",
-    "rng",
-    "rng-bit-generator",
-    "rng-get-and-update-state",
-    "round-nearest-afz",
-    "round-nearest-even",
-    "rsqrt",
-    "scaled-dot",  // XLA HEAD
-    "scan",        // XLA HEAD
-    "scatter",
-    "select",
-    "select-and-scatter",
-    "send",
-    "send-done",
-    "set-dimension-size",
-    "shift-left",
-    "shift-right-arithmetic",
-    "shift-right-logical",
-    "sign",
-    "sine",
-    "sinh",
-    "slice",
-    "sort",
-    "sqrt",
-    "stochastic-convert",
-    "subtract",
-    "tan",
-    "tanh",
-    "topk",
-    "transpose",
-    "triangular-solve",
-    "tuple",
-    "while",
-    "xor",
+struct Spelling {
+  std::string_view name;
+  Opcode opcode;
 };
-static_assert(std::is_sorted(kOpcodes.begin(), kOpcodes.end()),
-              "kOpcodes must stay sorted: IsKnownOpcode searches it");
 
-bool InTable(std::string_view name) {
-  return std::binary_search(kOpcodes.begin(), kOpcodes.end(), name);
+constexpr size_t kAliasCount = 0
+#define IXA_HLO_OPCODE(enumerator, name, elementwise, properties)
+#define IXA_HLO_OPCODE_ALIAS(name, enumerator) +1
+#include "analysis/hlo/opcode_list.def"
+    ;
+
+// Every accepted spelling, sorted, so that a lookup is a binary search and
+// the suggestion for a misspelling is the same whatever the list's order.
+constexpr auto kSpellings = [] {
+  std::array<Spelling, kOpcodeCount + kAliasCount> s = {{
+#define IXA_HLO_OPCODE(enumerator, name, elementwise, properties) \
+  {name, Opcode::enumerator},
+#define IXA_HLO_OPCODE_ALIAS(name, enumerator) {name, Opcode::enumerator},
+#include "analysis/hlo/opcode_list.def"
+  }};
+  std::sort(s.begin(), s.end(), [](const Spelling& a, const Spelling& b) {
+    return a.name < b.name;
+  });
+  return s;
+}();
+
+constexpr bool SpellingsAreUnique() {
+  for (size_t i = 1; i < kSpellings.size(); ++i) {
+    if (kSpellings[i - 1].name == kSpellings[i].name) return false;
+  }
+  return true;
 }
+static_assert(SpellingsAreUnique(), "opcode_list.def names a spelling twice");
+
+constexpr bool TableIsInNameOrder() {
+  for (size_t i = 1; i < kOpcodeCount; ++i) {
+    if (!(kOpcodeTable[i - 1].name < kOpcodeTable[i].name)) return false;
+  }
+  return true;
+}
+static_assert(TableIsInNameOrder(),
+              "opcode_list.def keeps its opcodes in byte order of the name");
+
+constexpr auto kSpellingNames = [] {
+  std::array<std::string_view, kSpellings.size()> names{};
+  for (size_t i = 0; i < names.size(); ++i) names[i] = kSpellings[i].name;
+  return names;
+}();
 
 // Optimal string alignment distance: Levenshtein plus the swap of two
 // neighbouring characters ("exponentail"), case ignored; stops counting
@@ -193,17 +95,57 @@ int EditDistance(std::string_view a, std::string_view b, int limit) {
 
 }  // namespace
 
-std::span<const std::string_view> KnownOpcodes() { return kOpcodes; }
+std::optional<Opcode> ParseOpcode(std::string_view name) {
+  auto it = std::lower_bound(
+      kSpellings.begin(), kSpellings.end(), name,
+      [](const Spelling& s, std::string_view n) { return s.name < n; });
+  if (it == kSpellings.end() || it->name != name) return std::nullopt;
+  return it->opcode;
+}
 
-bool IsKnownOpcode(std::string_view name) {
-  if (InTable(name)) return true;
-  for (std::string_view suffix : {"-start", "-update", "-done"}) {
-    if (name.size() > suffix.size() && name.ends_with(suffix) &&
-        InTable(name.substr(0, name.size() - suffix.size()))) {
-      return true;
+std::optional<WrittenOpcode> ParseWrittenOpcode(std::string_view name) {
+  if (std::optional<Opcode> op = ParseOpcode(name)) {
+    return WrittenOpcode{*op, std::nullopt};
+  }
+  static constexpr std::pair<std::string_view, Opcode> kSuffixes[] = {
+      {"-start", Opcode::kAsyncStart},
+      {"-update", Opcode::kAsyncUpdate},
+      {"-done", Opcode::kAsyncDone}};
+  for (const auto& [suffix, async] : kSuffixes) {
+    if (name.size() > suffix.size() && name.ends_with(suffix)) {
+      if (std::optional<Opcode> wrapped =
+              ParseOpcode(name.substr(0, name.size() - suffix.size()))) {
+        return WrittenOpcode{async, *wrapped};
+      }
     }
   }
-  return false;
+  return std::nullopt;
+}
+
+const std::string& WrittenOpcodeName(Opcode op,
+                                     std::optional<Opcode> async_wrapped) {
+  // Built once: every name, plain and with each async suffix.
+  static const auto* const kNames = [] {
+    auto* names = new std::array<std::array<std::string, 4>, kOpcodeCount>;
+    for (size_t i = 0; i < kOpcodeCount; ++i) {
+      const std::string name(kOpcodeTable[i].name);
+      (*names)[i] = {name, name + "-start", name + "-update", name + "-done"};
+    }
+    return names;
+  }();
+  if (!async_wrapped) return (*kNames)[static_cast<size_t>(op)][0];
+  IXA_CHECK(op == Opcode::kAsyncStart || op == Opcode::kAsyncUpdate ||
+            op == Opcode::kAsyncDone);
+  const int form = op == Opcode::kAsyncStart    ? 1
+                   : op == Opcode::kAsyncUpdate ? 2
+                                                : 3;
+  return (*kNames)[static_cast<size_t>(*async_wrapped)][form];
+}
+
+std::span<const std::string_view> KnownOpcodes() { return kSpellingNames; }
+
+bool IsKnownOpcode(std::string_view name) {
+  return ParseWrittenOpcode(name).has_value();
 }
 
 std::optional<std::string_view> ClosestOpcode(std::string_view name) {
@@ -212,7 +154,7 @@ std::optional<std::string_view> ClosestOpcode(std::string_view name) {
   const int limit = std::max<int>(1, static_cast<int>(name.size()) / 4);
   std::optional<std::string_view> best;
   int best_distance = limit + 1;
-  for (std::string_view opcode : kOpcodes) {
+  for (std::string_view opcode : kSpellingNames) {
     int d = EditDistance(name, opcode, limit);
     if (d < best_distance) {
       best_distance = d;

@@ -153,7 +153,7 @@ Status ModuleBuilder::ParseAttribute(Instruction* instr, std::string_view name,
   if (name == "batch_group_count") return one(&instr->batch_group_count);
   if (name == "slice") {
     IXA_ASSIGN_OR_RETURN(instr->slice, SliceAttr(raw, pos));
-  } else if (name == "padding" && instr->opcode == "pad") {
+  } else if (name == "padding" && instr->opcode == Opcode::kPad) {
     IXA_ASSIGN_OR_RETURN(instr->padding, PaddingAttr(raw, pos));
   } else if (name == "window") {
     IXA_ASSIGN_OR_RETURN(instr->window, WindowAttr(raw, pos));
@@ -242,7 +242,7 @@ Status ModuleBuilder::ParseOperand(Computation* comp,
     if (!gte) {
       auto instr = std::make_unique<Instruction>();
       instr->name = name;
-      instr->opcode = "get-tuple-element";
+      instr->opcode = Opcode::kGetTupleElement;
       instr->tuple_index = index;
       instr->line = operand.pos.line;
       instr->column = operand.pos.column;
@@ -345,18 +345,18 @@ Result<Instruction*> ModuleBuilder::ParseInstructionRhs(
   }
   Position op_pos = c_.position();
   IXA_ASSIGN_OR_RETURN(std::string_view opcode, c_.ExpectName("an opcode"));
-  instr->opcode = std::string(opcode);
   if (c_.PeekRaw() == '[') {
     return Cursor::FailAt(op_pos,
                           "expected an element type (f32, s32, pred, "
                           "...), found " +
                               QuoteForMessage(opcode));
   }
-  if (!IsKnownOpcode(opcode)) {
-    return Cursor::FailAt(op_pos, UnknownOpcodeMessage(opcode));
-  }
+  std::optional<WrittenOpcode> written = ParseWrittenOpcode(opcode);
+  if (!written) return Cursor::FailAt(op_pos, UnknownOpcodeMessage(opcode));
+  instr->opcode = written->opcode;
+  instr->async_wrapped = written->async_wrapped;
   if (!c_.Consume('(')) return c_.Fail("'(' after the opcode");
-  if (opcode == "constant") {
+  if (instr->opcode == Opcode::kConstant) {
     IXA_ASSIGN_OR_RETURN(std::string_view lit, c_.RawUntilClose('(', ')'));
     instr->literal = std::string(lit);
     Cursor lc(lit, op_pos);
@@ -366,7 +366,7 @@ Result<Instruction*> ModuleBuilder::ParseInstructionRhs(
       if (lit == "true") instr->int_value = 1;
       if (lit == "false") instr->int_value = 0;
     }
-  } else if (opcode == "parameter") {
+  } else if (instr->opcode == Opcode::kParameter) {
     IXA_ASSIGN_OR_RETURN(instr->parameter_number,
                          c_.ExpectInt("a parameter number"));
     if (instr->parameter_number < 0) {
@@ -498,7 +498,7 @@ Status ModuleBuilder::FinishComputation(Computation* comp, Position pos) {
         users.push_back(instr);
       }
     }
-    if (instr->opcode == "parameter") {
+    if (instr->opcode == Opcode::kParameter) {
       auto& params = comp->parameters_;
       int64_t n = instr->parameter_number;
       if (n >= static_cast<int64_t>(comp->instructions_.size())) {
@@ -652,7 +652,8 @@ Status ModuleBuilder::CheckCalls() {
   for (const auto& comp : module_->computations_) {
     for (const auto& instr : comp->instructions()) {
       const Computation* callee = instr->called();
-      if (!callee || (instr->opcode != "fusion" && instr->opcode != "call")) {
+      if (!callee || (instr->opcode != Opcode::kFusion &&
+                      instr->opcode != Opcode::kCall)) {
         continue;
       }
       Position at{0, instr->line, instr->column};
@@ -733,8 +734,8 @@ Status ModuleBuilder::CheckCallGraph() {
         cycle += next->name();
         return Cursor::FailAt(
             at, "computations call each other in a cycle: " + cycle + " ('" +
-                    in.name + "' (" + in.opcode + ") in '" + f.comp->name() +
-                    "' calls '" + next->name() + "')");
+                    in.name + "' (" + OpcodeName(in) + ") in '" +
+                    f.comp->name() + "' calls '" + next->name() + "')");
       }
       if (mark[next] == Mark::kDone) {
         if (static_cast<int>(stack.size()) + height[next] > kMaxCallDepth) {

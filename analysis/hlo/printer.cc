@@ -27,10 +27,10 @@ std::string PrintInstruction(const Instruction& instr, const std::string& name,
                              const PrintNaming& naming, bool is_root) {
   std::string out = is_root ? "ROOT " : "";
   out += name + " = " + instr.shape.ToString(/*with_layout=*/true) + " " +
-         instr.opcode + "(";
-  if (instr.opcode == "parameter") {
+         OpcodeName(instr) + "(";
+  if (instr.opcode == Opcode::kParameter) {
     out += std::to_string(instr.parameter_number);
-  } else if (instr.opcode == "constant") {
+  } else if (instr.opcode == Opcode::kConstant) {
     out += instr.literal;
   } else {
     for (int i = 0; i < instr.operand_count(); ++i) {
@@ -49,7 +49,7 @@ std::string PrintInstruction(const Instruction& instr, const std::string& name,
     has_index |= key == "index";
     out += ", " + key + "=" + value;
   }
-  if (instr.opcode == "get-tuple-element" && !has_index) {
+  if (instr.opcode == Opcode::kGetTupleElement && !has_index) {
     out += ", index=" + std::to_string(instr.tuple_index);
   }
   return out;

@@ -14,7 +14,8 @@ bool Contains(const std::vector<int64_t>& v, int64_t x) {
 }
 
 Error Cannot(const Instruction& in, const std::string& why) {
-  return Error::Invalid("cannot infer the shape of " + in.opcode + ": " + why);
+  return Error::Invalid("cannot infer the shape of " + OpcodeName(in) + ": " +
+                        why);
 }
 
 Result<const Shape*> ArrayOperand(const Instruction& in, int i) {
@@ -76,7 +77,7 @@ Result<Shape> InferReduce(const Instruction& in) {
   const int k = n / 2;
   IXA_ASSIGN_OR_RETURN(const Shape* in0, ArrayOperand(in, 0));
   std::vector<int64_t> dims;
-  if (in.opcode == "reduce") {
+  if (in.opcode == Opcode::kReduce) {
     for (int i = 0; i < in0->rank(); ++i) {
       if (!Contains(in.dimensions, i)) dims.push_back(in0->dims[i]);
     }
@@ -164,27 +165,28 @@ Result<Shape> InferConcatenate(const Instruction& in) {
 }  // namespace
 
 Result<Shape> InferShape(const Instruction& in) {
-  const std::string& op = in.opcode;
-  if (op == "tuple") {
+  const Opcode op = in.opcode;
+  if (op == Opcode::kTuple) {
     Shape t;
     t.type = ElementType::kTuple;
     for (const Instruction* o : in.operands)
       t.tuple_elements.push_back(o->shape);
     return t;
   }
-  if (op == "after-all") {
+  if (op == Opcode::kAfterAll) {
     Shape token;
     token.type = ElementType::kToken;
     return token;
   }
-  if (op == "call" || op == "fusion" || op == "conditional") {
+  if (op == Opcode::kCall || op == Opcode::kFusion ||
+      op == Opcode::kConditional) {
     return CalleeRoot(in);
   }
   if (in.operands.empty()) {
     return Cannot(in, "it has no operands to infer it from");
   }
   const Shape& first = in.operand(0)->shape;
-  if (op == "get-tuple-element") {
+  if (op == Opcode::kGetTupleElement) {
     if (!first.IsTuple() || in.tuple_index < 0 ||
         in.tuple_index >= static_cast<int64_t>(first.tuple_elements.size())) {
       return Cannot(in, "index=" + std::to_string(in.tuple_index) +
@@ -192,7 +194,7 @@ Result<Shape> InferShape(const Instruction& in) {
     }
     return first.tuple_elements[in.tuple_index];
   }
-  if (op == "collective-permute" && in.operand_count() > 1) {
+  if (op == Opcode::kCollectivePermute && in.operand_count() > 1) {
     // In place (slice_sizes): the output buffer, operand 1. Combined: one
     // output per operand.
     if (in.HasAttribute("slice_sizes")) return in.operand(1)->shape;
@@ -203,17 +205,19 @@ Result<Shape> InferShape(const Instruction& in) {
     }
     return tuple;
   }
-  if (op == "while" || op == "add-dependency" || op == "optimization-barrier" ||
-      op == "opt-barrier" || op == "collective-permute") {
+  if (op == Opcode::kWhile || op == Opcode::kAddDependency ||
+      op == Opcode::kOptimizationBarrier || op == Opcode::kCollectivePermute) {
     return first;
   }
-  if (op == "get-dimension-size") return Shape::Array(ElementType::kS32, {});
-  if (op == "reduce" || op == "reduce-window") return InferReduce(in);
-  if (op == "dot") return InferDot(in);
-  if (op == "pad") return InferPad(in);
-  if (op == "concatenate") return InferConcatenate(in);
+  if (op == Opcode::kGetDimensionSize)
+    return Shape::Array(ElementType::kS32, {});
+  if (op == Opcode::kReduce || op == Opcode::kReduceWindow)
+    return InferReduce(in);
+  if (op == Opcode::kDot) return InferDot(in);
+  if (op == Opcode::kPad) return InferPad(in);
+  if (op == Opcode::kConcatenate) return InferConcatenate(in);
   IXA_ASSIGN_OR_RETURN(const Shape* array, ArrayOperand(in, 0));
-  if (op == "transpose") {
+  if (op == Opcode::kTranspose) {
     const std::vector<int64_t>& p = in.dimensions;
     std::vector<int64_t> dims;
     for (int64_t d : p) {
@@ -224,7 +228,7 @@ Result<Shape> InferShape(const Instruction& in) {
     }
     return Shape::Array(array->type, dims);
   }
-  if (op == "slice") {
+  if (op == Opcode::kSlice) {
     if (in.slice.size() != array->dims.size()) {
       return Cannot(in, "slice needs one [start:limit:stride] per dimension");
     }
@@ -237,28 +241,29 @@ Result<Shape> InferShape(const Instruction& in) {
     }
     return Shape::Array(array->type, dims);
   }
-  if (op == "dynamic-slice") {
+  if (op == Opcode::kDynamicSlice) {
     return Shape::Array(array->type, in.dynamic_slice_sizes);
   }
-  if (op == "all-reduce" || op == "sort") {
+  if (op == Opcode::kAllReduce || op == Opcode::kSort) {
     std::vector<Shape> outputs;
     for (const Instruction* o : in.operands) outputs.push_back(o->shape);
     return Variadic(std::move(outputs));
   }
-  if (op == "map") {
+  if (op == Opcode::kMap) {
     IXA_ASSIGN_OR_RETURN(Shape root, CalleeRoot(in));
     return Shape::Array(root.type, array->dims);
   }
-  if (op == "dynamic-update-slice" || op == "copy" || op == "reverse" ||
-      op == "reduce-precision" || op == "clamp" || op == "scatter") {
-    Shape s = op == "clamp"
+  if (op == Opcode::kDynamicUpdateSlice || op == Opcode::kCopy ||
+      op == Opcode::kReverse || op == Opcode::kReducePrecision ||
+      op == Opcode::kClamp || op == Opcode::kScatter) {
+    Shape s = op == Opcode::kClamp
                   ? in.operand(std::min(1, in.operand_count() - 1))->shape
                   : first;
     s.layout.reset();
     return s;
   }
-  if (IsElementwiseOpcode(op) && op != "convert" && op != "bitcast-convert" &&
-      op != "stochastic-convert") {
+  if (IsElementwiseOpcode(op) && op != Opcode::kConvert &&
+      op != Opcode::kBitcastConvert && op != Opcode::kStochasticConvert) {
     // The widest operand decides (select's predicate may be a scalar).
     const Shape* widest = &first;
     for (const Instruction* o : in.operands) {
@@ -266,10 +271,11 @@ Result<Shape> InferShape(const Instruction& in) {
     }
     Shape s = *widest;
     s.layout.reset();
-    if (op == "select" && in.operand_count() == 3) {
+    if (op == Opcode::kSelect && in.operand_count() == 3) {
       s.type = in.operand(1)->shape.type;
     }
-    if (op == "compare" || op == "is-finite") s.type = ElementType::kPred;
+    if (op == Opcode::kCompare || op == Opcode::kIsFinite)
+      s.type = ElementType::kPred;
     return s;
   }
   return Cannot(in, "XLA needs the shape written for this op");

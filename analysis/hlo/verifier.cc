@@ -32,50 +32,20 @@ bool DistinctIn(const std::vector<int64_t>& v, int64_t n) {
 }
 
 Status Mismatch(const Instruction& in, const Shape& want) {
-  return Bad("shape mismatch: '" + in.name + "' (" + in.opcode + ") is " +
+  return Bad("shape mismatch: '" + in.name + "' (" + OpcodeName(in) + ") is " +
              Str(in.shape) + " but its operands give " + Str(want));
 }
 
 Status NeedOperands(const Instruction& in, int n) {
   if (in.operand_count() == n) return Status();
-  return Bad("'" + in.name + "' (" + in.opcode + ") takes " +
+  return Bad("'" + in.name + "' (" + OpcodeName(in) + ") takes " +
              std::to_string(n) + " operands, got " +
              std::to_string(in.operand_count()));
 }
 
-// The operand count of an elementwise opcode (XLA's), or 0 where it varies
-// (map, optimization-barrier) or the opcode is not elementwise.
-int ElementwiseArity(std::string_view op) {
-  static constexpr std::string_view kBinary[] = {"add",
-                                                 "and",
-                                                 "atan2",
-                                                 "compare",
-                                                 "complex",
-                                                 "divide",
-                                                 "maximum",
-                                                 "minimum",
-                                                 "multiply",
-                                                 "or",
-                                                 "power",
-                                                 "remainder",
-                                                 "shift-left",
-                                                 "shift-right-arithmetic",
-                                                 "shift-right-logical",
-                                                 "stochastic-convert",
-                                                 "subtract",
-                                                 "xor"};
-  if (op == "select" || op == "clamp") return 3;
-  if (std::find(std::begin(kBinary), std::end(kBinary), op) !=
-      std::end(kBinary)) {
-    return 2;
-  }
-  if (op == "map" || op == "optimization-barrier") return 0;
-  return IsElementwiseOpcode(op) ? 1 : 0;
-}
-
 Status AllArrays(const Instruction& in) {
   if (!in.shape.IsArray()) {
-    return Bad("'" + in.name + "' (" + in.opcode +
+    return Bad("'" + in.name + "' (" + OpcodeName(in) +
                ") must have an array shape");
   }
   for (const Instruction* o : in.operands) {
@@ -145,11 +115,12 @@ bool SameDims(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
 // whatever the sizes, or the indexing reads past them. Concatenate's ranks
 // are checked too (its `?` sums are not): the emitters index every operand
 // along the concatenated dim.
-bool ChecksUnboundedDims(const std::string& op) {
-  return (IsElementwiseOpcode(op) && op != "bitcast-convert") ||
-         op == "broadcast" || op == "transpose" || op == "reverse" ||
-         op == "slice" || op == "dynamic-slice" || op == "dot" ||
-         op == "concatenate";
+bool ChecksUnboundedDims(Opcode op) {
+  return (IsElementwiseOpcode(op) && op != Opcode::kBitcastConvert) ||
+         op == Opcode::kBroadcast || op == Opcode::kTranspose ||
+         op == Opcode::kReverse || op == Opcode::kSlice ||
+         op == Opcode::kDynamicSlice || op == Opcode::kDot ||
+         op == Opcode::kConcatenate;
 }
 
 // bitcast-convert between element types of different widths: the narrower
@@ -576,9 +547,9 @@ Status VerifyDot(const Instruction& in) {
 Status VerifyArrayOp(const Instruction& in) {
   // `?` dims carry no size to check sums and products against.
   if (AnyUnbounded(in) && !ChecksUnboundedDims(in.opcode)) return Status();
-  const std::string& op = in.opcode;
+  const Opcode op = in.opcode;
   const Shape& out = in.shape;
-  if (op == "bitcast-convert") return VerifyBitcastConvert(in);
+  if (op == Opcode::kBitcastConvert) return VerifyBitcastConvert(in);
   if (IsElementwiseOpcode(op)) {
     for (const Instruction* o : in.operands) {
       if (o->shape.IsScalar() && !out.IsScalar()) continue;
@@ -590,13 +561,14 @@ Status VerifyArrayOp(const Instruction& in) {
     }
     return Status();
   }
-  if (op == "broadcast") return VerifyBroadcast(in);
-  if (op == "transpose") return VerifyTranspose(in);
-  if (op == "bitcast") {
+  if (op == Opcode::kBroadcast) return VerifyBroadcast(in);
+  if (op == Opcode::kTranspose) return VerifyTranspose(in);
+  if (op == Opcode::kBitcast) {
     // The operand count first: the tiled check below reads operand 0.
     IXA_RETURN_IF_ERROR(NeedOperands(in, 1));
   }
-  if (op == "bitcast" && (Tiled(in.shape) || Tiled(in.operand(0)->shape))) {
+  if (op == Opcode::kBitcast &&
+      (Tiled(in.shape) || Tiled(in.operand(0)->shape))) {
     // XLA compares the buffers' sizes, padding of the tiles included.
     std::optional<int64_t> a = PhysicalBytes(in.operand(0)->shape);
     std::optional<int64_t> b = PhysicalBytes(in.shape);
@@ -608,21 +580,22 @@ Status VerifyArrayOp(const Instruction& in) {
     }
     return Status();
   }
-  if (op == "reshape" || op == "bitcast") {
+  if (op == Opcode::kReshape || op == Opcode::kBitcast) {
     IXA_RETURN_IF_ERROR(NeedOperands(in, 1));
     const Shape& src = in.operand(0)->shape;
     bool same = src.ElementCount() == out.ElementCount();
-    if (op == "bitcast" && ElementBits(src.type) != ElementBits(out.type)) {
+    if (op == Opcode::kBitcast &&
+        ElementBits(src.type) != ElementBits(out.type)) {
       same = src.ElementCount() * ElementBits(src.type) ==
              out.ElementCount() * ElementBits(out.type);
     }
     if (!same) {
-      return Bad("shape mismatch: " + op + " of " + Str(src) + " to " +
-                 Str(out) + " changes the element count");
+      return Bad("shape mismatch: " + OpcodeName(in) + " of " + Str(src) +
+                 " to " + Str(out) + " changes the element count");
     }
     return Status();
   }
-  if (op == "reverse") {
+  if (op == Opcode::kReverse) {
     IXA_RETURN_IF_ERROR(NeedOperands(in, 1));
     if (!SameDims(OperandDims(in, 0), out.dims)) {
       return Mismatch(in, in.operand(0)->shape);
@@ -632,25 +605,25 @@ Status VerifyArrayOp(const Instruction& in) {
     }
     return Status();
   }
-  if (op == "slice") return VerifySlice(in);
-  if (op == "concatenate") return VerifyConcatenate(in);
-  if (op == "pad") return VerifyPad(in);
-  if (op == "dynamic-slice") return VerifyDynamicSlice(in);
-  if (op == "dynamic-update-slice") return VerifyDynamicUpdateSlice(in);
-  if (op == "dot" && in.HasAttribute("sparsity")) {
+  if (op == Opcode::kSlice) return VerifySlice(in);
+  if (op == Opcode::kConcatenate) return VerifyConcatenate(in);
+  if (op == Opcode::kPad) return VerifyPad(in);
+  if (op == Opcode::kDynamicSlice) return VerifyDynamicSlice(in);
+  if (op == Opcode::kDynamicUpdateSlice) return VerifyDynamicUpdateSlice(in);
+  if (op == Opcode::kDot && in.HasAttribute("sparsity")) {
     // Sparse dot: (lhs, rhs, metadata...) with a compressed operand.
     return in.operand_count() >= 2 ? Status()
                                    : Bad("sparse dot needs two operands");
   }
-  if (op == "dot") return VerifyDot(in);
-  if (op == "iota") {
+  if (op == Opcode::kDot) return VerifyDot(in);
+  if (op == Opcode::kIota) {
     if (in.iota_dimension < 0 || in.iota_dimension >= std::max(out.rank(), 1)) {
       return Bad("iota_dimension out of range");
     }
     return Status();
   }
-  if (op == "gather") return VerifyGather(in);
-  if (op == "all-gather" && in.operand_count() == 1) {
+  if (op == Opcode::kGather) return VerifyGather(in);
+  if (op == Opcode::kAllGather && in.operand_count() == 1) {
     if (in.dimensions.size() != 1 || in.operand_count() != 1) {
       return Bad("all-gather takes one operand and dimensions={d}");
     }
@@ -668,14 +641,14 @@ Status VerifyArrayOp(const Instruction& in) {
 }  // namespace
 
 Status VerifyInstruction(const Instruction& in) {
-  const std::string& op = in.opcode;
-  if (op == "parameter" || op == "constant") return Status();
+  const Opcode op = in.opcode;
+  if (op == Opcode::kParameter || op == Opcode::kConstant) return Status();
   // Every reader of an elementwise op (indexing, emitters, printers) takes
   // its operands by position.
-  if (int arity = ElementwiseArity(op); arity > 0) {
+  if (int arity = ElementwiseOperandCount(op); arity > 0) {
     IXA_RETURN_IF_ERROR(NeedOperands(in, arity));
   }
-  if (op == "get-tuple-element") {
+  if (op == Opcode::kGetTupleElement) {
     IXA_RETURN_IF_ERROR(NeedOperands(in, 1));
     const Shape& t = in.operand(0)->shape;
     if (!t.IsTuple() || in.tuple_index < 0 ||
@@ -688,7 +661,7 @@ Status VerifyInstruction(const Instruction& in) {
     }
     return Status();
   }
-  if (op == "tuple") {
+  if (op == Opcode::kTuple) {
     if (!in.shape.IsTuple() ||
         in.shape.tuple_elements.size() != in.operands.size()) {
       return Mismatch(in, in.shape);
@@ -700,14 +673,14 @@ Status VerifyInstruction(const Instruction& in) {
     }
     return Status();
   }
-  if (op == "scatter") {
+  if (op == Opcode::kScatter) {
     return AnyUnbounded(in) ? Status() : VerifyScatter(in);
   }
-  if (op == "sort") return VerifySort(in);
-  if (op == "reduce" || op == "reduce-window") {
+  if (op == Opcode::kSort) return VerifySort(in);
+  if (op == Opcode::kReduce || op == Opcode::kReduceWindow) {
     int n = in.operand_count();
     if (n == 0 || n % 2 != 0) {
-      return Bad(op + " takes inputs then as many init values");
+      return Bad(OpcodeName(in) + " takes inputs then as many init values");
     }
     int k = n / 2;
     const Shape& in0 = in.operand(0)->shape;
@@ -722,7 +695,7 @@ Status VerifyInstruction(const Instruction& in) {
       }
     }
     std::vector<int64_t> want;
-    if (op == "reduce") {
+    if (op == Opcode::kReduce) {
       if (!DistinctIn(in.dimensions, in0.rank())) {
         return Bad("reduce dimensions=" + Dims(in.dimensions) +
                    " out of range");
@@ -756,7 +729,7 @@ Status VerifyInstruction(const Instruction& in) {
     }
     return Status();
   }
-  if (op == "convolution") {
+  if (op == Opcode::kConvolution) {
     // Sparse convolution: a third operand holds the sparsity metadata and
     // the lhs is stored compressed, so its sizes are not checked here.
     const bool sparse = in.operand_count() == 3;
@@ -806,19 +779,21 @@ Status VerifyInstruction(const Instruction& in) {
     return Status();
   }
   // A copy of a tuple (XLA copies whole tuples, e.g. around loops).
-  if (op == "copy" && !in.shape.IsArray()) {
+  if (op == Opcode::kCopy && !in.shape.IsArray()) {
     return in.operand(0)->shape.Compatible(in.shape)
                ? Status()
                : Mismatch(in, in.operand(0)->shape);
   }
   // Ops of arrays only: a tuple result or operand would be indexed as an
   // array (variadic all-gather gives a tuple; the others may not).
-  if ((IsElementwiseOpcode(op) && op != "optimization-barrier") ||
-      op == "broadcast" || op == "transpose" || op == "reshape" ||
-      op == "bitcast" || op == "reverse" || op == "slice" ||
-      op == "concatenate" || op == "pad" || op == "dynamic-slice" ||
-      op == "dynamic-update-slice" || op == "dot" || op == "gather" ||
-      (op == "all-gather" && in.shape.IsArray())) {
+  if (IsElementwiseOpcode(op) || op == Opcode::kBroadcast ||
+      op == Opcode::kTranspose || op == Opcode::kReshape ||
+      op == Opcode::kBitcast || op == Opcode::kReverse ||
+      op == Opcode::kSlice || op == Opcode::kConcatenate ||
+      op == Opcode::kPad || op == Opcode::kDynamicSlice ||
+      op == Opcode::kDynamicUpdateSlice || op == Opcode::kDot ||
+      op == Opcode::kGather ||
+      (op == Opcode::kAllGather && in.shape.IsArray())) {
     IXA_RETURN_IF_ERROR(AllArrays(in));
   }
   if (!in.shape.IsArray()) return Status();  // tuple-shaped others

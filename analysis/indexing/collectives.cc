@@ -16,6 +16,8 @@
 namespace ixa::indexing_internal {
 namespace {
 
+using hlo::Opcode;
+
 // Up to this many replicas in a group, the per-source form of all-gather
 // has one map per source replica; beyond, one `d mod n` map for all of
 // them (a budget: a chain of all-gathers multiplies the counts).
@@ -92,7 +94,7 @@ Result<Indexing> AllToAllOutToIn(const Instruction& in, int output_id,
 // array operands, an N-tuple result, operand i sent to output i. The
 // in-place form instead has `slice_sizes` and offsets operands.
 bool IsCombinedCollectivePermute(const Instruction& in) {
-  if (in.opcode != "collective-permute" || in.operand_count() < 2 ||
+  if (in.opcode != Opcode::kCollectivePermute || in.operand_count() < 2 ||
       in.HasAttribute("slice_sizes") || !in.shape.IsTuple() ||
       in.shape.tuple_elements.size() !=
           static_cast<size_t>(in.operand_count())) {
@@ -112,10 +114,10 @@ bool IsCombinedCollectivePermute(const Instruction& in) {
 Result<Indexing> CollectiveOutToIn(const Instruction& in, int output_id,
                                    ExprContext* ctx,
                                    bool all_gather_per_source) {
-  const std::string& op = in.opcode;
-  if (op == "all-reduce" || IsCombinedCollectivePermute(in) ||
-      op == "collective-permute") {
-    if (op == "collective-permute" && !IsCombinedCollectivePermute(in) &&
+  const Opcode op = in.opcode;
+  if (op == Opcode::kAllReduce || IsCombinedCollectivePermute(in) ||
+      op == Opcode::kCollectivePermute) {
+    if (op == Opcode::kCollectivePermute && !IsCombinedCollectivePermute(in) &&
         (in.operand_count() != 1 || output_id != 0)) {
       return Unsupported(in,
                          "the in-place collective-permute with offsets "
@@ -130,7 +132,7 @@ Result<Indexing> CollectiveOutToIn(const Instruction& in, int output_id,
         std::move(m));
     return out;
   }
-  if (op == "all-to-all") return AllToAllOutToIn(in, output_id, ctx);
+  if (op == Opcode::kAllToAll) return AllToAllOutToIn(in, output_id, ctx);
   // all-gather and reduce-scatter: operand j feeds output j.
   const int j = in.operand_count() == 1 ? 0 : output_id;
   IXA_ASSIGN_OR_RETURN(int64_t dim, GatheredDim(in, j, output_id));
@@ -141,7 +143,7 @@ Result<Indexing> CollectiveOutToIn(const Instruction& in, int output_id,
   for (size_t i = 0; i < out.size(); ++i) results.push_back(ctx->Dim(i));
   Indexing result;
   result.indexing_maps.resize(in.operand_count());
-  if (op == "all-gather") {
+  if (op == Opcode::kAllGather) {
     if (src[dim] == 0 || out[dim] % src[dim] != 0) {
       return Unsupported(in,
                          "the gathered dim is no multiple of the operand's");
@@ -191,9 +193,9 @@ Result<Indexing> CollectiveOutToIn(const Instruction& in, int output_id,
 
 Result<Indexing> CollectiveInToOut(const Instruction& in, int operand,
                                    ExprContext* ctx) {
-  const std::string& op = in.opcode;
-  if (op == "all-reduce" || op == "collective-permute") {
-    if (op == "collective-permute" && in.operand_count() != 1 &&
+  const Opcode op = in.opcode;
+  if (op == Opcode::kAllReduce || op == Opcode::kCollectivePermute) {
+    if (op == Opcode::kCollectivePermute && in.operand_count() != 1 &&
         !IsCombinedCollectivePermute(in)) {
       return Unsupported(in,
                          "the in-place collective-permute with offsets "
@@ -214,7 +216,7 @@ Result<Indexing> CollectiveInToOut(const Instruction& in, int operand,
   std::vector<Expr> results;
   std::vector<int64_t> range_sizes;
   for (size_t i = 0; i < out.size(); ++i) results.push_back(ctx->Dim(i));
-  if (op == "all-gather") {
+  if (op == Opcode::kAllGather) {
     if (src[dim] == 0 || out[dim] % src[dim] != 0) {
       return Unsupported(in,
                          "the gathered dim is no multiple of the operand's");

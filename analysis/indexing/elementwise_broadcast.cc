@@ -147,7 +147,7 @@ Result<Indexing> AddDependencyIndexing(const Instruction& in,
   // read); get-dimension-size reads no element at all.
   Indexing out;
   out.indexing_maps.resize(in.operand_count());
-  if (in.opcode == "add-dependency" && in.shape.IsArray()) {
+  if (in.opcode == hlo::Opcode::kAddDependency && in.shape.IsArray()) {
     IndexingMap m = IndexingMap::Identity(ctx, in.shape.dims);
     FinishMap(&m);
     out.indexing_maps[0].Insert(std::move(m));

@@ -56,7 +56,7 @@ std::vector<Expr> IndicesIndex(int64_t indices_rank, int64_t index_vector_dim,
 }
 
 Error Malformed(const Instruction& in, const std::string& what) {
-  return Error::Invalid("'" + in.name + "' (" + in.opcode + "): " + what);
+  return Error::Invalid("'" + in.name + "' (" + OpcodeName(in) + "): " + what);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 namespace ixa {
 
 using hlo::Instruction;
+using hlo::Opcode;
 using hlo::Shape;
 
 namespace {
@@ -240,7 +241,7 @@ Indexing FromMaps(std::vector<IndexingMap> maps) {
 
 Error Unsupported(const Instruction& instr, const std::string& why) {
   std::string msg =
-      "no indexing map for '" + instr.opcode + "' ('" + instr.name + "')";
+      "no indexing map for '" + OpcodeName(instr) + "' ('" + instr.name + "')";
   if (!why.empty()) msg += ": " + why;
   return Error::Unsupported(msg);
 }
@@ -262,45 +263,42 @@ void HloInstructionIndexing::SetUnknown(size_t i, std::string reason) {
 }
 
 std::string NoMapReason(const Instruction& in) {
-  const std::string& op = in.opcode;
-  auto ends_with = [&](std::string_view suffix) {
-    return op.size() > suffix.size() &&
-           op.compare(op.size() - suffix.size(), suffix.size(), suffix) == 0;
-  };
-  if (op == "custom-call") {
+  const Opcode op = in.opcode;
+  if (op == Opcode::kCustomCall) {
     return "a custom call: what it reads is up to its target";
   }
-  if (op == "while") {
+  if (op == Opcode::kWhile) {
     return "a loop: its body may read any element of the state on any "
            "iteration";
   }
-  if (op == "conditional") {
+  if (op == Opcode::kConditional) {
     return "the branch taken, and so what is read, is chosen at run time";
   }
-  if (op == "fft") {
+  if (op == Opcode::kFft) {
     return "every output element of an FFT mixes the whole transformed "
            "dimensions";
   }
-  if (op == "rng" || op == "rng-bit-generator" ||
-      op == "rng-get-and-update-state") {
+  if (op == Opcode::kRng || op == Opcode::kRngBitGenerator ||
+      op == Opcode::kRngGetAndUpdateState) {
     return "random number generation reads no operand element per output "
            "element";
   }
-  if (ends_with("-start") || ends_with("-done") || ends_with("-update")) {
+  if (hlo::IsAsyncHalf(op)) {
     return "an asynchronous wrapper: the wrapped work runs apart from it";
   }
-  if (op == "send" || op == "recv") {
+  if (op == Opcode::kSend || op == Opcode::kRecv) {
     return "a transfer to or from another program";
   }
-  if (op == "infeed" || op == "outfeed") return "a transfer with the host";
-  if (op == "triangular-solve") {
+  if (op == Opcode::kInfeed || op == Opcode::kOutfeed)
+    return "a transfer with the host";
+  if (op == Opcode::kTriangularSolve) {
     return "each element of a triangular solve depends on the whole "
            "triangle";
   }
-  if (op == "cholesky") {
+  if (op == Opcode::kCholesky) {
     return "each element of a Cholesky factor depends on the whole matrix";
   }
-  if (op == "select-and-scatter") {
+  if (op == Opcode::kSelectAndScatter) {
     return "where each source element lands is selected at run time";
   }
   return "";
@@ -310,21 +308,22 @@ using namespace indexing_internal;  // NOLINT: the dispatch below uses all
 
 namespace {
 
-bool IsCollective(const std::string& op) {
-  return op == "all-reduce" || op == "all-gather" ||
-         op == "collective-permute" || op == "reduce-scatter" ||
-         op == "all-to-all";
+bool IsCollective(Opcode op) {
+  return op == Opcode::kAllReduce || op == Opcode::kAllGather ||
+         op == Opcode::kCollectivePermute || op == Opcode::kReduceScatter ||
+         op == Opcode::kAllToAll;
 }
 
 // Ops whose maps stay valid over `?` dims (no linearization, no sums of
 // sizes): their indices just range over [0, INT64_MAX - 1].
 bool HandlesUnboundedDims(const Instruction& in) {
-  const std::string& op = in.opcode;
-  return hlo::IsElementwiseOpcode(op) || op == "broadcast" ||
-         op == "transpose" || op == "reverse" || op == "tuple" ||
-         op == "get-tuple-element" || op == "reduce" || op == "dot" ||
-         op == "slice" || op == "dynamic-slice" || op == "all-reduce" ||
-         op == "sort";
+  const Opcode op = in.opcode;
+  return hlo::IsElementwiseOpcode(op) || op == Opcode::kBroadcast ||
+         op == Opcode::kTranspose || op == Opcode::kReverse ||
+         op == Opcode::kTuple || op == Opcode::kGetTupleElement ||
+         op == Opcode::kReduce || op == Opcode::kDot || op == Opcode::kSlice ||
+         op == Opcode::kDynamicSlice || op == Opcode::kAllReduce ||
+         op == Opcode::kSort;
 }
 
 std::optional<Error> UnboundedGuard(const Instruction& in) {
@@ -350,7 +349,7 @@ Result<Indexing> DispatchOutToIn(const Instruction& in, int output_id,
 std::optional<Result<Indexing>> LibraryCallOutToIn(
     const Instruction& in, int output_id, ExprContext* ctx,
     const IndexingOptions& options) {
-  if (in.opcode != "custom-call") return std::nullopt;
+  if (in.opcode != Opcode::kCustomCall) return std::nullopt;
   std::unique_ptr<Instruction> op = hlo::LibraryCallAsOp(in);
   if (!op) return std::nullopt;
   if (output_id > 0) {
@@ -384,46 +383,50 @@ std::optional<Result<Indexing>> LibraryCallOutToIn(
 Result<Indexing> DispatchOutToIn(const Instruction& in, int output_id,
                                  ExprContext* ctx,
                                  const IndexingOptions& options) {
-  const std::string& op = in.opcode;
+  const Opcode op = in.opcode;
   if (auto library = LibraryCallOutToIn(in, output_id, ctx, options)) {
     return std::move(*library);
   }
-  if (op == "parameter" || op == "constant" || op == "iota") {
+  if (op == Opcode::kParameter || op == Opcode::kConstant ||
+      op == Opcode::kIota) {
     return HloInstructionIndexing{};
   }
   if (std::optional<Error> e = UnboundedGuard(in)) return *e;
-  if (op == "bitcast-convert") return BitcastConvertOutToIn(in, ctx);
+  if (op == Opcode::kBitcastConvert) return BitcastConvertOutToIn(in, ctx);
   if (hlo::IsElementwiseOpcode(op)) {
     return ElementwiseOutToIn(in, output_id, ctx);
   }
-  if (op == "broadcast") return BroadcastOutToIn(in, ctx);
-  if (op == "transpose") return TransposeOutToIn(in, ctx);
-  if (op == "reverse") return ReverseIndexing(in, ctx);
-  if (op == "tuple") return TupleOutToIn(in, output_id, ctx);
-  if (op == "get-tuple-element") return GetTupleElementIndexing(in, ctx);
-  if (op == "reshape") return ReshapeOutToIn(in, ctx);
-  if (op == "bitcast") return BitcastOutToIn(in, ctx);
-  if (op == "dynamic-reshape") return DynamicReshapeOutToIn(in, ctx);
-  if (op == "slice") return SliceOutToIn(in, ctx);
-  if (op == "pad") return PadOutToIn(in, ctx);
-  if (op == "concatenate") return ConcatenateOutToIn(in, ctx);
-  if (op == "reduce") return ReduceOutToIn(in, output_id, ctx);
-  if (op == "reduce-window") return ReduceWindowOutToIn(in, output_id, ctx);
-  if (op == "dot") return DotOutToIn(in, ctx);
-  if (op == "scaled-dot") return ScaledDotOutToIn(in, ctx);
-  if (op == "ragged-dot") return RaggedDotOutToIn(in, ctx);
-  if (op == "convolution") return ConvolutionOutToIn(in, ctx);
-  if (op == "dynamic-slice") return DynamicSliceOutToIn(in, ctx);
-  if (op == "dynamic-update-slice") return DynamicUpdateSliceOutToIn(in, ctx);
-  if (op == "gather") return GatherOutToIn(in, ctx);
-  if (op == "scan") return ScanOutToIn(in, output_id, ctx);
-  if (op == "scatter") return ScatterOutToIn(in, output_id, ctx);
-  if (op == "sort") return SortIndexing(in, output_id, ctx);
-  if (op == "fusion" || op == "call") return FusionOutToIn(in, output_id, ctx);
+  if (op == Opcode::kBroadcast) return BroadcastOutToIn(in, ctx);
+  if (op == Opcode::kTranspose) return TransposeOutToIn(in, ctx);
+  if (op == Opcode::kReverse) return ReverseIndexing(in, ctx);
+  if (op == Opcode::kTuple) return TupleOutToIn(in, output_id, ctx);
+  if (op == Opcode::kGetTupleElement) return GetTupleElementIndexing(in, ctx);
+  if (op == Opcode::kReshape) return ReshapeOutToIn(in, ctx);
+  if (op == Opcode::kBitcast) return BitcastOutToIn(in, ctx);
+  if (op == Opcode::kDynamicReshape) return DynamicReshapeOutToIn(in, ctx);
+  if (op == Opcode::kSlice) return SliceOutToIn(in, ctx);
+  if (op == Opcode::kPad) return PadOutToIn(in, ctx);
+  if (op == Opcode::kConcatenate) return ConcatenateOutToIn(in, ctx);
+  if (op == Opcode::kReduce) return ReduceOutToIn(in, output_id, ctx);
+  if (op == Opcode::kReduceWindow)
+    return ReduceWindowOutToIn(in, output_id, ctx);
+  if (op == Opcode::kDot) return DotOutToIn(in, ctx);
+  if (op == Opcode::kScaledDot) return ScaledDotOutToIn(in, ctx);
+  if (op == Opcode::kRaggedDot) return RaggedDotOutToIn(in, ctx);
+  if (op == Opcode::kConvolution) return ConvolutionOutToIn(in, ctx);
+  if (op == Opcode::kDynamicSlice) return DynamicSliceOutToIn(in, ctx);
+  if (op == Opcode::kDynamicUpdateSlice)
+    return DynamicUpdateSliceOutToIn(in, ctx);
+  if (op == Opcode::kGather) return GatherOutToIn(in, ctx);
+  if (op == Opcode::kScan) return ScanOutToIn(in, output_id, ctx);
+  if (op == Opcode::kScatter) return ScatterOutToIn(in, output_id, ctx);
+  if (op == Opcode::kSort) return SortIndexing(in, output_id, ctx);
+  if (op == Opcode::kFusion || op == Opcode::kCall)
+    return FusionOutToIn(in, output_id, ctx);
   if (IsCollective(op)) {
     return CollectiveOutToIn(in, output_id, ctx, options.all_gather_per_source);
   }
-  if (op == "add-dependency" || op == "get-dimension-size") {
+  if (op == Opcode::kAddDependency || op == Opcode::kGetDimensionSize) {
     return AddDependencyIndexing(in, ctx);
   }
   std::string why = NoMapReason(in);
@@ -433,36 +436,41 @@ Result<Indexing> DispatchOutToIn(const Instruction& in, int output_id,
 
 Result<Indexing> DispatchInToOut(const Instruction& in, int operand_id,
                                  ExprContext* ctx) {
-  const std::string& op = in.opcode;
+  const Opcode op = in.opcode;
   if (std::optional<Error> e = UnboundedGuard(in)) return *e;
-  if (op == "bitcast-convert") return BitcastConvertInToOut(in, ctx);
+  if (op == Opcode::kBitcastConvert) return BitcastConvertInToOut(in, ctx);
   if (hlo::IsElementwiseOpcode(op)) {
     return ElementwiseInToOut(in, operand_id, ctx);
   }
-  if (op == "broadcast") return BroadcastInToOut(in, ctx);
-  if (op == "transpose") return TransposeInToOut(in, ctx);
-  if (op == "reverse") return ReverseIndexing(in, ctx);
-  if (op == "tuple") return TupleInToOut(in, operand_id, ctx);
-  if (op == "get-tuple-element") return GetTupleElementIndexing(in, ctx);
-  if (op == "reshape") return ReshapeInToOut(in, ctx);
-  if (op == "bitcast") return BitcastInToOut(in, ctx);
-  if (op == "slice") return SliceInToOut(in, ctx);
-  if (op == "pad") return PadInToOut(in, operand_id, ctx);
-  if (op == "concatenate") return ConcatenateInToOut(in, operand_id, ctx);
-  if (op == "reduce") return ReduceInToOut(in, operand_id, ctx);
-  if (op == "dot") return DotInToOut(in, operand_id, ctx);
-  if (op == "dynamic-slice") return DynamicSliceInToOut(in, operand_id, ctx);
-  if (op == "dynamic-update-slice") {
+  if (op == Opcode::kBroadcast) return BroadcastInToOut(in, ctx);
+  if (op == Opcode::kTranspose) return TransposeInToOut(in, ctx);
+  if (op == Opcode::kReverse) return ReverseIndexing(in, ctx);
+  if (op == Opcode::kTuple) return TupleInToOut(in, operand_id, ctx);
+  if (op == Opcode::kGetTupleElement) return GetTupleElementIndexing(in, ctx);
+  if (op == Opcode::kReshape) return ReshapeInToOut(in, ctx);
+  if (op == Opcode::kBitcast) return BitcastInToOut(in, ctx);
+  if (op == Opcode::kSlice) return SliceInToOut(in, ctx);
+  if (op == Opcode::kPad) return PadInToOut(in, operand_id, ctx);
+  if (op == Opcode::kConcatenate)
+    return ConcatenateInToOut(in, operand_id, ctx);
+  if (op == Opcode::kReduce) return ReduceInToOut(in, operand_id, ctx);
+  if (op == Opcode::kDot) return DotInToOut(in, operand_id, ctx);
+  if (op == Opcode::kDynamicSlice)
+    return DynamicSliceInToOut(in, operand_id, ctx);
+  if (op == Opcode::kDynamicUpdateSlice) {
     return DynamicUpdateSliceInToOut(in, operand_id, ctx);
   }
-  if (op == "reduce-window") return ReduceWindowInToOut(in, operand_id, ctx);
-  if (op == "convolution") return ConvolutionInToOut(in, operand_id, ctx);
-  if (op == "scan") return ScanInToOut(in, operand_id, ctx);
-  if (op == "scatter") return ScatterInToOut(in, operand_id, ctx);
-  if (op == "sort") return SortIndexing(in, operand_id, ctx);
-  if (op == "fusion" || op == "call") return FusionInToOut(in, operand_id, ctx);
-  if (op == "all-reduce" || op == "all-gather" || op == "collective-permute" ||
-      op == "reduce-scatter") {
+  if (op == Opcode::kReduceWindow)
+    return ReduceWindowInToOut(in, operand_id, ctx);
+  if (op == Opcode::kConvolution)
+    return ConvolutionInToOut(in, operand_id, ctx);
+  if (op == Opcode::kScan) return ScanInToOut(in, operand_id, ctx);
+  if (op == Opcode::kScatter) return ScatterInToOut(in, operand_id, ctx);
+  if (op == Opcode::kSort) return SortIndexing(in, operand_id, ctx);
+  if (op == Opcode::kFusion || op == Opcode::kCall)
+    return FusionInToOut(in, operand_id, ctx);
+  if (op == Opcode::kAllReduce || op == Opcode::kAllGather ||
+      op == Opcode::kCollectivePermute || op == Opcode::kReduceScatter) {
     return CollectiveInToOut(in, operand_id, ctx);
   }
   if (std::string why = NoMapReason(in); !why.empty()) {
@@ -507,7 +515,7 @@ Result<HloInstructionIndexing> ComputeOutputToInputIndexingPartial(
     if (std::string why = NoMapReason(in); !why.empty()) {
       return Partial(Unsupported(in, why), in.operand_count());
     }
-    if (in.opcode == "fusion" || in.opcode == "call") {
+    if (in.opcode == Opcode::kFusion || in.opcode == Opcode::kCall) {
       return Partial(FusionOutToIn(in, 0, ctx), in.operand_count());
     }
     HloInstructionIndexing none;
@@ -544,7 +552,7 @@ Result<HloInstructionIndexing> ComputeInputToOutputIndexing(
 
 const Shape& IndexedOperandShape(const Instruction& instr, int operand_id) {
   const Shape& shape = instr.operand(operand_id)->shape;
-  if (instr.opcode == "get-tuple-element" && shape.IsTuple() &&
+  if (instr.opcode == Opcode::kGetTupleElement && shape.IsTuple() &&
       instr.tuple_index >= 0 &&
       instr.tuple_index < static_cast<int64_t>(shape.tuple_elements.size())) {
     return shape.tuple_elements[instr.tuple_index];

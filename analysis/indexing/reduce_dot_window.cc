@@ -374,8 +374,9 @@ namespace ixa {
 Result<std::vector<IndexingMap>> ComputeSharedSymbolOperandMaps(
     const hlo::Instruction& in, ExprContext* ctx) {
   Result<std::vector<IndexingMap>> maps =
-      in.opcode == "dot" ? indexing_internal::DotOperandMaps(in, ctx)
-      : in.opcode == "convolution"
+      in.opcode == hlo::Opcode::kDot
+          ? indexing_internal::DotOperandMaps(in, ctx)
+      : in.opcode == hlo::Opcode::kConvolution
           ? indexing_internal::ConvolutionOperandMaps(in, ctx)
           : indexing_internal::Unsupported(
                 in,

@@ -263,7 +263,7 @@ Result<Indexing> DynamicReshapeOutToIn(const Instruction& in,
   auto src_static = [](int) { return false; };
   auto out_static = [&](int i) {
     const Instruction* size = in.operand(i + 1);
-    return size->opcode == "constant" && size->int_value &&
+    return size->opcode == hlo::Opcode::kConstant && size->int_value &&
            *size->int_value == out.dims[i];
   };
   if (dynamic_minor(src, src_static) || dynamic_minor(out, out_static)) {

@@ -11,6 +11,8 @@
 namespace ixa::indexing_internal {
 namespace {
 
+using hlo::Opcode;
+
 // The integers of an array constant's literal (`{ {1, 2}, {3, 4} }`), in
 // row-major order; nullopt unless it holds exactly `count` integers.
 std::optional<std::vector<int64_t>> IntegerLiteral(const std::string& text,
@@ -79,10 +81,11 @@ std::optional<int64_t> ConstantAt(const Instruction& c, const IndexingMap& m) {
 
 // Ops that only move elements: the value read is an element of operand 0
 // at the place their (single, symbol-free) map names.
-bool MovesElements(const std::string& op) {
-  return op == "bitcast" || op == "broadcast" || op == "reshape" ||
-         op == "reverse" || op == "slice" || op == "transpose" ||
-         op == "copy" || op == "convert";
+bool MovesElements(Opcode op) {
+  return op == Opcode::kBitcast || op == Opcode::kBroadcast ||
+         op == Opcode::kReshape || op == Opcode::kReverse ||
+         op == Opcode::kSlice || op == Opcode::kTranspose ||
+         op == Opcode::kCopy || op == Opcode::kConvert;
 }
 
 // `read` composed with operand k's (single, symbol-free) map of p, or
@@ -144,18 +147,19 @@ std::optional<Expr> Fold(const Instruction& producer, IndexingMap read,
   ExprContext* ctx = read.context();
   const Instruction* p = &producer;
   for (int step = 0; step < 64; ++step) {
-    if (p->opcode == "constant") {
+    if (p->opcode == Opcode::kConstant) {
       std::optional<int64_t> v = ConstantAt(*p, read);
       if (!v) return std::nullopt;
       return ctx->Constant(*v);
     }
-    if (p->opcode == "iota") {
+    if (p->opcode == Opcode::kIota) {
       int64_t dim = p->iota_dimension;
       if (dim < 0 || dim >= read.num_results()) return std::nullopt;
       return read.results()[dim];
     }
-    const bool arithmetic = p->opcode == "add" || p->opcode == "subtract" ||
-                            p->opcode == "multiply";
+    const bool arithmetic = p->opcode == Opcode::kAdd ||
+                            p->opcode == Opcode::kSubtract ||
+                            p->opcode == Opcode::kMultiply;
     if (arithmetic && p->operand_count() == 2 && depth < 8) {
       if (computed) *computed = true;
       std::optional<Expr> v[2];
@@ -166,9 +170,9 @@ std::optional<Expr> Fold(const Instruction& producer, IndexingMap read,
         if (!v[k]) return std::nullopt;
       }
       Expr value;
-      if (p->opcode == "add") {
+      if (p->opcode == Opcode::kAdd) {
         value = *v[0] + *v[1];
-      } else if (p->opcode == "subtract") {
+      } else if (p->opcode == Opcode::kSubtract) {
         value = *v[0] - *v[1];
       } else if (v[0]->IsConstant() || v[1]->IsConstant()) {
         value = *v[0] * *v[1];
@@ -240,7 +244,7 @@ void ResolveFusionParameterRtVars(const Instruction& fusion, IndexingMap* m) {
   for (int i = 0; i < first; ++i) symbols.push_back(ctx->Symbol(i));
   for (const Variable& v : m->rt_vars()) {
     const Instruction* param = called->Find(v.producer);
-    if (!param || param->opcode != "parameter" || !v.producer_map ||
+    if (!param || param->opcode != Opcode::kParameter || !v.producer_map ||
         param->parameter_number < 0 ||
         param->parameter_number >= fusion.operand_count()) {
       symbols.push_back(ctx->Symbol(first + static_cast<int>(rt_vars.size())));

@@ -9,8 +9,8 @@ namespace ixa {
 using hlo::Instruction;
 
 bool IsHeroSubgraphRoot(const Instruction& instr) {
-  if (instr.opcode == "reduce") return true;
-  if (instr.opcode == "transpose") {
+  if (instr.opcode == hlo::Opcode::kReduce) return true;
+  if (instr.opcode == hlo::Opcode::kTranspose) {
     const std::vector<int64_t>& p = instr.dimensions;
     return !p.empty() && p.back() != static_cast<int64_t>(p.size()) - 1;
   }
@@ -22,7 +22,7 @@ Result<PartitionedComputation> PartitionComputation(
     const std::function<bool(const Instruction&)>& is_subgraph_root) {
   PartitionedComputation result;
   const Instruction* root = computation.root();
-  const bool root_is_tuple = root->opcode == "tuple";
+  const bool root_is_tuple = root->opcode == hlo::Opcode::kTuple;
   // Maps from the subgraph root's output to each instruction's output;
   // nullopt when some op on the way has no map (then sharing it with
   // several users cannot be shown safe).
@@ -31,7 +31,7 @@ Result<PartitionedComputation> PartitionComputation(
   const auto& post = computation.post_order();
   for (auto it = post.rbegin(); it != post.rend(); ++it) {
     const Instruction* instr = *it;
-    if (instr->opcode == "parameter") continue;
+    if (instr->opcode == hlo::Opcode::kParameter) continue;
     if (root_is_tuple && instr == root) continue;
     std::vector<const Instruction*> users;
     bool used_by_root_tuple = false;

@@ -42,7 +42,7 @@ bool IsGemmOperandType(ElementType t) { return IsGemmOutputType(t); }
 // [batch..., rows, cols] with one contracting dim; types cuBLAS serves
 // (s8 x s8 -> s32 too); no empty operand.
 bool IsMatrixMultiplication(const Instruction& dot) {
-  if (dot.opcode != "dot" || dot.operand_count() != 2) return false;
+  if (dot.opcode != hlo::Opcode::kDot || dot.operand_count() != 2) return false;
   const hlo::Shape &lhs = dot.operand(0)->shape, &rhs = dot.operand(1)->shape;
   const hlo::Shape& out = dot.shape;
   if (!lhs.IsArray() || !rhs.IsArray() || !out.IsArray()) return false;

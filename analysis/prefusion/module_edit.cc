@@ -76,7 +76,7 @@ std::unordered_set<const hlo::Computation*> SkippedComputations(
   std::unordered_set<const hlo::Computation*> skipped;
   for (const auto& c : module.computations()) {
     for (const auto& i : c->instructions()) {
-      if (i->opcode != "fusion" || !i->called()) continue;
+      if (i->opcode != hlo::Opcode::kFusion || !i->called()) continue;
       const std::string kind = i->Attribute("kind");
       if (bodies == FusionBodies::kSkip ||
           (kind != "kLoop" && kind != "kInput")) {
@@ -157,7 +157,7 @@ std::string ReshapeOpcode(const hlo::Shape& from, const hlo::Shape& to) {
 }
 
 std::optional<ReduceParts> GetReduceParts(const hlo::Instruction& instr) {
-  if (instr.opcode != "reduce" || instr.operand_count() < 2 ||
+  if (instr.opcode != hlo::Opcode::kReduce || instr.operand_count() < 2 ||
       instr.operand_count() % 2 != 0 || !instr.called()) {
     return std::nullopt;
   }

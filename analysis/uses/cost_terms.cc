@@ -18,7 +18,7 @@ bool RegionIsFusion(const FusionRegion& region) {
   if (region.computation && !region.computation->is_entry()) return true;
   int ops = 0;
   for (const hlo::Instruction* m : region.members) {
-    if (m->opcode != "parameter" &&
+    if (m->opcode != hlo::Opcode::kParameter &&
         std::find(region.parameters.begin(), region.parameters.end(), m) ==
             region.parameters.end()) {
       ++ops;

@@ -15,8 +15,8 @@ namespace {
 using hlo::Instruction;
 
 bool IsGteOf(const Instruction* value, const Instruction* producer) {
-  return value->opcode == "get-tuple-element" && value->operand_count() == 1 &&
-         value->operand(0) == producer;
+  return value->opcode == hlo::Opcode::kGetTupleElement &&
+         value->operand_count() == 1 && value->operand(0) == producer;
 }
 
 // The union of the groups, in the computation's post order.
@@ -78,16 +78,17 @@ Result<FusionDecision> DecideFusion(const hlo::Module& module,
   // instruction it reads.
   std::string pname = producer_name;
   if (const Instruction* named = module.entry()->Find(producer_name);
-      named->opcode == "get-tuple-element" && named->operand_count() == 1 &&
+      named->opcode == hlo::Opcode::kGetTupleElement &&
+      named->operand_count() == 1 &&
       flat.kernels.count(named->operand(0)->name)) {
     pname = named->operand(0)->name;
   }
   const KernelGroup& pg = flat.kernels.at(pname);
   const Instruction* proot = pg.root;
-  if (!pg.is_fusion &&
-      (proot->opcode == "parameter" || proot->opcode == "constant")) {
+  if (!pg.is_fusion && (proot->opcode == hlo::Opcode::kParameter ||
+                        proot->opcode == hlo::Opcode::kConstant)) {
     return Error::Invalid("producer '" + producer_name +
-                          "' computes nothing (a " + proot->opcode + ")");
+                          "' computes nothing (a " + OpcodeName(*proot) + ")");
   }
   // The consumers: the kernels that use the producer, directly or through
   // one of its get-tuple-elements (which fuses along).

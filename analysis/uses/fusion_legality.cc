@@ -8,6 +8,7 @@ namespace ixa {
 namespace {
 
 using hlo::Instruction;
+using hlo::Opcode;
 
 LegalityVerdict Refuse(std::string rule, std::string reason) {
   return {false, std::move(rule), std::move(reason)};
@@ -21,7 +22,7 @@ bool IsParameterOf(const FusionRegion& region, const Instruction* i) {
 std::vector<const Instruction*> Inside(const FusionRegion& region) {
   std::vector<const Instruction*> out;
   for (const Instruction* m : region.members) {
-    if (!IsParameterOf(region, m) && m->opcode != "parameter") {
+    if (!IsParameterOf(region, m) && m->opcode != Opcode::kParameter) {
       out.push_back(m);
     }
   }
@@ -29,26 +30,26 @@ std::vector<const Instruction*> Inside(const FusionRegion& region) {
 }
 
 bool IsElementwiseLike(const Instruction& i) {
-  return XlaIsElementwise(i) || i.opcode == "bitcast" || i.opcode == "tuple" ||
-         i.opcode == "get-tuple-element";
+  return XlaIsElementwise(i) || i.opcode == Opcode::kBitcast ||
+         i.opcode == Opcode::kTuple || i.opcode == Opcode::kGetTupleElement;
 }
 
 // The roots of a kernel: the root tuple's operands, else the root.
 std::vector<const Instruction*> Roots(const FusionRegion& region) {
-  if (region.root->opcode == "tuple") return region.root->operands;
+  if (region.root->opcode == Opcode::kTuple) return region.root->operands;
   return {region.root};
 }
 
 bool IsScatterKernel(const LegalityKernel& k) {
   for (const Instruction* r : Roots(*k.region)) {
-    if (r->opcode == "scatter") return true;
+    if (r->opcode == Opcode::kScatter) return true;
   }
   return false;
 }
 
 bool HasSignificantReduce(const LegalityKernel& k) {
   for (const Instruction* m : Inside(*k.region)) {
-    if (m->opcode != "reduce" || !m->shape.IsArray() ||
+    if (m->opcode != Opcode::kReduce || !m->shape.IsArray() ||
         m->operand_count() < 1) {
       continue;
     }
@@ -73,8 +74,8 @@ int64_t OperandCount(const LegalityKernel& k) {
 // The consumer's slots holding the producer (or one of its tuple elements).
 bool IsProducerValue(const Instruction* value, const Instruction* producer) {
   return value == producer ||
-         (value->opcode == "get-tuple-element" && value->operand_count() == 1 &&
-          value->operand(0) == producer);
+         (value->opcode == Opcode::kGetTupleElement &&
+          value->operand_count() == 1 && value->operand(0) == producer);
 }
 
 // The buffers the consumer updates in place: operand 0 of a
@@ -84,13 +85,14 @@ std::vector<const Instruction*> InPlaceBuffers(const LegalityKernel& c,
                                                const Instruction** dus_out) {
   std::vector<const Instruction*> out;
   for (const Instruction* r : Roots(*c.region)) {
-    while (r->opcode == "bitcast" && r->operand_count() == 1 &&
+    while (r->opcode == Opcode::kBitcast && r->operand_count() == 1 &&
            !IsParameterOf(*c.region, r->operand(0))) {
       r = r->operand(0);
     }
-    if (r->opcode == "dynamic-update-slice" && r->operand_count() >= 2) {
+    if (r->opcode == Opcode::kDynamicUpdateSlice && r->operand_count() >= 2) {
       const Instruction* buffer = r->operand(0);
-      while (buffer->opcode == "bitcast" && buffer->operand_count() == 1 &&
+      while (buffer->opcode == Opcode::kBitcast &&
+             buffer->operand_count() == 1 &&
              !IsParameterOf(*c.region, buffer) && c.is_fusion) {
         buffer = buffer->operand(0);
       }
@@ -98,7 +100,7 @@ std::vector<const Instruction*> InPlaceBuffers(const LegalityKernel& c,
         out.push_back(buffer);
         if (dus_out) *dus_out = r;
       }
-    } else if (r->opcode == "scatter" && r->operand_count() >= 3) {
+    } else if (r->opcode == Opcode::kScatter && r->operand_count() >= 3) {
       const int m = (r->operand_count() - 1) / 2;
       for (int i = 0; i < m; ++i) {
         if (IsParameterOf(*c.region, r->operand(i))) {
@@ -136,8 +138,8 @@ bool SameIndices(const Instruction& a, int a_first, const Instruction& b,
     const Instruction* x = a.operand(a_first + i);
     const Instruction* y = b.operand(b_first + i);
     if (x == y) continue;
-    if (x->opcode == "constant" && y->opcode == "constant" && x->int_value &&
-        y->int_value && *x->int_value == *y->int_value) {
+    if (x->opcode == Opcode::kConstant && y->opcode == Opcode::kConstant &&
+        x->int_value && y->int_value && *x->int_value == *y->int_value) {
       continue;
     }
     return false;
@@ -182,7 +184,7 @@ LegalityVerdict CheckInPlace(const LegalityKernel& p, const LegalityKernel& c) {
     }
     int dus_count = 0;
     for (const Instruction* m : Inside(*c.region)) {
-      dus_count += m->opcode == "dynamic-update-slice";
+      dus_count += m->opcode == Opcode::kDynamicUpdateSlice;
     }
     if (dus_count > 1) {
       return Refuse("in_place",
@@ -192,20 +194,20 @@ LegalityVerdict CheckInPlace(const LegalityKernel& p, const LegalityKernel& c) {
     if (dus_count == 0 || !dus) continue;
     const Instruction* op = non_elementwise[0];
     const hlo::Shape& update = dus->operand(1)->shape;
-    if (op->opcode == "slice") {
+    if (op->opcode == Opcode::kSlice) {
       bool ok = op->shape.dims == update.dims;
       for (size_t d = 0; ok && d < op->slice.size(); ++d) {
         const hlo::SliceDim& s = op->slice[d];
         const Instruction* index = dus->operand(2 + static_cast<int>(d));
-        ok = s.stride == 1 && index->opcode == "constant" && index->int_value &&
-             *index->int_value == s.start;
+        ok = s.stride == 1 && index->opcode == Opcode::kConstant &&
+             index->int_value && *index->int_value == s.start;
       }
       if (ok) continue;
       return Refuse("in_place",
                     "the producer slices the in-place operand elsewhere than "
                     "the consumer updates it");
     }
-    if (op->opcode == "dynamic-slice") {
+    if (op->opcode == Opcode::kDynamicSlice) {
       if (op->shape.dims == update.dims && SameIndices(*op, 1, *dus, 2)) {
         continue;
       }
@@ -213,7 +215,7 @@ LegalityVerdict CheckInPlace(const LegalityKernel& p, const LegalityKernel& c) {
                     "the producer's dynamic-slice does not read exactly the "
                     "elements the consumer updates in place");
     }
-    return Refuse("in_place", "the producer's '" + op->opcode +
+    return Refuse("in_place", "the producer's '" + OpcodeName(*op) +
                                   "' reads the operand the consumer updates "
                                   "in place");
   }
@@ -225,24 +227,20 @@ LegalityVerdict CheckInPlace(const LegalityKernel& p, const LegalityKernel& c) {
 bool IsFusibleKernel(const LegalityKernel& k) {
   if (k.is_fusion) return !k.custom_fusion;
   const Instruction& x = *k.region->root;
-  if (x.opcode == "bitcast-convert") {
+  if (x.opcode == Opcode::kBitcastConvert) {
     return x.operand_count() == 1 &&
            hlo::ElementBits(x.shape.type) ==
                hlo::ElementBits(x.operand(0)->shape.type);
   }
   if (XlaIsElementwise(x)) return true;
-  if (x.opcode == "bitcast") return XlaIsFusibleBitcast(x);
-  static const char* const kOps[] = {
-      "copy",        "iota",          "constant",
-      "reduce",      "bitcast",       "broadcast",
-      "concatenate", "dynamic-slice", "dynamic-update-slice",
-      "gather",      "pad",           "reduce-window",
-      "reshape",     "reverse",       "scatter",
-      "slice",       "transpose"};
-  for (const char* op : kOps) {
-    if (x.opcode == op) return true;
-  }
-  return false;
+  if (x.opcode == Opcode::kBitcast) return XlaIsFusibleBitcast(x);
+  return hlo::OpcodeIn(
+      x.opcode,
+      {Opcode::kCopy, Opcode::kIota, Opcode::kConstant, Opcode::kReduce,
+       Opcode::kBitcast, Opcode::kBroadcast, Opcode::kConcatenate,
+       Opcode::kDynamicSlice, Opcode::kDynamicUpdateSlice, Opcode::kGather,
+       Opcode::kPad, Opcode::kReduceWindow, Opcode::kReshape, Opcode::kReverse,
+       Opcode::kScatter, Opcode::kSlice, Opcode::kTranspose});
 }
 
 LegalityVerdict CheckFusionLegality(
@@ -256,12 +254,13 @@ LegalityVerdict CheckFusionLegality(
                   "root may feed an outfeed)");
   }
   if (!IsFusibleKernel(p)) {
-    return Refuse("not_fusible",
-                  "the producer ('" + producer->opcode + "') is not fusible");
+    return Refuse("not_fusible", "the producer ('" + OpcodeName(*producer) +
+                                     "') is not fusible");
   }
   if (!IsFusibleKernel(c)) {
-    return Refuse("not_fusible", "the consumer ('" + c.region->root->opcode +
-                                     "') is not fusible");
+    return Refuse(
+        "not_fusible",
+        "the consumer ('" + OpcodeName(*c.region->root) + "') is not fusible");
   }
   if (!c.is_fusion && XlaIsFusibleBitcast(*c.region->root)) {
     return Refuse("bitcast_consumer",
@@ -272,7 +271,7 @@ LegalityVerdict CheckFusionLegality(
   }
   if (IsScatterKernel(c)) {
     for (const Instruction* r : Roots(*c.region)) {
-      if (r->opcode != "scatter" || r->operand_count() < 3) continue;
+      if (r->opcode != Opcode::kScatter || r->operand_count() < 3) continue;
       const int m = (r->operand_count() - 1) / 2;
       for (int i = 0; i < m; ++i) {
         const Instruction* buffer = r->operand(i);

@@ -20,6 +20,7 @@ namespace ixa {
 namespace {
 
 using hlo::Instruction;
+using hlo::Opcode;
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
@@ -40,7 +41,7 @@ struct Cluster {
   FusionRegion region;
 };
 
-bool IsPlainOp(const Cluster& c, std::string_view opcode) {
+bool IsPlainOp(const Cluster& c, hlo::Opcode opcode) {
   return !c.is_fusion && c.root->opcode == opcode;
 }
 
@@ -56,18 +57,27 @@ bool IsFusibleBitcast(const Cluster& c) {
 // effects or its own control flow.
 bool IsCandidateOp(const Cluster& c) {
   if (c.is_fusion) return true;
-  static const char* const kNever[] = {
-      "parameter", "tuple",  "get-tuple-element", "while",    "conditional",
-      "call",      "domain", "after-all",         "infeed",   "outfeed",
-      "send",      "recv",   "send-done",         "recv-done"};
-  for (const char* op : kNever) {
-    if (c.root->opcode == op) return false;
-  }
-  if (c.root->opcode == "custom-call" &&
-      c.root->Attribute("custom_call_has_side_effect") == "true") {
+  const Instruction& root = *c.root;
+  if (hlo::OpcodeIn(
+          root.opcode,
+          {Opcode::kParameter, Opcode::kTuple, Opcode::kGetTupleElement,
+           Opcode::kWhile, Opcode::kConditional, Opcode::kCall, Opcode::kDomain,
+           Opcode::kAfterAll, Opcode::kInfeed, Opcode::kOutfeed, Opcode::kSend,
+           Opcode::kRecv, Opcode::kSendDone, Opcode::kRecvDone})) {
     return false;
   }
-  if (c.root->opcode.rfind("rng", 0) == 0 && c.root->users.size() > 1) {
+  if (root.opcode == Opcode::kCustomCall &&
+      root.Attribute("custom_call_has_side_effect") == "true") {
+    return false;
+  }
+  // Random numbers, also as the async work of an async half.
+  auto is_rng = [](Opcode op) {
+    return hlo::OpcodeIn(op, {Opcode::kRng, Opcode::kRngBitGenerator,
+                              Opcode::kRngGetAndUpdateState});
+  };
+  if ((is_rng(root.opcode) ||
+       (root.async_wrapped && is_rng(*root.async_wrapped))) &&
+      root.users.size() > 1) {
     return false;
   }
   return true;
@@ -76,9 +86,10 @@ bool IsCandidateOp(const Cluster& c) {
 // Not a kernel of its own: no launch, no time.
 bool IsFree(const Cluster& c) {
   if (c.is_fusion) return false;
-  const std::string& op = c.root->opcode;
-  return op == "parameter" || op == "constant" || op == "tuple" ||
-         op == "get-tuple-element" || op == "bitcast";
+  const Opcode op = c.root->opcode;
+  return op == Opcode::kParameter || op == Opcode::kConstant ||
+         op == Opcode::kTuple || op == Opcode::kGetTupleElement ||
+         op == Opcode::kBitcast;
 }
 
 class Planner {
@@ -289,7 +300,7 @@ Result<double> Planner::Priority(int p) {
     }
     return -kInfinity;
   }
-  if (IsPlainOp(k, "constant")) return -kInfinity;
+  if (IsPlainOp(k, Opcode::kConstant)) return -kInfinity;
   int bitcasts = 0;
   for (int c : users) bitcasts += IsFusibleBitcast(clusters_[c]);
   if (bitcasts == static_cast<int>(users.size())) return -kInfinity;
@@ -399,8 +410,8 @@ Status Planner::Fuse(int p, double priority) {
 Status Planner::FuseConstants() {
   for (int k = 0; k < static_cast<int>(clusters_.size()); ++k) {
     const Cluster& c = clusters_[k];
-    if (!c.alive || !IsPlainOp(c, "constant") || !c.root->shape.IsArray() ||
-        c.root->shape.ElementCount() > 1) {
+    if (!c.alive || !IsPlainOp(c, Opcode::kConstant) ||
+        !c.root->shape.IsArray() || c.root->shape.ElementCount() > 1) {
       continue;
     }
     FusionStep step;
@@ -410,7 +421,7 @@ Status Planner::FuseConstants() {
       IXA_ASSIGN_OR_RETURN(const KernelSummary* ui, Summary(user));
       bool scatter = false;
       for (const Instruction* m : clusters_[user].members) {
-        scatter |= m->opcode == "scatter";
+        scatter |= m->opcode == Opcode::kScatter;
       }
       if (!ui->fusible || scatter) continue;
       FusionStep::Into into;
@@ -457,7 +468,7 @@ Result<FusionPlanResult> Planner::Run() {
     c.id = text_order.at(i);
     c.members = {i};
     c.root = i;
-    c.custom = i->opcode == "fusion";
+    c.custom = i->opcode == Opcode::kFusion;
     Add(std::move(c));
   }
   FusionPlanResult result;

@@ -240,9 +240,10 @@ const char* GemmTypesName(GemmTypes types) {
 }
 
 std::optional<GemmProblem> GemmProblemOf(const hlo::Instruction& instr) {
-  if (instr.opcode == "dot") return DotProblem(instr, instr);
-  if (instr.opcode == "convolution") return ConvolutionProblem(instr, instr);
-  if (instr.opcode != "custom-call") return std::nullopt;
+  if (instr.opcode == hlo::Opcode::kDot) return DotProblem(instr, instr);
+  if (instr.opcode == hlo::Opcode::kConvolution)
+    return ConvolutionProblem(instr, instr);
+  if (instr.opcode != hlo::Opcode::kCustomCall) return std::nullopt;
   const hlo::LibraryCallKind kind = hlo::GetLibraryCallKind(instr);
   if (kind != hlo::LibraryCallKind::kCublasGemm &&
       kind != hlo::LibraryCallKind::kCudnnConvForward) {
@@ -250,7 +251,7 @@ std::optional<GemmProblem> GemmProblemOf(const hlo::Instruction& instr) {
   }
   std::unique_ptr<hlo::Instruction> op = hlo::LibraryCallAsOp(instr);
   if (!op) return std::nullopt;
-  std::optional<GemmProblem> p = op->opcode == "dot"
+  std::optional<GemmProblem> p = op->opcode == hlo::Opcode::kDot
                                      ? DotProblem(*op, instr)
                                      : ConvolutionProblem(*op, instr);
   if (p) p->source = hlo::CustomCallTarget(instr) + " (" + p->source + ")";

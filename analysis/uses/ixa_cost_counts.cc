@@ -87,12 +87,13 @@ bool CountCudnnConvolution(const hlo::Instruction& instr,
 }  // namespace
 
 bool IsNarrowDot(const hlo::Instruction& instr) {
-  if (instr.opcode == "custom-call" &&
+  if (instr.opcode == hlo::Opcode::kCustomCall &&
       hlo::GetLibraryCallKind(instr) != hlo::LibraryCallKind::kNone &&
       instr.operand_count() >= 1) {
     return hlo::ElementBits(instr.operand(0)->shape.type) <= 16;
   }
-  if (instr.opcode != "dot" || instr.operand_count() < 1) return false;
+  if (instr.opcode != hlo::Opcode::kDot || instr.operand_count() < 1)
+    return false;
   return hlo::ElementBits(instr.operand(0)->shape.type) <= 16;
 }
 
@@ -106,13 +107,13 @@ int64_t BytesOfElements(const hlo::Shape& shape, int64_t elements) {
 int64_t FlopsPerElement(const hlo::Instruction& instr) {
   const std::string& op = instr.opcode;
   if (IsDataMovement(op)) return 0;
-  if (op == "custom-call") {
+  if (op == hlo::Opcode::kCustomCall) {
     // A cuBLAS GEMM or cuDNN convolution does the work of its dot or
     // convolution; another custom call's work is not known.
     std::unique_ptr<hlo::Instruction> as_op = hlo::LibraryCallAsOp(instr);
     return as_op ? FlopsPerElement(*as_op) : 0;
   }
-  if (op == "reduce") {
+  if (op == hlo::Opcode::kReduce) {
     // Inputs are the first half of the operands, inits the second.
     const int inputs = instr.operand_count() / 2;
     if (inputs == 0) return 0;
@@ -120,21 +121,22 @@ int64_t FlopsPerElement(const hlo::Instruction& instr) {
     const int64_t in = instr.operand(0)->shape.ElementCount();
     return out == 0 ? 0 : inputs * (in / out);
   }
-  if (op == "reduce-window") {
+  if (op == hlo::Opcode::kReduceWindow) {
     int64_t window = 1;
     for (const hlo::WindowDim& w : instr.window) {
       window = SaturatingMul(window, w.size);
     }
     return std::max(1, instr.operand_count() / 2) * window;
   }
-  if (op == "dot") {
+  if (op == hlo::Opcode::kDot) {
     int64_t k = 1;
     for (int64_t d : instr.dot.lhs_contracting) {
       k = SaturatingMul(k, instr.operand(0)->shape.dims[d]);
     }
     return 2 * k;
   }
-  if (op == "convolution" && instr.conv && instr.operand_count() == 2) {
+  if (op == hlo::Opcode::kConvolution && instr.conv &&
+      instr.operand_count() == 2) {
     const hlo::Shape& kernel = instr.operand(1)->shape;
     const int64_t out_features = kernel.dims[instr.conv->kernel_output_feature];
     return out_features == 0 ? 0 : 2 * (kernel.ElementCount() / out_features);
@@ -203,30 +205,31 @@ double IssueSlotsPerElement(const hlo::Instruction& instr,
     }
     return slots;
   };
-  if (op == "custom-call") {
+  if (op == hlo::Opcode::kCustomCall) {
     std::unique_ptr<hlo::Instruction> as_op = hlo::LibraryCallAsOp(instr);
     return as_op ? IssueSlotsPerElement(*as_op, device) : 0;
   }
-  if (op == "map") return computation_slots(instr.called());
+  if (op == hlo::Opcode::kMap) return computation_slots(instr.called());
   if (hlo::IsElementwiseOpcode(op)) {
     if (!instr.shape.IsArray() || instr.operand_count() == 0) return 0;
-    if (op == "compare") {
+    if (op == hlo::Opcode::kCompare) {
       return hw::IssueSlots(device, op, type(instr.operand(0)->shape));
     }
-    if (op == "convert") {
+    if (op == hlo::Opcode::kConvert) {
       return hw::IssueSlots(device, op, type(instr.shape),
                             type(instr.operand(0)->shape));
     }
     return hw::IssueSlots(device, op, type(instr.shape));
   }
-  if (op == "reduce" || op == "reduce-window") {
+  if (op == hlo::Opcode::kReduce || op == hlo::Opcode::kReduceWindow) {
     // One application of the reducer per input element folded in (n per
     // output, not XLA's n - 1).
     const double per = static_cast<double>(FlopsPerElement(instr)) /
                        std::max(1, instr.operand_count() / 2);
     return per * computation_slots(instr.called());
   }
-  if ((op == "dot" || op == "convolution") && !IsNarrowDot(instr)) {
+  if ((op == hlo::Opcode::kDot || op == hlo::Opcode::kConvolution) &&
+      !IsNarrowDot(instr)) {
     // One FMA per pair of flops.
     const double fmas = static_cast<double>(FlopsPerElement(instr)) / 2;
     const bool f64 =

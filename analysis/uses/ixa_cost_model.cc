@@ -15,6 +15,8 @@
 namespace ixa {
 namespace {
 
+using hlo::Opcode;
+
 // XLA's L2 and L1 re-read speedups over DRAM: ixa keeps the numbers (it
 // has no measurements either) but tests what fits on the data re-read.
 constexpr double kL2Speedup = 2.5;
@@ -48,8 +50,9 @@ std::unordered_map<const hlo::Instruction*, int64_t> HiddenByUpdates(
   };
   std::unordered_map<const hlo::Instruction*, int64_t> hidden;
   for (const hlo::Instruction* dus : region.members) {
-    if (dus->opcode != "dynamic-update-slice" || dus->operand_count() < 2 ||
-        in_place.count(dus) || !dus->shape.IsArray()) {
+    if (dus->opcode != Opcode::kDynamicUpdateSlice ||
+        dus->operand_count() < 2 || in_place.count(dus) ||
+        !dus->shape.IsArray()) {
       continue;
     }
     const int64_t update = dus->operand(1)->shape.ElementCount();
@@ -70,7 +73,7 @@ std::unordered_map<const hlo::Instruction*, int64_t> HiddenByUpdates(
       const hlo::Instruction* x = stack.back();
       stack.pop_back();
       hidden[x] = std::max(hidden[x], update);
-      if (!members.count(x) || x->opcode == "parameter" ||
+      if (!members.count(x) || x->opcode == Opcode::kParameter ||
           !hlo::IsElementwiseOpcode(x->opcode)) {
         continue;
       }
@@ -219,7 +222,7 @@ Timing Time(const hw::Device& device, const FusionCost& cost,
 // of the entry computation is a loop kernel XLA would not make.
 const hlo::Instruction* GemmHero(const FusionRegion& region, bool is_fusion) {
   auto gemm_like = [](const hlo::Instruction& i) {
-    return i.opcode == "dot" || i.opcode == "convolution" ||
+    return i.opcode == Opcode::kDot || i.opcode == Opcode::kConvolution ||
            hlo::GetLibraryCallKind(i) == hlo::LibraryCallKind::kCublasGemm ||
            hlo::GetLibraryCallKind(i) ==
                hlo::LibraryCallKind::kCudnnConvForward;
@@ -259,7 +262,7 @@ double GemmFusionSlots(const FusionRegion& region, const hlo::Instruction& hero,
                                           std::max<int64_t>(1, gemm.tile.m));
   double slots = 0;
   for (const hlo::Instruction* m : region.members) {
-    if (m == &hero || m->opcode == "parameter" || !m->shape.IsArray()) {
+    if (m == &hero || m->opcode == Opcode::kParameter || !m->shape.IsArray()) {
       continue;
     }
     const double per = IssueSlotsPerElement(*m, device);
@@ -366,7 +369,7 @@ ReadTraffic ReadOperands(
   }
   double constant_bytes = 0;
   for (const hlo::Instruction* m : region.members) {
-    if (m->opcode != "constant" || !m->shape.IsArray() ||
+    if (m->opcode != Opcode::kConstant || !m->shape.IsArray() ||
         m->shape.ElementCount() <= 8) {
       continue;
     }
@@ -557,7 +560,7 @@ void NoteDeparturesFromXla(const FusionRegion& region, const EmitterPlan& plan,
   const hlo::Instruction& root = *region.root;
   if (found.library_gemm) {
     notes.push_back(
-        "a " + root.opcode +
+        "a " + OpcodeName(root) +
         " on its own runs as a library GEMM: its operands' re-reads come "
         "from shared memory and registers, not from the caches");
   }
@@ -704,8 +707,9 @@ Result<FusionCost> EstimateIxaCost(const FusionRegion& region,
   const bool is_fusion = found.is_fusion;
   const hlo::Instruction& root = *region.root;
   found.library_gemm =
-      !is_fusion && (root.opcode == "dot" || root.opcode == "convolution" ||
-                     hlo::IsLibraryCall(root));
+      !is_fusion &&
+      (root.opcode == hlo::Opcode::kDot ||
+       root.opcode == hlo::Opcode::kConvolution || hlo::IsLibraryCall(root));
   PlaceRereads(device, found.library_gemm, &traffic);
   cost.bytes_moved = traffic.dram;  // reads; the writes are bytes_written
   found.issue_slots = CountWork(region, plan, device, hidden, ctx, &cost);

@@ -30,14 +30,15 @@ FusionRegion RegionOfGroup(const std::vector<const Instruction*>& members,
 namespace {
 
 bool Inlinable(const Instruction& instr) {
-  if (instr.opcode != "fusion" || !instr.called()) return false;
+  if (instr.opcode != hlo::Opcode::kFusion || !instr.called()) return false;
   // A custom fusion (a library kernel, a hand-written one) is not XLA's to
   // regroup.
   if (instr.Attribute("kind") == "kCustom") return false;
   const hlo::Computation& body = *instr.called();
-  if (!body.root() || body.root()->opcode == "parameter") return false;
+  if (!body.root() || body.root()->opcode == hlo::Opcode::kParameter)
+    return false;
   for (const Instruction* p : body.post_order()) {
-    if (p->opcode == "parameter" &&
+    if (p->opcode == hlo::Opcode::kParameter &&
         (p->parameter_number < 0 ||
          p->parameter_number >= instr.operand_count())) {
       return false;
@@ -104,7 +105,7 @@ Result<FlatModule> FlattenFusions(const hlo::Module& module) {
     };
     for (const Instruction* f : fused.post_order()) {
       if (!used.count(f)) continue;
-      if (f->opcode == "parameter") {
+      if (f->opcode == hlo::Opcode::kParameter) {
         renamed[f] =
             name_of(instr->operand(static_cast<int>(f->parameter_number)));
         continue;
@@ -187,7 +188,7 @@ Result<FlatRegion> RegionOfEntryInstructions(
                        RegionOfInstructions(*module.entry(), names));
   const bool has_fusion = std::any_of(
       plain.members.begin(), plain.members.end(), [](const Instruction* m) {
-        return m->opcode == "fusion" && Inlinable(*m);
+        return m->opcode == hlo::Opcode::kFusion && Inlinable(*m);
       });
   if (!has_fusion) return FlatRegion{nullptr, std::move(plain)};
   IXA_ASSIGN_OR_RETURN(FlatModule flat_module, FlattenFusions(module));

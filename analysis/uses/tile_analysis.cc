@@ -15,6 +15,7 @@ using fusion_internal::MapId;
 using fusion_internal::MapPool;
 using hlo::Computation;
 using hlo::Instruction;
+using hlo::Opcode;
 
 const char* TileSpaceKindName(TileSpaceKind kind) {
   switch (kind) {
@@ -90,7 +91,7 @@ class Graph {
   void AddInstruction(const Instruction* instr, const std::string& prefix,
                       std::unordered_map<const Instruction*, int>* ids,
                       int depth) {
-    if (instr->opcode == "fusion" && instr->called() &&
+    if (instr->opcode == Opcode::kFusion && instr->called() &&
         depth < kMaxNestedFusionDepth) {
       const Computation& c = *instr->called();
       const std::string inner_prefix = prefix + instr->name + "/";
@@ -124,13 +125,13 @@ class Graph {
 };
 
 int OutputReadBy(const Instruction& user) {
-  return user.opcode == "get-tuple-element" ? user.tuple_index : 0;
+  return user.opcode == Opcode::kGetTupleElement ? user.tuple_index : 0;
 }
 
 // A scaled-dot in XLA's operand order (lhs, rhs, lhs_scale, rhs_scale):
 // tiled along K like a dot, each scale at its operand's contracting dim.
 bool IsScaledDot(const Instruction& instr) {
-  return instr.opcode == "scaled-dot" && instr.operand_count() == 4;
+  return instr.opcode == Opcode::kScaledDot && instr.operand_count() == 4;
 }
 
 // The reduced dims of a reduce (ascending) or the lhs contracting dims of
@@ -138,7 +139,7 @@ bool IsScaledDot(const Instruction& instr) {
 std::vector<std::pair<int64_t, int64_t>> ContractedDims(
     const Instruction& instr) {
   std::vector<std::pair<int64_t, int64_t>> out;
-  if (instr.opcode == "reduce" && instr.operand_count() >= 2) {
+  if (instr.opcode == Opcode::kReduce && instr.operand_count() >= 2) {
     const std::vector<int64_t>& dims = instr.operand(0)->shape.dims;
     for (size_t i = 0; i < dims.size(); ++i) {
       if (std::find(instr.dimensions.begin(), instr.dimensions.end(),
@@ -146,7 +147,7 @@ std::vector<std::pair<int64_t, int64_t>> ContractedDims(
         out.push_back({static_cast<int64_t>(i), dims[i]});
       }
     }
-  } else if ((instr.opcode == "dot" && instr.operand_count() == 2) ||
+  } else if ((instr.opcode == Opcode::kDot && instr.operand_count() == 2) ||
              IsScaledDot(instr)) {
     const std::vector<int64_t>& dims = instr.operand(0)->shape.dims;
     for (int64_t c : instr.dot.lhs_contracting) {
@@ -161,7 +162,7 @@ std::vector<std::pair<int64_t, int64_t>> ContractedDims(
 // Where operand `k`'s index holds the j-th tiled dim of a reduce / dot
 // (its position in the operand's index), or -1.
 int64_t ContractedPosition(const Instruction& instr, int k, size_t j) {
-  if (instr.opcode == "reduce") {
+  if (instr.opcode == Opcode::kReduce) {
     if (k >= instr.operand_count() / 2) return -1;  // an init value
     return ContractedDims(instr)[j].first;
   }
@@ -181,12 +182,12 @@ constexpr const char* kPadRefusal = "a pad outside a GEMM fusion";
 std::string XlaStructuralRefusal(const FusionRegion& region, int output_id,
                                  ExprContext* ctx) {
   const Instruction& root = *region.root;
-  if (root.opcode == "fusion") {
+  if (root.opcode == Opcode::kFusion) {
     return "the root '" + root.name +
            "' is a fusion: XLA tiles no fusion "
            "at the root";
   }
-  if (root.opcode == "tuple" && output_id < OutputCount(root)) {
+  if (root.opcode == Opcode::kTuple && output_id < OutputCount(root)) {
     const std::vector<int64_t>& dims = OutputDims(root, output_id);
     for (int j = 0; j < OutputCount(root); ++j) {
       if (OutputDims(root, j) != dims) {
@@ -198,13 +199,14 @@ std::string XlaStructuralRefusal(const FusionRegion& region, int output_id,
   }
   const bool gemm = std::any_of(
       region.members.begin(), region.members.end(), [](const Instruction* m) {
-        return m->opcode == "dot" || m->opcode == "scaled-dot";
+        return m->opcode == Opcode::kDot || m->opcode == Opcode::kScaledDot;
       });
   for (const Instruction* m : region.members) {
-    if (m->opcode == "pad" && !gemm) {
+    if (m->opcode == Opcode::kPad && !gemm) {
       return "'" + m->name + "': " + kPadRefusal;
     }
-    if (m->opcode != "reshape" && m->opcode != "bitcast") continue;
+    if (m->opcode != Opcode::kReshape && m->opcode != Opcode::kBitcast)
+      continue;
     auto own = ComputeOutputToInputIndexing(*m, 0, ctx);
     if (!own.ok() || own->indexing_maps.empty() ||
         own->indexing_maps[0].size() != 1) {
@@ -212,11 +214,11 @@ std::string XlaStructuralRefusal(const FusionRegion& region, int output_id,
     }
     auto tile = SymbolicTileFromIndexingMap(*own->indexing_maps[0].begin());
     if (!tile.ok()) {
-      return "'" + m->name + "': XLA derives no tile of the " + m->opcode +
+      return "'" + m->name + "': XLA derives no tile of the " + OpcodeName(*m) +
              " on its own (" + tile.error().message + ")";
     }
     if (!tile->xla_would_refuse.empty()) {
-      return "'" + m->name + "': XLA derives no tile of the " + m->opcode +
+      return "'" + m->name + "': XLA derives no tile of the " + OpcodeName(*m) +
              " on its own (" + tile->xla_would_refuse + ")";
     }
   }
@@ -330,8 +332,8 @@ class TilingWalk {
       Node& node = g_.nodes[n];
       const Instruction& instr = *node.instr;
       if (node.nested_root >= 0) continue;
-      const bool reduce = instr.opcode == "reduce";
-      const bool dot = instr.opcode == "dot" || IsScaledDot(instr);
+      const bool reduce = instr.opcode == Opcode::kReduce;
+      const bool dot = instr.opcode == Opcode::kDot || IsScaledDot(instr);
       if (!reduce && !dot) continue;
       const ExtraTileSizes& given =
           reduce ? options_.reduction_sizes : options_.contraction_sizes;
@@ -473,7 +475,7 @@ class TilingWalk {
       }
       return Status();
     }
-    if (node.operands.empty() || instr.opcode == "parameter") {
+    if (node.operands.empty() || instr.opcode == Opcode::kParameter) {
       return Status();
     }
     for (int out = 0; out < static_cast<int>(consumer_sets.size()); ++out) {
@@ -493,8 +495,8 @@ class TilingWalk {
           continue;
         }
         if (instr.operand(k)->shape.IsTuple() &&
-            instr.opcode != "get-tuple-element") {
-          MarkUnknown(operand, "'" + instr.name + "' (" + instr.opcode +
+            instr.opcode != Opcode::kGetTupleElement) {
+          MarkUnknown(operand, "'" + instr.name + "' (" + OpcodeName(instr) +
                                    ") reads a whole tuple: no map");
           continue;
         }
@@ -578,7 +580,7 @@ class TilingWalk {
             "non-negative strides only";
       }
     }
-    if (instr.opcode != "concatenate" || instr.dimensions.empty() ||
+    if (instr.opcode != Opcode::kConcatenate || instr.dimensions.empty() ||
         instr.dimensions[0] >= tile->rank) {
       return;
     }

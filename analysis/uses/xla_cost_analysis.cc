@@ -13,6 +13,7 @@ namespace ixa {
 namespace {
 
 using hlo::Instruction;
+using hlo::Opcode;
 using hlo::Shape;
 
 int64_t ElementsRecursive(const Shape& shape) {
@@ -60,31 +61,35 @@ int64_t Log2Ceiling(int64_t n) {
 
 // Bytes a plain op reads of operand slot k (HloCostAnalysis).
 int64_t UnfusedOperandBytes(const Instruction& x, int k) {
-  const std::string& op = x.opcode;
+  const Opcode op = x.opcode;
   const Shape& operand = x.operand(k)->shape;
   const int n = x.operand_count();
-  if (op == "tuple" || op == "get-tuple-element" || op == "bitcast") return 0;
-  if ((op == "slice" || op == "dynamic-slice" || op == "gather") && k == 0) {
+  if (op == Opcode::kTuple || op == Opcode::kGetTupleElement ||
+      op == Opcode::kBitcast)
+    return 0;
+  if ((op == Opcode::kSlice || op == Opcode::kDynamicSlice ||
+       op == Opcode::kGather) &&
+      k == 0) {
     return XlaShapeSize(x.shape);
   }
-  if (op == "dynamic-update-slice") {
+  if (op == Opcode::kDynamicUpdateSlice) {
     if (k == 0) return 0;
     if (k == 1) return XlaShapeSize(operand);
   }
-  if (op == "scatter" && n >= 3) {
+  if (op == Opcode::kScatter && n >= 3) {
     // Operands [0, m), indices m, updates (m, 2m]: every operand and
     // update is charged its update's size.
     const int m = (n - 1) / 2;
     if (k < m) return XlaShapeSize(x.operand(m + 1 + k)->shape);
     if (k > m) return XlaShapeSize(operand);
   }
-  if (op == "broadcast") return XlaShapeSize(x.shape);
-  if (op == "reduce-window" && k < n / 2) {
+  if (op == Opcode::kBroadcast) return XlaShapeSize(x.shape);
+  if (op == Opcode::kReduceWindow && k < n / 2) {
     return SaturatingMul(
         SaturatingMul(FirstOutputElements(x), WindowElements(x)),
         XlaElementBytesForCoalescing(operand));
   }
-  if (op == "reduce" && k >= n / 2) {
+  if (op == Opcode::kReduce && k >= n / 2) {
     return SaturatingMul(FirstOutputElements(x), XlaShapeSize(operand));
   }
   return XlaShapeSize(operand);
@@ -92,20 +97,21 @@ int64_t UnfusedOperandBytes(const Instruction& x, int k) {
 
 // Bytes a plain op writes (HloCostAnalysis).
 int64_t UnfusedBytesWritten(const Instruction& x) {
-  const std::string& op = x.opcode;
-  if (op == "get-tuple-element" || op == "bitcast" || op == "parameter") {
+  const Opcode op = x.opcode;
+  if (op == Opcode::kGetTupleElement || op == Opcode::kBitcast ||
+      op == Opcode::kParameter) {
     return 0;
   }
   if (hlo::IsLibraryCall(x))
     return XlaShapeSize(hlo::LibraryCallResultShape(x));
-  if (op == "reduce" && x.shape.IsTuple()) {
+  if (op == Opcode::kReduce && x.shape.IsTuple()) {
     int64_t bytes = 0;
     for (const Shape& e : x.shape.tuple_elements) {
       bytes = SaturatingAdd(bytes, XlaShapeSize(e));
     }
     return bytes;
   }
-  if (op == "scatter" && x.operand_count() >= 3) {
+  if (op == Opcode::kScatter && x.operand_count() >= 3) {
     const int m = (x.operand_count() - 1) / 2;
     int64_t bytes = 0;
     for (int i = m + 1; i < x.operand_count(); ++i) {
@@ -113,7 +119,7 @@ int64_t UnfusedBytesWritten(const Instruction& x) {
     }
     return bytes;
   }
-  if (op == "dynamic-update-slice" && x.operand_count() > 1) {
+  if (op == Opcode::kDynamicUpdateSlice && x.operand_count() > 1) {
     return XlaShapeSize(x.operand(1)->shape);
   }
   return XlaShapeSize(x.shape);
@@ -122,7 +128,7 @@ int64_t UnfusedBytesWritten(const Instruction& x) {
 // The root, or the operand of a root tuple, that defines output leaf i.
 void AddFusedBytesWritten(const Shape& shape, const Instruction* root,
                           int64_t* bytes) {
-  if (root && root->opcode == "dynamic-update-slice" &&
+  if (root && root->opcode == Opcode::kDynamicUpdateSlice &&
       root->operand_count() > 1) {
     *bytes = SaturatingAdd(*bytes, XlaShapeSize(root->operand(1)->shape));
     return;
@@ -130,7 +136,7 @@ void AddFusedBytesWritten(const Shape& shape, const Instruction* root,
   if (shape.IsTuple()) {
     for (size_t i = 0; i < shape.tuple_elements.size(); ++i) {
       const Instruction* sub =
-          root && root->opcode == "tuple" &&
+          root && root->opcode == Opcode::kTuple &&
                   i < static_cast<size_t>(root->operand_count())
               ? root->operand(static_cast<int>(i))
               : nullptr;
@@ -212,7 +218,7 @@ int64_t XlaElementBytesForCoalescing(const Shape& shape) {
 }
 
 bool XlaIsFusibleBitcast(const Instruction& instr) {
-  return instr.opcode == "bitcast" && instr.operand_count() == 1 &&
+  return instr.opcode == Opcode::kBitcast && instr.operand_count() == 1 &&
          hlo::ElementBits(instr.shape.type) ==
              hlo::ElementBits(instr.operand(0)->shape.type);
 }
@@ -222,40 +228,42 @@ bool XlaIsElementwise(const Instruction& instr) {
 }
 
 bool XlaIsInPlaceDus(const FusionRegion& region, const Instruction& instr) {
-  if (instr.opcode != "dynamic-update-slice") return false;
+  if (instr.opcode != Opcode::kDynamicUpdateSlice) return false;
   if (&instr == region.root) return true;
-  return region.root && region.root->opcode == "tuple" &&
+  return region.root && region.root->opcode == Opcode::kTuple &&
          std::find(region.root->operands.begin(), region.root->operands.end(),
                    &instr) != region.root->operands.end();
 }
 
 float XlaOperandUtilization(const Instruction& x, int k, bool in_place) {
-  const std::string& op = x.opcode;
+  const Opcode op = x.opcode;
   const int n = x.operand_count();
   auto elements = [](const Shape& s) {
     return static_cast<float>(ElementsRecursive(s));
   };
   const float out = elements(x.shape);
-  if ((op == "slice" || op == "dynamic-slice" || op == "gather") && k == 0) {
+  if ((op == Opcode::kSlice || op == Opcode::kDynamicSlice ||
+       op == Opcode::kGather) &&
+      k == 0) {
     const float in = elements(x.operand(0)->shape);
     return in > 0 ? out / in : 0.f;
   }
-  if (op == "dynamic-update-slice" && k == 0) {
+  if (op == Opcode::kDynamicUpdateSlice && k == 0) {
     if (in_place) return 0.f;
     const float update = n > 1 ? elements(x.operand(1)->shape) : 0.f;
     return out > 0 ? (out - update) / out : 0.f;
   }
-  if (op == "broadcast") {
+  if (op == Opcode::kBroadcast) {
     const float in = elements(x.operand(0)->shape);
     return in > 0 ? out / in : 0.f;
   }
-  if (op == "reduce-window" && k < n / 2) {
+  if (op == Opcode::kReduceWindow && k < n / 2) {
     const float in = elements(x.operand(k)->shape);
     return in > 0 ? static_cast<float>(FirstOutputElements(x)) *
                         static_cast<float>(WindowElements(x)) / in
                   : 0.f;
   }
-  if (op == "reduce" && k >= n / 2) {
+  if (op == Opcode::kReduce && k >= n / 2) {
     return static_cast<float>(FirstOutputElements(x));
   }
   return 1.f;
@@ -263,29 +271,31 @@ float XlaOperandUtilization(const Instruction& x, int k, bool in_place) {
 
 double XlaInstructionFlops(const Instruction& x, const hw::Device& device,
                            std::string* unknown) {
-  const std::string& op = x.opcode;
-  if (op == "copy" || op == "bitcast-convert") return 0;
-  if (op == "map") {
+  const Opcode op = x.opcode;
+  if (op == Opcode::kCopy || op == Opcode::kBitcastConvert) return 0;
+  if (op == Opcode::kMap) {
     return static_cast<double>(ElementsRecursive(x.shape)) *
            ComputationFlops(x.called(), device, unknown);
   }
   if (XlaIsElementwise(x)) {
     if (!x.shape.IsArray()) return 0;
     return static_cast<double>(x.shape.ElementCount()) *
-           static_cast<double>(hw::OpProfileFlops(
-               device, op, hlo::ElementTypeName(x.shape.type)));
+           static_cast<double>(
+               hw::OpProfileFlops(device, hlo::OpcodeName(op),
+                                  hlo::ElementTypeName(x.shape.type)));
   }
-  if (op == "reduce" && x.operand_count() >= 2) {
+  if (op == Opcode::kReduce && x.operand_count() >= 2) {
     const double in = static_cast<double>(x.operand(0)->shape.ElementCount());
     const double out = static_cast<double>(FirstOutputElements(x));
     return (in - out) * ComputationFlops(x.called(), device, unknown);
   }
-  if (op == "reduce-window" && x.operand_count() >= 2) {
+  if (op == Opcode::kReduceWindow && x.operand_count() >= 2) {
     return static_cast<double>(WindowElements(x) - 1) *
            static_cast<double>(FirstOutputElements(x)) *
            ComputationFlops(x.called(), device, unknown);
   }
-  if ((op == "dot" || op == "ragged-dot") && x.operand_count() >= 2) {
+  if ((op == Opcode::kDot || op == Opcode::kRaggedDot) &&
+      x.operand_count() >= 2) {
     double k = 1;
     for (int64_t d : x.dot.lhs_contracting) {
       if (d >= 0 && d < x.operand(0)->shape.rank()) {
@@ -294,21 +304,22 @@ double XlaInstructionFlops(const Instruction& x, const hw::Device& device,
     }
     return 2 * static_cast<double>(FirstOutputElements(x)) * k;
   }
-  if (op == "convolution" && x.conv && x.operand_count() == 2) {
+  if (op == Opcode::kConvolution && x.conv && x.operand_count() == 2) {
     return XlaConvolutionFlops(x, x.shape);
   }
-  if (op == "sort" && x.operand_count() >= 1) {
+  if (op == Opcode::kSort && x.operand_count() >= 1) {
     const int64_t n = x.operand(0)->shape.ElementCount();
     return static_cast<double>(n) * static_cast<double>(Log2Ceiling(n));
   }
-  if (op == "concatenate" && x.operand_count() >= 1 && !x.dimensions.empty()) {
+  if (op == Opcode::kConcatenate && x.operand_count() >= 1 &&
+      !x.dimensions.empty()) {
     const int64_t dim = x.dimensions[0];
     const Shape& first = x.operand(0)->shape;
     const bool penalty =
         dim != 0 && dim < first.rank() && first.dims[dim] % 32 != 0;
     return static_cast<double>(x.shape.ElementCount()) * (penalty ? 400 : 6);
   }
-  if (op == "custom-call") {
+  if (op == Opcode::kCustomCall) {
     // Every cuDNN convolution (forward, graph, backward input and filter,
     // bias-activation) is a convolution to XLA's cost analysis: its
     // operands 0 and 1 and its result, under its window and dim_labels.
@@ -409,9 +420,9 @@ XlaCostAnalysis AnalyzeXlaCost(const FusionRegion& region, bool is_fusion,
     flops +=
         u * static_cast<float>(XlaInstructionFlops(*instr, device, &a.unknown));
     const bool passes =
-        XlaIsElementwise(*instr) || instr->opcode == "tuple" ||
-        instr->opcode == "get-tuple-element" ||
-        (instr->opcode == "bitcast" && instr->operand_count() == 1 &&
+        XlaIsElementwise(*instr) || instr->opcode == Opcode::kTuple ||
+        instr->opcode == Opcode::kGetTupleElement ||
+        (instr->opcode == Opcode::kBitcast && instr->operand_count() == 1 &&
          SameArrayDims(instr->shape, instr->operand(0)->shape));
     const bool in_place = XlaIsInPlaceDus(region, *instr);
     for (int k = 0; k < instr->operand_count(); ++k) {
@@ -453,7 +464,7 @@ XlaCostAnalysis AnalyzeXlaCost(const FusionRegion& region, bool is_fusion,
       for (size_t i = 0; i < p->shape.tuple_elements.size(); ++i) {
         const Instruction* leaf = p;
         for (const Instruction* user : p->users) {
-          if (user->opcode == "get-tuple-element" &&
+          if (user->opcode == Opcode::kGetTupleElement &&
               user->tuple_index == static_cast<int64_t>(i) &&
               a.utilization.count(user)) {
             leaf = user;

@@ -14,6 +14,7 @@ namespace ixa {
 namespace {
 
 using hlo::Instruction;
+using hlo::Opcode;
 using hlo::Shape;
 
 int64_t CeilDivPositive(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -49,7 +50,7 @@ std::vector<const Instruction*> InsideMembers(const FusionRegion& region) {
                                                 region.parameters.end());
   std::vector<const Instruction*> out;
   for (const Instruction* m : region.members) {
-    if (!params.count(m) && m->opcode != "parameter") out.push_back(m);
+    if (!params.count(m) && m->opcode != Opcode::kParameter) out.push_back(m);
   }
   return out;
 }
@@ -57,15 +58,15 @@ std::vector<const Instruction*> InsideMembers(const FusionRegion& region) {
 // The 2026 rule's blockers of unrolling.
 bool PreventsUnrolling(const std::vector<const Instruction*>& members) {
   for (const Instruction* n : members) {
-    const std::string& op = n->opcode;
-    if (op == "sort" || op == "dot") return true;
-    if (op == "reduce-window") {
+    const Opcode op = n->opcode;
+    if (op == Opcode::kSort || op == Opcode::kDot) return true;
+    if (op == Opcode::kReduceWindow) {
       int64_t window = 1;
       for (const hlo::WindowDim& w : n->window) window *= w.size;
       if (window > 8) return true;
     }
-    if (op == "concatenate" && n->operand_count() > 10) return true;
-    if (op == "reduce" && n->shape.IsTuple() &&
+    if (op == Opcode::kConcatenate && n->operand_count() > 10) return true;
+    if (op == Opcode::kReduce && n->shape.IsTuple() &&
         n->shape.tuple_elements.size() > 1) {
       return true;
     }
@@ -98,10 +99,10 @@ int64_t FirstNonTrivialDim(const Shape& shape) {
 bool TransposesMinorDimension(const Instruction& instr) {
   if (instr.operand_count() < 1) return false;
   const Shape& in = instr.operand(0)->shape;
-  if (instr.opcode == "copy") {
+  if (instr.opcode == Opcode::kCopy) {
     return FirstNonTrivialDim(in) != FirstNonTrivialDim(instr.shape);
   }
-  if (instr.opcode == "transpose") {
+  if (instr.opcode == Opcode::kTranspose) {
     if (!instr.shape.IsArray()) return false;
     for (int64_t out_dim : instr.shape.MinorToMajor()) {
       if (instr.shape.dims[out_dim] == 1) continue;
@@ -120,9 +121,11 @@ template <typename Stop>
 bool IsBroadcastChain(const Instruction* instr, Stop stop) {
   while (true) {
     if (stop(instr)) return false;
-    if (instr->opcode == "broadcast" || instr->opcode == "iota") return true;
+    if (instr->opcode == Opcode::kBroadcast || instr->opcode == Opcode::kIota)
+      return true;
     if (instr->operand_count() != 1) return false;
-    if (instr->opcode != "bitcast" && !XlaIsElementwise(*instr)) return false;
+    if (instr->opcode != Opcode::kBitcast && !XlaIsElementwise(*instr))
+      return false;
     instr = instr->operand(0);
   }
 }
@@ -138,7 +141,7 @@ bool IsBadTranspose(const XlaKernelRef& kernel) {
   std::unordered_set<const Instruction*> outside(region.parameters.begin(),
                                                  region.parameters.end());
   auto stop = [&](const Instruction* i) {
-    return outside.count(i) > 0 || i->opcode == "parameter";
+    return outside.count(i) > 0 || i->opcode == Opcode::kParameter;
   };
   for (const Instruction* m : InsideMembers(region)) {
     if (TransposesMinorDimension(*m) &&
@@ -285,8 +288,8 @@ int64_t XlaUnrollFactor(const FusionRegion& region, EmitterKind kind, int64_t n,
         ToolkitAtLeast(device.toolkit_version, 12, 9) ? 256 : 128;
     bool has_reduce = false, has_pad = false;
     for (const Instruction* m : members) {
-      has_reduce |= m->opcode == "reduce";
-      has_pad |= m->opcode == "pad";
+      has_reduce |= m->opcode == Opcode::kReduce;
+      has_pad |= m->opcode == Opcode::kPad;
     }
     const bool on_path =
         (kind == EmitterKind::kLoop || kind == EmitterKind::kTranspose ||
@@ -303,7 +306,7 @@ int64_t XlaUnrollFactor(const FusionRegion& region, EmitterKind kind, int64_t n,
       int64_t u = FloorPowerOfTwo(std::min<int64_t>(32, width / widest));
       if (has_pad) u = std::min<int64_t>(u, 8);
       for (const Instruction* m : members) {
-        if (m->opcode != "transpose" || !m->shape.IsArray() ||
+        if (m->opcode != Opcode::kTranspose || !m->shape.IsArray() ||
             m->shape.rank() == 0) {
           continue;
         }
@@ -461,7 +464,7 @@ XlaRunTime EstimateXlaFusedRunTime(const XlaCostAnalysis& producer,
   float u = 0;
   for (size_t i = 0; i < consumer.operands.size(); ++i) {
     const Instruction* o = consumer.operands[i];
-    if (o == p || (o->opcode == "get-tuple-element" &&
+    if (o == p || (o->opcode == Opcode::kGetTupleElement &&
                    o->operand_count() == 1 && o->operand(0) == p)) {
       u += consumer.operand_utilization[i];
     }
@@ -472,7 +475,7 @@ XlaRunTime EstimateXlaFusedRunTime(const XlaCostAnalysis& producer,
   // The producer's slots in the consumer (for the common utilization).
   std::vector<const Instruction*> producer_slots;
   for (const Instruction* o : consumer.operands) {
-    if (o == p || (o->opcode == "get-tuple-element" &&
+    if (o == p || (o->opcode == Opcode::kGetTupleElement &&
                    o->operand_count() == 1 && o->operand(0) == p)) {
       if (std::find(producer_slots.begin(), producer_slots.end(), o) ==
           producer_slots.end()) {

@@ -135,7 +135,7 @@ std::optional<GemmSpec> FindGemm(const FusionRegion& region, std::string* why) {
   }
   const Instruction* dot = nullptr;
   for (const auto& in : comp->instructions()) {
-    if (in->opcode != "dot") continue;
+    if (in->opcode != hlo::Opcode::kDot) continue;
     if (dot) return refuse("more than one dot");
     dot = in.get();
   }

@@ -96,7 +96,7 @@ Status BuildConcatenate(LoweringContext& lc, BlockBuilder& bb) {
   std::vector<Val> ids = GridIds(plan.launch);
   for (const RootPlan& r : plan.roots) {
     const Instruction* hero = r.hero;
-    if (!hero || hero->opcode != "concatenate") {
+    if (!hero || hero->opcode != hlo::Opcode::kConcatenate) {
       return Error::Unsupported(
           "emit: concatenate plan without a concatenate hero");
     }
@@ -180,14 +180,15 @@ Status BuildInPlaceDus(LoweringContext& lc, BlockBuilder& bb) {
   for (const RootPlan& r : plan.roots) {
     // The dynamic-update-slice under the root's bitcasts.
     const Instruction* dus = r.root;
-    while (dus->opcode == "bitcast" || dus->opcode == "reshape")
+    while (dus->opcode == hlo::Opcode::kBitcast ||
+           dus->opcode == hlo::Opcode::kReshape)
       dus = dus->operand(0);
-    if (dus->opcode != "dynamic-update-slice") {
+    if (dus->opcode != hlo::Opcode::kDynamicUpdateSlice) {
       return Error::Unsupported("emit: in-place root '" + r.root->name +
                                 "' is no dynamic-update-slice");
     }
     const Instruction* base = dus->operand(0);
-    if (base->opcode == "bitcast") base = base->operand(0);
+    if (base->opcode == hlo::Opcode::kBitcast) base = base->operand(0);
     int base_buffer = ParameterBufferOf(lc, base);
     if (base_buffer < 0) {
       return Error::Unsupported("emit: the updated operand of '" + dus->name +

@@ -106,7 +106,8 @@ Status BuildReduction(LoweringContext& lc, BlockBuilder& bb) {
     return nullptr;
   };
   for (const RootPlan& r : plan.roots) {
-    if (!r.hero || r.hero->opcode != "reduce" || find_hero(r.hero)) continue;
+    if (!r.hero || r.hero->opcode != hlo::Opcode::kReduce || find_hero(r.hero))
+      continue;
     bool has_input_maps =
         !r.hero_operand_maps.empty() && r.hero_operand_maps[0];
     if (!has_input_maps) continue;

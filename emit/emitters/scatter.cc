@@ -79,14 +79,15 @@ ir::AtomicOp CombinerOp(const hlo::Computation& comp) {
   }
   const Instruction* a = root->operand(0);
   const Instruction* b = root->operand(1);
-  if (a->opcode != "parameter" || b->opcode != "parameter" || a == b ||
+  if (a->opcode != hlo::Opcode::kParameter ||
+      b->opcode != hlo::Opcode::kParameter || a == b ||
       !root->shape.IsScalar() || a->shape.type != root->shape.type ||
       b->shape.type != root->shape.type) {
     return ir::AtomicOp::kCombiner;
   }
-  if (root->opcode == "add") return ir::AtomicOp::kAdd;
-  if (root->opcode == "maximum") return ir::AtomicOp::kMax;
-  if (root->opcode == "minimum") return ir::AtomicOp::kMin;
+  if (root->opcode == hlo::Opcode::kAdd) return ir::AtomicOp::kAdd;
+  if (root->opcode == hlo::Opcode::kMaximum) return ir::AtomicOp::kMax;
+  if (root->opcode == hlo::Opcode::kMinimum) return ir::AtomicOp::kMin;
   return ir::AtomicOp::kCombiner;
 }
 
@@ -99,7 +100,7 @@ Result<ScatterInfo> DescribeScatter(LoweringContext& lc, const RootPlan& r) {
   s.scatter = r.root;
   const Instruction* scatter = r.root;
   const int n = scatter->operand_count();
-  if (scatter->opcode != "scatter" || n < 3 || n % 2 == 0) {
+  if (scatter->opcode != hlo::Opcode::kScatter || n < 3 || n % 2 == 0) {
     return Error::Unsupported("emit: the scatter plan's root '" +
                               scatter->name + "' is no scatter");
   }

@@ -33,65 +33,64 @@ constexpr int kMaxElementalDepth = 2000;
 thread_local int elemental_depth = 0;
 
 Error NoCodegen(const Instruction& in, const std::string& why = "") {
-  return Error::Unsupported("emit: no code generation for '" + in.opcode +
+  return Error::Unsupported("emit: no code generation for '" + OpcodeName(in) +
                             "' ('" + in.name + "')" +
                             (why.empty() ? "" : ": " + why));
 }
 
 struct UnaryOp {
-  const char* opcode;
+  hlo::Opcode opcode;
   OpCode op;
 };
 constexpr UnaryOp kUnary[] = {
-    {"abs", OpCode::kAbs},
-    {"negate", OpCode::kNeg},
-    {"not", OpCode::kNot},
-    {"sign", OpCode::kSign},
-    {"exponential", OpCode::kExp},
-    {"exponential-minus-one", OpCode::kExpm1},
-    {"log", OpCode::kLog},
-    {"log-plus-one", OpCode::kLog1p},
-    {"sqrt", OpCode::kSqrt},
-    {"rsqrt", OpCode::kRsqrt},
-    {"cbrt", OpCode::kCbrt},
-    {"tanh", OpCode::kTanh},
-    {"logistic", OpCode::kLogistic},
-    {"sine", OpCode::kSin},
-    {"cosine", OpCode::kCos},
-    {"tan", OpCode::kTan},
-    {"erf", OpCode::kErf},
-    {"floor", OpCode::kFloor},
-    {"ceil", OpCode::kCeil},
-    {"round-nearest-afz", OpCode::kRoundAfz},
-    {"round-nearest-even", OpCode::kRoundEven},
-    {"popcnt", OpCode::kPopcnt},
-    {"count-leading-zeros", OpCode::kClz},  // XLA's kClz
-    {"clz", OpCode::kClz},
-    {"acos", OpCode::kAcos},
-    {"acosh", OpCode::kAcosh},
-    {"asin", OpCode::kAsin},
-    {"asinh", OpCode::kAsinh},
-    {"atan", OpCode::kAtan},
-    {"atanh", OpCode::kAtanh},
-    {"cosh", OpCode::kCosh},
-    {"sinh", OpCode::kSinh},
+    {hlo::Opcode::kAbs, OpCode::kAbs},
+    {hlo::Opcode::kNegate, OpCode::kNeg},
+    {hlo::Opcode::kNot, OpCode::kNot},
+    {hlo::Opcode::kSign, OpCode::kSign},
+    {hlo::Opcode::kExp, OpCode::kExp},
+    {hlo::Opcode::kExpm1, OpCode::kExpm1},
+    {hlo::Opcode::kLog, OpCode::kLog},
+    {hlo::Opcode::kLog1p, OpCode::kLog1p},
+    {hlo::Opcode::kSqrt, OpCode::kSqrt},
+    {hlo::Opcode::kRsqrt, OpCode::kRsqrt},
+    {hlo::Opcode::kCbrt, OpCode::kCbrt},
+    {hlo::Opcode::kTanh, OpCode::kTanh},
+    {hlo::Opcode::kLogistic, OpCode::kLogistic},
+    {hlo::Opcode::kSin, OpCode::kSin},
+    {hlo::Opcode::kCos, OpCode::kCos},
+    {hlo::Opcode::kTan, OpCode::kTan},
+    {hlo::Opcode::kErf, OpCode::kErf},
+    {hlo::Opcode::kFloor, OpCode::kFloor},
+    {hlo::Opcode::kCeil, OpCode::kCeil},
+    {hlo::Opcode::kRoundNearestAfz, OpCode::kRoundAfz},
+    {hlo::Opcode::kRoundNearestEven, OpCode::kRoundEven},
+    {hlo::Opcode::kPopulationCount, OpCode::kPopcnt},
+    {hlo::Opcode::kClz, OpCode::kClz},
+    {hlo::Opcode::kAcos, OpCode::kAcos},
+    {hlo::Opcode::kAcosh, OpCode::kAcosh},
+    {hlo::Opcode::kAsin, OpCode::kAsin},
+    {hlo::Opcode::kAsinh, OpCode::kAsinh},
+    {hlo::Opcode::kAtan, OpCode::kAtan},
+    {hlo::Opcode::kAtanh, OpCode::kAtanh},
+    {hlo::Opcode::kCosh, OpCode::kCosh},
+    {hlo::Opcode::kSinh, OpCode::kSinh},
 };
 constexpr UnaryOp kBinary[] = {
-    {"add", OpCode::kAdd},
-    {"subtract", OpCode::kSub},
-    {"multiply", OpCode::kMul},
-    {"divide", OpCode::kDiv},
-    {"remainder", OpCode::kRem},
-    {"maximum", OpCode::kMax},
-    {"minimum", OpCode::kMin},
-    {"power", OpCode::kPow},
-    {"atan2", OpCode::kAtan2},
-    {"and", OpCode::kAnd},
-    {"or", OpCode::kOr},
-    {"xor", OpCode::kXor},
-    {"shift-left", OpCode::kShl},
-    {"shift-right-logical", OpCode::kShrL},
-    {"shift-right-arithmetic", OpCode::kShrA},
+    {hlo::Opcode::kAdd, OpCode::kAdd},
+    {hlo::Opcode::kSubtract, OpCode::kSub},
+    {hlo::Opcode::kMultiply, OpCode::kMul},
+    {hlo::Opcode::kDivide, OpCode::kDiv},
+    {hlo::Opcode::kRemainder, OpCode::kRem},
+    {hlo::Opcode::kMaximum, OpCode::kMax},
+    {hlo::Opcode::kMinimum, OpCode::kMin},
+    {hlo::Opcode::kPower, OpCode::kPow},
+    {hlo::Opcode::kAtan2, OpCode::kAtan2},
+    {hlo::Opcode::kAnd, OpCode::kAnd},
+    {hlo::Opcode::kOr, OpCode::kOr},
+    {hlo::Opcode::kXor, OpCode::kXor},
+    {hlo::Opcode::kShiftLeft, OpCode::kShl},
+    {hlo::Opcode::kShiftRightLogical, OpCode::kShrL},
+    {hlo::Opcode::kShiftRightArithmetic, OpCode::kShrA},
 };
 
 // Float-only and integer-only unary ops.
@@ -172,52 +171,48 @@ Result<OpCode> PredArithmetic(const Instruction& in, OpCode op) {
 }  // namespace
 
 // True when `opcode` is one the elemental emitter generates.
-bool IsEmittableOpcode(const std::string& opcode) {
-  static const char* kOthers[] = {"parameter",
-                                  "constant",
-                                  "iota",
-                                  "broadcast",
-                                  "transpose",
-                                  "reshape",
-                                  "bitcast",
-                                  "slice",
-                                  "reverse",
-                                  "pad",
-                                  "concatenate",
-                                  "dynamic-slice",
-                                  "dynamic-update-slice",
-                                  "gather",
-                                  "reduce",
-                                  "reduce-window",
-                                  "tuple",
-                                  "get-tuple-element",
-                                  "fusion",
-                                  "call",
-                                  "map",
-                                  "copy",
-                                  "compare",
-                                  "select",
-                                  "clamp",
-                                  "convert",
-                                  "bitcast-convert",
-                                  "is-finite",
-                                  "reduce-precision",
-                                  "scatter",
-                                  "dot",
-                                  "convolution",
-                                  "real",
-                                  "imag",
-                                  "complex"};
+bool IsEmittableOpcode(hlo::Opcode opcode) {
   for (const UnaryOp& u : kUnary) {
     if (opcode == u.opcode) return true;
   }
   for (const UnaryOp& u : kBinary) {
     if (opcode == u.opcode) return true;
   }
-  for (const char* o : kOthers) {
-    if (opcode == o) return true;
-  }
-  return false;
+  return hlo::OpcodeIn(opcode, {hlo::Opcode::kParameter,
+                                hlo::Opcode::kConstant,
+                                hlo::Opcode::kIota,
+                                hlo::Opcode::kBroadcast,
+                                hlo::Opcode::kTranspose,
+                                hlo::Opcode::kReshape,
+                                hlo::Opcode::kBitcast,
+                                hlo::Opcode::kSlice,
+                                hlo::Opcode::kReverse,
+                                hlo::Opcode::kPad,
+                                hlo::Opcode::kConcatenate,
+                                hlo::Opcode::kDynamicSlice,
+                                hlo::Opcode::kDynamicUpdateSlice,
+                                hlo::Opcode::kGather,
+                                hlo::Opcode::kReduce,
+                                hlo::Opcode::kReduceWindow,
+                                hlo::Opcode::kTuple,
+                                hlo::Opcode::kGetTupleElement,
+                                hlo::Opcode::kFusion,
+                                hlo::Opcode::kCall,
+                                hlo::Opcode::kMap,
+                                hlo::Opcode::kCopy,
+                                hlo::Opcode::kCompare,
+                                hlo::Opcode::kSelect,
+                                hlo::Opcode::kClamp,
+                                hlo::Opcode::kConvert,
+                                hlo::Opcode::kBitcastConvert,
+                                hlo::Opcode::kIsFinite,
+                                hlo::Opcode::kReducePrecision,
+                                hlo::Opcode::kScatter,
+                                hlo::Opcode::kDot,
+                                hlo::Opcode::kConvolution,
+                                hlo::Opcode::kReal,
+                                hlo::Opcode::kImag,
+                                hlo::Opcode::kComplex});
 }
 
 Result<std::vector<Val>> ElementalEmitter::Emit(const Instruction* instr,
@@ -317,8 +312,8 @@ Result<std::vector<Val>> ElementalEmitter::RuntimeValues(
 Result<std::vector<Val>> ElementalEmitter::EmitUncached(
     const Instruction* instr, const std::vector<Val>& index) {
   const Instruction& in = *instr;
-  const std::string& op = in.opcode;
-  if (op == "parameter") {
+  const hlo::Opcode op = in.opcode;
+  if (op == hlo::Opcode::kParameter) {
     if (outer_) return outer_->Emit(call_->operand(in.parameter_number), index);
     int k = lc_->ParameterIndex(instr);
     if (k < 0)
@@ -344,7 +339,7 @@ Result<std::vector<Val>> ElementalEmitter::EmitUncached(
     bb_->Add(ir::Call(fn, index, results, types));
     return values;
   }
-  if (op == "constant") {
+  if (op == hlo::Opcode::kConstant) {
     if (in.shape.IsScalar()) {
       IXA_ASSIGN_OR_RETURN(Val c, ScalarConstant(in));
       return std::vector<Val>{c};
@@ -353,14 +348,14 @@ Result<std::vector<Val>> ElementalEmitter::EmitUncached(
     IXA_ASSIGN_OR_RETURN(Type t, ir::TypeOf(in.shape.type));
     return std::vector<Val>{bb_->Bind("c", ir::Load(buffer, t, index))};
   }
-  if (op == "iota") {
+  if (op == hlo::Opcode::kIota) {
     IXA_ASSIGN_OR_RETURN(Type t, ir::TypeOf(in.shape.type));
     if (t == Type::kPred) return NoCodegen(in, "iota of pred");
     return std::vector<Val>{
         bb_->Bind("iota", ir::Op(OpCode::kConvert, t,
                                  {index.at(in.iota_dimension)}, Type::kIndex))};
   }
-  if (op == "tuple") {
+  if (op == hlo::Opcode::kTuple) {
     std::vector<Val> out;
     for (const Instruction* o : in.operands) {
       IXA_ASSIGN_OR_RETURN(std::vector<Val> v, Emit(o, index));
@@ -368,12 +363,12 @@ Result<std::vector<Val>> ElementalEmitter::EmitUncached(
     }
     return out;
   }
-  if (op == "get-tuple-element") {
+  if (op == hlo::Opcode::kGetTupleElement) {
     const Instruction* t = in.operand(0);
     // An element of a tuple instruction is its operand: emitting the whole
     // tuple would evaluate every element at this element's index (of
     // another rank, when the elements' shapes differ).
-    if (t->opcode == "tuple" && in.tuple_index >= 0 &&
+    if (t->opcode == hlo::Opcode::kTuple && in.tuple_index >= 0 &&
         in.tuple_index < t->operand_count()) {
       return Emit(t->operand(in.tuple_index), index);
     }
@@ -385,20 +380,21 @@ Result<std::vector<Val>> ElementalEmitter::EmitUncached(
     int n = LeafCount(t->shape.tuple_elements.at(in.tuple_index));
     return std::vector<Val>(all.begin() + first, all.begin() + first + n);
   }
-  if (op == "fusion" || op == "call") {
+  if (op == hlo::Opcode::kFusion || op == hlo::Opcode::kCall) {
     if (in.called() == nullptr) {
-      return Error::Invalid("emit: " + op + " '" + in.name +
+      return Error::Invalid("emit: " + OpcodeName(in) + " '" + in.name +
                             "' names no computation");
     }
     ElementalEmitter nested(lc_, bb_);
     nested.set_outer(this, instr);
     return nested.Emit(in.called()->root(), index);
   }
-  if (op == "broadcast" || op == "transpose" || op == "reshape" ||
-      op == "bitcast" || op == "slice" || op == "reverse" || op == "gather" ||
-      op == "dynamic-slice") {
+  if (op == hlo::Opcode::kBroadcast || op == hlo::Opcode::kTranspose ||
+      op == hlo::Opcode::kReshape || op == hlo::Opcode::kBitcast ||
+      op == hlo::Opcode::kSlice || op == hlo::Opcode::kReverse ||
+      op == hlo::Opcode::kGather || op == hlo::Opcode::kDynamicSlice) {
     const hlo::ElementType from_hlo = in.operand(0)->shape.type;
-    if (from_hlo != in.shape.type && op != "bitcast") {
+    if (from_hlo != in.shape.type && op != hlo::Opcode::kBitcast) {
       return NoCodegen(in, "an element type change");
     }
     IXA_ASSIGN_OR_RETURN(std::vector<Val> idx, OperandIndex(in, 0, index, {}));
@@ -417,7 +413,7 @@ Result<std::vector<Val>> ElementalEmitter::EmitUncached(
     return std::vector<Val>{
         bb_->Bind("bc", ir::Op(OpCode::kBitcastConvert, to, {x}, from))};
   }
-  if (op == "pad") {
+  if (op == hlo::Opcode::kPad) {
     std::shared_ptr<const IndexingMap> map;
     IXA_ASSIGN_OR_RETURN(std::vector<Val> idx,
                          OperandIndex(in, 0, index, {}, &map));
@@ -431,7 +427,7 @@ Result<std::vector<Val>> ElementalEmitter::EmitUncached(
     bb_->Add(ir::If(cond, std::move(then)));
     return std::vector<Val>{var};
   }
-  if (op == "concatenate") {
+  if (op == hlo::Opcode::kConcatenate) {
     IXA_ASSIGN_OR_RETURN(Type t, ir::TypeOf(in.shape.type));
     Val var = bb_->DeclareVar("concat", ir::Zero(t));
     // if (in operand 0's part) ... else if (in operand 1's part) ... else
@@ -466,7 +462,7 @@ Result<std::vector<Val>> ElementalEmitter::EmitUncached(
     for (ir::Stmt& s : chain) bb_->Add(std::move(s));
     return std::vector<Val>{var};
   }
-  if (op == "dynamic-update-slice") {
+  if (op == hlo::Opcode::kDynamicUpdateSlice) {
     IXA_ASSIGN_OR_RETURN(Val base, EmitOne(in.operand(0), index));
     IXA_ASSIGN_OR_RETURN(std::vector<Val> uidx, OperandIndex(in, 1, index, {}));
     Val var = bb_->DeclareVar("dus", base);
@@ -487,9 +483,11 @@ Result<std::vector<Val>> ElementalEmitter::EmitUncached(
     bb_->Add(ir::If(ir::AllOf(conds), std::move(then)));
     return std::vector<Val>{var};
   }
-  if (op == "reduce" || op == "reduce-window") return EmitReduce(in, index);
-  if (op == "dot" || op == "convolution") return EmitDot(in, index);
-  if (op == "map") {
+  if (op == hlo::Opcode::kReduce || op == hlo::Opcode::kReduceWindow)
+    return EmitReduce(in, index);
+  if (op == hlo::Opcode::kDot || op == hlo::Opcode::kConvolution)
+    return EmitDot(in, index);
+  if (op == hlo::Opcode::kMap) {
     std::vector<Val> args;
     for (const Instruction* o : in.operands) {
       IXA_ASSIGN_OR_RETURN(Val v, EmitOne(o, index));
@@ -507,7 +505,7 @@ Result<std::vector<Val>> ElementalEmitter::EmitUncached(
 
 Result<std::vector<Val>> ElementalEmitter::EmitElementwise(
     const Instruction& in, const std::vector<Val>& index) {
-  const std::string& op = in.opcode;
+  const hlo::Opcode op = in.opcode;
   if (!in.shape.IsArray()) return NoCodegen(in, "tuple-shaped");
   IXA_ASSIGN_OR_RETURN(Type t, ir::TypeOf(in.shape.type));
   std::vector<Val> x;
@@ -517,13 +515,14 @@ Result<std::vector<Val>> ElementalEmitter::EmitElementwise(
     x.push_back(v);
   }
   auto bind = [&](Val v) { return std::vector<Val>{bb_->Bind("v", v)}; };
-  if (op == "copy") return std::vector<Val>{x[0]};
+  if (op == hlo::Opcode::kCopy) return std::vector<Val>{x[0]};
   bool complex = ir::IsComplex(t);
   for (const Val& v : x) complex |= ir::IsComplex(v->type);
-  if (complex || op == "real" || op == "imag" || op == "complex") {
+  if (complex || op == hlo::Opcode::kReal || op == hlo::Opcode::kImag ||
+      op == hlo::Opcode::kComplex) {
     return EmitComplex(in, t, x);
   }
-  if (op == "compare") {
+  if (op == hlo::Opcode::kCompare) {
     if (in.HasAttribute("type") && in.Attribute("type") == "TOTALORDER" &&
         ir::IsFloat(x[0]->type)) {
       // XLA's total order: -NaN < -inf < ... < -0 < +0 < ... < inf < +NaN,
@@ -554,19 +553,20 @@ Result<std::vector<Val>> ElementalEmitter::EmitElementwise(
     }
     return NoCodegen(in, "comparison direction '" + dir + "'");
   }
-  if (op == "select") return bind(ir::Op(OpCode::kSelect, t, x));
-  if (op == "clamp") return bind(ir::Op(OpCode::kClamp, t, x));
-  if (op == "convert") return bind(ir::Op(OpCode::kConvert, t, x, x[0]->type));
-  if (op == "bitcast-convert") {
+  if (op == hlo::Opcode::kSelect) return bind(ir::Op(OpCode::kSelect, t, x));
+  if (op == hlo::Opcode::kClamp) return bind(ir::Op(OpCode::kClamp, t, x));
+  if (op == hlo::Opcode::kConvert)
+    return bind(ir::Op(OpCode::kConvert, t, x, x[0]->type));
+  if (op == hlo::Opcode::kBitcastConvert) {
     if (ir::TypeBits(t) != ir::TypeBits(x[0]->type)) {
       return NoCodegen(in, "a bitcast-convert that changes the width");
     }
     return bind(ir::Op(OpCode::kBitcastConvert, t, x, x[0]->type));
   }
-  if (op == "is-finite") {
+  if (op == hlo::Opcode::kIsFinite) {
     return bind(ir::Op(OpCode::kIsFinite, Type::kPred, x, x[0]->type));
   }
-  if (op == "reduce-precision") return EmitReducePrecision(in, x[0]);
+  if (op == hlo::Opcode::kReducePrecision) return EmitReducePrecision(in, x[0]);
   const bool fl = ir::IsFloat(t);
   if (x.size() == 1) {
     for (const UnaryOp& u : kUnary) {
@@ -601,75 +601,78 @@ Result<std::vector<Val>> ElementalEmitter::EmitElementwise(
 // the printers compute them as (real, imaginary) pairs.
 Result<std::vector<Val>> ElementalEmitter::EmitComplex(
     const Instruction& in, Type t, const std::vector<Val>& x) {
-  const std::string& op = in.opcode;
+  const hlo::Opcode op = in.opcode;
   auto bind = [&](Val v) { return std::vector<Val>{bb_->Bind("v", v)}; };
-  const size_t arity = op == "select" ? 3
-                       : op == "complex" || op == "compare" || op == "add" ||
-                               op == "subtract" || op == "multiply" ||
-                               op == "divide" || op == "power"
-                           ? 2
-                           : 1;
+  const size_t arity =
+      op == hlo::Opcode::kSelect ? 3
+      : op == hlo::Opcode::kComplex || op == hlo::Opcode::kCompare ||
+              op == hlo::Opcode::kAdd || op == hlo::Opcode::kSubtract ||
+              op == hlo::Opcode::kMultiply || op == hlo::Opcode::kDivide ||
+              op == hlo::Opcode::kPower
+          ? 2
+          : 1;
   if (x.size() != arity) {
     return NoCodegen(in, std::to_string(x.size()) + " operands");
   }
-  const Type from = op == "select" ? x[1]->type : x[0]->type;
-  if (op == "real" || op == "imag") {
+  const Type from = op == hlo::Opcode::kSelect ? x[1]->type : x[0]->type;
+  if (op == hlo::Opcode::kReal || op == hlo::Opcode::kImag) {
     if (!ir::IsComplex(from) && !ir::IsFloat(from)) {
       return NoCodegen(in, std::string("on ") + ir::TypeName(from));
     }
-    return bind(
-        ir::Op(op == "real" ? OpCode::kReal : OpCode::kImag, t, x, from));
+    return bind(ir::Op(op == hlo::Opcode::kReal ? OpCode::kReal : OpCode::kImag,
+                       t, x, from));
   }
-  if (op == "complex") {
+  if (op == hlo::Opcode::kComplex) {
     if (!ir::IsComplex(t) || from != ir::ComponentType(t) ||
         x[1]->type != from) {
       return NoCodegen(in, "operands that are not the parts of its type");
     }
     return bind(ir::Op(OpCode::kComplex, t, x, from));
   }
-  if (op != "convert" && !ir::IsComplex(from)) {
+  if (op != hlo::Opcode::kConvert && !ir::IsComplex(from)) {
     return NoCodegen(
         in, std::string("a complex result from ") + ir::TypeName(from));
   }
   // The rest read operands of one type (a select's values, a compare's or
   // an arithmetic op's operands) and give that type (abs: its part type).
-  for (size_t k = op == "select" ? 1 : 0; k < x.size() && op != "convert";
-       ++k) {
+  for (size_t k = op == hlo::Opcode::kSelect ? 1 : 0;
+       k < x.size() && op != hlo::Opcode::kConvert; ++k) {
     if (x[k]->type != from) return NoCodegen(in, "operands of mixed types");
   }
-  const Type expected = op == "compare" ? Type::kPred
-                        : op == "abs"   ? ir::ComponentType(from)
-                                        : from;
-  if (op != "convert" && t != expected) {
+  const Type expected = op == hlo::Opcode::kCompare ? Type::kPred
+                        : op == hlo::Opcode::kAbs   ? ir::ComponentType(from)
+                                                    : from;
+  if (op != hlo::Opcode::kConvert && t != expected) {
     return NoCodegen(in, std::string("a result of type ") + ir::TypeName(t));
   }
-  if (op == "select") return bind(ir::Op(OpCode::kSelect, t, x));
-  if (op == "convert") return bind(ir::Op(OpCode::kConvert, t, x, from));
-  if (op == "compare") {
+  if (op == hlo::Opcode::kSelect) return bind(ir::Op(OpCode::kSelect, t, x));
+  if (op == hlo::Opcode::kConvert)
+    return bind(ir::Op(OpCode::kConvert, t, x, from));
+  if (op == hlo::Opcode::kCompare) {
     const std::string dir = in.Attribute("direction");
     return bind(
         ir::Op(dir == "EQ" ? OpCode::kEq : OpCode::kNe, Type::kPred, x, from));
   }
-  static const std::pair<const char*, OpCode> kComplexOps[] = {
-      {"add", OpCode::kAdd},
-      {"subtract", OpCode::kSub},
-      {"multiply", OpCode::kMul},
-      {"divide", OpCode::kDiv},
-      {"negate", OpCode::kNeg},
-      {"abs", OpCode::kAbs},
-      {"exponential", OpCode::kExp},
-      {"log", OpCode::kLog},
-      {"sqrt", OpCode::kSqrt},
-      {"rsqrt", OpCode::kRsqrt},
-      {"sign", OpCode::kSign},
-      {"sine", OpCode::kSin},
-      {"cosine", OpCode::kCos},
-      {"tanh", OpCode::kTanh},
-      {"exponential-minus-one", OpCode::kExpm1},
-      {"log-plus-one", OpCode::kLog1p},
-      {"power", OpCode::kPow}};
-  for (const auto& [name, code] : kComplexOps) {
-    if (op == name) return bind(ir::Op(code, t, x, from));
+  static const std::pair<hlo::Opcode, OpCode> kComplexOps[] = {
+      {hlo::Opcode::kAdd, OpCode::kAdd},
+      {hlo::Opcode::kSubtract, OpCode::kSub},
+      {hlo::Opcode::kMultiply, OpCode::kMul},
+      {hlo::Opcode::kDivide, OpCode::kDiv},
+      {hlo::Opcode::kNegate, OpCode::kNeg},
+      {hlo::Opcode::kAbs, OpCode::kAbs},
+      {hlo::Opcode::kExp, OpCode::kExp},
+      {hlo::Opcode::kLog, OpCode::kLog},
+      {hlo::Opcode::kSqrt, OpCode::kSqrt},
+      {hlo::Opcode::kRsqrt, OpCode::kRsqrt},
+      {hlo::Opcode::kSign, OpCode::kSign},
+      {hlo::Opcode::kSin, OpCode::kSin},
+      {hlo::Opcode::kCos, OpCode::kCos},
+      {hlo::Opcode::kTanh, OpCode::kTanh},
+      {hlo::Opcode::kExpm1, OpCode::kExpm1},
+      {hlo::Opcode::kLog1p, OpCode::kLog1p},
+      {hlo::Opcode::kPower, OpCode::kPow}};
+  for (const auto& [opcode, code] : kComplexOps) {
+    if (op == opcode) return bind(ir::Op(code, t, x, from));
   }
   return NoCodegen(in, std::string("on ") + ir::TypeName(from));
 }

@@ -173,8 +173,9 @@ Result<const HloInstructionIndexing*> LoweringContext::OpIndexing(
   if (found != indexing_.end()) return found->second.get();
   auto ix = ComputeOutputToInputIndexing(in, output, ctx_);
   if (!ix.ok()) {
-    return Error::Unsupported("emit: no code generation for '" + in.opcode +
-                              "' ('" + in.name + "'): " + ix.error().message);
+    return Error::Unsupported("emit: no code generation for '" +
+                              OpcodeName(in) + "' ('" + in.name +
+                              "'): " + ix.error().message);
   }
   for (const IndexingMapSet& set : ix->indexing_maps) {
     for (const IndexingMap& m : set) IXA_RETURN_IF_ERROR(CheckPrintableMap(m));
@@ -328,7 +329,7 @@ double RoundToIrType(Type t, double v) {
   return v;
 }
 
-bool IsEmittableOpcode(const std::string& opcode);
+bool IsEmittableOpcode(hlo::Opcode opcode);
 
 namespace {
 
@@ -344,11 +345,12 @@ std::string ComplexLeafName(const hlo::Shape& shape) {
 }
 
 // The ops generated on complex values (the instruction's own or an
-// operand's): data movement, + - * /, negate, abs, exp, expm1, log,
-// log1p, sqrt, rsqrt, sign, sin, cos, tanh, power, real / imag / complex,
-// convert, select, compare EQ / NE, dots and convolutions, reductions (their
-// shuffles move the parts one by one) and scatters of c64 (and of c128 with
-// unique indices). The rest (the other transcendental functions, order
+// operand's; kComplexEmit in analysis/hlo/opcode_list.def): data movement, + -
+// * /, negate, abs, exp, expm1, log, log1p, sqrt, rsqrt, sign, sin, cos, tanh,
+// power, real / imag / complex, convert, select, compare EQ / NE, dots and
+// convolutions, reductions (their shuffles move the parts one by one) and
+// scatters of c64 (and of c128 with unique indices). The rest (the other
+// transcendental functions, order
 // comparisons, which HLO does not define on complex) answer unsupported
 // naming the op and the type.
 Status CheckComplexOp(const Instruction& in) {
@@ -357,61 +359,14 @@ Status CheckComplexOp(const Instruction& in) {
     if (type.empty()) type = ComplexLeafName(o->shape);
   }
   if (type.empty()) return Status();
-  static const char* kComplexOps[] = {"parameter",
-                                      "constant",
-                                      "broadcast",
-                                      "transpose",
-                                      "reshape",
-                                      "bitcast",
-                                      "slice",
-                                      "reverse",
-                                      "pad",
-                                      "concatenate",
-                                      "dynamic-slice",
-                                      "dynamic-update-slice",
-                                      "gather",
-                                      "tuple",
-                                      "get-tuple-element",
-                                      "fusion",
-                                      "call",
-                                      "copy",
-                                      "select",
-                                      "add",
-                                      "subtract",
-                                      "multiply",
-                                      "divide",
-                                      "negate",
-                                      "abs",
-                                      "exponential",
-                                      "log",
-                                      "sqrt",
-                                      "rsqrt",
-                                      "sign",
-                                      "real",
-                                      "imag",
-                                      "complex",
-                                      "convert",
-                                      "compare",
-                                      "sine",
-                                      "cosine",
-                                      "tanh",
-                                      "exponential-minus-one",
-                                      "log-plus-one",
-                                      "power",
-                                      "reduce",
-                                      "reduce-window",
-                                      "dot",
-                                      "convolution",
-                                      "map"};
-  bool known = false;
-  for (const char* op : kComplexOps) known |= in.opcode == op;
-  if (known && in.opcode == "compare") {
+  bool known = hlo::IsComplexEmittable(in.opcode);
+  if (known && in.opcode == hlo::Opcode::kCompare) {
     // Equality of both parts; complex numbers have no order, total or not.
     const std::string dir = in.Attribute("direction");
     known = (dir == "EQ" || dir == "NE") &&
             !(in.HasAttribute("type") && in.Attribute("type") == "TOTALORDER");
   }
-  if (!known && in.opcode == "scatter") {
+  if (!known && in.opcode == hlo::Opcode::kScatter) {
     // Updates that may meet combine in a compare-and-swap loop on the
     // element: CUDA has one of 8 bytes (c64), none of 16 (c128), which
     // only unique indices (plain stores) make possible.
@@ -422,12 +377,12 @@ Status CheckComplexOp(const Instruction& in) {
     known = !c128 || (in.HasAttribute("unique_indices") &&
                       in.Attribute("unique_indices") == "true");
   }
-  if (known && in.opcode == "convert") {
+  if (known && in.opcode == hlo::Opcode::kConvert) {
     // To a real type HLO takes real() first.
     known = !ComplexLeafName(in.shape).empty();
   }
   if (known) return Status();
-  return Error::Unsupported("emit: no code generation for '" + in.opcode +
+  return Error::Unsupported("emit: no code generation for '" + OpcodeName(in) +
                             "' on " + type + " ('" + in.name + "')");
 }
 
@@ -440,8 +395,8 @@ Status CheckEmittable(const hlo::Computation& comp,
   // the parameter's element type.
   for (const auto& in : comp.instructions()) {
     if (in.get() != provided && !IsEmittableOpcode(in->opcode)) {
-      return Error::Unsupported("emit: no code generation for '" + in->opcode +
-                                "' ('" + in->name + "')");
+      return Error::Unsupported("emit: no code generation for '" +
+                                OpcodeName(*in) + "' ('" + in->name + "')");
     }
   }
   for (const auto& in : comp.instructions()) {

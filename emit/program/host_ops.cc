@@ -300,16 +300,16 @@ Result<std::string> ComparatorFunction(const hlo::Computation& comp,
   int next = 0;
   for (const Instruction* in : comp.post_order()) {
     std::string v = "v" + std::to_string(next++);
-    const std::string& o = in->opcode;
+    const hlo::Opcode o = in->opcode;
     auto arg = [&](int k) { return value.at(in->operand(k)); };
     std::string expr;
-    if (o == "parameter") {
+    if (o == hlo::Opcode::kParameter) {
       if (in->parameter_number >= static_cast<int64_t>(2 * types.size())) {
         return Error::Invalid("compile: " + op + ": comparator parameter " +
                               std::to_string(in->parameter_number));
       }
       expr = "p" + std::to_string(in->parameter_number);
-    } else if (o == "constant" && in->shape.IsScalar()) {
+    } else if (o == hlo::Opcode::kConstant && in->shape.IsScalar()) {
       std::string lit = in->literal;
       lit.erase(std::remove(lit.begin(), lit.end(), ' '), lit.end());
       if (lit == "true") lit = "1";
@@ -318,7 +318,7 @@ Result<std::string> ComparatorFunction(const hlo::Computation& comp,
       if (lit == "-inf") lit = "-INFINITY";
       if (lit == "nan") lit = "NAN";
       expr = "(" + lit + ")";
-    } else if (o == "compare") {
+    } else if (o == hlo::Opcode::kCompare) {
       std::string dir = in->Attribute("direction");
       static const std::map<std::string, std::string> kOps = {
           {"EQ", "=="}, {"NE", "!="}, {"LT", "<"},
@@ -336,15 +336,19 @@ Result<std::string> ComparatorFunction(const hlo::Computation& comp,
         b = "ixap_total_order(" + b + ")";
       }
       expr = "(int64_t)(" + a + " " + it->second + " " + b + ")";
-    } else if (o == "select") {
+    } else if (o == hlo::Opcode::kSelect) {
       expr = "(" + arg(0) + " ? " + arg(1) + " : " + arg(2) + ")";
-    } else if (o == "and" || o == "or" || o == "xor") {
-      std::string c = o == "and" ? "&" : o == "or" ? "|" : "^";
+    } else if (o == hlo::Opcode::kAnd || o == hlo::Opcode::kOr ||
+               o == hlo::Opcode::kXor) {
+      std::string c = o == hlo::Opcode::kAnd  ? "&"
+                      : o == hlo::Opcode::kOr ? "|"
+                                              : "^";
       expr = "(" + arg(0) + " " + c + " " + arg(1) + ")";
-    } else if (o == "not" && in->shape.type == ElementType::kPred) {
+    } else if (o == hlo::Opcode::kNot && in->shape.type == ElementType::kPred) {
       expr = "(int64_t)!" + arg(0);
     } else {
-      return UnsupportedOp(op, "the comparator's '" + o + "' is not generated");
+      return UnsupportedOp(
+          op, "the comparator's '" + OpcodeName(*in) + "' is not generated");
     }
     body += "  const auto " + v + " = " + expr + ";\n  (void)" + v + ";\n";
     value[in] = v;
@@ -557,7 +561,7 @@ Result<std::vector<int64_t>> DenseStrides(const Shape& shape,
 
 Result<std::string> HostOpFunction(const Instruction& in,
                                    const std::string& name, Target target) {
-  if (in.opcode == "dot") {
+  if (in.opcode == hlo::Opcode::kDot) {
     if (in.operand_count() != 2 || !in.shape.IsArray()) {
       return UnsupportedOp("dot " + in.name, "a sparse or tuple-shaped dot");
     }
@@ -565,9 +569,10 @@ Result<std::string> HostOpFunction(const Instruction& in,
         {&in.operand(0)->shape, &in.operand(1)->shape, &in.shape, in.dot},
         "dot " + in.name, name, target, 0);
   }
-  if (in.opcode == "convolution") return ConvolutionFunction(in, name, target);
-  if (in.opcode == "sort") return SortFunction(in, name, target);
-  if (in.opcode == "custom-call" &&
+  if (in.opcode == hlo::Opcode::kConvolution)
+    return ConvolutionFunction(in, name, target);
+  if (in.opcode == hlo::Opcode::kSort) return SortFunction(in, name, target);
+  if (in.opcode == hlo::Opcode::kCustomCall &&
       hlo::GetLibraryCallKind(in) == hlo::LibraryCallKind::kCublasGemm) {
     const std::string op = "custom-call " + hlo::CustomCallTarget(in);
     std::unique_ptr<Instruction> dot = hlo::LibraryCallAsOp(in);
@@ -612,7 +617,8 @@ Result<std::string> HostOpFunction(const Instruction& in,
         {&in.operand(0)->shape, &in.operand(1)->shape, &result, dot->dot}, op,
         name, target, extra);
   }
-  return UnsupportedOp(in.opcode + " " + in.name, "not generated on the host");
+  return UnsupportedOp(OpcodeName(in) + " " + in.name,
+                       "not generated on the host");
 }
 
 std::string HostPrelude(Target target) {

@@ -110,9 +110,9 @@ class ProgramBuilder {
                                          int pos, const Shape& shape,
                                          const std::vector<int64_t>& min_bytes);
   Status AddKernel(Function& f, const Instruction& in, int pos,
-                         const FusionRegion& region,
-                         const std::vector<const Instruction*>& inputs,
-                         const std::string& cache_key);
+                   const FusionRegion& region,
+                   const std::vector<const Instruction*>& inputs,
+                   const std::string& cache_key);
   Status AddHostOp(Function& f, const Instruction& in, int pos);
   Status AddOneInstructionKernel(Function& f, const Instruction& in, int pos);
   Status AddControlFlow(Function& f, const Instruction& in, int pos);
@@ -148,8 +148,7 @@ class ProgramBuilder {
   // call; a module of their kernel computations (the entry's, and then
   // one per fusion the emitters refuse as one kernel and whose
   // computation runs instruction by instruction).
-  Status PrepareKernelModule(
-      const std::vector<const Computation*>& roots);
+  Status PrepareKernelModule(const std::vector<const Computation*>& roots);
   std::vector<std::unique_ptr<hlo::Module>> kernel_modules_;
   // The kernel computation of an instruction, and its text (the kernel
   // cache's key).
@@ -256,8 +255,8 @@ Status ProgramBuilder::AddKernel(Function& f, const Instruction& in, int pos,
       // The name stays free for what runs instead (a host loop).
       names_.erase(emit.kernel_name);
       Error e = emitted.error();
-      e.message =
-          "instruction '" + in.name + "' (" + in.opcode + "): " + e.message;
+      e.message = "instruction '" + in.name + "' (" + OpcodeName(in) +
+                  "): " + e.message;
       return e;
     }
     const EmitResult& r = *emitted;
@@ -374,7 +373,8 @@ Status ProgramBuilder::AddHostOp(Function& f, const Instruction& in, int pos) {
   IXA_ASSIGN_OR_RETURN(std::vector<LeafRef> outs,
                        NewLeaves(f, in, pos, in.shape, {}));
   f.values[&in] = outs;
-  std::string kind = in.opcode == "custom-call" ? "dot" : in.opcode;
+  std::string kind =
+      in.opcode == hlo::Opcode::kCustomCall ? "dot" : OpcodeName(in);
   result_.kernels.push_back({name, in.name, f.computation->name(), kind});
   std::vector<LeafRef> args;
   for (const Instruction* o : in.operands) {
@@ -402,8 +402,8 @@ const Computation* CalledByAttribute(const Instruction& in,
 
 // A host function call of `callee` on the operands' leaves into new
 // buffers: a `call`, or a fusion run instruction by instruction.
-Status ProgramBuilder::AddCall(Function& f, const Instruction& in,
-                                     int pos, const Computation& callee) {
+Status ProgramBuilder::AddCall(Function& f, const Instruction& in, int pos,
+                               const Computation& callee) {
   IXA_RETURN_IF_ERROR(CompileComputation(callee));
   f.callees.push_back(&callee);
   IXA_ASSIGN_OR_RETURN(std::vector<LeafRef> outs,
@@ -425,8 +425,8 @@ Status ProgramBuilder::AddCall(Function& f, const Instruction& in,
 }
 
 Status ProgramBuilder::AddControlFlow(Function& f, const Instruction& in,
-                                            int pos) {
-  if (in.opcode == "call") {
+                                      int pos) {
+  if (in.opcode == hlo::Opcode::kCall) {
     if (in.called() == nullptr) {
       return Error::Invalid("compile: call '" + in.name + "' calls nothing");
     }
@@ -440,7 +440,7 @@ Status ProgramBuilder::AddControlFlow(Function& f, const Instruction& in,
                        NewLeaves(f, in, pos, in.shape, {}));
   f.values[&in] = outs;
   Function* fp = &f;
-  if (in.opcode == "while") {
+  if (in.opcode == hlo::Opcode::kWhile) {
     const Computation* cond = CalledByAttribute(in, "condition");
     const Computation* body = CalledByAttribute(in, "body");
     if (cond == nullptr || body == nullptr || in.operand_count() != 1) {
@@ -538,16 +538,20 @@ std::vector<const Instruction*> UniqueOperands(const Instruction& in) {
 // Ops generated as kernels where the emitters can, else as host loops
 // (host_ops.cc).
 bool IsHostFallbackOp(const Instruction& in) {
-  return in.opcode == "dot" || in.opcode == "convolution";
+  return in.opcode == hlo::Opcode::kDot ||
+         in.opcode == hlo::Opcode::kConvolution;
 }
 
 // Instructions handled without a kernel of their own.
 bool NeedsNoKernel(const Instruction& in) {
-  static const std::set<std::string> kHost = {
-      "parameter", "tuple", "get-tuple-element", "while", "conditional", "call",
-      "sort", "fusion", "after-all", "opt-barrier", "optimization-barrier"};
-  return kHost.count(in.opcode) > 0 ||
-         (in.opcode == "custom-call" && hlo::IsLibraryCall(in));
+  using hlo::Opcode;
+  return hlo::OpcodeIn(
+             in.opcode,
+             {Opcode::kParameter, Opcode::kTuple, Opcode::kGetTupleElement,
+              Opcode::kWhile, Opcode::kConditional, Opcode::kCall,
+              Opcode::kSort, Opcode::kFusion, Opcode::kAfterAll,
+              Opcode::kOptimizationBarrier}) ||
+         (in.opcode == hlo::Opcode::kCustomCall && hlo::IsLibraryCall(in));
 }
 
 Status ProgramBuilder::PrepareKernelModule(
@@ -558,8 +562,9 @@ Status ProgramBuilder::PrepareKernelModule(
   std::set<const Computation*> seen(roots.begin(), roots.end());
   for (size_t i = 0; i < host.size(); ++i) {
     for (const auto& in : host[i]->instructions()) {
-      if (in->opcode != "while" && in->opcode != "conditional" &&
-          in->opcode != "call") {
+      if (in->opcode != hlo::Opcode::kWhile &&
+          in->opcode != hlo::Opcode::kConditional &&
+          in->opcode != hlo::Opcode::kCall) {
         continue;
       }
       for (const Computation* c : in->called_computations) {
@@ -631,8 +636,8 @@ Status ProgramBuilder::PrepareKernelModule(
 bool AliasesOperand(const Instruction& in, int64_t bytes,
                     int64_t operand_bytes) {
   if (bytes != operand_bytes || !in.shape.IsArray()) return false;
-  if (in.opcode == "bitcast") return true;
-  if (in.opcode != "reshape") return false;
+  if (in.opcode == hlo::Opcode::kBitcast) return true;
+  if (in.opcode != hlo::Opcode::kReshape) return false;
   auto dense_default = [](const Shape& s) {
     if (!s.layout) return true;
     std::vector<int64_t> m2m = s.MinorToMajor();
@@ -648,8 +653,8 @@ bool AliasesOperand(const Instruction& in, int64_t bytes,
 
 Status ProgramBuilder::AddInstruction(Function& f, const Instruction& in,
                                       int pos) {
-  const std::string& op = in.opcode;
-  if (op == "parameter") {
+  const hlo::Opcode op = in.opcode;
+  if (op == hlo::Opcode::kParameter) {
     int first = 0;
     const Computation& c = *f.computation;
     for (int64_t p = 0; p < in.parameter_number; ++p) {
@@ -662,7 +667,7 @@ Status ProgramBuilder::AddInstruction(Function& f, const Instruction& in,
     f.values[&in] = refs;
     return Status();
   }
-  if (op == "tuple") {
+  if (op == hlo::Opcode::kTuple) {
     std::vector<LeafRef> refs;
     for (const Instruction* o : in.operands) {
       const auto& v = f.values.at(o);
@@ -671,7 +676,7 @@ Status ProgramBuilder::AddInstruction(Function& f, const Instruction& in,
     f.values[&in] = refs;
     return Status();
   }
-  if (op == "get-tuple-element") {
+  if (op == hlo::Opcode::kGetTupleElement) {
     const Shape& t = in.operand(0)->shape;
     size_t first = 0;
     for (int64_t k = 0; k < in.tuple_index; ++k) {
@@ -682,15 +687,16 @@ Status ProgramBuilder::AddInstruction(Function& f, const Instruction& in,
         v.begin() + first, v.begin() + first + LeavesOf(in.shape).size());
     return Status();
   }
-  if (op == "after-all") {  // a token orders effects and holds no bytes
+  if (op ==
+      hlo::Opcode::kAfterAll) {  // a token orders effects and holds no bytes
     IXA_ASSIGN_OR_RETURN(f.values[&in], NewLeaves(f, in, pos, in.shape, {}));
     return Status();
   }
-  if (op == "opt-barrier" || op == "optimization-barrier") {
+  if (op == hlo::Opcode::kOptimizationBarrier) {
     f.values[&in] = f.values.at(in.operand(0));
     return Status();
   }
-  if (op == "bitcast" || op == "reshape") {
+  if (op == hlo::Opcode::kBitcast || op == hlo::Opcode::kReshape) {
     IXA_ASSIGN_OR_RETURN(int64_t bytes, ShapeBytes(in.shape, ctx_));
     IXA_ASSIGN_OR_RETURN(int64_t operand_bytes,
                          ShapeBytes(in.operand(0)->shape, ctx_));
@@ -699,10 +705,12 @@ Status ProgramBuilder::AddInstruction(Function& f, const Instruction& in,
       return Status();
     }
   }
-  if (op == "while" || op == "conditional" || op == "call") {
+  if (op == hlo::Opcode::kWhile || op == hlo::Opcode::kConditional ||
+      op == hlo::Opcode::kCall) {
     return AddControlFlow(f, in, pos);
   }
-  if (op == "sort" || (op == "custom-call" && hlo::IsLibraryCall(in))) {
+  if (op == hlo::Opcode::kSort ||
+      (op == hlo::Opcode::kCustomCall && hlo::IsLibraryCall(in))) {
     return AddHostOp(f, in, pos);
   }
   if (IsHostFallbackOp(in)) {
@@ -718,10 +726,11 @@ Status ProgramBuilder::AddInstruction(Function& f, const Instruction& in,
   for (const Instruction* o : in.operands) {
     if (!o->shape.IsArray()) {
       return Error::Unsupported("compile: instruction '" + in.name + "' (" +
-                                op + ") has a tuple or token operand");
+                                OpcodeName(in) +
+                                ") has a tuple or token operand");
     }
   }
-  if (op == "fusion") {
+  if (op == hlo::Opcode::kFusion) {
     if (in.called() == nullptr) {
       return Error::Invalid("compile: fusion '" + in.name + "' calls nothing");
     }
@@ -767,8 +776,7 @@ Status ProgramBuilder::AddInstruction(Function& f, const Instruction& in,
 // Any other instruction: a kernel of its own, the fusion computation of
 // PrepareKernelModule.
 Status ProgramBuilder::AddOneInstructionKernel(Function& f,
-                                               const Instruction& in,
-                                               int pos) {
+                                               const Instruction& in, int pos) {
   auto it = kernel_computation_.find(&in);
   if (it == kernel_computation_.end()) {
     return Error{ErrorCode::kInternal,

@@ -143,7 +143,7 @@ void RunCheck(const Check& check) {
   for (size_t k = 0; k < maps.size(); ++k) {
     const hlo::Instruction* p =
         check.fusion ? comp.parameter(k) : root->operand(k);
-    REQUIRE(p->opcode == "parameter");
+    REQUIRE(p->opcode == hlo::Opcode::kParameter);
     param_of.push_back(p->parameter_number);
   }
   std::mt19937_64 rng(7);

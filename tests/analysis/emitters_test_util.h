@@ -154,7 +154,7 @@ inline void CheckLoopLikePlan(const Planned& p) {
   for (const RootPlan& r : p.plan.roots) {
     REQUIRE(r.output_map);
     CheckWritesEachOnce(*r.output_map, OutputDims(*r.root, 0));
-    if (r.hero == r.root && r.root->opcode != "parameter") {
+    if (r.hero == r.root && r.root->opcode != hlo::Opcode::kParameter) {
       auto own = ComputeOutputToInputIndexing(*r.root, 0, ctx);
       REQUIRE(own.ok());
       for (size_t i = 0; i < r.hero_operand_maps.size(); ++i) {

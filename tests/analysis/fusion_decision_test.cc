@@ -278,8 +278,8 @@ TEST_CASE("fusion decision: XLA's legality rules, each by name",
   for (const hlo::Instruction* instr : module->entry()->post_order()) {
     if (instr->name == "n") continue;
     fused += (instr->name == sum ? "ROOT " : "") + instr->name + " = " +
-             instr->shape.ToString() + " " + instr->opcode + "(";
-    if (instr->opcode == "parameter") {
+             instr->shape.ToString() + " " + OpcodeName(*instr) + "(";
+    if (instr->opcode == hlo::Opcode::kParameter) {
       fused += std::to_string(instr->parameter_number) + ")\n";
       continue;
     }
@@ -287,7 +287,7 @@ TEST_CASE("fusion decision: XLA's legality rules, each by name",
       fused += (k ? ", " : "") + instr->operand(k)->name;
     }
     fused += ")";
-    if (instr->opcode == "transpose") fused += ", dimensions={1,0}";
+    if (instr->opcode == hlo::Opcode::kTranspose) fused += ", dimensions={1,0}";
     fused += "\n";
   }
   entry += "f = f64[64,64] fusion(" + operands +

@@ -126,7 +126,8 @@ ReferenceWalk(const FusionRegion& region, ExprContext* ctx) {
   sets_of(region.root)[0].Insert(seed);
   for (auto it = region.members.rbegin(); it != region.members.rend(); ++it) {
     const hlo::Instruction* instr = *it;
-    if (!maps.count(instr) || instr->opcode == "parameter") continue;
+    if (!maps.count(instr) || instr->opcode == hlo::Opcode::kParameter)
+      continue;
     std::vector<IndexingMapSet> consumer = maps[instr];
     for (int out = 0; out < static_cast<int>(consumer.size()); ++out) {
       if (consumer[out].empty()) continue;
@@ -134,8 +135,9 @@ ReferenceWalk(const FusionRegion& region, ExprContext* ctx) {
       REQUIRE(operand_maps.ok());
       for (int k = 0; k < instr->operand_count(); ++k) {
         if (operand_maps->indexing_maps[k].empty()) continue;
-        const int target =
-            instr->opcode == "get-tuple-element" ? instr->tuple_index : 0;
+        const int target = instr->opcode == hlo::Opcode::kGetTupleElement
+                               ? instr->tuple_index
+                               : 0;
         IndexingMapSet& into = sets_of(instr->operand(k))[target];
         for (const IndexingMap& c : consumer[out]) {
           for (const IndexingMap& p : operand_maps->indexing_maps[k]) {

@@ -136,7 +136,7 @@ std::vector<testing::Tensor> RandomInputs(const hlo::Computation& entry,
 }
 
 bool IsSignificantReduce(const hlo::Instruction& i) {
-  if (i.opcode != "reduce" || !i.shape.IsArray()) return false;
+  if (i.opcode != hlo::Opcode::kReduce || !i.shape.IsArray()) return false;
   const int64_t out = i.shape.ElementCount();
   return out > 0 && i.operand(0)->shape.ElementCount() / out >= 16;
 }
@@ -145,15 +145,16 @@ bool IsSignificantReduce(const hlo::Instruction& i) {
 // most one significant reduce per kernel, the operand budget, the root not
 // fused as a producer.
 void CheckNoIllegalFusion(const hlo::Module& fused) {
-  const char* never[] = {"dot",   "custom-call",       "sort",
-                         "tuple", "get-tuple-element", "while"};
+  const hlo::Opcode never[] = {
+      hlo::Opcode::kDot,   hlo::Opcode::kCustomCall,      hlo::Opcode::kSort,
+      hlo::Opcode::kTuple, hlo::Opcode::kGetTupleElement, hlo::Opcode::kWhile};
   for (const hlo::Instruction* i : fused.entry()->post_order()) {
-    if (i->opcode != "fusion") continue;
+    if (i->opcode != hlo::Opcode::kFusion) continue;
     const hlo::Computation& body = *i->called();
     CHECK(i->operand_count() <= 96);
     int significant = 0;
     for (const hlo::Instruction* m : body.post_order()) {
-      for (const char* op : never) {
+      for (hlo::Opcode op : never) {
         INFO(m->name << " in " << body.name());
         CHECK(m->opcode != op);
       }
@@ -238,9 +239,9 @@ TEST_CASE("fusion plan: what XLA would do", "[uses][plan]") {
   CHECK(plan->time_after_us < plan->time_before_us);
   auto fused = ParseOrDie(plan->module_text);
   const hlo::Instruction* root = fused->entry()->root();
-  CHECK(root->opcode == "fusion");
+  CHECK(root->opcode == hlo::Opcode::kFusion);
   CHECK(root->Attribute("kind") == "kInput");
-  CHECK(root->operand(0)->opcode == "dot");
+  CHECK(root->operand(0)->opcode == hlo::Opcode::kDot);
   // A bitcast producer fuses first, wherever it may.
   module = ParseOrDie(R"(
     ENTRY e {

@@ -109,7 +109,7 @@ TEST_CASE("hlo corpus: every module reads and is indexed", "[hlo][corpus]") {
     ExprContext ctx;
     for (const auto& comp : (*module)->computations()) {
       for (const hlo::Instruction* in : comp->post_order()) {
-        INFO("instruction " << in->name << " (" << in->opcode << ")");
+        INFO("instruction " << in->name << " (" << OpcodeName(*in) << ")");
         for (int j = 0; j < OutputCount(*in); ++j) {
           auto r = ComputeOutputToInputIndexingPartial(*in, j, &ctx);
           INFO((r.ok() ? "" : r.error().ToString()));
@@ -125,7 +125,7 @@ TEST_CASE("hlo corpus: every module reads and is indexed", "[hlo][corpus]") {
             // XLA's update map of a dynamic-update-slice is not
             // constrained to the update (docs/indexing.md §3).
             const bool unconstrained =
-                in->opcode == "dynamic-update-slice" && k == 1;
+                in->opcode == hlo::Opcode::kDynamicUpdateSlice && k == 1;
             for (const IndexingMap& m : r->indexing_maps[k]) {
               CHECK(m.num_dims() == OutputShape(*in, j).rank());
               if (!unconstrained) CheckInBounds(m, in->operand(k)->shape);

@@ -109,9 +109,9 @@ ENTRY e {
   CHECK(host->attributes().at("execution_thread") == "\"host\"");
   const hlo::Instruction* root = m->entry()->root();
   REQUIRE(root->operand_count() == 2);
-  CHECK(root->operand(0)->opcode == "reshape");
+  CHECK(root->operand(0)->opcode == hlo::Opcode::kReshape);
   CHECK(root->operand(0)->name == "reshape@8:34");
-  CHECK(root->operand(0)->operand(0)->opcode == "parameter");
+  CHECK(root->operand(0)->operand(0)->opcode == hlo::Opcode::kParameter);
   CHECK(m->entry()->parameter(0)->shape.ToString() == "f32[1,8,1,7]");
   ExprContext ctx;
   auto params =
@@ -135,7 +135,7 @@ ENTRY e {
   const hlo::Computation* body = inl->entry()->root()->called();
   REQUIRE(body);
   CHECK(body->name() == "r:to_apply");
-  CHECK(body->root()->opcode == "add");
+  CHECK(body->root()->opcode == hlo::Opcode::kAdd);
   CHECK(inl->entry() == inl->FindComputation("e"));
   // Nested instructions take no attributes (as in XLA): the ',' goes on
   // to the next operand.
@@ -239,7 +239,7 @@ ENTRY e {
   ROOT t = (f32[2,4], f32[8,4], f32[8,4], u8[8,4,4]) tuple(ds, cp, cc, bc)
 })");
   const hlo::Instruction* b = m->FindInstruction("b");
-  CHECK(b->operand(0)->opcode == "get-tuple-element");
+  CHECK(b->operand(0)->opcode == hlo::Opcode::kGetTupleElement);
   CHECK(b->operand(0)->tuple_index == 1);
   CHECK(b->operand(0)->name == "p0#1");
   CHECK(m->FindInstruction("cp")->slice_sizes_list ==

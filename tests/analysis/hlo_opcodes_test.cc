@@ -5,6 +5,7 @@
 #include <string>
 
 #include "analysis/hlo/opcodes.h"
+#include "analysis/hlo/printer.h"
 #include "tests/analysis/test_util.h"
 
 namespace ixa::testing {
@@ -159,6 +160,63 @@ TEST_CASE("HLO opcodes: every opcode of the table reads", "[hlo]") {
   // All but the ops that need attributes or other shapes (broadcast, dot,
   // slice, ...: 17 of them) read whole.
   CHECK(complete >= 100);
+}
+
+TEST_CASE("HLO opcodes: one enumerator per name, aliases and async forms",
+          "[hlo]") {
+  for (size_t i = 0; i < hlo::kOpcodeCount; ++i) {
+    const auto op = static_cast<hlo::Opcode>(i);
+    INFO(hlo::OpcodeName(op));
+    CHECK(hlo::ParseOpcode(hlo::OpcodeName(op)) == op);
+    CHECK(hlo::WrittenOpcodeName(op) == hlo::OpcodeName(op));
+  }
+  CHECK(hlo::ParseOpcode("clz") == hlo::Opcode::kClz);
+  CHECK(hlo::ParseOpcode("optimization-barrier") ==
+        hlo::Opcode::kOptimizationBarrier);
+  CHECK(hlo::OpcodeName(hlo::Opcode::kOptimizationBarrier) == "opt-barrier");
+  CHECK_FALSE(hlo::ParseOpcode("custom-call-start").has_value());
+  auto written = hlo::ParseWrittenOpcode("custom-call-start");
+  REQUIRE(written.has_value());
+  CHECK(written->opcode == hlo::Opcode::kAsyncStart);
+  CHECK(written->async_wrapped == hlo::Opcode::kCustomCall);
+  CHECK(hlo::WrittenOpcodeName(written->opcode, written->async_wrapped) ==
+        "custom-call-start");
+  written = hlo::ParseWrittenOpcode("all-gather-start");
+  REQUIRE(written.has_value());
+  CHECK(written->opcode == hlo::Opcode::kAllGatherStart);
+  CHECK_FALSE(written->async_wrapped.has_value());
+  // Properties.
+  CHECK(hlo::ElementwiseOperandCount(hlo::Opcode::kSelect) == 3);
+  CHECK(hlo::ElementwiseOperandCount(hlo::Opcode::kAdd) == 2);
+  CHECK(hlo::ElementwiseOperandCount(hlo::Opcode::kExp) == 1);
+  CHECK(hlo::IsElementwiseOpcode(hlo::Opcode::kMap));
+  CHECK(hlo::ElementwiseOperandCount(hlo::Opcode::kMap) == 0);
+  CHECK_FALSE(hlo::IsElementwiseOpcode(hlo::Opcode::kOptimizationBarrier));
+  CHECK(hlo::IsDataMovement(hlo::Opcode::kBroadcast));
+  CHECK_FALSE(hlo::IsDataMovement(hlo::Opcode::kAdd));
+  CHECK(hlo::IsIndexTransform(hlo::Opcode::kSlice));
+  CHECK(hlo::IsComplexEmittable(hlo::Opcode::kMultiply));
+  CHECK_FALSE(hlo::IsComplexEmittable(hlo::Opcode::kAtan2));
+  CHECK(hlo::IsAsyncHalf(hlo::Opcode::kRecvDone));
+}
+
+TEST_CASE("HLO opcodes: the printer writes what the reader read", "[hlo]") {
+  auto m = hlo::ParseHloModule(
+      "p0 = f32[8] parameter(0)\n"
+      "s = ((f32[8]), f32[8]) custom-call-start(p0), custom_call_target=\"x\"\n"
+      "ROOT d = f32[8] custom-call-done(s)");
+  REQUIRE(m.ok());
+  const hlo::Instruction* s = (*m)->FindInstruction("s");
+  REQUIRE(s != nullptr);
+  CHECK(s->opcode == hlo::Opcode::kAsyncStart);
+  CHECK(hlo::OpcodeName(*s) == "custom-call-start");
+  CHECK(hlo::PrintInstruction(*s, "s", hlo::SanitizedNaming(), false)
+            .find("custom-call-start(") != std::string::npos);
+  auto c =
+      hlo::ParseHloModule("p0 = s32[8] parameter(0)\nROOT c = s32[8] clz(p0)");
+  REQUIRE(c.ok());
+  CHECK((*c)->entry()->root()->opcode == hlo::Opcode::kClz);
+  CHECK(hlo::OpcodeName(*(*c)->entry()->root()) == "count-leading-zeros");
 }
 
 }  // namespace IXA_UNITY_ID

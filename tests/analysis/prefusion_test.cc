@@ -84,7 +84,7 @@ void CheckSameResults(const hlo::Module& before, const hlo::Module& after,
   }
 }
 
-int CountOpcode(const hlo::Module& m, const std::string& opcode) {
+int CountOpcode(const hlo::Module& m, hlo::Opcode opcode) {
   int n = 0;
   for (const hlo::Instruction* i : m.entry()->post_order()) {
     n += i->opcode == opcode;
@@ -142,7 +142,7 @@ TEST_CASE("prefusion: a size-1 reduced dim leaves the reduce", "[prefusion]") {
                      "to_apply=add\n",
                      "ReductionDegenerateDimRemover");
   const hlo::Instruction* r = m->entry()->root();
-  CHECK(r->opcode == "reduce");
+  CHECK(r->opcode == hlo::Opcode::kReduce);
   CHECK(r->operand(0)->shape.dims == std::vector<int64_t>{6, 10});
   // Only size-1 dims reduced: a reshape (bitcast) of the input.
   auto b = CheckPass(RemoveReductionDegenerateDims,
@@ -151,7 +151,7 @@ TEST_CASE("prefusion: a size-1 reduced dim leaves the reduce", "[prefusion]") {
                      "  ROOT r = f32[4,5] reduce(p, z), dimensions={1}, "
                      "to_apply=add\n",
                      "ReductionDegenerateDimRemover");
-  CHECK(CountOpcode(*b, "reduce") == 0);
+  CHECK(CountOpcode(*b, hlo::Opcode::kReduce) == 0);
   // A kept size-1 dim: the result is reshaped back.
   CheckPass(RemoveReductionDegenerateDims,
             "  p = f32[1,7,9] parameter(0)\n"
@@ -169,7 +169,7 @@ TEST_CASE("prefusion: a reduce operand gets the default layout",
                      "to_apply=add\n",
                      "ReductionLayoutNormalizer");
   for (const hlo::Instruction* i : m->entry()->post_order()) {
-    if (i->opcode != "reduce") continue;
+    if (i->opcode != hlo::Opcode::kReduce) continue;
     const hlo::Shape& in = i->operand(0)->shape;
     CHECK(in.MinorToMajor() == std::vector<int64_t>{2, 1, 0});
     // Physical order of the operand: dims 1, 2, 0 -> [10, 4, 6].
@@ -214,7 +214,7 @@ TEST_CASE("prefusion: a non-contiguous reduction is split", "[prefusion]") {
                      "  ROOT r = f32[3,4] reduce(p, z), dimensions={0,2}, "
                      "to_apply=add\n",
                      "ReductionSplitter");
-  CHECK(CountOpcode(*m, "reduce") == 2);
+  CHECK(CountOpcode(*m, hlo::Opcode::kReduce) == 2);
   const hlo::Instruction* r = m->entry()->root();
   // The largest reduced dim (2, of 7) first.
   CHECK(r->operand(0)->dimensions == std::vector<int64_t>{2});
@@ -228,11 +228,11 @@ TEST_CASE("prefusion: a long row reduction becomes two", "[prefusion]") {
                      "  ROOT r = f32[2] reduce(p, z), dimensions={1}, "
                      "to_apply=add\n",
                      "TreeReductionRewriter");
-  CHECK(CountOpcode(*m, "reduce") == 2);
+  CHECK(CountOpcode(*m, hlo::Opcode::kReduce) == 2);
   // sqrt gives 141 (padding 22); 125 divides 20000 (100 and 80 too, but
   // equal padding needs a power of two); the row swap puts 160 minor.
   CHECK(TreeReductionFactors(20000, true) == std::make_pair(125L, 160L));
-  CHECK(CountOpcode(*m, "pad") == 0);
+  CHECK(CountOpcode(*m, hlo::Opcode::kPad) == 0);
   // A long column with padding, reduced by maximum (-inf padding): 4099
   // is prime, 4100 = 50 x 82.
   CHECK(TreeReductionFactors(4099, false) == std::make_pair(50L, 82L));
@@ -268,8 +268,8 @@ TEST_CASE("prefusion: a matrix multiplication becomes a cuBLAS GEMM",
                      "rhs_batch_dims={0}, lhs_contracting_dims={2}, "
                      "rhs_contracting_dims={1}\n",
                      "GemmRewriter");
-  CHECK(CountOpcode(*m, "custom-call") == 1);
-  CHECK(m->entry()->root()->opcode == "get-tuple-element");
+  CHECK(CountOpcode(*m, hlo::Opcode::kCustomCall) == 1);
+  CHECK(m->entry()->root()->opcode == hlo::Opcode::kGetTupleElement);
   // A matrix-vector product, a tiny one, an integer one and an FP8 one
   // (cuBLASLt with scales, not restated) stay dots.
   for (const char* entry :
@@ -336,7 +336,7 @@ ENTRY e {
             ->root()
             ->operand(0)
             ->operand(0)
-            ->opcode == "reduce");
+            ->opcode == hlo::Opcode::kReduce);
   CheckSameResults(*module, *reread, rng);
 }
 
@@ -411,7 +411,8 @@ double PlannedTimeUs(const std::string& entry, CostModel model) {
   auto fused = ParseOrDie(plan->module_text);
   int reductions = 0;
   for (const hlo::Instruction* i : fused->entry()->post_order()) {
-    if (i->opcode != "fusion" || i->called()->root()->opcode != "reduce") {
+    if (i->opcode != hlo::Opcode::kFusion ||
+        i->called()->root()->opcode != hlo::Opcode::kReduce) {
       continue;
     }
     ++reductions;

@@ -78,19 +78,20 @@ class Interpreter {
     return Run(reducer, ps)[0].data[0];
   }
 
-  static int64_t Elementwise(const std::string& op,
-                             const std::vector<int64_t>& a) {
+  static int64_t Elementwise(hlo::Opcode op, const std::vector<int64_t>& a) {
     uint64_t x = a[0], y = a.size() > 1 ? a[1] : 0;
-    if (op == "add") return Wrap(x + y);
-    if (op == "subtract") return Wrap(x - y);
-    if (op == "multiply") return Wrap(x * y);
-    if (op == "maximum") return std::max(a[0], a[1]);
-    if (op == "minimum") return std::min(a[0], a[1]);
-    if (op == "negate") return Wrap(-x);
-    if (op == "compare") return a[0] < a[1];
-    if (op == "select") return a[0] ? a[1] : a[2];
-    if (op == "clamp") return std::min(std::max(a[1], a[0]), a[2]);
-    if (op == "convert" || op == "copy" || op == "bitcast-convert") return a[0];
+    if (op == hlo::Opcode::kAdd) return Wrap(x + y);
+    if (op == hlo::Opcode::kSubtract) return Wrap(x - y);
+    if (op == hlo::Opcode::kMultiply) return Wrap(x * y);
+    if (op == hlo::Opcode::kMaximum) return std::max(a[0], a[1]);
+    if (op == hlo::Opcode::kMinimum) return std::min(a[0], a[1]);
+    if (op == hlo::Opcode::kNegate) return Wrap(-x);
+    if (op == hlo::Opcode::kCompare) return a[0] < a[1];
+    if (op == hlo::Opcode::kSelect) return a[0] ? a[1] : a[2];
+    if (op == hlo::Opcode::kClamp) return std::min(std::max(a[1], a[0]), a[2]);
+    if (op == hlo::Opcode::kConvert || op == hlo::Opcode::kCopy ||
+        op == hlo::Opcode::kBitcastConvert)
+      return a[0];
     if (a.size() == 1) return Wrap(x * 3 + 1);  // exponential, log, ...
     return Wrap(x * 31 + y * 17);               // divide, power, ...
   }
@@ -363,7 +364,7 @@ class Interpreter {
 
   std::vector<Tensor> Eval(const hlo::Instruction& in,
                            const std::vector<Tensor>& params, Values& v) {
-    const std::string& op = in.opcode;
+    const hlo::Opcode op = in.opcode;
     auto arg = [&](int i) -> const Tensor& {
       const hlo::Instruction* o = in.operand(i);
       return v[o][0];
@@ -377,8 +378,8 @@ class Interpreter {
             out.data[l] = f(idx);
           }
         };
-    if (op == "parameter") return {params.at(in.parameter_number)};
-    if (op == "constant") {
+    if (op == hlo::Opcode::kParameter) return {params.at(in.parameter_number)};
+    if (op == hlo::Opcode::kConstant) {
       if (in.int_value) return {Tensor{{}, {*in.int_value}}};
       std::vector<int64_t> data;
       std::string lit = in.literal;
@@ -398,23 +399,24 @@ class Interpreter {
       data.resize(Count(dims), -1000000);  // -inf and friends
       return {Tensor{dims, data}};
     }
-    if (op == "iota") {
+    if (op == hlo::Opcode::kIota) {
       for_each([&](auto& idx) { return idx[in.iota_dimension]; });
       return {out};
     }
-    if (op == "tuple") {
+    if (op == hlo::Opcode::kTuple) {
       std::vector<Tensor> t;
       for (const hlo::Instruction* o : in.operands) t.push_back(v[o][0]);
       return t;
     }
-    if (op == "get-tuple-element") return {v[in.operand(0)][in.tuple_index]};
-    if (op == "fusion" || op == "call") {
+    if (op == hlo::Opcode::kGetTupleElement)
+      return {v[in.operand(0)][in.tuple_index]};
+    if (op == hlo::Opcode::kFusion || op == hlo::Opcode::kCall) {
       std::vector<Tensor> ps;
       for (const hlo::Instruction* o : in.operands) ps.push_back(v[o][0]);
       return Run(*in.called(), ps);
     }
-    if (hlo::IsElementwiseOpcode(op) && op != "map" &&
-        op != "bitcast-convert") {
+    if (hlo::IsElementwiseOpcode(op) && op != hlo::Opcode::kMap &&
+        op != hlo::Opcode::kBitcastConvert) {
       for_each([&](auto& idx) {
         std::vector<int64_t> a;
         for (int i = 0; i < in.operand_count(); ++i) {
@@ -425,7 +427,7 @@ class Interpreter {
       });
       return {out};
     }
-    if (op == "broadcast") {
+    if (op == hlo::Opcode::kBroadcast) {
       for_each([&](auto& idx) {
         std::vector<int64_t> src;
         for (int64_t d : in.dimensions) src.push_back(idx[d]);
@@ -433,7 +435,7 @@ class Interpreter {
       });
       return {out};
     }
-    if (op == "transpose") {
+    if (op == hlo::Opcode::kTranspose) {
       for_each([&](auto& idx) {
         std::vector<int64_t> src(idx.size());
         for (size_t i = 0; i < idx.size(); ++i) src[in.dimensions[i]] = idx[i];
@@ -441,9 +443,10 @@ class Interpreter {
       });
       return {out};
     }
-    if (op == "reshape") return {Tensor{dims, arg(0).data}};
-    if (op == "bitcast" && TiledBitcast(in, arg(0), &out)) return {out};
-    if (op == "bitcast") {
+    if (op == hlo::Opcode::kReshape) return {Tensor{dims, arg(0).data}};
+    if (op == hlo::Opcode::kBitcast && TiledBitcast(in, arg(0), &out))
+      return {out};
+    if (op == hlo::Opcode::kBitcast) {
       // Same physical (layout-ordered) linear offset.
       const hlo::Shape& src_shape = in.operand(0)->shape;
       std::vector<int64_t> m_out = in.shape.MinorToMajor();
@@ -460,7 +463,7 @@ class Interpreter {
       });
       return {out};
     }
-    if (op == "reverse") {
+    if (op == hlo::Opcode::kReverse) {
       for_each([&](auto& idx) {
         std::vector<int64_t> src = idx;
         for (int64_t d : in.dimensions) src[d] = dims[d] - 1 - idx[d];
@@ -468,7 +471,7 @@ class Interpreter {
       });
       return {out};
     }
-    if (op == "slice") {
+    if (op == hlo::Opcode::kSlice) {
       for_each([&](auto& idx) {
         std::vector<int64_t> src;
         for (size_t i = 0; i < idx.size(); ++i) {
@@ -478,7 +481,7 @@ class Interpreter {
       });
       return {out};
     }
-    if (op == "pad") {
+    if (op == hlo::Opcode::kPad) {
       for_each([&](auto& idx) {
         std::vector<int64_t> src;
         for (size_t i = 0; i < idx.size(); ++i) {
@@ -493,7 +496,7 @@ class Interpreter {
       });
       return {out};
     }
-    if (op == "concatenate") {
+    if (op == hlo::Opcode::kConcatenate) {
       int64_t d = in.dimensions[0];
       for_each([&](auto& idx) {
         std::vector<int64_t> src = idx;
@@ -505,7 +508,7 @@ class Interpreter {
       });
       return {out};
     }
-    if (op == "reduce" || op == "reduce-window") {
+    if (op == hlo::Opcode::kReduce || op == hlo::Opcode::kReduceWindow) {
       int k = in.operand_count() / 2;
       const Tensor& in0 = arg(0);
       std::vector<std::vector<int64_t>> outs_dims;
@@ -532,7 +535,7 @@ class Interpreter {
             for (int j = 0; j < k; ++j) acc[j] = r[j].data[0];
           }
         };
-        if (op == "reduce") {
+        if (op == hlo::Opcode::kReduce) {
           for (int64_t s = 0; s < Count(in0.dims); ++s) {
             std::vector<int64_t> src = Unlinear(s, in0.dims);
             bool match = true;
@@ -568,8 +571,8 @@ class Interpreter {
       }
       return outs;
     }
-    if (op == "dot") return {Dot(in.dot, arg(0), arg(1), dims)};
-    if (op == "convolution") {
+    if (op == hlo::Opcode::kDot) return {Dot(in.dot, arg(0), arg(1), dims)};
+    if (op == hlo::Opcode::kConvolution) {
       const auto& dn = *in.conv;
       const Tensor &a = arg(0), &k = arg(1);
       size_t sp = dn.input_spatial.size();
@@ -614,8 +617,9 @@ class Interpreter {
       });
       return {out};
     }
-    if (op == "dynamic-slice" || op == "dynamic-update-slice") {
-      bool ds = op == "dynamic-slice";
+    if (op == hlo::Opcode::kDynamicSlice ||
+        op == hlo::Opcode::kDynamicUpdateSlice) {
+      bool ds = op == hlo::Opcode::kDynamicSlice;
       const Tensor& src = arg(0);
       std::vector<int64_t> size = ds ? in.dynamic_slice_sizes : arg(1).dims;
       std::vector<int64_t> start;
@@ -642,10 +646,10 @@ class Interpreter {
       });
       return {out};
     }
-    if (op == "gather") return {Gather(in, arg(0), arg(1))};
-    if (op == "scatter") return Scatter(in, v);
-    if (op == "sort") return Sort(in, v);
-    if (op == "bitcast-convert") {
+    if (op == hlo::Opcode::kGather) return {Gather(in, arg(0), arg(1))};
+    if (op == hlo::Opcode::kScatter) return Scatter(in, v);
+    if (op == hlo::Opcode::kSort) return Sort(in, v);
+    if (op == hlo::Opcode::kBitcastConvert) {
       const Tensor& src = arg(0);
       int ib = hlo::ElementBits(in.operand(0)->shape.type);
       int ob = hlo::ElementBits(in.shape.type);
@@ -667,7 +671,7 @@ class Interpreter {
       });
       return {out};
     }
-    if (op == "dynamic-reshape") return {Tensor{dims, arg(0).data}};
+    if (op == hlo::Opcode::kDynamicReshape) return {Tensor{dims, arg(0).data}};
     // A cuBLAS GEMM computes its dot (the workspace reads as zeros).
     if (auto gemm = hlo::GemmDotDimensions(in);
         gemm && in.operand_count() >= 2 && in.shape.IsTuple()) {
@@ -678,7 +682,8 @@ class Interpreter {
       }
       return outs;
     }
-    if (op == "custom-call") {  // opaque: every element reads everything
+    if (op ==
+        hlo::Opcode::kCustomCall) {  // opaque: every element reads everything
       uint64_t all = 0;
       for (int i = 0; i < in.operand_count(); ++i) {
         for (int64_t x : arg(i).data) all = all * 31 + uint64_t(x);
@@ -686,11 +691,11 @@ class Interpreter {
       for (int64_t l = 0; l < out.size(); ++l) out.data[l] = Wrap(all + l);
       return {out};
     }
-    if (op == "add-dependency") return {arg(0)};
-    if (op == "get-dimension-size") {
+    if (op == hlo::Opcode::kAddDependency) return {arg(0)};
+    if (op == hlo::Opcode::kGetDimensionSize) {
       return {Tensor{{}, {arg(0).dims[in.dimensions[0]]}}};
     }
-    if (op == "scaled-dot") {
+    if (op == hlo::Opcode::kScaledDot) {
       const auto& dn = in.dot;
       const Tensor &a = arg(0), &b = arg(1), &sa = arg(2), &sb = arg(3);
       auto scale_at = [](const Tensor& scale, const Tensor& x,
@@ -715,8 +720,9 @@ class Interpreter {
       });
       return {out};
     }
-    if (op == "ragged-dot") return {RaggedDot(in, arg(0), arg(1), arg(2))};
-    throw std::runtime_error("interpreter: no semantics for " + op);
+    if (op == hlo::Opcode::kRaggedDot)
+      return {RaggedDot(in, arg(0), arg(1), arg(2))};
+    throw std::runtime_error("interpreter: no semantics for " + OpcodeName(in));
   }
 };
 
@@ -726,16 +732,16 @@ class Interpreter {
 inline std::optional<int64_t> ReducerIdentity(const hlo::Computation& reducer) {
   const hlo::Instruction* root = reducer.root();
   if (reducer.parameter_count() != 2 || root->operand_count() != 2 ||
-      root->operand(0)->opcode != "parameter" ||
-      root->operand(1)->opcode != "parameter" ||
+      root->operand(0)->opcode != hlo::Opcode::kParameter ||
+      root->operand(1)->opcode != hlo::Opcode::kParameter ||
       root->operand(0) == root->operand(1)) {
     return std::nullopt;
   }
-  const std::string& op = root->opcode;
-  if (op == "add") return 0;
-  if (op == "multiply") return 1;
-  if (op == "maximum") return std::numeric_limits<int64_t>::min();
-  if (op == "minimum") return std::numeric_limits<int64_t>::max();
+  const hlo::Opcode op = root->opcode;
+  if (op == hlo::Opcode::kAdd) return 0;
+  if (op == hlo::Opcode::kMultiply) return 1;
+  if (op == hlo::Opcode::kMaximum) return std::numeric_limits<int64_t>::min();
+  if (op == hlo::Opcode::kMinimum) return std::numeric_limits<int64_t>::max();
   return std::nullopt;
 }
 
@@ -749,10 +755,10 @@ inline std::optional<int64_t> ReducerIdentity(const hlo::Computation& reducer) {
 inline void FeedReducerIdentities(const hlo::Computation& comp,
                                   std::vector<Tensor>* params) {
   for (const hlo::Instruction* in : comp.post_order()) {
-    if (in->opcode != "reduce" || !in->called()) continue;
+    if (in->opcode != hlo::Opcode::kReduce || !in->called()) continue;
     for (int k = in->operand_count() / 2; k < in->operand_count(); ++k) {
       const hlo::Instruction* init = in->operand(k);
-      if (init->opcode != "parameter" || !init->shape.IsArray() ||
+      if (init->opcode != hlo::Opcode::kParameter || !init->shape.IsArray() ||
           init->shape.rank() != 0 ||
           init->parameter_number >= static_cast<int64_t>(params->size())) {
         continue;

@@ -179,7 +179,8 @@ double InterpreterWork(const hlo::Module& module) {
         if (s.IsArray()) out += static_cast<double>(s.ElementCount());
       }
       double per_element = 1;
-      if ((in->opcode == "dot" || in->opcode == "convolution") &&
+      if ((in->opcode == hlo::Opcode::kDot ||
+           in->opcode == hlo::Opcode::kConvolution) &&
           in->operand_count() >= 2 && in->operand(1)->shape.IsArray()) {
         const hlo::Shape& rhs = in->operand(1)->shape;
         int64_t largest = 1;
@@ -408,7 +409,7 @@ TEST_CASE("compile: the corpus modules compile or are unsupported and match",
     if (!module.ok()) continue;  // the reader's error cases
     bool fused = false;
     for (const auto& in : (*module)->entry()->instructions()) {
-      fused = fused || in->opcode == "fusion";
+      fused = fused || in->opcode == hlo::Opcode::kFusion;
     }
     // 16-bit floats round after every step of a reduction, whose order
     // the program and the interpreter choose differently (a tree against

@@ -6,7 +6,7 @@ namespace ixa::emit_test {
 namespace {
 
 std::vector<const hlo::Instruction*> Roots(const FusionRegion& region) {
-  if (region.root->opcode == "tuple") return region.root->operands;
+  if (region.root->opcode == hlo::Opcode::kTuple) return region.root->operands;
   return {region.root};
 }
 
@@ -86,10 +86,12 @@ Result<EmitterPlan> FixtureConcatenatePlan(const FusionRegion& region,
                                            ExprContext* ctx) {
   const hlo::Instruction* root = region.root;
   const hlo::Instruction* hero = root;
-  while (hero->opcode != "concatenate" && hero->operand_count() == 1) {
+  while (hero->opcode != hlo::Opcode::kConcatenate &&
+         hero->operand_count() == 1) {
     hero = hero->operand(0);
   }
-  if (hero->opcode != "concatenate") return Error::Invalid("no concatenate");
+  if (hero->opcode != hlo::Opcode::kConcatenate)
+    return Error::Invalid("no concatenate");
   const int64_t dim = hero->dimensions[0];
   const hlo::Instruction* largest = hero->operand(0);
   for (const hlo::Instruction* o : hero->operands) {
@@ -119,7 +121,7 @@ Result<EmitterPlan> FixtureInPlaceDusPlan(const FusionRegion& region,
                                           ExprContext* ctx) {
   std::vector<const hlo::Instruction*> roots = Roots(region);
   const hlo::Instruction* dus = roots[0];
-  while (dus->opcode == "bitcast") dus = dus->operand(0);
+  while (dus->opcode == hlo::Opcode::kBitcast) dus = dus->operand(0);
   const hlo::Shape& update = dus->operand(1)->shape;
   Grid g = GridFor(update.ElementCount(), 128, 1);
   EmitterPlan plan;

@@ -39,10 +39,10 @@ class Interpreter {
 
 Result<Scalar> Interpreter::ElementwiseAt(const Instruction& in,
                                           const std::vector<Scalar>& x) {
-  const std::string& op = in.opcode;
-  if (op == "compare") return Compare(in, x[0], x[1]);
-  if (op == "select") return x[0].i ? x[1] : x[2];
-  if (op == "clamp") {
+  const hlo::Opcode op = in.opcode;
+  if (op == hlo::Opcode::kCompare) return Compare(in, x[0], x[1]);
+  if (op == hlo::Opcode::kSelect) return x[0].i ? x[1] : x[2];
+  if (op == hlo::Opcode::kClamp) {
     // Complex numbers have no order to clamp by.
     if (IsComplex(x[1].type)) return UnsupportedOn(in, x[1].type);
     // clamp(lo, x, hi) = min(max(x, lo), hi).
@@ -56,10 +56,11 @@ Result<Scalar> Interpreter::ElementwiseAt(const Instruction& in,
     Scalar r = less(x[1], x[0]) ? x[0] : x[1];
     return less(x[2], r) ? x[2] : r;
   }
-  if (op == "convert") return Convert(in, x[0], in.shape.type);
-  if (op == "reduce-precision") return ReducePrecision(in, x[0]);
-  if (op == "bitcast-convert") return BitcastConvert(in, x[0], in.shape.type);
-  if (op == "map") {
+  if (op == hlo::Opcode::kConvert) return Convert(in, x[0], in.shape.type);
+  if (op == hlo::Opcode::kReducePrecision) return ReducePrecision(in, x[0]);
+  if (op == hlo::Opcode::kBitcastConvert)
+    return BitcastConvert(in, x[0], in.shape.type);
+  if (op == hlo::Opcode::kMap) {
     IXA_ASSIGN_OR_RETURN(std::vector<Scalar> r, CallScalar(*in.called(), x));
     return r[0];
   }
@@ -73,16 +74,16 @@ Result<std::vector<Scalar>> Interpreter::CallScalar(
   std::unordered_map<const Instruction*, std::vector<Scalar>> v;
   for (const Instruction* in : comp.post_order()) {
     std::vector<Scalar> out;
-    if (in->opcode == "parameter") {
+    if (in->opcode == hlo::Opcode::kParameter) {
       if (in->parameter_number >= static_cast<int64_t>(args.size())) {
         return Error::Invalid("interpreter: missing scalar argument");
       }
       out.push_back(args[in->parameter_number]);
-    } else if (in->opcode == "tuple") {
+    } else if (in->opcode == hlo::Opcode::kTuple) {
       for (const Instruction* o : in->operands) out.push_back(v.at(o)[0]);
-    } else if (in->opcode == "get-tuple-element") {
+    } else if (in->opcode == hlo::Opcode::kGetTupleElement) {
       out.push_back(v.at(in->operand(0)).at(in->tuple_index));
-    } else if (in->opcode == "constant" || !in->shape.IsScalar() ||
+    } else if (in->opcode == hlo::Opcode::kConstant || !in->shape.IsScalar() ||
                !hlo::IsElementwiseOpcode(in->opcode)) {
       // Fall back to array evaluation for anything not scalar-elementwise.
       std::vector<Literal> lits;
@@ -240,31 +241,32 @@ Result<Literal> Interpreter::Eval(
     const Instruction& in,
     const std::unordered_map<const Instruction*, Literal>& v,
     const std::vector<Literal>& args) {
-  const std::string& op = in.opcode;
+  const hlo::Opcode op = in.opcode;
   auto operand = [&](int k) -> const Literal& { return v.at(in.operand(k)); };
   const hlo::Shape& shape = in.shape;
-  if (op == "parameter") {
+  if (op == hlo::Opcode::kParameter) {
     if (in.parameter_number >= static_cast<int64_t>(args.size())) {
       return Error::Invalid("interpreter: missing argument " +
                             std::to_string(in.parameter_number));
     }
     return args[in.parameter_number];
   }
-  if (op == "constant") return ConstantLiteral(in);
-  if (op == "tuple") {
+  if (op == hlo::Opcode::kConstant) return ConstantLiteral(in);
+  if (op == hlo::Opcode::kTuple) {
     Literal t;
     t.type = ElementType::kTuple;
     for (int k = 0; k < in.operand_count(); ++k) t.tuple.push_back(operand(k));
     return t;
   }
-  if (op == "get-tuple-element") return operand(0).tuple.at(in.tuple_index);
-  if (op == "fusion" || op == "call") {
+  if (op == hlo::Opcode::kGetTupleElement)
+    return operand(0).tuple.at(in.tuple_index);
+  if (op == hlo::Opcode::kFusion || op == hlo::Opcode::kCall) {
     std::vector<Literal> call_args;
     for (int k = 0; k < in.operand_count(); ++k)
       call_args.push_back(operand(k));
     return Run(*in.called(), call_args);
   }
-  if (op == "while") {
+  if (op == hlo::Opcode::kWhile) {
     // condition= and body= by name (attribute order is the text's).
     const Computation* cond = nullptr;
     const Computation* body = nullptr;
@@ -286,7 +288,7 @@ Result<Literal> Interpreter::Eval(
     }
     return state;
   }
-  if (op == "conditional") {
+  if (op == hlo::Opcode::kConditional) {
     const Literal& selector = operand(0);
     const Computation* branch = nullptr;
     int64_t index = 0;
@@ -306,13 +308,13 @@ Result<Literal> Interpreter::Eval(
     if (branch == nullptr) return Unsupported(in, "conditional branches");
     return Run(*branch, {operand(static_cast<int>(index) + 1)});
   }
-  if (op == "dot") {
+  if (op == hlo::Opcode::kDot) {
     return EvalDot(in, in.dot, shape, operand(0), operand(1));
   }
-  if (op == "convolution") {
+  if (op == hlo::Opcode::kConvolution) {
     return EvalConvolution(in, operand(0), operand(1));
   }
-  if (op == "custom-call" &&
+  if (op == hlo::Opcode::kCustomCall &&
       hlo::GetLibraryCallKind(in) == hlo::LibraryCallKind::kCublasGemm) {
     std::optional<hlo::DotDimensionNumbers> dims = hlo::GemmDotDimensions(in);
     if (!dims) return Unsupported(in, "a GEMM without dimension numbers");
@@ -330,7 +332,7 @@ Result<Literal> Interpreter::Eval(
     }
     return t;
   }
-  if (op == "sort") {
+  if (op == hlo::Opcode::kSort) {
     std::vector<Literal> operands;
     for (int k = 0; k < in.operand_count(); ++k) operands.push_back(operand(k));
     auto less = [&](const std::vector<Scalar>& args) -> Result<bool> {
@@ -347,7 +349,8 @@ Result<Literal> Interpreter::Eval(
     return t;
   }
   if (!shape.IsArray()) {
-    if (op == "reduce" || op == "reduce-window" || op == "scatter") {
+    if (op == hlo::Opcode::kReduce || op == hlo::Opcode::kReduceWindow ||
+        op == hlo::Opcode::kScatter) {
       // Variadic forms are handled below.
     } else {
       return Unsupported(in, "tuple-shaped");
@@ -369,7 +372,7 @@ Result<Literal> Interpreter::Eval(
   Literal out;
   if (shape.IsArray()) out = Literal::Make(shape.type, shape.dims);
   const int64_t n = out.size();
-  if (op == "iota") {
+  if (op == hlo::Opcode::kIota) {
     for (int64_t k = 0; k < n; ++k) {
       int64_t value = Delinearize(k, shape.dims)[in.iota_dimension];
       if (IsFloat(shape.type)) {
@@ -383,7 +386,7 @@ Result<Literal> Interpreter::Eval(
     }
     return out;
   }
-  if (op == "broadcast") {
+  if (op == hlo::Opcode::kBroadcast) {
     const Literal& a = operand(0);
     for (int64_t k = 0; k < n; ++k) {
       std::vector<int64_t> idx = Delinearize(k, shape.dims);
@@ -393,7 +396,7 @@ Result<Literal> Interpreter::Eval(
     }
     return out;
   }
-  if (op == "transpose") {
+  if (op == hlo::Opcode::kTranspose) {
     const Literal& a = operand(0);
     for (int64_t k = 0; k < n; ++k) {
       std::vector<int64_t> idx = Delinearize(k, shape.dims);
@@ -403,12 +406,12 @@ Result<Literal> Interpreter::Eval(
     }
     return out;
   }
-  if (op == "reshape") {
+  if (op == hlo::Opcode::kReshape) {
     const Literal& a = operand(0);
     for (int64_t k = 0; k < n; ++k) Set(&out, k, Get(a, k));
     return out;
   }
-  if (op == "bitcast") {
+  if (op == hlo::Opcode::kBitcast) {
     // The same physical element, read through both layouts.
     const hlo::Shape& src_shape = in.operand(0)->shape;
     if (HasTiles(shape) || HasTiles(src_shape)) {
@@ -427,7 +430,7 @@ Result<Literal> Interpreter::Eval(
     }
     return out;
   }
-  if (op == "slice") {
+  if (op == hlo::Opcode::kSlice) {
     const Literal& a = operand(0);
     for (int64_t k = 0; k < n; ++k) {
       std::vector<int64_t> idx = Delinearize(k, shape.dims);
@@ -438,7 +441,7 @@ Result<Literal> Interpreter::Eval(
     }
     return out;
   }
-  if (op == "reverse") {
+  if (op == hlo::Opcode::kReverse) {
     const Literal& a = operand(0);
     for (int64_t k = 0; k < n; ++k) {
       std::vector<int64_t> idx = Delinearize(k, shape.dims);
@@ -447,7 +450,7 @@ Result<Literal> Interpreter::Eval(
     }
     return out;
   }
-  if (op == "pad") {
+  if (op == hlo::Opcode::kPad) {
     const Literal& a = operand(0);
     Scalar pad = Get(operand(1), 0);
     for (int64_t k = 0; k < n; ++k) {
@@ -466,7 +469,7 @@ Result<Literal> Interpreter::Eval(
     }
     return out;
   }
-  if (op == "concatenate") {
+  if (op == hlo::Opcode::kConcatenate) {
     int64_t dim = in.dimensions.at(0);
     for (int64_t k = 0; k < n; ++k) {
       std::vector<int64_t> idx = Delinearize(k, shape.dims);
@@ -481,7 +484,7 @@ Result<Literal> Interpreter::Eval(
     }
     return out;
   }
-  if (op == "dynamic-slice") {
+  if (op == hlo::Opcode::kDynamicSlice) {
     const Literal& a = operand(0);
     std::vector<int64_t> start(a.dims.size());
     for (size_t d = 0; d < start.size(); ++d) {
@@ -497,7 +500,7 @@ Result<Literal> Interpreter::Eval(
     }
     return out;
   }
-  if (op == "dynamic-update-slice") {
+  if (op == hlo::Opcode::kDynamicUpdateSlice) {
     out = operand(0);
     const Literal& u = operand(1);
     std::vector<int64_t> start(shape.dims.size());
@@ -512,7 +515,7 @@ Result<Literal> Interpreter::Eval(
     }
     return out;
   }
-  if (op == "reduce") {
+  if (op == hlo::Opcode::kReduce) {
     const int count = in.operand_count() / 2;
     const Literal& a0 = operand(0);
     std::vector<bool> reduced(a0.dims.size(), false);
@@ -553,7 +556,7 @@ Result<Literal> Interpreter::Eval(
     t.tuple = std::move(outs);
     return t;
   }
-  if (op == "reduce-window") {
+  if (op == hlo::Opcode::kReduceWindow) {
     const int count = in.operand_count() / 2;
     const Literal& a0 = operand(0);
     const std::vector<int64_t>& odims =
@@ -604,7 +607,7 @@ Result<Literal> Interpreter::Eval(
     t.tuple = std::move(outs);
     return t;
   }
-  if (op == "gather") {
+  if (op == hlo::Opcode::kGather) {
     const hlo::GatherDimensionNumbers& g = in.gather;
     if (!g.operand_batching_dims.empty()) {
       return Unsupported(in, "batching dims");
@@ -647,7 +650,7 @@ Result<Literal> Interpreter::Eval(
     }
     return out;
   }
-  if (op == "scatter") {
+  if (op == hlo::Opcode::kScatter) {
     const int count = (in.operand_count() - 1) / 2;
     std::vector<int64_t> update_window_dims =
         ParseIntList(in.Attribute("update_window_dims"));

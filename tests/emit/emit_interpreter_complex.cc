@@ -49,32 +49,33 @@ Cplx ComplexPower(Cplx z, Cplx w) {
 }  // namespace
 
 Result<Scalar> ComplexUnary(const Instruction& in, const Scalar& a) {
-  const std::string& op = in.opcode;
+  const hlo::Opcode op = in.opcode;
   const ElementType t = a.type;
   if (!IsComplex(t)) {
     // real / imag of a real float: the value itself, and zero.
-    if (IsFloat(t) && op == "real") return a;
-    if (IsFloat(t) && op == "imag") return MakeFloat(t, 0);
+    if (IsFloat(t) && op == hlo::Opcode::kReal) return a;
+    if (IsFloat(t) && op == hlo::Opcode::kImag) return MakeFloat(t, 0);
     return UnsupportedOn(in, t);
   }
   const ElementType part = ComplexComponent(t);
   const Cplx z = a.c();
-  if (op == "real") return MakeFloat(part, z.real());
-  if (op == "imag") return MakeFloat(part, z.imag());
-  if (op == "abs") return MakeFloat(part, std::hypot(z.real(), z.imag()));
-  if (op == "copy") return a;
+  if (op == hlo::Opcode::kReal) return MakeFloat(part, z.real());
+  if (op == hlo::Opcode::kImag) return MakeFloat(part, z.imag());
+  if (op == hlo::Opcode::kAbs)
+    return MakeFloat(part, std::hypot(z.real(), z.imag()));
+  if (op == hlo::Opcode::kCopy) return a;
   auto C = [&](Cplx v) { return MakeComplex(t, v); };
-  if (op == "negate") return C(-z);
-  if (op == "exponential") return C(std::exp(z));
-  if (op == "exponential-minus-one") return C(ComplexExpm1(z));
-  if (op == "log") return C(std::log(z));
-  if (op == "log-plus-one") return C(ComplexLog1p(z));
-  if (op == "sqrt") return C(std::sqrt(z));
-  if (op == "rsqrt") return C(1.0 / std::sqrt(z));
-  if (op == "tanh") return C(std::tanh(z));
-  if (op == "sine") return C(std::sin(z));
-  if (op == "cosine") return C(std::cos(z));
-  if (op == "sign") {
+  if (op == hlo::Opcode::kNegate) return C(-z);
+  if (op == hlo::Opcode::kExp) return C(std::exp(z));
+  if (op == hlo::Opcode::kExpm1) return C(ComplexExpm1(z));
+  if (op == hlo::Opcode::kLog) return C(std::log(z));
+  if (op == hlo::Opcode::kLog1p) return C(ComplexLog1p(z));
+  if (op == hlo::Opcode::kSqrt) return C(std::sqrt(z));
+  if (op == hlo::Opcode::kRsqrt) return C(1.0 / std::sqrt(z));
+  if (op == hlo::Opcode::kTanh) return C(std::tanh(z));
+  if (op == hlo::Opcode::kSin) return C(std::sin(z));
+  if (op == hlo::Opcode::kCos) return C(std::cos(z));
+  if (op == hlo::Opcode::kSign) {
     // z / |z| part by part (as XLA divides by the real |z|), 0 at 0.
     const double r = std::hypot(z.real(), z.imag());
     if (r == 0) return C(0.0);
@@ -85,8 +86,8 @@ Result<Scalar> ComplexUnary(const Instruction& in, const Scalar& a) {
 
 Result<Scalar> ComplexBinary(const Instruction& in, const Scalar& a,
                              const Scalar& b) {
-  const std::string& op = in.opcode;
-  if (op == "complex") {
+  const hlo::Opcode op = in.opcode;
+  if (op == hlo::Opcode::kComplex) {
     // Two f32 parts make a c64, two f64 parts a c128; nothing else.
     if (a.type != b.type) return Unsupported(in, "operands of two types");
     if (a.type == ElementType::kF32) {
@@ -102,11 +103,11 @@ Result<Scalar> ComplexBinary(const Instruction& in, const Scalar& a,
   if (b.type != t) return Unsupported(in, "operands of two types");
   const Cplx x = a.c(), y = b.c();
   auto C = [&](Cplx v) { return MakeComplex(t, v); };
-  if (op == "add") return C(x + y);
-  if (op == "subtract") return C(x - y);
-  if (op == "multiply") return C(x * y);
-  if (op == "divide") return C(x / y);
-  if (op == "power") return C(ComplexPower(x, y));
+  if (op == hlo::Opcode::kAdd) return C(x + y);
+  if (op == hlo::Opcode::kSubtract) return C(x - y);
+  if (op == hlo::Opcode::kMultiply) return C(x * y);
+  if (op == hlo::Opcode::kDivide) return C(x / y);
+  if (op == hlo::Opcode::kPower) return C(ComplexPower(x, y));
   return UnsupportedOn(in, t);
 }
 

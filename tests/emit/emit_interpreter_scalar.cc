@@ -60,8 +60,8 @@ Scalar MakeComplex(ElementType t, std::complex<double> v) {
 }
 
 Error Unsupported(const Instruction& in, const std::string& why) {
-  return Error::Unsupported("interpreter: '" + in.opcode + "' ('" + in.name +
-                            "')" + (why.empty() ? "" : ": " + why));
+  return Error::Unsupported("interpreter: '" + OpcodeName(in) + "' ('" +
+                            in.name + "')" + (why.empty() ? "" : ": " + why));
 }
 
 Error UnsupportedOn(const Instruction& in, ElementType t) {
@@ -106,9 +106,9 @@ double FloatOp(ElementType t, F32Fn f32, F64Fn f64) {
 }
 
 Result<Scalar> Unary(const Instruction& in, const Scalar& a) {
-  const std::string& op = in.opcode;
+  const hlo::Opcode op = in.opcode;
   ElementType t = a.type;
-  if (IsComplex(t) || op == "real" || op == "imag") {
+  if (IsComplex(t) || op == hlo::Opcode::kReal || op == hlo::Opcode::kImag) {
     return ComplexUnary(in, a);
   }
   if (IsFloat(t)) {
@@ -117,89 +117,92 @@ Result<Scalar> Unary(const Instruction& in, const Scalar& a) {
     auto F = [&](auto f32, auto f64) {
       return MakeFloat(t, FloatOp(t, f32, f64));
     };
-    if (op == "abs")
+    if (op == hlo::Opcode::kAbs)
       return F([&] { return std::fabs(x); }, [&] { return std::fabs(d); });
-    if (op == "negate") return F([&] { return -x; }, [&] { return -d; });
-    if (op == "exponential")
+    if (op == hlo::Opcode::kNegate)
+      return F([&] { return -x; }, [&] { return -d; });
+    if (op == hlo::Opcode::kExp)
       return F([&] { return std::exp(x); }, [&] { return std::exp(d); });
-    if (op == "exponential-minus-one")
+    if (op == hlo::Opcode::kExpm1)
       return F([&] { return std::expm1(x); }, [&] { return std::expm1(d); });
-    if (op == "log")
+    if (op == hlo::Opcode::kLog)
       return F([&] { return std::log(x); }, [&] { return std::log(d); });
-    if (op == "log-plus-one")
+    if (op == hlo::Opcode::kLog1p)
       return F([&] { return std::log1p(x); }, [&] { return std::log1p(d); });
-    if (op == "sqrt")
+    if (op == hlo::Opcode::kSqrt)
       return F([&] { return std::sqrt(x); }, [&] { return std::sqrt(d); });
-    if (op == "rsqrt")
+    if (op == hlo::Opcode::kRsqrt)
       return F([&] { return 1.0f / std::sqrt(x); },
                [&] { return 1.0 / std::sqrt(d); });
-    if (op == "cbrt")
+    if (op == hlo::Opcode::kCbrt)
       return F([&] { return std::cbrt(x); }, [&] { return std::cbrt(d); });
-    if (op == "tanh")
+    if (op == hlo::Opcode::kTanh)
       return F([&] { return std::tanh(x); }, [&] { return std::tanh(d); });
-    if (op == "logistic")
+    if (op == hlo::Opcode::kLogistic)
       return F([&] { return 1.0f / (1.0f + std::exp(-x)); },
                [&] { return 1.0 / (1.0 + std::exp(-d)); });
-    if (op == "sine")
+    if (op == hlo::Opcode::kSin)
       return F([&] { return std::sin(x); }, [&] { return std::sin(d); });
-    if (op == "cosine")
+    if (op == hlo::Opcode::kCos)
       return F([&] { return std::cos(x); }, [&] { return std::cos(d); });
-    if (op == "tan")
+    if (op == hlo::Opcode::kTan)
       return F([&] { return std::tan(x); }, [&] { return std::tan(d); });
-    if (op == "erf")
+    if (op == hlo::Opcode::kErf)
       return F([&] { return std::erf(x); }, [&] { return std::erf(d); });
-    if (op == "acos")
+    if (op == hlo::Opcode::kAcos)
       return F([&] { return std::acos(x); }, [&] { return std::acos(d); });
-    if (op == "acosh")
+    if (op == hlo::Opcode::kAcosh)
       return F([&] { return std::acosh(x); }, [&] { return std::acosh(d); });
-    if (op == "asin")
+    if (op == hlo::Opcode::kAsin)
       return F([&] { return std::asin(x); }, [&] { return std::asin(d); });
-    if (op == "asinh")
+    if (op == hlo::Opcode::kAsinh)
       return F([&] { return std::asinh(x); }, [&] { return std::asinh(d); });
-    if (op == "atan")
+    if (op == hlo::Opcode::kAtan)
       return F([&] { return std::atan(x); }, [&] { return std::atan(d); });
-    if (op == "atanh")
+    if (op == hlo::Opcode::kAtanh)
       return F([&] { return std::atanh(x); }, [&] { return std::atanh(d); });
-    if (op == "cosh")
+    if (op == hlo::Opcode::kCosh)
       return F([&] { return std::cosh(x); }, [&] { return std::cosh(d); });
-    if (op == "sinh")
+    if (op == hlo::Opcode::kSinh)
       return F([&] { return std::sinh(x); }, [&] { return std::sinh(d); });
-    if (op == "floor")
+    if (op == hlo::Opcode::kFloor)
       return F([&] { return std::floor(x); }, [&] { return std::floor(d); });
-    if (op == "ceil")
+    if (op == hlo::Opcode::kCeil)
       return F([&] { return std::ceil(x); }, [&] { return std::ceil(d); });
-    if (op == "round-nearest-afz")
+    if (op == hlo::Opcode::kRoundNearestAfz)
       return F([&] { return std::round(x); }, [&] { return std::round(d); });
-    if (op == "round-nearest-even")
+    if (op == hlo::Opcode::kRoundNearestEven)
       return F([&] { return std::nearbyint(x); },
                [&] { return std::nearbyint(d); });
-    if (op == "sign") {
+    if (op == hlo::Opcode::kSign) {
       if (std::isnan(d) || d == 0) return MakeFloat(t, d);
       return MakeFloat(t, d > 0 ? 1.0 : -1.0);
     }
-    if (op == "is-finite") return MakeInt(ElementType::kPred, std::isfinite(d));
-    if (op == "copy") return a;
+    if (op == hlo::Opcode::kIsFinite)
+      return MakeInt(ElementType::kPred, std::isfinite(d));
+    if (op == hlo::Opcode::kCopy) return a;
     return Unsupported(in, "on floats");
   }
   int bits = Bits(t);
   uint64_t mask = bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
-  if (op == "copy") return a;
-  if (op == "not") {
+  if (op == hlo::Opcode::kCopy) return a;
+  if (op == hlo::Opcode::kNot) {
     if (t == ElementType::kPred) return MakeInt(t, a.i ? 0 : 1);
     return MakeInt(t, ~a.i);
   }
-  if (op == "negate") return MakeInt(t, 0 - a.i);
-  if (op == "abs") {
+  if (op == hlo::Opcode::kNegate) return MakeInt(t, 0 - a.i);
+  if (op == hlo::Opcode::kAbs) {
     if (IsUnsigned(t)) return a;
     return MakeInt(t, a.s() < 0 ? 0 - a.i : a.i);
   }
-  if (op == "sign") {
+  if (op == hlo::Opcode::kSign) {
     if (IsUnsigned(t)) return MakeInt(t, a.i != 0);
     return MakeInt(t,
                    static_cast<uint64_t>(a.s() > 0 ? 1 : (a.s() < 0 ? -1 : 0)));
   }
-  if (op == "popcnt") return MakeInt(t, std::popcount(a.i & mask));
-  if (op == "count-leading-zeros" || op == "clz") {
+  if (op == hlo::Opcode::kPopulationCount)
+    return MakeInt(t, std::popcount(a.i & mask));
+  if (op == hlo::Opcode::kClz) {
     uint64_t v = a.i & mask;
     int n = 0;
     for (int b = bits - 1; b >= 0 && !((v >> b) & 1); --b) ++n;
@@ -227,9 +230,9 @@ uint64_t IntPower(uint64_t base, uint64_t exp, bool is_signed) {
 }
 
 Result<Scalar> Binary(const Instruction& in, const Scalar& a, const Scalar& b) {
-  const std::string& op = in.opcode;
+  const hlo::Opcode op = in.opcode;
   ElementType t = a.type;
-  if (IsComplex(t) || IsComplex(b.type) || op == "complex") {
+  if (IsComplex(t) || IsComplex(b.type) || op == hlo::Opcode::kComplex) {
     return ComplexBinary(in, a, b);
   }
   if (IsFloat(t)) {
@@ -238,45 +241,46 @@ Result<Scalar> Binary(const Instruction& in, const Scalar& a, const Scalar& b) {
     auto F = [&](auto f32, auto f64) {
       return MakeFloat(t, FloatOp(t, f32, f64));
     };
-    if (op == "add") return F([&] { return x + y; }, [&] { return dx + dy; });
-    if (op == "subtract")
+    if (op == hlo::Opcode::kAdd)
+      return F([&] { return x + y; }, [&] { return dx + dy; });
+    if (op == hlo::Opcode::kSubtract)
       return F([&] { return x - y; }, [&] { return dx - dy; });
-    if (op == "multiply")
+    if (op == hlo::Opcode::kMultiply)
       return F([&] { return x * y; }, [&] { return dx * dy; });
-    if (op == "divide")
+    if (op == hlo::Opcode::kDivide)
       return F([&] { return x / y; }, [&] { return dx / dy; });
-    if (op == "remainder")
+    if (op == hlo::Opcode::kRemainder)
       return F([&] { return std::fmod(x, y); },
                [&] { return std::fmod(dx, dy); });
-    if (op == "power")
+    if (op == hlo::Opcode::kPower)
       return F([&] { return std::pow(x, y); },
                [&] { return std::pow(dx, dy); });
-    if (op == "atan2")
+    if (op == hlo::Opcode::kAtan2)
       return F([&] { return std::atan2(x, y); },
                [&] { return std::atan2(dx, dy); });
-    if (op == "maximum") return MakeFloat(t, FMax(dx, dy));
-    if (op == "minimum") return MakeFloat(t, FMin(dx, dy));
+    if (op == hlo::Opcode::kMaximum) return MakeFloat(t, FMax(dx, dy));
+    if (op == hlo::Opcode::kMinimum) return MakeFloat(t, FMin(dx, dy));
     return Unsupported(in, "on floats");
   }
   const bool is_signed = IsSigned(t);
   const int bits = Bits(t);
-  if (op == "add") return MakeInt(t, a.i + b.i);
-  if (op == "subtract") return MakeInt(t, a.i - b.i);
-  if (op == "multiply") return MakeInt(t, a.i * b.i);
-  if (op == "and") return MakeInt(t, a.i & b.i);
-  if (op == "or") return MakeInt(t, a.i | b.i);
-  if (op == "xor") return MakeInt(t, a.i ^ b.i);
-  if (op == "maximum") {
+  if (op == hlo::Opcode::kAdd) return MakeInt(t, a.i + b.i);
+  if (op == hlo::Opcode::kSubtract) return MakeInt(t, a.i - b.i);
+  if (op == hlo::Opcode::kMultiply) return MakeInt(t, a.i * b.i);
+  if (op == hlo::Opcode::kAnd) return MakeInt(t, a.i & b.i);
+  if (op == hlo::Opcode::kOr) return MakeInt(t, a.i | b.i);
+  if (op == hlo::Opcode::kXor) return MakeInt(t, a.i ^ b.i);
+  if (op == hlo::Opcode::kMaximum) {
     bool a_bigger = is_signed ? a.s() > b.s() : a.i > b.i;
     return a_bigger ? a : b;
   }
-  if (op == "minimum") {
+  if (op == hlo::Opcode::kMinimum) {
     bool a_smaller = is_signed ? a.s() < b.s() : a.i < b.i;
     return a_smaller ? a : b;
   }
   const uint64_t type_min =
       is_signed ? WrapToType(uint64_t{1} << (bits - 1), t) : 0;
-  if (op == "divide") {
+  if (op == hlo::Opcode::kDivide) {
     if (b.i == 0) return MakeInt(t, ~uint64_t{0});  // -1 / all ones
     if (is_signed) {
       if (a.i == type_min && b.s() == -1) return a;
@@ -284,7 +288,7 @@ Result<Scalar> Binary(const Instruction& in, const Scalar& a, const Scalar& b) {
     }
     return MakeInt(t, a.i / b.i);
   }
-  if (op == "remainder") {
+  if (op == hlo::Opcode::kRemainder) {
     if (b.i == 0) return a;
     if (is_signed) {
       if (a.i == type_min && b.s() == -1) return MakeInt(t, 0);
@@ -295,15 +299,15 @@ Result<Scalar> Binary(const Instruction& in, const Scalar& a, const Scalar& b) {
   // Shift amounts are read as unsigned: a negative one is out of range.
   uint64_t amount =
       b.i & (bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1);
-  if (op == "shift-left") {
+  if (op == hlo::Opcode::kShiftLeft) {
     return MakeInt(t,
                    amount >= static_cast<uint64_t>(bits) ? 0 : a.i << amount);
   }
-  if (op == "shift-right-logical") {
+  if (op == hlo::Opcode::kShiftRightLogical) {
     uint64_t v = bits >= 64 ? a.i : a.i & ((uint64_t{1} << bits) - 1);
     return MakeInt(t, amount >= static_cast<uint64_t>(bits) ? 0 : v >> amount);
   }
-  if (op == "shift-right-arithmetic") {
+  if (op == hlo::Opcode::kShiftRightArithmetic) {
     if (!is_signed) {
       uint64_t v = bits >= 64 ? a.i : a.i & ((uint64_t{1} << bits) - 1);
       int64_t sv = static_cast<int64_t>(
@@ -322,7 +326,8 @@ Result<Scalar> Binary(const Instruction& in, const Scalar& a, const Scalar& b) {
                                                       : a.s() >> amount;
     return MakeInt(t, static_cast<uint64_t>(r));
   }
-  if (op == "power") return MakeInt(t, IntPower(a.i, b.i, is_signed));
+  if (op == hlo::Opcode::kPower)
+    return MakeInt(t, IntPower(a.i, b.i, is_signed));
   return Unsupported(in, "on integers");
 }
 

@@ -122,7 +122,7 @@ TEST_CASE("emit plans: every fusion of a planned random module emits",
     auto fused = hlo::ParseHloModule(plan->module_text);
     REQUIRE(fused.ok());
     for (const hlo::Instruction* i : (*fused)->entry()->post_order()) {
-      if (i->opcode != "fusion") continue;
+      if (i->opcode != hlo::Opcode::kFusion) continue;
       ++fusions;
       // A reduce the reduction emitter takes makes the fusion kInput (a
       // small one, which XLA emits as a loop, may stay kLoop).

@@ -19,17 +19,18 @@ std::optional<Literal> ReducerIdentity(const hlo::Computation& reducer,
                                        ElementType type) {
   const Instruction* root = reducer.root();
   if (reducer.parameter_count() != 2 || root->operand_count() != 2 ||
-      root->operand(0)->opcode != "parameter" ||
-      root->operand(1)->opcode != "parameter" ||
+      root->operand(0)->opcode != hlo::Opcode::kParameter ||
+      root->operand(1)->opcode != hlo::Opcode::kParameter ||
       root->operand(0) == root->operand(1)) {
     return std::nullopt;
   }
-  const std::string& op = root->opcode;
+  const hlo::Opcode op = root->opcode;
   Literal id = Literal::Make(type, {});
   if (IsComplex(type)) {
     // Complex numbers have no order (no maximum / minimum) and no bits.
-    if (op != "add" && op != "multiply") return std::nullopt;
-    id.floats = {op == "add" ? 0.0 : 1.0, 0.0};
+    if (op != hlo::Opcode::kAdd && op != hlo::Opcode::kMultiply)
+      return std::nullopt;
+    id.floats = {op == hlo::Opcode::kAdd ? 0.0 : 1.0, 0.0};
     return id;
   }
   const bool is_float = IsFloat(type);
@@ -43,13 +44,14 @@ std::optional<Literal> ReducerIdentity(const hlo::Computation& reducer,
   // Signed: the sign bit alone is the lowest value, all but it the highest.
   const uint64_t sign_bit =
       bits >= 64 ? uint64_t{1} << 63 : uint64_t{1} << (bits - 1);
-  if (op == "add" || op == "or" || op == "xor") {
+  if (op == hlo::Opcode::kAdd || op == hlo::Opcode::kOr ||
+      op == hlo::Opcode::kXor) {
     is_float ? set_float(0) : set_int(0);
-  } else if (op == "multiply") {
+  } else if (op == hlo::Opcode::kMultiply) {
     is_float ? set_float(1) : set_int(1);
-  } else if (op == "and") {
+  } else if (op == hlo::Opcode::kAnd) {
     set_int(~uint64_t{0});
-  } else if (op == "maximum") {
+  } else if (op == hlo::Opcode::kMaximum) {
     if (type == ElementType::kF8E8M0FNU) {
       set_float(std::ldexp(1.0, -127));  // the smallest value (no negatives)
     } else if (is_float) {
@@ -57,7 +59,7 @@ std::optional<Literal> ReducerIdentity(const hlo::Computation& reducer,
     } else {
       set_int(type == ElementType::kPred || IsUnsigned(type) ? 0 : sign_bit);
     }
-  } else if (op == "minimum") {
+  } else if (op == hlo::Opcode::kMinimum) {
     if (is_float) {
       set_float(inf);
     } else {
@@ -75,11 +77,11 @@ std::optional<Literal> ReducerIdentity(const hlo::Computation& reducer,
 void FeedReducerIdentities(const hlo::Computation& computation,
                            std::vector<Literal>* arguments) {
   for (const Instruction* in : computation.post_order()) {
-    if (in->opcode != "reduce" || !in->called()) continue;
+    if (in->opcode != hlo::Opcode::kReduce || !in->called()) continue;
     const int inputs = in->operand_count() / 2;
     for (int k = inputs; k < in->operand_count(); ++k) {
       const Instruction* init = in->operand(k);
-      if (init->opcode != "parameter" || !init->shape.IsArray() ||
+      if (init->opcode != hlo::Opcode::kParameter || !init->shape.IsArray() ||
           init->shape.rank() != 0 ||
           init->parameter_number >= static_cast<int64_t>(arguments->size())) {
         continue;

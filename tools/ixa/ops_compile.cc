@@ -21,7 +21,7 @@ namespace {
 
 bool EntryHasFusions(const hlo::Module& module) {
   for (const auto& in : module.entry()->instructions()) {
-    if (in->opcode == "fusion") return true;
+    if (in->opcode == hlo::Opcode::kFusion) return true;
   }
   return false;
 }

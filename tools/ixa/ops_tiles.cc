@@ -237,7 +237,7 @@ Result<Json> InstructionJson(const TiledInstruction& ti,
                              std::span<const int64_t> sizes,
                              const std::vector<std::string>& block_names,
                              ExprContext& ctx) {
-  Json j{{"name", ti.name}, {"opcode", ti.instr->opcode}};
+  Json j{{"name", ti.name}, {"opcode", OpcodeName(*ti.instr)}};
   if (ti.parameter >= 0) j["parameter"] = ti.parameter;
   if (!ti.unknown.empty()) {
     j["unknown"] = ti.unknown;

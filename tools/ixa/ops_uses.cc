@@ -208,14 +208,13 @@ Result<Json> SplitEntryCost(const Json& request, const PrefusedModule& prefused,
       PlanFusions(prefused.module(), device, plan_options, &ctx));
   IXA_ASSIGN_OR_RETURN(std::unique_ptr<hlo::Module> fused,
                        hlo::ParseHloModule(plan.module_text));
-  static const char* const kFree[] = {"parameter", "constant", "tuple",
-                                      "get-tuple-element", "bitcast"};
   Json kernels = Json::array();
   std::optional<FusionCost> total;
   for (const hlo::Instruction* i : fused->entry()->post_order()) {
-    if (std::find_if(std::begin(kFree), std::end(kFree), [&](const char* op) {
-          return i->opcode == op;
-        }) != std::end(kFree)) {
+    if (hlo::OpcodeIn(i->opcode,
+                      {hlo::Opcode::kParameter, hlo::Opcode::kConstant,
+                       hlo::Opcode::kTuple, hlo::Opcode::kGetTupleElement,
+                       hlo::Opcode::kBitcast})) {
       continue;
     }
     IXA_ASSIGN_OR_RETURN(FlatRegion region,
@@ -268,7 +267,7 @@ Result<Json> FusionCostOp(const Json& request, ExprContext& ctx) {
   if (prefusion && fusion.empty() && !Has(request, "instructions")) {
     IXA_ASSIGN_OR_RETURN(PrefusedModule prefused, GetPrefusedModule(request));
     if (prefused.prefusion.module &&
-        prefused.input->entry()->root()->opcode != "fusion") {
+        prefused.input->entry()->root()->opcode != hlo::Opcode::kFusion) {
       return SplitEntryCost(request, prefused, ctx);
     }
     module = std::move(prefused.input);

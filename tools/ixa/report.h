@@ -4,9 +4,11 @@
 #ifndef IXA_TOOLS_IXA_REPORT_H_
 #define IXA_TOOLS_IXA_REPORT_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "analysis/hlo/opcodes.h"
 #include "hw/device.h"
 #include "tools/ixa/protocol.h"
 
@@ -15,10 +17,11 @@ namespace ixa::cli {
 // One kernel of the (fused) module's entry computation.
 struct ReportKernel {
   std::string name;
-  std::string opcode;       // "fusion", "custom-call", "copy", ...
-  std::string fusion_kind;  // kLoop, kInput, ... for fusions
-  Json cost;                // the fusion_cost answer; null when not costed
-  std::string not_costed;   // why, when cost is null
+  hlo::Opcode opcode = hlo::Opcode::kFusion;
+  std::optional<hlo::Opcode> async_wrapped;  // as Instruction::async_wrapped
+  std::string fusion_kind;                   // kLoop, kInput, ... for fusions
+  Json cost;               // the fusion_cost answer; null when not costed
+  std::string not_costed;  // why, when cost is null
   // Producers among the kernels and parameters, by name.
   std::vector<std::string> inputs;
   int depth = 0;                 // longest path from the parameters
@@ -28,6 +31,11 @@ struct ReportKernel {
   double time_us = 0, bytes = 0, flops = 0;
   std::string bound;
 };
+
+// The kernel's opcode as written: "fusion", "custom-call", "copy", ...
+inline const std::string& OpcodeText(const ReportKernel& k) {
+  return hlo::WrittenOpcodeName(k.opcode, k.async_wrapped);
+}
 
 struct ReportFinding {
   std::string kind;  // uncoalesced, low_occupancy, long_reduction, ...

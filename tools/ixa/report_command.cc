@@ -17,6 +17,8 @@
 namespace ixa::cli {
 namespace {
 
+using hlo::Opcode;
+
 const char kReportUsage[] =
     "usage: ixa report FILE.hlo [--device NAME] [--model ixa|xla]\n"
     "                  [--devices FILE] [-o OUT.html]\n"
@@ -53,14 +55,15 @@ constexpr FlagSpec kReportFlags[] = {{"--device", "", true},
                                      {"--output", "-o", true}};
 
 // Ops that move no data of their own: they alias or name their operands.
-bool IsPassThrough(std::string_view opcode) {
-  return opcode == "get-tuple-element" || opcode == "tuple" ||
-         opcode == "bitcast" || opcode == "after-all" ||
-         opcode == "opt-barrier";
+bool IsPassThrough(hlo::Opcode opcode) {
+  return opcode == Opcode::kGetTupleElement || opcode == Opcode::kTuple ||
+         opcode == Opcode::kBitcast || opcode == Opcode::kAfterAll ||
+         opcode == Opcode::kOptimizationBarrier;
 }
 
-bool IsHostControlFlow(std::string_view opcode) {
-  return opcode == "while" || opcode == "conditional" || opcode == "call";
+bool IsHostControlFlow(hlo::Opcode opcode) {
+  return opcode == Opcode::kWhile || opcode == Opcode::kConditional ||
+         opcode == Opcode::kCall;
 }
 
 // One protocol request through `ixa query`'s handler; the answer, or an
@@ -79,11 +82,11 @@ Json AskProtocol(const Json& request, std::string* error) {
 // The widest reduce of the kernel: reduced elements per output element.
 int64_t ReducedElements(const hlo::Instruction& kernel) {
   std::vector<const hlo::Instruction*> reduces;
-  if (kernel.opcode == "reduce") reduces.push_back(&kernel);
+  if (kernel.opcode == Opcode::kReduce) reduces.push_back(&kernel);
   for (const hlo::Computation* called : kernel.called_computations) {
-    if (kernel.opcode != "fusion") break;
+    if (kernel.opcode != Opcode::kFusion) break;
     for (const auto& instr : called->instructions()) {
-      if (instr->opcode == "reduce") reduces.push_back(instr.get());
+      if (instr->opcode == Opcode::kReduce) reduces.push_back(instr.get());
     }
   }
   int64_t widest = 0;
@@ -111,7 +114,7 @@ void CollectInputs(const hlo::Instruction& instr,
     const hlo::Instruction* x = stack.back();
     stack.pop_back();
     if (!seen.insert(x).second) continue;
-    if (kernels.count(x) || x->opcode == "parameter") {
+    if (kernels.count(x) || x->opcode == Opcode::kParameter) {
       if (std::find(out->begin(), out->end(), x->name) == out->end()) {
         out->push_back(x->name);
       }
@@ -154,7 +157,7 @@ std::string MicrosText(double us) {
 // A fusion the loop emitter generates (a dot or a custom call costed as a
 // loop is no elementwise kernel).
 bool IsLoopKernel(const ReportKernel& k) {
-  return k.opcode == "fusion" && !k.cost.is_null() &&
+  return k.opcode == Opcode::kFusion && !k.cost.is_null() &&
          k.cost.value("emitter", "") == "loop";
 }
 
@@ -253,7 +256,7 @@ bool GatherReport(const std::string& text, ReportData* data) {
   }
   bool has_fusions = false;
   for (const auto& instr : (*parsed)->entry()->instructions()) {
-    has_fusions |= instr->opcode == "fusion";
+    has_fusions |= instr->opcode == Opcode::kFusion;
   }
   std::string fused_text = text;
   std::unique_ptr<hlo::Module> module = std::move(*parsed);
@@ -286,9 +289,10 @@ bool GatherReport(const std::string& text, ReportData* data) {
   const hlo::Computation& entry = *module->entry();
   std::set<const hlo::Instruction*> kernel_set;
   for (const hlo::Instruction* instr : entry.post_order()) {
-    if (instr->opcode == "parameter") {
+    if (instr->opcode == Opcode::kParameter) {
       data->parameters.push_back(instr->name);
-    } else if (instr->opcode != "constant" && !IsPassThrough(instr->opcode)) {
+    } else if (instr->opcode != Opcode::kConstant &&
+               !IsPassThrough(instr->opcode)) {
       kernel_set.insert(instr);
     }
   }
@@ -298,7 +302,9 @@ bool GatherReport(const std::string& text, ReportData* data) {
     ReportKernel k;
     k.name = instr->name;
     k.opcode = instr->opcode;
-    k.fusion_kind = instr->opcode == "fusion" ? instr->Attribute("kind") : "";
+    k.async_wrapped = instr->async_wrapped;
+    k.fusion_kind =
+        instr->opcode == Opcode::kFusion ? instr->Attribute("kind") : "";
     CollectInputs(*instr, kernel_set, &k.inputs);
     for (const std::string& in : k.inputs) {
       k.depth = std::max(k.depth, depth[in] + 1);
@@ -314,7 +320,7 @@ bool GatherReport(const std::string& text, ReportData* data) {
                       {"hlo", fused_text},
                       {"device", data->device_name},
                       {"model", data->model}};
-      if (instr->opcode == "fusion") {
+      if (instr->opcode == Opcode::kFusion) {
         request["fusion"] = instr->name;
       } else {
         request["instructions"] = Json::array({instr->name});

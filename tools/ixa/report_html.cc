@@ -88,7 +88,7 @@ std::string KernelRow(const ReportKernel& k) {
     row << "<span class=\"kind\">" << hw::XmlEscape(k.fusion_kind)
         << "</span> ";
   } else {
-    row << hw::XmlEscape(k.opcode) << " ";
+    row << hw::XmlEscape(OpcodeText(k)) << " ";
   }
   if (k.cost.is_null()) {
     row << "</td><td class=\"l muted\" colspan=\"9\">not costed: "
@@ -270,8 +270,8 @@ std::string GraphSvg(const ReportData& data) {
   for (const std::string& p : data.parameters) box(p, "parameter", "#eee");
   for (const ReportKernel& k : data.kernels) {
     std::string label = k.cost.is_null()
-                            ? k.opcode
-                            : k.cost.value("emitter", k.opcode) + ", " +
+                            ? OpcodeText(k)
+                            : k.cost.value("emitter", OpcodeText(k)) + ", " +
                                   ReadableNumber(k.time_us) + " µs";
     const char* fill = k.bound == "compute"   ? "#fbe3d9"
                        : k.bound == "latency" ? "#f0f0f0"
@@ -288,7 +288,7 @@ std::string DataJson(const ReportData& data) {
   Json kernels = Json::array();
   for (const ReportKernel& k : data.kernels) {
     Json entry = {{"name", k.name},
-                  {"opcode", k.opcode},
+                  {"opcode", OpcodeText(k)},
                   {"inputs", k.inputs},
                   {"bound", k.bound}};
     if (!k.fusion_kind.empty()) entry["fusion_kind"] = k.fusion_kind;

@@ -85,7 +85,7 @@ py::dict MapShape(const std::string& text) {
 py::dict InstructionDict(const ixa::hlo::Instruction& instruction) {
   py::dict entry;
   entry["name"] = instruction.name;
-  entry["opcode"] = instruction.opcode;
+  entry["opcode"] = OpcodeName(instruction);
   entry["shape"] = instruction.shape.ToString(/*with_layout=*/true);
   py::list operands;
   for (const ixa::hlo::Instruction* operand : instruction.operands) {
