@@ -85,7 +85,7 @@ Result<FusionCost> EstimateFusionCost(const FusionRegion& region,
   int64_t accessed = SaturatingAdd(cost.bytes_read, cost.bytes_written);
   if (is_fusion) {
     for (const hlo::Instruction* m : region.members) {
-      if (m->opcode == Opcode::kConstant && m->shape.IsArray() &&
+      if (m->opcode == hlo::Opcode::kConstant && m->shape.IsArray() &&
           m->shape.ElementCount() > 8) {
         accessed = SaturatingAdd(accessed, XlaShapeSize(m->shape));
       }

@@ -18,31 +18,6 @@ int64_t Product(const std::vector<int64_t>& dims) {
   return n;
 }
 
-bool IsDataMovement(std::string_view op) {
-  static const char* kOps[] = {"parameter",
-                               "constant",
-                               "iota",
-                               "tuple",
-                               "get-tuple-element",
-                               "broadcast",
-                               "transpose",
-                               "reshape",
-                               "bitcast",
-                               "slice",
-                               "dynamic-slice",
-                               "dynamic-update-slice",
-                               "pad",
-                               "concatenate",
-                               "reverse",
-                               "copy",
-                               "gather",
-                               "bitcast-convert"};
-  for (const char* o : kOps) {
-    if (op == o) return true;
-  }
-  return false;
-}
-
 // A cuDNN convolution call (any of the five targets XLA calls
 // convolutions, the backward ones included, whose operand maps are not
 // known) does the flops of the convolution it describes, counted as XLA's
@@ -105,8 +80,8 @@ int64_t BytesOfElements(const hlo::Shape& shape, int64_t elements) {
 }
 
 int64_t FlopsPerElement(const hlo::Instruction& instr) {
-  const std::string& op = instr.opcode;
-  if (IsDataMovement(op)) return 0;
+  const hlo::Opcode op = instr.opcode;
+  if (hlo::IsDataMovement(op)) return 0;
   if (op == hlo::Opcode::kCustomCall) {
     // A cuBLAS GEMM or cuDNN convolution does the work of its dot or
     // convolution; another custom call's work is not known.
@@ -193,7 +168,7 @@ Result<RegionFlopsCount> RegionFlops(const FusionRegion& region,
 
 double IssueSlotsPerElement(const hlo::Instruction& instr,
                             const hw::Device& device) {
-  const std::string& op = instr.opcode;
+  const hlo::Opcode op = instr.opcode;
   auto type = [](const hlo::Shape& s) {
     return std::string(hlo::ElementTypeName(s.type));
   };
@@ -213,13 +188,14 @@ double IssueSlotsPerElement(const hlo::Instruction& instr,
   if (hlo::IsElementwiseOpcode(op)) {
     if (!instr.shape.IsArray() || instr.operand_count() == 0) return 0;
     if (op == hlo::Opcode::kCompare) {
-      return hw::IssueSlots(device, op, type(instr.operand(0)->shape));
-    }
-    if (op == hlo::Opcode::kConvert) {
-      return hw::IssueSlots(device, op, type(instr.shape),
+      return hw::IssueSlots(device, hlo::OpcodeName(op),
                             type(instr.operand(0)->shape));
     }
-    return hw::IssueSlots(device, op, type(instr.shape));
+    if (op == hlo::Opcode::kConvert) {
+      return hw::IssueSlots(device, hlo::OpcodeName(op), type(instr.shape),
+                            type(instr.operand(0)->shape));
+    }
+    return hw::IssueSlots(device, hlo::OpcodeName(op), type(instr.shape));
   }
   if (op == hlo::Opcode::kReduce || op == hlo::Opcode::kReduceWindow) {
     // One application of the reducer per input element folded in (n per

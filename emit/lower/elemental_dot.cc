@@ -18,8 +18,9 @@ using ir::Val;
 namespace {
 
 Error DotNoCodegen(const Instruction& in, const std::string& why) {
-  return Error::Unsupported("emit: no code generation for '" + in.opcode +
-                            "' ('" + in.name + "'): " + why);
+  return Error::Unsupported("emit: no code generation for '" +
+                            hlo::OpcodeName(in) + "' ('" + in.name +
+                            "'): " + why);
 }
 
 // The type the products add up in. XLA accumulates in the result type
