@@ -297,14 +297,7 @@ Result<EmitResult> EmitFusionWithPlan(const FusionRegion& region,
     e.index = index++;
     e.allocation_bytes = allocation[i];
     e.is_output = b.is_output;
-    // With its layout, the default one written out when none was given.
-    hlo::Shape shown = b.shape;
-    if (!shown.layout && shown.rank() > 0) {
-      hlo::Layout layout;
-      layout.minor_to_major = shown.MinorToMajor();
-      shown.layout = layout;
-    }
-    e.shape = shown.ToString(true);
+    e.shape = b.shape.ToStringWithLayout();
     if (b.is_output) {
       e.name = region.root->shape.IsTuple()
                    ? region.root->name + "." + std::to_string(b.hlo_output)

@@ -114,6 +114,14 @@ std::vector<int64_t> Shape::MinorToMajor() const {
   return m2m;
 }
 
+std::string Shape::ToStringWithLayout() const {
+  if (layout || rank() == 0) return ToString(true);
+  Shape shown = *this;
+  shown.layout.emplace();
+  shown.layout->minor_to_major = MinorToMajor();
+  return shown.ToString(true);
+}
+
 std::vector<int64_t> Shape::PhysicalDims() const {
   std::vector<int64_t> m2m = MinorToMajor();
   std::vector<int64_t> out;

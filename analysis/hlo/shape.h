@@ -118,6 +118,8 @@ struct Shape {
     return Compatible(o) && layout == o.layout;
   }
   std::string ToString(bool with_layout = false) const;
+  // With its layout, the default one written out when none was given.
+  std::string ToStringWithLayout() const;
 
   static Shape Array(ElementType type, std::vector<int64_t> dims) {
     Shape s;

@@ -412,13 +412,7 @@ Result<EmitResult> EmitGemmFusion(const FusionRegion& region,
     e.index = index++;
     e.is_output = b.is_output;
     e.allocation_bytes = b.physical_elements * ir::StorageBytes(b.type);
-    hlo::Shape shown = b.shape;
-    if (!shown.layout && shown.rank() > 0) {
-      hlo::Layout layout;
-      layout.minor_to_major = shown.MinorToMajor();
-      shown.layout = layout;
-    }
-    e.shape = shown.ToString(true);
+    e.shape = b.shape.ToStringWithLayout();
     e.name = b.is_output ? region.root->name
                          : region.parameters[b.hlo_parameter]->name;
     result.buffers.push_back(std::move(e));

@@ -210,42 +210,42 @@ Result<std::vector<std::string>> CudaModelObjects() {
   return objects;
 }
 
-Result<bool> CudaModelBatch::CompileOnly(const std::vector<CppKernel>& kernels,
-                                         int units) {
+namespace {
+
+// The model's own objects and its fiber library, after the kernels'.
+std::string ModelLinkArgs(const std::vector<std::string>& model) {
+  std::string args;
+  for (const std::string& o : model) args += o + " ";
+  return args + "-lboost_context";
+}
+
+}  // namespace
+
+Status CudaModelBatch::CompileOnly(const std::vector<CppKernel>& kernels,
+                                   int units) {
   TempDir dir;
   IXA_ASSIGN_OR_RETURN(auto objects, CompileUnits(dir, kernels, units));
   (void)objects;
-  return true;
+  return Status();
 }
 
-Result<bool> CudaModelBatch::Build(const std::vector<CppKernel>& kernels,
-                                   int units) {
+Status CudaModelBatch::Build(const std::vector<CppKernel>& kernels, int units) {
   IXA_ASSIGN_OR_RETURN(std::vector<std::string> model, CudaModelObjects());
   IXA_ASSIGN_OR_RETURN(std::vector<std::string> objects,
                        CompileUnits(dir_, kernels, units));
-  std::string so = dir_.path() + "/cuda_batch.so";
-  std::string link = Compiler() + " -shared -o " + so;
-  for (const std::string& o : objects) link += " " + o;
-  for (const std::string& o : model) link += " " + o;
-  link += " -lboost_context";
-  auto linked = RunCommands({link});
-  if (linked[0].exit_code != 0) {
-    return Error::Invalid("link failed:\n" + FirstLines(linked[0].output));
-  }
-  handle_ = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!handle_) return Error::Invalid(std::string("dlopen: ") + dlerror());
-  return true;
+  return LinkAndOpen(dir_.path() + "/cuda_batch.so", objects,
+                     ModelLinkArgs(model), &handle_);
 }
 
 CudaModelBatch::~CudaModelBatch() {
   if (handle_) dlclose(handle_);
 }
 
-Result<bool> CudaModelBatch::Run(const std::string& name,
-                                 const LaunchDimensions& launch,
-                                 ThreadOrder order, uint64_t seed,
-                                 std::vector<std::vector<uint8_t>>* buffers,
-                                 const std::vector<int>& aliases) const {
+Status CudaModelBatch::Run(const std::string& name,
+                           const LaunchDimensions& launch, ThreadOrder order,
+                           uint64_t seed,
+                           std::vector<std::vector<uint8_t>>* buffers,
+                           const std::vector<int>& aliases) const {
   std::string entry_name = name + "_cuda_model_launch";
   void* sym = handle_ ? dlsym(handle_, entry_name.c_str()) : nullptr;
   if (!sym) return Error::Invalid("kernel '" + name + "' not found");
@@ -299,7 +299,7 @@ Result<bool> CudaModelBatch::Run(const std::string& name,
   munmap(shared, kMessageBytes);
   if (error.empty()) error = memory.CopyOut(buffers, name);
   if (!error.empty()) return Error::Invalid(error);
-  return true;
+  return Status();
 }
 
 // ---- Whole programs ----
@@ -327,8 +327,8 @@ Result<std::string> CudaModelLaunches(const std::string& program) {
   return out;
 }
 
-Result<bool> CudaModelPrograms::Build(const std::vector<CppKernel>& programs,
-                                      int units) {
+Status CudaModelPrograms::Build(const std::vector<CppKernel>& programs,
+                                int units) {
   IXA_ASSIGN_OR_RETURN(std::vector<std::string> model, CudaModelObjects());
   std::vector<CppKernel> rewritten;
   for (const CppKernel& p : programs) {
@@ -355,18 +355,8 @@ Result<bool> CudaModelPrograms::Build(const std::vector<CppKernel>& programs,
                             FirstLines(results[u].output));
     }
   }
-  std::string so = dir_.path() + "/cuda_programs.so";
-  std::string link = Compiler() + " -shared -o " + so;
-  for (const std::string& o : objects) link += " " + o;
-  for (const std::string& o : model) link += " " + o;
-  link += " -lboost_context";
-  auto linked = RunCommands({link});
-  if (linked[0].exit_code != 0) {
-    return Error::Invalid("link failed:\n" + FirstLines(linked[0].output));
-  }
-  handle_ = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!handle_) return Error::Invalid(std::string("dlopen: ") + dlerror());
-  return true;
+  return LinkAndOpen(dir_.path() + "/cuda_programs.so", objects,
+                     ModelLinkArgs(model), &handle_);
 }
 
 CudaModelPrograms::~CudaModelPrograms() {

@@ -34,19 +34,19 @@ class CudaModelBatch {
  public:
   // Compiles the kernels (each `extern "C" __global__` kernel `name` of
   // the `cuda` target) in `units` translation units and loads them.
-  Result<bool> Build(const std::vector<CppKernel>& kernels, int units = 2);
+  Status Build(const std::vector<CppKernel>& kernels, int units = 2);
   // Only compiles; for finding the kernel a failed batch stumbled on.
-  static Result<bool> CompileOnly(const std::vector<CppKernel>& kernels,
-                                  int units = 1);
+  static Status CompileOnly(const std::vector<CppKernel>& kernels,
+                            int units = 1);
 
   // Runs kernel `name` with `launch` (threads and blocks) on the buffers
   // (one per kernel argument; an output pre-filled by the caller), as
   // CppBatch::Run does. Errors: the model's first error, a crash, a write
   // outside the buffers.
-  Result<bool> Run(const std::string& name, const LaunchDimensions& launch,
-                   ThreadOrder order, uint64_t seed,
-                   std::vector<std::vector<uint8_t>>* buffers,
-                   const std::vector<int>& aliases = {}) const;
+  Status Run(const std::string& name, const LaunchDimensions& launch,
+             ThreadOrder order, uint64_t seed,
+             std::vector<std::vector<uint8_t>>* buffers,
+             const std::vector<int>& aliases = {}) const;
   ~CudaModelBatch();
 
  private:
@@ -65,7 +65,7 @@ class CudaModelPrograms {
  public:
   // Compiles the programs (CppKernel::name: the program's extern "C"
   // entry, compiled with -DIXA_NO_MAIN) and loads them with the model.
-  Result<bool> Build(const std::vector<CppKernel>& programs, int units = 2);
+  Status Build(const std::vector<CppKernel>& programs, int units = 2);
   // Runs entry `name` in a forked child: the parameters are copied into
   // device memory (cudaMalloc, cudaMemcpy), the results come back, one
   // per leaf of `result_bytes`. Errors: a nonzero return, the model's

@@ -264,9 +264,9 @@ std::vector<T> As(const Bytes& bytes) {
 }
 
 // Runs a kernel of 1 input and 1 output (floats) on one block.
-Result<bool> RunFloats(const std::string& name, int64_t threads,
-                       std::vector<float> in, std::vector<float>* out,
-                       ThreadOrder order = ThreadOrder::kForward) {
+Status RunFloats(const std::string& name, int64_t threads,
+                 std::vector<float> in, std::vector<float>* out,
+                 ThreadOrder order = ThreadOrder::kForward) {
   std::vector<Bytes> buffers = {Of(in), Bytes(out->size() * 4, 0)};
   LaunchDimensions launch;
   launch.threads = {threads, 1, 1};
@@ -275,7 +275,7 @@ Result<bool> RunFloats(const std::string& name, int64_t threads,
   return ran;
 }
 
-std::string ErrorOf(const Result<bool>& r) {
+std::string ErrorOf(const Status& r) {
   return r.ok() ? std::string() : r.error().message;
 }
 

@@ -77,7 +77,7 @@ std::vector<Literal> LeafLiterals(const Literal& l) {
 // process.
 class CppPrograms {
  public:
-  Result<bool> Build(const std::vector<CppKernel>& programs) {
+  Status Build(const std::vector<CppKernel>& programs) {
     std::vector<std::string> sources = BatchSources(programs, 2);
     std::vector<std::string> commands;
     std::string objects;
@@ -103,7 +103,7 @@ class CppPrograms {
     }
     handle_ = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (handle_ == nullptr) return Error::Invalid("dlopen failed");
-    return true;
+    return Status();
   }
   // In a forked child (a crash or a program that never ends fails the
   // case, not the test), the results through shared memory.
@@ -278,8 +278,8 @@ std::vector<std::string> RunPrograms(
   if (programs.empty()) return errors;
   CppPrograms cpp;
   CudaModelPrograms cuda;
-  Result<bool> built = target == emit::Target::kCuda ? cuda.Build(programs)
-                                                     : cpp.Build(programs);
+  Status built = target == emit::Target::kCuda ? cuda.Build(programs)
+                                               : cpp.Build(programs);
   if (!built.ok()) {
     for (std::string& e : errors) {
       if (e.empty()) e = built.error().message;

@@ -17,42 +17,25 @@
 #include "hw/device.h"
 #include "tests/emit/emit_complex_cases.h"
 #include "tests/emit/emit_driver.h"
+#include "tests/emit/emit_expectations.h"
 #include "tests/emit/emit_harness.h"
 
 namespace ixa::emit_test {
 namespace IXA_UNITY_ID {
 
-// Runs `cases` in C++ and the CUDA model (the MLIR target refuses complex
-// values): every case passes, and outside the sanitizer pass (which runs
-// only some) every one ran in the CUDA model.
-void ExpectComplexRuns(const std::vector<CheckCase>& cases) {
-  CheckOptions options;
-  options.planner = H100Planner();
-  options.verify_mlir = false;
-  CheckSummary s = CheckFusions(cases, options);
-  REQUIRE(s.cases.size() == cases.size());
-  for (const CaseReport& c : s.cases) {
-    INFO(c.label << " (" << c.emitter << ")");
-    CHECK(c.error == "");
-  }
-  if (!Sanitized()) {
-    CHECK(s.cpp_runs == static_cast<int>(cases.size()));
-    CHECK(s.cuda_runs == static_cast<int>(cases.size()));
-  }
-}
-
 TEST_CASE("complex: every generated op runs in C++ and CUDA",
           "[.][emit_semantics]") {
-  ExpectComplexRuns(ComplexOpCases());
+  // The MLIR target refuses complex values.
+  ExpectEveryCaseRuns(ComplexOpCases(), /*mlir=*/false);
 }
 
 TEST_CASE("complex: reductions shuffle both parts", "[.][emit_semantics]") {
-  ExpectComplexRuns(ComplexReductionCases());
+  ExpectEveryCaseRuns(ComplexReductionCases(), /*mlir=*/false);
 }
 
 TEST_CASE("complex: scatters combine c64 atomically, c128 when unique",
           "[.][emit_semantics]") {
-  ExpectComplexRuns(ComplexScatterCases());
+  ExpectEveryCaseRuns(ComplexScatterCases(), /*mlir=*/false);
 }
 
 TEST_CASE("complex: what is not generated names the op and the type",

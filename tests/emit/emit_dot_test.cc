@@ -18,6 +18,7 @@
 #include "emit/pipeline.h"
 #include "hw/device.h"
 #include "tests/emit/emit_driver.h"
+#include "tests/emit/emit_expectations.h"
 #include "tests/emit/emit_harness.h"
 
 namespace ixa::emit_test {
@@ -218,26 +219,6 @@ ConvSpec Conv(std::vector<int64_t> spatial, int64_t window,
   c.reversal.assign(n, 0);
   c.labels = labels;
   return c;
-}
-
-// Every case passes every check (MLIR verified and run on the host
-// where `mlir` is set) and ran in C++ and in the CUDA model.
-void ExpectAllPass(std::vector<CheckCase> cases, bool mlir = true) {
-  for (CheckCase& c : cases) c.run_mlir = mlir;
-  CheckOptions options;
-  options.planner = H100Planner();
-  options.verify_mlir = mlir;
-  CheckSummary s = CheckFusions(cases, options);
-  REQUIRE(s.cases.size() == cases.size());
-  for (const CaseReport& c : s.cases) {
-    INFO(c.label << " (" << c.emitter << ")");
-    CHECK(c.error == "");
-  }
-  if (!Sanitized()) {
-    CHECK(s.cpp_runs == static_cast<int>(cases.size()));
-    CHECK(s.cuda_runs == static_cast<int>(cases.size()));
-    if (mlir) CHECK(s.mlir_runs == static_cast<int>(cases.size()));
-  }
 }
 
 std::vector<CheckCase> HandWrittenDots() {
@@ -614,7 +595,7 @@ TEST_CASE("dot: every dimension order and type against the interpreter",
   cases.push_back(WrappingDot());
   for (CheckCase& c : RandomDots(24, 7)) cases.push_back(std::move(c));
   for (CheckCase& c : FusedDots()) cases.push_back(std::move(c));
-  ExpectAllPass(std::move(cases));
+  ExpectEveryCaseRuns(std::move(cases), /*mlir=*/true);
 }
 
 TEST_CASE("convolution: windows and groups in any dim_labels",
@@ -623,7 +604,7 @@ TEST_CASE("convolution: windows and groups in any dim_labels",
   for (CheckCase& c : RandomConvolutions(24, 11)) {
     cases.push_back(std::move(c));
   }
-  ExpectAllPass(std::move(cases));
+  ExpectEveryCaseRuns(std::move(cases), /*mlir=*/true);
 }
 
 TEST_CASE("dot: complex dots in C++ and CUDA", "[.][emit_dot]") {
@@ -641,7 +622,7 @@ TEST_CASE("dot: complex dots in C++ and CUDA", "[.][emit_dot]") {
   conv.in_type = conv.out_type = "c64";
   conv.pad_low = {1, 0};
   cases.push_back(MakeCase("c64 convolution", ConvHlo(conv)));
-  ExpectAllPass(std::move(cases), false);
+  ExpectEveryCaseRuns(std::move(cases), /*mlir=*/false);
 }
 
 // The MLIR target refuses complex values: a complex dot there answers

@@ -148,8 +148,8 @@ std::string FirstLines(const std::string& text, int n) {
   return out;
 }
 
-Result<bool> CppBatch::CompileOnly(const std::vector<CppKernel>& kernels,
-                                   int units, bool syntax_only) {
+Status CppBatch::CompileOnly(const std::vector<CppKernel>& kernels, int units,
+                             bool syntax_only) {
   TempDir dir;
   std::vector<std::string> sources = BatchSources(kernels, units);
   std::vector<std::string> commands;
@@ -166,10 +166,10 @@ Result<bool> CppBatch::CompileOnly(const std::vector<CppKernel>& kernels,
                             FirstLines(results[u].output));
     }
   }
-  return true;
+  return Status();
 }
 
-Result<bool> CppBatch::Build(const std::vector<CppKernel>& kernels, int units) {
+Status CppBatch::Build(const std::vector<CppKernel>& kernels, int units) {
   std::vector<std::string> sources = BatchSources(kernels, units);
   std::vector<std::string> commands, objects;
   for (size_t u = 0; u < sources.size(); ++u) {
@@ -187,16 +187,22 @@ Result<bool> CppBatch::Build(const std::vector<CppKernel>& kernels, int units) {
                             FirstLines(results[u].output));
     }
   }
-  std::string so = dir_.path() + "/batch.so";
+  return LinkAndOpen(dir_.path() + "/batch.so", objects, "", &handle_);
+}
+
+Status LinkAndOpen(const std::string& so,
+                   const std::vector<std::string>& objects,
+                   const std::string& extra_args, void** handle) {
   std::string link = Compiler() + " -shared -o " + so;
   for (const std::string& o : objects) link += " " + o;
+  if (!extra_args.empty()) link += " " + extra_args;
   auto linked = RunCommands({link});
   if (linked[0].exit_code != 0) {
     return Error::Invalid("link failed:\n" + FirstLines(linked[0].output));
   }
-  handle_ = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!handle_) return Error::Invalid(std::string("dlopen: ") + dlerror());
-  return true;
+  *handle = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!*handle) return Error::Invalid(std::string("dlopen: ") + dlerror());
+  return Status();
 }
 
 CppBatch::~CppBatch() {
@@ -258,9 +264,9 @@ std::string ChildFailure(const std::string& name, int status) {
               : "");
 }
 
-Result<bool> CppBatch::Run(const std::string& name,
-                           std::vector<std::vector<uint8_t>>* buffers,
-                           const std::vector<int>& aliases) const {
+Status CppBatch::Run(const std::string& name,
+                     std::vector<std::vector<uint8_t>>* buffers,
+                     const std::vector<int>& aliases) const {
   using Kernel = void (*)(void* const*);
   void* sym = handle_ ? dlsym(handle_, name.c_str()) : nullptr;
   if (!sym) return Error::Invalid("kernel '" + name + "' not found");
@@ -281,7 +287,7 @@ Result<bool> CppBatch::Run(const std::string& name,
   std::string error = ChildFailure(name, status);
   if (error.empty()) error = memory.CopyOut(buffers, name);
   if (!error.empty()) return Error::Invalid(error);
-  return true;
+  return Status();
 }
 
 std::optional<std::string> FindTool(
@@ -363,8 +369,8 @@ std::string MlirStorageType(hlo::ElementType t) {
 
 }  // namespace
 
-Result<bool> RunMlirHost(const std::string& module, const std::string& kernel,
-                         std::vector<MlirBuffer>* buffers) {
+Status RunMlirHost(const std::string& module, const std::string& kernel,
+                   std::vector<MlirBuffer>* buffers) {
   auto opt = FindTool("mlir-opt-14", {"/usr/lib/llvm-14/bin"});
   auto runner = FindTool("mlir-cpu-runner-14", {"/usr/lib/llvm-14/bin"});
   if (!opt || !runner) return Error::Unsupported("mlir-14-tools not found");
@@ -481,7 +487,7 @@ Result<bool> RunMlirHost(const std::string& module, const std::string& kernel,
     bytes.resize(b.bytes.size());
     b.bytes = std::move(bytes);
   }
-  return true;
+  return Status();
 }
 
 namespace {

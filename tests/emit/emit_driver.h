@@ -84,6 +84,12 @@ class GuardedBuffers {
   size_t total_ = 0;
 };
 
+// Links `objects` (then `extra_args`: more objects, libraries) into the
+// shared object `so` and loads it into *handle.
+Status LinkAndOpen(const std::string& so,
+                   const std::vector<std::string>& objects,
+                   const std::string& extra_args, void** handle);
+
 // Empty when a forked child exited normally; else names the crash.
 std::string ChildFailure(const std::string& name, int status);
 
@@ -97,21 +103,21 @@ class CppBatch {
  public:
   // Compiles all kernels into one shared object and loads it. Kernels are
   // split over `units` translation units compiled in parallel.
-  Result<bool> Build(const std::vector<CppKernel>& kernels, int units = 2);
+  Status Build(const std::vector<CppKernel>& kernels, int units = 2);
   // Only compiles (g++ -c) every kernel unit. With `syntax_only`, g++
   // checks the units (parse, types, template instantiation) without
   // generating code: what the stage checks ask, at a third of the cost.
-  static Result<bool> CompileOnly(const std::vector<CppKernel>& kernels,
-                                  int units = 2, bool syntax_only = false);
+  static Status CompileOnly(const std::vector<CppKernel>& kernels,
+                            int units = 2, bool syntax_only = false);
 
   // Runs `name` on the buffers (inputs filled, outputs pre-filled with a
   // pattern by the caller) in a forked child; buffers come back updated.
   // Errors name a crash (signal) or a write outside the buffers.
   // aliases[i] >= 0: buffer i is passed in buffer aliases[i]'s memory (an
   // in-place output); its bytes come back from there.
-  Result<bool> Run(const std::string& name,
-                   std::vector<std::vector<uint8_t>>* buffers,
-                   const std::vector<int>& aliases = {}) const;
+  Status Run(const std::string& name,
+             std::vector<std::vector<uint8_t>>* buffers,
+             const std::vector<int>& aliases = {}) const;
   ~CppBatch();
 
  private:
@@ -146,8 +152,8 @@ struct MlirBuffer {
   // the fill pattern.
   bool initialized = false;
 };
-Result<bool> RunMlirHost(const std::string& module, const std::string& kernel,
-                         std::vector<MlirBuffer>* buffers);
+Status RunMlirHost(const std::string& module, const std::string& kernel,
+                   std::vector<MlirBuffer>* buffers);
 
 // How nvcc runs: each of its processes within a memory bound (ulimit -v)
 // and the whole compile within a time bound, so that code that makes the

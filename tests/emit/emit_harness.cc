@@ -482,7 +482,7 @@ void RunCudaModel(std::vector<Prepared>& prepared, CheckSummary* summary) {
     }
     kernels = good;
     owners = good_owners;
-    built = kernels.empty() ? Result<bool>(true)
+    built = kernels.empty() ? Status()
                             : batch.Build(kernels, BatchUnits(kernels.size()));
   }
   for (size_t k = 0; k < owners.size(); ++k) {
@@ -611,7 +611,7 @@ CheckSummary CheckFusions(const std::vector<CheckCase>& cases,
     }
     CppBatch batch;
     auto built = kernels.empty()
-                     ? Result<bool>(true)
+                     ? Status()
                      : batch.Build(kernels, BatchUnits(kernels.size()));
     if (!built.ok()) {
       // Find the kernels g++ rejects, then build the others.
@@ -629,7 +629,7 @@ CheckSummary CheckFusions(const std::vector<CheckCase>& cases,
       kernels = good;
       owners = good_owners;
       built = kernels.empty()
-                  ? Result<bool>(true)
+                  ? Status()
                   : batch.Build(kernels, BatchUnits(kernels.size()));
     }
     for (size_t k = 0; k < owners.size(); ++k) {
