@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Proves every simplifier rule's obligations with the SMT solver z3.
 
-  prove_rules.py IXA [--rlimit N] [--only RULE] [--verbose]
+  prove_rules.py IXA [--rlimit N] [--only RULE] [--no-bounded] [--verbose]
 
 Reads `IXA rules --json` (one line per rule id, each with its obligations;
 simplifier/rule_obligations.h gives the syntax) and proves, for all
@@ -22,6 +22,9 @@ hypotheses.
 
 A rule without an obligation, an obligation that z3 refutes (printed with
 the counterexample) or cannot decide, or an unknown rule id fails the test.
+Without --no-bounded (the test passes it), an obligation that z3 cannot
+decide is proven for small constants instead and printed as BOUNDED, which
+is not a failure: for working on a rule, not for the test.
 Before the rules, a self-test: known-false obligations must be refuted and
 known-true ones proven, so that the prover itself can fail.
 
@@ -76,8 +79,15 @@ def tokenize(text):
     return tokens
 
 
-KEYWORDS = {"floordiv", "ceildiv", "mod", "min", "max", "gcd", "lcm", "in",
+KEYWORDS = {"floordiv", "ceildiv", "mod", "min", "max", "gcd", "lcm",
+            "bezout_u", "bezout_v", "in",
             "true", "false"}
+
+
+# bezout_u and bezout_v (in LEMMAS and PROOFS only, not in obligations):
+# the coefficients of gcd(a, b) = bezout_u(a, b) * a + bezout_v(a, b) * b
+# that Encoder.gcd introduces.
+FUNCTIONS = ("min", "max", "gcd", "lcm", "bezout_u", "bezout_v")
 
 
 class Parser:
@@ -140,7 +150,7 @@ class Parser:
         if t[0] == "int":
             self.take()
             return ("int", t[1])
-        if t[0] == "name" and t[1] in ("min", "max", "gcd", "lcm"):
+        if t[0] == "name" and t[1] in FUNCTIONS:
             self.take()
             self.take("op", "(")
             e = self.expr()
@@ -439,17 +449,19 @@ class Encoder:
             i, j = self.floordiv(a, g), self.floordiv(b, g)
             del self.divisors[divisors:]
             product = self.z3(g * i * j)
-            # g > 0 unless a = b = 0 follows from the rest, but not at
-            # once for z3.
+            # g > 0 unless a = b = 0, and l > 0 unless a or b is 0, follow
+            # from the rest, but not at once for z3.
             self.defs += [self.z3(g) >= 0,
                           z3.Implies(z3.Or(self.z3(a) != 0, self.z3(b) != 0),
                                      self.z3(g) > 0),
+                          z3.Implies(z3.And(self.z3(a) != 0, self.z3(b) != 0),
+                                     self.z3(l) > 0),
                           self.z3(a - g * i) == 0,
                           self.z3(b - g * j) == 0,
                           self.z3(g - u * a - v * b) == 0,
                           self.z3(l) == z3.If(self.z3(i * j) >= 0, product,
                                               -product)]
-            self.gcds[key] = (g, l)
+            self.gcds[key] = (g, l, u, v)
         return self.gcds[key]
 
     def minmax(self, kind, a, b):
@@ -487,11 +499,12 @@ class Encoder:
             return a - b * self.floordiv(a, b)
         if kind in ("min", "max"):
             return self.minmax(kind, a, b)
+        if kind in ("bezout_u", "bezout_v"):
+            return self.gcd(a, b)[2 if kind == "bezout_u" else 3]
         if kind in ("gcd", "lcm"):
             va, vb = a.constant_value(), b.constant_value()
             if va is None or vb is None:
-                g, lcm = self.gcd(a, b)
-                return g if kind == "gcd" else lcm
+                return self.gcd(a, b)[0 if kind == "gcd" else 1]
             g = math.gcd(va, vb)
             if kind == "gcd":
                 return Poly.const(g)
@@ -741,10 +754,10 @@ def prove(given_text, lhs_text, rhs_text, rlimit, facts=()):
 
 
 # Lemmas for the proof plans below: each is proven for all integers (and
-# printed) before the rules, as an obligation of its own; a plan then uses
+# printed) before the rules, as an obligation of its own (with a plan of
+# its own, which may use the lemmas above it only); a plan then uses
 # instances of it, its names replaced by expressions of the obligation.
 LEMMAS = {
-    # Nested floordivs by positive divisors merge.
     # Nested floordivs by positive divisors merge (k = c1 * w: w is k / c1,
     # the witness of c1 | k).
     "nested_floordiv": {"given": "c1 > 0 && w > 0 && k == c1 * w",
@@ -758,6 +771,38 @@ LEMMAS = {
     "mod_of_mod": {"given": "d > 0 && m == d * w",
                    "lhs": "(x mod m) mod d",
                    "rhs": "x mod d"},
+    # A multiple of d leaves no remainder.
+    "multiple_mod": {"given": "d > 0", "lhs": "(d * a) mod d", "rhs": "0"},
+    # A value in [0, d) is its own remainder.
+    "mod_small": {"given": "0 <= a && a < d", "lhs": "a mod d", "rhs": "a"},
+    # lcm(m, n) = m * (n / gcd(m, n)).
+    "lcm_multiple": {"given": "m > 0 && n > 0", "lhs": "lcm(m, n)",
+                     "rhs": "m * (n floordiv gcd(m, n))"},
+    "lcm_multiple_right": {"given": "m > 0 && n > 0", "lhs": "lcm(m, n)",
+                           "rhs": "n * (m floordiv gcd(m, n))"},
+    # A common multiple a of m and n is lcm(m, n) times u*(a/n) + v*(a/m),
+    # u and v the Bezout coefficients of gcd(m, n): a*gcd = u*m*a + v*n*a
+    # = m*n*(u*(a/n) + v*(a/m)), and m*n = gcd * lcm.
+    "bezout_multiple": {
+        "given": "m > 0 && n > 0 && a mod m == 0 && a mod n == 0",
+        "lhs": "a",
+        "rhs": "lcm(m, n) * (bezout_u(m, n) * (a floordiv n) + "
+               "bezout_v(m, n) * (a floordiv m))"},
+    # So lcm(m, n) divides every common multiple.
+    "lcm_divides": {
+        "given": "m > 0 && n > 0 && a mod m == 0 && a mod n == 0",
+        "lhs": "a mod lcm(m, n)", "rhs": "0",
+        "chain": ["(lcm(m, n) * (bezout_u(m, n) * (a floordiv n) + "
+                  "bezout_v(m, n) * (a floordiv m))) mod lcm(m, n)"],
+        "lemmas": [("bezout_multiple", {"m": "m", "n": "n", "a": "a"}),
+                   ("multiple_mod", {
+                       "d": "lcm(m, n)",
+                       "a": "bezout_u(m, n) * (a floordiv n) + "
+                            "bezout_v(m, n) * (a floordiv m)"})]},
+    # Values that differ by a multiple of d are congruent modulo d.
+    "difference_congruent": {"given": "d > 0 && (a - b) mod d == 0",
+                             "lhs": "a mod d", "rhs": "b mod d",
+                             "chain": ["((a - b) mod d + b) mod d"]},
     # Values congruent modulo d differ by a multiple of d.
     "congruent_difference": {"given": "d > 0 && a mod d == b mod d",
                              "lhs": "(a - b) mod d",
@@ -784,6 +829,37 @@ PROOFS = {
                                    "w": "n floordiv gcd(m, n)"}),
                    ("congruent_difference", {"d": "gcd(m, n)", "a": "r",
                                              "b": "s"})],
+    },
+    # The Chinese remainder theorem: x agrees with t modulo m and modulo n
+    # iff lcm(m, n) divides x - t (lcm_divides; lcm(m, n) is a multiple
+    # of both), iff x mod lcm(m, n) = t (t is in [0, lcm(m, n))).
+    ("constraint.merge_mod",
+     "m > 0 && n > 0 && 0 <= r && r < m && 0 <= s && s < n && 0 <= t && "
+     "t < lcm(m, n) && t mod m == r && t mod n == s",
+     "x mod m in [r, r] && x mod n in [s, s]",
+     "x mod lcm(m, n) in [t, t]"): {
+        "chain": [
+            ("(x - t) mod m == 0 && (x - t) mod n == 0",
+             [("congruent_difference", {"d": "m", "a": "x", "b": "t"}),
+              ("congruent_difference", {"d": "n", "a": "x", "b": "t"}),
+              ("difference_congruent", {"d": "m", "a": "x", "b": "t"}),
+              ("difference_congruent", {"d": "n", "a": "x", "b": "t"})]),
+            ("(x - t) mod lcm(m, n) == 0",
+             [("lcm_divides", {"m": "m", "n": "n", "a": "x - t"}),
+              ("lcm_multiple", {"m": "m", "n": "n"}),
+              ("lcm_multiple_right", {"m": "m", "n": "n"}),
+              ("mod_of_mod", {"d": "m", "m": "lcm(m, n)", "x": "x - t",
+                              "w": "n floordiv gcd(m, n)"}),
+              ("mod_of_mod", {"d": "n", "m": "lcm(m, n)", "x": "x - t",
+                              "w": "m floordiv gcd(m, n)"}),
+              ("mod_small", {"a": "(x - t) mod lcm(m, n)", "d": "m"}),
+              ("mod_small", {"a": "(x - t) mod lcm(m, n)", "d": "n"})]),
+        ],
+        "last": [("mod_small", {"a": "t", "d": "lcm(m, n)"}),
+                 ("congruent_difference", {"d": "lcm(m, n)", "a": "x",
+                                           "b": "t"}),
+                 ("difference_congruent", {"d": "lcm(m, n)", "a": "x",
+                                           "b": "t"})],
     },
     # floordiv.of_mod read backwards inside, then the nested floordivs
     # merge.
@@ -841,18 +917,38 @@ def prove_planned(given, lhs, rhs, plan, rlimit):
     plan's lemma instances: (status, detail) as prove() returns them, the
     detail of a failure naming the link."""
     facts = [lemma_instance(n, b) for n, b in plan.get("lemmas", [])]
-    chain = [lhs] + plan.get("chain", []) + [rhs]
+    # A chain entry is the next expression, or (it, the lemma instances
+    # for the link to it only); "last": those of the link to rhs.
+    steps = [e if isinstance(e, tuple) else (e, [])
+             for e in plan.get("chain", [])]
+    chain = [lhs] + [e for e, _ in steps] + [rhs]
+    own = [[lemma_instance(n, b) for n, b in l]
+           for l in [l for _, l in steps] + [plan.get("last", [])]]
     for k in range(len(chain) - 1):
-        status, detail = prove(given, chain[k], chain[k + 1], rlimit, facts)
+        status, detail = prove(given, chain[k], chain[k + 1], rlimit,
+                               facts + own[k])
         if status != "proven":
             return status, "link %s  ~  %s: %s" % (chain[k], chain[k + 1],
                                                    detail)
     return "proven", ""
 
 
+def lemmas_used(plan):
+    steps = [e for e in plan.get("chain", []) if isinstance(e, tuple)]
+    return {n for n, _ in plan.get("lemmas", []) + plan.get("last", []) +
+            [i for _, l in steps for i in l]}
+
+
 def prove_lemmas(rlimit, verbose):
     failures = 0
-    for name, lemma in LEMMAS.items():
+    for k, (name, lemma) in enumerate(LEMMAS.items()):
+        # A lemma proven with itself or a later one could be circular.
+        later = lemmas_used(lemma) - set(list(LEMMAS)[:k])
+        if later:
+            failures += 1
+            print("FAIL lemma %s: its proof uses %s, not proven above it" %
+                  (name, ", ".join(sorted(later))))
+            continue
         t0 = time.time()
         status, detail = prove_planned(lemma["given"], lemma["lhs"],
                                        lemma["rhs"], lemma, rlimit)
@@ -863,6 +959,9 @@ def prove_lemmas(rlimit, verbose):
             print("FAIL %s\n     %s: %s" % (text, status, detail))
         elif verbose:
             print("ok   %s (%.2f s)" % (text, time.time() - t0))
+    if not failures:
+        print("prove_rules.py: %d lemmas proven for all integers: %s" %
+              (len(LEMMAS), ", ".join(LEMMAS)))
     return failures
 
 
@@ -912,6 +1011,8 @@ def evaluate(tree):
         return a % b
     if kind in ("min", "max"):
         return min(a, b) if kind == "min" else max(a, b)
+    if kind not in ("gcd", "lcm"):
+        raise ValueError("%s has no value of its own" % kind)
     g = math.gcd(a, b)
     return g if kind == "gcd" else (abs(a * b) // g if g else 0)
 
@@ -1065,7 +1166,7 @@ def main():
         print("prove_rules.py: the prover's self-test failed")
         return 1
     failures = prove_lemmas(args.rlimit, args.verbose)
-    total = proven = 0
+    total = proven = by_plan = 0
     bounded = []
     planned = set()
     for rule in rules:
@@ -1105,6 +1206,7 @@ def main():
                     continue
             if status == "proven":
                 proven += 1
+                by_plan += plan is not None
                 if args.verbose:
                     print("ok   %s (%.2f s)" % (text, time.time() - t0))
                 continue
@@ -1120,8 +1222,9 @@ def main():
     for b in bounded:
         print("BOUNDED %s" % b)
     print("prove_rules.py: %d rules, %d obligations, %d proven for all "
-          "integers, %d proven for bounded constants, %d failed (%.1f s)" %
-          (len(rules), total, proven, len(bounded), failures,
+          "integers (%d by a proof plan), %d proven for bounded constants, "
+          "%d failed (%.1f s)" %
+          (len(rules), total, proven, by_plan, len(bounded), failures,
            time.time() - start))
     return 1 if failures else 0
 
