@@ -877,9 +877,9 @@ PROOFS = {
         "chain": ["(((a + b * c1 + c2 * c1) floordiv c1) * c1) floordiv k",
                   "((a + b * c1 + c2 * c1) floordiv c1) floordiv "
                   "(k floordiv c1)"],
-        "lemmas": [("cancel_factor", {"a": "(a + b * c1 + c2 * c1) floordiv c1",
-                                      "c1": "c1", "k": "k",
-                                      "w": "k floordiv c1"}),
+        "lemmas": [("cancel_factor", {
+                        "a": "(a + b * c1 + c2 * c1) floordiv c1",
+                        "c1": "c1", "k": "k", "w": "k floordiv c1"}),
                    ("nested_floordiv", {"a": "a + b * c1 + c2 * c1",
                                         "c1": "c1", "k": "k",
                                         "w": "k floordiv c1"})],
