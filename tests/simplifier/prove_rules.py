@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Proves every simplifier rule's obligations with the SMT solver z3.
 
-  prove_rules.py IXA [--rlimit N] [--only RULE] [--verbose]
+  prove_rules.py IXA [--rlimit N] [--only RULE] [--no-bounded] [--verbose]
 
 Reads `IXA rules --json` (one line per rule id, each with its obligations;
 simplifier/rule_obligations.h gives the syntax) and proves, for all
@@ -11,11 +11,20 @@ toward -infinity for either sign of the divisor, mod(a, b) = a - b *
 floordiv(a, b) and ceildiv(a, b) = -floordiv(-a, b). SMT-LIB's div and mod
 are Euclidean, so they are not used: each floordiv node is a fresh
 quotient q with its defining inequalities (b*q <= a < b*q + b for b > 0,
-mirrored for b < 0). The right-hand side must also be defined (no zero
-divisor) wherever the left-hand side is.
+mirrored for b < 0); gcd and lcm of symbolic constants are fresh atoms
+with their defining properties (Encoder.gcd). The right-hand side must
+also be defined (no zero divisor) wherever the left-hand side is.
+
+Where z3 does not prove an obligation in one query, PROOFS gives it a
+proof: a chain of intermediate expressions whose links z3 proves one by
+one, with instances of LEMMAS (each proven for all integers first) as
+hypotheses.
 
 A rule without an obligation, an obligation that z3 refutes (printed with
 the counterexample) or cannot decide, or an unknown rule id fails the test.
+Without --no-bounded (the test passes it), an obligation that z3 cannot
+decide is proven for small constants instead and printed as BOUNDED, which
+is not a failure: for working on a rule, not for the test.
 Before the rules, a self-test: known-false obligations must be refuted and
 known-true ones proven, so that the prover itself can fail.
 
@@ -70,12 +79,15 @@ def tokenize(text):
     return tokens
 
 
-KEYWORDS = {"floordiv", "ceildiv", "mod", "min", "max", "gcd", "lcm", "in",
+KEYWORDS = {"floordiv", "ceildiv", "mod", "min", "max", "gcd", "lcm",
+            "bezout_u", "bezout_v", "in",
             "true", "false"}
 
 
-class NotConstant(Exception):
-    """gcd and lcm are taken of constants only."""
+# bezout_u and bezout_v (in LEMMAS and PROOFS only, not in obligations):
+# the coefficients of gcd(a, b) = bezout_u(a, b) * a + bezout_v(a, b) * b
+# that Encoder.gcd introduces.
+FUNCTIONS = ("min", "max", "gcd", "lcm", "bezout_u", "bezout_v")
 
 
 class Parser:
@@ -138,7 +150,7 @@ class Parser:
         if t[0] == "int":
             self.take()
             return ("int", t[1])
-        if t[0] == "name" and t[1] in ("min", "max", "gcd", "lcm"):
+        if t[0] == "name" and t[1] in FUNCTIONS:
             self.take()
             self.take("op", "(")
             e = self.expr()
@@ -344,6 +356,7 @@ class Encoder:
         self.divisors = []
         self.nodes = []  # (dividend, divisor, quotient atom)
         self.quotients = {}
+        self.gcds = {}
         self.fresh = 0
         # (monomial, replacement): the given's equations `P == Q` with P a
         # product of names (see rewrites_of), applied to every node's
@@ -417,6 +430,40 @@ class Encoder:
             self.defs.append(neg if v is not None else z3.Implies(zb < 0, neg))
         return Poly.atom(q)
 
+    def gcd(self, a, b):
+        """(gcd(a, b), lcm(a, b)) of symbolic constants, as fresh atoms:
+        g >= 0 divides both (a = g*i, b = g*j) and is a combination u*a +
+        v*b. Every common divisor then divides g, so g is the gcd; and
+        Bezout's identity says such u and v exist, so every value of the
+        names is covered. lcm(a, b) = |a*b| / g = g*|i*j|, which is 0 where
+        a = b = 0 (g = 0), as ixa has it. i and j are the quotients of the
+        nodes a floordiv g and b floordiv g (an expression may name them)."""
+        key = (a.key(), b.key())
+        if key not in self.gcds:
+            g, u, v, l = (Poly.atom("_%s%d" % (p, self.fresh))
+                          for p in "guvl")
+            self.fresh += 1
+            # g = 0 (a = b = 0) leaves the quotients free, which a = g*i
+            # allows: not a divisor that must be non-zero.
+            divisors = len(self.divisors)
+            i, j = self.floordiv(a, g), self.floordiv(b, g)
+            del self.divisors[divisors:]
+            product = self.z3(g * i * j)
+            # g > 0 unless a = b = 0, and l > 0 unless a or b is 0, follow
+            # from the rest, but not at once for z3.
+            self.defs += [self.z3(g) >= 0,
+                          z3.Implies(z3.Or(self.z3(a) != 0, self.z3(b) != 0),
+                                     self.z3(g) > 0),
+                          z3.Implies(z3.And(self.z3(a) != 0, self.z3(b) != 0),
+                                     self.z3(l) > 0),
+                          self.z3(a - g * i) == 0,
+                          self.z3(b - g * j) == 0,
+                          self.z3(g - u * a - v * b) == 0,
+                          self.z3(l) == z3.If(self.z3(i * j) >= 0, product,
+                                              -product)]
+            self.gcds[key] = (g, l, u, v)
+        return self.gcds[key]
+
     def minmax(self, kind, a, b):
         name = "_m%d" % self.fresh
         self.fresh += 1
@@ -452,10 +499,12 @@ class Encoder:
             return a - b * self.floordiv(a, b)
         if kind in ("min", "max"):
             return self.minmax(kind, a, b)
+        if kind in ("bezout_u", "bezout_v"):
+            return self.gcd(a, b)[2 if kind == "bezout_u" else 3]
         if kind in ("gcd", "lcm"):
             va, vb = a.constant_value(), b.constant_value()
             if va is None or vb is None:
-                raise NotConstant()
+                return self.gcd(a, b)[0 if kind == "gcd" else 1]
             g = math.gcd(va, vb)
             if kind == "gcd":
                 return Poly.const(g)
@@ -586,10 +635,8 @@ def rewrites_of(given_tree):
         if c[0] != "cmp" or c[1] != "==":
             continue
         plain = Encoder()
-        try:
-            p, q = plain.expr(c[2]), plain.expr(c[3])
-        except NotConstant:
-            continue
+        p, q = plain.expr(c[2]), plain.expr(c[3])
+        # A gcd's atoms come with floordiv nodes: not a plain product.
         if plain.nodes or len(p.terms) != 1:
             continue
         (mono, coeff), = p.terms.items()
@@ -602,12 +649,29 @@ def rewrites_of(given_tree):
     return out
 
 
-def encode(given_tree, lhs_tree, rhs_tree, constraint, linear):
+def encode(given_tree, lhs_tree, rhs_tree, constraint, linear, facts=()):
     """(hypotheses, lemmas, goals, encoder, lhs, rhs): the obligation holds
-    iff hypotheses + goal is unsat for each goal."""
+    iff hypotheses + goal is unsat for each goal. facts: instances of
+    proven lemmas (see LEMMAS), (given, lhs, rhs, constraint) trees, each
+    a hypothesis `given and a defined lhs => lhs == rhs` whose div/mod
+    nodes are those of the obligation where they are equal."""
     enc = Encoder(linear)
     given = enc.condition(given_tree)
     enc.rewrites = rewrites_of(given_tree)
+    hypotheses = []
+    for fact_given, fact_lhs, fact_rhs, fact_constraint in facts:
+        first = len(enc.divisors)
+        premise = enc.condition(fact_given)
+        fact_side = enc.condition if fact_constraint else enc.expr
+        left = fact_side(fact_lhs)
+        # The lemma was proven where its given's and lhs's divisors are
+        # non-zero (prove() assumes both defined).
+        premise = z3.And([premise] + [enc.z3(d) != 0
+                                      for d in enc.divisors[first:]])
+        right = fact_side(fact_rhs)
+        equal = left == right if fact_constraint else enc.z3(left - right) == 0
+        hypotheses.append(z3.Implies(premise, equal))
+        del enc.divisors[first:]
     side = enc.condition if constraint else enc.expr
     lhs = side(lhs_tree)
     lhs_divisors = len(enc.divisors)
@@ -623,23 +687,21 @@ def encode(given_tree, lhs_tree, rhs_tree, constraint, linear):
         goals.append(("a zero divisor on the right-hand side",
                       z3.Or([d == 0 for d in rhs_divisors])))
     goals.append(("lhs != rhs", differ))
-    return [given] + enc.defs + defined, lemmas, goals, enc, lhs, rhs
+    return ([given] + hypotheses + enc.defs + defined, lemmas, goals, enc, lhs,
+            rhs)
 
 
-def prove(given_text, lhs_text, rhs_text, rlimit):
+def prove(given_text, lhs_text, rhs_text, rlimit, facts=()):
     """Returns (status, detail): status 'proven', 'refuted' (detail: the
-    counterexample), or 'unknown'."""
+    counterexample), or 'unknown'. facts: as encode() takes them."""
     given_tree = parse_condition(given_text)
     constraint = is_condition(lhs_text)
     parse = parse_condition if constraint else parse_expr
     lhs_tree, rhs_tree = parse(lhs_text), parse(rhs_text)
     names = sorted(names_of(given_tree, set()) | names_of(lhs_tree, set()) |
                    names_of(rhs_tree, set()))
-    try:
-        relaxed = encode(given_tree, lhs_tree, rhs_tree, constraint, True)
-        exact = encode(given_tree, lhs_tree, rhs_tree, constraint, False)
-    except NotConstant:
-        return "unknown", "gcd or lcm of a symbolic constant"
+    relaxed = encode(given_tree, lhs_tree, rhs_tree, constraint, True, facts)
+    exact = encode(given_tree, lhs_tree, rhs_tree, constraint, False, facts)
     base, lemmas, goals, enc, lhs, rhs = exact
     for k, (what, negated) in enumerate(goals):
         # First with every product of atoms an atom of its own (linear
@@ -691,6 +753,218 @@ def prove(given_text, lhs_text, rhs_text, rlimit):
     return "proven", ""
 
 
+# Lemmas for the proof plans below: each is proven for all integers (and
+# printed) before the rules, as an obligation of its own (with a plan of
+# its own, which may use the lemmas above it only); a plan then uses
+# instances of it, its names replaced by expressions of the obligation.
+LEMMAS = {
+    # Nested floordivs by positive divisors merge (k = c1 * w: w is k / c1,
+    # the witness of c1 | k).
+    "nested_floordiv": {"given": "c1 > 0 && w > 0 && k == c1 * w",
+                        "lhs": "(a floordiv c1) floordiv w",
+                        "rhs": "a floordiv k"},
+    # A factor common to the dividend and a positive divisor cancels.
+    "cancel_factor": {"given": "c1 > 0 && w > 0 && k == c1 * w",
+                      "lhs": "(a * c1) floordiv k",
+                      "rhs": "a floordiv w"},
+    # mod by a multiple of d, then by d, is mod by d.
+    "mod_of_mod": {"given": "d > 0 && m == d * w",
+                   "lhs": "(x mod m) mod d",
+                   "rhs": "x mod d"},
+    # A multiple of d leaves no remainder.
+    "multiple_mod": {"given": "d > 0", "lhs": "(d * a) mod d", "rhs": "0"},
+    # A value in [0, d) is its own remainder.
+    "mod_small": {"given": "0 <= a && a < d", "lhs": "a mod d", "rhs": "a"},
+    # lcm(m, n) = m * (n / gcd(m, n)).
+    "lcm_multiple": {"given": "m > 0 && n > 0", "lhs": "lcm(m, n)",
+                     "rhs": "m * (n floordiv gcd(m, n))"},
+    "lcm_multiple_right": {"given": "m > 0 && n > 0", "lhs": "lcm(m, n)",
+                           "rhs": "n * (m floordiv gcd(m, n))"},
+    # A common multiple a of m and n is lcm(m, n) times u*(a/n) + v*(a/m),
+    # u and v the Bezout coefficients of gcd(m, n): a*gcd = u*m*a + v*n*a
+    # = m*n*(u*(a/n) + v*(a/m)), and m*n = gcd * lcm.
+    "bezout_multiple": {
+        "given": "m > 0 && n > 0 && a mod m == 0 && a mod n == 0",
+        "lhs": "a",
+        "rhs": "lcm(m, n) * (bezout_u(m, n) * (a floordiv n) + "
+               "bezout_v(m, n) * (a floordiv m))"},
+    # So lcm(m, n) divides every common multiple.
+    "lcm_divides": {
+        "given": "m > 0 && n > 0 && a mod m == 0 && a mod n == 0",
+        "lhs": "a mod lcm(m, n)", "rhs": "0",
+        "chain": ["(lcm(m, n) * (bezout_u(m, n) * (a floordiv n) + "
+                  "bezout_v(m, n) * (a floordiv m))) mod lcm(m, n)"],
+        "lemmas": [("bezout_multiple", {"m": "m", "n": "n", "a": "a"}),
+                   ("multiple_mod", {
+                       "d": "lcm(m, n)",
+                       "a": "bezout_u(m, n) * (a floordiv n) + "
+                            "bezout_v(m, n) * (a floordiv m)"})]},
+    # Values that differ by a multiple of d are congruent modulo d.
+    "difference_congruent": {"given": "d > 0 && (a - b) mod d == 0",
+                             "lhs": "a mod d", "rhs": "b mod d",
+                             "chain": ["((a - b) mod d + b) mod d"]},
+    # Values congruent modulo d differ by a multiple of d.
+    "congruent_difference": {"given": "d > 0 && a mod d == b mod d",
+                             "lhs": "(a - b) mod d",
+                             "rhs": "0",
+                             "chain": ["(a mod d - b mod d) mod d"]},
+}
+
+# Obligations that z3 does not prove in one query, each with its proof:
+# a chain lhs = e1 = ... = rhs (for a constraint rule lhs <=> e1 <=> ...)
+# whose links z3 proves one by one under the obligation's given, every
+# link with the listed lemma instances as hypotheses. Keyed by the rule
+# and the obligation's text, so that a changed obligation loses its plan
+# (and then fails unless z3 proves it alone).
+PROOFS = {
+    # x mod m = r and x mod n = s give r mod g = x mod g = s mod g for g =
+    # gcd(m, n), which divides both moduli.
+    ("constraint.merge_mod",
+     "m > 0 && n > 0 && 0 <= r && r < m && 0 <= s && s < n && "
+     "(r - s) mod gcd(m, n) != 0",
+     "x mod m in [r, r] && x mod n in [s, s]", "false"): {
+        "lemmas": [("mod_of_mod", {"d": "gcd(m, n)", "m": "m", "x": "x",
+                                   "w": "m floordiv gcd(m, n)"}),
+                   ("mod_of_mod", {"d": "gcd(m, n)", "m": "n", "x": "x",
+                                   "w": "n floordiv gcd(m, n)"}),
+                   ("congruent_difference", {"d": "gcd(m, n)", "a": "r",
+                                             "b": "s"})],
+    },
+    # The Chinese remainder theorem: x agrees with t modulo m and modulo n
+    # iff lcm(m, n) divides x - t (lcm_divides; lcm(m, n) is a multiple
+    # of both), iff x mod lcm(m, n) = t (t is in [0, lcm(m, n))).
+    ("constraint.merge_mod",
+     "m > 0 && n > 0 && 0 <= r && r < m && 0 <= s && s < n && 0 <= t && "
+     "t < lcm(m, n) && t mod m == r && t mod n == s",
+     "x mod m in [r, r] && x mod n in [s, s]",
+     "x mod lcm(m, n) in [t, t]"): {
+        "chain": [
+            ("(x - t) mod m == 0 && (x - t) mod n == 0",
+             [("congruent_difference", {"d": "m", "a": "x", "b": "t"}),
+              ("congruent_difference", {"d": "n", "a": "x", "b": "t"}),
+              ("difference_congruent", {"d": "m", "a": "x", "b": "t"}),
+              ("difference_congruent", {"d": "n", "a": "x", "b": "t"})]),
+            ("(x - t) mod lcm(m, n) == 0",
+             [("lcm_divides", {"m": "m", "n": "n", "a": "x - t"}),
+              ("lcm_multiple", {"m": "m", "n": "n"}),
+              ("lcm_multiple_right", {"m": "m", "n": "n"}),
+              ("mod_of_mod", {"d": "m", "m": "lcm(m, n)", "x": "x - t",
+                              "w": "n floordiv gcd(m, n)"}),
+              ("mod_of_mod", {"d": "n", "m": "lcm(m, n)", "x": "x - t",
+                              "w": "m floordiv gcd(m, n)"}),
+              ("mod_small", {"a": "(x - t) mod lcm(m, n)", "d": "m"}),
+              ("mod_small", {"a": "(x - t) mod lcm(m, n)", "d": "n"})]),
+        ],
+        "last": [("mod_small", {"a": "t", "d": "lcm(m, n)"}),
+                 ("congruent_difference", {"d": "lcm(m, n)", "a": "x",
+                                           "b": "t"}),
+                 ("difference_congruent", {"d": "lcm(m, n)", "a": "x",
+                                           "b": "t"})],
+    },
+    # floordiv.of_mod read backwards inside, then the nested floordivs
+    # merge.
+    ("floordiv.of_mod_of_div", "c1 > 0 && m > 0 && k > 0",
+     "((a floordiv c1) mod m) floordiv k",
+     "(a mod (c1 * m)) floordiv (c1 * k)"): {
+        "chain": ["((a mod (c1 * m)) floordiv c1) floordiv k"],
+    },
+    # With Z = a + b*c1 + c2*c1 and k = c1*w: the dividend is c1*(Z
+    # floordiv c1), the factor c1 cancels against k, and the nested
+    # floordivs merge.
+    ("floordiv.of_rounded", "c1 > 0 && k > 0 && k mod c1 == 0",
+     "((a floordiv c1) * c1 + b * c1 + c2 * c1) floordiv k",
+     "(a + b * c1 + c2 * c1) floordiv k"): {
+        "chain": ["(((a + b * c1 + c2 * c1) floordiv c1) * c1) floordiv k",
+                  "((a + b * c1 + c2 * c1) floordiv c1) floordiv "
+                  "(k floordiv c1)"],
+        "lemmas": [("cancel_factor", {
+                        "a": "(a + b * c1 + c2 * c1) floordiv c1",
+                        "c1": "c1", "k": "k", "w": "k floordiv c1"}),
+                   ("nested_floordiv", {"a": "a + b * c1 + c2 * c1",
+                                        "c1": "c1", "k": "k",
+                                        "w": "k floordiv c1"})],
+    },
+}
+
+
+def replace_names(tree, trees):
+    if tree[0] == "var" and tree[1] in trees:
+        return trees[tree[1]]
+    return tuple(replace_names(c, trees) if isinstance(c, tuple) else c
+                 for c in tree)
+
+
+def lemma_instance(name, binding):
+    """The (given, lhs, rhs, constraint) trees of LEMMAS[name] with each of
+    its names replaced by the expression that binding gives it."""
+    lemma = LEMMAS[name]
+    constraint = is_condition(lemma["lhs"])
+    parse = parse_condition if constraint else parse_expr
+    trees = [parse_condition(lemma["given"]), parse(lemma["lhs"]),
+             parse(lemma["rhs"])]
+    names = set()
+    for t in trees:
+        names_of(t, names)
+    if names != set(binding):
+        raise ParseError("lemma %s binds %s, not %s" %
+                         (name, sorted(binding), sorted(names)))
+    values = {n: parse_expr(text) for n, text in binding.items()}
+    return tuple(replace_names(t, values) for t in trees) + (constraint,)
+
+
+def prove_planned(given, lhs, rhs, plan, rlimit):
+    """Proves lhs = rhs under given by the plan's chain, each link with the
+    plan's lemma instances: (status, detail) as prove() returns them, the
+    detail of a failure naming the link."""
+    facts = [lemma_instance(n, b) for n, b in plan.get("lemmas", [])]
+    # A chain entry is the next expression, or (it, the lemma instances
+    # for the link to it only); "last": those of the link to rhs.
+    steps = [e if isinstance(e, tuple) else (e, [])
+             for e in plan.get("chain", [])]
+    chain = [lhs] + [e for e, _ in steps] + [rhs]
+    own = [[lemma_instance(n, b) for n, b in l]
+           for l in [l for _, l in steps] + [plan.get("last", [])]]
+    for k in range(len(chain) - 1):
+        status, detail = prove(given, chain[k], chain[k + 1], rlimit,
+                               facts + own[k])
+        if status != "proven":
+            return status, "link %s  ~  %s: %s" % (chain[k], chain[k + 1],
+                                                   detail)
+    return "proven", ""
+
+
+def lemmas_used(plan):
+    steps = [e for e in plan.get("chain", []) if isinstance(e, tuple)]
+    return {n for n, _ in plan.get("lemmas", []) + plan.get("last", []) +
+            [i for _, l in steps for i in l]}
+
+
+def prove_lemmas(rlimit, verbose):
+    failures = 0
+    for k, (name, lemma) in enumerate(LEMMAS.items()):
+        # A lemma proven with itself or a later one could be circular.
+        later = lemmas_used(lemma) - set(list(LEMMAS)[:k])
+        if later:
+            failures += 1
+            print("FAIL lemma %s: its proof uses %s, not proven above it" %
+                  (name, ", ".join(sorted(later))))
+            continue
+        t0 = time.time()
+        status, detail = prove_planned(lemma["given"], lemma["lhs"],
+                                       lemma["rhs"], lemma, rlimit)
+        text = "lemma %s: %s => %s  ~  %s" % (name, lemma["given"] or "true",
+                                             lemma["lhs"], lemma["rhs"])
+        if status != "proven":
+            failures += 1
+            print("FAIL %s\n     %s: %s" % (text, status, detail))
+        elif verbose:
+            print("ok   %s (%.2f s)" % (text, time.time() - t0))
+    if not failures:
+        print("prove_rules.py: %d lemmas proven for all integers: %s" %
+              (len(LEMMAS), ", ".join(LEMMAS)))
+    return failures
+
+
 def substitute(tree, values):
     if tree[0] == "var" and tree[1] in values:
         return ("int", values[tree[1]])
@@ -737,6 +1011,8 @@ def evaluate(tree):
         return a % b
     if kind in ("min", "max"):
         return min(a, b) if kind == "min" else max(a, b)
+    if kind not in ("gcd", "lcm"):
+        raise ValueError("%s has no value of its own" % kind)
     g = math.gcd(a, b)
     return g if kind == "gcd" else (abs(a * b) // g if g else 0)
 
@@ -829,7 +1105,17 @@ SELF_TEST = [
     ("refuted", "n > 0", "a floordiv n in [l, u]", "a in [l * n, u * n]"),
     ("proven", "n > 0", "a floordiv n in [l, u]",
      "a in [l * n, u * n + n - 1]"),
+    # gcd and lcm of symbolic constants.
+    ("refuted", "m > 0 && n > 0", "lcm(m, n)", "m * n"),
+    ("refuted", "m > 0 && n > 0", "gcd(m, n)", "1"),
+    ("proven", "m == 6 && n == -4", "lcm(m, n) + gcd(m, n)", "14"),
 ]
+
+# A proof plan with a false link must not prove its obligation.
+SELF_TEST_PLAN = ("n > 0", "a floordiv n", "a ceildiv n",
+                  {"chain": ["(a + n - 1) floordiv n"],
+                   "lemmas": [("nested_floordiv", {"a": "a", "c1": "n",
+                                                   "k": "n", "w": "1"})]})
 
 
 def run_self_test(rlimit):
@@ -840,6 +1126,11 @@ def run_self_test(rlimit):
             failures += 1
             print("SELF-TEST FAILED: %s => %s = %s: expected %s, got %s %s" %
                   (given or "true", lhs, rhs, expected, status, detail))
+    status, detail = prove_planned(*SELF_TEST_PLAN, rlimit)
+    if status != "refuted":
+        failures += 1
+        print("SELF-TEST FAILED: a plan with a false link: %s %s" %
+              (status, detail))
     return failures
 
 
@@ -874,8 +1165,10 @@ def main():
     if failures:
         print("prove_rules.py: the prover's self-test failed")
         return 1
-    total = proven = 0
+    failures = prove_lemmas(args.rlimit, args.verbose)
+    total = proven = by_plan = 0
     bounded = []
+    planned = set()
     for rule in rules:
         rid = rule["rule"]
         if args.only and rid != args.only:
@@ -888,9 +1181,16 @@ def main():
         for o in rule["obligations"]:
             total += 1
             t0 = time.time()
+            key = (rid, o["given"], o["lhs"], o["rhs"])
+            plan = PROOFS.get(key)
             try:
-                status, detail = prove(o["given"], o["lhs"], o["rhs"],
-                                       args.rlimit)
+                if plan is None:
+                    status, detail = prove(o["given"], o["lhs"], o["rhs"],
+                                           args.rlimit)
+                else:
+                    planned.add(key)
+                    status, detail = prove_planned(o["given"], o["lhs"],
+                                                   o["rhs"], plan, args.rlimit)
             except ParseError as e:
                 status, detail = "unreadable", str(e)
             text = "%s: %s => %s  ~  %s" % (rid, o["given"] or "true",
@@ -906,16 +1206,25 @@ def main():
                     continue
             if status == "proven":
                 proven += 1
+                by_plan += plan is not None
                 if args.verbose:
                     print("ok   %s (%.2f s)" % (text, time.time() - t0))
                 continue
             failures += 1
             print("FAIL %s\n     %s: %s" % (text, status, detail))
+    if not args.only:
+        for key in PROOFS:
+            if key not in planned:
+                failures += 1
+                print("FAIL a proof plan for an obligation that %s does not "
+                      "list (changed?): %s: %s => %s  ~  %s" %
+                      ((args.ixa,) + key))
     for b in bounded:
         print("BOUNDED %s" % b)
     print("prove_rules.py: %d rules, %d obligations, %d proven for all "
-          "integers, %d proven for bounded constants, %d failed (%.1f s)" %
-          (len(rules), total, proven, len(bounded), failures,
+          "integers (%d by a proof plan), %d proven for bounded constants, "
+          "%d failed (%.1f s)" %
+          (len(rules), total, proven, by_plan, len(bounded), failures,
            time.time() - start))
     return 1 if failures else 0
 
