@@ -109,21 +109,6 @@ IndexingMap GroupMap(ExprContext* ctx, const hlo::Shape& shape,
 
 }  // namespace
 
-int64_t GemmSpec::shared_bytes() const {
-  if (tensor_core) {
-    // Two stages of A [block_m][block_k + 8] and B [block_n][block_k + 8]
-    // (16-bit), reused after the loop for the f32 C tile
-    // [block_m][block_n + 4].
-    const int64_t stages = 2 * (block_m + block_n) * (block_k + 8) * 2;
-    const int64_t c_tile = block_m * (block_n + 4) * 4;
-    return std::max(stages, c_tile);
-  }
-  // Two stages of A [block_k][block_m] and B [block_k][block_n] in the
-  // accumulator's type.
-  const int64_t bytes = ir::TypeBits(out_type) == 64 ? 8 : 4;
-  return 2 * block_k * (block_m + block_n) * bytes;
-}
-
 std::optional<GemmSpec> FindGemm(const FusionRegion& region, std::string* why) {
   auto refuse = [&](const std::string& reason) -> std::optional<GemmSpec> {
     if (why) *why = reason;

@@ -8,13 +8,29 @@
 // types with FMA on a 4 x 4 micro-tile per thread. Operand elements, the
 // epilogue and the output offset are the IR functions the C printer
 // printed before the kernel.
+#include "emit/targets/cuda_gemm.h"
+
 #include <sstream>
 
 #include "emit/code_writer.h"
-#include "emit/emitters/gemm.h"
 #include "emit/targets/c_printer_internal.h"
 
 namespace ixa::emit {
+
+int64_t GemmSpec::shared_bytes() const {
+  if (tensor_core) {
+    // Two stages of A [block_m][block_k + 8] and B [block_n][block_k + 8]
+    // (16-bit), reused after the loop for the f32 C tile
+    // [block_m][block_n + 4].
+    const int64_t stages = 2 * (block_m + block_n) * (block_k + 8) * 2;
+    const int64_t c_tile = block_m * (block_n + 4) * 4;
+    return std::max(stages, c_tile);
+  }
+  // Two stages of A [block_k][block_m] and B [block_k][block_n] in the
+  // accumulator's type.
+  const int64_t bytes = ir::TypeBits(out_type) == 64 ? 8 : 4;
+  return 2 * block_k * (block_m + block_n) * bytes;
+}
 
 namespace {
 
