@@ -31,6 +31,9 @@ struct ProgramKernel {
   std::string instruction;  // the instruction it computes
   std::string computation;  // the host computation it runs in
   std::string emitter;      // the plan's kind, or "dot", "convolution"
+  // For a host loop in place of a kernel (emitter "dot", "convolution"):
+  // why no kernel was generated.
+  std::string refusal;
 };
 
 // One buffer of a host computation's arena (or a buffer it does not
