@@ -296,7 +296,8 @@ ENTRY gemms {
 // cuBLAS GEMM calls past the plain dot: alpha, beta with the output-aliased
 // C, batch dims, transposed operands, 16-bit inputs with f32 results, and
 // each cuBLASLt epilogue (bias, relu, gelu, silu, with and without the
-// bias, gelu with its auxiliary output), some with bf16 results.
+// bias, gelu with its auxiliary output), some with bf16 results, and one
+// past a single tile of the cuda target's GEMM kernel.
 const char kGemmCalls[] = R"(
 ENTRY gemm_calls {
   a = f32[4,6] parameter(0)
@@ -347,7 +348,13 @@ ENTRY gemm_calls {
   bias_gelu_aux = (bf16[4,5], bf16[4,5], s8[16]) custom-call(h, k, hb), custom_call_target="__cublas$lt$matmul", backend_config={"gemm_backend_config":{"alpha_real":1,"alpha_imag":0,"beta":0,"dot_dimension_numbers":{"lhs_contracting_dimensions":["1"],"rhs_contracting_dimensions":["0"],"lhs_batch_dimensions":[],"rhs_batch_dimensions":[]},"epilogue":"BIAS_GELU_AUX"}}
   bias_gelu_aux0 = bf16[4,5] get-tuple-element(bias_gelu_aux), index=0
   bias_gelu_aux1 = bf16[4,5] get-tuple-element(bias_gelu_aux), index=1
-  ROOT r = (f32[4,5], f32[4,5], f32[2,4,5], f32[4,5], f32[4,5], f32[4,5], f32[4,5], f32[4,5], f32[4,5], f32[4,5], f32[4,5], f32[4,5], f32[4,5], bf16[4,5], f32[4,5], f32[4,5], bf16[4,5], bf16[4,5]) tuple(scaled0, accumulated0, batched0, transposed0, from_bf160, from_f160, with_bias0, with_relu0, with_bias_relu0, with_gelu0, with_bias_gelu0, with_silu0, with_bias_silu0, to_bf160, gelu_aux0, gelu_aux1, bias_gelu_aux0, bias_gelu_aux1)
+  wa = bf16[72,40] parameter(14)
+  wb = bf16[40,136] parameter(15)
+  wc = f32[72,136] parameter(16)
+  wv = f32[136] parameter(17)
+  wide = (f32[72,136], s8[16]) custom-call(wa, wb, wc, wv), custom_call_target="__cublas$lt$matmul", backend_config={"gemm_backend_config":{"alpha_real":0.5,"alpha_imag":0,"beta":1,"dot_dimension_numbers":{"lhs_contracting_dimensions":["1"],"rhs_contracting_dimensions":["0"],"lhs_batch_dimensions":[],"rhs_batch_dimensions":[]},"epilogue":"BIAS_RELU"}}, output_to_operand_aliasing={{0}: (2, {})}
+  wide0 = f32[72,136] get-tuple-element(wide), index=0
+  ROOT r = (f32[4,5], f32[4,5], f32[2,4,5], f32[4,5], f32[4,5], f32[4,5], f32[4,5], f32[4,5], f32[4,5], f32[4,5], f32[4,5], f32[4,5], f32[4,5], bf16[4,5], f32[4,5], f32[4,5], bf16[4,5], bf16[4,5], f32[72,136]) tuple(scaled0, accumulated0, batched0, transposed0, from_bf160, from_f160, with_bias0, with_relu0, with_bias_relu0, with_gelu0, with_bias_gelu0, with_silu0, with_bias_silu0, to_bf160, gelu_aux0, gelu_aux1, bias_gelu_aux0, bias_gelu_aux1, wide0)
 }
 )";
 
