@@ -638,6 +638,24 @@ TEST_CASE("compile: GEMM custom calls are generated kernels",
     CHECK(refused.error().code == ErrorCode::kUnsupported);
     CHECK(refused.error().message.find("f8 scale operands") !=
           std::string::npos);
+
+    // Every call of the programs' GEMM-call module is a kernel, none a
+    // host loop.
+    for (const ProgramCase& c : HandWrittenPrograms()) {
+      if (c.label != "gemm_calls") continue;
+      auto calls = hlo::ParseHloModule(c.hlo);
+      REQUIRE(calls.ok());
+      auto compiled =
+          emit::CompileModule(**calls, *hw::FindDevice("h100"), options, &ctx);
+      REQUIRE(compiled.ok());
+      int kernels = 0;
+      for (const emit::ProgramKernel& k : compiled->kernels) {
+        INFO(k.instruction << ": " << k.emitter << " " << k.refusal);
+        CHECK(k.emitter != "dot");
+        ++kernels;
+      }
+      CHECK(kernels == 17);
+    }
   }
 }
 
