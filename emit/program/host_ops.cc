@@ -1,5 +1,5 @@
-// The program's host ops: the GEMM custom calls (as their dot), sort, and
-// the dots and convolutions the emitters refuse, generated as plain loops
+// The program's host ops: sort, and the dots, convolutions and plain GEMM
+// custom calls (as their dot) the emitters refuse, generated as plain loops
 // over the output elements from the ops' definitions (docs/compile.md).
 #include <algorithm>
 #include <map>

@@ -60,9 +60,9 @@ struct ProgramResult {
 };
 
 // Compiles `module` (its fusions as they are; every other instruction that
-// computes an array becomes a one-instruction kernel, dots and
-// convolutions too (a host loop where the emitters refuse one), a host
-// sort or GEMM call, or host control flow). Errors: Unsupported naming
+// computes an array becomes a one-instruction kernel, dots,
+// convolutions and cuBLAS GEMM calls too (a host loop where the emitters
+// refuse one), a host sort, or host control flow). Errors: Unsupported naming
 // the op and type the program cannot compute; Invalid for a module that
 // is not a program (tuple-shaped entry parameters, a bad entry name).
 Result<ProgramResult> CompileModule(const hlo::Module& module,
