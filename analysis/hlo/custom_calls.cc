@@ -1,6 +1,7 @@
 #include "analysis/hlo/custom_calls.h"
 
 #include <cctype>
+#include <cstdlib>
 #include <string_view>
 
 namespace ixa::hlo {
@@ -162,6 +163,120 @@ std::unique_ptr<Instruction> LibraryCallAsOp(const Instruction& instr) {
     return op;
   }
   return nullptr;
+}
+
+namespace {
+
+// The value after `"key":` in the config (quoted or not), its quotes and
+// escapes dropped; "" when absent.
+std::string ValueAfterKey(std::string_view text, std::string_view key) {
+  const std::string quoted = "\"" + std::string(key) + "\"";
+  size_t at = text.find(quoted);
+  if (at == std::string_view::npos) {
+    at = text.find("\\" + quoted.substr(0, quoted.size() - 1) + "\\\"");
+    if (at == std::string_view::npos) return "";
+  }
+  at = text.find(':', at);
+  if (at == std::string_view::npos) return "";
+  const size_t end = text.find_first_of(",}", at);
+  std::string v(text.substr(at + 1, end == std::string_view::npos
+                                        ? std::string_view::npos
+                                        : end - at - 1));
+  std::erase_if(v, [](char c) { return c == ' ' || c == '"' || c == '\\'; });
+  return v;
+}
+
+}  // namespace
+
+std::optional<GemmCallSemantics> GemmCallSemanticsOf(const Instruction& instr) {
+  if (GetLibraryCallKind(instr) != LibraryCallKind::kCublasGemm) {
+    return std::nullopt;
+  }
+  GemmCallSemantics s;
+  const std::string config = instr.Attribute("backend_config");
+  auto number = [&](std::string_view key, double fallback,
+                    double* out) -> bool {
+    const std::string v = ValueAfterKey(config, key);
+    if (v.empty()) {
+      *out = fallback;
+      return true;
+    }
+    char* end = nullptr;
+    *out = std::strtod(v.c_str(), &end);
+    return end != nullptr && *end == '\0';
+  };
+  if (!number("alpha_real", 1, &s.alpha) ||
+      !number("alpha_imag", 0, &s.alpha_imag) || !number("beta", 0, &s.beta)) {
+    s.unsupported = "alpha or beta is not a number";
+    return s;
+  }
+  std::string epilogue = ValueAfterKey(config, "epilogue");
+  if (epilogue == "DEFAULT") epilogue.clear();
+  s.epilogue = epilogue;
+  // XLA's epilogues without an auxiliary output: BIAS and an activation,
+  // either or both.
+  using Activation = GemmCallSemantics::Activation;
+  std::string rest = epilogue;
+  if (rest == "GELU_AUX" || rest == "BIAS_GELU_AUX") {
+    s.aux = true;
+    rest = rest.substr(0, rest.size() - 4);
+  }
+  const bool bias = rest.rfind("BIAS", 0) == 0;
+  if (bias) rest = rest.substr(rest.size() > 4 && rest[4] == '_' ? 5 : 4);
+  if (rest == "RELU") {
+    s.activation = Activation::kRelu;
+  } else if (rest == "GELU") {
+    s.activation = Activation::kGelu;
+  } else if (rest == "SILU") {
+    s.activation = Activation::kSilu;
+  } else if (!rest.empty()) {
+    s.unsupported =
+        "epilogue " + epilogue +
+        (epilogue.find("AUX") != std::string::npos ? " (an auxiliary output)"
+                                                   : "");
+    return s;
+  }
+  if (CustomCallTarget(instr) == "__cublas$lt$matmul$f8") {
+    s.unsupported = "f8 scale operands";
+    return s;
+  }
+  if (s.alpha_imag != 0) {
+    s.unsupported = "a complex alpha";
+    return s;
+  }
+  int next = 2;
+  if (s.beta != 0) s.c_operand = next++;
+  if (bias) s.bias_operand = next++;
+  if (instr.operand_count() != next) {
+    s.unsupported = std::to_string(instr.operand_count()) +
+                    " operands where beta " + (s.beta != 0 ? "!= 0" : "0") +
+                    " and epilogue " +
+                    (epilogue.empty() ? "DEFAULT" : epilogue) + " take " +
+                    std::to_string(next);
+    return s;
+  }
+  const Shape& d = LibraryCallResultShape(instr);
+  if (s.c_operand >= 0 && (!instr.operand(s.c_operand)->shape.IsArray() ||
+                           instr.operand(s.c_operand)->shape.dims != d.dims)) {
+    s.unsupported = "a C operand whose shape is not the result's";
+    return s;
+  }
+  if (s.aux &&
+      (!instr.shape.IsTuple() || instr.shape.tuple_elements.size() < 2 ||
+       !instr.shape.tuple_elements[1].IsArray() ||
+       instr.shape.tuple_elements[1].dims != d.dims)) {
+    s.unsupported = "an auxiliary output whose shape is not the result's";
+    return s;
+  }
+  if (s.bias_operand >= 0) {
+    const Shape& b = instr.operand(s.bias_operand)->shape;
+    if (!b.IsArray() || b.rank() != 1 || d.rank() < 1 ||
+        b.dims[0] != d.dims.back()) {
+      s.unsupported = "a bias that is not a vector along the result's last dim";
+      return s;
+    }
+  }
+  return s;
 }
 
 CustomCallCostEstimate GetCustomCallCostEstimate(const Instruction& instr) {

@@ -52,6 +52,27 @@ std::optional<DotDimensionNumbers> GemmDotDimensions(const Instruction& instr);
 // target).
 std::unique_ptr<Instruction> LibraryCallAsOp(const Instruction& instr);
 
+// What a cuBLAS GEMM call computes around its dot (XLA's
+// GemmBackendConfig): D = activation(alpha * A.B + beta * C + bias), in
+// the call's compute type, then rounded to D's type. C is operand 2 when
+// beta is not 0 (XLA aliases it with the output); the bias, a vector
+// along D's last dim, follows when the epilogue has BIAS. GELU_AUX and
+// BIAS_GELU_AUX also write the values before the activation as the
+// result tuple's element 1 (the workspace follows). `unsupported` names
+// what the call does beyond this (another _AUX epilogue, the f8 scales, a
+// complex alpha, an unknown epilogue, operands that do not match).
+struct GemmCallSemantics {
+  enum class Activation { kNone, kRelu, kGelu, kSilu };
+  double alpha = 1, alpha_imag = 0, beta = 0;
+  int c_operand = -1, bias_operand = -1;
+  Activation activation = Activation::kNone;
+  bool aux = false;      // the pre-activation values are result element 1
+  std::string epilogue;  // as the config writes it; "" for DEFAULT
+  std::string unsupported;
+};
+// nullopt for an instruction that is not a cuBLAS GEMM call.
+std::optional<GemmCallSemantics> GemmCallSemanticsOf(const Instruction& instr);
+
 // A custom call's own estimate (`cost_estimate_json` in its backend
 // config): flops and bytes accessed when given.
 struct CustomCallCostEstimate {

@@ -1,5 +1,5 @@
-// The program's host ops: the GEMM custom calls (as their dot), sort, and
-// the dots and convolutions the emitters refuse, generated as plain loops
+// The program's host ops: sort, and the dots, convolutions and plain GEMM
+// custom calls (as their dot) the emitters refuse, generated as plain loops
 // over the output elements from the ops' definitions (docs/compile.md).
 #include <algorithm>
 #include <map>
@@ -577,37 +577,14 @@ Result<std::string> HostOpFunction(const Instruction& in,
     const std::string op = "custom-call " + hlo::CustomCallTarget(in);
     std::unique_ptr<Instruction> dot = hlo::LibraryCallAsOp(in);
     if (dot == nullptr) return UnsupportedOp(op, "no dot_dimension_numbers");
-    // alpha 1, beta 0 (no bias): the plain dot.
-    const std::string config = in.Attribute("backend_config");
-    auto number_after = [&](const std::string& key) -> std::string {
-      size_t at = config.find(key);
-      if (at == std::string::npos) return "";
-      at = config.find(':', at);
-      if (at == std::string::npos) return "";
-      size_t end = config.find_first_of(",}", at);
-      std::string v = config.substr(at + 1, end - at - 1);
-      v.erase(std::remove_if(
-                  v.begin(), v.end(),
-                  [](char c) { return c == ' ' || c == '"' || c == '\\'; }),
-              v.end());
-      return v;
-    };
-    const std::string alpha = number_after("\"alpha_real\"");
-    const std::string alpha_imag = number_after("\"alpha_imag\"");
-    const std::string beta = number_after("\"beta\"");
-    auto is = [](const std::string& v, double x) {
-      if (v.empty()) return true;
-      try {
-        return std::stod(v) == x;
-      } catch (...) {
-        return false;
-      }
-    };
-    if (!is(alpha, 1) || !is(alpha_imag, 0) || !is(beta, 0) ||
-        in.operand_count() != 2) {
+    // The host loop is the plain dot: alpha 1, beta 0, no epilogue.
+    std::optional<hlo::GemmCallSemantics> gemm = hlo::GemmCallSemanticsOf(in);
+    if (!gemm->unsupported.empty()) return UnsupportedOp(op, gemm->unsupported);
+    if (gemm->alpha != 1 || gemm->c_operand >= 0 || gemm->bias_operand >= 0 ||
+        gemm->activation != hlo::GemmCallSemantics::Activation::kNone) {
       return UnsupportedOp(op,
-                           "alpha other than 1, beta other than 0, or a "
-                           "bias operand");
+                           "alpha other than 1, beta other than 0 or an "
+                           "epilogue in a host loop");
     }
     const Shape& result = hlo::LibraryCallResultShape(in);
     const int extra = in.shape.IsTuple()

@@ -5,7 +5,6 @@
 #include "emit/program/program.h"
 
 #include <algorithm>
-#include <cctype>
 #include <functional>
 #include <map>
 #include <set>
@@ -13,11 +12,9 @@
 
 #include "analysis/fusion/fusion.h"
 #include "analysis/hlo/custom_calls.h"
-#include "analysis/hlo/physical_layout.h"
 #include "analysis/hlo/printer.h"
 #include "emit/pipeline.h"
 #include "emit/program/program_internal.h"
-#include "hw/xla_layout.h"
 
 namespace ixa::emit {
 namespace {
@@ -29,20 +26,6 @@ using namespace program_internal;  // NOLINT: the host ops
 
 constexpr int64_t kArenaAlignment = 64;
 
-// The array leaves of a shape, tuples flattened in order.
-void FlattenShape(const Shape& s, std::vector<const Shape*>* out) {
-  if (s.IsTuple()) {
-    for (const Shape& e : s.tuple_elements) FlattenShape(e, out);
-  } else {
-    out->push_back(&s);
-  }
-}
-std::vector<const Shape*> LeavesOf(const Shape& s) {
-  std::vector<const Shape*> out;
-  FlattenShape(s, &out);
-  return out;
-}
-
 // A value's leaf: an argument of the host function or an arena buffer.
 struct LeafRef {
   bool argument = false;
@@ -53,36 +36,6 @@ struct ArenaBuffer {
   ProgramBuffer info;
   int64_t size = 0;  // bytes rounded up to the alignment
 };
-
-std::string IdentifierOfName(std::string_view name) {
-  std::string out;
-  for (char c : name) {
-    char k = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-    if (k == '_' && !out.empty() && out.back() == '_') continue;
-    out += k;
-  }
-  if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0]))) {
-    out = "k_" + out;
-  }
-  return out;
-}
-
-// A shape's bytes in memory (its physical layout, padding and packing).
-Result<int64_t> ShapeBytes(const Shape& s, ExprContext* ctx) {
-  if (!s.IsArray()) return int64_t{0};
-  if (s.layout &&
-      (!s.layout->tiles.empty() || s.layout->element_size_bits != 0)) {
-    IXA_ASSIGN_OR_RETURN(hw::TiledLayoutInfo info,
-                         hw::AnalyzeTiledLayout(hlo::ToXlaShape(s), ctx));
-    return info.bytes;
-  }
-  const int bits = hlo::ElementBits(s.type);
-  if (bits <= 0) {
-    return Error::Unsupported(std::string("compile: element type ") +
-                              hlo::ElementTypeName(s.type));
-  }
-  return s.ElementCount() * std::max(1, bits / 8);
-}
 
 class ProgramBuilder {
  public:
@@ -113,7 +66,9 @@ class ProgramBuilder {
                    const FusionRegion& region,
                    const std::vector<const Instruction*>& inputs,
                    const std::string& cache_key);
-  Status AddHostOp(Function& f, const Instruction& in, int pos);
+  // `refusal`: why the op is not a generated kernel ("" for sorts).
+  Status AddHostOp(Function& f, const Instruction& in, int pos,
+                   const std::string& refusal);
   Status AddOneInstructionKernel(Function& f, const Instruction& in, int pos);
   Status AddControlFlow(Function& f, const Instruction& in, int pos);
   Status AddCall(Function& f, const Instruction& in, int pos,
@@ -154,6 +109,9 @@ class ProgramBuilder {
   // cache's key).
   std::map<const Instruction*, std::pair<const Computation*, std::string>>
       kernel_computation_;
+  // Instructions without a kernel computation, and why (a GEMM call's
+  // feature that plain ops do not say).
+  std::map<const Instruction*, std::string> kernel_refusal_;
   // Kernels generated once per distinct computation text (repeated layers
   // share them), by that text.
   struct CachedKernel {
@@ -304,13 +262,18 @@ Status ProgramBuilder::AddKernel(Function& f, const Instruction& in, int pos,
   }
   const CachedKernel& r = cached->second;
   result_.kernels.push_back(
-      {r.kernel, in.name, f.computation->name(), r.emitter});
+      {r.kernel, in.name, f.computation->name(), r.emitter, ""});
   std::vector<int64_t> out_bytes;
   for (const EmittedBuffer& b : r.buffers) {
     if (b.is_output) out_bytes.push_back(b.allocation_bytes);
   }
+  // A GEMM call's kernel writes its result (and an _AUX epilogue's second
+  // output); the rest of its tuple (the workspace, cuBLAS's scratch) is
+  // allocated after it and left alone.
+  const bool gemm = IsGemmCall(in);
+  const Shape written = gemm ? GemmCallWrittenShape(in) : in.shape;
   IXA_ASSIGN_OR_RETURN(std::vector<LeafRef> outs,
-                       NewLeaves(f, in, pos, in.shape, out_bytes));
+                       NewLeaves(f, in, pos, written, out_bytes));
   if (outs.size() != out_bytes.size()) {
     return Error{ErrorCode::kInternal,
                  "compile: kernel " + r.kernel + " has " +
@@ -319,6 +282,15 @@ Status ProgramBuilder::AddKernel(Function& f, const Instruction& in, int pos,
                  0, 0};
   }
   f.values[&in] = outs;
+  for (size_t k = outs.size(); gemm && k < in.shape.tuple_elements.size();
+       ++k) {
+    IXA_ASSIGN_OR_RETURN(std::vector<LeafRef> workspace,
+                         NewLeaves(f, in, pos, in.shape.tuple_elements[k], {}));
+    for (const LeafRef& w : workspace) {
+      f.buffers[w.index].info.output = static_cast<int>(k);
+      f.values[&in].push_back(w);
+    }
+  }
   const LaunchDimensions launch = r.launch;
   const std::string kernel = r.kernel;
   Function* fp = &f;
@@ -365,7 +337,8 @@ Status ProgramBuilder::AddKernel(Function& f, const Instruction& in, int pos,
   return Status();
 }
 
-Status ProgramBuilder::AddHostOp(Function& f, const Instruction& in, int pos) {
+Status ProgramBuilder::AddHostOp(Function& f, const Instruction& in, int pos,
+                                 const std::string& refusal) {
   const std::string name = "ixap_" + UniqueName(in.name);
   IXA_ASSIGN_OR_RETURN(std::string code,
                        HostOpFunction(in, name, options_.target));
@@ -375,7 +348,8 @@ Status ProgramBuilder::AddHostOp(Function& f, const Instruction& in, int pos) {
   f.values[&in] = outs;
   std::string kind =
       in.opcode == hlo::Opcode::kCustomCall ? "dot" : OpcodeName(in);
-  result_.kernels.push_back({name, in.name, f.computation->name(), kind});
+  result_.kernels.push_back(
+      {name, in.name, f.computation->name(), kind, refusal});
   std::vector<LeafRef> args;
   for (const Instruction* o : in.operands) {
     const auto& v = f.values.at(o);
@@ -527,33 +501,6 @@ Status ProgramBuilder::AddControlFlow(Function& f, const Instruction& in,
   return Status();
 }
 
-std::vector<const Instruction*> UniqueOperands(const Instruction& in) {
-  std::vector<const Instruction*> out;
-  for (const Instruction* o : in.operands) {
-    if (std::find(out.begin(), out.end(), o) == out.end()) out.push_back(o);
-  }
-  return out;
-}
-
-// Ops generated as kernels where the emitters can, else as host loops
-// (host_ops.cc).
-bool IsHostFallbackOp(const Instruction& in) {
-  return in.opcode == hlo::Opcode::kDot ||
-         in.opcode == hlo::Opcode::kConvolution;
-}
-
-// Instructions handled without a kernel of their own.
-bool NeedsNoKernel(const Instruction& in) {
-  using hlo::Opcode;
-  return hlo::OpcodeIn(
-             in.opcode,
-             {Opcode::kParameter, Opcode::kTuple, Opcode::kGetTupleElement,
-              Opcode::kWhile, Opcode::kConditional, Opcode::kCall,
-              Opcode::kSort, Opcode::kFusion, Opcode::kAfterAll,
-              Opcode::kOptimizationBarrier}) ||
-         (in.opcode == hlo::Opcode::kCustomCall && hlo::IsLibraryCall(in));
-}
-
 Status ProgramBuilder::PrepareKernelModule(
     const std::vector<const Computation*>& roots) {
   // The computations the host runs: the roots and, through while,
@@ -592,16 +539,28 @@ Status ProgramBuilder::PrepareKernelModule(
                 operands[k]->shape.ToString(true) + " parameter(" +
                 std::to_string(k) + ")\n";
       }
-      hlo::PrintNaming local = naming;
-      local.instruction = [&](const Instruction* i) {
-        auto at = std::find(operands.begin(), operands.end(), i);
-        if (at != operands.end()) {
-          return "ixap_p" + std::to_string(at - operands.begin());
+      if (IsGemmCall(*in)) {
+        // The call's dot and epilogue as plain ops; what they cannot say
+        // runs as the host loop, the reason kept for `kernels`.
+        Result<std::string> gemm = GemmCallKernelBody(*in, operands);
+        if (!gemm.ok()) {
+          if (gemm.error().code != ErrorCode::kUnsupported) return gemm.error();
+          kernel_refusal_[in] = gemm.error().message;
+          continue;
         }
-        return hlo::SanitizeHloName(i->name);
-      };
-      body +=
-          "  " + hlo::PrintInstruction(*in, "ixap_root", local, true) + "\n}\n";
+        body += *gemm + "}\n";
+      } else {
+        hlo::PrintNaming local = naming;
+        local.instruction = [&](const Instruction* i) {
+          auto at = std::find(operands.begin(), operands.end(), i);
+          if (at != operands.end()) {
+            return "ixap_p" + std::to_string(at - operands.begin());
+          }
+          return hlo::SanitizeHloName(i->name);
+        };
+        body += "  " + hlo::PrintInstruction(*in, "ixap_root", local, true) +
+                "\n}\n";
+      }
       // Instructions that read the same are one kernel computation.
       auto [at, added] = kernel_names.insert(
           {body, "ixap_kernel_" + std::to_string(kernel_names.size())});
@@ -628,27 +587,6 @@ Status ProgramBuilder::PrepareKernelModule(
   }
   kernel_modules_.push_back(std::move(parsed).value());
   return Status();
-}
-
-// Whether a reshape or bitcast may share its operand's memory: a bitcast
-// is the same bytes read with another shape (docs/emitters.md §2a), a
-// reshape between dense default layouts too.
-bool AliasesOperand(const Instruction& in, int64_t bytes,
-                    int64_t operand_bytes) {
-  if (bytes != operand_bytes || !in.shape.IsArray()) return false;
-  if (in.opcode == hlo::Opcode::kBitcast) return true;
-  if (in.opcode != hlo::Opcode::kReshape) return false;
-  auto dense_default = [](const Shape& s) {
-    if (!s.layout) return true;
-    std::vector<int64_t> m2m = s.MinorToMajor();
-    for (size_t k = 0; k < m2m.size(); ++k) {
-      if (m2m[k] != static_cast<int64_t>(m2m.size() - 1 - k)) return false;
-    }
-    return s.layout->tiles.empty() && s.layout->element_size_bits == 0;
-  };
-  return in.shape.type == in.operand(0)->shape.type &&
-         dense_default(in.shape) && dense_default(in.operand(0)->shape) &&
-         hlo::ElementBits(in.shape.type) >= 8;
 }
 
 Status ProgramBuilder::AddInstruction(Function& f, const Instruction& in,
@@ -709,19 +647,31 @@ Status ProgramBuilder::AddInstruction(Function& f, const Instruction& in,
       op == hlo::Opcode::kCall) {
     return AddControlFlow(f, in, pos);
   }
+  if (IsHostFallbackOp(in) || IsGemmCall(in)) {
+    // A dot, convolution or GEMM call is a kernel of the per-fusion
+    // pipeline (the loop emitter over its output, computing it
+    // elementally, or the GEMM emitter); what the emitters refuse runs as
+    // the host loop, the refusal its reason.
+    auto refused = kernel_refusal_.find(&in);
+    std::string refusal;
+    if (refused != kernel_refusal_.end()) {
+      refusal = refused->second;
+    } else {
+      Status kernel = AddOneInstructionKernel(f, in, pos);
+      if (kernel.ok() || kernel.error().code != ErrorCode::kUnsupported) {
+        return kernel;
+      }
+      refusal = kernel.error().message;
+    }
+    Status host = AddHostOp(f, in, pos, refusal);
+    if (host.ok()) return host;
+    Error e = host.error();
+    e.message += " (and no kernel: " + refusal + ")";
+    return e;
+  }
   if (op == hlo::Opcode::kSort ||
       (op == hlo::Opcode::kCustomCall && hlo::IsLibraryCall(in))) {
-    return AddHostOp(f, in, pos);
-  }
-  if (IsHostFallbackOp(in)) {
-    // A dot or convolution is a kernel of the per-fusion pipeline (the loop
-    // emitter over its output, computing it elementally); what the
-    // emitters refuse runs as the host loop.
-    Status kernel = AddOneInstructionKernel(f, in, pos);
-    if (kernel.ok() || kernel.error().code != ErrorCode::kUnsupported) {
-      return kernel;
-    }
-    return AddHostOp(f, in, pos);
+    return AddHostOp(f, in, pos, "");
   }
   for (const Instruction* o : in.operands) {
     if (!o->shape.IsArray()) {

@@ -31,6 +31,9 @@ struct ProgramKernel {
   std::string instruction;  // the instruction it computes
   std::string computation;  // the host computation it runs in
   std::string emitter;      // the plan's kind, or "dot", "convolution"
+  // For a host loop in place of a kernel (emitter "dot", "convolution"):
+  // why no kernel was generated.
+  std::string refusal;
 };
 
 // One buffer of a host computation's arena (or a buffer it does not
@@ -57,9 +60,9 @@ struct ProgramResult {
 };
 
 // Compiles `module` (its fusions as they are; every other instruction that
-// computes an array becomes a one-instruction kernel, dots and
-// convolutions too (a host loop where the emitters refuse one), a host
-// sort or GEMM call, or host control flow). Errors: Unsupported naming
+// computes an array becomes a one-instruction kernel, dots,
+// convolutions and cuBLAS GEMM calls too (a host loop where the emitters
+// refuse one), a host sort, or host control flow). Errors: Unsupported naming
 // the op and type the program cannot compute; Invalid for a module that
 // is not a program (tuple-shaped entry parameters, a bad entry name).
 Result<ProgramResult> CompileModule(const hlo::Module& module,

@@ -6,12 +6,38 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analysis/hlo/module.h"
 #include "emit/targets/targets.h"
 
 namespace ixa::emit::program_internal {
+
+// The array leaves of a shape, tuples flattened in order.
+std::vector<const hlo::Shape*> LeavesOf(const hlo::Shape& s);
+// A C identifier for an HLO name (runs of other characters one '_').
+std::string IdentifierOfName(std::string_view name);
+// A shape's bytes in memory (its physical layout, padding and packing).
+Result<int64_t> ShapeBytes(const hlo::Shape& s, ExprContext* ctx);
+// The instruction's operands, each once, in order of first use.
+std::vector<const hlo::Instruction*> UniqueOperands(const hlo::Instruction& in);
+// A cuBLAS GEMM custom call (__cublas$gemm, __cublas$lt$matmul[$f8]).
+bool IsGemmCall(const hlo::Instruction& in);
+// What a GEMM call's kernel writes: its result, and for an _AUX epilogue
+// the tuple of its result and its auxiliary output (the rest of the
+// call's tuple is cuBLAS's workspace).
+hlo::Shape GemmCallWrittenShape(const hlo::Instruction& in);
+// Ops generated as kernels where the emitters can, else as host loops
+// (host_ops.cc): dot and convolution.
+bool IsHostFallbackOp(const hlo::Instruction& in);
+// Instructions handled without a kernel of their own (aliases, control
+// flow, sorts, library calls other than GEMMs).
+bool NeedsNoKernel(const hlo::Instruction& in);
+// Whether a reshape or bitcast of `bytes` may share its operand's memory
+// (`operand_bytes`).
+bool AliasesOperand(const hlo::Instruction& in, int64_t bytes,
+                    int64_t operand_bytes);
 
 // How host code holds an element type: its C storage type, and the
 // expressions that widen a stored value to the type it computes in
@@ -44,6 +70,16 @@ std::string HostPrelude(Target target);
 // copies its operands to the host, sorts there and copies back.
 Result<std::string> HostOpFunction(const hlo::Instruction& in,
                                    const std::string& name, Target target);
+
+// The instructions of the kernel computation of a cuBLAS GEMM call after
+// its parameters (`ixap_pK` for `operands`, the call's distinct operands
+// in order), up to `ROOT ixap_root`: its dot, then
+// alpha, beta times C, the bias and the activation as plain ops, computed
+// in f32 for 16-bit results and rounded once. Unsupported, naming the
+// feature, where the call does more (gemm_calls.cc).
+Result<std::string> GemmCallKernelBody(
+    const hlo::Instruction& in,
+    const std::vector<const hlo::Instruction*>& operands);
 
 // The host runtime: ixap_alloc, ixap_free, ixap_copy, ixap_read_pred,
 // ixap_read_s32 and (cuda) ixap_launch, for `target`.

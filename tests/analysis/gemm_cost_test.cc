@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "analysis/hlo/custom_calls.h"
 #include "analysis/uses/fusion_cost.h"
 #include "hw/device_fields.h"
 #include "tests/analysis/test_util.h"
@@ -485,6 +486,63 @@ TEST_CASE("gemm: fusion_cost of dots, library calls and Triton fusions",
   auto x = EstimateFusionCost(*region, H100(), xla, &ctx);
   REQUIRE(x.ok());
   CHECK_FALSE(HasNote(*x, "GEMM"));
+}
+
+// What a GEMM call computes around its dot (analysis/hlo/custom_calls.h):
+// alpha and beta with C as operand 2, the bias after it, the activation
+// and the auxiliary output from the epilogue, and what it cannot say.
+TEST_CASE("gemm: a GEMM call's semantics from its backend config",
+          "[uses][gemm]") {
+  auto semantics = [](const std::string& operands, const std::string& result,
+                      const std::string& config,
+                      const std::string& target = "__cublas$lt$matmul") {
+    auto module = ParseOrDie(
+        "ENTRY e {\n  a = f32[4,6] parameter(0)\n  b = f32[6,3] "
+        "parameter(1)\n  c = f32[4,3] parameter(2)\n  v = f32[3] "
+        "parameter(3)\n  ROOT g = " +
+        result + " custom-call(" + operands + "), custom_call_target=\"" +
+        target +
+        "\", backend_config={\"gemm_backend_config\":{\"dot_dimension_"
+        "numbers\":{\"lhs_contracting_dimensions\":[\"1\"],\"rhs_"
+        "contracting_dimensions\":[\"0\"]}," +
+        config + "}}\n}\n");
+    return *hlo::GemmCallSemanticsOf(*module->entry()->root());
+  };
+  using Activation = hlo::GemmCallSemantics::Activation;
+  const std::string plain_result = "(f32[4,3], s8[16])";
+  auto plain = semantics("a, b", plain_result, R"("epilogue":"DEFAULT")");
+  CHECK(plain.unsupported.empty());
+  CHECK(plain.alpha == 1);
+  CHECK(plain.c_operand == -1);
+  CHECK(plain.bias_operand == -1);
+  auto scaled =
+      semantics("a, b, c, v", plain_result,
+                R"("alpha_real":0.5,"beta":2,"epilogue":"BIAS_GELU")");
+  CHECK(scaled.unsupported.empty());
+  CHECK(scaled.alpha == 0.5);
+  CHECK(scaled.beta == 2);
+  CHECK(scaled.c_operand == 2);
+  CHECK(scaled.bias_operand == 3);
+  CHECK(scaled.activation == Activation::kGelu);
+  CHECK_FALSE(scaled.aux);
+  auto aux = semantics("a, b", "(f32[4,3], f32[4,3], s8[16])",
+                       R"("epilogue":"GELU_AUX")");
+  CHECK(aux.unsupported.empty());
+  CHECK(aux.aux);
+  CHECK(semantics("a, b, v", plain_result, R"("epilogue":"BIAS_SILU")")
+            .activation == Activation::kSilu);
+  CHECK(semantics("a, b", plain_result, R"("epilogue":"RELU")").activation ==
+        Activation::kRelu);
+  // Beyond plain ops: an operand beta does not ask for, a bias that is not
+  // a vector along the last dim, an unknown epilogue, f8 scales.
+  CHECK_FALSE(
+      semantics("a, b, c", plain_result, R"("beta":0)").unsupported.empty());
+  CHECK_FALSE(semantics("a, b, c", plain_result, R"("epilogue":"BIAS")")
+                  .unsupported.empty());
+  CHECK(semantics("a, b", plain_result, R"("epilogue":"RELU_AUX")")
+            .unsupported.find("RELU_AUX") != std::string::npos);
+  CHECK(semantics("a, b", plain_result, "", "__cublas$lt$matmul$f8")
+            .unsupported == "f8 scale operands");
 }
 
 }  // namespace IXA_UNITY_ID

@@ -293,6 +293,71 @@ ENTRY gemms {
 }
 )";
 
+// cuBLAS GEMM calls past the plain dot: alpha, beta with the output-aliased
+// C, batch dims, transposed operands, 16-bit inputs with f32 results, and
+// each cuBLASLt epilogue (bias, relu, gelu, silu, with and without the
+// bias, gelu with its auxiliary output), some with bf16 results, and one
+// past a single tile of the cuda target's GEMM kernel.
+const char kGemmCalls[] = R"(
+ENTRY gemm_calls {
+  a = f32[4,6] parameter(0)
+  b = f32[6,5] parameter(1)
+  c = f32[4,5] parameter(2)
+  at = f32[6,4] parameter(3)
+  bt = f32[5,6] parameter(4)
+  x = f32[2,4,6] parameter(5)
+  y = f32[2,6,5] parameter(6)
+  h = bf16[4,6] parameter(7)
+  k = bf16[6,5] parameter(8)
+  hf = f16[4,6] parameter(9)
+  kf = f16[6,5] parameter(10)
+  bias = f32[5] parameter(11)
+  hc = bf16[4,5] parameter(12)
+  hb = bf16[5] parameter(13)
+  scaled = (f32[4,5], s8[16]) custom-call(a, b), custom_call_target="__cublas$gemm", backend_config={"gemm_backend_config":{"alpha_real":0.5,"alpha_imag":0,"beta":0,"dot_dimension_numbers":{"lhs_contracting_dimensions":["1"],"rhs_contracting_dimensions":["0"],"lhs_batch_dimensions":[],"rhs_batch_dimensions":[]}}}
+  scaled0 = f32[4,5] get-tuple-element(scaled), index=0
+  accumulated = (f32[4,5], s8[16]) custom-call(a, b, c), custom_call_target="__cublas$gemm", backend_config={"gemm_backend_config":{"alpha_real":2,"alpha_imag":0,"beta":0.75,"dot_dimension_numbers":{"lhs_contracting_dimensions":["1"],"rhs_contracting_dimensions":["0"],"lhs_batch_dimensions":[],"rhs_batch_dimensions":[]}}}, output_to_operand_aliasing={{0}: (2, {})}
+  accumulated0 = f32[4,5] get-tuple-element(accumulated), index=0
+  batched = (f32[2,4,5], s8[16]) custom-call(x, y), custom_call_target="__cublas$gemm", backend_config={"gemm_backend_config":{"alpha_real":-1,"alpha_imag":0,"beta":0,"dot_dimension_numbers":{"lhs_contracting_dimensions":["2"],"rhs_contracting_dimensions":["1"],"lhs_batch_dimensions":["0"],"rhs_batch_dimensions":["0"]}}}
+  batched0 = f32[2,4,5] get-tuple-element(batched), index=0
+  transposed = (f32[4,5], s8[16]) custom-call(at, bt, c), custom_call_target="__cublas$gemm", backend_config={"gemm_backend_config":{"alpha_real":1,"alpha_imag":0,"beta":1,"dot_dimension_numbers":{"lhs_contracting_dimensions":["0"],"rhs_contracting_dimensions":["1"],"lhs_batch_dimensions":[],"rhs_batch_dimensions":[]}}}, output_to_operand_aliasing={{0}: (2, {})}
+  transposed0 = f32[4,5] get-tuple-element(transposed), index=0
+  from_bf16 = (f32[4,5], s8[16]) custom-call(h, k), custom_call_target="__cublas$lt$matmul", backend_config={"gemm_backend_config":{"alpha_real":1.5,"alpha_imag":0,"beta":0,"dot_dimension_numbers":{"lhs_contracting_dimensions":["1"],"rhs_contracting_dimensions":["0"],"lhs_batch_dimensions":[],"rhs_batch_dimensions":[]},"epilogue":"DEFAULT"}}
+  from_bf160 = f32[4,5] get-tuple-element(from_bf16), index=0
+  from_f16 = (f32[4,5], s8[16]) custom-call(hf, kf, c), custom_call_target="__cublas$gemm", backend_config={"gemm_backend_config":{"alpha_real":1,"alpha_imag":0,"beta":-0.5,"dot_dimension_numbers":{"lhs_contracting_dimensions":["1"],"rhs_contracting_dimensions":["0"],"lhs_batch_dimensions":[],"rhs_batch_dimensions":[]}}}, output_to_operand_aliasing={{0}: (2, {})}
+  from_f160 = f32[4,5] get-tuple-element(from_f16), index=0
+  with_bias = (f32[4,5], s8[16]) custom-call(a, b, bias), custom_call_target="__cublas$lt$matmul", backend_config={"gemm_backend_config":{"alpha_real":1,"alpha_imag":0,"beta":0,"dot_dimension_numbers":{"lhs_contracting_dimensions":["1"],"rhs_contracting_dimensions":["0"],"lhs_batch_dimensions":[],"rhs_batch_dimensions":[]},"epilogue":"BIAS"}}
+  with_bias0 = f32[4,5] get-tuple-element(with_bias), index=0
+  with_relu = (f32[4,5], s8[16]) custom-call(a, b), custom_call_target="__cublas$lt$matmul", backend_config={"gemm_backend_config":{"alpha_real":1,"alpha_imag":0,"beta":0,"dot_dimension_numbers":{"lhs_contracting_dimensions":["1"],"rhs_contracting_dimensions":["0"],"lhs_batch_dimensions":[],"rhs_batch_dimensions":[]},"epilogue":"RELU"}}
+  with_relu0 = f32[4,5] get-tuple-element(with_relu), index=0
+  with_bias_relu = (f32[4,5], s8[16]) custom-call(a, b, bias), custom_call_target="__cublas$lt$matmul", backend_config={"gemm_backend_config":{"alpha_real":1,"alpha_imag":0,"beta":0,"dot_dimension_numbers":{"lhs_contracting_dimensions":["1"],"rhs_contracting_dimensions":["0"],"lhs_batch_dimensions":[],"rhs_batch_dimensions":[]},"epilogue":"BIAS_RELU"}}
+  with_bias_relu0 = f32[4,5] get-tuple-element(with_bias_relu), index=0
+  with_gelu = (f32[4,5], s8[16]) custom-call(a, b), custom_call_target="__cublas$lt$matmul", backend_config={"gemm_backend_config":{"alpha_real":1,"alpha_imag":0,"beta":0,"dot_dimension_numbers":{"lhs_contracting_dimensions":["1"],"rhs_contracting_dimensions":["0"],"lhs_batch_dimensions":[],"rhs_batch_dimensions":[]},"epilogue":"GELU"}}
+  with_gelu0 = f32[4,5] get-tuple-element(with_gelu), index=0
+  with_bias_gelu = (f32[4,5], s8[16]) custom-call(a, b, bias), custom_call_target="__cublas$lt$matmul", backend_config={"gemm_backend_config":{"alpha_real":1,"alpha_imag":0,"beta":0,"dot_dimension_numbers":{"lhs_contracting_dimensions":["1"],"rhs_contracting_dimensions":["0"],"lhs_batch_dimensions":[],"rhs_batch_dimensions":[]},"epilogue":"BIAS_GELU"}}
+  with_bias_gelu0 = f32[4,5] get-tuple-element(with_bias_gelu), index=0
+  with_silu = (f32[4,5], s8[16]) custom-call(a, b), custom_call_target="__cublas$lt$matmul", backend_config={"gemm_backend_config":{"alpha_real":1,"alpha_imag":0,"beta":0,"dot_dimension_numbers":{"lhs_contracting_dimensions":["1"],"rhs_contracting_dimensions":["0"],"lhs_batch_dimensions":[],"rhs_batch_dimensions":[]},"epilogue":"SILU"}}
+  with_silu0 = f32[4,5] get-tuple-element(with_silu), index=0
+  with_bias_silu = (f32[4,5], s8[16]) custom-call(a, b, bias), custom_call_target="__cublas$lt$matmul", backend_config={"gemm_backend_config":{"alpha_real":1,"alpha_imag":0,"beta":0,"dot_dimension_numbers":{"lhs_contracting_dimensions":["1"],"rhs_contracting_dimensions":["0"],"lhs_batch_dimensions":[],"rhs_batch_dimensions":[]},"epilogue":"BIAS_SILU"}}
+  with_bias_silu0 = f32[4,5] get-tuple-element(with_bias_silu), index=0
+  to_bf16 = (bf16[4,5], s8[16]) custom-call(h, k, hc, hb), custom_call_target="__cublas$lt$matmul", backend_config={"gemm_backend_config":{"alpha_real":0.5,"alpha_imag":0,"beta":2,"dot_dimension_numbers":{"lhs_contracting_dimensions":["1"],"rhs_contracting_dimensions":["0"],"lhs_batch_dimensions":[],"rhs_batch_dimensions":[]},"epilogue":"BIAS_GELU"}}, output_to_operand_aliasing={{0}: (2, {})}
+  to_bf160 = bf16[4,5] get-tuple-element(to_bf16), index=0
+  gelu_aux = (f32[4,5], f32[4,5], s8[16]) custom-call(a, b), custom_call_target="__cublas$lt$matmul", backend_config={"gemm_backend_config":{"alpha_real":1,"alpha_imag":0,"beta":0,"dot_dimension_numbers":{"lhs_contracting_dimensions":["1"],"rhs_contracting_dimensions":["0"],"lhs_batch_dimensions":[],"rhs_batch_dimensions":[]},"epilogue":"GELU_AUX"}}
+  gelu_aux0 = f32[4,5] get-tuple-element(gelu_aux), index=0
+  gelu_aux1 = f32[4,5] get-tuple-element(gelu_aux), index=1
+  bias_gelu_aux = (bf16[4,5], bf16[4,5], s8[16]) custom-call(h, k, hb), custom_call_target="__cublas$lt$matmul", backend_config={"gemm_backend_config":{"alpha_real":1,"alpha_imag":0,"beta":0,"dot_dimension_numbers":{"lhs_contracting_dimensions":["1"],"rhs_contracting_dimensions":["0"],"lhs_batch_dimensions":[],"rhs_batch_dimensions":[]},"epilogue":"BIAS_GELU_AUX"}}
+  bias_gelu_aux0 = bf16[4,5] get-tuple-element(bias_gelu_aux), index=0
+  bias_gelu_aux1 = bf16[4,5] get-tuple-element(bias_gelu_aux), index=1
+  wa = bf16[72,40] parameter(14)
+  wb = bf16[40,136] parameter(15)
+  wc = f32[72,136] parameter(16)
+  wv = f32[136] parameter(17)
+  wide = (f32[72,136], s8[16]) custom-call(wa, wb, wc, wv), custom_call_target="__cublas$lt$matmul", backend_config={"gemm_backend_config":{"alpha_real":0.5,"alpha_imag":0,"beta":1,"dot_dimension_numbers":{"lhs_contracting_dimensions":["1"],"rhs_contracting_dimensions":["0"],"lhs_batch_dimensions":[],"rhs_batch_dimensions":[]},"epilogue":"BIAS_RELU"}}, output_to_operand_aliasing={{0}: (2, {})}
+  wide0 = f32[72,136] get-tuple-element(wide), index=0
+  ROOT r = (f32[4,5], f32[4,5], f32[2,4,5], f32[4,5], f32[4,5], f32[4,5], f32[4,5], f32[4,5], f32[4,5], f32[4,5], f32[4,5], f32[4,5], f32[4,5], bf16[4,5], f32[4,5], f32[4,5], bf16[4,5], bf16[4,5], f32[72,136]) tuple(scaled0, accumulated0, batched0, transposed0, from_bf160, from_f160, with_bias0, with_relu0, with_bias_relu0, with_gelu0, with_bias_gelu0, with_silu0, with_bias_silu0, to_bf160, gelu_aux0, gelu_aux1, bias_gelu_aux0, bias_gelu_aux1, wide0)
+}
+)";
+
 // Fusions as written (a fused module).
 const char kFused[] = R"(
 fused_ln {
@@ -332,6 +397,7 @@ std::vector<ProgramCase> HandWrittenPrograms() {
       {"conditionals", with_reducers("cond", kConditionals), 1e-5, 1e-5},
       {"sorts", with_reducers("sorts", kSorts), 0, 0},
       {"gemms_layouts", with_reducers("gemms", kGemmsAndLayouts), 1e-2, 1e-2},
+      {"gemm_calls", with_reducers("gemm_calls", kGemmCalls), 1e-2, 1e-2},
       {"fused", with_reducers("fused", kFused), 1e-4, 1e-4},
       {"transformer_block_planned",
        with_reducers("transformer", kTransformerBlock), 1e-3, 1e-3, true},
@@ -343,6 +409,8 @@ std::vector<ProgramCase> HandWrittenPrograms() {
        with_reducers("residual", kResidualConvBlock), 1e-3, 1e-3, true},
       {"conditionals_planned", with_reducers("cond", kConditionals), 1e-5, 1e-5,
        true},
+      {"gemm_calls_planned", with_reducers("gemm_calls", kGemmCalls), 1e-2,
+       1e-2, true},
   };
 }
 

@@ -580,6 +580,85 @@ ENTRY e {
   }
 }
 
+// cuBLAS GEMM calls are generated kernels too (their dot, alpha, beta, bias
+// and activation as plain ops), for cpp and for cuda; the workspace is a
+// buffer of its own. What plain ops do not say (the f8 call's scales) is
+// unsupported, the host loop refusing it as well, naming why.
+TEST_CASE("compile: GEMM custom calls are generated kernels",
+          "[emit_compile_errors]") {
+  const std::string config =
+      R"({"gemm_backend_config":{"alpha_real":0.5,"beta":1,)"
+      R"("dot_dimension_numbers":{"lhs_contracting_dimensions":["1"],)"
+      R"("rhs_contracting_dimensions":["0"],"lhs_batch_dimensions":[],)"
+      R"("rhs_batch_dimensions":[]},"epilogue":"EPILOGUE"}})";
+  auto module_text = [&](const std::string& epilogue,
+                         const std::string& result) {
+    std::string c = config;
+    c.replace(c.find("EPILOGUE"), 8, epilogue);
+    return "HloModule g\nENTRY e {\n  a = f32[4,6] parameter(0)\n"
+           "  b = f32[6,3] parameter(1)\n  c = f32[4,3] parameter(2)\n"
+           "  bias = f32[3] parameter(3)\n"
+           "  g = " +
+           result +
+           " custom-call(a, b, c, bias), "
+           "custom_call_target=\"__cublas$lt$matmul\", backend_config=" +
+           c +
+           ", output_to_operand_aliasing={{0}: (2, {})}\n"
+           "  ROOT g0 = f32[4,3] get-tuple-element(g), index=0\n}\n";
+  };
+  for (emit::Target target : {emit::Target::kCpp, emit::Target::kCuda}) {
+    INFO(emit::TargetName(target));
+    emit::CompileOptions options;
+    options.target = target;
+    ExprContext ctx;
+    auto module =
+        hlo::ParseHloModule(module_text("BIAS_GELU", "(f32[4,3], s8[32])"));
+    REQUIRE(module.ok());
+    auto program =
+        emit::CompileModule(**module, *hw::FindDevice("h100"), options, &ctx);
+    REQUIRE(program.ok());
+    REQUIRE(program->kernels.size() == 1);
+    CHECK(program->kernels[0].instruction == "g");
+    CHECK(program->kernels[0].emitter != "dot");
+    CHECK(program->kernels[0].refusal.empty());
+    bool workspace = false;
+    for (const emit::ProgramBuffer& b : program->buffers) {
+      workspace = workspace || (b.instruction == "g" && b.output == 1 &&
+                                b.shape == "s8[32]");
+    }
+    CHECK(workspace);
+
+    std::string f8 = module_text("DEFAULT", "(f32[4,3], s8[32])");
+    f8.replace(f8.find("lt$matmul"), 9, "lt$matmul$f8");
+    auto scaled = hlo::ParseHloModule(f8);
+    REQUIRE(scaled.ok());
+    auto refused =
+        emit::CompileModule(**scaled, *hw::FindDevice("h100"), options, &ctx);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().code == ErrorCode::kUnsupported);
+    CHECK(refused.error().message.find("f8 scale operands") !=
+          std::string::npos);
+
+    // Every call of the programs' GEMM-call module is a kernel, none a
+    // host loop.
+    for (const ProgramCase& c : HandWrittenPrograms()) {
+      if (c.label != "gemm_calls") continue;
+      auto calls = hlo::ParseHloModule(c.hlo);
+      REQUIRE(calls.ok());
+      auto compiled =
+          emit::CompileModule(**calls, *hw::FindDevice("h100"), options, &ctx);
+      REQUIRE(compiled.ok());
+      int kernels = 0;
+      for (const emit::ProgramKernel& k : compiled->kernels) {
+        INFO(k.instruction << ": " << k.emitter << " " << k.refusal);
+        CHECK(k.emitter != "dot");
+        ++kernels;
+      }
+      CHECK(kernels == 17);
+    }
+  }
+}
+
 // The cuda programs of the same modules compile with nvcc (no GPU here:
 // compiled, not run).
 TEST_CASE("compile: cuda programs compile with nvcc",

@@ -320,13 +320,22 @@ Result<Literal> Interpreter::Eval(
     if (!dims) return Unsupported(in, "a GEMM without dimension numbers");
     const hlo::Shape& result =
         shape.IsTuple() ? shape.tuple_elements[0] : shape;
-    IXA_ASSIGN_OR_RETURN(Literal product,
-                         EvalDot(in, *dims, result, operand(0), operand(1)));
+    std::optional<hlo::GemmCallSemantics> gemm = hlo::GemmCallSemanticsOf(in);
+    if (!gemm->unsupported.empty()) return Unsupported(in, gemm->unsupported);
+    std::vector<Literal> operands;
+    for (int k = 0; k < in.operand_count(); ++k) operands.push_back(operand(k));
+    const hlo::Shape* aux_shape =
+        gemm->aux ? &shape.tuple_elements.at(1) : nullptr;
+    Literal aux;
+    IXA_ASSIGN_OR_RETURN(
+        Literal product,
+        EvalGemmCall(in, *dims, *gemm, result, operands, aux_shape, &aux));
     if (!shape.IsTuple()) return product;
     Literal t;
     t.type = ElementType::kTuple;
     t.tuple.push_back(std::move(product));
-    for (size_t k = 1; k < shape.tuple_elements.size(); ++k) {
+    if (gemm->aux) t.tuple.push_back(std::move(aux));
+    for (size_t k = t.tuple.size(); k < shape.tuple_elements.size(); ++k) {
       const hlo::Shape& w = shape.tuple_elements[k];
       t.tuple.push_back(Literal::Make(w.type, w.dims));
     }

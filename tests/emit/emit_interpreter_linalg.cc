@@ -4,7 +4,9 @@
 // or wrap in 64 bits (integers) and round once to the result type; a pred
 // result is the or of the products' ands.
 #include <algorithm>
+#include <cmath>
 #include <complex>
+#include <numbers>
 #include <numeric>
 
 #include "tests/emit/emit_interpreter_scalar.h"
@@ -105,6 +107,77 @@ Result<Literal> EvalDot(const hlo::Instruction& in,
       acc.Add(lhs, Linearize(li, lhs.dims), rhs, Linearize(ri, rhs.dims));
     }
     acc.Store(&out, k);
+  }
+  return out;
+}
+
+Result<Literal> EvalGemmCall(const hlo::Instruction& in,
+                             const hlo::DotDimensionNumbers& dims,
+                             const hlo::GemmCallSemantics& gemm,
+                             const hlo::Shape& out_shape,
+                             const std::vector<Literal>& operands,
+                             const hlo::Shape* aux_shape, Literal* aux) {
+  using Activation = hlo::GemmCallSemantics::Activation;
+  if (gemm.alpha == 1 && gemm.c_operand < 0 && gemm.bias_operand < 0 &&
+      gemm.activation == Activation::kNone) {
+    return EvalDot(in, dims, out_shape, operands.at(0), operands.at(1));
+  }
+  const ElementType t = out_shape.type;
+  const bool real = IsFloat(t);
+  if (!real && !(IsSigned(t) || IsUnsigned(t))) return UnsupportedOn(in, t);
+  if (!real && gemm.activation != Activation::kNone) {
+    return Unsupported(in, "an activation on integers");
+  }
+  // The product unrounded (floats in f64), then the epilogue, rounded once.
+  hlo::Shape wide = out_shape;
+  if (real) wide.type = ElementType::kF64;
+  IXA_ASSIGN_OR_RETURN(Literal product,
+                       EvalDot(in, dims, wide, operands.at(0), operands.at(1)));
+  Literal out = Literal::Make(t, out_shape.dims);
+  if (gemm.aux) {
+    if (aux_shape == nullptr || !IsFloat(aux_shape->type)) {
+      return Unsupported(in, "an auxiliary output that is not a float array");
+    }
+    *aux = Literal::Make(aux_shape->type, aux_shape->dims);
+  }
+  const int64_t columns = out.dims.empty() ? 1 : out.dims.back();
+  for (int64_t k = 0; k < out.size(); ++k) {
+    if (!real) {
+      int64_t v = static_cast<int64_t>(gemm.alpha) * product.AsInt(k);
+      if (gemm.c_operand >= 0) {
+        v += static_cast<int64_t>(gemm.beta) *
+             operands.at(gemm.c_operand).AsInt(k);
+      }
+      if (gemm.bias_operand >= 0) {
+        v += operands.at(gemm.bias_operand).AsInt(k % columns);
+      }
+      out.ints[k] = WrapToType(static_cast<uint64_t>(v), t);
+      continue;
+    }
+    double v = gemm.alpha * product.AsDouble(k);
+    if (gemm.c_operand >= 0) {
+      v += gemm.beta * operands.at(gemm.c_operand).AsDouble(k);
+    }
+    if (gemm.bias_operand >= 0) {
+      v += operands.at(gemm.bias_operand).AsDouble(k % columns);
+    }
+    if (gemm.aux) aux->floats[k] = RoundToType(v, aux->type);
+    switch (gemm.activation) {
+      case Activation::kNone:
+        break;
+      case Activation::kRelu:
+        v = std::max(v, 0.0);
+        break;
+      case Activation::kGelu:  // cuBLASLt's tanh form
+        v = 0.5 * v *
+            (1 + std::tanh(std::sqrt(2 / std::numbers::pi) *
+                           (v + 0.044715 * v * v * v)));
+        break;
+      case Activation::kSilu:
+        v = v / (1 + std::exp(-v));
+        break;
+    }
+    out.floats[k] = RoundToType(v, t);
   }
   return out;
 }

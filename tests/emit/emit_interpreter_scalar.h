@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/hlo/custom_calls.h"
 #include "analysis/hlo/module.h"
 #include "core/result.h"
 #include "tests/emit/emit_literal.h"
@@ -76,6 +77,16 @@ Result<Literal> EvalDot(const hlo::Instruction& in,
                         const hlo::DotDimensionNumbers& dims,
                         const hlo::Shape& out_shape, const Literal& lhs,
                         const Literal& rhs);
+// A cuBLAS GEMM call: activation(alpha * dot + beta * C + bias) from the
+// call's semantics (analysis/hlo/custom_calls.h), the dot unrounded
+// (floats in f64) and the result rounded once; for an _AUX epilogue,
+// `*aux` (of `aux_shape`) gets the values before the activation.
+Result<Literal> EvalGemmCall(const hlo::Instruction& in,
+                             const hlo::DotDimensionNumbers& dims,
+                             const hlo::GemmCallSemantics& gemm,
+                             const hlo::Shape& out_shape,
+                             const std::vector<Literal>& operands,
+                             const hlo::Shape* aux_shape, Literal* aux);
 Result<Literal> EvalConvolution(const hlo::Instruction& in,
                                 const Literal& input, const Literal& kernel);
 Result<std::vector<Literal>> EvalSort(

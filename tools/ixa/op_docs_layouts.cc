@@ -282,7 +282,8 @@ std::vector<OpDoc> BuildLayoutDocs() {
        "codegen",
        "One program for a whole module (docs/compile.md): every kernel "
        "(dots and convolutions too, host loops where the emitters refuse "
-       "one), sorts and GEMM calls as generated host code, control flow "
+       "one; cuBLAS GEMM calls as their dot and epilogue), sorts as "
+       "generated host code, control flow "
        "on the host, a buffer assignment reusing dead buffers, and the "
        "entry point `extern \"C\" int ixa_run(const void* const* params, "
        "void* const* results)`; cpp adds a main reading .npy files.",
@@ -300,9 +301,11 @@ std::vector<OpDoc> BuildLayoutDocs() {
          "fusion_plan runs it (see prefusion); false plans the module as "
          "written"}},
        {{"code", "string", "the program: one C++ (cpp) or CUDA (cuda) file"},
-        {"kernels", "list of {name, instruction, computation, emitter}",
+        {"kernels",
+         "list of {name, instruction, computation, emitter, refusal}",
          "every kernel and host op, in program order (emitter: the plan's "
-         "kind, or, for a host op, dot, convolution or sort)"},
+         "kind, or, for a host op, dot, convolution or sort; refusal, on a "
+         "host dot or convolution only: why it is not a generated kernel)"},
         {"peak_bytes", "int",
          "bytes the arenas hold at once: the entry's arena plus, nested, "
          "the largest arena of a computation it runs"},

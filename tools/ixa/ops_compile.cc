@@ -29,10 +29,12 @@ bool EntryHasFusions(const hlo::Module& module) {
 Json ProgramJson(const emit::ProgramResult& program) {
   Json kernels = Json::array();
   for (const emit::ProgramKernel& k : program.kernels) {
-    kernels.push_back({{"name", k.name},
-                       {"instruction", k.instruction},
-                       {"computation", k.computation},
-                       {"emitter", k.emitter}});
+    Json kernel = {{"name", k.name},
+                   {"instruction", k.instruction},
+                   {"computation", k.computation},
+                   {"emitter", k.emitter}};
+    if (!k.refusal.empty()) kernel["refusal"] = k.refusal;
+    kernels.push_back(std::move(kernel));
   }
   Json buffers = Json::array();
   for (const emit::ProgramBuffer& b : program.buffers) {

@@ -1,0 +1,230 @@
+// A cuBLAS GEMM custom call as the fusion computation of its kernel: the
+// dot it stands for, then alpha, beta times C, the bias and the activation
+// as the plain ops they are, so that the fusion emitters generate the call
+// like any dot with fused consumers (docs/compile.md).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <optional>
+
+#include "analysis/hlo/custom_calls.h"
+#include "emit/program/program_internal.h"
+
+namespace ixa::emit::program_internal {
+namespace {
+
+using hlo::ElementType;
+using hlo::Instruction;
+using hlo::Shape;
+
+Error GemmRefused(const Instruction& in, const std::string& why) {
+  return Error::Unsupported("custom-call " + hlo::CustomCallTarget(in) + " " +
+                            in.name + ": " + why);
+}
+
+std::string BraceList(const std::vector<int64_t>& dims) {
+  std::string out = "{";
+  for (size_t k = 0; k < dims.size(); ++k) {
+    out += (k ? "," : "") + std::to_string(dims[k]);
+  }
+  return out + "}";
+}
+
+// The type the epilogue computes in: 16-bit floats widen to f32 (cuBLAS
+// computes them in f32 and rounds D once); other types compute as stored.
+ElementType GemmComputeType(ElementType result) {
+  return result == ElementType::kF16 || result == ElementType::kBF16
+             ? ElementType::kF32
+             : result;
+}
+
+bool IsRealFloatType(ElementType t) {
+  return t == ElementType::kF16 || t == ElementType::kBF16 ||
+         t == ElementType::kF32 || t == ElementType::kF64;
+}
+
+// A scalar constant of type `t` holding `v` as the call computes with it
+// (f32 and narrower: rounded to float, as cuBLAS takes alpha and beta in
+// its f32 compute type), or nullopt where `t` cannot (a fraction in an
+// integer type).
+std::optional<std::string> GemmScalarConstant(double v, ElementType t) {
+  char text[64];
+  if (t == ElementType::kF64) {
+    std::snprintf(text, sizeof text, "%.17g", v);
+  } else if (IsRealFloatType(t)) {
+    std::snprintf(text, sizeof text, "%.9g",
+                  static_cast<double>(static_cast<float>(v)));
+  } else if (hlo::IsIntegral(t) && t != ElementType::kPred &&
+             v == std::floor(v) && std::fabs(v) < 9e15) {
+    std::snprintf(text, sizeof text, "%lld", static_cast<long long>(v));
+  } else {
+    return std::nullopt;
+  }
+  return std::string(hlo::ElementTypeName(t)) + "[] constant(" + text + ")";
+}
+
+// Appends the lines of a computation body, each value named after its
+// role and a counter.
+class GemmBodyWriter {
+ public:
+  explicit GemmBodyWriter(std::string shape) : shape_(std::move(shape)) {}
+  // `shape op(args), attrs`; returns the new value's name.
+  std::string Add(const std::string& shape, const std::string& op,
+                  const std::string& args, const std::string& attrs = "") {
+    const std::string name = "ixap_g" + std::to_string(count_++);
+    text_ += "  " + name + " = " + shape + " " + op + "(" + args + ")" +
+             (attrs.empty() ? "" : ", " + attrs) + "\n";
+    return name;
+  }
+  // The scalar constant broadcast to the computing shape.
+  std::string Splat(const std::string& constant) {
+    const std::string name = "ixap_g" + std::to_string(count_++);
+    text_ += "  " + name + " = " + constant + "\n";
+    return Add(shape_, "broadcast", name, "dimensions={}");
+  }
+  std::string Binary(const std::string& op, const std::string& a,
+                     const std::string& b) {
+    return Add(shape_, op, a + ", " + b);
+  }
+  std::string text() const { return text_; }
+
+ private:
+  std::string shape_;  // the computing shape (D's dims and layout)
+  std::string text_;
+  int count_ = 0;
+};
+
+}  // namespace
+
+Result<std::string> GemmCallKernelBody(
+    const Instruction& in, const std::vector<const Instruction*>& operands) {
+  std::optional<hlo::GemmCallSemantics> semantics =
+      hlo::GemmCallSemanticsOf(in);
+  if (!semantics) return GemmRefused(in, "not a cuBLAS GEMM call");
+  const hlo::GemmCallSemantics& s = *semantics;
+  if (!s.unsupported.empty()) return GemmRefused(in, s.unsupported);
+  std::unique_ptr<Instruction> dot = hlo::LibraryCallAsOp(in);
+  if (dot == nullptr) return GemmRefused(in, "no dot_dimension_numbers");
+  if (in.shape.IsTuple()) {
+    for (size_t k = 1; k < in.shape.tuple_elements.size(); ++k) {
+      if (!in.shape.tuple_elements[k].IsArray()) {
+        return GemmRefused(in, "a result tuple past (result, workspace)");
+      }
+    }
+  }
+  auto param = [&](int operand) {
+    const Instruction* o = in.operand(operand);
+    const auto at = std::find(operands.begin(), operands.end(), o);
+    return "ixap_p" + std::to_string(at - operands.begin());
+  };
+  const Shape& result = dot->shape;
+  const hlo::DotDimensionNumbers& dn = dot->dot;
+  const std::string dot_dims =
+      "lhs_batch_dims=" + BraceList(dn.lhs_batch) +
+      ", lhs_contracting_dims=" + BraceList(dn.lhs_contracting) +
+      ", rhs_batch_dims=" + BraceList(dn.rhs_batch) +
+      ", rhs_contracting_dims=" + BraceList(dn.rhs_contracting);
+  const std::string operands_text = param(0) + ", " + param(1);
+  const bool plain = s.alpha == 1 && s.c_operand < 0 && s.bias_operand < 0 &&
+                     s.activation == hlo::GemmCallSemantics::Activation::kNone;
+  if (plain) {
+    // The call is its dot: the same kernel as a dot outside a fusion.
+    return "  ROOT ixap_root = " + result.ToString(true) + " dot(" +
+           operands_text + "), " + dot_dims + "\n";
+  }
+  Shape computing = result;
+  computing.type = GemmComputeType(result.type);
+  const ElementType t = computing.type;
+  const std::string shape = computing.ToString(true);
+  if (!IsRealFloatType(t) &&
+      !(hlo::IsIntegral(t) && t != ElementType::kPred &&
+        s.activation == hlo::GemmCallSemantics::Activation::kNone)) {
+    return GemmRefused(in, std::string("alpha, beta or an epilogue on ") +
+                               hlo::ElementTypeName(result.type) + " results");
+  }
+  auto constant = [&](double v) -> Result<std::string> {
+    std::optional<std::string> c = GemmScalarConstant(v, t);
+    if (!c) {
+      return GemmRefused(in, "the scalar " + std::to_string(v) + " in " +
+                                 hlo::ElementTypeName(t));
+    }
+    return *c;
+  };
+  GemmBodyWriter body(shape);
+  std::string value = body.Add(shape, "dot", operands_text, dot_dims);
+  if (s.alpha != 1) {
+    IXA_ASSIGN_OR_RETURN(std::string alpha, constant(s.alpha));
+    value = body.Binary("multiply", value, body.Splat(alpha));
+  }
+  auto widened = [&](int operand) {
+    const Shape& os = in.operand(operand)->shape;
+    if (os.type == t) return param(operand);
+    Shape converted = os;
+    converted.type = t;
+    return body.Add(converted.ToString(true), "convert", param(operand));
+  };
+  if (s.c_operand >= 0) {
+    std::string c = widened(s.c_operand);
+    if (s.beta != 1) {
+      IXA_ASSIGN_OR_RETURN(std::string beta, constant(s.beta));
+      c = body.Binary("multiply", c, body.Splat(beta));
+    }
+    value = body.Binary("add", value, c);
+  }
+  if (s.bias_operand >= 0) {
+    const std::string bias =
+        body.Add(shape, "broadcast", widened(s.bias_operand),
+                 "dimensions={" + std::to_string(result.rank() - 1) + "}");
+    value = body.Binary("add", value, bias);
+  }
+  using Activation = hlo::GemmCallSemantics::Activation;
+  const std::string pre_activation = value;
+  if (s.activation == Activation::kRelu) {
+    IXA_ASSIGN_OR_RETURN(std::string zero, constant(0));
+    value = body.Binary("maximum", value, body.Splat(zero));
+  } else if (s.activation == Activation::kGelu) {
+    // cuBLASLt's GELU, the tanh form: x/2 (1 + tanh(sqrt(2/pi) (x +
+    // 0.044715 x^3))).
+    IXA_ASSIGN_OR_RETURN(std::string cubic, constant(0.044715f));
+    IXA_ASSIGN_OR_RETURN(std::string scale, constant(0.7978845608028654f));
+    IXA_ASSIGN_OR_RETURN(std::string half, constant(0.5));
+    IXA_ASSIGN_OR_RETURN(std::string one, constant(1));
+    const std::string x = value;
+    const std::string x3 =
+        body.Binary("multiply", body.Binary("multiply", x, x), x);
+    const std::string inner =
+        body.Binary("add", x, body.Binary("multiply", x3, body.Splat(cubic)));
+    const std::string th = body.Add(
+        shape, "tanh", body.Binary("multiply", inner, body.Splat(scale)));
+    value =
+        body.Binary("multiply", body.Binary("multiply", x, body.Splat(half)),
+                    body.Binary("add", th, body.Splat(one)));
+  } else if (s.activation == Activation::kSilu) {
+    value = body.Binary("multiply", value, body.Add(shape, "logistic", value));
+  }
+  if (s.aux) {
+    // The values before the activation are the second output.
+    const Shape& aux = in.shape.tuple_elements[1];
+    auto narrowed = [&](const std::string& v, const Shape& to) {
+      if (to == computing) return v;
+      return body.Add(to.ToString(true), to.type == t ? "copy" : "convert", v);
+    };
+    const std::string d = narrowed(value, result);
+    const std::string a = narrowed(pre_activation, aux);
+    return body.text() + "  ROOT ixap_root = (" + result.ToString(true) + ", " +
+           aux.ToString(true) + ") tuple(" + d + ", " + a + ")\n";
+  }
+  const std::string text = body.text();
+  if (t != result.type) {
+    return text + "  ROOT ixap_root = " + result.ToString(true) + " convert(" +
+           value + ")\n";
+  }
+  // The last value becomes the root: renamed, its line marked ROOT.
+  const std::string line = "  " + value + " = ";
+  const size_t at = text.rfind(line);
+  return text.substr(0, at) +
+         "  ROOT ixap_root = " + text.substr(at + line.size());
+}
+
+}  // namespace ixa::emit::program_internal
