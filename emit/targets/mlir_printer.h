@@ -118,6 +118,13 @@ class MlirPrinter {
 
   Status PrintBlock(const Block& block);
   Status PrintStmt(const Stmt& s);
+  // The statements of PrintStmt that take more than a few lines.
+  Status PrintShuffle(const Stmt& s);
+  Status PrintCall(const Stmt& s);
+  Status PrintAtomic(const Stmt& s);
+  // Stores `v` into mutable variable `name` (its slot, or its element of
+  // the thread-local array of a multi-phase host kernel).
+  void StoreLocal(const std::string& name, const std::string& v);
   // Host form of vector statements: lanes one by one through a slot.
   Status PrintHostVectorStmt(const Stmt& s);
   // Host form: stores zeros into every lane of vector slot `name`.
