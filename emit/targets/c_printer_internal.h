@@ -150,6 +150,10 @@ class CPrinter {
 
   Status PrintBlock(const Block& block, CodeWriter& w);
   Status PrintStmt(const Stmt& s, CodeWriter& w);
+  // The statements of PrintStmt that take more than a few lines.
+  Status PrintShuffle(const Stmt& s, CodeWriter& w);
+  Status PrintCall(const Stmt& s, CodeWriter& w);
+  Status PrintAtomic(const Stmt& s, CodeWriter& w);
   Status PrintFunction(const ir::Function& f, CodeWriter& w);
   Status PrintCudaKernel(const ir::Kernel& k, CodeWriter& w);
   Status PrintSimulatedKernel(const ir::Kernel& k, CodeWriter& w);
