@@ -638,6 +638,141 @@ Status VerifyArrayOp(const Instruction& in) {
   return Status();
 }
 
+// get-tuple-element: the index names an element of the operand tuple, of
+// the result's shape.
+Status VerifyGetTupleElement(const Instruction& in) {
+  IXA_RETURN_IF_ERROR(NeedOperands(in, 1));
+  const Shape& t = in.operand(0)->shape;
+  if (!t.IsTuple() || in.tuple_index < 0 ||
+      in.tuple_index >= static_cast<int64_t>(t.tuple_elements.size())) {
+    return Bad("get-tuple-element index=" + std::to_string(in.tuple_index) +
+               " is not an element of " + Str(t));
+  }
+  if (!t.tuple_elements[in.tuple_index].Compatible(in.shape)) {
+    return Mismatch(in, t.tuple_elements[in.tuple_index]);
+  }
+  return Status();
+}
+
+// tuple: one element per operand, of the operand's shape.
+Status VerifyTuple(const Instruction& in) {
+  if (!in.shape.IsTuple() ||
+      in.shape.tuple_elements.size() != in.operands.size()) {
+    return Mismatch(in, in.shape);
+  }
+  for (size_t i = 0; i < in.operands.size(); ++i) {
+    if (!in.shape.tuple_elements[i].Compatible(in.operands[i]->shape)) {
+      return Mismatch(in, in.operands[i]->shape);
+    }
+  }
+  return Status();
+}
+
+// reduce and reduce-window: inputs of one shape then as many scalar init
+// values; the result keeps the dimensions not reduced (reduce) or has the
+// windowed sizes (reduce-window), one array per input.
+Status VerifyReduceOrReduceWindow(const Instruction& in) {
+  const Opcode op = in.opcode;
+  int n = in.operand_count();
+  if (n == 0 || n % 2 != 0) {
+    return Bad(OpcodeName(in) + " takes inputs then as many init values");
+  }
+  int k = n / 2;
+  const Shape& in0 = in.operand(0)->shape;
+  for (int i = 0; i < k; ++i) {
+    if (!in.operand(i)->shape.IsArray() ||
+        in.operand(i)->shape.dims != in0.dims) {
+      return Bad("shape mismatch: the inputs of '" + in.name +
+                 "' differ in dimensions");
+    }
+    if (!in.operand(k + i)->shape.IsScalar()) {
+      return Bad("init values of '" + in.name + "' must be scalars");
+    }
+  }
+  std::vector<int64_t> want;
+  if (op == Opcode::kReduce) {
+    if (!DistinctIn(in.dimensions, in0.rank())) {
+      return Bad("reduce dimensions=" + Dims(in.dimensions) + " out of range");
+    }
+    for (int i = 0; i < in0.rank(); ++i) {
+      if (std::find(in.dimensions.begin(), in.dimensions.end(), i) ==
+          in.dimensions.end()) {
+        want.push_back(in0.dims[i]);
+      }
+    }
+  } else {
+    if (static_cast<int>(in.window.size()) != in0.rank()) {
+      return Bad("window needs one size per dimension of " + Str(in0));
+    }
+    for (int i = 0; i < in0.rank(); ++i) {
+      want.push_back(CheckedWindowedSize(in0.dims[i], in.window[i]));
+    }
+  }
+  if (k == 1 && in.shape.IsArray()) {
+    if (in.shape.dims != want) {
+      return Mismatch(in, Shape::Array(in.shape.type, want));
+    }
+    return Status();
+  }
+  if (!in.shape.IsTuple() ||
+      static_cast<int>(in.shape.tuple_elements.size()) != k) {
+    return Mismatch(in, in.shape);
+  }
+  for (const Shape& s : in.shape.tuple_elements) {
+    if (s.dims != want) return Mismatch(in, Shape::Array(s.type, want));
+  }
+  return Status();
+}
+
+Status VerifyConvolution(const Instruction& in) {
+  // Sparse convolution: a third operand holds the sparsity metadata and
+  // the lhs is stored compressed, so its sizes are not checked here.
+  const bool sparse = in.operand_count() == 3;
+  if (!sparse) {
+    IXA_RETURN_IF_ERROR(NeedOperands(in, 2));
+  }
+  IXA_RETURN_IF_ERROR(AllArrays(in));
+  if (!in.conv) return Bad("convolution needs dim_labels=");
+  const ConvDimensionNumbers& dn = *in.conv;
+  const Shape &lhs = in.operand(0)->shape, &rhs = in.operand(1)->shape;
+  size_t sp = dn.input_spatial.size();
+  if (lhs.rank() != dn.input_rank || rhs.rank() != dn.kernel_rank ||
+      in.shape.rank() != dn.output_rank) {
+    return Bad("dim_labels do not match the ranks of '" + in.name + "'");
+  }
+  if (in.window.size() != sp && !(sp == 0 && in.window.empty())) {
+    return Bad("window needs one entry per spatial dimension");
+  }
+  if (sparse || AnyUnbounded(in)) return Status();
+  for (size_t i = 0; i < sp; ++i) {
+    if (in.window[i].size != rhs.dims[dn.kernel_spatial[i]]) {
+      return Bad("window size differs from the kernel's spatial size");
+    }
+    if (in.shape.dims[dn.output_spatial[i]] !=
+        CheckedWindowedSize(lhs.dims[dn.input_spatial[i]], in.window[i])) {
+      return Bad("shape mismatch: spatial dimension " + std::to_string(i) +
+                 " of '" + in.name + "'");
+    }
+  }
+  int64_t kernel_in;
+  const int64_t fg = in.feature_group_count, bg = in.batch_group_count;
+  if (fg <= 0 || bg <= 0 ||
+      __builtin_mul_overflow(rhs.dims[dn.kernel_input_feature], fg,
+                             &kernel_in) ||
+      lhs.dims[dn.input_feature] != kernel_in ||
+      in.shape.dims[dn.output_feature] != rhs.dims[dn.kernel_output_feature]) {
+    return Bad("convolution feature dimensions do not match");
+  }
+  if (bg > 1 &&
+      (lhs.dims[dn.input_batch] % bg != 0 ||
+       in.shape.dims[dn.output_batch] != lhs.dims[dn.input_batch] / bg ||
+       in.shape.dims[dn.output_feature] % bg != 0)) {
+    return Bad("convolution batch_group_count=" + std::to_string(bg) +
+               " does not divide the batch and output feature dimensions");
+  }
+  return Status();
+}
+
 }  // namespace
 
 Status VerifyInstruction(const Instruction& in) {
@@ -648,136 +783,16 @@ Status VerifyInstruction(const Instruction& in) {
   if (int arity = ElementwiseOperandCount(op); arity > 0) {
     IXA_RETURN_IF_ERROR(NeedOperands(in, arity));
   }
-  if (op == Opcode::kGetTupleElement) {
-    IXA_RETURN_IF_ERROR(NeedOperands(in, 1));
-    const Shape& t = in.operand(0)->shape;
-    if (!t.IsTuple() || in.tuple_index < 0 ||
-        in.tuple_index >= static_cast<int64_t>(t.tuple_elements.size())) {
-      return Bad("get-tuple-element index=" + std::to_string(in.tuple_index) +
-                 " is not an element of " + Str(t));
-    }
-    if (!t.tuple_elements[in.tuple_index].Compatible(in.shape)) {
-      return Mismatch(in, t.tuple_elements[in.tuple_index]);
-    }
-    return Status();
-  }
-  if (op == Opcode::kTuple) {
-    if (!in.shape.IsTuple() ||
-        in.shape.tuple_elements.size() != in.operands.size()) {
-      return Mismatch(in, in.shape);
-    }
-    for (size_t i = 0; i < in.operands.size(); ++i) {
-      if (!in.shape.tuple_elements[i].Compatible(in.operands[i]->shape)) {
-        return Mismatch(in, in.operands[i]->shape);
-      }
-    }
-    return Status();
-  }
+  if (op == Opcode::kGetTupleElement) return VerifyGetTupleElement(in);
+  if (op == Opcode::kTuple) return VerifyTuple(in);
   if (op == Opcode::kScatter) {
     return AnyUnbounded(in) ? Status() : VerifyScatter(in);
   }
   if (op == Opcode::kSort) return VerifySort(in);
   if (op == Opcode::kReduce || op == Opcode::kReduceWindow) {
-    int n = in.operand_count();
-    if (n == 0 || n % 2 != 0) {
-      return Bad(OpcodeName(in) + " takes inputs then as many init values");
-    }
-    int k = n / 2;
-    const Shape& in0 = in.operand(0)->shape;
-    for (int i = 0; i < k; ++i) {
-      if (!in.operand(i)->shape.IsArray() ||
-          in.operand(i)->shape.dims != in0.dims) {
-        return Bad("shape mismatch: the inputs of '" + in.name +
-                   "' differ in dimensions");
-      }
-      if (!in.operand(k + i)->shape.IsScalar()) {
-        return Bad("init values of '" + in.name + "' must be scalars");
-      }
-    }
-    std::vector<int64_t> want;
-    if (op == Opcode::kReduce) {
-      if (!DistinctIn(in.dimensions, in0.rank())) {
-        return Bad("reduce dimensions=" + Dims(in.dimensions) +
-                   " out of range");
-      }
-      for (int i = 0; i < in0.rank(); ++i) {
-        if (std::find(in.dimensions.begin(), in.dimensions.end(), i) ==
-            in.dimensions.end()) {
-          want.push_back(in0.dims[i]);
-        }
-      }
-    } else {
-      if (static_cast<int>(in.window.size()) != in0.rank()) {
-        return Bad("window needs one size per dimension of " + Str(in0));
-      }
-      for (int i = 0; i < in0.rank(); ++i) {
-        want.push_back(CheckedWindowedSize(in0.dims[i], in.window[i]));
-      }
-    }
-    if (k == 1 && in.shape.IsArray()) {
-      if (in.shape.dims != want) {
-        return Mismatch(in, Shape::Array(in.shape.type, want));
-      }
-      return Status();
-    }
-    if (!in.shape.IsTuple() ||
-        static_cast<int>(in.shape.tuple_elements.size()) != k) {
-      return Mismatch(in, in.shape);
-    }
-    for (const Shape& s : in.shape.tuple_elements) {
-      if (s.dims != want) return Mismatch(in, Shape::Array(s.type, want));
-    }
-    return Status();
+    return VerifyReduceOrReduceWindow(in);
   }
-  if (op == Opcode::kConvolution) {
-    // Sparse convolution: a third operand holds the sparsity metadata and
-    // the lhs is stored compressed, so its sizes are not checked here.
-    const bool sparse = in.operand_count() == 3;
-    if (!sparse) {
-      IXA_RETURN_IF_ERROR(NeedOperands(in, 2));
-    }
-    IXA_RETURN_IF_ERROR(AllArrays(in));
-    if (!in.conv) return Bad("convolution needs dim_labels=");
-    const ConvDimensionNumbers& dn = *in.conv;
-    const Shape &lhs = in.operand(0)->shape, &rhs = in.operand(1)->shape;
-    size_t sp = dn.input_spatial.size();
-    if (lhs.rank() != dn.input_rank || rhs.rank() != dn.kernel_rank ||
-        in.shape.rank() != dn.output_rank) {
-      return Bad("dim_labels do not match the ranks of '" + in.name + "'");
-    }
-    if (in.window.size() != sp && !(sp == 0 && in.window.empty())) {
-      return Bad("window needs one entry per spatial dimension");
-    }
-    if (sparse || AnyUnbounded(in)) return Status();
-    for (size_t i = 0; i < sp; ++i) {
-      if (in.window[i].size != rhs.dims[dn.kernel_spatial[i]]) {
-        return Bad("window size differs from the kernel's spatial size");
-      }
-      if (in.shape.dims[dn.output_spatial[i]] !=
-          CheckedWindowedSize(lhs.dims[dn.input_spatial[i]], in.window[i])) {
-        return Bad("shape mismatch: spatial dimension " + std::to_string(i) +
-                   " of '" + in.name + "'");
-      }
-    }
-    int64_t kernel_in;
-    const int64_t fg = in.feature_group_count, bg = in.batch_group_count;
-    if (fg <= 0 || bg <= 0 ||
-        __builtin_mul_overflow(rhs.dims[dn.kernel_input_feature], fg,
-                               &kernel_in) ||
-        lhs.dims[dn.input_feature] != kernel_in ||
-        in.shape.dims[dn.output_feature] !=
-            rhs.dims[dn.kernel_output_feature]) {
-      return Bad("convolution feature dimensions do not match");
-    }
-    if (bg > 1 &&
-        (lhs.dims[dn.input_batch] % bg != 0 ||
-         in.shape.dims[dn.output_batch] != lhs.dims[dn.input_batch] / bg ||
-         in.shape.dims[dn.output_feature] % bg != 0)) {
-      return Bad("convolution batch_group_count=" + std::to_string(bg) +
-                 " does not divide the batch and output feature dimensions");
-    }
-    return Status();
-  }
+  if (op == Opcode::kConvolution) return VerifyConvolution(in);
   // A copy of a tuple (XLA copies whole tuples, e.g. around loops).
   if (op == Opcode::kCopy && !in.shape.IsArray()) {
     return in.operand(0)->shape.Compatible(in.shape)

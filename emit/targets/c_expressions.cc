@@ -297,6 +297,21 @@ Text CPrinter::Expr(const Val& v) {
   return Error::Unsupported("emit: unknown IR node");
 }
 
+namespace {
+
+// The error for an op the C printer cannot print (also the answer of a
+// family's member for an op outside its family, which OpExpr never sends).
+Error NoCFormForOp(const Node& n) {
+  return Error::Unsupported("emit: the C printer has no form for op '" +
+                            std::string(ir::OpCodeName(n.op)) + "'");
+}
+
+std::string StaticCast(const std::string& type, const std::string& e) {
+  return "static_cast<" + type + ">(" + e + ")";
+}
+
+}  // namespace
+
 Text CPrinter::OpExpr(const Node& n) {
   std::vector<std::string> x;
   for (const Val& o : n.operands) {
@@ -309,40 +324,114 @@ Text CPrinter::OpExpr(const Node& n) {
       n.op == OpCode::kComplex) {
     return ComplexOpExpr(n, x);
   }
-  const std::string ct = CType(t);
-  const bool fl = ir::IsFloat(t);
-  const std::string one = t == Type::kF64 ? "1.0" : "1.0f";
-  auto cast = [&](const std::string& e) {
-    return "static_cast<" + ct + ">(" + e + ")";
-  };
-  auto wrap = [&](const std::string& op) {  // integer wrap-around
-    std::string u = UnsignedWide(t);
-    return cast("static_cast<" + u + ">(" + x[0] + ") " + op + " static_cast<" +
-                u + ">(" + x[1] + ")");
-  };
-  auto math1 = [&](const std::string& fn) {
-    return RoundTo(t, Math(fn) + "(" + x[0] + ")");
-  };
   switch (n.op) {
     case OpCode::kReal:  // ComplexOpExpr
     case OpCode::kImag:
     case OpCode::kComplex:
       break;
     case OpCode::kAbs:
+    case OpCode::kNeg:
+    case OpCode::kSign:
+    case OpCode::kIsFinite:
+      return SignOpExpr(n, x);
+    case OpCode::kExp:
+    case OpCode::kExpm1:
+    case OpCode::kLog:
+    case OpCode::kLog1p:
+    case OpCode::kSqrt:
+    case OpCode::kRsqrt:
+    case OpCode::kCbrt:
+    case OpCode::kTanh:
+    case OpCode::kLogistic:
+    case OpCode::kSin:
+    case OpCode::kCos:
+    case OpCode::kTan:
+    case OpCode::kErf:
+    case OpCode::kAcos:
+    case OpCode::kAcosh:
+    case OpCode::kAsin:
+    case OpCode::kAsinh:
+    case OpCode::kAtan:
+    case OpCode::kAtanh:
+    case OpCode::kCosh:
+    case OpCode::kSinh:
+    case OpCode::kAtan2:
+    case OpCode::kFloor:
+    case OpCode::kCeil:
+    case OpCode::kRoundAfz:
+    case OpCode::kRoundEven:
+      return MathFunctionExpr(n, x);
+    case OpCode::kAdd:
+    case OpCode::kSub:
+    case OpCode::kMul:
+    case OpCode::kDiv:
+    case OpCode::kRem:
+    case OpCode::kMax:
+    case OpCode::kMin:
+    case OpCode::kPow:
+      return ArithmeticExpr(n, x);
+    case OpCode::kNot:
+    case OpCode::kPopcnt:
+    case OpCode::kClz:
+    case OpCode::kAnd:
+    case OpCode::kOr:
+    case OpCode::kXor:
+    case OpCode::kShl:
+    case OpCode::kShrL:
+    case OpCode::kShrA:
+      return BitOpExpr(n, x);
+    case OpCode::kEq:
+    case OpCode::kNe:
+    case OpCode::kLt:
+    case OpCode::kLe:
+    case OpCode::kGt:
+    case OpCode::kGe:
+    case OpCode::kSelect:
+    case OpCode::kClamp:
+      return ComparisonOrSelectExpr(n, x);
+    case OpCode::kConvert:
+    case OpCode::kBitcastConvert:
+      return ConversionExpr(n, x);
+    case OpCode::kToIndex:
+    case OpCode::kClampIndex:
+      return IndexOpExpr(n, x);
+  }
+  return NoCFormForOp(n);
+}
+
+Text CPrinter::SignOpExpr(const Node& n, const std::vector<std::string>& x) {
+  const Type t = n.type;
+  const std::string ct = CType(t);
+  const bool fl = ir::IsFloat(t);
+  switch (n.op) {
+    case OpCode::kAbs:
       if (fl) return Math("fabs") + "(" + x[0] + ")";
       if (ir::IsUnsignedInt(t)) return x[0];
       return Helper("ixa_iabs") + "(" + x[0] + ")";
     case OpCode::kNeg:
       if (fl) return "(-" + x[0] + ")";
-      return cast(UnsignedWide(t) + "(0) - static_cast<" + UnsignedWide(t) +
-                  ">(" + x[0] + ")");
-    case OpCode::kNot:
-      if (t == Type::kPred) return "(!" + x[0] + ")";
-      return cast("~" + x[0]);
+      return StaticCast(ct, UnsignedWide(t) + "(0) - static_cast<" +
+                                UnsignedWide(t) + ">(" + x[0] + ")");
     case OpCode::kSign:
       if (fl) return Helper("ixa_fsign") + "(" + x[0] + ")";
-      if (ir::IsUnsignedInt(t)) return cast(x[0] + " != 0");
+      if (ir::IsUnsignedInt(t)) return StaticCast(ct, x[0] + " != 0");
       return Helper("ixa_isign") + "(" + x[0] + ")";
+    case OpCode::kIsFinite:
+      return Math("isfinite") + "(" + x[0] + ")";
+    default:
+      break;
+  }
+  return NoCFormForOp(n);
+}
+
+Text CPrinter::MathFunctionExpr(const Node& n,
+                                const std::vector<std::string>& x) {
+  const Type t = n.type;
+  const std::string one = t == Type::kF64 ? "1.0" : "1.0f";
+  auto math1 = [&](const std::string& fn) {
+    return RoundTo(t, Math(fn) + "(" + x[0] + ")");
+  };
+  switch (n.op) {
     case OpCode::kExp:
       return math1("exp");
     case OpCode::kExpm1:
@@ -386,6 +475,8 @@ Text CPrinter::OpExpr(const Node& n) {
       return math1("cosh");
     case OpCode::kSinh:
       return math1("sinh");
+    case OpCode::kAtan2:
+      return RoundTo(t, Math("atan2") + "(" + x[0] + ", " + x[1] + ")");
     case OpCode::kFloor:
       return math1("floor");
     case OpCode::kCeil:
@@ -394,12 +485,23 @@ Text CPrinter::OpExpr(const Node& n) {
       return math1("round");
     case OpCode::kRoundEven:
       return math1("nearbyint");
-    case OpCode::kIsFinite:
-      return Math("isfinite") + "(" + x[0] + ")";
-    case OpCode::kPopcnt:
-      return Helper("ixa_popcnt") + "(" + x[0] + ")";
-    case OpCode::kClz:
-      return Helper("ixa_clz") + "(" + x[0] + ")";
+    default:
+      break;
+  }
+  return NoCFormForOp(n);
+}
+
+Text CPrinter::ArithmeticExpr(const Node& n,
+                              const std::vector<std::string>& x) {
+  const Type t = n.type;
+  const std::string ct = CType(t);
+  const bool fl = ir::IsFloat(t);
+  auto wrap = [&](const std::string& op) {  // integer wrap-around
+    std::string u = UnsignedWide(t);
+    return StaticCast(ct, "static_cast<" + u + ">(" + x[0] + ") " + op +
+                              " static_cast<" + u + ">(" + x[1] + ")");
+  };
+  switch (n.op) {
     case OpCode::kAdd:
       if (t == Type::kPred) return "(" + x[0] + " || " + x[1] + ")";
       if (fl) return RoundTo(t, "(" + x[0] + " + " + x[1] + ")");
@@ -428,23 +530,47 @@ Text CPrinter::OpExpr(const Node& n) {
         return RoundTo(t, Helper("ixa_fpow") + "(" + x[0] + ", " + x[1] + ")");
       }
       return Helper("ixa_ipow") + "(" + x[0] + ", " + x[1] + ")";
-    case OpCode::kAtan2:
-      return RoundTo(t, Math("atan2") + "(" + x[0] + ", " + x[1] + ")");
+    default:
+      break;
+  }
+  return NoCFormForOp(n);
+}
+
+Text CPrinter::BitOpExpr(const Node& n, const std::vector<std::string>& x) {
+  const Type t = n.type;
+  const std::string ct = CType(t);
+  switch (n.op) {
+    case OpCode::kNot:
+      if (t == Type::kPred) return "(!" + x[0] + ")";
+      return StaticCast(ct, "~" + x[0]);
+    case OpCode::kPopcnt:
+      return Helper("ixa_popcnt") + "(" + x[0] + ")";
+    case OpCode::kClz:
+      return Helper("ixa_clz") + "(" + x[0] + ")";
     case OpCode::kAnd:
       if (t == Type::kPred) return "(" + x[0] + " && " + x[1] + ")";
-      return cast(x[0] + " & " + x[1]);
+      return StaticCast(ct, x[0] + " & " + x[1]);
     case OpCode::kOr:
       if (t == Type::kPred) return "(" + x[0] + " || " + x[1] + ")";
-      return cast(x[0] + " | " + x[1]);
+      return StaticCast(ct, x[0] + " | " + x[1]);
     case OpCode::kXor:
       if (t == Type::kPred) return "(" + x[0] + " != " + x[1] + ")";
-      return cast(x[0] + " ^ " + x[1]);
+      return StaticCast(ct, x[0] + " ^ " + x[1]);
     case OpCode::kShl:
       return Helper("ixa_shl") + "(" + x[0] + ", " + x[1] + ")";
     case OpCode::kShrL:
       return Helper("ixa_shr_logical") + "(" + x[0] + ", " + x[1] + ")";
     case OpCode::kShrA:
       return Helper("ixa_shr_arith") + "(" + x[0] + ", " + x[1] + ")";
+    default:
+      break;
+  }
+  return NoCFormForOp(n);
+}
+
+Text CPrinter::ComparisonOrSelectExpr(const Node& n,
+                                      const std::vector<std::string>& x) {
+  switch (n.op) {
     case OpCode::kEq:
       return "(" + x[0] + " == " + x[1] + ")";
     case OpCode::kNe:
@@ -460,12 +586,24 @@ Text CPrinter::OpExpr(const Node& n) {
     case OpCode::kSelect:
       return "(" + x[0] + " ? " + x[1] + " : " + x[2] + ")";
     case OpCode::kClamp:
-      if (fl) {
+      if (ir::IsFloat(n.type)) {
         return Helper("ixa_fmin") + "(" + Helper("ixa_fmax") + "(" + x[1] +
                ", " + x[0] + "), " + x[2] + ")";
       }
       return Helper("ixa_iclamp") + "(" + x[0] + ", " + x[1] + ", " + x[2] +
              ")";
+    default:
+      break;
+  }
+  return NoCFormForOp(n);
+}
+
+Text CPrinter::ConversionExpr(const Node& n,
+                              const std::vector<std::string>& x) {
+  const Type t = n.type;
+  const std::string ct = CType(t);
+  const bool fl = ir::IsFloat(t);
+  switch (n.op) {
     case OpCode::kConvert: {
       const Type from = n.operand_type;
       if (from == t) return x[0];
@@ -473,10 +611,10 @@ Text CPrinter::OpExpr(const Node& n) {
       if (from == Type::kPred) {
         return fl ? "(" + x[0] + " ? " + FloatLiteral(1, t, cuda_) + " : " +
                         FloatLiteral(0, t, cuda_) + ")"
-                  : cast(x[0]);
+                  : StaticCast(ct, x[0]);
       }
       if (!ir::IsFloat(from)) {
-        if (!fl) return cast(x[0]);
+        if (!fl) return StaticCast(ct, x[0]);
         if (t == Type::kF64) return "static_cast<double>(" + x[0] + ")";
         return RoundTo(t, "static_cast<float>(" + x[0] + ")");
       }
@@ -493,6 +631,14 @@ Text CPrinter::OpExpr(const Node& n) {
                          ToStorage(from, x[0]) + "))";
       return FromStorage(t, bits);
     }
+    default:
+      break;
+  }
+  return NoCFormForOp(n);
+}
+
+Text CPrinter::IndexOpExpr(const Node& n, const std::vector<std::string>& x) {
+  switch (n.op) {
     case OpCode::kToIndex:
       // 32-bit indices: a value of a type that fits converts to int; a
       // wider one stays 64-bit (only a clamp takes it, computed in 64 bits).
@@ -511,9 +657,10 @@ Text CPrinter::OpExpr(const Node& n) {
                           ", " + x[2] + ")";
       return index32_ ? "static_cast<int>(" + clamp + ")" : clamp;
     }
+    default:
+      break;
   }
-  return Error::Unsupported("emit: the C printer has no form for op '" +
-                            std::string(ir::OpCodeName(n.op)) + "'");
+  return NoCFormForOp(n);
 }
 
 // Complex values are the ixa_complex helper's structs (ixa_c64, ixa_c128:

@@ -227,77 +227,10 @@ Status CPrinter::PrintStmt(const Stmt& s, CodeWriter& w) {
         return Error::Invalid("emit: a barrier inside a nested block");
       w.Line("__syncthreads();");
       return Status();
-    case StmtKind::kShuffle: {
-      if (!cuda_)
-        return Error::Invalid("emit: a shuffle inside a nested block");
-      IXA_ASSIGN_OR_RETURN(std::string v, Expr(s.value));
-      // The value travels in a type __shfl_down_sync is overloaded for
-      // that holds it exactly: f16 and bf16 compute in float and travel
-      // as float; narrow integers and pred widen to int.
-      const std::string ct = CType(s.type);
-      std::string carrier = ct;
-      if (ct == "int64_t") {
-        carrier = "long long";
-      } else if (ct == "uint64_t") {
-        carrier = "unsigned long long";
-      } else if (ct == "uint32_t") {
-        carrier = "unsigned int";
-      } else if (ct != "float" && ct != "double") {
-        carrier = "int";
-      }
-      // Every lane of the warp runs the shuffle (it sits at the top level
-      // of the kernel, outside every branch): the mask names them all
-      // (those the block has). __activemask() would name the lanes that
-      // happen to be converged, which CUDA does not promise to be all of
-      // them.
-      const std::string shape = ", " + std::to_string(s.offset) + ", " +
-                                std::to_string(s.lanes) + ")";
-      if (ir::IsComplex(s.type)) {  // the parts travel one by one
-        w.Line("const " + ct + " " + s.name + "_from = " + v + ";");
-        w.Line("const " + ct + " " + s.name + " = " + ct +
-               "{__shfl_down_sync(" + shuffle_mask_ + ", " + s.name +
-               "_from.re" + shape + ", __shfl_down_sync(" + shuffle_mask_ +
-               ", " + s.name + "_from.im" + shape + "};");
-        return Status();
-      }
-      w.Line("const " + ct + " " + s.name + " = static_cast<" + ct +
-             ">(__shfl_down_sync(" + shuffle_mask_ + ", static_cast<" +
-             carrier + ">(" + v + "), " + std::to_string(s.offset) + ", " +
-             std::to_string(s.lanes) + "));");
-      return Status();
-    }
-    case StmtKind::kCall: {
-      std::string args;
-      const ir::Function* f = module_.FindFunction(s.name);
-      IXA_CHECK_MSG(f != nullptr, s.name);
-      if (calls_ != nullptr) calls_->insert(s.name);
-      if (f->reads_buffers) {
-        for (int b : module_.InputBuffers()) {
-          args += (args.empty() ? "" : ", ") + module_.buffers[b].name;
-        }
-      }
-      for (const Val& a : s.args) {
-        IXA_ASSIGN_OR_RETURN(std::string e, Expr(a));
-        args += (args.empty() ? "" : ", ") + e;
-      }
-      if (s.results.size() == 1) {
-        if (thread_locals_.count(s.results[0])) {
-          w.Line(s.results[0] + "[tid] = " + s.name + "(" + args + ");");
-        } else {
-          w.Line("const " + CType(s.result_types[0]) + " " + s.results[0] +
-                 " = " + s.name + "(" + args + ");");
-        }
-        return Status();
-      }
-      for (size_t i = 0; i < s.results.size(); ++i) {
-        if (!thread_locals_.count(s.results[i])) {
-          w.Line(CType(s.result_types[i]) + " " + s.results[i] + ";");
-        }
-        args += (args.empty() ? "&" : ", &") + VarRef(s.results[i]);
-      }
-      w.Line(s.name + "(" + args + ");");
-      return Status();
-    }
+    case StmtKind::kShuffle:
+      return PrintShuffle(s, w);
+    case StmtKind::kCall:
+      return PrintCall(s, w);
     case StmtKind::kReturn: {
       if (s.args.size() == 1) {
         IXA_ASSIGN_OR_RETURN(std::string v, Expr(s.args[0]));
@@ -311,45 +244,125 @@ Status CPrinter::PrintStmt(const Stmt& s, CodeWriter& w) {
       w.Line("return;");
       return Status();
     }
-    case StmtKind::kAtomic: {
-      const Buffer& b = module_.buffers[s.buffer];
-      IXA_ASSIGN_OR_RETURN(std::string v, Expr(s.value));
-      IXA_ASSIGN_OR_RETURN(std::string a, Access(b, s.indices, s.flat));
-      std::string st = StorageType(s.type);
-      if (!cuda_) {
-        if (calls_ != nullptr) calls_->insert(s.name);
-        // Threads run one after another: a plain read-modify-write is the
-        // deterministic simulation of the atomic update.
-        w.Line(a + " = " +
-               ToStorage(s.type, s.name + "(" + FromStorage(s.type, a) + ", " +
-                                     v + ")") +
-               ";");
-        return Status();
-      }
-      std::string value = Fresh("upd");
-      if (std::string hw = HardwareAtomic(s.atomic_op, s.type, a, value);
-          !hw.empty()) {
-        // The combiner is the hardware's read-modify-write; its result
-        // unused, nvcc emits a reduction (red.global.*).
-        w.Line("const " + CType(s.type) + " " + value + " = " + v + ";");
-        w.Line(hw + ";");
-        return Status();
-      }
-      Use("ixa_atomic_update");
-      if (calls_ != nullptr) calls_->insert(s.name);
-      w.Line("const " + CType(s.type) + " " + value + " = " + v + ";");
-      w.Line("ixa_atomic_update(&" + a + ", [&](" + st + " old) -> " + st +
-             " { return " +
-             ToStorage(s.type, s.name + "(" + FromStorage(s.type, "old") +
-                                   ", " + value + ")") +
-             "; });");
-      return Status();
-    }
+    case StmtKind::kAtomic:
+      return PrintAtomic(s, w);
     case StmtKind::kComment:
       w.Line("// " + s.text);
       return Status();
   }
   return Error::Unsupported("emit: unknown IR statement");
+}
+
+// A __shfl_down_sync of the value (complex values part by part).
+Status CPrinter::PrintShuffle(const Stmt& s, CodeWriter& w) {
+  if (!cuda_) return Error::Invalid("emit: a shuffle inside a nested block");
+  IXA_ASSIGN_OR_RETURN(std::string v, Expr(s.value));
+  // The value travels in a type __shfl_down_sync is overloaded for
+  // that holds it exactly: f16 and bf16 compute in float and travel
+  // as float; narrow integers and pred widen to int.
+  const std::string ct = CType(s.type);
+  std::string carrier = ct;
+  if (ct == "int64_t") {
+    carrier = "long long";
+  } else if (ct == "uint64_t") {
+    carrier = "unsigned long long";
+  } else if (ct == "uint32_t") {
+    carrier = "unsigned int";
+  } else if (ct != "float" && ct != "double") {
+    carrier = "int";
+  }
+  // Every lane of the warp runs the shuffle (it sits at the top level
+  // of the kernel, outside every branch): the mask names them all
+  // (those the block has). __activemask() would name the lanes that
+  // happen to be converged, which CUDA does not promise to be all of
+  // them.
+  const std::string shape =
+      ", " + std::to_string(s.offset) + ", " + std::to_string(s.lanes) + ")";
+  if (ir::IsComplex(s.type)) {  // the parts travel one by one
+    w.Line("const " + ct + " " + s.name + "_from = " + v + ";");
+    w.Line("const " + ct + " " + s.name + " = " + ct + "{__shfl_down_sync(" +
+           shuffle_mask_ + ", " + s.name + "_from.re" + shape +
+           ", __shfl_down_sync(" + shuffle_mask_ + ", " + s.name + "_from.im" +
+           shape + "};");
+    return Status();
+  }
+  w.Line("const " + ct + " " + s.name + " = static_cast<" + ct +
+         ">(__shfl_down_sync(" + shuffle_mask_ + ", static_cast<" + carrier +
+         ">(" + v + "), " + std::to_string(s.offset) + ", " +
+         std::to_string(s.lanes) + "));");
+  return Status();
+}
+
+// A call of an IR function: one result is returned, several are written
+// through pointers.
+Status CPrinter::PrintCall(const Stmt& s, CodeWriter& w) {
+  std::string args;
+  const ir::Function* f = module_.FindFunction(s.name);
+  IXA_CHECK_MSG(f != nullptr, s.name);
+  if (calls_ != nullptr) calls_->insert(s.name);
+  if (f->reads_buffers) {
+    for (int b : module_.InputBuffers()) {
+      args += (args.empty() ? "" : ", ") + module_.buffers[b].name;
+    }
+  }
+  for (const Val& a : s.args) {
+    IXA_ASSIGN_OR_RETURN(std::string e, Expr(a));
+    args += (args.empty() ? "" : ", ") + e;
+  }
+  if (s.results.size() == 1) {
+    if (thread_locals_.count(s.results[0])) {
+      w.Line(s.results[0] + "[tid] = " + s.name + "(" + args + ");");
+    } else {
+      w.Line("const " + CType(s.result_types[0]) + " " + s.results[0] + " = " +
+             s.name + "(" + args + ");");
+    }
+    return Status();
+  }
+  for (size_t i = 0; i < s.results.size(); ++i) {
+    if (!thread_locals_.count(s.results[i])) {
+      w.Line(CType(s.result_types[i]) + " " + s.results[i] + ";");
+    }
+    args += (args.empty() ? "&" : ", &") + VarRef(s.results[i]);
+  }
+  w.Line(s.name + "(" + args + ");");
+  return Status();
+}
+
+// An atomic update: a plain read-modify-write when threads run one after
+// another, else the hardware atomic or ixa_atomic_update's CAS loop.
+Status CPrinter::PrintAtomic(const Stmt& s, CodeWriter& w) {
+  const Buffer& b = module_.buffers[s.buffer];
+  IXA_ASSIGN_OR_RETURN(std::string v, Expr(s.value));
+  IXA_ASSIGN_OR_RETURN(std::string a, Access(b, s.indices, s.flat));
+  std::string st = StorageType(s.type);
+  if (!cuda_) {
+    if (calls_ != nullptr) calls_->insert(s.name);
+    // Threads run one after another: a plain read-modify-write is the
+    // deterministic simulation of the atomic update.
+    w.Line(a + " = " +
+           ToStorage(s.type,
+                     s.name + "(" + FromStorage(s.type, a) + ", " + v + ")") +
+           ";");
+    return Status();
+  }
+  std::string value = Fresh("upd");
+  if (std::string hw = HardwareAtomic(s.atomic_op, s.type, a, value);
+      !hw.empty()) {
+    // The combiner is the hardware's read-modify-write; its result
+    // unused, nvcc emits a reduction (red.global.*).
+    w.Line("const " + CType(s.type) + " " + value + " = " + v + ";");
+    w.Line(hw + ";");
+    return Status();
+  }
+  Use("ixa_atomic_update");
+  if (calls_ != nullptr) calls_->insert(s.name);
+  w.Line("const " + CType(s.type) + " " + value + " = " + v + ";");
+  w.Line("ixa_atomic_update(&" + a + ", [&](" + st + " old) -> " + st +
+         " { return " +
+         ToStorage(s.type, s.name + "(" + FromStorage(s.type, "old") + ", " +
+                               value + ")") +
+         "; });");
+  return Status();
 }
 
 Status CPrinter::PrintFunction(const ir::Function& f, CodeWriter& w) {

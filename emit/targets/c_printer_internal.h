@@ -55,7 +55,23 @@ class CPrinter {
  private:
   Text Expr(const Val& v);
   Text AffineExpr(ixa::Expr e, const Node& apply);
+  // An op's expression: OpExpr prints the operands and dispatches by
+  // family of ops to the members below it (complex ops to ComplexOpExpr).
   Text OpExpr(const Node& n);
+  // abs, neg, sign, is-finite.
+  Text SignOpExpr(const Node& n, const std::vector<std::string>& x);
+  // Transcendental functions and rounding.
+  Text MathFunctionExpr(const Node& n, const std::vector<std::string>& x);
+  // add, sub, mul, div, rem, max, min, pow.
+  Text ArithmeticExpr(const Node& n, const std::vector<std::string>& x);
+  // not, popcount, count-leading-zeros, and, or, xor, shifts.
+  Text BitOpExpr(const Node& n, const std::vector<std::string>& x);
+  // The comparisons, select and clamp.
+  Text ComparisonOrSelectExpr(const Node& n, const std::vector<std::string>& x);
+  // convert and bitcast-convert.
+  Text ConversionExpr(const Node& n, const std::vector<std::string>& x);
+  // to-index and clamp-index.
+  Text IndexOpExpr(const Node& n, const std::vector<std::string>& x);
   // Ops on complex values, and real / imag / complex (c_expressions.cc).
   Text ComplexOpExpr(const Node& n, const std::vector<std::string>& x);
   Text InDomainExpr(const Node& n);
@@ -134,6 +150,10 @@ class CPrinter {
 
   Status PrintBlock(const Block& block, CodeWriter& w);
   Status PrintStmt(const Stmt& s, CodeWriter& w);
+  // The statements of PrintStmt that take more than a few lines.
+  Status PrintShuffle(const Stmt& s, CodeWriter& w);
+  Status PrintCall(const Stmt& s, CodeWriter& w);
+  Status PrintAtomic(const Stmt& s, CodeWriter& w);
   Status PrintFunction(const ir::Function& f, CodeWriter& w);
   Status PrintCudaKernel(const ir::Kernel& k, CodeWriter& w);
   Status PrintSimulatedKernel(const ir::Kernel& k, CodeWriter& w);

@@ -555,53 +555,148 @@ Text MlirPrinter::ValueUncached(const Val& v) {
   return Error::Unsupported("emit: unknown IR node");
 }
 
-Text MlirPrinter::OpValue(const Node& n, const std::vector<std::string>& xs) {
-  const std::vector<std::string>& x = xs;
-  const Type t = n.type;
-  const std::string ct = ComputeType(t);
-  const bool fl = ir::IsFloat(t);
-  const bool sgn = ir::IsSignedInt(t);
-  auto bin = [&](const std::string& op) {
-    return Emit(op + " " + x[0] + ", " + x[1] + " : " + ct);
-  };
-  auto helper = [&](const std::string& base, Type type) {
-    std::string name = base + "_" + ir::TypeName(type);
-    NeedHelper(name);
-    std::vector<std::string> types(x.size(), ComputeType(type));
-    return Call(name, x, types, ComputeType(t));
-  };
+namespace {
+
+// The error for an op the MLIR printer cannot print (also the answer of a
+// family's helper for an op outside its family, which OpValue never sends).
+Error NoFormForOp(const Node& n) {
+  return Error::Unsupported("emit: the MLIR printer has no form for op '" +
+                            std::string(ir::OpCodeName(n.op)) + "'");
+}
+
+}  // namespace
+
+std::string MlirPrinter::BinaryOp(const std::string& op,
+                                  const std::vector<std::string>& x, Type t) {
+  return Emit(op + " " + x[0] + ", " + x[1] + " : " + ComputeType(t));
+}
+
+std::string MlirPrinter::HelperCall(const std::string& base, Type t,
+                                    const std::vector<std::string>& x) {
+  std::string name = base + "_" + ir::TypeName(t);
+  NeedHelper(name);
+  std::vector<std::string> types(x.size(), ComputeType(t));
+  return Call(name, x, types, ComputeType(t));
+}
+
+Text MlirPrinter::OpValue(const Node& n, const std::vector<std::string>& x) {
   switch (n.op) {
     case OpCode::kReal:  // PrintModule refuses complex values first
     case OpCode::kImag:
     case OpCode::kComplex:
       break;
     case OpCode::kAbs:
+    case OpCode::kNeg:
+    case OpCode::kSign:
+    case OpCode::kIsFinite:
+      return SignOpValue(n, x);
+    case OpCode::kExp:
+    case OpCode::kExpm1:
+    case OpCode::kLog:
+    case OpCode::kLog1p:
+    case OpCode::kSqrt:
+    case OpCode::kRsqrt:
+    case OpCode::kCbrt:
+    case OpCode::kTanh:
+    case OpCode::kLogistic:
+    case OpCode::kSin:
+    case OpCode::kCos:
+    case OpCode::kTan:
+    case OpCode::kErf:
+    case OpCode::kAcos:
+    case OpCode::kAcosh:
+    case OpCode::kAsin:
+    case OpCode::kAsinh:
+    case OpCode::kAtan:
+    case OpCode::kAtanh:
+    case OpCode::kCosh:
+    case OpCode::kSinh:
+    case OpCode::kAtan2:
+    case OpCode::kFloor:
+    case OpCode::kCeil:
+    case OpCode::kRoundAfz:
+    case OpCode::kRoundEven:
+      return MathFunctionValue(n, x);
+    case OpCode::kAdd:
+    case OpCode::kSub:
+    case OpCode::kMul:
+    case OpCode::kDiv:
+    case OpCode::kRem:
+    case OpCode::kMax:
+    case OpCode::kMin:
+    case OpCode::kPow:
+      return ArithmeticValue(n, x);
+    case OpCode::kNot:
+    case OpCode::kPopcnt:
+    case OpCode::kClz:
+    case OpCode::kAnd:
+    case OpCode::kOr:
+    case OpCode::kXor:
+    case OpCode::kShl:
+    case OpCode::kShrL:
+    case OpCode::kShrA:
+      return BitOpValue(n, x);
+    case OpCode::kEq:
+    case OpCode::kNe:
+    case OpCode::kLt:
+    case OpCode::kLe:
+    case OpCode::kGt:
+    case OpCode::kGe:
+    case OpCode::kSelect:
+    case OpCode::kClamp:
+      return ComparisonOrSelectValue(n, x);
+    case OpCode::kConvert:
+    case OpCode::kBitcastConvert:
+      return ConversionValue(n, x);
+    case OpCode::kToIndex:
+    case OpCode::kClampIndex:
+      return IndexOpValue(n, x);
+  }
+  return NoFormForOp(n);
+}
+
+Text MlirPrinter::SignOpValue(const Node& n,
+                              const std::vector<std::string>& x) {
+  const Type t = n.type;
+  const std::string ct = ComputeType(t);
+  const bool fl = ir::IsFloat(t);
+  switch (n.op) {
+    case OpCode::kAbs:
       if (fl) return Emit("math.abs " + x[0] + " : " + ct);
       if (ir::IsUnsignedInt(t)) return x[0];
-      return helper("ixa_iabs", t);
+      return HelperCall("ixa_iabs", t, x);
     case OpCode::kNeg:
       if (fl) return Emit("arith.negf " + x[0] + " : " + ct);
       {
         std::string z = Constant(t, 0);
         return Emit("arith.subi " + z + ", " + x[0] + " : " + ct);
       }
-    case OpCode::kNot:
-      if (t == Type::kPred) {
-        std::string one = Constant(Type::kPred, 1);
-        return Emit("arith.xori " + x[0] + ", " + one + " : i1");
-      }
-      {
-        std::string ones = Constant(t, -1);
-        return Emit("arith.xori " + x[0] + ", " + ones + " : " + ct);
-      }
     case OpCode::kSign:
-      if (fl) return helper("ixa_fsign", t);
+      if (fl) return HelperCall("ixa_fsign", t, x);
       if (ir::IsUnsignedInt(t)) {
         std::string z = Constant(t, 0);
         std::string ne = Emit("arith.cmpi ne, " + x[0] + ", " + z + " : " + ct);
         return Emit("arith.extui " + ne + " : i1 to " + ct);
       }
-      return helper("ixa_isign", t);
+      return HelperCall("ixa_isign", t, x);
+    case OpCode::kIsFinite: {
+      std::string a =
+          Emit("math.abs " + x[0] + " : " + ComputeType(n.operand_type));
+      std::string inf = ConstantFloat(n.operand_type, 1.0 / 0.0);
+      return Emit("arith.cmpf one, " + a + ", " + inf + " : " +
+                  ComputeType(n.operand_type));
+    }
+    default:
+      break;
+  }
+  return NoFormForOp(n);
+}
+
+Text MlirPrinter::MathFunctionValue(const Node& n,
+                                    const std::vector<std::string>& x) {
+  const Type t = n.type;
+  const std::string ct = ComputeType(t);
+  switch (n.op) {
     case OpCode::kExp:
       return RoundTo(t, MathOp("math.exp", "exp", false, t, x));
     case OpCode::kExpm1:
@@ -654,6 +749,8 @@ Text MlirPrinter::OpValue(const Node& n, const std::vector<std::string>& xs) {
       return RoundTo(t, MathOp("", "cosh", false, t, x));
     case OpCode::kSinh:
       return RoundTo(t, MathOp("", "sinh", false, t, x));
+    case OpCode::kAtan2:
+      return RoundTo(t, MathOp("math.atan2", "atan2", false, t, x));
     case OpCode::kFloor:
       return MathOp("math.floor", "floor", true, t, x);
     case OpCode::kCeil:
@@ -662,33 +759,38 @@ Text MlirPrinter::OpValue(const Node& n, const std::vector<std::string>& xs) {
       return MathOp("", "round", false, t, x);
     case OpCode::kRoundEven:
       return MathOp("", "nearbyint", false, t, x);
-    case OpCode::kIsFinite: {
-      std::string a =
-          Emit("math.abs " + x[0] + " : " + ComputeType(n.operand_type));
-      std::string inf = ConstantFloat(n.operand_type, 1.0 / 0.0);
-      return Emit("arith.cmpf one, " + a + ", " + inf + " : " +
-                  ComputeType(n.operand_type));
-    }
-    case OpCode::kPopcnt:
-      return Emit("math.ctpop " + x[0] + " : " + ct);
-    case OpCode::kClz:
-      return Emit("math.ctlz " + x[0] + " : " + ct);
+    default:
+      break;
+  }
+  return NoFormForOp(n);
+}
+
+Text MlirPrinter::ArithmeticValue(const Node& n,
+                                  const std::vector<std::string>& x) {
+  const Type t = n.type;
+  const std::string ct = ComputeType(t);
+  const bool fl = ir::IsFloat(t);
+  const bool sgn = ir::IsSignedInt(t);
+  switch (n.op) {
     case OpCode::kAdd:
-      if (t == Type::kPred) return bin("arith.ori");
-      return fl ? RoundTo(t, bin("arith.addf")) : bin("arith.addi");
+      if (t == Type::kPred) return BinaryOp("arith.ori", x, t);
+      return fl ? RoundTo(t, BinaryOp("arith.addf", x, t))
+                : BinaryOp("arith.addi", x, t);
     case OpCode::kSub:
-      return fl ? RoundTo(t, bin("arith.subf")) : bin("arith.subi");
+      return fl ? RoundTo(t, BinaryOp("arith.subf", x, t))
+                : BinaryOp("arith.subi", x, t);
     case OpCode::kMul:
-      if (t == Type::kPred) return bin("arith.andi");
-      return fl ? RoundTo(t, bin("arith.mulf")) : bin("arith.muli");
+      if (t == Type::kPred) return BinaryOp("arith.andi", x, t);
+      return fl ? RoundTo(t, BinaryOp("arith.mulf", x, t))
+                : BinaryOp("arith.muli", x, t);
     case OpCode::kDiv:
-      if (fl) return RoundTo(t, bin("arith.divf"));
-      return helper("ixa_idiv", t);
+      if (fl) return RoundTo(t, BinaryOp("arith.divf", x, t));
+      return HelperCall("ixa_idiv", t, x);
     case OpCode::kRem:
-      if (fl) return RoundTo(t, bin("arith.remf"));
-      return helper("ixa_irem", t);
+      if (fl) return RoundTo(t, BinaryOp("arith.remf", x, t));
+      return HelperCall("ixa_irem", t, x);
     case OpCode::kMax:
-      if (fl) return helper("ixa_fmax", t);
+      if (fl) return HelperCall("ixa_fmax", t, x);
       {
         std::string c =
             Emit(std::string("arith.cmpi ") + (sgn ? "sgt" : "ugt") + ", " +
@@ -696,7 +798,7 @@ Text MlirPrinter::OpValue(const Node& n, const std::vector<std::string>& xs) {
         return Emit("select " + c + ", " + x[0] + ", " + x[1] + " : " + ct);
       }
     case OpCode::kMin:
-      if (fl) return helper("ixa_fmin", t);
+      if (fl) return HelperCall("ixa_fmin", t, x);
       {
         std::string c =
             Emit(std::string("arith.cmpi ") + (sgn ? "slt" : "ult") + ", " +
@@ -707,7 +809,6 @@ Text MlirPrinter::OpValue(const Node& n, const std::vector<std::string>& xs) {
       if (fl) {
         // x^0 = 1 and 1^y = 1 whatever the other operand (XLA; the host
         // libm answers a quiet NaN for a signalling one).
-        std::string ct = ComputeType(t);
         std::string p = MathOp("math.powf", "pow", false, t, x);
         std::string zero =
             Emit("arith.constant " + FloatConst(0, t) + " : " + ct);
@@ -721,21 +822,54 @@ Text MlirPrinter::OpValue(const Node& n, const std::vector<std::string>& xs) {
         return RoundTo(
             t, Emit("select " + either + ", " + one + ", " + p + " : " + ct));
       }
-      return helper("ixa_ipow", t);
-    case OpCode::kAtan2:
-      return RoundTo(t, MathOp("math.atan2", "atan2", false, t, x));
+      return HelperCall("ixa_ipow", t, x);
+    default:
+      break;
+  }
+  return NoFormForOp(n);
+}
+
+Text MlirPrinter::BitOpValue(const Node& n, const std::vector<std::string>& x) {
+  const Type t = n.type;
+  const std::string ct = ComputeType(t);
+  switch (n.op) {
+    case OpCode::kNot:
+      if (t == Type::kPred) {
+        std::string one = Constant(Type::kPred, 1);
+        return Emit("arith.xori " + x[0] + ", " + one + " : i1");
+      }
+      {
+        std::string ones = Constant(t, -1);
+        return Emit("arith.xori " + x[0] + ", " + ones + " : " + ct);
+      }
+    case OpCode::kPopcnt:
+      return Emit("math.ctpop " + x[0] + " : " + ct);
+    case OpCode::kClz:
+      return Emit("math.ctlz " + x[0] + " : " + ct);
     case OpCode::kAnd:
-      return bin("arith.andi");
+      return BinaryOp("arith.andi", x, t);
     case OpCode::kOr:
-      return bin("arith.ori");
+      return BinaryOp("arith.ori", x, t);
     case OpCode::kXor:
-      return bin("arith.xori");
+      return BinaryOp("arith.xori", x, t);
     case OpCode::kShl:
-      return helper("ixa_shl", t);
+      return HelperCall("ixa_shl", t, x);
     case OpCode::kShrL:
-      return helper("ixa_shr_logical", t);
+      return HelperCall("ixa_shr_logical", t, x);
     case OpCode::kShrA:
-      return helper("ixa_shr_arith", t);
+      return HelperCall("ixa_shr_arith", t, x);
+    default:
+      break;
+  }
+  return NoFormForOp(n);
+}
+
+Text MlirPrinter::ComparisonOrSelectValue(const Node& n,
+                                          const std::vector<std::string>& x) {
+  const Type t = n.type;
+  const std::string ct = ComputeType(t);
+  const bool sgn = ir::IsSignedInt(t);
+  switch (n.op) {
     case OpCode::kEq:
     case OpCode::kNe:
     case OpCode::kLt:
@@ -760,7 +894,7 @@ Text MlirPrinter::OpValue(const Node& n, const std::vector<std::string>& xs) {
     case OpCode::kSelect:
       return Emit("select " + x[0] + ", " + x[1] + ", " + x[2] + " : " + ct);
     case OpCode::kClamp:
-      if (fl) {
+      if (ir::IsFloat(t)) {
         NeedHelper(std::string("ixa_fmax_") + ir::TypeName(t));
         NeedHelper(std::string("ixa_fmin_") + ir::TypeName(t));
         std::string m = Call(std::string("ixa_fmax_") + ir::TypeName(t),
@@ -778,6 +912,18 @@ Text MlirPrinter::OpValue(const Node& n, const std::vector<std::string>& xs) {
                               ", " + x[2] + " : " + ct);
         return Emit("select " + c2 + ", " + x[2] + ", " + m + " : " + ct);
       }
+    default:
+      break;
+  }
+  return NoFormForOp(n);
+}
+
+Text MlirPrinter::ConversionValue(const Node& n,
+                                  const std::vector<std::string>& xs) {
+  const Type t = n.type;
+  const std::string ct = ComputeType(t);
+  const bool fl = ir::IsFloat(t);
+  switch (n.op) {
     case OpCode::kConvert: {
       Type from = n.operand_type;
       std::vector<std::string> x = xs;
@@ -829,12 +975,21 @@ Text MlirPrinter::OpValue(const Node& n, const std::vector<std::string>& xs) {
     }
     case OpCode::kBitcastConvert: {
       const Type from = n.operand_type;
-      std::string s = ToStorage(from, x[0]);
+      std::string s = ToStorage(from, xs[0]);
       std::string fs = StorageType(from), ts = StorageType(t);
       std::string b =
           fs == ts ? s : Emit("arith.bitcast " + s + " : " + fs + " to " + ts);
       return FromStorage(t, b);
     }
+    default:
+      break;
+  }
+  return NoFormForOp(n);
+}
+
+Text MlirPrinter::IndexOpValue(const Node& n,
+                               const std::vector<std::string>& x) {
+  switch (n.op) {
     case OpCode::kToIndex: {
       const Type from = n.operand_type;
       if (ir::IsUnsignedInt(from) && ir::TypeBits(from) < 64) {
@@ -862,9 +1017,10 @@ Text MlirPrinter::OpValue(const Node& n, const std::vector<std::string>& xs) {
       std::string c2 = Emit("arith.cmpi sgt, " + m + ", " + x[2] + " : index");
       return Emit("select " + c2 + ", " + x[2] + ", " + m + " : index");
     }
+    default:
+      break;
   }
-  return Error::Unsupported("emit: the MLIR printer has no form for op '" +
-                            std::string(ir::OpCodeName(n.op)) + "'");
+  return NoFormForOp(n);
 }
 
 // The helper functions' text, by name (`base_type` or `base_from_to`).

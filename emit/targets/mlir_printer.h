@@ -60,7 +60,30 @@ class MlirPrinter {
   // Values: emits ops into the current writer, returns the SSA name.
   Text Value(const Val& v);
   Text ValueUncached(const Val& v);
+  // An op's value from its operands' SSA names: OpValue dispatches by
+  // family of ops to the members below it.
   Text OpValue(const Node& n, const std::vector<std::string>& x);
+  // abs, neg, sign, is-finite.
+  Text SignOpValue(const Node& n, const std::vector<std::string>& x);
+  // Transcendental functions and rounding (math ops or libm calls).
+  Text MathFunctionValue(const Node& n, const std::vector<std::string>& x);
+  // add, sub, mul, div, rem, max, min, pow.
+  Text ArithmeticValue(const Node& n, const std::vector<std::string>& x);
+  // not, popcount, count-leading-zeros, and, or, xor, shifts.
+  Text BitOpValue(const Node& n, const std::vector<std::string>& x);
+  // The comparisons, select and clamp.
+  Text ComparisonOrSelectValue(const Node& n,
+                               const std::vector<std::string>& x);
+  // convert and bitcast-convert.
+  Text ConversionValue(const Node& n, const std::vector<std::string>& x);
+  // to-index and clamp-index.
+  Text IndexOpValue(const Node& n, const std::vector<std::string>& x);
+  // `op x[0], x[1] : t`, the plain binary form.
+  std::string BinaryOp(const std::string& op, const std::vector<std::string>& x,
+                       Type t);
+  // A call of helper function `base`_t on `x`, all of type t.
+  std::string HelperCall(const std::string& base, Type t,
+                         const std::vector<std::string>& x);
   Text ApplyExpr(ixa::Expr e, const Node& apply);
   Text InDomainValue(const Node& n);
   std::string Constant(Type t, int64_t v);
@@ -95,6 +118,13 @@ class MlirPrinter {
 
   Status PrintBlock(const Block& block);
   Status PrintStmt(const Stmt& s);
+  // The statements of PrintStmt that take more than a few lines.
+  Status PrintShuffle(const Stmt& s);
+  Status PrintCall(const Stmt& s);
+  Status PrintAtomic(const Stmt& s);
+  // Stores `v` into mutable variable `name` (its slot, or its element of
+  // the thread-local array of a multi-phase host kernel).
+  void StoreLocal(const std::string& name, const std::string& v);
   // Host form of vector statements: lanes one by one through a slot.
   Status PrintHostVectorStmt(const Stmt& s);
   // Host form: stores zeros into every lane of vector slot `name`.

@@ -43,16 +43,17 @@ Status MlirPrinter::PrintBlock(const Block& block) {
   return Status();
 }
 
+void MlirPrinter::StoreLocal(const std::string& name, const std::string& v) {
+  if (thread_locals_.count(name)) {
+    w_->Line("memref.store " + v + ", %tl_" + name + "[" + *Lookup("tid") +
+             "] : memref<" + thread_local_types_[name] + ">");
+  } else {
+    w_->Line("memref.store " + v + ", " + Slot(name) + "[] : memref<" +
+             slots_[name] + ">");
+  }
+}
+
 Status MlirPrinter::PrintStmt(const Stmt& s) {
-  auto store_local = [&](const std::string& name, const std::string& v) {
-    if (thread_locals_.count(name)) {
-      w_->Line("memref.store " + v + ", %tl_" + name + "[" + *Lookup("tid") +
-               "] : memref<" + thread_local_types_[name] + ">");
-    } else {
-      w_->Line("memref.store " + v + ", " + Slot(name) + "[] : memref<" +
-               slots_[name] + ">");
-    }
-  };
   switch (s.kind) {
     case StmtKind::kLet:
     case StmtKind::kDeclare:
@@ -68,7 +69,7 @@ Status MlirPrinter::PrintStmt(const Stmt& s) {
     case StmtKind::kLet: {
       IXA_ASSIGN_OR_RETURN(std::string v, Value(s.value));
       if (thread_locals_.count(s.name)) {
-        store_local(s.name, v);
+        StoreLocal(s.name, v);
       } else {
         BindLet(s.name, v);
       }
@@ -77,7 +78,7 @@ Status MlirPrinter::PrintStmt(const Stmt& s) {
     case StmtKind::kDeclare:
     case StmtKind::kAssign: {
       IXA_ASSIGN_OR_RETURN(std::string v, Value(s.value));
-      store_local(s.name, v);
+      StoreLocal(s.name, v);
       return Status();
     }
     case StmtKind::kStore: {
@@ -125,98 +126,10 @@ Status MlirPrinter::PrintStmt(const Stmt& s) {
       if (host_) return Error::Invalid("emit: a barrier inside a nested block");
       w_->Line("gpu.barrier");
       return Status();
-    case StmtKind::kShuffle: {
-      if (host_) return Error::Invalid("emit: a shuffle inside a nested block");
-      IXA_ASSIGN_OR_RETURN(std::string v, Value(s.value));
-      std::string off =
-          Emit("arith.constant " + std::to_string(s.offset) + " : i32");
-      std::string width =
-          Emit("arith.constant " + std::to_string(s.lanes) + " : i32");
-      std::string ct = ComputeType(s.type);
-      auto shuffle = [&](const std::string& x, const std::string& type) {
-        std::string r = "%shfl" + std::to_string(counter_++);
-        w_->Line(r + ", " + r + "_valid = gpu.shuffle down " + x + ", " + off +
-                 ", " + width + " : " + type);
-        return r;
-      };
-      std::string result;
-      if (ct == "f32" || ct == "i32") {
-        result = shuffle(v, ct);
-      } else if (ct == "i64" || ct == "f64") {
-        std::string bits =
-            ct == "f64" ? Emit("arith.bitcast " + v + " : f64 to i64") : v;
-        std::string lo = Emit("arith.trunci " + bits + " : i64 to i32");
-        std::string c32 = Emit("arith.constant 32 : i64");
-        std::string hi64 = Emit("arith.shrui " + bits + ", " + c32 + " : i64");
-        std::string hi = Emit("arith.trunci " + hi64 + " : i64 to i32");
-        std::string slo = shuffle(lo, "i32"), shi = shuffle(hi, "i32");
-        std::string wlo = Emit("arith.extui " + slo + " : i32 to i64");
-        std::string whi = Emit("arith.extui " + shi + " : i32 to i64");
-        std::string up = Emit("arith.shli " + whi + ", " + c32 + " : i64");
-        std::string both = Emit("arith.ori " + up + ", " + wlo + " : i64");
-        result = ct == "f64" ? Emit("arith.bitcast " + both + " : i64 to f64")
-                             : both;
-      } else {
-        std::string wide = Emit("arith.extui " + v + " : " + ct + " to i32");
-        std::string r = shuffle(wide, "i32");
-        result = Emit("arith.trunci " + r + " : i32 to " + ct);
-      }
-      BindLet(s.name, result);
-      return Status();
-    }
-    case StmtKind::kCall: {
-      const ir::Function* f = module_.FindFunction(s.name);
-      IXA_CHECK_MSG(f != nullptr, s.name);
-      if (inline_calls_) {
-        std::vector<std::string> args;
-        for (const Val& a : s.args) {
-          IXA_ASSIGN_OR_RETURN(std::string v, Value(a));
-          args.push_back(v);
-        }
-        IXA_ASSIGN_OR_RETURN(std::vector<std::string> r,
-                             InlineFunction(s.name, args));
-        for (size_t i = 0; i < s.results.size(); ++i)
-          BindLet(s.results[i], r[i]);
-        return Status();
-      }
-      std::vector<std::string> args, types;
-      if (f->reads_buffers) {
-        for (int b : module_.InputBuffers()) {
-          args.push_back(BufferRef(b));
-          types.push_back(MemrefType(module_.buffers[b]));
-        }
-      }
-      for (const Val& a : s.args) {
-        IXA_ASSIGN_OR_RETURN(std::string v, Value(a));
-        args.push_back(v);
-        types.push_back(a->width > 1 ? VectorType(a->type, a->width)
-                                     : ComputeType(a->type));
-      }
-      std::string ret;
-      for (size_t i = 0; i < s.result_types.size(); ++i) {
-        ret += (i ? ", " : "") + ComputeType(s.result_types[i]);
-      }
-      if (s.result_types.size() != 1) ret = "(" + ret + ")";
-      std::string a, t;
-      for (size_t i = 0; i < args.size(); ++i) {
-        a += (i ? ", " : "") + args[i];
-        t += (i ? ", " : "") + types[i];
-      }
-      std::string r = "%" + std::to_string(counter_++);
-      std::string lhs =
-          s.results.size() > 1 ? r + ":" + std::to_string(s.results.size()) : r;
-      w_->Line(lhs + " = call @" + s.name + "(" + a + ") : (" + t + ") -> " +
-               ret);
-      for (size_t i = 0; i < s.results.size(); ++i) {
-        std::string v = s.results.size() > 1 ? r + "#" + std::to_string(i) : r;
-        if (thread_locals_.count(s.results[i])) {
-          store_local(s.results[i], v);
-        } else {
-          BindLet(s.results[i], v);
-        }
-      }
-      return Status();
-    }
+    case StmtKind::kShuffle:
+      return PrintShuffle(s);
+    case StmtKind::kCall:
+      return PrintCall(s);
     case StmtKind::kReturn: {
       if (capture_return_) {
         for (const Val& a : s.args) {
@@ -234,53 +147,153 @@ Status MlirPrinter::PrintStmt(const Stmt& s) {
       w_->Line("return " + vals + (vals.empty() ? "" : " : " + types));
       return Status();
     }
-    case StmtKind::kAtomic: {
-      const Buffer& b = module_.buffers[s.buffer];
-      IXA_ASSIGN_OR_RETURN(std::string v, Value(s.value));
-      IXA_ASSIGN_OR_RETURN(std::string idx, Indices(s.indices, b, s.flat));
-      std::string ct = ComputeType(s.type), st = StorageType(s.type);
-      if (host_) {
-        // Threads run one after another: read-modify-write.
-        std::string raw = Emit("memref.load " + BufferRef(s.buffer) + idx +
-                               " : " + MemrefType(b));
-        std::string old = FromStorage(s.type, raw);
-        std::string n = Call(s.name, {old, v}, {ct, ct}, ct);
-        w_->Line("memref.store " + ToStorage(s.type, n) + ", " +
-                 BufferRef(s.buffer) + idx + " : " + MemrefType(b));
-        return Status();
-      }
-      std::string r = "%rmw" + std::to_string(counter_++);
-      if (std::string kind = AtomicRmwKind(s.atomic_op, s.type);
-          !kind.empty()) {
-        // The combiner is one of memref.atomic_rmw's kinds (the hardware's
-        // read-modify-write on the GPU).
-        w_->Line(r + " = memref.atomic_rmw " + kind + " " + v + ", " +
-                 BufferRef(s.buffer) + idx + " : (" + st + ", " +
-                 MemrefType(b) + ") -> " + st);
-        return Status();
-      }
-      w_->Open(r + " = memref.generic_atomic_rmw " + BufferRef(s.buffer) + idx +
-               " : " + MemrefType(b) + " {");
-      w_->Line("^bb0(" + r + "_old: " + st + "):");
-      scopes_.emplace_back();  // values of the region stay in it
-      inline_calls_ = true;
-      inline_error_.clear();
-      std::string old = FromStorage(s.type, r + "_old");
-      auto n = InlineFunction(s.name, {old, v});
-      std::string stored = n.ok() ? ToStorage(s.type, (*n)[0]) : "";
-      inline_calls_ = false;
-      scopes_.pop_back();
-      if (!n.ok()) return n.error();
-      if (!inline_error_.empty()) return Error::Unsupported(inline_error_);
-      w_->Line("memref.atomic_yield " + stored + " : " + st);
-      w_->Close("}");
-      return Status();
-    }
+    case StmtKind::kAtomic:
+      return PrintAtomic(s);
     case StmtKind::kComment:
       w_->Line("// " + s.text);
       return Status();
   }
   return Error::Unsupported("emit: unknown IR statement");
+}
+
+// A gpu.shuffle down of a value of any width: 64-bit values travel as two
+// 32-bit halves, narrower ones widened to i32.
+Status MlirPrinter::PrintShuffle(const Stmt& s) {
+  if (host_) return Error::Invalid("emit: a shuffle inside a nested block");
+  IXA_ASSIGN_OR_RETURN(std::string v, Value(s.value));
+  std::string off =
+      Emit("arith.constant " + std::to_string(s.offset) + " : i32");
+  std::string width =
+      Emit("arith.constant " + std::to_string(s.lanes) + " : i32");
+  std::string ct = ComputeType(s.type);
+  auto shuffle = [&](const std::string& x, const std::string& type) {
+    std::string r = "%shfl" + std::to_string(counter_++);
+    w_->Line(r + ", " + r + "_valid = gpu.shuffle down " + x + ", " + off +
+             ", " + width + " : " + type);
+    return r;
+  };
+  std::string result;
+  if (ct == "f32" || ct == "i32") {
+    result = shuffle(v, ct);
+  } else if (ct == "i64" || ct == "f64") {
+    std::string bits =
+        ct == "f64" ? Emit("arith.bitcast " + v + " : f64 to i64") : v;
+    std::string lo = Emit("arith.trunci " + bits + " : i64 to i32");
+    std::string c32 = Emit("arith.constant 32 : i64");
+    std::string hi64 = Emit("arith.shrui " + bits + ", " + c32 + " : i64");
+    std::string hi = Emit("arith.trunci " + hi64 + " : i64 to i32");
+    std::string slo = shuffle(lo, "i32"), shi = shuffle(hi, "i32");
+    std::string wlo = Emit("arith.extui " + slo + " : i32 to i64");
+    std::string whi = Emit("arith.extui " + shi + " : i32 to i64");
+    std::string up = Emit("arith.shli " + whi + ", " + c32 + " : i64");
+    std::string both = Emit("arith.ori " + up + ", " + wlo + " : i64");
+    result =
+        ct == "f64" ? Emit("arith.bitcast " + both + " : i64 to f64") : both;
+  } else {
+    std::string wide = Emit("arith.extui " + v + " : " + ct + " to i32");
+    std::string r = shuffle(wide, "i32");
+    result = Emit("arith.trunci " + r + " : i32 to " + ct);
+  }
+  BindLet(s.name, result);
+  return Status();
+}
+
+// A call of an IR function (inlined inside a generic_atomic_rmw region).
+Status MlirPrinter::PrintCall(const Stmt& s) {
+  const ir::Function* f = module_.FindFunction(s.name);
+  IXA_CHECK_MSG(f != nullptr, s.name);
+  if (inline_calls_) {
+    std::vector<std::string> args;
+    for (const Val& a : s.args) {
+      IXA_ASSIGN_OR_RETURN(std::string v, Value(a));
+      args.push_back(v);
+    }
+    IXA_ASSIGN_OR_RETURN(std::vector<std::string> r,
+                         InlineFunction(s.name, args));
+    for (size_t i = 0; i < s.results.size(); ++i) BindLet(s.results[i], r[i]);
+    return Status();
+  }
+  std::vector<std::string> args, types;
+  if (f->reads_buffers) {
+    for (int b : module_.InputBuffers()) {
+      args.push_back(BufferRef(b));
+      types.push_back(MemrefType(module_.buffers[b]));
+    }
+  }
+  for (const Val& a : s.args) {
+    IXA_ASSIGN_OR_RETURN(std::string v, Value(a));
+    args.push_back(v);
+    types.push_back(a->width > 1 ? VectorType(a->type, a->width)
+                                 : ComputeType(a->type));
+  }
+  std::string ret;
+  for (size_t i = 0; i < s.result_types.size(); ++i) {
+    ret += (i ? ", " : "") + ComputeType(s.result_types[i]);
+  }
+  if (s.result_types.size() != 1) ret = "(" + ret + ")";
+  std::string a, t;
+  for (size_t i = 0; i < args.size(); ++i) {
+    a += (i ? ", " : "") + args[i];
+    t += (i ? ", " : "") + types[i];
+  }
+  std::string r = "%" + std::to_string(counter_++);
+  std::string lhs =
+      s.results.size() > 1 ? r + ":" + std::to_string(s.results.size()) : r;
+  w_->Line(lhs + " = call @" + s.name + "(" + a + ") : (" + t + ") -> " + ret);
+  for (size_t i = 0; i < s.results.size(); ++i) {
+    std::string v = s.results.size() > 1 ? r + "#" + std::to_string(i) : r;
+    if (thread_locals_.count(s.results[i])) {
+      StoreLocal(s.results[i], v);
+    } else {
+      BindLet(s.results[i], v);
+    }
+  }
+  return Status();
+}
+
+// An atomic update: a read-modify-write on the host, the hardware's
+// memref.atomic_rmw where it has the combiner, else a
+// memref.generic_atomic_rmw region with the combiner inlined.
+Status MlirPrinter::PrintAtomic(const Stmt& s) {
+  const Buffer& b = module_.buffers[s.buffer];
+  IXA_ASSIGN_OR_RETURN(std::string v, Value(s.value));
+  IXA_ASSIGN_OR_RETURN(std::string idx, Indices(s.indices, b, s.flat));
+  std::string ct = ComputeType(s.type), st = StorageType(s.type);
+  if (host_) {
+    // Threads run one after another: read-modify-write.
+    std::string raw = Emit("memref.load " + BufferRef(s.buffer) + idx + " : " +
+                           MemrefType(b));
+    std::string old = FromStorage(s.type, raw);
+    std::string n = Call(s.name, {old, v}, {ct, ct}, ct);
+    w_->Line("memref.store " + ToStorage(s.type, n) + ", " +
+             BufferRef(s.buffer) + idx + " : " + MemrefType(b));
+    return Status();
+  }
+  std::string r = "%rmw" + std::to_string(counter_++);
+  if (std::string kind = AtomicRmwKind(s.atomic_op, s.type); !kind.empty()) {
+    // The combiner is one of memref.atomic_rmw's kinds (the hardware's
+    // read-modify-write on the GPU).
+    w_->Line(r + " = memref.atomic_rmw " + kind + " " + v + ", " +
+             BufferRef(s.buffer) + idx + " : (" + st + ", " + MemrefType(b) +
+             ") -> " + st);
+    return Status();
+  }
+  w_->Open(r + " = memref.generic_atomic_rmw " + BufferRef(s.buffer) + idx +
+           " : " + MemrefType(b) + " {");
+  w_->Line("^bb0(" + r + "_old: " + st + "):");
+  scopes_.emplace_back();  // values of the region stay in it
+  inline_calls_ = true;
+  inline_error_.clear();
+  std::string old = FromStorage(s.type, r + "_old");
+  auto n = InlineFunction(s.name, {old, v});
+  std::string stored = n.ok() ? ToStorage(s.type, (*n)[0]) : "";
+  inline_calls_ = false;
+  scopes_.pop_back();
+  if (!n.ok()) return n.error();
+  if (!inline_error_.empty()) return Error::Unsupported(inline_error_);
+  w_->Line("memref.atomic_yield " + stored + " : " + st);
+  w_->Close("}");
+  return Status();
 }
 
 void MlirPrinter::CollectVectorSlots(const Block& body) {
