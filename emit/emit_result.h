@@ -44,6 +44,9 @@ struct EmitResult {
   std::string code;
   std::string kernel;
   EmitterPlan plan;
+  // The emitter that generated the code: the plan's kind (EmitterKindName),
+  // or "gemm" where the cuda target's tiled GEMM emitter took the fusion.
+  std::string emitter;
   std::vector<EmittedBuffer> buffers;
   std::vector<EmittedStage> stages;  // with options.stages
   // Facts about the kernel's answers the caller should know (reduce inits

@@ -268,6 +268,7 @@ Result<EmitResult> EmitFusionWithPlan(const FusionRegion& region,
   EmitResult result;
   result.kernel = options.kernel_name;
   result.plan = plan;
+  result.emitter = EmitterKindName(plan.kind);
   result.notes = ReduceInitNotes(region, plan);
   PrintOptions print;
   print.target = options.target;

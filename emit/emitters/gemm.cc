@@ -364,6 +364,7 @@ Result<EmitResult> EmitGemmFusion(const FusionRegion& region,
   EmitResult result;
   result.kernel = options.kernel_name;
   result.plan = plan;
+  result.emitter = "gemm";
   LaunchDimensions& launch = result.plan.launch;
   launch.threads = {spec.threads(), 1, 1};
   launch.blocks = {(spec.n + spec.block_n - 1) / spec.block_n,

@@ -255,9 +255,8 @@ Status ProgramBuilder::AddKernel(Function& f, const Instruction& in, int pos,
     }
     cached = kernel_cache_
                  .insert({cache_key,
-                          {ns + "::" + emit.kernel_name,
-                           EmitterKindName(r.plan.kind), r.plan.launch,
-                           r.buffers, parameter_of_input}})
+                          {ns + "::" + emit.kernel_name, r.emitter,
+                           r.plan.launch, r.buffers, parameter_of_input}})
                  .first;
   }
   const CachedKernel& r = cached->second;

@@ -30,7 +30,7 @@ struct ProgramKernel {
   std::string name;         // the kernel function
   std::string instruction;  // the instruction it computes
   std::string computation;  // the host computation it runs in
-  std::string emitter;      // the plan's kind, or "dot", "convolution"
+  std::string emitter;  // EmitResult::emitter, or "dot", "convolution", "sort"
   // For a host loop in place of a kernel (emitter "dot", "convolution"):
   // why no kernel was generated.
   std::string refusal;

@@ -236,6 +236,10 @@ std::vector<OpDoc> BuildLayoutDocs() {
        {{"code", "string", "the generated code"},
         {"kernel", "string", "the kernel's name"},
         {"emitter", "string", "cpp, cuda, mlir: the emitter kind"},
+        {"kernel_emitter", "string",
+         "cpp, cuda, mlir: the emitter that generated the code: the plan's "
+         "kind, or gemm where the cuda target's tiled GEMM emitter took a "
+         "dot fusion"},
         {"reduction_kind", "string", "reductions: row, multi_row or column"},
         {"launch", "object", "cpp, cuda, mlir: as thread_indexing's launch"},
         {"buffers", "list of {index, role, name, shape, allocation_bytes}",
@@ -304,7 +308,8 @@ std::vector<OpDoc> BuildLayoutDocs() {
         {"kernels",
          "list of {name, instruction, computation, emitter, refusal}",
          "every kernel and host op, in program order (emitter: the plan's "
-         "kind, or, for a host op, dot, convolution or sort; refusal, on a "
+         "kind, gemm where the tiled GEMM emitter generated the kernel, "
+         "or, for a host op, dot, convolution or sort; refusal, on a "
          "host dot or convolution only: why it is not a generated kernel)"},
         {"peak_bytes", "int",
          "bytes the arenas hold at once: the entry's arena plus, nested, "

@@ -113,6 +113,7 @@ Result<Json> EmitFusion(const Json& request, emit::EmitOptions options,
   response["code"] = result.code;
   response["kernel"] = result.kernel;
   response["emitter"] = EmitterKindName(result.plan.kind);
+  response["kernel_emitter"] = result.emitter;
   if (result.plan.reduction_kind) {
     response["reduction_kind"] = ReductionKindName(*result.plan.reduction_kind);
   }
