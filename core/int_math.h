@@ -57,6 +57,12 @@ inline std::optional<int64_t> CeilDiv(int64_t a, int64_t b) {
   return q;
 }
 
+// ceil(a / b) for a >= 0 and b > 0, without the overflow of (a + b - 1) / b
+// when a is near INT64_MAX (a saturated count).
+inline int64_t CeilDivNonNegative(int64_t a, int64_t b) {
+  return a / b + (a % b != 0 ? 1 : 0);
+}
+
 // a - b * floor(a / b): has the sign of b (or is zero). nullopt for b == 0.
 inline std::optional<int64_t> Mod(int64_t a, int64_t b) {
   if (b == 0) return std::nullopt;

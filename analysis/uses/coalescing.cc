@@ -18,8 +18,6 @@
 namespace ixa {
 namespace {
 
-int64_t CeilOfRatio(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 // (lane in [0, W-1]) -> (lane, lo_1, ..., lo_5): the first warp along th_x
 // of the first block of the map's domain (XLA's
 // thread_x_first_32_elements maps to 0 instead of the lower bounds; they
@@ -226,7 +224,7 @@ double TiledBandwidthRate(const hlo::Shape& shape, const ConcreteTile& tile,
   }
   const int64_t bytes = contiguous * element_bytes;
   const int64_t moved =
-      CeilOfRatio(bytes, transaction_bytes) * transaction_bytes;
+      CeilDivNonNegative(bytes, transaction_bytes) * transaction_bytes;
   return static_cast<double>(bytes) / static_cast<double>(moved);
 }
 
@@ -335,11 +333,12 @@ Result<bool> IsIndexingCoalesced(const IndexingMap& thread_to_linear,
   int64_t transactions = 0, elements = 0;
   for (const Interval& iv : intervals) {
     const int64_t n = iv.upper - iv.lower + 1;
-    transactions += CeilOfRatio(n * element_bytes, line);
+    transactions += CeilDivNonNegative(n * element_bytes, line);
     elements += n;
   }
   if (transactions == 0) return true;
-  const int64_t lower_bound = CeilOfRatio(elements * element_bytes, line);
+  const int64_t lower_bound =
+      CeilDivNonNegative(elements * element_bytes, line);
   if (static_cast<double>(lower_bound) > 0.9 * transactions) return true;
   return fail(std::to_string(transactions) + " transactions of " +
               std::to_string(line) + " bytes where " +

@@ -167,7 +167,8 @@ Timing Time(const hw::Device& device, const FusionCost& cost,
   const int64_t full_waves = blocks / slots_per_wave;
   const int64_t last = blocks - full_waves * slots_per_wave;
   const int64_t active_cores = std::min(blocks, cores);
-  const int64_t resident = std::min(per_core, (blocks + cores - 1) / cores);
+  const int64_t resident =
+      std::min(per_core, CeilDivNonNegative(blocks, cores));
   // Compute: per wave, the busiest SM runs its blocks on min(fpus, their
   // threads) lanes.
   const double fpus = static_cast<double>(
@@ -181,7 +182,7 @@ Timing Time(const hw::Device& device, const FusionCost& cost,
            (lanes * clock * 1e3);
   };
   double vector_us = static_cast<double>(full_waves) * wave(per_core);
-  if (last > 0) vector_us += wave((last + cores - 1) / cores);
+  if (last > 0) vector_us += wave(CeilDivNonNegative(last, cores));
   const double peak_lanes = fpus * static_cast<double>(cores) * clock * 1e3;
   t.active_fraction = vector_us > 0 ? issue_slots / (peak_lanes * vector_us)
                                     : static_cast<double>(active_cores) /

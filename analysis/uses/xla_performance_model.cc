@@ -17,8 +17,6 @@ using hlo::Instruction;
 using hlo::Opcode;
 using hlo::Shape;
 
-int64_t CeilDivPositive(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 // Bits of the narrowest array leaf (pred counts 8); INT32_MAX when none.
 int NarrowestBits(const Shape& shape) {
   if (shape.IsTuple()) {
@@ -345,13 +343,13 @@ Result<XlaLaunch> ComputeXlaLaunch(const FusionRegion& region,
     LaunchDimensions l;
     const int64_t n = shape.IsArray() ? shape.ElementCount() : 0;
     if (n <= 1) return l;
-    const int64_t per_thread = CeilDivPositive(n, unroll);
+    const int64_t per_thread = CeilDivNonNegative(n, unroll);
     const int64_t threads = std::min<int64_t>(4 * device.warp_size, per_thread);
-    const int64_t blocks = CeilDivPositive(per_thread, threads);
+    const int64_t blocks = CeilDivNonNegative(per_thread, threads);
     const int64_t limit_x = std::max<int64_t>(1, device.block_dim_limit[0]);
-    const int64_t blocks_y = CeilDivPositive(blocks, limit_x);
+    const int64_t blocks_y = CeilDivNonNegative(blocks, limit_x);
     l.threads = {threads, 1, 1};
-    l.blocks = {CeilDivPositive(blocks, blocks_y), blocks_y, 1};
+    l.blocks = {CeilDivNonNegative(blocks, blocks_y), blocks_y, 1};
     l.unroll = unroll;
     return l;
   };
@@ -361,7 +359,8 @@ Result<XlaLaunch> ComputeXlaLaunch(const FusionRegion& region,
     const Shape& first = OutputShape(*region.root, 0);
     const int64_t n = first.IsArray() ? first.ElementCount() : 1;
     out.launch.threads = {128, 1, 1};
-    out.launch.blocks = {std::max<int64_t>(1, CeilDivPositive(n, 128)), 1, 1};
+    out.launch.blocks = {std::max<int64_t>(1, CeilDivNonNegative(n, 128)), 1,
+                         1};
     return out;
   }
   out.kind = plan->kind;

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "analysis/hlo/physical_layout.h"
+#include "core/int_math.h"
 #include "emit/ir/rewrite.h"
 #include "hw/xla_layout.h"
 
@@ -185,7 +186,7 @@ Block PaddingLoop(const Buffer& b, int buffer, const ir::Launch& launch,
   const int64_t total =
       tpb * launch.blocks[0] * launch.blocks[1] * launch.blocks[2];
   const int64_t p = b.physical_elements;
-  const int64_t iterations = (p + total - 1) / total;
+  const int64_t iterations = CeilDivNonNegative(p, total);
   std::vector<int64_t> sizes = {launch.threads[0], launch.threads[1],
                                 launch.threads[2], launch.blocks[0],
                                 launch.blocks[1],  launch.blocks[2]};

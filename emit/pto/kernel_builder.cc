@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/int_math.h"
 #include "core/result.h"
 
 namespace ixa::emit::pto {
@@ -26,7 +27,7 @@ bool Overlap(const UbRange& a, const UbRange& b) {
   return a.begin < b.end && b.begin < a.end;
 }
 
-int64_t RoundUp(int64_t a, int64_t b) { return (a + b - 1) / b * b; }
+int64_t RoundUp(int64_t a, int64_t b) { return CeilDivNonNegative(a, b) * b; }
 
 }  // namespace
 

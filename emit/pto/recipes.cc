@@ -4,6 +4,7 @@
 #include <functional>
 #include <limits>
 
+#include "core/int_math.h"
 #include "core/result.h"
 
 namespace ixa::emit::pto {
@@ -16,8 +17,8 @@ constexpr int64_t kN0 = 16;  // FRACTAL_Z N0
 constexpr int64_t kZeroTileBytes = 16384;
 
 std::string Num(int64_t v) { return std::to_string(v); }
-int64_t RoundUpTo(int64_t a, int64_t b) { return (a + b - 1) / b * b; }
-int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t RoundUpTo(int64_t a, int64_t b) { return CeilDivNonNegative(a, b) * b; }
+int64_t CeilDiv(int64_t a, int64_t b) { return CeilDivNonNegative(a, b); }
 
 // "a : a + n" (or "0 : n") for slice comments.
 std::string Slice(const Lin& start, const Extent& size) {

@@ -225,7 +225,8 @@ GuardedBuffers::GuardedBuffers(const std::vector<std::vector<uint8_t>>& buffers,
   base_ = static_cast<uint8_t*>(mem);
   std::memset(base_, kGuardByte, total_);
   for (size_t i = 0; i < buffers.size(); ++i) {
-    if (AliasOf(i) == i) {
+    // An empty buffer's data() may be null, which memcpy may not take.
+    if (AliasOf(i) == i && !buffers[i].empty()) {
       std::memcpy(base_ + offsets_[i], buffers[i].data(), buffers[i].size());
     }
     pointers_.push_back(base_ + offsets_[AliasOf(i)]);
