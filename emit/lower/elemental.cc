@@ -499,6 +499,12 @@ Result<std::vector<Val>> ElementalEmitter::EmitUncached(
     bb_->Add(ir::Call(fn, args, {r}, {t}));
     return std::vector<Val>{ir::Var(r, t)};
   }
+  if (op == hlo::Opcode::kBitcastConvert && in.shape.IsArray() &&
+      in.operand_count() == 1 &&
+      hlo::ElementBits(in.shape.type) !=
+          hlo::ElementBits(in.operand(0)->shape.type)) {
+    return EmitBitcastConvertWidth(in, index);
+  }
   if (hlo::IsElementwiseOpcode(op)) return EmitElementwise(in, index);
   return NoCodegen(in);
 }
@@ -558,6 +564,7 @@ Result<std::vector<Val>> ElementalEmitter::EmitElementwise(
   if (op == hlo::Opcode::kConvert)
     return bind(ir::Op(OpCode::kConvert, t, x, x[0]->type));
   if (op == hlo::Opcode::kBitcastConvert) {
+    // Width changes took EmitBitcastConvertWidth.
     if (ir::TypeBits(t) != ir::TypeBits(x[0]->type)) {
       return NoCodegen(in, "a bitcast-convert that changes the width");
     }

@@ -377,6 +377,13 @@ Status CheckComplexOp(const Instruction& in) {
     known = !c128 || (in.HasAttribute("unique_indices") &&
                       in.Attribute("unique_indices") == "true");
   }
+  if (!known && in.opcode == hlo::Opcode::kBitcastConvert &&
+      in.operand_count() == 1) {
+    // Between a complex element and its halves: the elemental emitter
+    // (elemental_bitcast.cc) generates it or names what it does not.
+    known = hlo::ElementBits(in.shape.type) !=
+            hlo::ElementBits(in.operand(0)->shape.type);
+  }
   if (known && in.opcode == hlo::Opcode::kConvert) {
     // To a real type HLO takes real() first.
     known = !ComplexLeafName(in.shape).empty();

@@ -190,6 +190,10 @@ class ElementalEmitter {
       const hlo::Instruction& in, const std::vector<ir::Val>& index);
   Result<std::vector<ir::Val>> EmitReduce(const hlo::Instruction& in,
                                           const std::vector<ir::Val>& index);
+  // bitcast-convert between element widths (elemental_bitcast.cc): the
+  // pieces of a wide element along the narrow side's extra minor dim.
+  Result<std::vector<ir::Val>> EmitBitcastConvertWidth(
+      const hlo::Instruction& in, const std::vector<ir::Val>& index);
   // Dot and convolution (elemental_dot.cc): the sum over the operand
   // maps' symbols of the products, in the accumulator type.
   Result<std::vector<ir::Val>> EmitDot(const hlo::Instruction& in,

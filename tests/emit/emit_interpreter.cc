@@ -365,6 +365,10 @@ Result<Literal> Interpreter::Eval(
       return Unsupported(in, "tuple-shaped");
     }
   }
+  if (op == hlo::Opcode::kBitcastConvert &&
+      Bits(shape.type) != Bits(in.operand(0)->shape.type)) {
+    return BitcastConvertWidths(in, operand(0), shape);
+  }
   if (hlo::IsElementwiseOpcode(op)) {
     Literal out = Literal::Make(shape.type, shape.dims);
     std::vector<Scalar> x(in.operand_count());

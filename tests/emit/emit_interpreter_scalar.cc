@@ -455,12 +455,11 @@ Result<Scalar> Convert(const Instruction& in, const Scalar& a, ElementType to) {
   return MakeInt(to, a.i);  // wrap (sign-extension already in a.i)
 }
 
-Result<Scalar> BitcastConvert(const Instruction& in, const Scalar& a,
-                              ElementType to) {
-  // Complex elements are two values, not one bit pattern of the width.
-  if (IsComplex(a.type)) return UnsupportedOn(in, a.type);
-  if (IsComplex(to)) return UnsupportedOn(in, to);
-  if (Bits(a.type) != Bits(to)) return Unsupported(in, "width change");
+namespace {
+
+// The bit pattern of a non-complex element (an f8 / f4 type: its code),
+// and the element of type `to` whose pattern is the low bits of `bits`.
+uint64_t RawBits(const Scalar& a) {
   uint64_t bits = 0;
   switch (IsF8(a.type) ? ElementType::kInvalid : a.type) {
     case ElementType::kInvalid:  // an f8 type: its code
@@ -489,6 +488,10 @@ Result<Scalar> BitcastConvert(const Instruction& in, const Scalar& a,
       bits = a.i;
       break;
   }
+  return bits;
+}
+
+Scalar FromRawBits(ElementType to, uint64_t bits) {
   if (IsF8(to)) return MakeFloat(to, F8Decode(to, bits & 0xff));
   if (IsF4(to)) return MakeFloat(to, F4Decode(bits & 0xf));
   switch (to) {
@@ -514,6 +517,93 @@ Result<Scalar> BitcastConvert(const Instruction& in, const Scalar& a,
     default:
       return MakeInt(to, bits);
   }
+}
+
+// The element's bits one by one, the least significant first; a complex
+// element is its real part then its imaginary part (their order in
+// memory), so c64's real part is its low 32 bits.
+std::vector<bool> BitList(const Scalar& a) {
+  std::vector<bool> out;
+  auto append = [&](uint64_t bits, int n) {
+    for (int b = 0; b < n; ++b) out.push_back((bits >> b) & 1);
+  };
+  if (IsComplex(a.type)) {
+    ElementType part =
+        a.type == ElementType::kC64 ? ElementType::kF32 : ElementType::kF64;
+    append(RawBits(MakeFloat(part, a.f)), Bits(part));
+    append(RawBits(MakeFloat(part, a.im)), Bits(part));
+  } else {
+    append(RawBits(a), Bits(a.type));
+  }
+  return out;
+}
+
+Scalar FromBitList(ElementType to, const std::vector<bool>& bits, size_t at) {
+  auto take = [&](size_t from, int n) {
+    uint64_t v = 0;
+    for (int b = 0; b < n; ++b) v |= uint64_t{bits.at(from + b)} << b;
+    return v;
+  };
+  if (IsComplex(to)) {
+    ElementType part =
+        to == ElementType::kC64 ? ElementType::kF32 : ElementType::kF64;
+    const int n = Bits(part);
+    Scalar re = FromRawBits(part, take(at, n));
+    Scalar im = FromRawBits(part, take(at + n, n));
+    Scalar s;
+    s.type = to;
+    s.f = re.f;
+    s.im = im.f;
+    return s;
+  }
+  return FromRawBits(to, take(at, Bits(to)));
+}
+
+}  // namespace
+
+Result<Scalar> BitcastConvert(const Instruction& in, const Scalar& a,
+                              ElementType to) {
+  // Complex elements are two values, not one bit pattern of the width.
+  if (IsComplex(a.type)) return UnsupportedOn(in, a.type);
+  if (IsComplex(to)) return UnsupportedOn(in, to);
+  if (Bits(a.type) != Bits(to)) return Unsupported(in, "width change");
+  return FromRawBits(to, RawBits(a));
+}
+
+Result<Literal> BitcastConvertWidths(const Instruction& in, const Literal& a,
+                                     const hlo::Shape& shape) {
+  const ElementType from = a.type, to = shape.type;
+  if (from == ElementType::kPred || to == ElementType::kPred) {
+    return UnsupportedOn(in, ElementType::kPred);
+  }
+  const int fb = Bits(from), tb = Bits(to);
+  const bool narrowing = fb > tb;
+  if (IsComplex(narrowing ? to : from))
+    return Unsupported(in, "complex pieces");
+  Literal out = Literal::Make(to, shape.dims);
+  if (narrowing) {
+    // Output element n is piece n % ratio of wide element n / ratio.
+    const int64_t ratio = fb / tb;
+    if (out.size() != a.size() * ratio) return Unsupported(in, "sizes");
+    for (int64_t w = 0; w < a.size(); ++w) {
+      std::vector<bool> bits = BitList(Get(a, w));
+      for (int64_t k = 0; k < ratio; ++k) {
+        Set(&out, w * ratio + k, FromBitList(to, bits, k * tb));
+      }
+    }
+    return out;
+  }
+  const int64_t ratio = tb / fb;
+  if (a.size() != out.size() * ratio) return Unsupported(in, "sizes");
+  for (int64_t w = 0; w < out.size(); ++w) {
+    std::vector<bool> bits;
+    for (int64_t k = 0; k < ratio; ++k) {
+      std::vector<bool> piece = BitList(Get(a, w * ratio + k));
+      bits.insert(bits.end(), piece.begin(), piece.end());
+    }
+    Set(&out, w, FromBitList(to, bits, 0));
+  }
+  return out;
 }
 
 // reduce-precision on the value: round to `mantissa_bits` bits after the

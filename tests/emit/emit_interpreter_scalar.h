@@ -56,6 +56,11 @@ Result<Scalar> Convert(const hlo::Instruction& in, const Scalar& a,
 Result<Scalar> BitcastConvert(const hlo::Instruction& in, const Scalar& a,
                               ElementType to);
 Result<Scalar> ReducePrecision(const hlo::Instruction& in, const Scalar& a);
+// bitcast-convert between element widths on the whole array: the narrow
+// side's extra minor dim holds the wide element's pieces, the least
+// significant bits first (a complex element: its real part first).
+Result<Literal> BitcastConvertWidths(const hlo::Instruction& in,
+                                     const Literal& a, const hlo::Shape& shape);
 
 // The ops above on complex operands (emit_interpreter_complex.cc), called
 // by them when an operand (or, for Convert, the result) is complex; also
