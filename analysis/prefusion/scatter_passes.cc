@@ -22,7 +22,7 @@ using prefusion::ModuleEdit;
 using prefusion::NameOf;
 using prefusion::ReshapeOpcode;
 
-bool Contains(const std::vector<int64_t>& v, int64_t x) {
+bool ListHas(const std::vector<int64_t>& v, int64_t x) {
   return std::find(v.begin(), v.end(), x) != v.end();
 }
 
@@ -89,7 +89,7 @@ class Lines {
 
 // XLA's TransformStartIndices: the index vector dim made the last one
 // (added when implicit), the others collapsed into one: [n, size].
-Value StartIndices(Lines& lines, const Value& indices, int64_t ivd) {
+Value SimplifiedStartIndices(Lines& lines, const Value& indices, int64_t ivd) {
   Value v = indices;
   int64_t rank = v.shape.rank();
   if (ivd == rank) {
@@ -121,7 +121,7 @@ std::vector<int64_t> StartIndexPermutation(const std::vector<int64_t>& to_dims,
                                            int64_t rank) {
   std::vector<int64_t> perm = to_dims;
   for (int64_t d = 0; d < rank; ++d) {
-    if (!Contains(to_dims, d)) perm.push_back(d);
+    if (!ListHas(to_dims, d)) perm.push_back(d);
   }
   return perm;
 }
@@ -302,7 +302,7 @@ bool IsSimplifiedScatter(const Instruction& instr) {
       static_cast<int64_t>(dn.update_window_dims.size());
   return dn.index_vector_dim == indices_rank - 1 && scatter_dims <= 1 &&
          IsIdentity(dn.scatter_dims_to_operand_dims) &&
-         !Contains(dn.update_window_dims, 0) &&
+         !ListHas(dn.update_window_dims, 0) &&
          std::is_sorted(dn.update_window_dims.begin(),
                         dn.update_window_dims.end()) &&
          dn.inserted_window_dims.empty();
@@ -321,9 +321,9 @@ void SimplifyScatter(const Instruction& instr, ModuleEdit* edit,
   const std::vector<int64_t> perm =
       StartIndexPermutation(dn.scatter_dims_to_operand_dims, operand_rank);
   Lines lines(instr, edit);
-  Value indices =
-      StartIndices(lines, {NameOf(*instr.operand(k)), instr.operand(k)->shape},
-                   dn.index_vector_dim);
+  Value indices = SimplifiedStartIndices(
+      lines, {NameOf(*instr.operand(k)), instr.operand(k)->shape},
+      dn.index_vector_dim);
   const int64_t rows = indices.shape.dims[0];
   // XLA's FlattenAndTransposeUpdates, then the operands' permutation.
   std::vector<int64_t> update_perm = {0};
@@ -343,7 +343,7 @@ void SimplifyScatter(const Instruction& instr, ModuleEdit* edit,
     const int64_t rank = u.shape.rank();
     std::vector<int64_t> to_front;
     for (int64_t d = 0; d < rank; ++d) {
-      if (!Contains(dn.update_window_dims, d)) to_front.push_back(d);
+      if (!ListHas(dn.update_window_dims, d)) to_front.push_back(d);
     }
     const int64_t scatter_dims = static_cast<int64_t>(to_front.size());
     to_front.insert(to_front.end(), dn.update_window_dims.begin(),
@@ -354,7 +354,7 @@ void SimplifyScatter(const Instruction& instr, ModuleEdit* edit,
     std::vector<int64_t> dims = {rows};
     size_t w = 0;
     for (int64_t d = 0; d < operand_rank; ++d) {
-      dims.push_back(Contains(dn.inserted_window_dims, d)
+      dims.push_back(ListHas(dn.inserted_window_dims, d)
                          ? 1
                          : u.shape.dims[scatter_dims + w++]);
     }
