@@ -9,36 +9,52 @@ namespace {
 // (each round at least halves a reduction's length or its reduced dims).
 constexpr int kMaxPrefusionRounds = 64;
 
-}  // namespace
-
-Result<PrefusionResult> RunPrefusion(const hlo::Module& module,
-                                     const PrefusionOptions& options) {
-  PrefusionResult result;
-  auto current = [&]() -> const hlo::Module& {
-    return result.module ? *result.module : module;
-  };
-  auto run = [&](Result<PassResult> (*pass)(const hlo::Module&),
-                 bool fixpoint) -> Status {
+// Runs passes in turn on the module the previous ones left.
+class PassRunner {
+ public:
+  explicit PassRunner(const hlo::Module& module) : module_(module) {}
+  Status Run(Result<PassResult> (*pass)(const hlo::Module&), bool fixpoint) {
     for (int round = 0; round < kMaxPrefusionRounds; ++round) {
       if (DeadlineExpired("prefusion")) return DeadlineError();
-      IXA_ASSIGN_OR_RETURN(PassResult r, pass(current()));
+      IXA_ASSIGN_OR_RETURN(PassResult r, pass(result_.Output(module_)));
       for (PrefusionRewrite& w : r.rewrites) {
-        result.rewrites.push_back(std::move(w));
+        result_.rewrites.push_back(std::move(w));
       }
       if (!r.module) return Status();
-      result.module = std::move(r.module);
+      result_.module = std::move(r.module);
       if (!fixpoint) return Status();
     }
     return Error::Limit("the pre-fusion passes did not settle after " +
                         std::to_string(kMaxPrefusionRounds) + " rounds");
-  };
-  if (options.gemms) IXA_RETURN_IF_ERROR(run(RewriteGemms, false));
-  IXA_RETURN_IF_ERROR(run(RemoveReductionDegenerateDims, false));
-  IXA_RETURN_IF_ERROR(run(NormalizeReductionLayouts, false));
-  IXA_RETURN_IF_ERROR(run(GroupReductionDimensions, false));
-  IXA_RETURN_IF_ERROR(run(SplitReductions, true));
-  IXA_RETURN_IF_ERROR(run(RewriteTreeReductions, true));
-  return result;
+  }
+  PrefusionResult Take() { return std::move(result_); }
+
+ private:
+  const hlo::Module& module_;
+  PrefusionResult result_;
+};
+
+}  // namespace
+
+Result<PrefusionResult> RunPrefusion(const hlo::Module& module,
+                                     const PrefusionOptions& options) {
+  PassRunner runner(module);
+  if (options.gemms) IXA_RETURN_IF_ERROR(runner.Run(RewriteGemms, false));
+  IXA_RETURN_IF_ERROR(runner.Run(NormalizeBatchedGatherScatter, false));
+  IXA_RETURN_IF_ERROR(runner.Run(SimplifyScatters, false));
+  IXA_RETURN_IF_ERROR(runner.Run(RemoveReductionDegenerateDims, false));
+  IXA_RETURN_IF_ERROR(runner.Run(NormalizeReductionLayouts, false));
+  IXA_RETURN_IF_ERROR(runner.Run(GroupReductionDimensions, false));
+  IXA_RETURN_IF_ERROR(runner.Run(SplitReductions, true));
+  IXA_RETURN_IF_ERROR(runner.Run(RewriteTreeReductions, true));
+  return runner.Take();
+}
+
+Result<PrefusionResult> RunScatterNormalization(const hlo::Module& module) {
+  PassRunner runner(module);
+  IXA_RETURN_IF_ERROR(runner.Run(NormalizeBatchedGatherScatter, false));
+  IXA_RETURN_IF_ERROR(runner.Run(SimplifyScatters, false));
+  return runner.Take();
 }
 
 }  // namespace ixa

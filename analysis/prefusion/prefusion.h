@@ -1,8 +1,10 @@
 // XLA:GPU's pre-fusion pipeline, the part that shapes fusion
 // (docs/prefusion.md): priority fusion never sees a module as written.
-// Dots a BLAS library serves become cuBLAS GEMM custom calls; reduces lose
-// their size-1 dims, get the default layout on their operands and adjacent
-// reduced dims merged; reduces over non-contiguous dims are split
+// Dots a BLAS library serves become cuBLAS GEMM custom calls; scatters
+// and gathers lose their batching dims and scatters take XLA's simplified
+// form (the one its scatter emitter takes); reduces lose their size-1
+// dims, get the default layout on their operands and adjacent reduced dims
+// merged; reduces over non-contiguous dims are split
 // (ReductionSplitter), and reductions past their race-free bound become
 // two reductions (TreeReductionRewriter, XLA's k1 x k2 choice). Every pass
 // maps a module to a module that reads back, with the list of what it
@@ -38,6 +40,15 @@ struct PassResult {
 // The passes, in the pipeline's order. Each rewrites every computation
 // of the module once; the last two run to a fixpoint in RunPrefusion.
 Result<PassResult> RewriteGemms(const hlo::Module& module);
+// BatchedGatherScatterNormalizer: a scatter's or gather's batching dims
+// become index components read from an iota (concatenated in front of
+// the index vectors) and inserted window / collapsed slice dims.
+Result<PassResult> NormalizeBatchedGatherScatter(const hlo::Module& module);
+// ScatterSimplifier: every scatter in XLA's simplified form, the only one
+// its scatter emitter takes (indices [n, size] with index_vector_dim 1,
+// updates [n, operand window...], the index vector naming the operand's
+// leading dims: operands transposed, and the results back, when not).
+Result<PassResult> SimplifyScatters(const hlo::Module& module);
 Result<PassResult> RemoveReductionDegenerateDims(const hlo::Module& module);
 Result<PassResult> NormalizeReductionLayouts(const hlo::Module& module);
 Result<PassResult> GroupReductionDimensions(const hlo::Module& module);
@@ -78,6 +89,11 @@ struct PrefusionResult {
 // not read back, a limit error if a fixpoint pass does not settle.
 Result<PrefusionResult> RunPrefusion(const hlo::Module& module,
                                      const PrefusionOptions& options = {});
+
+// Only the scatter normalization of the pipeline (its second and third
+// passes): what a module compiled without fusion planning needs, since
+// the scatter emitter takes XLA's simplified scatters only.
+Result<PrefusionResult> RunScatterNormalization(const hlo::Module& module);
 
 }  // namespace ixa
 

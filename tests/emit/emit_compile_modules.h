@@ -17,6 +17,9 @@ struct ProgramCase {
   // Fused by fusion_plan first (the compile op's default for a module
   // without fusions), else compiled as read.
   bool fuse = false;
+  // XLA's pre-fusion pipeline first, as the compile op runs it (all of it
+  // before fusing; its scatter normalization alone when compiled as read).
+  bool prefusion = false;
 };
 
 std::vector<ProgramCase> HandWrittenPrograms();

@@ -18,9 +18,11 @@
 #include <random>
 #include <sstream>
 
+#include "analysis/prefusion/prefusion.h"
 #include "analysis/uses/fusion_plan.h"
 #include "emit/program/program.h"
 #include "hw/device.h"
+#include "tests/analysis/scatter_cases.h"
 #include "tests/emit/cuda_model_driver.h"
 #include "tests/emit/emit_compile_modules.h"
 #include "tests/emit/emit_driver.h"
@@ -35,12 +37,18 @@ using ProgramEntry = int (*)(const void* const*, void* const*);
 Result<std::string> CompileText(const std::string& hlo,
                                 const std::string& entry,
                                 emit::Target target = emit::Target::kCpp,
-                                bool fuse = false) {
+                                bool fuse = false, bool prefusion = false) {
   IXA_ASSIGN_OR_RETURN(auto module, hlo::ParseHloModule(hlo));
   emit::CompileOptions options;
   options.target = target;
   options.entry_name = entry;
   ExprContext ctx;
+  if (prefusion) {
+    IXA_ASSIGN_OR_RETURN(
+        PrefusionResult prefused,
+        fuse ? RunPrefusion(*module) : RunScatterNormalization(*module));
+    if (prefused.module) module = std::move(prefused.module);
+  }
   if (fuse) {
     FusionPlanOptions plan_options;
     plan_options.model = CostModel::kXla;
@@ -165,7 +173,7 @@ class CppPrograms {
 constexpr char kInterpreterRefused[] = "interpreter: ";
 constexpr char kTooLargeToInterpret[] = "too large for the interpreter";
 // Corpus modules that compile (the corpus test).
-constexpr int kCorpusCompiled = 75;
+constexpr int kCorpusCompiled = 76;
 
 // Roughly the interpreter's work for a module (a few us per unit): every
 // instruction's output elements, times the products per element of a dot
@@ -265,8 +273,8 @@ std::vector<std::string> RunPrograms(
   std::vector<int> program_of(cases.size(), -1);
   for (size_t i = 0; i < cases.size(); ++i) {
     const std::string entry = "program_" + std::to_string(i);
-    Result<std::string> code =
-        CompileText(cases[i].hlo, entry, target, cases[i].fuse);
+    Result<std::string> code = CompileText(cases[i].hlo, entry, target,
+                                           cases[i].fuse, cases[i].prefusion);
     if (!code.ok()) {
       errors[i] = "compile: " + code.error().message;
       if (compile_errors) (*compile_errors)[i] = code.error().code;
@@ -386,7 +394,8 @@ TEST_CASE("compile: cuda programs run in the CPU model of CUDA",
 
 // Every HLO module of the repository's corpora (the HLO reader's corpus,
 // the emit tests' data, the examples) compiled as the compile op does
-// (modules without fusions through fusion_plan first): each compiles or is
+// (XLA's pre-fusion pipeline, then, for modules without fusions,
+// fusion_plan): each compiles or is
 // unsupported (never an internal error or a crash), and what compiles
 // runs and matches the interpreter wherever the interpreter computes it.
 TEST_CASE("compile: the corpus modules compile or are unsupported and match",
@@ -417,8 +426,8 @@ TEST_CASE("compile: the corpus modules compile or are unsupported and match",
     // bits.
     const bool half = text.str().find("f16[") != std::string::npos;
     cases.push_back({std::filesystem::path(file).filename().string(),
-                     text.str(), half ? 3e-2 : 1e-3, half ? 0.25 : 1e-3,
-                     !fused});
+                     text.str(), half ? 3e-2 : 1e-3, half ? 0.25 : 1e-3, !fused,
+                     /*prefusion=*/true});
   }
   std::vector<std::optional<ErrorCode>> compile_errors;
   // Modules past a few seconds of the interpreter's time only run.
@@ -454,6 +463,41 @@ TEST_CASE("compile: the corpus modules compile or are unsupported and match",
             << " unsupported\n";
   // What compiles today: fewer is a regression.
   CHECK(compiled >= kCorpusCompiled);
+}
+
+// The scatters XLA normalizes before fusion (tests/analysis/
+// scatter_cases.h: batching dims, index vectors not last, several scatter
+// dims, windows not trailing, inserted window dims, scalar indices; add,
+// max and assign), compiled as the compile op does, fused or as read, to
+// cpp and to cuda (run in the CPU model of CUDA, threads in forward and in
+// random order), match the interpreter on the modules as written.
+TEST_CASE("compile: normalized scatters run as programs", "[.][emit_compile]") {
+  std::vector<ProgramCase> cases;
+  for (const testing::ScatterCase& c : testing::ScatterNormalizationCases()) {
+    for (bool fuse : {true, false}) {
+      ProgramCase p;
+      p.label = c.label + (fuse ? " (fused)" : " (as read)");
+      p.hlo = c.hlo;
+      p.fuse = fuse;
+      p.prefusion = true;
+      cases.push_back(p);
+    }
+  }
+  struct Run {
+    emit::Target target;
+    ThreadOrder order;
+  };
+  for (const Run& run : {Run{emit::Target::kCpp, ThreadOrder::kForward},
+                         Run{emit::Target::kCuda, ThreadOrder::kForward},
+                         Run{emit::Target::kCuda, ThreadOrder::kRandom}}) {
+    std::vector<std::string> errors =
+        RunPrograms(cases, 23, run.target, run.order);
+    for (size_t i = 0; i < cases.size(); ++i) {
+      INFO(emit::TargetName(run.target) << " " << cases[i].label << ":\n"
+                                        << errors[i]);
+      CHECK(errors[i].empty());
+    }
+  }
 }
 
 TEST_CASE("compile: a program runs end to end on .npy files",

@@ -622,9 +622,6 @@ Result<Literal> Interpreter::Eval(
   }
   if (op == hlo::Opcode::kGather) {
     const hlo::GatherDimensionNumbers& g = in.gather;
-    if (!g.operand_batching_dims.empty()) {
-      return Unsupported(in, "batching dims");
-    }
     const Literal& a = operand(0);
     const Literal& indices = operand(1);
     const int64_t ivd = g.index_vector_dim;
@@ -634,7 +631,10 @@ Result<Literal> Interpreter::Eval(
     for (size_t d = 0; d < a.dims.size(); ++d) {
       if (std::find(g.collapsed_slice_dims.begin(),
                     g.collapsed_slice_dims.end(),
-                    static_cast<int64_t>(d)) == g.collapsed_slice_dims.end()) {
+                    static_cast<int64_t>(d)) == g.collapsed_slice_dims.end() &&
+          std::find(g.operand_batching_dims.begin(),
+                    g.operand_batching_dims.end(),
+                    static_cast<int64_t>(d)) == g.operand_batching_dims.end()) {
         window_operand_dims.push_back(d);
       }
     }
@@ -655,6 +655,11 @@ Result<Literal> Interpreter::Eval(
             std::clamp<int64_t>(indices.AsInt(Linearize(iidx, indices.dims)), 0,
                                 a.dims[d] - in.slice_sizes[d]);
       }
+      // A batching dim starts at the position along its indices dim.
+      for (size_t m = 0; m < g.operand_batching_dims.size(); ++m) {
+        const int64_t d = g.start_indices_batching_dims[m];
+        start[g.operand_batching_dims[m]] = batch[d - (ivd < d ? 1 : 0)];
+      }
       std::vector<int64_t> src = start;
       for (size_t w = 0; w < window_operand_dims.size(); ++w) {
         src[window_operand_dims[w]] += offsets[w];
@@ -672,9 +677,7 @@ Result<Literal> Interpreter::Eval(
     std::vector<int64_t> to_operand =
         ParseIntList(in.Attribute("scatter_dims_to_operand_dims"));
     int64_t ivd = ParseIntList(in.Attribute("index_vector_dim")).at(0);
-    if (in.HasAttribute("input_batching_dims")) {
-      return Unsupported(in, "batching dims");
-    }
+    const hlo::ScatterDimensionNumbers dn = in.ScatterDims();
     std::vector<Literal> outs;
     for (int j = 0; j < count; ++j) outs.push_back(operand(j));
     const Literal& indices = operand(count);
@@ -684,7 +687,10 @@ Result<Literal> Interpreter::Eval(
     std::vector<int64_t> window_operand_dims;
     for (size_t d = 0; d < outs[0].dims.size(); ++d) {
       if (std::find(inserted.begin(), inserted.end(),
-                    static_cast<int64_t>(d)) == inserted.end()) {
+                    static_cast<int64_t>(d)) == inserted.end() &&
+          std::find(dn.input_batching_dims.begin(),
+                    dn.input_batching_dims.end(),
+                    static_cast<int64_t>(d)) == dn.input_batching_dims.end()) {
         window_operand_dims.push_back(d);
       }
     }
@@ -706,6 +712,11 @@ Result<Literal> Interpreter::Eval(
           iidx.insert(iidx.begin() + ivd, static_cast<int64_t>(s));
         }
         start[to_operand[s]] = indices.AsInt(Linearize(iidx, indices.dims));
+      }
+      // A batching dim starts at the position along its indices dim.
+      for (size_t m = 0; m < dn.input_batching_dims.size(); ++m) {
+        const int64_t d = dn.scatter_indices_batching_dims[m];
+        start[dn.input_batching_dims[m]] = scatter[d - (ivd < d ? 1 : 0)];
       }
       // The whole window must fit, else the update is skipped (as XLA's
       // GPU scatter emitter does).

@@ -302,7 +302,9 @@ std::vector<OpDoc> BuildLayoutDocs() {
          "its own kernel"},
         {"prefusion", "bool", "true",
          "with fuse: XLA's pre-fusion pipeline runs before fusion_plan, as "
-         "fusion_plan runs it (see prefusion); false plans the module as "
+         "fusion_plan runs it (see prefusion); compiled as read: its "
+         "scatter normalization only (the scatter emitter takes XLA's "
+         "simplified scatters); false plans and compiles the module as "
          "written"}},
        {{"code", "string", "the program: one C++ (cpp) or CUDA (cuda) file"},
         {"kernels",

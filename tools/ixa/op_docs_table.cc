@@ -702,7 +702,11 @@ std::vector<OpDoc> BuildUseDocs() {
        "uses",
        "XLA:GPU's pipeline between layout assignment and fusion, the part "
        "that shapes fusion (docs/prefusion.md): matrix multiplications "
-       "become cuBLAS GEMM custom calls (GemmRewriter); reduces lose their "
+       "become cuBLAS GEMM custom calls (GemmRewriter); scatter and gather "
+       "batching dims become index components read from an iota "
+       "(BatchedGatherScatterNormalizer) and scatters take XLA's simplified "
+       "form, indices [n, size] and updates [n, operand window] "
+       "(ScatterSimplifier); reduces lose their "
        "size-1 dims (ReductionDegenerateDimRemover), read their operand in "
        "the default layout (ReductionLayoutNormalizer), merge adjacent "
        "reduced dims (ReductionDimensionGrouper), reduce non-contiguous dims "

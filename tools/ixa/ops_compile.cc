@@ -2,8 +2,9 @@
 // one program. A module without fusions in its entry is first rewritten by
 // XLA's pre-fusion pipeline (`prefusion`, on by default) and fused by
 // fusion_plan (`fuse`, on by default); if the planned module cannot be
-// compiled, the module is compiled as read, one kernel per instruction,
-// and the response says so.
+// compiled, the module is compiled as read, one kernel per instruction
+// (its scatters still brought to XLA's simplified form unless `prefusion`
+// is false), and the response says so.
 #include <chrono>
 #include <iostream>
 
@@ -120,8 +121,19 @@ Result<Json> CompileOfModule(const Json& request, const hlo::Module& module,
           "fusion_plan failed (" + plan.error().message + "); compiled as read";
     }
   }
-  IXA_ASSIGN_OR_RETURN(emit::ProgramResult program,
-                       emit::CompileModule(module, device, options, &ctx));
+  // As read, but with XLA's scatter normalization, which runs before its
+  // emitters whatever the fusions: the scatter emitter takes simplified
+  // scatters only.
+  std::optional<PrefusionResult> normalized;
+  if (prefuse) {
+    IXA_ASSIGN_OR_RETURN(PrefusionResult result,
+                         RunScatterNormalization(module));
+    normalized = std::move(result);
+  }
+  IXA_ASSIGN_OR_RETURN(
+      emit::ProgramResult program,
+      emit::CompileModule(normalized ? normalized->Output(module) : module,
+                          device, options, &ctx));
   Json response = ProgramJson(program);
   response["fusion"] = fusion;
   if (!note.empty()) response["note"] = note;

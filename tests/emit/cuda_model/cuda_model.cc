@@ -177,13 +177,22 @@ bool g_in_kernel = false;
 char* g_stacks = nullptr;  // kMaxThreadsPerBlock stacks, each over a guard
 size_t g_stacks_bytes = 0;
 
+// The model's own code runs (an atomic's read-modify-write, say): no
+// thread's access, and no host code's either.
+bool g_in_model = false;
 class ModelCode {  // the model's own code runs (hooks ignore accesses)
  public:
-  ModelCode() : saved_(g_in_kernel) { g_in_kernel = false; }
-  ~ModelCode() { g_in_kernel = saved_; }
+  ModelCode() : saved_(g_in_kernel), saved_model_(g_in_model) {
+    g_in_kernel = false;
+    g_in_model = true;
+  }
+  ~ModelCode() {
+    g_in_kernel = saved_;
+    g_in_model = saved_model_;
+  }
 
  private:
-  bool saved_;
+  bool saved_, saved_model_;
 };
 
 uint32_t BlockOf(const GridRun& run, uint32_t id) {
@@ -283,7 +292,7 @@ void OnAccess(const void* address, size_t bytes, Access access, bool aligned) {
   if (bytes == 0) return;
   const bool write = access == Access::kWrite || access == Access::kAtomicWrite;
   if (!g_in_kernel) {
-    OnHostAccess(address, bytes, write);
+    if (!g_in_model) OnHostAccess(address, bytes, write);
     return;
   }
   ModelCode model;
@@ -343,7 +352,12 @@ void OnAccess(const void* address, size_t bytes, Access access, bool aligned) {
 
 void Yield() {
   Thread* t = g_current;
+  // Whether kernel or model code runs is the thread's own state: the
+  // threads that run meanwhile set it as they please.
+  const bool in_kernel = g_in_kernel, in_model = g_in_model;
   t->scheduler = std::move(t->scheduler).resume();
+  g_in_kernel = in_kernel;
+  g_in_model = in_model;
   // Resumed: the scheduler set g_current back to this thread.
 }
 
