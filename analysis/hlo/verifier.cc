@@ -130,6 +130,15 @@ Status VerifyBitcastConvert(const Instruction& in) {
   const Shape& src = in.operand(0)->shape;
   const Shape& out = in.shape;
   int in_bits = ElementBits(src.type), out_bits = ElementBits(out.type);
+  // XLA's shape inference refuses it: a complex value's halves have no
+  // place in the bit order the other types define.
+  auto complex = [](ElementType t) {
+    return t == ElementType::kC64 || t == ElementType::kC128;
+  };
+  if (complex(src.type) != complex(out.type)) {
+    return Bad("bitcast-convert between a complex and a real type (" +
+               Str(src) + " to " + Str(out) + ")");
+  }
   auto bad = [&]() -> Status {
     return Bad("shape mismatch: bitcast-convert of " + Str(src) + " to " +
                Str(out) + ": the " + std::to_string(in_bits) + "-bit and " +
