@@ -57,6 +57,15 @@ inline std::optional<int64_t> CeilDiv(int64_t a, int64_t b) {
   return q;
 }
 
+// A double as an int64, truncated toward zero and saturated to the int64
+// range (NaN is 0): converting an out-of-range double directly is undefined.
+inline int64_t SaturatingFromDouble(double x) {
+  if (!(x == x)) return 0;
+  if (x >= 9223372036854775807.0) return INT64_MAX;
+  if (x <= -9223372036854775808.0) return INT64_MIN;
+  return static_cast<int64_t>(x);
+}
+
 // ceil(a / b) for a >= 0 and b > 0, without the overflow of (a + b - 1) / b
 // when a is near INT64_MAX (a saturated count).
 inline int64_t CeilDivNonNegative(int64_t a, int64_t b) {

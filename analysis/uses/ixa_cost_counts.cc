@@ -45,9 +45,7 @@ bool CountCudnnConvolution(const hlo::Instruction& instr,
   const double flops = XlaConvolutionFlops(instr, result) *
                        static_cast<double>(evaluations) /
                        static_cast<double>(elements);
-  const int64_t whole = flops >= static_cast<double>(kInt64Max)
-                            ? kInt64Max
-                            : static_cast<int64_t>(flops);
+  const int64_t whole = SaturatingFromDouble(flops);
   const bool narrow = IsNarrowDot(instr);
   int64_t& sink = narrow ? count->matrix_flops : count->vector_flops;
   sink = SaturatingAdd(sink, whole);

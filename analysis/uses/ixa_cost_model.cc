@@ -384,7 +384,7 @@ ReadTraffic ReadOperands(
     cost->operands.push_back(std::move(oc));
   }
   cost->bytes_read =
-      SaturatingAdd(cost->bytes_read, static_cast<int64_t>(constant_bytes));
+      SaturatingAdd(cost->bytes_read, SaturatingFromDouble(constant_bytes));
   traffic.dram += constant_bytes;
   return traffic;
 }

@@ -425,7 +425,7 @@ XlaRunTime EstimateXlaRunTime(const XlaCostAnalysis& analysis,
   t.launch = launch;
   t.coalesced = coalesced;
   t.unknown = analysis.unknown;
-  t.flops = static_cast<int64_t>(analysis.flops);
+  t.flops = SaturatingFromDouble(analysis.flops);
   t.bytes_written = analysis.bytes_written;
   const int64_t blocks = launch.launch.num_blocks();
   double read_s = 0;
@@ -468,7 +468,7 @@ XlaRunTime EstimateXlaFusedRunTime(const XlaCostAnalysis& producer,
       u += consumer.operand_utilization[i];
     }
   }
-  t.flops = static_cast<int64_t>(static_cast<float>(producer_time.flops) * u +
+  t.flops = SaturatingFromDouble(static_cast<float>(producer_time.flops) * u +
                                  static_cast<float>(consumer_time.flops));
   t.bytes_written = consumer_time.bytes_written;
   // The producer's slots in the consumer (for the common utilization).

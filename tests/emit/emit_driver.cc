@@ -241,7 +241,9 @@ std::string GuardedBuffers::CopyOut(std::vector<std::vector<uint8_t>>* buffers,
                                     const std::string& name) const {
   for (size_t i = 0; i < buffers->size(); ++i) {
     size_t size = (*buffers)[i].size();
-    std::memcpy((*buffers)[i].data(), base_ + offsets_[AliasOf(i)], size);
+    if (size > 0) {
+      std::memcpy((*buffers)[i].data(), base_ + offsets_[AliasOf(i)], size);
+    }
     auto guard_ok = [&](size_t from, size_t to) {
       for (size_t k = from; k < to; ++k) {
         if (base_[k] != kGuardByte) return false;
