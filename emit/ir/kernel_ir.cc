@@ -228,6 +228,83 @@ int TypeBits(Type t) {
   return 0;
 }
 
+OpFamily FamilyOf(OpCode op) {
+  switch (op) {
+    case OpCode::kReal:
+    case OpCode::kImag:
+    case OpCode::kComplex:
+      return OpFamily::kComplexParts;
+    case OpCode::kAbs:
+    case OpCode::kNeg:
+    case OpCode::kSign:
+    case OpCode::kIsFinite:
+      return OpFamily::kSign;
+    case OpCode::kExp:
+    case OpCode::kExpm1:
+    case OpCode::kLog:
+    case OpCode::kLog1p:
+    case OpCode::kSqrt:
+    case OpCode::kRsqrt:
+    case OpCode::kCbrt:
+    case OpCode::kTanh:
+    case OpCode::kLogistic:
+    case OpCode::kSin:
+    case OpCode::kCos:
+    case OpCode::kTan:
+    case OpCode::kErf:
+    case OpCode::kAcos:
+    case OpCode::kAcosh:
+    case OpCode::kAsin:
+    case OpCode::kAsinh:
+    case OpCode::kAtan:
+    case OpCode::kAtanh:
+    case OpCode::kCosh:
+    case OpCode::kSinh:
+    case OpCode::kAtan2:
+    case OpCode::kFloor:
+    case OpCode::kCeil:
+    case OpCode::kRoundAfz:
+    case OpCode::kRoundEven:
+      return OpFamily::kMathFunction;
+    case OpCode::kAdd:
+    case OpCode::kSub:
+    case OpCode::kMul:
+    case OpCode::kDiv:
+    case OpCode::kRem:
+    case OpCode::kMax:
+    case OpCode::kMin:
+    case OpCode::kPow:
+      return OpFamily::kArithmetic;
+    case OpCode::kNot:
+    case OpCode::kPopcnt:
+    case OpCode::kClz:
+    case OpCode::kAnd:
+    case OpCode::kOr:
+    case OpCode::kXor:
+    case OpCode::kShl:
+    case OpCode::kShrL:
+    case OpCode::kShrA:
+      return OpFamily::kBitOp;
+    case OpCode::kEq:
+    case OpCode::kNe:
+    case OpCode::kLt:
+    case OpCode::kLe:
+    case OpCode::kGt:
+    case OpCode::kGe:
+    case OpCode::kSelect:
+    case OpCode::kClamp:
+      return OpFamily::kComparisonOrSelect;
+    case OpCode::kConvert:
+    case OpCode::kBitcastConvert:
+      return OpFamily::kConversion;
+    case OpCode::kToIndex:
+    case OpCode::kClampIndex:
+      return OpFamily::kIndex;
+    default:
+      return OpFamily::kOther;
+  }
+}
+
 const char* OpCodeName(OpCode op) {
   switch (op) {
     case OpCode::kAcos:

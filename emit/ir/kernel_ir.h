@@ -212,6 +212,23 @@ enum class OpCode : uint8_t {
 };
 const char* OpCodeName(OpCode op);
 
+// The families the printers print alike (each target has one function per
+// family): real/imag/complex, sign-like unary ops, math functions,
+// arithmetic, bit ops, comparisons and select, conversions, index ops; the
+// rest (loads, stores, calls, shuffles, ...) is kOther.
+enum class OpFamily : uint8_t {
+  kComplexParts,
+  kSign,
+  kMathFunction,
+  kArithmetic,
+  kBitOp,
+  kComparisonOrSelect,
+  kConversion,
+  kIndex,
+  kOther,
+};
+OpFamily FamilyOf(OpCode op);
+
 enum class NodeKind : uint8_t {
   kConst,     // a constant of `type`
   kVar,       // a named value (let, loop variable, argument, grid id)

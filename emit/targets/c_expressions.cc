@@ -324,76 +324,23 @@ Text CPrinter::OpExpr(const Node& n) {
       n.op == OpCode::kComplex) {
     return ComplexOpExpr(n, x);
   }
-  switch (n.op) {
-    case OpCode::kReal:  // ComplexOpExpr
-    case OpCode::kImag:
-    case OpCode::kComplex:
+  switch (ir::FamilyOf(n.op)) {
+    case ir::OpFamily::kComplexParts:  // ComplexOpExpr, above
+    case ir::OpFamily::kOther:
       break;
-    case OpCode::kAbs:
-    case OpCode::kNeg:
-    case OpCode::kSign:
-    case OpCode::kIsFinite:
+    case ir::OpFamily::kSign:
       return SignOpExpr(n, x);
-    case OpCode::kExp:
-    case OpCode::kExpm1:
-    case OpCode::kLog:
-    case OpCode::kLog1p:
-    case OpCode::kSqrt:
-    case OpCode::kRsqrt:
-    case OpCode::kCbrt:
-    case OpCode::kTanh:
-    case OpCode::kLogistic:
-    case OpCode::kSin:
-    case OpCode::kCos:
-    case OpCode::kTan:
-    case OpCode::kErf:
-    case OpCode::kAcos:
-    case OpCode::kAcosh:
-    case OpCode::kAsin:
-    case OpCode::kAsinh:
-    case OpCode::kAtan:
-    case OpCode::kAtanh:
-    case OpCode::kCosh:
-    case OpCode::kSinh:
-    case OpCode::kAtan2:
-    case OpCode::kFloor:
-    case OpCode::kCeil:
-    case OpCode::kRoundAfz:
-    case OpCode::kRoundEven:
+    case ir::OpFamily::kMathFunction:
       return MathFunctionExpr(n, x);
-    case OpCode::kAdd:
-    case OpCode::kSub:
-    case OpCode::kMul:
-    case OpCode::kDiv:
-    case OpCode::kRem:
-    case OpCode::kMax:
-    case OpCode::kMin:
-    case OpCode::kPow:
+    case ir::OpFamily::kArithmetic:
       return ArithmeticExpr(n, x);
-    case OpCode::kNot:
-    case OpCode::kPopcnt:
-    case OpCode::kClz:
-    case OpCode::kAnd:
-    case OpCode::kOr:
-    case OpCode::kXor:
-    case OpCode::kShl:
-    case OpCode::kShrL:
-    case OpCode::kShrA:
+    case ir::OpFamily::kBitOp:
       return BitOpExpr(n, x);
-    case OpCode::kEq:
-    case OpCode::kNe:
-    case OpCode::kLt:
-    case OpCode::kLe:
-    case OpCode::kGt:
-    case OpCode::kGe:
-    case OpCode::kSelect:
-    case OpCode::kClamp:
+    case ir::OpFamily::kComparisonOrSelect:
       return ComparisonOrSelectExpr(n, x);
-    case OpCode::kConvert:
-    case OpCode::kBitcastConvert:
+    case ir::OpFamily::kConversion:
       return ConversionExpr(n, x);
-    case OpCode::kToIndex:
-    case OpCode::kClampIndex:
+    case ir::OpFamily::kIndex:
       return IndexOpExpr(n, x);
   }
   return NoCFormForOp(n);

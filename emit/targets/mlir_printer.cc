@@ -580,76 +580,24 @@ std::string MlirPrinter::HelperCall(const std::string& base, Type t,
 }
 
 Text MlirPrinter::OpValue(const Node& n, const std::vector<std::string>& x) {
-  switch (n.op) {
-    case OpCode::kReal:  // PrintModule refuses complex values first
-    case OpCode::kImag:
-    case OpCode::kComplex:
+  switch (ir::FamilyOf(n.op)) {
+    case ir::OpFamily::kComplexParts:  // PrintModule refuses complex values
+                                       // first
+    case ir::OpFamily::kOther:
       break;
-    case OpCode::kAbs:
-    case OpCode::kNeg:
-    case OpCode::kSign:
-    case OpCode::kIsFinite:
+    case ir::OpFamily::kSign:
       return SignOpValue(n, x);
-    case OpCode::kExp:
-    case OpCode::kExpm1:
-    case OpCode::kLog:
-    case OpCode::kLog1p:
-    case OpCode::kSqrt:
-    case OpCode::kRsqrt:
-    case OpCode::kCbrt:
-    case OpCode::kTanh:
-    case OpCode::kLogistic:
-    case OpCode::kSin:
-    case OpCode::kCos:
-    case OpCode::kTan:
-    case OpCode::kErf:
-    case OpCode::kAcos:
-    case OpCode::kAcosh:
-    case OpCode::kAsin:
-    case OpCode::kAsinh:
-    case OpCode::kAtan:
-    case OpCode::kAtanh:
-    case OpCode::kCosh:
-    case OpCode::kSinh:
-    case OpCode::kAtan2:
-    case OpCode::kFloor:
-    case OpCode::kCeil:
-    case OpCode::kRoundAfz:
-    case OpCode::kRoundEven:
+    case ir::OpFamily::kMathFunction:
       return MathFunctionValue(n, x);
-    case OpCode::kAdd:
-    case OpCode::kSub:
-    case OpCode::kMul:
-    case OpCode::kDiv:
-    case OpCode::kRem:
-    case OpCode::kMax:
-    case OpCode::kMin:
-    case OpCode::kPow:
+    case ir::OpFamily::kArithmetic:
       return ArithmeticValue(n, x);
-    case OpCode::kNot:
-    case OpCode::kPopcnt:
-    case OpCode::kClz:
-    case OpCode::kAnd:
-    case OpCode::kOr:
-    case OpCode::kXor:
-    case OpCode::kShl:
-    case OpCode::kShrL:
-    case OpCode::kShrA:
+    case ir::OpFamily::kBitOp:
       return BitOpValue(n, x);
-    case OpCode::kEq:
-    case OpCode::kNe:
-    case OpCode::kLt:
-    case OpCode::kLe:
-    case OpCode::kGt:
-    case OpCode::kGe:
-    case OpCode::kSelect:
-    case OpCode::kClamp:
+    case ir::OpFamily::kComparisonOrSelect:
       return ComparisonOrSelectValue(n, x);
-    case OpCode::kConvert:
-    case OpCode::kBitcastConvert:
+    case ir::OpFamily::kConversion:
       return ConversionValue(n, x);
-    case OpCode::kToIndex:
-    case OpCode::kClampIndex:
+    case ir::OpFamily::kIndex:
       return IndexOpValue(n, x);
   }
   return NoFormForOp(n);
