@@ -7,6 +7,7 @@
 
 #include "analysis/hlo/custom_calls.h"
 #include "analysis/hlo/physical_layout.h"
+#include "core/int_math.h"
 #include "emit/program/program_internal.h"
 #include "hw/xla_layout.h"
 
@@ -60,7 +61,16 @@ Result<int64_t> ShapeBytes(const Shape& s, ExprContext* ctx) {
     return Error::Unsupported(std::string("compile: element type ") +
                               hlo::ElementTypeName(s.type));
   }
-  return s.ElementCount() * std::max(1, bits / 8);
+  if (s.HasUnboundedDim()) {
+    return Error::Unsupported("compile: a buffer of " + s.ToString() +
+                              " (an unbounded dynamic dimension has no size)");
+  }
+  const int64_t bytes = SaturatingMul(s.ElementCount(), std::max(1, bits / 8));
+  if (bytes == kInt64Max) {
+    return Error::Limit("a buffer of " + s.ToString() +
+                        " has more bytes than an int64 counts");
+  }
+  return bytes;
 }
 
 std::vector<const Instruction*> UniqueOperands(const Instruction& in) {
