@@ -497,6 +497,14 @@ Result<Literal> Interpreter::Eval(
     }
     return out;
   }
+  if ((op == hlo::Opcode::kDynamicSlice ||
+       op == hlo::Opcode::kDynamicUpdateSlice) &&
+      in.operand_count() != (op == hlo::Opcode::kDynamicSlice ? 1 : 2) +
+                                in.operand(0)->shape.rank()) {
+    // The old form with one index vector operand.
+    return Error::Unsupported("interpreter: " + hlo::OpcodeName(in) +
+                              " with an index vector operand");
+  }
   if (op == hlo::Opcode::kDynamicSlice) {
     const Literal& a = operand(0);
     std::vector<int64_t> start(a.dims.size());
