@@ -518,14 +518,30 @@ class Interpreter {
       }
       std::vector<Tensor> outs;
       for (int j = 0; j < k; ++j) outs.push_back(Make(outs_dims[j]));
+      // A reduce's sources per output element, in increasing order: one
+      // pass over the input instead of one per output element.
+      std::vector<std::vector<int64_t>> sources;
+      if (op == hlo::Opcode::kReduce) {
+        sources.resize(outs[0].size());
+        for (int64_t s = 0; s < Count(in0.dims); ++s) {
+          std::vector<int64_t> src = Unlinear(s, in0.dims);
+          int64_t l = 0;
+          for (size_t i = 0, oi = 0; i < src.size(); ++i) {
+            bool reduced =
+                std::find(in.dimensions.begin(), in.dimensions.end(),
+                          static_cast<int64_t>(i)) != in.dimensions.end();
+            if (!reduced) l = l * outs_dims[0][oi++] + src[i];
+          }
+          sources[l].push_back(s);
+        }
+      }
       for (int64_t l = 0; l < outs[0].size(); ++l) {
         std::vector<int64_t> o = Unlinear(l, outs_dims[0]);
         std::vector<int64_t> acc;
         for (int j = 0; j < k; ++j) acc.push_back(arg(k + j).data[0]);
-        auto accumulate = [&](const std::vector<int64_t>& src) {
+        auto accumulate = [&](int64_t src) {
           std::vector<int64_t> a = acc;
-          for (int j = 0; j < k; ++j)
-            a.push_back(arg(j).data[Linear(src, in0.dims)]);
+          for (int j = 0; j < k; ++j) a.push_back(arg(j).data[src]);
           if (k == 1) {
             acc[0] = Scalar(*in.called(), a);
           } else {
@@ -536,18 +552,7 @@ class Interpreter {
           }
         };
         if (op == hlo::Opcode::kReduce) {
-          for (int64_t s = 0; s < Count(in0.dims); ++s) {
-            std::vector<int64_t> src = Unlinear(s, in0.dims);
-            bool match = true;
-            size_t oi = 0;
-            for (size_t i = 0; i < src.size(); ++i) {
-              bool reduced =
-                  std::find(in.dimensions.begin(), in.dimensions.end(),
-                            static_cast<int64_t>(i)) != in.dimensions.end();
-              if (!reduced && src[i] != o[oi++]) match = false;
-            }
-            if (match) accumulate(src);
-          }
+          for (int64_t s : sources[l]) accumulate(s);
         } else {
           std::vector<int64_t> wdims;
           for (const auto& w : in.window) wdims.push_back(w.size);
@@ -564,7 +569,7 @@ class Interpreter {
               }
               src.push_back(p / w.base_dilation);
             }
-            if (ok) accumulate(src);
+            if (ok) accumulate(Linear(src, in0.dims));
           }
         }
         for (int j = 0; j < k; ++j) outs[j].data[l] = acc[j];
