@@ -150,19 +150,43 @@ std::unique_ptr<Instruction> LibraryCallAsOp(const Instruction& instr) {
     op->dot = *dn;
     return op;
   }
-  if (kind == LibraryCallKind::kCudnnConvForward && instr.conv) {
-    op->opcode = Opcode::kConvolution;
-    op->window = instr.window;
-    op->conv = std::make_unique<const ConvDimensionNumbers>(*instr.conv);
-    op->feature_group_count = instr.feature_group_count;
-    op->batch_group_count = instr.batch_group_count;
-    for (const char* a :
-         {"window", "dim_labels", "feature_group_count", "batch_group_count"}) {
-      if (instr.HasAttribute(a)) op->attributes[a] = instr.Attribute(a);
-    }
-    return op;
+  if (kind == LibraryCallKind::kCudnnConvForward) {
+    return ConvCallAsConvolution(instr);
   }
   return nullptr;
+}
+
+namespace {
+
+bool IsForwardConvCall(const Instruction& instr) {
+  const std::string target = CustomCallTarget(instr);
+  return target == "__cudnn$convForward" ||
+         target == "__cudnn$convBiasActivationForward";
+}
+
+}  // namespace
+
+std::unique_ptr<Instruction> ConvCallAsConvolution(const Instruction& instr) {
+  if (!IsForwardConvCall(instr) || !instr.conv || instr.operand_count() < 2) {
+    return nullptr;
+  }
+  auto op = std::make_unique<Instruction>();
+  op->name = instr.name;
+  op->shape = LibraryCallResultShape(instr);
+  op->operands = {instr.operand(0), instr.operand(1)};
+  op->parent = instr.parent;
+  op->line = instr.line;
+  op->column = instr.column;
+  op->opcode = Opcode::kConvolution;
+  op->window = instr.window;
+  op->conv = std::make_unique<const ConvDimensionNumbers>(*instr.conv);
+  op->feature_group_count = instr.feature_group_count;
+  op->batch_group_count = instr.batch_group_count;
+  for (const char* a :
+       {"window", "dim_labels", "feature_group_count", "batch_group_count"}) {
+    if (instr.HasAttribute(a)) op->attributes[a] = instr.Attribute(a);
+  }
+  return op;
 }
 
 namespace {
@@ -275,6 +299,89 @@ std::optional<GemmCallSemantics> GemmCallSemanticsOf(const Instruction& instr) {
       s.unsupported = "a bias that is not a vector along the result's last dim";
       return s;
     }
+  }
+  return s;
+}
+
+std::optional<ConvCallSemantics> ConvCallSemanticsOf(const Instruction& instr) {
+  if (!IsForwardConvCall(instr)) return std::nullopt;
+  ConvCallSemantics s;
+  if (!instr.conv || instr.conv->has_unlabeled) {
+    s.unsupported = "no dim_labels for its convolution";
+    return s;
+  }
+  const std::string config = instr.Attribute("backend_config");
+  auto number = [&](std::string_view key, double fallback,
+                    double* out) -> bool {
+    const std::string v = ValueAfterKey(config, key);
+    if (v.empty()) {
+      *out = fallback;
+      return true;
+    }
+    char* end = nullptr;
+    *out = std::strtod(v.c_str(), &end);
+    return end != nullptr && *end == '\0';
+  };
+  if (!number("conv_result_scale", 1, &s.conv_result_scale) ||
+      !number("side_input_scale", 0, &s.side_input_scale) ||
+      !number("leakyrelu_alpha", 0, &s.leakyrelu_alpha)) {
+    s.unsupported = "a scale that is not a number";
+    return s;
+  }
+  // The activation as its name (XLA's JSON) or its number (stream
+  // executor's dnn::ActivationMode).
+  using Activation = ConvCallSemantics::Activation;
+  const std::string mode = ValueAfterKey(config, "activation_mode");
+  if (mode.empty() || mode == "kNone" || mode == "0") {
+    s.activation = Activation::kNone;
+  } else if (mode == "kRelu" || mode == "2") {
+    s.activation = Activation::kRelu;
+  } else if (mode == "kRelu6" || mode == "3") {
+    s.activation = Activation::kRelu6;
+  } else if (mode == "kSigmoid" || mode == "1") {
+    s.activation = Activation::kSigmoid;
+  } else if (mode == "kTanh" || mode == "5") {
+    s.activation = Activation::kTanh;
+  } else if (mode == "kElu" || mode == "7") {
+    s.activation = Activation::kElu;
+  } else if (mode == "kLeakyRelu" || mode == "8") {
+    s.activation = Activation::kLeakyRelu;
+  } else if (mode == "kGeluExact" || mode == "9") {
+    s.activation = Activation::kGeluExact;
+  } else {
+    s.unsupported = "activation " + mode;
+    return s;
+  }
+  const Shape& result = LibraryCallResultShape(instr);
+  if (CustomCallTarget(instr) == "__cudnn$convForward") {
+    if (instr.operand_count() != 2) {
+      s.unsupported = std::to_string(instr.operand_count()) +
+                      " operands where a convolution takes 2";
+    } else if (s.conv_result_scale != 1 || s.activation != Activation::kNone) {
+      s.unsupported = "a scale or an activation on a plain convolution";
+    }
+    return s;
+  }
+  if (instr.operand_count() != 3 && instr.operand_count() != 4) {
+    s.unsupported = std::to_string(instr.operand_count()) +
+                    " operands where a fused convolution takes 3 or 4";
+    return s;
+  }
+  s.bias_operand = 2;
+  const Shape& bias = instr.operand(2)->shape;
+  if (!bias.IsArray() || bias.rank() != 1 || !result.IsArray() ||
+      instr.conv->output_feature >= result.rank() ||
+      bias.dims[0] != result.dims[instr.conv->output_feature]) {
+    s.unsupported = "a bias that is not a vector along the output features";
+    return s;
+  }
+  if (instr.operand_count() == 4) {
+    const Shape& side = instr.operand(3)->shape;
+    if (!side.IsArray() || side.dims != result.dims) {
+      s.unsupported = "a side input whose shape is not the result's";
+      return s;
+    }
+    s.side_input_operand = 3;
   }
   return s;
 }

@@ -73,6 +73,40 @@ struct GemmCallSemantics {
 // nullopt for an instruction that is not a cuBLAS GEMM call.
 std::optional<GemmCallSemantics> GemmCallSemanticsOf(const Instruction& instr);
 
+// What a forward cuDNN convolution call computes (XLA's
+// CudnnConvBackendConfig): __cudnn$convForward is its convolution of
+// operands 0 and 1; __cudnn$convBiasActivationForward is
+// activation(conv_result_scale * conv + side_input_scale * side_input +
+// bias), the bias (operand 2) a vector along the result's feature dim, the
+// side input (operand 3, when there is one) of the result's shape,
+// computed in f32 for 16-bit results and rounded once. `unsupported` names
+// what the call does beyond this (an activation without a plain-op form,
+// operands that do not match, no dimension numbers).
+struct ConvCallSemantics {
+  enum class Activation {
+    kNone,
+    kRelu,
+    kRelu6,
+    kElu,
+    kLeakyRelu,
+    kSigmoid,
+    kTanh,
+    kGeluExact
+  };
+  double conv_result_scale = 1, side_input_scale = 0, leakyrelu_alpha = 0;
+  int bias_operand = -1, side_input_operand = -1;
+  Activation activation = Activation::kNone;
+  std::string unsupported;
+};
+// nullopt for an instruction that is not a forward cuDNN convolution call
+// (__cudnn$convForward, __cudnn$convBiasActivationForward).
+std::optional<ConvCallSemantics> ConvCallSemanticsOf(const Instruction& instr);
+// The convolution of operands 0 and 1 a forward cuDNN convolution call
+// computes (its window, dim_labels and group counts), with the call's name
+// and its result shape; nullptr for other instructions or a call without
+// dim_labels.
+std::unique_ptr<Instruction> ConvCallAsConvolution(const Instruction& instr);
+
 // A custom call's own estimate (`cost_estimate_json` in its backend
 // config): flops and bytes accessed when given.
 struct CustomCallCostEstimate {

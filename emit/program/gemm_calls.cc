@@ -1,7 +1,8 @@
-// A cuBLAS GEMM custom call as the fusion computation of its kernel: the
-// dot it stands for, then alpha, beta times C, the bias and the activation
-// as the plain ops they are, so that the fusion emitters generate the call
-// like any dot with fused consumers (docs/compile.md).
+// A cuBLAS GEMM or forward cuDNN convolution custom call as the fusion
+// computation of its kernel: the dot or convolution it stands for, then
+// its scales, C or side input, bias and activation as the plain ops they
+// are, so that the fusion emitters generate the call like any dot or
+// convolution with fused consumers (docs/compile.md).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -9,6 +10,7 @@
 #include <optional>
 
 #include "analysis/hlo/custom_calls.h"
+#include "analysis/hlo/printer.h"
 #include "emit/program/program_internal.h"
 
 namespace ixa::emit::program_internal {
@@ -88,6 +90,19 @@ class GemmBodyWriter {
     return Add(shape_, op, a + ", " + b);
   }
   std::string text() const { return text_; }
+  // The body with its last value as the root `ixap_root`, converted to
+  // `result` when the body computes in another type.
+  std::string WithRoot(const std::string& value, const Shape& result,
+                       ElementType computing) const {
+    if (computing != result.type) {
+      return text_ + "  ROOT ixap_root = " + result.ToString(true) +
+             " convert(" + value + ")\n";
+    }
+    const std::string line = "  " + value + " = ";
+    const size_t at = text_.rfind(line);
+    return text_.substr(0, at) +
+           "  ROOT ixap_root = " + text_.substr(at + line.size());
+  }
 
  private:
   std::string shape_;  // the computing shape (D's dims and layout)
@@ -215,16 +230,133 @@ Result<std::string> GemmCallKernelBody(
     return body.text() + "  ROOT ixap_root = (" + result.ToString(true) + ", " +
            aux.ToString(true) + ") tuple(" + d + ", " + a + ")\n";
   }
-  const std::string text = body.text();
-  if (t != result.type) {
-    return text + "  ROOT ixap_root = " + result.ToString(true) + " convert(" +
-           value + ")\n";
+  return body.WithRoot(value, result, t);
+}
+
+Result<std::string> ConvCallKernelBody(
+    const Instruction& in, const std::vector<const Instruction*>& operands) {
+  std::optional<hlo::ConvCallSemantics> semantics =
+      hlo::ConvCallSemanticsOf(in);
+  if (!semantics) return GemmRefused(in, "not a forward cuDNN convolution");
+  const hlo::ConvCallSemantics& s = *semantics;
+  if (!s.unsupported.empty()) return GemmRefused(in, s.unsupported);
+  std::unique_ptr<Instruction> conv = hlo::ConvCallAsConvolution(in);
+  if (conv == nullptr) return GemmRefused(in, "no dim_labels");
+  auto param = [&](int operand) {
+    const Instruction* o = in.operand(operand);
+    const auto at = std::find(operands.begin(), operands.end(), o);
+    return "ixap_p" + std::to_string(at - operands.begin());
+  };
+  hlo::PrintNaming naming = hlo::SanitizedNaming();
+  naming.instruction = [&](const Instruction* i) {
+    for (int k = 0; k < in.operand_count(); ++k) {
+      if (in.operand(k) == i) return param(k);
+    }
+    return hlo::SanitizeHloName(i->name);
+  };
+  const Shape result = conv->shape;
+  using Activation = hlo::ConvCallSemantics::Activation;
+  const bool plain = s.conv_result_scale == 1 && s.bias_operand < 0 &&
+                     s.side_input_operand < 0 &&
+                     s.activation == Activation::kNone;
+  if (plain) {
+    return "  " + hlo::PrintInstruction(*conv, "ixap_root", naming, true) +
+           "\n";
   }
-  // The last value becomes the root: renamed, its line marked ROOT.
-  const std::string line = "  " + value + " = ";
-  const size_t at = text.rfind(line);
-  return text.substr(0, at) +
-         "  ROOT ixap_root = " + text.substr(at + line.size());
+  const ElementType t = GemmComputeType(result.type);
+  if (!IsRealFloatType(t)) {
+    return GemmRefused(in, std::string("a fused epilogue on ") +
+                               hlo::ElementTypeName(result.type) + " results");
+  }
+  Shape computing = result;
+  computing.type = t;
+  conv->shape = computing;
+  const std::string shape = computing.ToString(true);
+  auto constant = [&](double v) -> std::string {
+    return *GemmScalarConstant(v, t);  // t is a float type
+  };
+  GemmBodyWriter body(shape);
+  std::string value =
+      body.Add(shape, "convolution", param(0) + ", " + param(1), [&] {
+        // The convolution's attributes as the HLO printer writes them.
+        const std::string line =
+            hlo::PrintInstruction(*conv, "ixap_conv", naming, false);
+        const size_t close = line.find("), ");
+        return close == std::string::npos ? std::string()
+                                          : line.substr(close + 3);
+      }());
+  auto widened = [&](int operand) {
+    const Shape& os = in.operand(operand)->shape;
+    if (os.type == t) return param(operand);
+    Shape converted = os;
+    converted.type = t;
+    return body.Add(converted.ToString(true), "convert", param(operand));
+  };
+  if (s.conv_result_scale != 1) {
+    value = body.Binary("multiply", value,
+                        body.Splat(constant(s.conv_result_scale)));
+  }
+  if (s.side_input_operand >= 0 && s.side_input_scale != 0) {
+    std::string side = widened(s.side_input_operand);
+    if (s.side_input_scale != 1) {
+      side = body.Binary("multiply", side,
+                         body.Splat(constant(s.side_input_scale)));
+    }
+    value = body.Binary("add", value, side);
+  }
+  if (s.bias_operand >= 0) {
+    const std::string bias = body.Add(
+        shape, "broadcast", widened(s.bias_operand),
+        "dimensions={" + std::to_string(in.conv->output_feature) + "}");
+    value = body.Binary("add", value, bias);
+  }
+  Shape predicate = computing;
+  predicate.type = ElementType::kPred;
+  auto positive_or = [&](const std::string& x, const std::string& otherwise) {
+    const std::string positive =
+        body.Add(predicate.ToString(true), "compare",
+                 x + ", " + body.Splat(constant(0)), "direction=GT");
+    return body.Add(shape, "select", positive + ", " + x + ", " + otherwise);
+  };
+  switch (s.activation) {
+    case Activation::kNone:
+      break;
+    case Activation::kRelu:
+      value = body.Binary("maximum", value, body.Splat(constant(0)));
+      break;
+    case Activation::kRelu6:
+      value = body.Binary(
+          "minimum", body.Binary("maximum", value, body.Splat(constant(0))),
+          body.Splat(constant(6)));
+      break;
+    case Activation::kElu:
+      value =
+          positive_or(value, body.Add(shape, "exponential-minus-one", value));
+      break;
+    case Activation::kLeakyRelu:
+      value = positive_or(value,
+                          body.Binary("multiply", value,
+                                      body.Splat(constant(s.leakyrelu_alpha))));
+      break;
+    case Activation::kSigmoid:
+      value = body.Add(shape, "logistic", value);
+      break;
+    case Activation::kTanh:
+      value = body.Add(shape, "tanh", value);
+      break;
+    case Activation::kGeluExact: {
+      // x/2 (1 + erf(x / sqrt(2))).
+      const std::string erf =
+          body.Add(shape, "erf",
+                   body.Binary("multiply", value,
+                               body.Splat(constant(0.70710678118654752))));
+      value = body.Binary(
+          "multiply", body.Binary("multiply", value, body.Splat(constant(0.5))),
+          body.Binary("add", erf, body.Splat(constant(1))));
+      break;
+    }
+  }
+  return body.WithRoot(value, result, t);
 }
 
 }  // namespace ixa::emit::program_internal

@@ -269,7 +269,7 @@ Status ProgramBuilder::AddKernel(Function& f, const Instruction& in, int pos,
   // A GEMM call's kernel writes its result (and an _AUX epilogue's second
   // output); the rest of its tuple (the workspace, cuBLAS's scratch) is
   // allocated after it and left alone.
-  const bool gemm = IsGemmCall(in);
+  const bool gemm = IsKernelLibraryCall(in);
   const Shape written = gemm ? GemmCallWrittenShape(in) : in.shape;
   IXA_ASSIGN_OR_RETURN(std::vector<LeafRef> outs,
                        NewLeaves(f, in, pos, written, out_bytes));
@@ -538,10 +538,12 @@ Status ProgramBuilder::PrepareKernelModule(
                 operands[k]->shape.ToString(true) + " parameter(" +
                 std::to_string(k) + ")\n";
       }
-      if (IsGemmCall(*in)) {
+      if (IsKernelLibraryCall(*in)) {
         // The call's dot and epilogue as plain ops; what they cannot say
         // runs as the host loop, the reason kept for `kernels`.
-        Result<std::string> gemm = GemmCallKernelBody(*in, operands);
+        Result<std::string> gemm = hlo::ConvCallSemanticsOf(*in)
+                                       ? ConvCallKernelBody(*in, operands)
+                                       : GemmCallKernelBody(*in, operands);
         if (!gemm.ok()) {
           if (gemm.error().code != ErrorCode::kUnsupported) return gemm.error();
           kernel_refusal_[in] = gemm.error().message;
@@ -646,7 +648,7 @@ Status ProgramBuilder::AddInstruction(Function& f, const Instruction& in,
       op == hlo::Opcode::kCall) {
     return AddControlFlow(f, in, pos);
   }
-  if (IsHostFallbackOp(in) || IsGemmCall(in)) {
+  if (IsHostFallbackOp(in) || IsKernelLibraryCall(in)) {
     // A dot, convolution or GEMM call is a kernel of the per-fusion
     // pipeline (the loop emitter over its output, computing it
     // elementally, or the GEMM emitter); what the emitters refuse runs as

@@ -22,8 +22,10 @@ std::string IdentifierOfName(std::string_view name);
 Result<int64_t> ShapeBytes(const hlo::Shape& s, ExprContext* ctx);
 // The instruction's operands, each once, in order of first use.
 std::vector<const hlo::Instruction*> UniqueOperands(const hlo::Instruction& in);
-// A cuBLAS GEMM custom call (__cublas$gemm, __cublas$lt$matmul[$f8]).
-bool IsGemmCall(const hlo::Instruction& in);
+// A cuBLAS GEMM custom call (__cublas$gemm, __cublas$lt$matmul[$f8]) or
+// a forward cuDNN convolution call: a library call generated as a kernel
+// from the plain ops it stands for.
+bool IsKernelLibraryCall(const hlo::Instruction& in);
 // What a GEMM call's kernel writes: its result, and for an _AUX epilogue
 // the tuple of its result and its auxiliary output (the rest of the
 // call's tuple is cuBLAS's workspace).
@@ -78,6 +80,13 @@ Result<std::string> HostOpFunction(const hlo::Instruction& in,
 // in f32 for 16-bit results and rounded once. Unsupported, naming the
 // feature, where the call does more (gemm_calls.cc).
 Result<std::string> GemmCallKernelBody(
+    const hlo::Instruction& in,
+    const std::vector<const hlo::Instruction*>& operands);
+// The same for a forward cuDNN convolution call (__cudnn$convForward,
+// __cudnn$convBiasActivationForward): its convolution, then the result
+// scale, the scaled side input, the bias along the output features and
+// the activation (hlo::ConvCallSemantics).
+Result<std::string> ConvCallKernelBody(
     const hlo::Instruction& in,
     const std::vector<const hlo::Instruction*>& operands);
 

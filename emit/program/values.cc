@@ -81,8 +81,9 @@ std::vector<const Instruction*> UniqueOperands(const Instruction& in) {
   return out;
 }
 
-bool IsGemmCall(const Instruction& in) {
-  return hlo::GetLibraryCallKind(in) == hlo::LibraryCallKind::kCublasGemm;
+bool IsKernelLibraryCall(const Instruction& in) {
+  return hlo::GetLibraryCallKind(in) == hlo::LibraryCallKind::kCublasGemm ||
+         hlo::ConvCallSemanticsOf(in).has_value();
 }
 
 // Ops generated as kernels where the emitters can, else as host loops
@@ -112,7 +113,7 @@ bool NeedsNoKernel(const Instruction& in) {
               Opcode::kSort, Opcode::kFusion, Opcode::kAfterAll,
               Opcode::kOptimizationBarrier}) ||
          (in.opcode == hlo::Opcode::kCustomCall && hlo::IsLibraryCall(in) &&
-          !IsGemmCall(in));
+          !IsKernelLibraryCall(in));
 }
 
 // Whether a reshape or bitcast may share its operand's memory: a bitcast

@@ -358,6 +358,42 @@ ENTRY gemm_calls {
 }
 )";
 
+// Forward cuDNN convolution calls: the plain convolution, and the fused
+// one with each activation, scales, a side input and a bias; an NHWC one
+// in f16, strided and grouped.
+const char kConvCalls[] = R"(
+ENTRY conv_calls {
+  x = f32[2,3,6,5] parameter(0)
+  w = f32[4,3,3,3] parameter(1)
+  b = f32[4] parameter(2)
+  s = f32[2,4,6,5] parameter(3)
+  xh = f16[2,6,6,4] parameter(4)
+  wh = f16[3,2,2,4] parameter(5)
+  bh = f16[4] parameter(6)
+  plain = (f32[2,4,6,5], u8[0]) custom-call(x, w), window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01, custom_call_target="__cudnn$convForward", backend_config={"cudnn_conv_backend_config":{"activation_mode":"kNone","conv_result_scale":1,"side_input_scale":0,"leakyrelu_alpha":0}}
+  plain0 = f32[2,4,6,5] get-tuple-element(plain), index=0
+  act_none = (f32[2,4,6,5], u8[16]) custom-call(x, w, b), window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01, feature_group_count=1, custom_call_target="__cudnn$convBiasActivationForward", backend_config={"cudnn_conv_backend_config":{"activation_mode":"kNone","conv_result_scale":1,"side_input_scale":0,"leakyrelu_alpha":0}}
+  act_none0 = f32[2,4,6,5] get-tuple-element(act_none), index=0
+  act_relu = (f32[2,4,6,5], u8[16]) custom-call(x, w, b), window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01, feature_group_count=1, custom_call_target="__cudnn$convBiasActivationForward", backend_config={"cudnn_conv_backend_config":{"activation_mode":"kRelu","conv_result_scale":1,"side_input_scale":0,"leakyrelu_alpha":0}}
+  act_relu0 = f32[2,4,6,5] get-tuple-element(act_relu), index=0
+  act_relu6 = (f32[2,4,6,5], u8[16]) custom-call(x, w, b), window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01, feature_group_count=1, custom_call_target="__cudnn$convBiasActivationForward", backend_config={"cudnn_conv_backend_config":{"activation_mode":"kRelu6","conv_result_scale":2,"side_input_scale":0,"leakyrelu_alpha":0}}
+  act_relu60 = f32[2,4,6,5] get-tuple-element(act_relu6), index=0
+  act_elu = (f32[2,4,6,5], u8[16]) custom-call(x, w, b, s), window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01, feature_group_count=1, custom_call_target="__cudnn$convBiasActivationForward", backend_config={"cudnn_conv_backend_config":{"activation_mode":"kElu","conv_result_scale":0.5,"side_input_scale":2,"leakyrelu_alpha":0}}
+  act_elu0 = f32[2,4,6,5] get-tuple-element(act_elu), index=0
+  act_leakyrelu = (f32[2,4,6,5], u8[16]) custom-call(x, w, b), window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01, feature_group_count=1, custom_call_target="__cudnn$convBiasActivationForward", backend_config={"cudnn_conv_backend_config":{"activation_mode":"kLeakyRelu","conv_result_scale":1,"side_input_scale":0,"leakyrelu_alpha":0.1}}
+  act_leakyrelu0 = f32[2,4,6,5] get-tuple-element(act_leakyrelu), index=0
+  act_sigmoid = (f32[2,4,6,5], u8[16]) custom-call(x, w, b, s), window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01, feature_group_count=1, custom_call_target="__cudnn$convBiasActivationForward", backend_config={"cudnn_conv_backend_config":{"activation_mode":"kSigmoid","conv_result_scale":1,"side_input_scale":1,"leakyrelu_alpha":0}}
+  act_sigmoid0 = f32[2,4,6,5] get-tuple-element(act_sigmoid), index=0
+  act_tanh = (f32[2,4,6,5], u8[16]) custom-call(x, w, b), window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01, feature_group_count=1, custom_call_target="__cudnn$convBiasActivationForward", backend_config={"cudnn_conv_backend_config":{"activation_mode":"kTanh","conv_result_scale":1,"side_input_scale":0,"leakyrelu_alpha":0}}
+  act_tanh0 = f32[2,4,6,5] get-tuple-element(act_tanh), index=0
+  act_geluexact = (f32[2,4,6,5], u8[16]) custom-call(x, w, b), window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01, feature_group_count=1, custom_call_target="__cudnn$convBiasActivationForward", backend_config={"cudnn_conv_backend_config":{"activation_mode":"kGeluExact","conv_result_scale":1,"side_input_scale":0,"leakyrelu_alpha":0}}
+  act_geluexact0 = f32[2,4,6,5] get-tuple-element(act_geluexact), index=0
+  nhwc = (f16[2,3,3,4], u8[0]) custom-call(xh, wh, bh), window={size=3x2 stride=2x2 pad=1_1x0_0}, dim_labels=b01f_01io->b01f, feature_group_count=2, custom_call_target="__cudnn$convBiasActivationForward", backend_config={"cudnn_conv_backend_config":{"activation_mode":"kRelu","conv_result_scale":1,"side_input_scale":0,"leakyrelu_alpha":0}}
+  nhwc0 = f16[2,3,3,4] get-tuple-element(nhwc), index=0
+  ROOT r = (f32[2,4,6,5], f32[2,4,6,5], f32[2,4,6,5], f32[2,4,6,5], f32[2,4,6,5], f32[2,4,6,5], f32[2,4,6,5], f32[2,4,6,5], f32[2,4,6,5], f16[2,3,3,4]) tuple(plain0, act_none0, act_relu0, act_relu60, act_elu0, act_leakyrelu0, act_sigmoid0, act_tanh0, act_geluexact0, nhwc0)
+}
+)";
+
 // Fusions as written (a fused module).
 const char kFused[] = R"(
 fused_ln {
@@ -398,6 +434,7 @@ std::vector<ProgramCase> HandWrittenPrograms() {
       {"sorts", with_reducers("sorts", kSorts), 0, 0},
       {"gemms_layouts", with_reducers("gemms", kGemmsAndLayouts), 1e-2, 1e-2},
       {"gemm_calls", with_reducers("gemm_calls", kGemmCalls), 1e-2, 1e-2},
+      {"conv_calls", with_reducers("conv_calls", kConvCalls), 1e-2, 1e-2},
       {"fused", with_reducers("fused", kFused), 1e-4, 1e-4},
       {"transformer_block_planned",
        with_reducers("transformer", kTransformerBlock), 1e-3, 1e-3, true},
@@ -410,6 +447,8 @@ std::vector<ProgramCase> HandWrittenPrograms() {
       {"conditionals_planned", with_reducers("cond", kConditionals), 1e-5, 1e-5,
        true},
       {"gemm_calls_planned", with_reducers("gemm_calls", kGemmCalls), 1e-2,
+       1e-2, true},
+      {"conv_calls_planned", with_reducers("conv_calls", kConvCalls), 1e-2,
        1e-2, true},
   };
 }

@@ -314,6 +314,25 @@ Result<Literal> Interpreter::Eval(
   if (op == hlo::Opcode::kConvolution) {
     return EvalConvolution(in, operand(0), operand(1));
   }
+  if (std::optional<hlo::ConvCallSemantics> conv =
+          hlo::ConvCallSemanticsOf(in)) {
+    if (!conv->unsupported.empty()) return Unsupported(in, conv->unsupported);
+    std::vector<Literal> operands;
+    for (int k = 0; k < in.operand_count(); ++k) operands.push_back(operand(k));
+    const hlo::Shape& result =
+        shape.IsTuple() ? shape.tuple_elements[0] : shape;
+    IXA_ASSIGN_OR_RETURN(Literal value,
+                         EvalConvCall(in, *conv, result, operands));
+    if (!shape.IsTuple()) return value;
+    Literal t;
+    t.type = ElementType::kTuple;
+    t.tuple.push_back(std::move(value));
+    for (size_t k = 1; k < shape.tuple_elements.size(); ++k) {
+      const hlo::Shape& w = shape.tuple_elements[k];
+      t.tuple.push_back(Literal::Make(w.type, w.dims));
+    }
+    return t;
+  }
   if (op == hlo::Opcode::kCustomCall &&
       hlo::GetLibraryCallKind(in) == hlo::LibraryCallKind::kCublasGemm) {
     std::optional<hlo::DotDimensionNumbers> dims = hlo::GemmDotDimensions(in);

@@ -182,6 +182,72 @@ Result<Literal> EvalGemmCall(const hlo::Instruction& in,
   return out;
 }
 
+Result<Literal> EvalConvCall(const hlo::Instruction& in,
+                             const hlo::ConvCallSemantics& conv,
+                             const hlo::Shape& out_shape,
+                             const std::vector<Literal>& operands) {
+  const ElementType t = out_shape.type;
+  if (!IsFloat(t)) return UnsupportedOn(in, t);
+  if (in.conv == nullptr) return Unsupported(in, "no dim_labels");
+  // The convolution alone, of the result's dims, in f64.
+  hlo::Instruction plain;
+  plain.name = in.name;
+  plain.opcode = hlo::Opcode::kConvolution;
+  plain.shape = out_shape;
+  plain.shape.type = ElementType::kF64;
+  plain.window = in.window;
+  plain.conv = std::make_unique<const hlo::ConvDimensionNumbers>(*in.conv);
+  plain.feature_group_count = in.feature_group_count;
+  plain.batch_group_count = in.batch_group_count;
+  IXA_ASSIGN_OR_RETURN(Literal product,
+                       EvalConvolution(plain, operands.at(0), operands.at(1)));
+  Literal out = Literal::Make(t, out_shape.dims);
+  const int64_t feature_dim = in.conv->output_feature;
+  int64_t feature_stride = 1;
+  for (int64_t d = feature_dim + 1; d < out_shape.rank(); ++d) {
+    feature_stride *= out_shape.dims[d];
+  }
+  using Activation = hlo::ConvCallSemantics::Activation;
+  for (int64_t k = 0; k < out.size(); ++k) {
+    double v = conv.conv_result_scale * product.AsDouble(k);
+    if (conv.side_input_operand >= 0) {
+      v += conv.side_input_scale *
+           operands.at(conv.side_input_operand).AsDouble(k);
+    }
+    if (conv.bias_operand >= 0) {
+      const int64_t feature = k / feature_stride % out_shape.dims[feature_dim];
+      v += operands.at(conv.bias_operand).AsDouble(feature);
+    }
+    switch (conv.activation) {
+      case Activation::kNone:
+        break;
+      case Activation::kRelu:
+        v = std::max(v, 0.0);
+        break;
+      case Activation::kRelu6:
+        v = std::min(std::max(v, 0.0), 6.0);
+        break;
+      case Activation::kElu:
+        v = v > 0 ? v : std::expm1(v);
+        break;
+      case Activation::kLeakyRelu:
+        v = v > 0 ? v : conv.leakyrelu_alpha * v;
+        break;
+      case Activation::kSigmoid:
+        v = 1 / (1 + std::exp(-v));
+        break;
+      case Activation::kTanh:
+        v = std::tanh(v);
+        break;
+      case Activation::kGeluExact:
+        v = 0.5 * v * (1 + std::erf(v / std::sqrt(2.0)));
+        break;
+    }
+    out.floats[k] = RoundToType(v, t);
+  }
+  return out;
+}
+
 Result<Literal> EvalConvolution(const hlo::Instruction& in,
                                 const Literal& input, const Literal& kernel) {
   const ElementType t = in.shape.type;

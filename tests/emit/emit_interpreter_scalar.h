@@ -94,6 +94,14 @@ Result<Literal> EvalGemmCall(const hlo::Instruction& in,
                              const hlo::Shape* aux_shape, Literal* aux);
 Result<Literal> EvalConvolution(const hlo::Instruction& in,
                                 const Literal& input, const Literal& kernel);
+// A forward cuDNN convolution call: activation(conv_result_scale * conv +
+// side_input_scale * side input + bias) from the call's semantics
+// (analysis/hlo/custom_calls.h), the convolution unrounded (floats in
+// f64) and the result rounded once.
+Result<Literal> EvalConvCall(const hlo::Instruction& in,
+                             const hlo::ConvCallSemantics& conv,
+                             const hlo::Shape& out_shape,
+                             const std::vector<Literal>& operands);
 Result<std::vector<Literal>> EvalSort(
     const hlo::Instruction& in, const std::vector<Literal>& operands,
     const std::function<Result<bool>(const std::vector<Scalar>&)>& less);
