@@ -27,6 +27,12 @@ class ModuleEdit {
   // when taken.
   std::string NewName(const hlo::Instruction& base, const std::string& suffix);
   void Replace(const hlo::Instruction* instr, std::vector<std::string> lines);
+  // A computation name no computation or instruction of the module has
+  // yet: `stem`, numbered when taken.
+  std::string NewComputationName(const std::string& stem);
+  // A new computation (its whole text, `name {` ... `}`), printed before
+  // the module's own: the expanders' reducers and comparators.
+  void AddComputation(std::string text);
   bool empty() const { return replacements_.empty(); }
   // The module with the replacements, read back. An internal error when
   // the text does not read back (a pass wrote a wrong line).
@@ -37,6 +43,7 @@ class ModuleEdit {
   std::unordered_set<std::string> taken_;
   std::unordered_map<const hlo::Instruction*, std::vector<std::string>>
       replacements_;
+  std::vector<std::string> new_computations_;
 };
 
 // The printed name of an instruction or computation.

@@ -8,8 +8,23 @@ namespace ixa::prefusion {
 
 ModuleEdit::ModuleEdit(const hlo::Module& module) : module_(module) {
   for (const auto& c : module.computations()) {
+    taken_.insert(NameOf(*c));
     for (const auto& i : c->instructions()) taken_.insert(NameOf(*i));
   }
+}
+
+std::string ModuleEdit::NewComputationName(const std::string& stem) {
+  const std::string base = hlo::SanitizeHloName(stem);
+  std::string name = base;
+  for (int n = 2; taken_.count(name); ++n) {
+    name = base + "." + std::to_string(n);
+  }
+  taken_.insert(name);
+  return name;
+}
+
+void ModuleEdit::AddComputation(std::string text) {
+  new_computations_.push_back(std::move(text));
 }
 
 std::string ModuleEdit::NewName(const hlo::Instruction& base,
@@ -57,6 +72,7 @@ Result<std::unique_ptr<hlo::Module>> ModuleEdit::Apply(
   };
   std::string text =
       "HloModule " + hlo::SanitizeHloName(module_.name()) + "\n\n";
+  for (const std::string& c : new_computations_) text += c + "\n";
   for (const auto& c : module_.computations()) {
     if (c.get() != module_.entry()) text += print(*c, false) + "\n";
   }

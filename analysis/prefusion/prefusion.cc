@@ -34,11 +34,22 @@ class PassRunner {
   PrefusionResult result_;
 };
 
+// XLA's expanders, in the order its GPU pipeline runs them (before
+// anything that shapes fusion; the select-and-scatter's scatter and the
+// batch norms' reduces are then normalized like any other).
+Status RunExpanders(PassRunner& runner) {
+  IXA_RETURN_IF_ERROR(runner.Run(ExpandBatchNorms, false));
+  IXA_RETURN_IF_ERROR(runner.Run(DecomposeStochasticConverts, false));
+  IXA_RETURN_IF_ERROR(runner.Run(ExpandSelectAndScatters, false));
+  return runner.Run(DecomposeTopks, false);
+}
+
 }  // namespace
 
 Result<PrefusionResult> RunPrefusion(const hlo::Module& module,
                                      const PrefusionOptions& options) {
   PassRunner runner(module);
+  IXA_RETURN_IF_ERROR(RunExpanders(runner));
   if (options.gemms) IXA_RETURN_IF_ERROR(runner.Run(RewriteGemms, false));
   IXA_RETURN_IF_ERROR(runner.Run(NormalizeBatchedGatherScatter, false));
   IXA_RETURN_IF_ERROR(runner.Run(SimplifyScatters, false));
@@ -50,8 +61,9 @@ Result<PrefusionResult> RunPrefusion(const hlo::Module& module,
   return runner.Take();
 }
 
-Result<PrefusionResult> RunScatterNormalization(const hlo::Module& module) {
+Result<PrefusionResult> RunCompileLowering(const hlo::Module& module) {
   PassRunner runner(module);
+  IXA_RETURN_IF_ERROR(RunExpanders(runner));
   IXA_RETURN_IF_ERROR(runner.Run(NormalizeBatchedGatherScatter, false));
   IXA_RETURN_IF_ERROR(runner.Run(SimplifyScatters, false));
   return runner.Take();

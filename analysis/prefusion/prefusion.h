@@ -1,5 +1,7 @@
 // XLA:GPU's pre-fusion pipeline, the part that shapes fusion
 // (docs/prefusion.md): priority fusion never sees a module as written.
+// Ops XLA never emits as written are expanded into plain HLO first
+// (batch norms, topk, stochastic converts, select-and-scatters).
 // Dots a BLAS library serves become cuBLAS GEMM custom calls; scatters
 // and gathers lose their batching dims and scatters take XLA's simplified
 // form (the one its scatter emitter takes); reduces lose their size-1
@@ -39,6 +41,21 @@ struct PassResult {
 
 // The passes, in the pipeline's order. Each rewrites every computation
 // of the module once; the last two run to a fixpoint in RunPrefusion.
+//
+// The expanders (analysis/prefusion/expanders.cc), XLA's passes of the
+// same names, in the operand's type as XLA computes them.
+// BatchNormExpander: batch-norm-training, -inference and -grad (f16,
+// bf16, f32, f64; any feature dim) as reduces and elementwise ops.
+Result<PassResult> ExpandBatchNorms(const hlo::Module& module);
+// TopkDecomposer: `topk` and the `TopK` custom call as a stable sort of
+// (values, s32 iota along the last dim), then slices of the first k.
+Result<PassResult> DecomposeTopks(const hlo::Module& module);
+// StochasticConvertDecomposer: a stochastic-convert from a float to a
+// signed integer as elementwise ops on the random bits.
+Result<PassResult> DecomposeStochasticConverts(const hlo::Module& module);
+// SelectAndScatterExpander: a variadic reduce-window that picks each
+// window's element (with its index), then a scatter of the source.
+Result<PassResult> ExpandSelectAndScatters(const hlo::Module& module);
 Result<PassResult> RewriteGemms(const hlo::Module& module);
 // BatchedGatherScatterNormalizer: a scatter's or gather's batching dims
 // become index components read from an iota (concatenated in front of
@@ -90,10 +107,11 @@ struct PrefusionResult {
 Result<PrefusionResult> RunPrefusion(const hlo::Module& module,
                                      const PrefusionOptions& options = {});
 
-// Only the scatter normalization of the pipeline (its second and third
-// passes): what a module compiled without fusion planning needs, since
-// the scatter emitter takes XLA's simplified scatters only.
-Result<PrefusionResult> RunScatterNormalization(const hlo::Module& module);
+// The lowering every compiled module needs, fused or not: the expanders
+// (XLA emits none of their ops) and then the scatter normalization
+// (BatchedGatherScatterNormalizer, ScatterSimplifier: the scatter emitter
+// takes XLA's simplified scatters only).
+Result<PrefusionResult> RunCompileLowering(const hlo::Module& module);
 
 }  // namespace ixa
 

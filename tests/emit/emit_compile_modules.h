@@ -18,7 +18,8 @@ struct ProgramCase {
   // without fusions), else compiled as read.
   bool fuse = false;
   // XLA's pre-fusion pipeline first, as the compile op runs it (all of it
-  // before fusing; its scatter normalization alone when compiled as read).
+  // before fusing; its expanders and scatter normalization alone when
+  // compiled as read).
   bool prefusion = false;
 };
 

@@ -28,11 +28,10 @@
 #include "tests/emit/emit_driver.h"
 #include "tests/emit/emit_interpreter.h"
 #include "tests/emit/emit_literal.h"
+#include "tests/emit/emit_program_runner.h"
 
 namespace ixa::emit_test {
 namespace IXA_UNITY_ID {
-
-using ProgramEntry = int (*)(const void* const*, void* const*);
 
 Result<std::string> CompileText(const std::string& hlo,
                                 const std::string& entry,
@@ -46,7 +45,7 @@ Result<std::string> CompileText(const std::string& hlo,
   if (prefusion) {
     IXA_ASSIGN_OR_RETURN(
         PrefusionResult prefused,
-        fuse ? RunPrefusion(*module) : RunScatterNormalization(*module));
+        fuse ? RunPrefusion(*module) : RunCompileLowering(*module));
     if (prefused.module) module = std::move(prefused.module);
   }
   if (fuse) {
@@ -81,99 +80,10 @@ std::vector<Literal> LeafLiterals(const Literal& l) {
   return out;
 }
 
-// The cpp programs, compiled into one shared object and called in this
-// process.
-class CppPrograms {
- public:
-  Status Build(const std::vector<CppKernel>& programs) {
-    std::vector<std::string> sources = BatchSources(programs, 2);
-    std::vector<std::string> commands;
-    std::string objects;
-    for (size_t u = 0; u < sources.size(); ++u) {
-      std::string src =
-          dir_.Write("program" + std::to_string(u) + ".cc", sources[u]);
-      commands.push_back(Compiler() +
-                         " -std=c++17 -O1 -fPIC -DIXA_NO_MAIN -w -c " + src +
-                         " -o " + src + ".o");
-      objects += " " + src + ".o";
-    }
-    for (const CommandResult& r : RunCommands(commands)) {
-      if (r.exit_code != 0) {
-        return Error::Invalid("g++ rejected the programs:\n" +
-                              FirstLines(r.output));
-      }
-    }
-    const std::string so = dir_.path() + "/programs.so";
-    CommandResult link =
-        RunCommands({Compiler() + " -shared -o " + so + objects})[0];
-    if (link.exit_code != 0) {
-      return Error::Invalid("link failed:\n" + FirstLines(link.output));
-    }
-    handle_ = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (handle_ == nullptr) return Error::Invalid("dlopen failed");
-    return Status();
-  }
-  // In a forked child (a crash or a program that never ends fails the
-  // case, not the test), the results through shared memory.
-  Result<std::vector<std::vector<uint8_t>>> Run(
-      const std::string& entry, const std::vector<std::vector<uint8_t>>& params,
-      const std::vector<size_t>& result_bytes) const {
-    auto run = reinterpret_cast<ProgramEntry>(dlsym(handle_, entry.c_str()));
-    if (run == nullptr) return Error::Invalid("no entry point");
-    // Past each result, bytes the program must leave alone.
-    constexpr size_t kPast = 64;
-    size_t total = 0;
-    for (size_t bytes : result_bytes) total += bytes + kPast;
-    void* shared =
-        mmap(nullptr, std::max<size_t>(total, 1), PROT_READ | PROT_WRITE,
-             MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (shared == MAP_FAILED) return Error::Invalid("mmap failed");
-    uint8_t* memory = static_cast<uint8_t*>(shared);
-    std::memset(memory, 0xAB, total);
-    std::vector<void*> results;
-    for (size_t k = 0, at = 0; k < result_bytes.size(); ++k) {
-      results.push_back(memory + at);
-      at += result_bytes[k] + kPast;
-    }
-    std::vector<const void*> param_ptrs;
-    for (const auto& b : params) param_ptrs.push_back(b.data());
-    const pid_t pid = fork();
-    if (pid == 0) {
-      alarm(60);
-      _exit(run(param_ptrs.data(), results.data()) == 0 ? 0 : 3);
-    }
-    int status = 0;
-    waitpid(pid, &status, 0);
-    std::string error = WIFEXITED(status) && WEXITSTATUS(status) == 3
-                            ? "the program returned nonzero"
-                            : ChildFailure(entry, status);
-    std::vector<std::vector<uint8_t>> outputs;
-    for (size_t k = 0; k < result_bytes.size() && error.empty(); ++k) {
-      const uint8_t* at = static_cast<const uint8_t*>(results[k]);
-      for (size_t i = 0; i < kPast; ++i) {
-        if (at[result_bytes[k] + i] != 0xAB) {
-          error = "the program writes past result " + std::to_string(k);
-        }
-      }
-      outputs.emplace_back(at, at + result_bytes[k]);
-    }
-    munmap(shared, std::max<size_t>(total, 1));
-    if (!error.empty()) return Error::Invalid(error);
-    return outputs;
-  }
-  ~CppPrograms() {
-    if (handle_) dlclose(handle_);
-  }
-
- private:
-  TempDir dir_;
-  void* handle_ = nullptr;
-};
-
 constexpr char kInterpreterRefused[] = "interpreter: ";
 constexpr char kTooLargeToInterpret[] = "too large for the interpreter";
 // Corpus modules that compile (the corpus test).
-constexpr int kCorpusCompiled = 76;
+constexpr int kCorpusCompiled = 80;
 
 // Roughly the interpreter's work for a module (a few us per unit): every
 // instruction's output elements, times the products per element of a dot

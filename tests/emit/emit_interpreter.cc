@@ -376,6 +376,21 @@ Result<Literal> Interpreter::Eval(
     t.tuple = std::move(sorted);
     return t;
   }
+  if (op == hlo::Opcode::kCustomCall ||
+      hlo::OpcodeIn(
+          op,
+          {hlo::Opcode::kBatchNormTraining, hlo::Opcode::kBatchNormInference,
+           hlo::Opcode::kBatchNormGrad, hlo::Opcode::kTopK,
+           hlo::Opcode::kStochasticConvert, hlo::Opcode::kSelectAndScatter})) {
+    std::vector<Literal> operands;
+    for (int k = 0; k < in.operand_count(); ++k) operands.push_back(operand(k));
+    std::optional<Result<Literal>> expanded = EvalExpandedOp(
+        in, operands,
+        [&](const Computation& c, const std::vector<Scalar>& scalars) {
+          return CallScalar(c, scalars);
+        });
+    if (expanded) return std::move(*expanded);
+  }
   if (!shape.IsArray()) {
     if (op == hlo::Opcode::kReduce || op == hlo::Opcode::kReduceWindow ||
         op == hlo::Opcode::kScatter) {

@@ -7,6 +7,7 @@
 #include <complex>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -105,6 +106,19 @@ Result<Literal> EvalConvCall(const hlo::Instruction& in,
 Result<std::vector<Literal>> EvalSort(
     const hlo::Instruction& in, const std::vector<Literal>& operands,
     const std::function<Result<bool>(const std::vector<Scalar>&)>& less);
+
+// Applies a scalar computation (a select, scatter or comparator) to
+// scalars: the interpreter's own CallScalar.
+using ScalarCall = std::function<Result<std::vector<Scalar>>(
+    const hlo::Computation&, const std::vector<Scalar>&)>;
+// The ops XLA expands before emitting (emit_interpreter_expanded.cc), from
+// their operation semantics: batch-norm-training, -inference and -grad (in
+// double, each result rounded once to the operand's type), topk and the
+// TopK custom call, stochastic-convert, select-and-scatter. nullopt for
+// any other op.
+std::optional<Result<Literal>> EvalExpandedOp(
+    const hlo::Instruction& in, const std::vector<Literal>& operands,
+    const ScalarCall& call);
 
 }  // namespace ixa::emit_test::interpreter_detail
 

@@ -303,9 +303,10 @@ std::vector<OpDoc> BuildLayoutDocs() {
         {"prefusion", "bool", "true",
          "with fuse: XLA's pre-fusion pipeline runs before fusion_plan, as "
          "fusion_plan runs it (see prefusion); compiled as read: its "
-         "scatter normalization only (the scatter emitter takes XLA's "
-         "simplified scatters); false plans and compiles the module as "
-         "written"}},
+         "expanders and scatter normalization only (XLA emits no batch "
+         "norm, topk, stochastic-convert or select-and-scatter as written, "
+         "and the scatter emitter takes XLA's simplified scatters); false "
+         "plans and compiles the module as written"}},
        {{"code", "string", "the program: one C++ (cpp) or CUDA (cuda) file"},
         {"kernels",
          "list of {name, instruction, computation, emitter, refusal}",

@@ -701,7 +701,10 @@ std::vector<OpDoc> BuildUseDocs() {
       {"prefusion",
        "uses",
        "XLA:GPU's pipeline between layout assignment and fusion, the part "
-       "that shapes fusion (docs/prefusion.md): matrix multiplications "
+       "that shapes fusion (docs/prefusion.md): first the ops XLA never "
+       "emits as written are expanded into plain HLO (BatchNormExpander, "
+       "TopkDecomposer, StochasticConvertDecomposer, "
+       "SelectAndScatterExpander); matrix multiplications "
        "become cuBLAS GEMM custom calls (GemmRewriter); scatter and gather "
        "batching dims become index components read from an iota "
        "(BatchedGatherScatterNormalizer) and scatters take XLA's simplified "

@@ -121,13 +121,13 @@ Result<Json> CompileOfModule(const Json& request, const hlo::Module& module,
           "fusion_plan failed (" + plan.error().message + "); compiled as read";
     }
   }
-  // As read, but with XLA's scatter normalization, which runs before its
-  // emitters whatever the fusions: the scatter emitter takes simplified
-  // scatters only.
+  // As read, but with the lowering XLA does before its emitters whatever
+  // the fusions: its expanders (batch norms, topk, stochastic converts,
+  // select-and-scatters are never emitted as written) and its scatter
+  // normalization (the scatter emitter takes simplified scatters only).
   std::optional<PrefusionResult> normalized;
   if (prefuse) {
-    IXA_ASSIGN_OR_RETURN(PrefusionResult result,
-                         RunScatterNormalization(module));
+    IXA_ASSIGN_OR_RETURN(PrefusionResult result, RunCompileLowering(module));
     normalized = std::move(result);
   }
   IXA_ASSIGN_OR_RETURN(
