@@ -250,6 +250,13 @@ void CheckAll(const std::vector<ProgramCase>& cases,
 TEST_CASE("linalg: fft programs match the interpreter", "[emit_linalg]") {
   std::mt19937_64 rng(101);
   std::vector<ProgramCase> cases = FftCases(rng);
+  // Layouts other than the default, on both sides.
+  ProgramCase layout = FftCase("RFFT", "c64", {6}, {4});
+  layout.label += " (column-major)";
+  layout.hlo =
+      "HloModule m\n\nENTRY main {\n  x = f32[4,6]{0,1} parameter(0)\n"
+      "  ROOT y = c64[4,4]{0,1} fft(x), fft_type=RFFT, fft_length={6}\n}\n";
+  cases.push_back(layout);
   CheckAll(cases, RunPrograms(cases, 17));
 }
 
@@ -263,6 +270,17 @@ TEST_CASE("linalg: cholesky and triangular-solve programs match",
   // the first factored.
   cases.push_back(CholeskyCase("f32", true, 5, {3}, true));
   cases.push_back(CholeskyCase("c128", false, 4, {2, 2}, true));
+  // Layouts other than the default (a unit diagonal: a random `a` is well
+  // enough conditioned at this size).
+  ProgramCase layout =
+      TriangularSolveCase("c64", false, true, true, "TRANSPOSE", 3, 2, {2});
+  layout.label += " (minor-to-major {1,2,0})";
+  layout.hlo =
+      "HloModule m\n\nENTRY main {\n  a = c64[2,3,3]{1,2,0} parameter(0)\n"
+      "  b = c64[2,2,3]{1,0,2} parameter(1)\n"
+      "  ROOT x = c64[2,2,3]{0,2,1} triangular-solve(a, b), left_side=false, "
+      "lower=true, unit_diagonal=true, transpose_a=TRANSPOSE\n}\n";
+  cases.push_back(layout);
   CheckAll(cases, RunPrograms(cases, 19));
 }
 
