@@ -21,69 +21,6 @@ Error UnsupportedOp(const std::string& op, const std::string& why) {
   return Error::Unsupported("compile: " + op + ": " + why);
 }
 
-// Lines that set `prefix0 .. prefixR-1` to the logical row-major index of
-// linear `linear` over `dims`.
-std::string Delinearize(const std::string& linear,
-                        const std::vector<int64_t>& dims,
-                        const std::string& prefix) {
-  if (dims.empty()) return "(void)(" + linear + ");\n";
-  const std::string rest = prefix + "_rest";
-  std::string out = "int64_t " + rest + " = " + linear + ";\n";
-  for (size_t k = dims.size(); k-- > 0;) {
-    out += "const int64_t " + prefix + std::to_string(k) + " = " + rest +
-           " % " + I64(dims[k]) + ";\n";
-    if (k > 0) out += rest + " /= " + I64(dims[k]) + ";\n";
-  }
-  return out;
-}
-
-// Σ index_k * stride_k over (index expression, stride) pairs.
-std::string Offset(const std::vector<std::pair<std::string, int64_t>>& terms) {
-  std::string out = "0";
-  for (const auto& [index, stride] : terms) {
-    out += " + " + index + " * " + I64(stride);
-  }
-  return out;
-}
-
-// The function text around an element loop: `body` computes output
-// element `o` of `count` from the named pointers (`decls`: one line per
-// pointer, `b[i]` cast). cpp: a loop; cuda: a grid-stride kernel and its
-// launcher.
-struct PointerArg {
-  std::string name, type;  // "lhs", "const float*"
-};
-std::string ElementLoopFunction(const std::string& name,
-                                const std::vector<PointerArg>& args,
-                                int64_t count, const std::string& body,
-                                Target target) {
-  std::string params, cast_args, decls;
-  for (size_t i = 0; i < args.size(); ++i) {
-    params += (i ? ", " : "") + args[i].type + " " + args[i].name;
-    cast_args += std::string(i ? ", " : "") + "(" + args[i].type + ")b[" +
-                 std::to_string(i) + "]";
-    decls += "  " + args[i].type + " " + args[i].name + " = (" + args[i].type +
-             ")b[" + std::to_string(i) + "];\n";
-  }
-  if (target == Target::kCuda) {
-    const int64_t blocks =
-        std::max<int64_t>(1, std::min<int64_t>((count + 255) / 256, 65535));
-    return "__global__ void " + name + "_kernel(" + params +
-           ") {\n"
-           "  for (int64_t o = (int64_t)blockIdx.x * blockDim.x + "
-           "threadIdx.x; o < " +
-           I64(count) + "; o += (int64_t)blockDim.x * gridDim.x) {\n" + body +
-           "  }\n}\n"
-           "static int " +
-           name + "(void* const* b) {\n  " + name + "_kernel<<<" +
-           std::to_string(blocks) + ", 256>>>(" + cast_args +
-           ");\n  return ixap_check_launch(\"" + name + "\");\n}\n";
-  }
-  return "static int " + name + "(void* const* b) {\n" + decls +
-         "  for (int64_t o = 0; o < " + I64(count) + "; ++o) {\n" + body +
-         "  }\n  return 0;\n}\n";
-}
-
 // The accumulator of a dot or convolution with output type `out` over
 // operands of types `a`, `b`: double for float outputs, uint64_t (wrapping)
 // for integers.
@@ -466,6 +403,66 @@ Result<std::string> SortFunction(const Instruction& in, const std::string& name,
 
 }  // namespace
 
+// Lines that set `prefix0 .. prefixR-1` to the logical row-major index of
+// linear `linear` over `dims`.
+std::string Delinearize(const std::string& linear,
+                        const std::vector<int64_t>& dims,
+                        const std::string& prefix) {
+  if (dims.empty()) return "(void)(" + linear + ");\n";
+  const std::string rest = prefix + "_rest";
+  std::string out = "int64_t " + rest + " = " + linear + ";\n";
+  for (size_t k = dims.size(); k-- > 0;) {
+    out += "const int64_t " + prefix + std::to_string(k) + " = " + rest +
+           " % " + I64(dims[k]) + ";\n";
+    if (k > 0) out += rest + " /= " + I64(dims[k]) + ";\n";
+  }
+  return out;
+}
+
+// Σ index_k * stride_k over (index expression, stride) pairs.
+std::string Offset(const std::vector<std::pair<std::string, int64_t>>& terms) {
+  std::string out = "0";
+  for (const auto& [index, stride] : terms) {
+    out += " + " + index + " * " + I64(stride);
+  }
+  return out;
+}
+
+// The function text around an element loop: `body` computes output
+// element `o` of `count` from the named pointers (`decls`: one line per
+// pointer, `b[i]` cast). cpp: a loop; cuda: a grid-stride kernel and its
+// launcher.
+std::string ElementLoopFunction(const std::string& name,
+                                const std::vector<PointerArg>& args,
+                                int64_t count, const std::string& body,
+                                Target target) {
+  std::string params, cast_args, decls;
+  for (size_t i = 0; i < args.size(); ++i) {
+    params += (i ? ", " : "") + args[i].type + " " + args[i].name;
+    cast_args += std::string(i ? ", " : "") + "(" + args[i].type + ")b[" +
+                 std::to_string(i) + "]";
+    decls += "  " + args[i].type + " " + args[i].name + " = (" + args[i].type +
+             ")b[" + std::to_string(i) + "];\n";
+  }
+  if (target == Target::kCuda) {
+    const int64_t blocks =
+        std::max<int64_t>(1, std::min<int64_t>((count + 255) / 256, 65535));
+    return "__global__ void " + name + "_kernel(" + params +
+           ") {\n"
+           "  for (int64_t o = (int64_t)blockIdx.x * blockDim.x + "
+           "threadIdx.x; o < " +
+           I64(count) + "; o += (int64_t)blockDim.x * gridDim.x) {\n" + body +
+           "  }\n}\n"
+           "static int " +
+           name + "(void* const* b) {\n  " + name + "_kernel<<<" +
+           std::to_string(blocks) + ", 256>>>(" + cast_args +
+           ");\n  return ixap_check_launch(\"" + name + "\");\n}\n";
+  }
+  return "static int " + name + "(void* const* b) {\n" + decls +
+         "  for (int64_t o = 0; o < " + I64(count) + "; ++o) {\n" + body +
+         "  }\n  return 0;\n}\n";
+}
+
 std::string HostType::Load(const std::string& stored) const {
   switch (type) {
     case ElementType::kF16:
@@ -572,6 +569,7 @@ Result<std::string> HostOpFunction(const Instruction& in,
   if (in.opcode == hlo::Opcode::kConvolution)
     return ConvolutionFunction(in, name, target);
   if (in.opcode == hlo::Opcode::kSort) return SortFunction(in, name, target);
+  if (IsLinalgHostOp(in)) return LinalgOpFunction(in, name, target);
   if (in.opcode == hlo::Opcode::kCustomCall &&
       hlo::GetLibraryCallKind(in) == hlo::LibraryCallKind::kCublasGemm) {
     const std::string op = "custom-call " + hlo::CustomCallTarget(in);

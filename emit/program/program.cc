@@ -670,7 +670,7 @@ Status ProgramBuilder::AddInstruction(Function& f, const Instruction& in,
     e.message += " (and no kernel: " + refusal + ")";
     return e;
   }
-  if (op == hlo::Opcode::kSort ||
+  if (op == hlo::Opcode::kSort || IsLinalgHostOp(in) ||
       (op == hlo::Opcode::kCustomCall && hlo::IsLibraryCall(in))) {
     return AddHostOp(f, in, pos, "");
   }

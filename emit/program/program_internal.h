@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "analysis/hlo/module.h"
@@ -34,7 +35,8 @@ hlo::Shape GemmCallWrittenShape(const hlo::Instruction& in);
 // (host_ops.cc): dot and convolution.
 bool IsHostFallbackOp(const hlo::Instruction& in);
 // Instructions handled without a kernel of their own (aliases, control
-// flow, sorts, library calls other than GEMMs).
+// flow, sorts, fft / cholesky / triangular-solve, library calls other
+// than GEMMs).
 bool NeedsNoKernel(const hlo::Instruction& in);
 // Whether a reshape or bitcast of `bytes` may share its operand's memory
 // (`operand_bytes`).
@@ -61,15 +63,43 @@ Result<HostType> HostTypeOf(hlo::ElementType type, const std::string& op);
 Result<std::vector<int64_t>> DenseStrides(const hlo::Shape& shape,
                                           const std::string& op);
 
+// Generated-code helpers of the host ops (host_ops.cc). Lines that set
+// `prefix0 .. prefixR-1` to the logical row-major index of `linear` over
+// `dims`:
+std::string Delinearize(const std::string& linear,
+                        const std::vector<int64_t>& dims,
+                        const std::string& prefix);
+// "0 + index_k * stride_k ..." over (index expression, stride) pairs.
+std::string Offset(const std::vector<std::pair<std::string, int64_t>>& terms);
+// A host function `static int NAME(void* const* b)` around `body`, which
+// computes item `o` of `count` from the named pointers (b[i] cast to
+// args[i].type). cpp: a loop; cuda: a grid-stride kernel (one thread per
+// item) and its launcher, which checks the launch.
+struct PointerArg {
+  std::string name, type;  // "lhs", "const float*"
+};
+std::string ElementLoopFunction(const std::string& name,
+                                const std::vector<PointerArg>& args,
+                                int64_t count, const std::string& body,
+                                Target target);
+
+// fft, cholesky and triangular-solve (linalg_ops.cc): host functions as
+// HostOpFunction makes them, on f32 / f64 / c64 / c128.
+bool IsLinalgHostOp(const hlo::Instruction& in);
+Result<std::string> LinalgOpFunction(const hlo::Instruction& in,
+                                     const std::string& name, Target target);
+
 // Helpers every program's host code uses (the f16 / bf16 conversions;
 // for cuda, the launch check).
 std::string HostPrelude(Target target);
 
 // A host function `static int NAME(void* const* b)` computing `in` (b:
 // its operands, then its outputs): a dot (or a GEMM custom call as its
-// dot), a convolution, or a sort. For cuda, dot and convolution launch a
-// generated kernel over the output elements and check the launch; a sort
-// copies its operands to the host, sorts there and copies back.
+// dot), a convolution, a sort, an fft, a cholesky or a triangular-solve.
+// For cuda, dot, convolution and fft launch a generated kernel over the
+// output elements, cholesky and triangular-solve one thread per batch
+// problem, and check the launch; a sort copies its operands to the host,
+// sorts there and copies back.
 Result<std::string> HostOpFunction(const hlo::Instruction& in,
                                    const std::string& name, Target target);
 

@@ -112,6 +112,7 @@ bool NeedsNoKernel(const Instruction& in) {
               Opcode::kWhile, Opcode::kConditional, Opcode::kCall,
               Opcode::kSort, Opcode::kFusion, Opcode::kAfterAll,
               Opcode::kOptimizationBarrier}) ||
+         IsLinalgHostOp(in) ||
          (in.opcode == hlo::Opcode::kCustomCall && hlo::IsLibraryCall(in) &&
           !IsKernelLibraryCall(in));
 }

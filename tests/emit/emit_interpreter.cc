@@ -333,6 +333,11 @@ Result<Literal> Interpreter::Eval(
     }
     return t;
   }
+  if (op == hlo::Opcode::kFft) return EvalFft(in, operand(0), shape);
+  if (op == hlo::Opcode::kCholesky) return EvalCholesky(in, operand(0));
+  if (op == hlo::Opcode::kTriangularSolve) {
+    return EvalTriangularSolve(in, operand(0), operand(1));
+  }
   if (op == hlo::Opcode::kCustomCall &&
       hlo::GetLibraryCallKind(in) == hlo::LibraryCallKind::kCublasGemm) {
     std::optional<hlo::DotDimensionNumbers> dims = hlo::GemmDotDimensions(in);

@@ -120,6 +120,18 @@ std::optional<Result<Literal>> EvalExpandedOp(
     const hlo::Instruction& in, const std::vector<Literal>& operands,
     const ScalarCall& call);
 
+// fft, cholesky and triangular-solve (emit_interpreter_solvers.cc), from
+// XLA's operation semantics. fft: FFT / IFFT (1/N) / RFFT / IRFFT over the
+// last fft_length dims; cholesky: the factor of the Hermitian matrix of
+// the named triangle, the other triangle zero, a matrix that is not
+// positive definite NaN throughout; triangular-solve: op(a) x = b or x
+// op(a) = b from a's named triangle.
+Result<Literal> EvalFft(const hlo::Instruction& in, const Literal& x,
+                        const hlo::Shape& shape);
+Result<Literal> EvalCholesky(const hlo::Instruction& in, const Literal& a);
+Result<Literal> EvalTriangularSolve(const hlo::Instruction& in,
+                                    const Literal& a, const Literal& b);
+
 }  // namespace ixa::emit_test::interpreter_detail
 
 #endif  // IXA_TESTS_EMIT_EMIT_INTERPRETER_SCALAR_H_

@@ -286,9 +286,9 @@ std::vector<OpDoc> BuildLayoutDocs() {
        "codegen",
        "One program for a whole module (docs/compile.md): every kernel "
        "(dots and convolutions too, host loops where the emitters refuse "
-       "one; cuBLAS GEMM calls as their dot and epilogue), sorts as "
-       "generated host code, control flow "
-       "on the host, a buffer assignment reusing dead buffers, and the "
+       "one; cuBLAS GEMM calls as their dot and epilogue), sorts, ffts, "
+       "choleskys and triangular solves as generated host code, control "
+       "flow on the host, a buffer assignment reusing dead buffers, and the "
        "entry point `extern \"C\" int ixa_run(const void* const* params, "
        "void* const* results)`; cpp adds a main reading .npy files.",
        {{"target", "string", "", "cpp or cuda"},
