@@ -27,6 +27,10 @@ class ModuleEdit {
   // when taken.
   std::string NewName(const hlo::Instruction& base, const std::string& suffix);
   void Replace(const hlo::Instruction* instr, std::vector<std::string> lines);
+  // Drops an instruction whose users are all replaced or removed too (else
+  // Apply's module does not read back). A removed root is an error of the
+  // pass.
+  void Remove(const hlo::Instruction* instr);
   bool empty() const { return replacements_.empty(); }
   // The module with the replacements, read back. An internal error when
   // the text does not read back (a pass wrote a wrong line).

@@ -7,6 +7,7 @@
 #include <complex>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -97,6 +98,15 @@ Result<Literal> EvalConvolution(const hlo::Instruction& in,
 Result<std::vector<Literal>> EvalSort(
     const hlo::Instruction& in, const std::vector<Literal>& operands,
     const std::function<Result<bool>(const std::vector<Scalar>&)>& less);
+
+// The ops across devices and streams on one device
+// (emit_interpreter_devices.cc): collectives, replica-id / partition-id,
+// async pairs, sharding annotations, get-dimension-size. nullopt for any
+// other op. `call` runs a computation (an async-start's).
+std::optional<Result<Literal>> EvalAcrossDevices(
+    const hlo::Instruction& in, const std::vector<const Literal*>& operands,
+    const std::function<Result<Literal>(const hlo::Computation&,
+                                        const std::vector<Literal>&)>& call);
 
 }  // namespace ixa::emit_test::interpreter_detail
 
