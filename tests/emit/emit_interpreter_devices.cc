@@ -122,6 +122,20 @@ bool IsCollective(Opcode op) {
          op == Opcode::kCollectiveBroadcast || op == Opcode::kCollectivePermute;
 }
 
+// Custom calls that only say how to shard or place a value: on one device
+// the value itself.
+bool IsShardingAnnotation(const Instruction& in) {
+  static const std::set<std::string> kAnnotations = {
+      "Sharding",
+      "SPMDFullToShardShape",
+      "SPMDShardToFullShape",
+      "xla.sdy.GlobalToLocalShape",
+      "xla.sdy.LocalToGlobalShape",
+      "LayoutConstraint",
+      "annotate_device_placement"};
+  return kAnnotations.count(hlo::CustomCallTarget(in)) > 0;
+}
+
 Literal U32Zero() { return Literal::Make(ElementType::kU32, {}); }
 
 Literal Tuple(std::vector<Literal> elements) {
@@ -158,8 +172,10 @@ std::optional<Result<Literal>> EvalAcrossDevices(
     case Opcode::kAsyncStart:
     case Opcode::kAsyncUpdate:
     case Opcode::kAsyncDone:
-    case Opcode::kCustomCall:
     case Opcode::kGetDimensionSize:
+      break;
+    case Opcode::kCustomCall:
+      if (!IsShardingAnnotation(in)) return std::nullopt;
       break;
     default:
       return std::nullopt;
@@ -222,15 +238,6 @@ std::optional<Result<Literal>> EvalAcrossDevices(
       return Tuple(std::move(parts));
     }
     case Opcode::kCustomCall: {
-      static const std::set<std::string> kAnnotations = {
-          "Sharding",
-          "SPMDFullToShardShape",
-          "SPMDShardToFullShape",
-          "xla.sdy.GlobalToLocalShape",
-          "xla.sdy.LocalToGlobalShape",
-          "LayoutConstraint",
-          "annotate_device_placement"};
-      if (!kAnnotations.count(hlo::CustomCallTarget(in))) return std::nullopt;
       if (operands.size() != 1 || operands[0].dims != in.shape.dims) {
         return Unsupported(in, "a sharding annotation that reshapes");
       }
