@@ -213,10 +213,21 @@ class Module {
   const Computation* FindComputation(std::string_view name) const;
   // An instruction by name: the entry computation first, then the others.
   const Instruction* FindInstruction(std::string_view name) const;
+  // The header's attributes (`HloModule m, replica_count=2, ...`), raw
+  // text by name.
+  const std::map<std::string, std::string>& attributes() const {
+    return attributes_;
+  }
+  // The header's `replica_count=` and `num_partitions=` (XLA's defaults:
+  // 1); the reader checks that they are positive integers.
+  int64_t replica_count() const { return replica_count_; }
+  int64_t num_partitions() const { return num_partitions_; }
 
  private:
   friend class ModuleBuilder;
   std::string name_;
+  std::map<std::string, std::string> attributes_;
+  int64_t replica_count_ = 1, num_partitions_ = 1;
   const Computation* entry_ = nullptr;
   std::vector<std::unique_ptr<Computation>> computations_;
 };

@@ -9,6 +9,7 @@
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/topological_sort.hpp>
 #include <cctype>
+#include <charconv>
 #include <iterator>
 #include <unordered_set>
 
@@ -613,9 +614,25 @@ Status ModuleBuilder::ParseHeader() {
   module_->name_ = std::string(name);
   if (c_.PeekRaw() == ':') c_.Next();
   while (c_.Consume(',')) {
-    IXA_HLO_TRY(c_.ExpectName("a module attribute name"));
+    IXA_ASSIGN_OR_RETURN(std::string_view key,
+                         c_.ExpectName("a module attribute name"));
     IXA_HLO_TRY(c_.Expect('=', "after the module attribute name"));
-    IXA_HLO_TRY(c_.RawValue("a module attribute value"));
+    const Position at = c_.position();
+    IXA_ASSIGN_OR_RETURN(std::string_view raw,
+                         c_.RawValue("a module attribute value"));
+    module_->attributes_[std::string(key)] = std::string(raw);
+    if (key == "replica_count" || key == "num_partitions") {
+      int64_t count = 0;
+      const auto [end, ec] =
+          std::from_chars(raw.data(), raw.data() + raw.size(), count);
+      if (ec != std::errc() || end != raw.data() + raw.size() || count < 1) {
+        return Cursor::FailAt(at, std::string(key) +
+                                      " must be a positive integer; got '" +
+                                      std::string(raw) + "'");
+      }
+      (key == "replica_count" ? module_->replica_count_
+                              : module_->num_partitions_) = count;
+    }
   }
   return Status();
 }

@@ -72,9 +72,20 @@ std::string PrintComputation(const Computation& computation,
   return out + "\n";
 }
 
+std::string ModuleHeader(const Module& module) {
+  std::string out = "HloModule " + SanitizeHloName(module.name());
+  if (module.replica_count() != 1) {
+    out += ", replica_count=" + std::to_string(module.replica_count());
+  }
+  if (module.num_partitions() != 1) {
+    out += ", num_partitions=" + std::to_string(module.num_partitions());
+  }
+  return out;
+}
+
 std::string PrintModule(const Module& module) {
   const PrintNaming naming = SanitizedNaming();
-  std::string out = "HloModule " + SanitizeHloName(module.name()) + "\n\n";
+  std::string out = ModuleHeader(module) + "\n\n";
   for (const auto& c : module.computations()) {
     if (c.get() == module.entry()) continue;
     out += PrintComputation(*c, naming, false) + "\n";

@@ -40,7 +40,11 @@ PrintNaming SanitizedNaming();
 std::string PrintComputation(const Computation& computation,
                              const PrintNaming& naming, bool entry);
 
-// A whole module: `HloModule name`, the other computations in the order
+// `HloModule name`, with the header attributes a module's meaning
+// depends on (`replica_count=`, `num_partitions=`) where not 1.
+std::string ModuleHeader(const Module& module);
+
+// A whole module: its header, the other computations in the order
 // read, then the entry.
 std::string PrintModule(const Module& module);
 

@@ -33,6 +33,10 @@ class ModuleEdit {
   // A new computation (its whole text, `name {` ... `}`), printed before
   // the module's own: the expanders' reducers and comparators.
   void AddComputation(std::string text);
+  // Drops an instruction whose users are all replaced or removed too (else
+  // Apply's module does not read back). A removed root is an error of the
+  // pass.
+  void Remove(const hlo::Instruction* instr);
   bool empty() const { return replacements_.empty(); }
   // The module with the replacements, read back. An internal error when
   // the text does not read back (a pass wrote a wrong line).

@@ -44,6 +44,10 @@ void ModuleEdit::Replace(const hlo::Instruction* instr,
   replacements_[instr] = std::move(lines);
 }
 
+void ModuleEdit::Remove(const hlo::Instruction* instr) {
+  replacements_[instr] = {};
+}
+
 Result<std::unique_ptr<hlo::Module>> ModuleEdit::Apply(
     const std::string& pass) const {
   const hlo::PrintNaming naming = hlo::SanitizedNaming();
@@ -60,6 +64,8 @@ Result<std::unique_ptr<hlo::Module>> ModuleEdit::Apply(
         continue;
       }
       const std::vector<std::string>& lines = it->second;
+      // A removed instruction (its users replaced too).
+      if (lines.empty()) continue;
       for (size_t k = 0; k < lines.size(); ++k) {
         const bool last = k + 1 == lines.size();
         out += std::string("  ") + (last && is_root ? "ROOT " : "") + lines[k] +
@@ -70,8 +76,7 @@ Result<std::unique_ptr<hlo::Module>> ModuleEdit::Apply(
     for (const auto& [key, raw] : c.attributes()) out += ", " + key + "=" + raw;
     return out + "\n";
   };
-  std::string text =
-      "HloModule " + hlo::SanitizeHloName(module_.name()) + "\n\n";
+  std::string text = hlo::ModuleHeader(module_) + "\n\n";
   for (const std::string& c : new_computations_) text += c + "\n";
   for (const auto& c : module_.computations()) {
     if (c.get() != module_.entry()) text += print(*c, false) + "\n";

@@ -61,6 +61,12 @@ Result<PrefusionResult> RunPrefusion(const hlo::Module& module,
   return runner.Take();
 }
 
+Result<PrefusionResult> RunOneDevice(const hlo::Module& module) {
+  PassRunner runner(module);
+  IXA_RETURN_IF_ERROR(runner.Run(RewriteForOneDevice, true));
+  return runner.Take();
+}
+
 Result<PrefusionResult> RunCompileLowering(const hlo::Module& module) {
   PassRunner runner(module);
   IXA_RETURN_IF_ERROR(RunExpanders(runner));

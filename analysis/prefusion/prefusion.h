@@ -72,6 +72,21 @@ Result<PassResult> GroupReductionDimensions(const hlo::Module& module);
 Result<PassResult> SplitReductions(const hlo::Module& module);
 Result<PassResult> RewriteTreeReductions(const hlo::Module& module);
 
+// A module run on one device (docs/compile.md "One device"), what
+// `compile` runs first: async pairs become their synchronous op (XLA's
+// ConvertAsyncCollectivesToSync; copy-start / copy-done a copy; async-start
+// / -update / -done a call of the wrapped computation, or the wrapped op);
+// collectives whose replica groups have one participant return their
+// operands (collective-permute: a copy where the device sends to itself,
+// zeros where nothing is sent); replica-id / partition-id are 0 where the
+// module has one replica / partition; sharding annotations (Sharding,
+// SPMDFullToShardShape, ...) of unchanged shape are copies;
+// get-dimension-size of a static dim is a constant; tuple-shaped constants
+// are tuples of array constants. Errors: Unsupported for what needs more
+// than one device (naming how many) or a host channel (send, recv,
+// infeed, outfeed), and for a shape-changing sharding annotation.
+Result<PassResult> RewriteForOneDevice(const hlo::Module& module);
+
 // XLA's race-free bounds (its reduction tiling): a row reduction
 // [batch, kept, reduced] with reduced <= 16384 and batch <= 8, a column
 // reduction [kept, reduced, kept] with reduced <= 4096.
@@ -106,6 +121,10 @@ struct PrefusionResult {
 // not read back, a limit error if a fixpoint pass does not settle.
 Result<PrefusionResult> RunPrefusion(const hlo::Module& module,
                                      const PrefusionOptions& options = {});
+
+// RewriteForOneDevice to its fixpoint (an async collective becomes its
+// synchronous op, which the next round reduces to its operand).
+Result<PrefusionResult> RunOneDevice(const hlo::Module& module);
 
 // The lowering every compiled module needs, fused or not: the expanders
 // (XLA emits none of their ops) and then the scatter normalization

@@ -6,6 +6,7 @@
 #include <limits>
 #include <set>
 
+#include "analysis/hlo/custom_calls.h"
 #include "analysis/indexing/indexing.h"
 
 namespace ixa::emit {
@@ -402,8 +403,14 @@ Status CheckEmittable(const hlo::Computation& comp,
   // the parameter's element type.
   for (const auto& in : comp.instructions()) {
     if (in.get() != provided && !IsEmittableOpcode(in->opcode)) {
+      // A custom call is named by its target: the op is the library's.
+      const std::string target =
+          in->opcode == hlo::Opcode::kCustomCall
+              ? " of target '" + hlo::CustomCallTarget(*in) + "'"
+              : "";
       return Error::Unsupported("emit: no code generation for '" +
-                                OpcodeName(*in) + "' ('" + in->name + "')");
+                                OpcodeName(*in) + "'" + target + " ('" +
+                                in->name + "')");
     }
   }
   for (const auto& in : comp.instructions()) {

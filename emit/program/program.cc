@@ -848,12 +848,33 @@ Result<ProgramResult> ProgramBuilder::Build() {
       return Error::Invalid("compile: the entry lacks parameter " +
                             std::to_string(p));
     }
-    if (!param->shape.IsArray()) {
-      return Error::Unsupported("compile: entry parameter " +
-                                std::to_string(p) + " ('" + param->name +
-                                "') is a tuple; the entry takes arrays");
+    // A tuple parameter: one `params` entry per array leaf, in order (the
+    // computation's arguments are its leaves already).
+    std::vector<std::pair<std::vector<int64_t>, const Shape*>> leaves;
+    std::function<void(const Shape&, std::vector<int64_t>&)> walk =
+        [&](const Shape& s, std::vector<int64_t>& index) {
+          if (!s.IsTuple()) {
+            leaves.emplace_back(index, &s);
+            return;
+          }
+          for (size_t k = 0; k < s.tuple_elements.size(); ++k) {
+            index.push_back(static_cast<int64_t>(k));
+            walk(s.tuple_elements[k], index);
+            index.pop_back();
+          }
+        };
+    std::vector<int64_t> index;
+    walk(param->shape, index);
+    for (const auto& [at, leaf] : leaves) {
+      if (!leaf->IsArray()) {
+        return Error::Unsupported("compile: entry parameter " +
+                                  std::to_string(p) + " ('" + param->name +
+                                  "') holds a " + leaf->ToString() +
+                                  "; the entry takes arrays");
+      }
+      parameters.push_back(*leaf);
+      result_.parameters.push_back({p, at, leaf->ToString(true)});
     }
-    parameters.push_back(param->shape);
   }
   for (const Shape* s : LeavesOf(entry->root()->shape)) results.push_back(*s);
   IXA_RETURN_IF_ERROR(PrepareKernelModule({entry}));

@@ -48,8 +48,19 @@ struct ProgramBuffer {
   int defined = 0, last_use = 0;  // positions in the computation's order
 };
 
+// One array of the entry point's `params`: parameter `parameter`'s leaf
+// at tuple index `index` (empty for an array parameter). A tuple-shaped
+// parameter takes one entry per array leaf, in order.
+struct ProgramParameter {
+  int64_t parameter = 0;
+  std::vector<int64_t> index;
+  std::string shape;  // XLA text
+};
+
 struct ProgramResult {
   std::string code;
+  // What params[i] holds, in order.
+  std::vector<ProgramParameter> parameters;
   std::vector<ProgramKernel> kernels;
   std::vector<ProgramBuffer> buffers;
   // The arenas' bytes: the entry's arena plus the largest arena of any
@@ -62,9 +73,11 @@ struct ProgramResult {
 // Compiles `module` (its fusions as they are; every other instruction that
 // computes an array becomes a one-instruction kernel, dots,
 // convolutions and cuBLAS GEMM calls too (a host loop where the emitters
-// refuse one), a host sort, or host control flow). Errors: Unsupported naming
-// the op and type the program cannot compute; Invalid for a module that
-// is not a program (tuple-shaped entry parameters, a bad entry name).
+// refuse one), a host sort, or host control flow). A tuple-shaped entry
+// parameter takes one `params` entry per array leaf (ProgramResult::
+// parameters). Errors: Unsupported naming the op and type the program
+// cannot compute (a token parameter among them); Invalid for a module
+// that is not a program (a bad entry name).
 Result<ProgramResult> CompileModule(const hlo::Module& module,
                                     const hw::Device& device,
                                     const CompileOptions& options,

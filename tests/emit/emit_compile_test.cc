@@ -34,7 +34,7 @@ namespace ixa::emit_test {
 namespace IXA_UNITY_ID {
 
 // Corpus modules that compile (the corpus test).
-constexpr int kCorpusCompiled = 83;
+constexpr int kCorpusCompiled = 88;
 
 // A minimal .npy (format 1.0) writer and reader for the end-to-end test.
 void WriteNpy(const std::string& path, const std::string& descr,
@@ -288,6 +288,50 @@ ENTRY e {
   CHECK(output.find("shape (1, 3)") != std::string::npos);
   CHECK(Run(prog + " " + dir.path() + "/a.npy", &output) == 65);
   CHECK(output.find("takes 2 parameter") != std::string::npos);
+}
+
+// A tuple-shaped entry parameter: one .npy file per array leaf, in order.
+TEST_CASE("compile: a tuple parameter reads one .npy file per leaf",
+          "[.][emit_compile]") {
+  const std::string hlo = R"(HloModule tuple_npy
+ENTRY e {
+  p = (f32[3], (s32[2], f32[3])) parameter(0)
+  q = f32[3] parameter(1)
+  a = f32[3] get-tuple-element(p), index=0
+  inner = (s32[2], f32[3]) get-tuple-element(p), index=1
+  b = f32[3] get-tuple-element(inner), index=1
+  s = f32[3] add(a, b)
+  ROOT m = f32[3] multiply(s, q)
+}
+)";
+  Result<std::string> code = CompileText(hlo, "ixa_run");
+  REQUIRE(code.ok());
+  TempDir dir;
+  const std::string src = dir.Write("prog.cc", *code);
+  const std::string prog = dir.path() + "/prog";
+  std::string output;
+  REQUIRE(Run(Compiler() + " -std=c++17 -O1 -w " + src + " -o " + prog,
+              &output) == 0);
+  const float a[3] = {1, 2, 3}, b[3] = {10, 20, 30}, q[3] = {2, 3, 4};
+  const int32_t i[2] = {7, 8};
+  WriteNpy(dir.path() + "/a.npy", "<f4", {3}, a, sizeof a);
+  WriteNpy(dir.path() + "/i.npy", "<i4", {2}, i, sizeof i);
+  WriteNpy(dir.path() + "/b.npy", "<f4", {3}, b, sizeof b);
+  WriteNpy(dir.path() + "/q.npy", "<f4", {3}, q, sizeof q);
+  const std::string d = dir.path();
+  REQUIRE(Run(prog + " " + d + "/a.npy " + d + "/i.npy " + d + "/b.npy " + d +
+                  "/q.npy -o " + d,
+              &output) == 0);
+  auto [h0, d0] = ReadNpy(d + "/result0.npy");
+  REQUIRE(d0.size() == 3 * sizeof(float));
+  float m[3];
+  std::memcpy(m, d0.data(), sizeof m);
+  CHECK(m[0] == 22);
+  CHECK(m[1] == 66);
+  CHECK(m[2] == 132);
+  // Three leaves and a parameter: four files.
+  CHECK(Run(prog + " " + d + "/a.npy " + d + "/q.npy", &output) == 65);
+  CHECK(output.find("takes 4 parameter") != std::string::npos);
 }
 
 // A dot the emitters refuse (an f6 type) falls back to the host loop,

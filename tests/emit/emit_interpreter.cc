@@ -7,6 +7,7 @@
 #include <exception>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <unordered_map>
 
@@ -170,10 +171,59 @@ ConstantTokens TokenizeConstant(const std::string& text, bool is_complex) {
 }
 
 // Parses the numbers of a constant literal in order (braces ignored).
+// The elements of a tuple literal `(e0, e1, ...)`: the text between the
+// outer parentheses cut where a comma stands outside every bracket.
+std::optional<std::vector<std::string>> TupleLiteralElements(
+    const std::string& text) {
+  const size_t open = text.find('(');
+  const size_t close = text.rfind(')');
+  if (open == std::string::npos || close == std::string::npos || close < open) {
+    return std::nullopt;
+  }
+  std::vector<std::string> elements(1);
+  int nesting = 0;
+  for (size_t i = open + 1; i < close; ++i) {
+    const char c = text[i];
+    nesting += (c == '(' || c == '{') - (c == ')' || c == '}');
+    if (c == ',' && nesting == 0) {
+      elements.emplace_back();
+    } else {
+      elements.back() += c;
+    }
+  }
+  if (elements.size() == 1 &&
+      elements[0].find_first_not_of(' ') == std::string::npos) {
+    elements.clear();  // `()`
+  }
+  return elements;
+}
+
+Result<Literal> ConstantOf(const Instruction& in, const hlo::Shape& shape,
+                           const std::string& text);
+
 Result<Literal> ConstantLiteral(const Instruction& in) {
-  Literal lit = Literal::Make(in.shape.type, in.shape.dims);
+  return ConstantOf(in, in.shape, in.literal);
+}
+
+Result<Literal> ConstantOf(const Instruction& in, const hlo::Shape& shape,
+                           const std::string& text) {
+  if (shape.IsTuple()) {
+    std::optional<std::vector<std::string>> parts = TupleLiteralElements(text);
+    if (!parts || parts->size() != shape.tuple_elements.size()) {
+      return Unsupported(in, "tuple literal '" + text + "'");
+    }
+    Literal t;
+    t.type = ElementType::kTuple;
+    for (size_t k = 0; k < parts->size(); ++k) {
+      IXA_ASSIGN_OR_RETURN(
+          Literal e, ConstantOf(in, shape.tuple_elements[k], (*parts)[k]));
+      t.tuple.push_back(std::move(e));
+    }
+    return t;
+  }
+  Literal lit = Literal::Make(shape.type, shape.dims);
   const bool is_complex = IsComplex(lit.type);
-  ConstantTokens parsed = TokenizeConstant(in.literal, is_complex);
+  ConstantTokens parsed = TokenizeConstant(text, is_complex);
   const std::vector<std::string>& tokens = parsed.numbers;
   if (!parsed.well_formed) {
     return Unsupported(in, std::string("malformed ") +
@@ -260,6 +310,16 @@ Result<Literal> Interpreter::Eval(
   }
   if (op == hlo::Opcode::kGetTupleElement)
     return operand(0).tuple.at(in.tuple_index);
+  {
+    std::vector<const Literal*> ops;
+    for (int k = 0; k < in.operand_count(); ++k) ops.push_back(&operand(k));
+    auto call = [this](const Computation& c, const std::vector<Literal>& a) {
+      return Run(c, a);
+    };
+    if (std::optional<Result<Literal>> r = EvalAcrossDevices(in, ops, call)) {
+      return std::move(*r);
+    }
+  }
   if (op == hlo::Opcode::kFusion || op == hlo::Opcode::kCall) {
     std::vector<Literal> call_args;
     for (int k = 0; k < in.operand_count(); ++k)

@@ -132,6 +132,15 @@ Result<Literal> EvalCholesky(const hlo::Instruction& in, const Literal& a);
 Result<Literal> EvalTriangularSolve(const hlo::Instruction& in,
                                     const Literal& a, const Literal& b);
 
+// The ops across devices and streams on one device
+// (emit_interpreter_devices.cc): collectives, replica-id / partition-id,
+// async pairs, sharding annotations, get-dimension-size. nullopt for any
+// other op. `call` runs a computation (an async-start's).
+std::optional<Result<Literal>> EvalAcrossDevices(
+    const hlo::Instruction& in, const std::vector<const Literal*>& operands,
+    const std::function<Result<Literal>(const hlo::Computation&,
+                                        const std::vector<Literal>&)>& call);
+
 }  // namespace ixa::emit_test::interpreter_detail
 
 #endif  // IXA_TESTS_EMIT_EMIT_INTERPRETER_SCALAR_H_

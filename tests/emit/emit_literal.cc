@@ -639,6 +639,14 @@ Literal FromPhysical(const std::vector<uint8_t>& bytes,
 
 Literal RandomLiteral(const hlo::Shape& shape, std::mt19937_64& rng,
                       const RandomSpec& spec) {
+  if (shape.IsTuple()) {
+    Literal t;
+    t.type = ElementType::kTuple;
+    for (const hlo::Shape& e : shape.tuple_elements) {
+      t.tuple.push_back(RandomLiteral(e, rng, spec));
+    }
+    return t;
+  }
   Literal lit = Literal::Make(shape.type, shape.dims);
   std::uniform_real_distribution<double> u(-spec.float_range, spec.float_range);
   auto random_float = [&] { return (rng() % 53 == 0) ? 0.0 : u(rng); };

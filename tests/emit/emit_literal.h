@@ -122,6 +122,7 @@ struct RandomSpec {
   int64_t int_lo = -20, int_hi = 20;
   double float_range = 4.0;
 };
+// A tuple shape: a tuple of random elements.
 Literal RandomLiteral(const hlo::Shape& shape, std::mt19937_64& rng,
                       const RandomSpec& spec = {});
 

@@ -73,7 +73,12 @@ std::string CheckProgram(const ProgramCase& c, const ProgramRunner& run,
   for (int64_t p = 0; p < entry.parameter_count(); ++p) {
     const hlo::Shape& s = entry.parameter(p)->shape;
     args.push_back(RandomLiteral(s, rng, spec));
-    inputs.push_back(ToPhysical(args.back(), s));
+    // A tuple parameter: one buffer per array leaf, in order.
+    const std::vector<hlo::Shape> leaf_shapes = Leaves(s);
+    const std::vector<Literal> leaf_values = LeafLiterals(args.back());
+    for (size_t k = 0; k < leaf_shapes.size(); ++k) {
+      inputs.push_back(ToPhysical(leaf_values[k], leaf_shapes[k]));
+    }
   }
   const std::vector<hlo::Shape> result_shapes = Leaves(entry.root()->shape);
   std::vector<size_t> result_bytes;
@@ -216,6 +221,9 @@ Result<std::string> CompileText(const std::string& hlo,
   options.target = target;
   options.entry_name = entry;
   ExprContext ctx;
+  // As the compile op: the one-device rewrite first, whatever follows.
+  IXA_ASSIGN_OR_RETURN(PrefusionResult one_device, RunOneDevice(*module));
+  if (one_device.module) module = std::move(one_device.module);
   if (prefusion) {
     IXA_ASSIGN_OR_RETURN(
         PrefusionResult prefused,

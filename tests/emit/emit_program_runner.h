@@ -49,7 +49,8 @@ class CppPrograms {
 std::vector<hlo::Shape> Leaves(const hlo::Shape& s);
 std::vector<Literal> LeafLiterals(const Literal& l);
 
-// The program of `hlo` for `target` with entry point `entry`: XLA's
+// The program of `hlo` for `target` with entry point `entry`: the
+// one-device rewrite first (RunOneDevice, as the compile op), then XLA's
 // pre-fusion pipeline first where `prefusion` (all of it when fusing, the
 // lowering every compile needs otherwise: RunCompileLowering), fused by
 // fusion_plan where `fuse`.

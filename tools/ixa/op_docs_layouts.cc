@@ -284,7 +284,8 @@ std::vector<OpDoc> BuildLayoutDocs() {
        R"j({"id": 35, "op": "emit", "target": "pto", "arch": "a2a3", "conversion": "transpose_2d", "dtype": "f32", "shape": [16, 8]})j"},
       {"compile",
        "codegen",
-       "One program for a whole module (docs/compile.md): every kernel "
+       "One program for one device of a whole module (docs/compile.md): "
+       "every kernel "
        "(dots and convolutions too, host loops where the emitters refuse "
        "one; cuBLAS GEMM calls as their dot and epilogue), sorts, ffts, "
        "choleskys and triangular solves as generated host code, control "
@@ -308,6 +309,16 @@ std::vector<OpDoc> BuildLayoutDocs() {
          "and the scatter emitter takes XLA's simplified scatters); false "
          "plans and compiles the module as written"}},
        {{"code", "string", "the program: one C++ (cpp) or CUDA (cuda) file"},
+        {"parameters", "list of {parameter, index, shape}",
+         "what each entry of the entry point's params holds, in order: the "
+         "entry parameter's number, the tuple index of the array leaf "
+         "(empty for an array parameter; a tuple parameter takes one entry "
+         "per leaf, depth first) and its shape"},
+        {"one_device", "list of {instruction, what}",
+         "present when the module held ops whose meaning involves other "
+         "devices or streams (async pairs, collectives, sharding "
+         "annotations, ...): what each became on one device "
+         "(docs/compile.md \"One device\")"},
         {"kernels",
          "list of {name, instruction, computation, emitter, refusal}",
          "every kernel and host op, in program order (emitter: the plan's "

@@ -1,10 +1,10 @@
 // The `compile` op and `ixa compile` (docs/compile.md): a whole module as
-// one program. A module without fusions in its entry is first rewritten by
-// XLA's pre-fusion pipeline (`prefusion`, on by default) and fused by
-// fusion_plan (`fuse`, on by default); if the planned module cannot be
-// compiled, the module is compiled as read, one kernel per instruction
-// (its scatters still brought to XLA's simplified form unless `prefusion`
-// is false), and the response says so.
+// one program for one device (RunOneDevice first). A module without fusions in
+// its entry is first rewritten by XLA's pre-fusion pipeline (`prefusion`, on by
+// default) and fused by fusion_plan (`fuse`, on by default); if the planned
+// module cannot be compiled, the module is compiled as read, one kernel per
+// instruction (its scatters still brought to XLA's simplified form unless
+// `prefusion` is false), and the response says so.
 #include <chrono>
 #include <iostream>
 
@@ -48,14 +48,30 @@ Json ProgramJson(const emit::ProgramResult& program) {
                        {"defined", b.defined},
                        {"last_use", b.last_use}});
   }
+  Json parameters = Json::array();
+  for (const emit::ProgramParameter& p : program.parameters) {
+    parameters.push_back(
+        {{"parameter", p.parameter}, {"index", p.index}, {"shape", p.shape}});
+  }
   return {{"code", program.code},
+          {"parameters", std::move(parameters)},
           {"kernels", std::move(kernels)},
           {"peak_bytes", program.peak_bytes},
           {"total_bytes", program.total_bytes},
           {"buffers", std::move(buffers)}};
 }
 
-Result<Json> CompileOfModule(const Json& request, const hlo::Module& module,
+// What the one-device rewrite made of the module, when it changed it.
+void AddOneDeviceRewrites(const PrefusionResult& one_device, Json* response) {
+  if (one_device.rewrites.empty()) return;
+  Json rewrites = Json::array();
+  for (const PrefusionRewrite& r : one_device.rewrites) {
+    rewrites.push_back({{"instruction", r.instruction}, {"what", r.what}});
+  }
+  (*response)["one_device"] = std::move(rewrites);
+}
+
+Result<Json> CompileOfModule(const Json& request, const hlo::Module& input,
                              ExprContext& ctx) {
   IXA_ASSIGN_OR_RETURN(std::string target, GetString(request, "target"));
   emit::CompileOptions options;
@@ -83,6 +99,10 @@ Result<Json> CompileOfModule(const Json& request, const hlo::Module& module,
   if (device.shared_memory_per_block > 0) {
     options.shared_memory_limit = device.shared_memory_per_block;
   }
+  // A program runs on one device: async pairs, collectives and sharding
+  // annotations first take their one-device meaning, whatever follows.
+  IXA_ASSIGN_OR_RETURN(PrefusionResult one_device, RunOneDevice(input));
+  const hlo::Module& module = one_device.Output(input);
   std::string fusion = "as_read";
   std::string note;
   IXA_ASSIGN_OR_RETURN(bool prefuse, GetBool(request, "prefusion", true));
@@ -108,6 +128,7 @@ Result<Json> CompileOfModule(const Json& request, const hlo::Module& module,
         if (program.ok()) {
           Json response = ProgramJson(*program);
           response["fusion"] = "fusion_plan";
+          AddOneDeviceRewrites(one_device, &response);
           return response;
         }
         note = "the planned module did not compile (" +
@@ -136,6 +157,7 @@ Result<Json> CompileOfModule(const Json& request, const hlo::Module& module,
                           device, options, &ctx));
   Json response = ProgramJson(program);
   response["fusion"] = fusion;
+  AddOneDeviceRewrites(one_device, &response);
   if (!note.empty()) response["note"] = note;
   return response;
 }
