@@ -41,7 +41,9 @@ Status RunExpanders(PassRunner& runner) {
   IXA_RETURN_IF_ERROR(runner.Run(ExpandBatchNorms, false));
   IXA_RETURN_IF_ERROR(runner.Run(DecomposeStochasticConverts, false));
   IXA_RETURN_IF_ERROR(runner.Run(ExpandSelectAndScatters, false));
-  return runner.Run(DecomposeTopks, false);
+  IXA_RETURN_IF_ERROR(runner.Run(DecomposeTopks, false));
+  IXA_RETURN_IF_ERROR(runner.Run(ExpandScaledDots, false));
+  return runner.Run(ExpandRaggedDots, false);
 }
 
 }  // namespace

@@ -56,6 +56,13 @@ Result<PassResult> DecomposeStochasticConverts(const hlo::Module& module);
 // SelectAndScatterExpander: a variadic reduce-window that picks each
 // window's element (with its index), then a scatter of the source.
 Result<PassResult> ExpandSelectAndScatters(const hlo::Module& module);
+// The dot variants (analysis/prefusion/dot_expanders.cc, where the
+// formulas are documented). RaggedDotRewriter: a ragged-dot as plain dots,
+// selects and reduces over the groups its group_sizes' prefix sums give.
+Result<PassResult> ExpandRaggedDots(const hlo::Module& module);
+// ScaledDotRewriter: a scaled-dot as each operand times its scale
+// broadcast over blocks (in f32, f64 for an f64 result), then a dot.
+Result<PassResult> ExpandScaledDots(const hlo::Module& module);
 Result<PassResult> RewriteGemms(const hlo::Module& module);
 // BatchedGatherScatterNormalizer: a scatter's or gather's batching dims
 // become index components read from an iota (concatenated in front of

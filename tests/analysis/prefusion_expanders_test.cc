@@ -1,7 +1,7 @@
 // XLA's expanders in the pre-fusion pipeline (analysis/prefusion/
-// expanders.cc): each reports its rewrite under XLA's pass name, leaves
-// no op it expands, writes a module that prints and reads back, and the
-// pipeline is idempotent on what it wrote; forms a pass does not take
+// expanders.cc, dot_expanders.cc): each reports its rewrite under XLA's pass
+// name, leaves no op it expands, writes a module that prints and reads back,
+// and the pipeline is idempotent on what it wrote; forms a pass does not take
 // stay as written. (What the expanded modules compute is checked against
 // the code generator tests' interpreter in tests/emit/
 // emit_expanders_test.cc.)
@@ -119,6 +119,76 @@ ENTRY main {
   bf = bf16[4,8] stochastic-convert(a, u)
   top = (f32[4,2], s64[4,2]) custom-call(a), custom_call_target="TopK"
   ROOT t = (bf16[4,8], (f32[4,2], s64[4,2])) tuple(bf, top)
+}
+)");
+  auto result = RunCompileLowering(*module);
+  REQUIRE(result.ok());
+  CHECK(result->rewrites.empty());
+  CHECK(result->module == nullptr);
+}
+
+constexpr char kDotVariants[] = R"(HloModule dots
+
+ENTRY main {
+  tokens = bf16[6,4] parameter(0)
+  experts = bf16[3,4,2] parameter(1)
+  sizes = s32[3] parameter(2)
+  moe = bf16[6,2] ragged-dot(tokens, experts, sizes), lhs_contracting_dims={1}, rhs_contracting_dims={1}, lhs_ragged_dims={0}, rhs_group_dims={0}
+  a = f32[5,6] parameter(3)
+  b = f32[6,2] parameter(4)
+  grads = f32[3,5,2] ragged-dot(a, b, sizes), lhs_contracting_dims={1}, rhs_contracting_dims={0}, lhs_ragged_dims={1}
+  x = f32[2,5,6] parameter(5)
+  y = f32[2,6,2] parameter(6)
+  batch = f32[2,5,2] ragged-dot(x, y, sizes), lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_contracting_dims={1}, lhs_ragged_dims={0}
+  q = f8e4m3fn[4,8] parameter(7)
+  k = f8e4m3fn[8,3] parameter(8)
+  qs = f8e8m0fnu[4,2] parameter(9)
+  ks = f8e8m0fnu[] parameter(10)
+  scaled = bf16[4,3] scaled-dot(q, k, qs, ks), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT t = (bf16[6,2], f32[3,5,2], f32[2,5,2], bf16[4,3]) tuple(moe, grads, batch, scaled)
+}
+)";
+
+TEST_CASE("prefusion: the dot expanders report their rewrites, idempotently",
+          "[prefusion_expanders]") {
+  auto module = ParseOrDie(kDotVariants);
+  for (bool full : {false, true}) {
+    auto result = full ? RunPrefusion(*module) : RunCompileLowering(*module);
+    INFO((result.ok() ? std::string() : result.error().ToString()));
+    REQUIRE(result.ok());
+    REQUIRE(result->module);
+    std::multiset<std::string> passes;
+    for (const PrefusionRewrite& w : result->rewrites) passes.insert(w.pass);
+    CHECK(passes.count("RaggedDotRewriter") == 3);
+    CHECK(passes.count("ScaledDotRewriter") == 1);
+    CHECK_FALSE(HasOp(*result->module, hlo::Opcode::kRaggedDot));
+    CHECK_FALSE(HasOp(*result->module, hlo::Opcode::kScaledDot));
+    const std::string text = hlo::PrintModule(*result->module);
+    INFO(text);
+    auto again = full ? RunPrefusion(*ParseOrDie(text))
+                      : RunCompileLowering(*ParseOrDie(text));
+    REQUIRE(again.ok());
+    CHECK(again->rewrites.empty());
+  }
+}
+
+TEST_CASE("prefusion: dot variants the expanders do not take stay as written",
+          "[prefusion_expanders]") {
+  // A scale that does not cover its operand in whole blocks; group sizes
+  // whose batch dim is not the output's.
+  auto module = ParseOrDie(R"(HloModule kept
+
+ENTRY main {
+  q = f8e4m3fn[4,9] parameter(0)
+  k = f8e4m3fn[9,3] parameter(1)
+  qs = f8e8m0fnu[4,2] parameter(2)
+  ks = f8e8m0fnu[] parameter(3)
+  scaled = f32[4,3] scaled-dot(q, k, qs, ks), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  a = f32[6,4] parameter(4)
+  e = f32[3,4,2] parameter(5)
+  sizes = s32[5,3] parameter(6)
+  moe = f32[6,2] ragged-dot(a, e, sizes), lhs_contracting_dims={1}, rhs_contracting_dims={1}, lhs_ragged_dims={0}, rhs_group_dims={0}
+  ROOT t = (f32[4,3], f32[6,2]) tuple(scaled, moe)
 }
 )");
   auto result = RunCompileLowering(*module);

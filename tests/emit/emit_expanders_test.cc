@@ -1,5 +1,7 @@
 // XLA's expanders (analysis/prefusion/expanders.cc: BatchNormExpander,
-// TopkDecomposer, StochasticConvertDecomposer, SelectAndScatterExpander)
+// TopkDecomposer, StochasticConvertDecomposer, SelectAndScatterExpander;
+// dot_expanders.cc: RaggedDotRewriter, ScaledDotRewriter, tag
+// [emit_dot_expanders], oracle tests/emit/emit_interpreter_dots.cc)
 // on random cases: the test interpreter's own semantics of each op
 // (tests/emit/emit_interpreter_expanded.cc) on the module as written is
 // the reference, and both the interpreter on the expanded module and the
@@ -7,9 +9,11 @@
 // CPU model of CUDA) must give it: exactly for topk, stochastic-convert
 // and select-and-scatter, within a tolerance for batch norms (XLA's
 // formulas compute in the operand's type, in another order).
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <random>
 #include <sstream>
 
@@ -329,6 +333,168 @@ std::vector<Literal> Leaves(const Literal& l) {
   return out;
 }
 
+// --- ragged-dot and scaled-dot ---------------------------------------------
+
+// Small integers in `type`: every product and sum of the cases is exact in
+// f32 and (the sums staying below 256) in bf16, so results compare exactly.
+Literal SmallValues(ElementType type, const std::vector<int64_t>& dims,
+                    int64_t lo, int64_t hi, std::mt19937_64& rng) {
+  Literal l = Literal::Make(type, dims);
+  for (int64_t e = 0; e < l.size(); ++e) {
+    const int64_t v = Uniform(rng, lo, hi);
+    if (IsFloat(type)) {
+      l.floats[e] = static_cast<double>(v);
+    } else {
+      l.ints[e] = WrapToType(static_cast<uint64_t>(v), type);
+    }
+  }
+  return l;
+}
+
+// `groups` sizes summing to less than, exactly or more than `rows` (by
+// `kind`), some of them zero.
+std::vector<int64_t> GroupSizes(int64_t groups, int64_t rows, int kind,
+                                std::mt19937_64& rng) {
+  int64_t total = rows;
+  if (kind == 0) total = rows - Uniform(rng, 1, std::max<int64_t>(1, rows));
+  if (kind == 2) total = rows + Uniform(rng, 1, 3);
+  std::vector<int64_t> sizes(groups, 0);
+  for (int64_t u = 0; u < std::max<int64_t>(total, 0); ++u) {
+    sizes[Uniform(rng, 0, groups - 1)]++;
+  }
+  return sizes;
+}
+
+// A dim role order shuffled, as a list of role letters.
+std::string Shuffled(std::string roles, bool keep, std::mt19937_64& rng) {
+  if (!keep) std::shuffle(roles.begin(), roles.end(), rng);
+  return roles;
+}
+
+int64_t RolePos(const std::string& roles, char r) {
+  return static_cast<int64_t>(roles.find(r));
+}
+
+ExpanderCase RaggedDotCase(int i, std::mt19937_64& rng) {
+  const int mode = i % 3;  // non-contracting, contracting, batch
+  const int type_kind = (i / 3) % 3;
+  const ElementType in_type = type_kind == 0   ? ElementType::kF32
+                              : type_kind == 1 ? ElementType::kBF16
+                                               : ElementType::kS8;
+  const ElementType out_type = type_kind == 2 ? ElementType::kS32 : in_type;
+  const bool batched = mode == 2 || Uniform(rng, 0, 1) == 1;
+  const bool batched_sizes = mode != 2 && batched && Uniform(rng, 0, 1) == 1;
+  std::map<char, int64_t> size = {{'B', Uniform(rng, 1, 3)},
+                                  {'M', Uniform(rng, 1, 6)},
+                                  {'K', Uniform(rng, 1, 5)},
+                                  {'N', Uniform(rng, 1, 4)},
+                                  {'G', Uniform(rng, 1, 4)}};
+  std::string lhs_roles = batched ? "BMK" : "MK";
+  std::string rhs_roles =
+      mode == 0 ? (batched ? "BGKN" : "GKN") : (batched ? "BKN" : "KN");
+  lhs_roles = Shuffled(lhs_roles, batched_sizes, rng);
+  rhs_roles = Shuffled(rhs_roles, batched_sizes, rng);
+  const char ragged = mode == 0 ? 'M' : mode == 1 ? 'K' : 'B';
+  const int64_t groups = mode == 2 ? Uniform(rng, 1, 3) : size['G'];
+  size['G'] = groups;
+  auto dims_of = [&](const std::string& roles) {
+    std::vector<int64_t> d;
+    for (char r : roles) d.push_back(size[r]);
+    return d;
+  };
+  std::vector<int64_t> out_dims;
+  if (mode == 1) out_dims.push_back(groups);
+  if (batched) out_dims.push_back(size['B']);
+  out_dims.push_back(size['M']);
+  out_dims.push_back(size['N']);
+  std::vector<int64_t> sizes_dims = {groups};
+  if (batched_sizes) sizes_dims = {size['B'], groups};
+  const std::string ti = TypeText(in_type), to = TypeText(out_type);
+  std::ostringstream hlo;
+  hlo << "HloModule ragged\n\nENTRY main {\n  lhs = " << ti
+      << Dims(dims_of(lhs_roles)) << " parameter(0)\n  rhs = " << ti
+      << Dims(dims_of(rhs_roles)) << " parameter(1)\n  sizes = s32"
+      << Dims(sizes_dims) << " parameter(2)\n  ROOT out = " << to
+      << Dims(out_dims) << " ragged-dot(lhs, rhs, sizes), ";
+  if (batched) {
+    hlo << "lhs_batch_dims={" << RolePos(lhs_roles, 'B')
+        << "}, rhs_batch_dims={" << RolePos(rhs_roles, 'B') << "}, ";
+  }
+  hlo << "lhs_contracting_dims={" << RolePos(lhs_roles, 'K')
+      << "}, rhs_contracting_dims={" << RolePos(rhs_roles, 'K')
+      << "}, lhs_ragged_dims={" << RolePos(lhs_roles, ragged) << "}";
+  if (mode == 0) hlo << ", rhs_group_dims={" << RolePos(rhs_roles, 'G') << "}";
+  hlo << "\n}\n";
+  ExpanderCase c;
+  c.label = "ragged-dot " + std::to_string(i) + " mode " +
+            std::to_string(mode) + " " + ti + "->" + to;
+  c.hlo = hlo.str();
+  c.pass = ExpandRaggedDots;
+  c.pass_name = "RaggedDotRewriter";
+  c.op = hlo::Opcode::kRaggedDot;
+  c.args.push_back(SmallValues(in_type, dims_of(lhs_roles), -3, 3, rng));
+  c.args.push_back(SmallValues(in_type, dims_of(rhs_roles), -3, 3, rng));
+  Literal sizes = Literal::Make(ElementType::kS32, sizes_dims);
+  const int64_t rows = size[ragged];
+  for (int64_t b = 0; b < sizes.size() / groups; ++b) {
+    const std::vector<int64_t> row =
+        GroupSizes(groups, rows, static_cast<int>((i / 9 + b) % 3), rng);
+    for (int64_t j = 0; j < groups; ++j) {
+      sizes.ints[b * groups + j] = static_cast<uint64_t>(row[j]);
+    }
+  }
+  c.args.push_back(std::move(sizes));
+  return c;
+}
+
+ExpanderCase ScaledDotCase(int i, std::mt19937_64& rng) {
+  static const ElementType kOperand[] = {
+      ElementType::kF8E4M3FN, ElementType::kF8E5M2, ElementType::kBF16};
+  const ElementType lt = kOperand[i % 3], rt = kOperand[(i / 3) % 3];
+  const ElementType out = i % 2 ? ElementType::kBF16 : ElementType::kF32;
+  const ElementType st =
+      i % 4 < 2 ? ElementType::kF8E8M0FNU : ElementType::kF32;
+  const int64_t block = Uniform(rng, 1, 3) * 2, kb = Uniform(rng, 1, 3);
+  const int64_t k = block * kb, m = Uniform(rng, 1, 4), n = Uniform(rng, 1, 4);
+  const bool rhs_kn = Uniform(rng, 0, 1) == 1;  // rhs [k, n] or [n, k]
+  const std::vector<int64_t> ldims = {m, k};
+  const std::vector<int64_t> rdims =
+      rhs_kn ? std::vector<int64_t>{k, n} : std::vector<int64_t>{n, k};
+  // Which scales are blocks over k (the others scalars); and sometimes
+  // blocks over m too.
+  const int which = i % 3;  // lhs, rhs, both blocked
+  const int64_t mb = m % 2 == 0 && Uniform(rng, 0, 1) ? m / 2 : m;
+  std::vector<int64_t> lsdims, rsdims;
+  if (which != 1) lsdims = {mb, kb};
+  if (which != 0) {
+    rsdims = rhs_kn ? std::vector<int64_t>{kb, n} : std::vector<int64_t>{n, kb};
+  }
+  std::ostringstream hlo;
+  hlo << "HloModule scaled\n\nENTRY main {\n  lhs = " << TypeText(lt)
+      << Dims(ldims) << " parameter(0)\n  rhs = " << TypeText(rt) << Dims(rdims)
+      << " parameter(1)\n  lhs_scale = " << TypeText(st) << Dims(lsdims)
+      << " parameter(2)\n  rhs_scale = " << TypeText(st) << Dims(rsdims)
+      << " parameter(3)\n  ROOT d = " << TypeText(out) << Dims({m, n})
+      << " scaled-dot(lhs, rhs, lhs_scale, rhs_scale), "
+         "lhs_contracting_dims={1}, rhs_contracting_dims={"
+      << (rhs_kn ? 0 : 1) << "}\n}\n";
+  ExpanderCase c;
+  c.label = "scaled-dot " + std::to_string(i);
+  c.hlo = hlo.str();
+  c.pass = ExpandScaledDots;
+  c.pass_name = "ScaledDotRewriter";
+  c.op = hlo::Opcode::kScaledDot;
+  c.args.push_back(SmallValues(lt, ldims, -3, 3, rng));
+  c.args.push_back(SmallValues(rt, rdims, -3, 3, rng));
+  // Powers of two: exact in every scale type.
+  for (const std::vector<int64_t>* d : {&lsdims, &rsdims}) {
+    Literal s = Literal::Make(st, *d);
+    for (double& v : s.floats) v = std::ldexp(1.0, Uniform(rng, -2, 2));
+    c.args.push_back(std::move(s));
+  }
+  return c;
+}
+
 std::vector<hlo::Shape> ShapeLeaves(const hlo::Shape& s) {
   if (!s.IsTuple()) return {s};
   std::vector<hlo::Shape> out;
@@ -392,9 +558,17 @@ std::vector<ExpanderCase> AllCases() {
   return cases;
 }
 
-TEST_CASE("expanders: the expanded module computes what the op does",
-          "[.][emit_expanders]") {
-  for (const ExpanderCase& c : AllCases()) {
+std::vector<ExpanderCase> DotCases() {
+  std::mt19937_64 rng(20250301);
+  std::vector<ExpanderCase> cases;
+  for (int i = 0; i < 36; ++i) cases.push_back(RaggedDotCase(i, rng));
+  for (int i = 0; i < 18; ++i) cases.push_back(ScaledDotCase(i, rng));
+  for (size_t i = 0; i < cases.size(); i += 9) cases[i].fuse = true;
+  return cases;
+}
+
+void CheckInterpreted(const std::vector<ExpanderCase>& cases) {
+  for (const ExpanderCase& c : cases) {
     INFO(c.label << "\n" << c.hlo);
     auto module = hlo::ParseHloModule(c.hlo);
     REQUIRE(module.ok());
@@ -415,6 +589,16 @@ TEST_CASE("expanders: the expanded module computes what the op does",
     REQUIRE(got.ok());
     CHECK(CompareResults(*want, *got, c.tol) == "");
   }
+}
+
+TEST_CASE("expanders: the expanded module computes what the op does",
+          "[.][emit_expanders]") {
+  CheckInterpreted(AllCases());
+}
+
+TEST_CASE("dot expanders: the expanded module computes what the op does",
+          "[.][emit_dot_expanders]") {
+  CheckInterpreted(DotCases());
 }
 
 // Runs the cases' programs for `target`; per case "" or what went wrong.
@@ -484,9 +668,7 @@ std::vector<std::string> RunCases(const std::vector<ExpanderCase>& cases,
   return errors;
 }
 
-TEST_CASE("expanders: compiled programs match the interpreter",
-          "[.][emit_expanders]") {
-  const std::vector<ExpanderCase> cases = AllCases();
+void CheckCompiled(const std::vector<ExpanderCase>& cases) {
   std::vector<std::string> errors = RunCases(cases, emit::Target::kCpp);
   for (size_t i = 0; i < cases.size(); ++i) {
     INFO(cases[i].label << (cases[i].fuse ? " (fused)" : "") << "\n"
@@ -498,9 +680,17 @@ TEST_CASE("expanders: compiled programs match the interpreter",
 
 // One case of each op through the CUDA target, in the CPU model of CUDA
 // (threads in random order: a race in a scatter or a sort shows).
-TEST_CASE("expanders: cuda programs match the interpreter",
+TEST_CASE("expanders: compiled programs match the interpreter",
           "[.][emit_expanders]") {
-  const std::vector<ExpanderCase> all = AllCases();
+  CheckCompiled(AllCases());
+}
+
+TEST_CASE("dot expanders: compiled programs match the interpreter",
+          "[.][emit_dot_expanders]") {
+  CheckCompiled(DotCases());
+}
+
+void CheckCuda(const std::vector<ExpanderCase>& all) {
   std::vector<ExpanderCase> cases;
   std::vector<hlo::Opcode> seen;
   for (const ExpanderCase& c : all) {
@@ -513,6 +703,16 @@ TEST_CASE("expanders: cuda programs match the interpreter",
     INFO(cases[i].label << "\n" << cases[i].hlo << "\n" << errors[i]);
     CHECK(errors[i].empty());
   }
+}
+
+TEST_CASE("expanders: cuda programs match the interpreter",
+          "[.][emit_expanders]") {
+  CheckCuda(AllCases());
+}
+
+TEST_CASE("dot expanders: cuda programs match the interpreter",
+          "[.][emit_dot_expanders]") {
+  CheckCuda(DotCases());
 }
 
 }  // namespace IXA_UNITY_ID

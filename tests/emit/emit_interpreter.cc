@@ -371,6 +371,12 @@ Result<Literal> Interpreter::Eval(
   if (op == hlo::Opcode::kDot) {
     return EvalDot(in, in.dot, shape, operand(0), operand(1));
   }
+  if (op == hlo::Opcode::kRaggedDot || op == hlo::Opcode::kScaledDot) {
+    std::vector<Literal> operands;
+    for (int k = 0; k < in.operand_count(); ++k) operands.push_back(operand(k));
+    std::optional<Result<Literal>> r = EvalDotVariant(in, operands);
+    if (r) return std::move(*r);
+  }
   if (op == hlo::Opcode::kConvolution) {
     return EvalConvolution(in, operand(0), operand(1));
   }

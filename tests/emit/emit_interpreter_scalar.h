@@ -120,6 +120,11 @@ std::optional<Result<Literal>> EvalExpandedOp(
     const hlo::Instruction& in, const std::vector<Literal>& operands,
     const ScalarCall& call);
 
+// ragged-dot and scaled-dot (emit_interpreter_dots.cc), from XLA's
+// operation semantics; nullopt for any other op.
+std::optional<Result<Literal>> EvalDotVariant(
+    const hlo::Instruction& in, const std::vector<Literal>& operands);
+
 // fft, cholesky and triangular-solve (emit_interpreter_solvers.cc), from
 // XLA's operation semantics. fft: FFT / IFFT (1/N) / RFFT / IRFFT over the
 // last fft_length dims; cholesky: the factor of the Hermitian matrix of
