@@ -63,7 +63,7 @@ bool IsIntegerType(ElementType t) {
          t == ElementType::kU32 || t == ElementType::kU64;
 }
 
-bool IsStaticArray(const Shape& s) {
+bool IsStaticDotArray(const Shape& s) {
   return s.IsArray() && s.dynamic_mask == 0;
 }
 
@@ -71,7 +71,7 @@ Shape WithPred(const Shape& like) {
   return Shape::Array(ElementType::kPred, like.dims);
 }
 
-bool Contains(const std::vector<int64_t>& v, int64_t x) {
+bool HasDim(const std::vector<int64_t>& v, int64_t x) {
   return std::find(v.begin(), v.end(), x) != v.end();
 }
 
@@ -99,16 +99,15 @@ std::vector<int64_t> FreeDims(int rank, const std::vector<int64_t>& batch,
                               const std::vector<int64_t>& contracting) {
   std::vector<int64_t> free;
   for (int64_t d = 0; d < rank; ++d) {
-    if (!Contains(batch, d) && !Contains(contracting, d)) free.push_back(d);
+    if (!HasDim(batch, d) && !HasDim(contracting, d)) free.push_back(d);
   }
   return free;
 }
 
 // The dims of a dot's result: batch, lhs free, rhs free. nullopt when the
 // dimension numbers do not fit the shapes.
-std::optional<std::vector<int64_t>> DotDims(const hlo::DotDimensionNumbers& dn,
-                                            const Shape& lhs,
-                                            const Shape& rhs) {
+std::optional<std::vector<int64_t>> ExpandedDotDims(
+    const hlo::DotDimensionNumbers& dn, const Shape& lhs, const Shape& rhs) {
   if (dn.lhs_batch.size() != dn.rhs_batch.size() ||
       dn.lhs_contracting.size() != dn.rhs_contracting.size()) {
     return std::nullopt;
@@ -147,9 +146,9 @@ std::optional<std::vector<int64_t>> DotDims(const hlo::DotDimensionNumbers& dn,
 }
 
 // The lines replacing one instruction; the last defines its own name.
-class Lines {
+class DotExpansionLines {
  public:
-  Lines(const Instruction& instr, ModuleEdit* edit)
+  DotExpansionLines(const Instruction& instr, ModuleEdit* edit)
       : instr_(instr), edit_(edit) {}
   std::string Add(const std::string& suffix, const Shape& shape,
                   const std::string& opcode,
@@ -206,7 +205,7 @@ class AddReducers {
 
 // pred[mask_dims]: whether position p of the ragged dim belongs to group i.
 // `group_first`: the mask is [g, batch..., P] (else [batch..., P, g]).
-std::string GroupMask(Lines& e, const std::string& group_sizes,
+std::string GroupMask(DotExpansionLines& e, const std::string& group_sizes,
                       const Shape& sizes_shape, int64_t positions,
                       bool group_first, AddReducers* reducers,
                       ModuleEdit* edit) {
@@ -289,8 +288,9 @@ void ExpandRaggedDot(const Instruction& instr, ModuleEdit* edit,
   const Shape& rhs = instr.operand(1)->shape;
   const Shape& sizes = instr.operand(2)->shape;
   const Shape& out = instr.shape;
-  if (!IsStaticArray(lhs) || !IsStaticArray(rhs) || !IsStaticArray(sizes) ||
-      !IsStaticArray(out) || sizes.rank() < 1 || !IsIntegerType(sizes.type) ||
+  if (!IsStaticDotArray(lhs) || !IsStaticDotArray(rhs) ||
+      !IsStaticDotArray(sizes) || !IsStaticDotArray(out) || sizes.rank() < 1 ||
+      !IsIntegerType(sizes.type) ||
       !(IsFloatResult(out.type) || IsIntegerType(out.type))) {
     return;
   }
@@ -312,11 +312,11 @@ void ExpandRaggedDot(const Instruction& instr, ModuleEdit* edit,
   const std::string sizes_name = NameOf(*instr.operand(2));
   const std::string dot_attrs = DotAttributes(dn);
 
-  if (Contains(dn.lhs_batch, ragged)) {
+  if (HasDim(dn.lhs_batch, ragged)) {
     if (!instr.ragged.rhs_group.empty()) return;
-    std::optional<std::vector<int64_t>> dims = DotDims(dn, lhs, rhs);
+    std::optional<std::vector<int64_t>> dims = ExpandedDotDims(dn, lhs, rhs);
     if (!dims || *dims != out.dims) return;
-    Lines e(instr, edit);
+    DotExpansionLines e(instr, edit);
     e.Finish("dot", {lhs_name, rhs_name}, dot_attrs);
     rewrites->push_back({"RaggedDotRewriter", instr.name,
                          "a ragged batch dim: the plain dot (each batch "
@@ -324,11 +324,11 @@ void ExpandRaggedDot(const Instruction& instr, ModuleEdit* edit,
     return;
   }
 
-  if (Contains(dn.lhs_contracting, ragged)) {
+  if (HasDim(dn.lhs_contracting, ragged)) {
     if (!instr.ragged.rhs_group.empty() || out.rank() < 1 || out.dims[0] != g) {
       return;
     }
-    std::optional<std::vector<int64_t>> dims = DotDims(dn, lhs, rhs);
+    std::optional<std::vector<int64_t>> dims = ExpandedDotDims(dn, lhs, rhs);
     if (!dims) return;
     std::vector<int64_t> want = {g};
     want.insert(want.end(), dims->begin(), dims->end());
@@ -347,7 +347,7 @@ void ExpandRaggedDot(const Instruction& instr, ModuleEdit* edit,
     const std::vector<int64_t> lhs_at = mask_at(dn.lhs_batch, ragged);
     const std::vector<int64_t> rhs_at = mask_at(dn.rhs_batch, rhs_ragged);
     if (!StrictlyIncreasing(lhs_at) || !StrictlyIncreasing(rhs_at)) return;
-    Lines e(instr, edit);
+    DotExpansionLines e(instr, edit);
     const std::string mask = GroupMask(e, sizes_name, sizes, lhs.dims[ragged],
                                        /*group_first=*/true, reducers, edit);
     auto masked = [&](const std::string& operand, const Shape& shape,
@@ -393,10 +393,10 @@ void ExpandRaggedDot(const Instruction& instr, ModuleEdit* edit,
   if (instr.ragged.rhs_group.size() != 1) return;
   const int64_t group = instr.ragged.rhs_group[0];
   if (group < 0 || group >= rhs.rank() || rhs.dims[group] != g ||
-      Contains(dn.rhs_batch, group) || Contains(dn.rhs_contracting, group)) {
+      HasDim(dn.rhs_batch, group) || HasDim(dn.rhs_contracting, group)) {
     return;
   }
-  std::optional<std::vector<int64_t>> all_dims = DotDims(dn, lhs, rhs);
+  std::optional<std::vector<int64_t>> all_dims = ExpandedDotDims(dn, lhs, rhs);
   if (!all_dims) return;
   const std::vector<int64_t> lhs_free =
       FreeDims(lhs.rank(), dn.lhs_batch, dn.lhs_contracting);
@@ -411,7 +411,7 @@ void ExpandRaggedDot(const Instruction& instr, ModuleEdit* edit,
   std::vector<int64_t> want = *all_dims;
   want.erase(want.begin() + group_pos);
   if (want != out.dims) return;
-  Lines e(instr, edit);
+  DotExpansionLines e(instr, edit);
   const std::string mask = GroupMask(e, sizes_name, sizes, lhs.dims[ragged],
                                      /*group_first=*/false, reducers, edit);
   const Shape every = Shape::Array(out.type, *all_dims);
@@ -473,7 +473,8 @@ void ExpandRaggedDot(const Instruction& instr, ModuleEdit* edit,
 
 // `operand` times its scale, both in `compute`; nullopt when the scale
 // does not cover the operand in whole blocks.
-std::optional<std::string> Dequantize(Lines& e, const Instruction& operand,
+std::optional<std::string> Dequantize(DotExpansionLines& e,
+                                      const Instruction& operand,
                                       const Instruction& scale,
                                       ElementType compute,
                                       const std::string& stem) {
@@ -542,17 +543,17 @@ void ExpandScaledDot(const Instruction& instr, ModuleEdit* edit,
     return;
   }
   const Shape& out = instr.shape;
-  if (!IsStaticArray(out) || !IsFloatResult(out.type)) return;
+  if (!IsStaticDotArray(out) || !IsFloatResult(out.type)) return;
   for (int k = 0; k < 4; ++k) {
     const Shape& s = instr.operand(k)->shape;
-    if (!IsStaticArray(s) || !IsFloatOperand(s.type)) return;
+    if (!IsStaticDotArray(s) || !IsFloatOperand(s.type)) return;
   }
-  std::optional<std::vector<int64_t>> dims =
-      DotDims(instr.dot, instr.operand(0)->shape, instr.operand(1)->shape);
+  std::optional<std::vector<int64_t>> dims = ExpandedDotDims(
+      instr.dot, instr.operand(0)->shape, instr.operand(1)->shape);
   if (!dims || *dims != out.dims) return;
   const ElementType compute =
       out.type == ElementType::kF64 ? ElementType::kF64 : ElementType::kF32;
-  Lines e(instr, edit);
+  DotExpansionLines e(instr, edit);
   std::optional<std::string> lhs =
       Dequantize(e, *instr.operand(0), *instr.operand(2), compute, "lhs");
   std::optional<std::string> rhs =
