@@ -179,7 +179,7 @@ TEST_CASE("bitcast-convert splits and assembles elements of every width",
 // XLA's shape inference refuses a bitcast-convert between a complex and a
 // real type; so does the parser's verifier, naming both shapes.
 TEST_CASE("bitcast-convert between complex and real types is refused",
-          "[emit_types]") {
+          "[.][emit_types]") {
   for (const char* text :
        {"HloModule m\nENTRY e {\n  p0 = c64[7] parameter(0)\n"
         "  ROOT b = f32[7,2] bitcast-convert(p0)\n}\n",

@@ -256,7 +256,7 @@ void RunGemms(const std::vector<std::pair<std::string, std::string>>& cases,
 }
 
 TEST_CASE("gemm: bf16 and f16 dots run on tensor cores in the model",
-          "[emit_gemm]") {
+          "[.][emit_gemm]") {
   std::vector<std::pair<std::string, std::string>> cases;
   auto add = [&](const GemmShape& g) {
     cases.push_back({g.label, GemmHlo(g)});
@@ -337,7 +337,7 @@ TEST_CASE("gemm: bf16 and f16 dots run on tensor cores in the model",
 }
 
 TEST_CASE("gemm: f32 f64 and integer dots run with FMA in the model",
-          "[emit_gemm]") {
+          "[.][emit_gemm]") {
   std::vector<std::pair<std::string, std::string>> cases;
   auto add = [&](const GemmShape& g) {
     cases.push_back({g.label, GemmHlo(g)});
@@ -385,7 +385,7 @@ TEST_CASE("gemm: f32 f64 and integer dots run with FMA in the model",
 // refuse it): a transpose after the dot, two dots, complex operands, and
 // every target but cuda.
 TEST_CASE("gemm: other dot fusions and targets are not the GEMM emitter's",
-          "[emit_gemm]") {
+          "[.][emit_gemm]") {
   const std::string dot =
       "p0 = bf16[40,30] parameter(0)\np1 = bf16[30,20] parameter(1)\n"
       "d = f32[40,20] dot(p0, p1), lhs_contracting_dims={1}, "

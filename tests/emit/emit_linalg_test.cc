@@ -247,7 +247,7 @@ void CheckAll(const std::vector<ProgramCase>& cases,
   }
 }
 
-TEST_CASE("linalg: fft programs match the interpreter", "[emit_linalg]") {
+TEST_CASE("linalg: fft programs match the interpreter", "[.][emit_linalg]") {
   std::mt19937_64 rng(101);
   std::vector<ProgramCase> cases = FftCases(rng);
   // Layouts other than the default, on both sides.
@@ -261,7 +261,7 @@ TEST_CASE("linalg: fft programs match the interpreter", "[emit_linalg]") {
 }
 
 TEST_CASE("linalg: cholesky and triangular-solve programs match",
-          "[emit_linalg]") {
+          "[.][emit_linalg]") {
   std::mt19937_64 rng(202);
   std::vector<ProgramCase> cases = CholeskyCases(rng);
   std::vector<ProgramCase> solves = TriangularSolveCases(rng);
@@ -287,7 +287,7 @@ TEST_CASE("linalg: cholesky and triangular-solve programs match",
 // The fft and solvers never fuse: fused by fusion_plan (the compile op's
 // default), with elementwise producers and consumers around them.
 TEST_CASE("linalg: the ops stay unfused and compile fused modules",
-          "[emit_linalg]") {
+          "[.][emit_linalg]") {
   ProgramCase c;
   c.label = "fused neighbours";
   c.hlo = R"(HloModule neighbours
@@ -335,7 +335,7 @@ ENTRY main {
 }
 
 TEST_CASE("linalg: cuda programs run in the CPU model of CUDA",
-          "[emit_linalg]") {
+          "[.][emit_linalg]") {
   std::vector<ProgramCase> cases = {
       FftCase("FFT", "c64", {5, 4}, {2}),
       FftCase("IRFFT", "c128", {6}, {3}),
@@ -404,7 +404,7 @@ TEST_CASE("linalg: cuda programs compile with nvcc", "[.][emit_linalg_nvcc]") {
 }
 
 // Bad input is an error naming the op, never a crash.
-TEST_CASE("linalg: refused forms", "[emit_linalg]") {
+TEST_CASE("linalg: refused forms", "[.][emit_linalg]") {
   struct Refused {
     std::string hlo, message;
   };

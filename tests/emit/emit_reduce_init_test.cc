@@ -56,7 +56,7 @@ bool Has(const std::string& text, const std::string& part) {
 }
 
 TEST_CASE("reduce inits: emit notes every init that is not the identity",
-          "[emit_kinds]") {
+          "[.][emit_kinds]") {
   // Identities: no note.
   CHECK(Emit(RowReduce("f32", "add", "constant(0)")).notes.empty());
   CHECK(Emit(RowReduce("f32", "add", "constant(-0)")).notes.empty());
@@ -141,7 +141,7 @@ Literal FedInit(const std::string& type, const std::string& op) {
 }
 
 TEST_CASE("reduce inits: init parameters get the reducer's identity",
-          "[emit_kinds]") {
+          "[.][emit_kinds]") {
   const double inf = std::numeric_limits<double>::infinity();
   CHECK(FedInit("f32", "add").floats[0] == 0);
   CHECK(FedInit("f32", "multiply").floats[0] == 1);
@@ -175,7 +175,7 @@ TEST_CASE("reduce inits: init parameters get the reducer's identity",
 // than once per row), the interpreter once; with the identity fed to both
 // they agree, whatever the reduction's form.
 TEST_CASE("reduce inits: kernels with a parameter init match the interpreter",
-          "[emit_kinds]") {
+          "[.][emit_kinds]") {
   std::vector<CheckCase> cases;
   auto add = [&](std::string label, std::string hlo) {
     CheckCase c;

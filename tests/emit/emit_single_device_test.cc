@@ -172,7 +172,7 @@ void CheckAllMatch(const std::vector<ProgramCase>& cases,
 }
 
 TEST_CASE("one device: the rewritten modules run and match the interpreter",
-          "[emit_single_device]") {
+          "[.][emit_single_device]") {
   std::vector<ProgramCase> cases = OneDevicePrograms();
   // Each also fused, as the compile op does by default.
   const size_t n = cases.size();
@@ -185,7 +185,7 @@ TEST_CASE("one device: the rewritten modules run and match the interpreter",
 }
 
 TEST_CASE("one device: programs run in the CPU model of CUDA",
-          "[emit_single_device]") {
+          "[.][emit_single_device]") {
   std::vector<ProgramCase> cases = OneDevicePrograms();
   CheckAllMatch(cases, RunPrograms(cases, 43, emit::Target::kCuda));
 }
@@ -198,7 +198,7 @@ Error CompileError(const std::string& hlo) {
 }
 
 TEST_CASE("one device: what needs more devices or a channel is unsupported",
-          "[emit_single_device]") {
+          "[.][emit_single_device]") {
   Error e = CompileError(CorpusFile("all_to_all_array"));
   CHECK(e.code == ErrorCode::kUnsupported);
   CHECK_THAT(e.message, Catch::Contains("'a2a' needs 4 devices"));
