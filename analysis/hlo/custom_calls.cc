@@ -210,6 +210,20 @@ std::string ValueAfterKey(std::string_view text, std::string_view key) {
   return v;
 }
 
+// The number after `"key":` in the config, or `fallback` when the key is
+// absent; false when the value is not a number.
+bool NumberOrDefault(std::string_view config, std::string_view key,
+                     double fallback, double* out) {
+  const std::string v = ValueAfterKey(config, key);
+  if (v.empty()) {
+    *out = fallback;
+    return true;
+  }
+  char* end = nullptr;
+  *out = std::strtod(v.c_str(), &end);
+  return end != nullptr && *end == '\0';
+}
+
 }  // namespace
 
 std::optional<GemmCallSemantics> GemmCallSemanticsOf(const Instruction& instr) {
@@ -218,16 +232,8 @@ std::optional<GemmCallSemantics> GemmCallSemanticsOf(const Instruction& instr) {
   }
   GemmCallSemantics s;
   const std::string config = instr.Attribute("backend_config");
-  auto number = [&](std::string_view key, double fallback,
-                    double* out) -> bool {
-    const std::string v = ValueAfterKey(config, key);
-    if (v.empty()) {
-      *out = fallback;
-      return true;
-    }
-    char* end = nullptr;
-    *out = std::strtod(v.c_str(), &end);
-    return end != nullptr && *end == '\0';
+  auto number = [&](std::string_view key, double fallback, double* out) {
+    return NumberOrDefault(config, key, fallback, out);
   };
   if (!number("alpha_real", 1, &s.alpha) ||
       !number("alpha_imag", 0, &s.alpha_imag) || !number("beta", 0, &s.beta)) {
@@ -311,16 +317,8 @@ std::optional<ConvCallSemantics> ConvCallSemanticsOf(const Instruction& instr) {
     return s;
   }
   const std::string config = instr.Attribute("backend_config");
-  auto number = [&](std::string_view key, double fallback,
-                    double* out) -> bool {
-    const std::string v = ValueAfterKey(config, key);
-    if (v.empty()) {
-      *out = fallback;
-      return true;
-    }
-    char* end = nullptr;
-    *out = std::strtod(v.c_str(), &end);
-    return end != nullptr && *end == '\0';
+  auto number = [&](std::string_view key, double fallback, double* out) {
+    return NumberOrDefault(config, key, fallback, out);
   };
   if (!number("conv_result_scale", 1, &s.conv_result_scale) ||
       !number("side_input_scale", 0, &s.side_input_scale) ||

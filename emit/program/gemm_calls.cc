@@ -110,6 +110,29 @@ class GemmBodyWriter {
   int count_ = 0;
 };
 
+// The kernel parameter (`ixap_pK`) holding operand `operand` of `in`
+// (`operands`: the call's distinct operands in order).
+std::string ParamName(const Instruction& in,
+                      const std::vector<const Instruction*>& operands,
+                      int operand) {
+  const auto at =
+      std::find(operands.begin(), operands.end(), in.operand(operand));
+  return "ixap_p" + std::to_string(at - operands.begin());
+}
+
+// Operand `operand` of `in` in type `t`: its parameter, converted where
+// its type is another.
+std::string Widened(GemmBodyWriter* body, const Instruction& in,
+                    const std::vector<const Instruction*>& operands,
+                    int operand, ElementType t) {
+  const Shape& os = in.operand(operand)->shape;
+  if (os.type == t) return ParamName(in, operands, operand);
+  Shape converted = os;
+  converted.type = t;
+  return body->Add(converted.ToString(true), "convert",
+                   ParamName(in, operands, operand));
+}
+
 }  // namespace
 
 Result<std::string> GemmCallKernelBody(
@@ -128,11 +151,7 @@ Result<std::string> GemmCallKernelBody(
       }
     }
   }
-  auto param = [&](int operand) {
-    const Instruction* o = in.operand(operand);
-    const auto at = std::find(operands.begin(), operands.end(), o);
-    return "ixap_p" + std::to_string(at - operands.begin());
-  };
+  auto param = [&](int operand) { return ParamName(in, operands, operand); };
   const Shape& result = dot->shape;
   const hlo::DotDimensionNumbers& dn = dot->dot;
   const std::string dot_dims =
@@ -173,11 +192,7 @@ Result<std::string> GemmCallKernelBody(
     value = body.Binary("multiply", value, body.Splat(alpha));
   }
   auto widened = [&](int operand) {
-    const Shape& os = in.operand(operand)->shape;
-    if (os.type == t) return param(operand);
-    Shape converted = os;
-    converted.type = t;
-    return body.Add(converted.ToString(true), "convert", param(operand));
+    return Widened(&body, in, operands, operand, t);
   };
   if (s.c_operand >= 0) {
     std::string c = widened(s.c_operand);
@@ -242,11 +257,7 @@ Result<std::string> ConvCallKernelBody(
   if (!s.unsupported.empty()) return GemmRefused(in, s.unsupported);
   std::unique_ptr<Instruction> conv = hlo::ConvCallAsConvolution(in);
   if (conv == nullptr) return GemmRefused(in, "no dim_labels");
-  auto param = [&](int operand) {
-    const Instruction* o = in.operand(operand);
-    const auto at = std::find(operands.begin(), operands.end(), o);
-    return "ixap_p" + std::to_string(at - operands.begin());
-  };
+  auto param = [&](int operand) { return ParamName(in, operands, operand); };
   hlo::PrintNaming naming = hlo::SanitizedNaming();
   naming.instruction = [&](const Instruction* i) {
     for (int k = 0; k < in.operand_count(); ++k) {
@@ -286,11 +297,7 @@ Result<std::string> ConvCallKernelBody(
                                           : line.substr(close + 3);
       }());
   auto widened = [&](int operand) {
-    const Shape& os = in.operand(operand)->shape;
-    if (os.type == t) return param(operand);
-    Shape converted = os;
-    converted.type = t;
-    return body.Add(converted.ToString(true), "convert", param(operand));
+    return Widened(&body, in, operands, operand, t);
   };
   if (s.conv_result_scale != 1) {
     value = body.Binary("multiply", value,
