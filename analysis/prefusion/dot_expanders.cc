@@ -145,42 +145,6 @@ std::optional<std::vector<int64_t>> ExpandedDotDims(
   return dims;
 }
 
-// The lines replacing one instruction; the last defines its own name.
-class DotExpansionLines {
- public:
-  DotExpansionLines(const Instruction& instr, ModuleEdit* edit)
-      : instr_(instr), edit_(edit) {}
-  std::string Add(const std::string& suffix, const Shape& shape,
-                  const std::string& opcode,
-                  const std::vector<std::string>& operands,
-                  const std::string& attributes = "") {
-    const std::string name = edit_->NewName(instr_, suffix);
-    lines_.push_back(
-        prefusion::Line(name, shape, opcode, operands, attributes));
-    return name;
-  }
-  std::string Constant(const std::string& suffix, ElementType type,
-                       const std::string& literal) {
-    const std::string name = edit_->NewName(instr_, suffix);
-    lines_.push_back(name + " = " +
-                     prefusion::ShapeText(Shape::Array(type, {})) +
-                     " constant(" + literal + ")");
-    return name;
-  }
-  void Finish(const std::string& opcode,
-              const std::vector<std::string>& operands,
-              const std::string& attributes = "") {
-    lines_.push_back(prefusion::Line(NameOf(instr_), instr_.shape, opcode,
-                                     operands, attributes));
-    edit_->Replace(&instr_, std::move(lines_));
-  }
-
- private:
-  const Instruction& instr_;
-  ModuleEdit* edit_;
-  std::vector<std::string> lines_;
-};
-
 // One scalar add computation per element type within a module.
 class AddReducers {
  public:
@@ -205,10 +169,10 @@ class AddReducers {
 
 // pred[mask_dims]: whether position p of the ragged dim belongs to group i.
 // `group_first`: the mask is [g, batch..., P] (else [batch..., P, g]).
-std::string GroupMask(DotExpansionLines& e, const std::string& group_sizes,
-                      const Shape& sizes_shape, int64_t positions,
-                      bool group_first, AddReducers* reducers,
-                      ModuleEdit* edit) {
+std::string GroupMask(prefusion::InstructionExpansion& e,
+                      const std::string& group_sizes, const Shape& sizes_shape,
+                      int64_t positions, bool group_first,
+                      AddReducers* reducers, ModuleEdit* edit) {
   const int nb = sizes_shape.rank() - 1;
   const int64_t g = sizes_shape.dims[nb];
   const Shape sizes64 = Shape::Array(ElementType::kS64, sizes_shape.dims);
@@ -316,7 +280,7 @@ void ExpandRaggedDot(const Instruction& instr, ModuleEdit* edit,
     if (!instr.ragged.rhs_group.empty()) return;
     std::optional<std::vector<int64_t>> dims = ExpandedDotDims(dn, lhs, rhs);
     if (!dims || *dims != out.dims) return;
-    DotExpansionLines e(instr, edit);
+    prefusion::InstructionExpansion e(instr, edit);
     e.Finish("dot", {lhs_name, rhs_name}, dot_attrs);
     rewrites->push_back({"RaggedDotRewriter", instr.name,
                          "a ragged batch dim: the plain dot (each batch "
@@ -347,7 +311,7 @@ void ExpandRaggedDot(const Instruction& instr, ModuleEdit* edit,
     const std::vector<int64_t> lhs_at = mask_at(dn.lhs_batch, ragged);
     const std::vector<int64_t> rhs_at = mask_at(dn.rhs_batch, rhs_ragged);
     if (!StrictlyIncreasing(lhs_at) || !StrictlyIncreasing(rhs_at)) return;
-    DotExpansionLines e(instr, edit);
+    prefusion::InstructionExpansion e(instr, edit);
     const std::string mask = GroupMask(e, sizes_name, sizes, lhs.dims[ragged],
                                        /*group_first=*/true, reducers, edit);
     auto masked = [&](const std::string& operand, const Shape& shape,
@@ -411,7 +375,7 @@ void ExpandRaggedDot(const Instruction& instr, ModuleEdit* edit,
   std::vector<int64_t> want = *all_dims;
   want.erase(want.begin() + group_pos);
   if (want != out.dims) return;
-  DotExpansionLines e(instr, edit);
+  prefusion::InstructionExpansion e(instr, edit);
   const std::string mask = GroupMask(e, sizes_name, sizes, lhs.dims[ragged],
                                      /*group_first=*/false, reducers, edit);
   const Shape every = Shape::Array(out.type, *all_dims);
@@ -473,7 +437,7 @@ void ExpandRaggedDot(const Instruction& instr, ModuleEdit* edit,
 
 // `operand` times its scale, both in `compute`; nullopt when the scale
 // does not cover the operand in whole blocks.
-std::optional<std::string> Dequantize(DotExpansionLines& e,
+std::optional<std::string> Dequantize(prefusion::InstructionExpansion& e,
                                       const Instruction& operand,
                                       const Instruction& scale,
                                       ElementType compute,
@@ -553,7 +517,7 @@ void ExpandScaledDot(const Instruction& instr, ModuleEdit* edit,
   if (!dims || *dims != out.dims) return;
   const ElementType compute =
       out.type == ElementType::kF64 ? ElementType::kF64 : ElementType::kF32;
-  DotExpansionLines e(instr, edit);
+  prefusion::InstructionExpansion e(instr, edit);
   std::optional<std::string> lhs =
       Dequantize(e, *instr.operand(0), *instr.operand(2), compute, "lhs");
   std::optional<std::string> rhs =

@@ -81,45 +81,7 @@ std::string ExactFloatText(double v) {
   return buf;
 }
 
-// The lines replacing one instruction; the last defines its own name.
-class Expansion {
- public:
-  Expansion(const Instruction& instr, ModuleEdit* edit)
-      : instr_(instr), edit_(edit) {}
-  std::string Add(const std::string& suffix, const Shape& shape,
-                  const std::string& opcode,
-                  const std::vector<std::string>& operands,
-                  const std::string& attributes = "") {
-    const std::string name = edit_->NewName(instr_, suffix);
-    lines_.push_back(Line(name, shape, opcode, operands, attributes));
-    return name;
-  }
-  std::string Constant(const std::string& suffix, ElementType type,
-                       const std::string& literal) {
-    const std::string name = edit_->NewName(instr_, suffix);
-    lines_.push_back(name + " = " + prefusion::ShapeText(ScalarOf(type)) +
-                     " constant(" + literal + ")");
-    return name;
-  }
-  // A scalar broadcast to `shape`, or an array along `dims` of it.
-  std::string Broadcast(const std::string& suffix, const std::string& operand,
-                        const Shape& shape,
-                        const std::vector<int64_t>& dims = {}) {
-    return Add(suffix, shape, "broadcast", {operand},
-               "dimensions=" + IntList(dims));
-  }
-  void Finish(const Shape& shape, const std::string& opcode,
-              const std::vector<std::string>& operands,
-              const std::string& attributes = "") {
-    lines_.push_back(Line(NameOf(instr_), shape, opcode, operands, attributes));
-    edit_->Replace(&instr_, std::move(lines_));
-  }
-
- private:
-  const Instruction& instr_;
-  ModuleEdit* edit_;
-  std::vector<std::string> lines_;
-};
+using Expansion = prefusion::InstructionExpansion;
 
 // The scalar computations the expanders share within one module (XLA's
 // GetOrCreateScalarAddComputation): one add per element type.

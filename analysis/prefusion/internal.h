@@ -69,6 +69,39 @@ std::string Line(const std::string& name, const hlo::Shape& shape,
                  const std::string& attributes = "");
 // `{a,b,c}`.
 std::string IntList(const std::vector<int64_t>& values);
+// The lines replacing one instruction, each named after it and a suffix;
+// Finish writes the last line, which defines the instruction's own name,
+// and hands the lines to the edit. What the expanders build with.
+class InstructionExpansion {
+ public:
+  InstructionExpansion(const hlo::Instruction& instr, ModuleEdit* edit)
+      : instr_(instr), edit_(edit) {}
+  // `name = shape opcode(operands), attributes`; returns the name.
+  std::string Add(const std::string& suffix, const hlo::Shape& shape,
+                  const std::string& opcode,
+                  const std::vector<std::string>& operands,
+                  const std::string& attributes = "");
+  // A scalar constant of `type` with the literal's text.
+  std::string Constant(const std::string& suffix, hlo::ElementType type,
+                       const std::string& literal);
+  // A scalar broadcast to `shape`, or an array along `dims` of it.
+  std::string Broadcast(const std::string& suffix, const std::string& operand,
+                        const hlo::Shape& shape,
+                        const std::vector<int64_t>& dims = {});
+  // The last line, of `shape` (or the instruction's own shape).
+  void Finish(const hlo::Shape& shape, const std::string& opcode,
+              const std::vector<std::string>& operands,
+              const std::string& attributes = "");
+  void Finish(const std::string& opcode,
+              const std::vector<std::string>& operands,
+              const std::string& attributes = "");
+
+ private:
+  const hlo::Instruction& instr_;
+  ModuleEdit* edit_;
+  std::vector<std::string> lines_;
+};
+
 // A reshape from `from` to `to` written as a bitcast where the layouts make
 // it one (XLA's form after layout assignment), else as a reshape: both read
 // the elements in row-major logical order.

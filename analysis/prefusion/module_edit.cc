@@ -249,4 +249,45 @@ std::vector<std::string> ReduceLines(const hlo::Instruction& reduce,
   return lines;
 }
 
+std::string InstructionExpansion::Add(const std::string& suffix,
+                                      const hlo::Shape& shape,
+                                      const std::string& opcode,
+                                      const std::vector<std::string>& operands,
+                                      const std::string& attributes) {
+  const std::string name = edit_->NewName(instr_, suffix);
+  lines_.push_back(Line(name, shape, opcode, operands, attributes));
+  return name;
+}
+
+std::string InstructionExpansion::Constant(const std::string& suffix,
+                                           hlo::ElementType type,
+                                           const std::string& literal) {
+  const std::string name = edit_->NewName(instr_, suffix);
+  lines_.push_back(name + " = " + ShapeText(hlo::Shape::Array(type, {})) +
+                   " constant(" + literal + ")");
+  return name;
+}
+
+std::string InstructionExpansion::Broadcast(const std::string& suffix,
+                                            const std::string& operand,
+                                            const hlo::Shape& shape,
+                                            const std::vector<int64_t>& dims) {
+  return Add(suffix, shape, "broadcast", {operand},
+             "dimensions=" + IntList(dims));
+}
+
+void InstructionExpansion::Finish(const hlo::Shape& shape,
+                                  const std::string& opcode,
+                                  const std::vector<std::string>& operands,
+                                  const std::string& attributes) {
+  lines_.push_back(Line(NameOf(instr_), shape, opcode, operands, attributes));
+  edit_->Replace(&instr_, std::move(lines_));
+}
+
+void InstructionExpansion::Finish(const std::string& opcode,
+                                  const std::vector<std::string>& operands,
+                                  const std::string& attributes) {
+  Finish(instr_.shape, opcode, operands, attributes);
+}
+
 }  // namespace ixa::prefusion
