@@ -327,29 +327,37 @@ std::optional<ConvCallSemantics> ConvCallSemanticsOf(const Instruction& instr) {
     return s;
   }
   // The activation as its name (XLA's JSON) or its number (stream
-  // executor's dnn::ActivationMode).
+  // executor's dnn::ActivationMode); kReluX (4) and kBandPass (6) have no
+  // plain-op form here.
   using Activation = ConvCallSemantics::Activation;
+  struct ActivationMode {
+    const char* name;
+    const char* number;
+    Activation activation;
+  };
+  static constexpr ActivationMode kModes[] = {
+      {"kNone", "0", Activation::kNone},
+      {"kSigmoid", "1", Activation::kSigmoid},
+      {"kRelu", "2", Activation::kRelu},
+      {"kRelu6", "3", Activation::kRelu6},
+      {"kTanh", "5", Activation::kTanh},
+      {"kElu", "7", Activation::kElu},
+      {"kLeakyRelu", "8", Activation::kLeakyRelu},
+      {"kGeluExact", "9", Activation::kGeluExact},
+  };
   const std::string mode = ValueAfterKey(config, "activation_mode");
-  if (mode.empty() || mode == "kNone" || mode == "0") {
-    s.activation = Activation::kNone;
-  } else if (mode == "kRelu" || mode == "2") {
-    s.activation = Activation::kRelu;
-  } else if (mode == "kRelu6" || mode == "3") {
-    s.activation = Activation::kRelu6;
-  } else if (mode == "kSigmoid" || mode == "1") {
-    s.activation = Activation::kSigmoid;
-  } else if (mode == "kTanh" || mode == "5") {
-    s.activation = Activation::kTanh;
-  } else if (mode == "kElu" || mode == "7") {
-    s.activation = Activation::kElu;
-  } else if (mode == "kLeakyRelu" || mode == "8") {
-    s.activation = Activation::kLeakyRelu;
-  } else if (mode == "kGeluExact" || mode == "9") {
-    s.activation = Activation::kGeluExact;
-  } else {
+  const ActivationMode* found = nullptr;
+  for (const ActivationMode& m : kModes) {
+    if (mode.empty() || mode == m.name || mode == m.number) {
+      found = &m;
+      break;
+    }
+  }
+  if (found == nullptr) {
     s.unsupported = "activation " + mode;
     return s;
   }
+  s.activation = found->activation;
   const Shape& result = LibraryCallResultShape(instr);
   if (CustomCallTarget(instr) == "__cudnn$convForward") {
     if (instr.operand_count() != 2) {
