@@ -324,15 +324,6 @@ ExpanderCase SelectAndScatterCase(int i, std::mt19937_64& rng) {
   return c;
 }
 
-std::vector<Literal> Leaves(const Literal& l) {
-  if (!l.is_tuple()) return {l};
-  std::vector<Literal> out;
-  for (const Literal& e : l.tuple) {
-    for (const Literal& x : Leaves(e)) out.push_back(x);
-  }
-  return out;
-}
-
 // --- ragged-dot and scaled-dot ---------------------------------------------
 
 // Small integers in `type`: every product and sum of the cases is exact in
@@ -506,7 +497,7 @@ std::vector<hlo::Shape> ShapeLeaves(const hlo::Shape& s) {
 
 std::string CompareResults(const Literal& want, const Literal& got,
                            const Tolerance& tol) {
-  std::vector<Literal> w = Leaves(want), g = Leaves(got);
+  std::vector<Literal> w = LeafLiterals(want), g = LeafLiterals(got);
   if (w.size() != g.size()) return "result count differs";
   std::string errors;
   for (size_t k = 0; k < w.size(); ++k) {
