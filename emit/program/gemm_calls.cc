@@ -11,6 +11,7 @@
 
 #include "analysis/hlo/custom_calls.h"
 #include "analysis/hlo/printer.h"
+#include "analysis/hlo/verifier.h"
 #include "emit/program/program_internal.h"
 
 namespace ixa::emit::program_internal {
@@ -257,6 +258,12 @@ Result<std::string> ConvCallKernelBody(
   if (!s.unsupported.empty()) return GemmRefused(in, s.unsupported);
   std::unique_ptr<Instruction> conv = hlo::ConvCallAsConvolution(in);
   if (conv == nullptr) return GemmRefused(in, "no dim_labels");
+  // The call's shapes must be its convolution's: the reader checks a
+  // convolution, not a custom call.
+  if (Status valid = hlo::VerifyInstruction(*conv); !valid.ok()) {
+    return Error::Invalid("custom-call " + hlo::CustomCallTarget(in) + " " +
+                          in.name + ": " + valid.error().message);
+  }
   auto param = [&](int operand) { return ParamName(in, operands, operand); };
   hlo::PrintNaming naming = hlo::SanitizedNaming();
   naming.instruction = [&](const Instruction* i) {

@@ -357,6 +357,27 @@ ENTRY e {
   CHECK(output.find("takes 4 parameter") != std::string::npos);
 }
 
+// A cuDNN convolution call whose shapes are not its convolution's (the
+// reader checks convolutions, not custom calls) is invalid, naming the
+// call and the mismatch, never an internal error; its bias and activation
+// forms compile (the hand-written conv_calls module).
+TEST_CASE("compile: a cuDNN convolution call of the wrong shape is invalid",
+          "[emit_compile_errors]") {
+  Result<std::string> code = CompileText(R"(HloModule bad
+ENTRY main {
+  x = f32[2,3,6,5] parameter(0)
+  w = f32[4,3,3,3] parameter(1)
+  cc = (f32[2,4,7,5], u8[0]) custom-call(x, w), window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01, custom_call_target="__cudnn$convForward"
+  ROOT r = f32[2,4,7,5] get-tuple-element(cc), index=0
+}
+)",
+                                         "ixa_run");
+  REQUIRE_FALSE(code.ok());
+  CHECK(code.error().code == ErrorCode::kInvalidArgument);
+  CHECK(code.error().message.find("__cudnn$convForward cc") !=
+        std::string::npos);
+}
+
 // A dot the emitters refuse (an f6 type) falls back to the host loop,
 // which refuses it too: unsupported, naming the dot and the type.
 TEST_CASE("compile: what cannot be generated is unsupported, naming it",
