@@ -111,6 +111,17 @@ class GemmBodyWriter {
   int count_ = 0;
 };
 
+// The call's shapes must be those of the dot or convolution it stands for
+// (`op`): the reader checks dots and convolutions, not custom calls, and a
+// kernel body that does not read back would be an internal error.
+Status CheckPlainOp(const Instruction& in, const Instruction& op) {
+  if (Status valid = hlo::VerifyInstruction(op); !valid.ok()) {
+    return Error::Invalid("custom-call " + hlo::CustomCallTarget(in) + " " +
+                          in.name + ": " + valid.error().message);
+  }
+  return Status();
+}
+
 // The kernel parameter (`ixap_pK`) holding operand `operand` of `in`
 // (`operands`: the call's distinct operands in order).
 std::string ParamName(const Instruction& in,
@@ -145,6 +156,7 @@ Result<std::string> GemmCallKernelBody(
   if (!s.unsupported.empty()) return GemmRefused(in, s.unsupported);
   std::unique_ptr<Instruction> dot = hlo::LibraryCallAsOp(in);
   if (dot == nullptr) return GemmRefused(in, "no dot_dimension_numbers");
+  IXA_RETURN_IF_ERROR(CheckPlainOp(in, *dot));
   if (in.shape.IsTuple()) {
     for (size_t k = 1; k < in.shape.tuple_elements.size(); ++k) {
       if (!in.shape.tuple_elements[k].IsArray()) {
@@ -258,12 +270,7 @@ Result<std::string> ConvCallKernelBody(
   if (!s.unsupported.empty()) return GemmRefused(in, s.unsupported);
   std::unique_ptr<Instruction> conv = hlo::ConvCallAsConvolution(in);
   if (conv == nullptr) return GemmRefused(in, "no dim_labels");
-  // The call's shapes must be its convolution's: the reader checks a
-  // convolution, not a custom call.
-  if (Status valid = hlo::VerifyInstruction(*conv); !valid.ok()) {
-    return Error::Invalid("custom-call " + hlo::CustomCallTarget(in) + " " +
-                          in.name + ": " + valid.error().message);
-  }
+  IXA_RETURN_IF_ERROR(CheckPlainOp(in, *conv));
   auto param = [&](int operand) { return ParamName(in, operands, operand); };
   hlo::PrintNaming naming = hlo::SanitizedNaming();
   naming.instruction = [&](const Instruction* i) {

@@ -378,6 +378,22 @@ ENTRY main {
         std::string::npos);
 }
 
+TEST_CASE("compile: a cuBLAS GEMM call of the wrong shape is invalid",
+          "[emit_compile_errors]") {
+  Result<std::string> code = CompileText(R"(HloModule bad
+ENTRY main {
+  a = f32[4,6] parameter(0)
+  b = f32[7,5] parameter(1)
+  g = (f32[4,5], s8[0]) custom-call(a, b), custom_call_target="__cublas$gemm", backend_config={"gemm_backend_config":{"alpha_real":1,"beta":0,"dot_dimension_numbers":{"lhs_contracting_dimensions":["1"],"rhs_contracting_dimensions":["0"],"lhs_batch_dimensions":[],"rhs_batch_dimensions":[]}}}
+  ROOT r = f32[4,5] get-tuple-element(g), index=0
+}
+)",
+                                         "ixa_run");
+  REQUIRE_FALSE(code.ok());
+  CHECK(code.error().code == ErrorCode::kInvalidArgument);
+  CHECK(code.error().message.find("__cublas$gemm g") != std::string::npos);
+}
+
 // A dot the emitters refuse (an f6 type) falls back to the host loop,
 // which refuses it too: unsupported, naming the dot and the type.
 TEST_CASE("compile: what cannot be generated is unsupported, naming it",
