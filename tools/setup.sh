@@ -35,6 +35,9 @@ if command -v ccache >/dev/null 2>&1; then
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
   export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}
 fi
+# Release is -O3 unless the arguments say otherwise (a later -D wins; set
+# here so that a build directory configured by tools/test.sh, which builds
+# at -O2, gets -O3 back).
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  "${launcher[@]}" "$@" >/dev/null
+  -DCMAKE_CXX_FLAGS_RELEASE="-O3 -DNDEBUG" "${launcher[@]}" "$@" >/dev/null
 cmake --build "$BUILD_DIR" -j"$(nproc)"

@@ -153,36 +153,14 @@ TEST_CASE("compile: the corpus modules compile or are unsupported and match",
                      /*prefusion=*/true});
   }
   // Modules past a few seconds of the interpreter's time only run. In the
-  // sanitizer pass every module is compiled (the code under test there)
-  // and one in three runs, interpreted up to a tenth of that time: the
-  // test's own inputs, layouts and interpreter, instrumented too, are most
-  // of its time there, and the Release pass runs and checks them all.
-  std::vector<std::optional<ErrorCode>> compile_errors(cases.size());
-  std::vector<std::string> errors(cases.size());
-  std::vector<ProgramCase> run_cases;
-  std::vector<size_t> run_index;
-  for (size_t i = 0; i < cases.size(); ++i) {
-    if (!Sanitized() || i % 3 == 0) {
-      run_cases.push_back(cases[i]);
-      run_index.push_back(i);
-      continue;
-    }
-    Result<std::string> code =
-        CompileText(cases[i].hlo, "program", emit::Target::kCpp, cases[i].fuse,
-                    cases[i].prefusion);
-    if (!code.ok()) {
-      compile_errors[i] = code.error().code;
-      errors[i] = "compile: " + code.error().message;
-    }
-  }
-  std::vector<std::optional<ErrorCode>> run_compile_errors;
-  std::vector<std::string> run_errors =
-      RunPrograms(run_cases, 5, emit::Target::kCpp, ThreadOrder::kForward,
-                  &run_compile_errors, Sanitized() ? 2e6 : 2e7);
-  for (size_t k = 0; k < run_cases.size(); ++k) {
-    compile_errors[run_index[k]] = run_compile_errors[k];
-    errors[run_index[k]] = run_errors[k];
-  }
+  // sanitizer pass RunPrograms compiles every module (the code under test
+  // there) and runs one in kSanitizedStride, interpreted up to a tenth of
+  // that time: the test's own inputs, layouts and interpreter are most of
+  // its time there, and the Release pass runs and checks them all.
+  std::vector<std::optional<ErrorCode>> compile_errors;
+  std::vector<std::string> errors =
+      RunPrograms(cases, 5, emit::Target::kCpp, ThreadOrder::kForward,
+                  &compile_errors, Sanitized() ? 2e6 : 2e7);
   int compiled = 0, matched = 0, unsupported = 0, unchecked = 0, large = 0;
   for (size_t i = 0; i < cases.size(); ++i) {
     INFO(cases[i].label << ":\n" << errors[i]);

@@ -44,6 +44,12 @@ std::vector<CommandResult> RunCommands(const std::vector<std::string>& commands,
 // True when the sanitizer pass runs (IXA_SANITIZED=1): heavy checks shrink.
 bool Sanitized();
 
+// In the sanitizer pass, of the cases a test generates code for, every
+// kSanitizedStride-th is compiled and run: the code is emitted for all of
+// them (ixa's code is what the sanitizers check), and the generated code
+// is the same as in the Release pass, which runs every case.
+inline constexpr int kSanitizedStride = 8;
+
 // The C++ compiler the generated code is built with (IXA_TEST_CXX, else
 // the one that built the tests).
 std::string Compiler();

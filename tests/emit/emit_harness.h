@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "analysis/emitters/plan.h"
+#include "tests/emit/emit_driver.h"
 #include "tests/emit/emit_random_fusions.h"
 
 namespace ixa::emit_test {
@@ -55,10 +56,9 @@ struct CaseReport {
 };
 
 // Under the sanitizer pass (IXA_SANITIZED=1) every case is still planned
-// and emitted for every target, but only every `sanitized_stride`-th one
-// is compiled, run and verified (the generated code is not what the
-// sanitizers check, and the tools are slow there).
-inline constexpr int kSanitizedStride = 8;
+// and emitted for every target, but only every kSanitizedStride-th one
+// (emit_driver.h) is compiled, run and verified (the generated code is not
+// what the sanitizers check, and the tools are slow there).
 
 struct CheckSummary {
   std::vector<CaseReport> cases;

@@ -268,6 +268,7 @@ std::vector<std::string> RunPrograms(
       if (compile_errors) (*compile_errors)[i] = code.error().code;
       continue;
     }
+    if (Sanitized() && i % kSanitizedStride != 0) continue;
     program_of[i] = static_cast<int>(programs.size());
     programs.push_back({entry, *code});
   }

@@ -69,7 +69,9 @@ inline constexpr char kTooLargeToInterpret[] = "too large for the interpreter";
 // inputs (floats and each part of a complex value uniform in [-1, 1],
 // integers in [-1, 3]) and compares with the interpreter within the case's
 // tolerance (a module whose interpreter work exceeds `work_limit` only
-// runs); per case, "" or what went wrong. `compile_errors` (when given):
+// runs); per case, "" or what went wrong. In the sanitizer pass every case
+// is compiled but only every kSanitizedStride-th one runs (the others
+// answer "" unless compile failed). `compile_errors` (when given):
 // per case, the code of compile's error, if it did not compile.
 std::vector<std::string> RunPrograms(
     const std::vector<ProgramCase>& cases, uint64_t seed,
