@@ -20,6 +20,11 @@ struct EmitOptions {
   std::string kernel_name = "fusion";
   // The most shared memory one block may use (static shared memory).
   int64_t shared_memory_limit = 48 * 1024;
+  // cuda: an f32 x f32 -> f32 dot that the GEMM emitter takes multiplies
+  // on TF32 tensor cores (WMMA 16x16x8, operands rounded to TF32, f32
+  // accumulation), as cuBLAS does for XLA's f32 dots at default precision
+  // on sm_80 and later. Off: f32 FMA, the dot's exact f32 semantics.
+  bool tf32 = false;
 };
 
 struct EmittedBuffer {

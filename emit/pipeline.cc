@@ -258,7 +258,8 @@ Result<EmitResult> EmitFusionWithPlan(const FusionRegion& region,
   // A matmul dot on the cuda target: the tiled GEMM kernel (emitters/
   // gemm.h); what it does not take goes the elemental way.
   if (options.target == Target::kCuda) {
-    if (std::optional<GemmSpec> gemm = FindGemm(region, nullptr)) {
+    if (std::optional<GemmSpec> gemm =
+            FindGemm(region, options.tf32, nullptr)) {
       Result<EmitResult> r = EmitGemmFusion(region, *gemm, plan, options, ctx);
       if (r.ok() || r.error().code != ErrorCode::kUnsupported) return r;
     }

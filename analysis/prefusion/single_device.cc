@@ -12,6 +12,9 @@
 //    when there is one replica / one partition.
 //  - Sharding annotations are copies; get-dimension-size of a static dim is
 //    a constant; a tuple-shaped constant is a tuple of array constants.
+//  - Ordering tokens order nothing on one stream: add-dependency is its
+//    data operand, an after-all that only add-dependency and after-all
+//    read is dropped; a domain (a partitioner's boundary) is its operand.
 // Everything that needs more than one device, or a host channel, is an
 // Unsupported error saying so.
 #include <algorithm>
@@ -287,6 +290,51 @@ Result<std::vector<std::string>> CollectivePermuteLines(
   return IdentityLines(in, edit);
 }
 
+// `in` as its first operand, unchanged: a copy of an array, a tuple of
+// the elements of a tuple of arrays.
+Result<std::vector<std::string>> PassThroughLines(const Instruction& in,
+                                                  ModuleEdit* edit) {
+  const Instruction& from = *in.operand(0);
+  if (!in.shape.IsTuple()) {
+    if (!SameArray(in.shape, from.shape)) {
+      return Unsupported(in, "is " + in.shape.ToString() +
+                                 " but its operand is " +
+                                 from.shape.ToString());
+    }
+    return std::vector<std::string>{
+        Line(NameOf(in), in.shape, "copy", {NameOf(from)})};
+  }
+  std::vector<std::string> lines, names;
+  for (size_t k = 0; k < in.shape.tuple_elements.size(); ++k) {
+    const hlo::Shape& element = in.shape.tuple_elements[k];
+    if (element.IsTuple()) {
+      return Unsupported(in, "passes a nested tuple through");
+    }
+    const std::string name = edit->NewName(in, "element" + std::to_string(k));
+    lines.push_back(Line(name, element, "get-tuple-element", {NameOf(from)},
+                         "index=" + std::to_string(k)));
+    names.push_back(name);
+  }
+  lines.push_back(Line(NameOf(in), in.shape, "tuple", names));
+  return lines;
+}
+
+// An after-all whose tokens only order add-dependency and other such
+// after-alls (all of which go): nothing reads it once they are gone.
+bool OnlyOrdersDependencies(const Instruction& in) {
+  if (in.opcode != Opcode::kAfterAll || !in.parent ||
+      in.parent->root() == &in) {
+    return false;
+  }
+  for (const Instruction* user : in.users) {
+    if (user->opcode == Opcode::kAddDependency && user->operand(0) != &in) {
+      continue;
+    }
+    if (!OnlyOrdersDependencies(*user)) return false;
+  }
+  return true;
+}
+
 bool IsShardingAnnotation(const std::string& target) {
   static const std::set<std::string> kTargets = {"Sharding",
                                                  "SPMDFullToShardShape",
@@ -553,6 +601,23 @@ Status Rewrite(const Instruction& in, const hlo::Module& module,
           {Line(NameOf(in), in.shape, "constant",
                 {std::to_string(from.dims[d])})},
           "the constant " + std::to_string(from.dims[d]) + " (a static dim)");
+      return Status();
+    }
+    case Opcode::kAddDependency:
+    case Opcode::kDomain: {
+      if (in.operand_count() < 1) return Status();
+      IXA_ASSIGN_OR_RETURN(std::vector<std::string> lines,
+                           PassThroughLines(in, edit));
+      replace(std::move(lines),
+              op == Opcode::kDomain
+                  ? "its operand (a domain has no effect on one device)"
+                  : "its data operand (one stream runs in order)");
+      return Status();
+    }
+    case Opcode::kAfterAll: {
+      if (!OnlyOrdersDependencies(in)) return Status();
+      edit->Remove(&in);
+      record("dropped (its token orders nothing on one stream)");
       return Status();
     }
     case Opcode::kConstant: {

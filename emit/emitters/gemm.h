@@ -21,8 +21,10 @@ namespace ixa::emit {
 // The GEMM spec of `region` when its hero is a dot the GEMM emitter takes
 // (a single array root reached from the dot through elementwise ops only,
 // plain dense layouts, operand and output types it computes); nullopt
-// otherwise, with `why` saying what stops it.
-std::optional<GemmSpec> FindGemm(const FusionRegion& region, std::string* why);
+// otherwise, with `why` saying what stops it. With `tf32`, an f32 x f32 ->
+// f32 dot takes the tensor cores in TF32 (EmitOptions::tf32).
+std::optional<GemmSpec> FindGemm(const FusionRegion& region, bool tf32,
+                                 std::string* why);
 
 // Lowers and prints a GEMM fusion for the cuda target. `plan` is the
 // planner's (reported with the GEMM's launch).

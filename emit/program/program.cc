@@ -208,6 +208,7 @@ Status ProgramBuilder::AddKernel(Function& f, const Instruction& in, int pos,
     emit.target = options_.target;
     emit.kernel_name = UniqueName(in.name);
     emit.shared_memory_limit = options_.shared_memory_limit;
+    emit.tf32 = options_.tf32;
     Result<EmitResult> emitted = EmitFusion(region, device_, emit, ctx_);
     if (!emitted.ok()) {
       // The name stays free for what runs instead (a host loop).

@@ -24,6 +24,8 @@ struct CompileOptions {
   std::string entry_name = "ixa_run";
   // The most shared memory one block may use.
   int64_t shared_memory_limit = 48 * 1024;
+  // cuda: f32 GEMM kernels on TF32 tensor cores (EmitOptions::tf32).
+  bool tf32 = false;
 };
 
 struct ProgramKernel {

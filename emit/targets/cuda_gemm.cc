@@ -4,8 +4,10 @@
 // registers while the current stage feeds the multiply, then stored to the
 // other stage: one barrier per k step), edges predicated. bf16 / f16
 // operands multiply on tensor cores through WMMA (16x16x16 fragments, f32
-// accumulators, staged through shared memory for the epilogue); other
-// types with FMA on a 4 x 4 micro-tile per thread. Operand elements, the
+// accumulators, staged through shared memory for the epilogue), and f32
+// ones where TF32 is asked for (16x16x8 fragments, each element rounded
+// to TF32 after its load); other types with FMA on a 4 x 4 micro-tile per
+// thread. Operand elements, the
 // epilogue and the output offset are the IR functions the C printer
 // printed before the kernel.
 #include "emit/targets/cuda_gemm.h"
@@ -20,9 +22,10 @@ namespace ixa::emit {
 int64_t GemmSpec::shared_bytes() const {
   if (tensor_core) {
     // Two stages of A [block_m][block_k + 8] and B [block_n][block_k + 8]
-    // (16-bit), reused after the loop for the f32 C tile
+    // (16-bit; f32 for TF32), reused after the loop for the f32 C tile
     // [block_m][block_n + 4].
-    const int64_t stages = 2 * (block_m + block_n) * (block_k + 8) * 2;
+    const int64_t element = tf32 ? 4 : 2;
+    const int64_t stages = 2 * (block_m + block_n) * (block_k + 8) * element;
     const int64_t c_tile = block_m * (block_n + 4) * 4;
     return std::max(stages, c_tile);
   }
@@ -140,15 +143,21 @@ class GemmPrinter {
   }
 
   void TensorCoreBody(CodeWriter& w) {
-    const std::string t =
-        s_.lhs_type == ir::Type::kBF16 ? "__nv_bfloat16" : "__half";
-    const std::string to_t = s_.lhs_type == ir::Type::kBF16
+    const std::string wmma = "nvcuda::wmma::";
+    // TF32: f32 tiles, fragments of wmma::precision::tf32 (16x16x8).
+    const std::string t = s_.tf32                          ? "float"
+                          : s_.lhs_type == ir::Type::kBF16 ? "__nv_bfloat16"
+                                                           : "__half";
+    const std::string to_t = s_.tf32 ? ""
+                             : s_.lhs_type == ir::Type::kBF16
                                  ? "__float2bfloat16_rn"
                                  : "__float2half_rn";
-    const std::string wmma = "nvcuda::wmma::";
-    w.Line("// A [stage][m][k] and B [stage][n][k], k padded by 8 halves");
-    w.Line("// (rows 48 bytes apart: spread over the banks); after the");
-    w.Line("// loop the f32 C tile [m][n + 4] reuses the memory.");
+    const std::string frag_t = s_.tf32 ? wmma + "precision::tf32" : t;
+    const std::string shape = s_.tf32 ? "16, 16, 8, " : "16, 16, 16, ";
+    const std::string step = s_.tf32 ? "8" : "16";
+    w.Line("// A [stage][m][k] and B [stage][n][k], k padded by 8 elements");
+    w.Line("// (rows spread over the banks); after the loop the f32 C tile");
+    w.Line("// [m][n + 4] reuses the memory.");
     w.Line("constexpr int kPadK = kBlockK + 8, kPadN = kBlockN + 4;");
     w.Line(t + " (*a_tile)[kBlockM][kPadK] = reinterpret_cast<" + t +
            " (*)[kBlockM][kPadK]>(smem);");
@@ -160,8 +169,8 @@ class GemmPrinter {
     w.Line("const int warp_m = (tid / 32) / " + std::to_string(s_.warps_n) +
            ", warp_n = (tid / 32) % " + std::to_string(s_.warps_n) + ";");
     w.Line("float a_next[kLoadsA], b_next[kLoadsB];");
-    w.Line(wmma + "fragment<" + wmma +
-           "accumulator, 16, 16, 16, float> acc[2][2];");
+    w.Line(wmma + "fragment<" + wmma + "accumulator, " + shape +
+           "float> acc[2][2];");
     w.Line("for (int i = 0; i < 2; ++i)");
     w.Line("  for (int j = 0; j < 2; ++j) " + wmma +
            "fill_fragment(acc[i][j], 0.0f);");
@@ -176,10 +185,10 @@ class GemmPrinter {
     LoadTilesWith(w, "kt + 1", "0.0f", "", "");
     w.Close("}");
     w.Line("#pragma unroll");
-    w.Open("for (int kk = 0; kk < kBlockK; kk += 16) {");
-    w.Line(wmma + "fragment<" + wmma + "matrix_a, 16, 16, 16, " + t + ", " +
+    w.Open("for (int kk = 0; kk < kBlockK; kk += " + step + ") {");
+    w.Line(wmma + "fragment<" + wmma + "matrix_a, " + shape + frag_t + ", " +
            wmma + "row_major> a_frag[2];");
-    w.Line(wmma + "fragment<" + wmma + "matrix_b, 16, 16, 16, " + t + ", " +
+    w.Line(wmma + "fragment<" + wmma + "matrix_b, " + shape + frag_t + ", " +
            wmma + "col_major> b_frag[2];");
     w.Open("for (int i = 0; i < 2; ++i) {");
     w.Line(
@@ -190,6 +199,14 @@ class GemmPrinter {
         wmma +
         "load_matrix_sync(b_frag[i], &b_tile[cur][warp_n * 32 + i * 16][kk], "
         "kPadK);");
+    if (s_.tf32) {
+      // The tensor cores read a TF32 operand's top 19 bits: round first
+      // (to nearest, as cuBLAS does), not truncate.
+      w.Line("for (int e = 0; e < a_frag[i].num_elements; ++e)");
+      w.Line("  a_frag[i].x[e] = " + wmma + "__float_to_tf32(a_frag[i].x[e]);");
+      w.Line("for (int e = 0; e < b_frag[i].num_elements; ++e)");
+      w.Line("  b_frag[i].x[e] = " + wmma + "__float_to_tf32(b_frag[i].x[e]);");
+    }
     w.Close("}");
     w.Line("for (int i = 0; i < 2; ++i)");
     w.Line("  for (int j = 0; j < 2; ++j)");

@@ -23,8 +23,10 @@ struct GemmSpec {
   ir::Type lhs_type = ir::Type::kF32, rhs_type = ir::Type::kF32;
   ir::Type out_type = ir::Type::kF32;   // the dot's result
   ir::Type root_type = ir::Type::kF32;  // the fusion's output
-  // bf16 or f16 operands of one type: WMMA 16x16x16 with f32 accumulate.
+  // bf16 or f16 operands of one type: WMMA 16x16x16 with f32 accumulate;
+  // with tf32, f32 operands rounded to TF32: WMMA 16x16x8.
   bool tensor_core = false;
+  bool tf32 = false;
   // Whether the contracting dim is the most minor of the operand's layout
   // (the tile loads run along k then, else along m resp. n).
   bool lhs_k_minor = true, rhs_k_minor = false;

@@ -39,7 +39,10 @@ ENTRY e {
   sh = f32[8] custom-call(cp), custom_call_target="Sharding"
   n = s32[] get-dimension-size(sh), dimensions={0}
   c = (f32[], s32[2]) constant((1.5, {1, 2}))
-  ROOT t = (f32[8], u32[], s32[], (f32[], s32[2])) tuple(sh, rid, n, c)
+  tok = token[] after-all()
+  dep = f32[8] add-dependency(sh, tok)
+  dom = f32[8] domain(dep), domain={kind="sharding", entry={maximal device=0}, exit={replicated}}
+  ROOT t = (f32[8], u32[], s32[], (f32[], s32[2]), f32[8]) tuple(sh, rid, n, c, dom)
 }
 )";
 
@@ -63,19 +66,20 @@ TEST_CASE("one device: every rewrite reported, read back, a fixpoint",
     CHECK(w.pass == "SingleDevice");
     rewritten.insert(w.instruction);
   }
-  for (const char* name :
-       {"cd", "ard", "ad", "ag", "cp", "rid", "sh", "n", "c"}) {
+  for (const char* name : {"cd", "ard", "ad", "ag", "cp", "rid", "sh", "n", "c",
+                           "tok", "dep", "dom"}) {
     INFO(name);
     CHECK(rewritten.count(name) == 1);
   }
   const hlo::Module& out = *r->module;
-  for (hlo::Opcode op :
-       {hlo::Opcode::kCopyStart, hlo::Opcode::kCopyDone,
-        hlo::Opcode::kAllReduceStart, hlo::Opcode::kAllReduce,
-        hlo::Opcode::kAsyncStart, hlo::Opcode::kAsyncUpdate,
-        hlo::Opcode::kAsyncDone, hlo::Opcode::kAllGather,
-        hlo::Opcode::kCollectivePermute, hlo::Opcode::kReplicaId,
-        hlo::Opcode::kCustomCall, hlo::Opcode::kGetDimensionSize}) {
+  for (hlo::Opcode op : {hlo::Opcode::kCopyStart, hlo::Opcode::kCopyDone,
+                         hlo::Opcode::kAllReduceStart, hlo::Opcode::kAllReduce,
+                         hlo::Opcode::kAsyncStart, hlo::Opcode::kAsyncUpdate,
+                         hlo::Opcode::kAsyncDone, hlo::Opcode::kAllGather,
+                         hlo::Opcode::kCollectivePermute,
+                         hlo::Opcode::kReplicaId, hlo::Opcode::kCustomCall,
+                         hlo::Opcode::kGetDimensionSize, hlo::Opcode::kAfterAll,
+                         hlo::Opcode::kAddDependency, hlo::Opcode::kDomain}) {
     INFO(hlo::OpcodeName(op));
     CHECK_FALSE(HasOpcode(out, op));
   }

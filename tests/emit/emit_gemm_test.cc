@@ -3,7 +3,9 @@
 // epilogues, bf16 / f16 on tensor cores (WMMA, emulated by the CPU model's
 // mma.h) and f32 / f64 / s8 with FMA, run in the CPU model of CUDA in
 // several thread orders against the reference interpreter.
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -176,13 +178,30 @@ struct GemmRun {
   emit::EmitResult emitted;
   std::vector<Literal> inputs;
   Literal expected;
+  Literal exact;  // tf32: the answer in exact f32
 };
+
+// f32 rounded to TF32 as cvt.rna.tf32.f32 does (to nearest, ties away
+// from zero; 10 mantissa bits), written here apart from the model's.
+double RoundToTf32(double v) {
+  const float f = static_cast<float>(v);
+  if (!std::isfinite(f)) return f;
+  if (f == 0) return f;
+  // One TF32 ulp (subnormals: that of the smallest normal binade).
+  const double scale = std::ldexp(1.0, std::max(std::ilogb(f), -126) - 10);
+  const double q = std::fabs(f) / scale;
+  const double rounded = std::floor(q + 0.5) * scale;
+  return std::copysign(rounded, f);
+}
 
 // Emits every case for the cuda target (it must be the GEMM emitter's
 // kernel), runs each in the model in every thread order and compares the
-// output with the interpreter's.
+// output with the interpreter's. With `tf32` (EmitOptions::tf32; cases
+// whose dot reads the parameters as they are), the interpreter's answer is
+// that of the inputs rounded to TF32, and the kernel's must differ from
+// the exact f32 one somewhere.
 void RunGemms(const std::vector<std::pair<std::string, std::string>>& cases,
-              const std::string& must_contain = "") {
+              const std::string& must_contain = "", bool tf32 = false) {
   std::vector<GemmRun> runs(cases.size());
   std::vector<CppKernel> kernels;
   ExprContext ctx;
@@ -201,6 +220,7 @@ void RunGemms(const std::vector<std::pair<std::string, std::string>>& cases,
     eo.target = emit::Target::kCuda;
     r.kernel = "gemm" + std::to_string(i);
     eo.kernel_name = r.kernel;
+    eo.tf32 = tf32;
     auto emitted =
         emit::EmitFusion(r.region, *hw::FindDevice("h100"), eo, &ctx);
     INFO((emitted.ok() ? "" : emitted.error().ToString()));
@@ -224,7 +244,16 @@ void RunGemms(const std::vector<std::pair<std::string, std::string>>& cases,
       spec.float_range = 2.0;
       r.inputs.push_back(RandomLiteral(comp.parameter(k)->shape, rng, spec));
     }
-    auto expected = Interpret(comp, r.inputs);
+    std::vector<Literal> reference_inputs = r.inputs;
+    if (tf32) {
+      for (Literal& l : reference_inputs) {
+        for (double& v : l.floats) v = RoundToTf32(v);
+      }
+      auto exact = Interpret(comp, r.inputs);
+      REQUIRE(exact.ok());
+      r.exact = *exact;
+    }
+    auto expected = Interpret(comp, reference_inputs);
     INFO((expected.ok() ? "" : expected.error().ToString()));
     REQUIRE(expected.ok());
     r.expected = *expected;
@@ -251,6 +280,12 @@ void RunGemms(const std::vector<std::pair<std::string, std::string>>& cases,
       Literal got = FromPhysical(buffers.back(), out_shape);
       CHECK(CompareLiterals(r.expected, got, GemmTolerance(out_shape.type)) ==
             "");
+      if (tf32) {
+        Tolerance tight;
+        tight.rel = 1e-6;
+        tight.abs = 1e-6;
+        CHECK(CompareLiterals(r.exact, got, tight) != "");
+      }
     }
   }
 }
@@ -379,6 +414,46 @@ TEST_CASE("gemm: f32 f64 and integer dots run with FMA in the model",
   g.k = 40;
   add(g);
   RunGemms(cases, "Acc acc[4][4]");
+}
+
+// EmitOptions::tf32: f32 dots on TF32 tensor cores (WMMA 16x16x8, each
+// operand element rounded to TF32 in the kernel; the model reads only a
+// TF32 operand's top 19 bits, so a kernel that did not round would be off
+// by the truncation, far past the f32 tolerance).
+TEST_CASE("gemm: f32 dots on TF32 tensor cores in the model",
+          "[.][emit_gemm]") {
+  std::vector<std::pair<std::string, std::string>> cases;
+  auto add = [&](const GemmShape& g) {
+    cases.push_back({g.label, GemmHlo(g)});
+  };
+  GemmShape g;
+  g.label = "tf32_ragged_bias_relu";
+  g.in_type = "f32";
+  g.batch = {2};
+  g.m = 70;
+  g.n = 45;
+  g.k = 37;
+  g.epilogue = 1;
+  add(g);
+  g = {};
+  g.label = "tf32_transposed_tall";
+  g.in_type = "f32";
+  g.m = 130;
+  g.n = 66;
+  g.k = 80;
+  g.lhs_k_major = true;
+  g.rhs_n_major = true;
+  add(g);
+  g = {};
+  g.label = "tf32_column_major_lhs_tanh";
+  g.in_type = "f32";
+  g.m = 48;
+  g.n = 31;
+  g.k = 9;
+  g.lhs_layout = "{0,1}";
+  g.epilogue = 2;
+  add(g);
+  RunGemms(cases, "precision::tf32", /*tf32=*/true);
 }
 
 // What the GEMM emitter does not take goes the elemental way (which may

@@ -173,6 +173,9 @@ std::optional<Result<Literal>> EvalAcrossDevices(
     case Opcode::kAsyncUpdate:
     case Opcode::kAsyncDone:
     case Opcode::kGetDimensionSize:
+    case Opcode::kAddDependency:
+    case Opcode::kAfterAll:
+    case Opcode::kDomain:
       break;
     case Opcode::kCustomCall:
       if (!IsShardingAnnotation(in)) return std::nullopt;
@@ -192,6 +195,12 @@ std::optional<Result<Literal>> EvalAcrossDevices(
       return Tuple({operands.at(0), operands.at(0), U32Zero()});
     case Opcode::kCopyDone:
       return operands.at(0).tuple.at(0);
+    case Opcode::kAddDependency:
+    case Opcode::kDomain:
+      // The data operand; the token only orders.
+      return operands.at(0);
+    case Opcode::kAfterAll:
+      return Tuple({});  // a token holds no value
     case Opcode::kAllReduceStart:
       // Its shape is the result's.
       return Collective(in, Opcode::kAllReduce, operands, in.shape);

@@ -45,7 +45,7 @@ std::string ReadFile(const std::string& path) {
   return s.str();
 }
 
-emit::EmitResult EmitCuda(const std::string& hlo) {
+emit::EmitResult EmitCuda(const std::string& hlo, bool tf32 = false) {
   auto module = hlo::ParseHloModule(hlo);
   INFO((module.ok() ? "" : module.error().ToString()));
   REQUIRE(module.ok());
@@ -54,6 +54,7 @@ emit::EmitResult EmitCuda(const std::string& hlo) {
   ExprContext ctx;
   emit::EmitOptions options;
   options.target = emit::Target::kCuda;
+  options.tf32 = tf32;
   auto emitted =
       emit::EmitFusion(*region, *hw::FindDevice("h100"), options, &ctx);
   INFO((emitted.ok() ? "" : emitted.error().ToString()));
@@ -643,32 +644,45 @@ TEST_CASE("ptxas: GEMM kernels use tensor cores and do not spill",
       "rhs_contracting_dims={1}\n"
       "t = f32[2,64,96] tanh(d)\n"
       "ROOT r = bf16[2,64,96] convert(t)\n");
+  // f32 on TF32 tensor cores (EmitOptions::tf32).
+  const emit::EmitResult tf32 = EmitCuda(gemm("f32"), /*tf32=*/true);
   REQUIRE(bf16.code.find("emitter gemm (tensor cores") != std::string::npos);
   REQUIRE(f32.code.find("emitter gemm (FMA") != std::string::npos);
-  for (const char* arch : {"sm_80", "sm_90"}) {
-    INFO(arch);
-    NvccOptions options;
-    options.arch = arch;
-    options.no_spills = true;
-    std::vector<std::string> errors =
-        CompileCuda(nvcc, {bf16.code, f32.code, small.code}, options);
-    CHECK(errors[0] == "");
-    CHECK(errors[1] == "");
-    CHECK(errors[2] == "");
-    auto ptx = CudaToPtx(nvcc, bf16.code, options);
-    INFO((ptx.ok() ? "" : ptx.error().message));
-    REQUIRE(ptx.ok());
-    CHECK(ptx->find("wmma.mma.sync") != std::string::npos);
-    CHECK(ptx->find("wmma.load.a.sync") != std::string::npos);
+  REQUIRE(tf32.code.find("emitter gemm (tensor cores, TF32") !=
+          std::string::npos);
+  const std::vector<std::string> units = {bf16.code, f32.code, small.code,
+                                          tf32.code};
+  // sm_80: the whole units compile (host side too); sm_90: ptxas's report
+  // of each kernel, which must not spill.
+  NvccOptions sm80;
+  sm80.arch = "sm_80";
+  sm80.no_spills = true;
+  std::vector<std::string> errors = CompileCuda(nvcc, units, sm80);
+  for (size_t i = 0; i < units.size(); ++i) {
+    INFO("sm_80 unit " << i);
+    CHECK(errors[i] == "");
   }
-  std::vector<Result<PtxasUsage>> usage =
-      PtxasUsageOf(nvcc, {bf16.code, f32.code, small.code});
+  std::vector<Result<PtxasUsage>> usage = PtxasUsageOf(nvcc, units);
   for (const auto& u : usage) {
     INFO((u.ok() ? "" : u.error().message));
     REQUIRE(u.ok());
     CHECK(u->spill_store_bytes == 0);
     CHECK(u->spill_load_bytes == 0);
   }
+  // The PTX multiplies with WMMA: bf16 on sm_90, TF32 on sm_80 (rounded
+  // with cvt.rna first).
+  NvccOptions sm90;
+  sm90.arch = "sm_90";
+  auto ptx = CudaToPtx(nvcc, bf16.code, sm90);
+  INFO((ptx.ok() ? "" : ptx.error().message));
+  REQUIRE(ptx.ok());
+  CHECK(ptx->find("wmma.mma.sync") != std::string::npos);
+  CHECK(ptx->find("wmma.load.a.sync") != std::string::npos);
+  auto tf32_ptx = CudaToPtx(nvcc, tf32.code, sm80);
+  INFO((tf32_ptx.ok() ? "" : tf32_ptx.error().message));
+  REQUIRE(tf32_ptx.ok());
+  CHECK(tf32_ptx->find("m16n16k8.f32.tf32.tf32.f32") != std::string::npos);
+  CHECK(tf32_ptx->find("cvt.rna.tf32.f32") != std::string::npos);
 }
 
 // No kernel of the chosen fusions spills to local memory (every other test

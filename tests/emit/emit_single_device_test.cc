@@ -146,6 +146,22 @@ ENTRY e {
   s = s32[2] add(x, c1)
   ROOT t = (f32[], s32[2], f32[2,2]) tuple(c0, s, c21)
 })");
+  add("ordering tokens and domains", R"(HloModule tokens
+ENTRY e {
+  x = f32[4,3] parameter(0)
+  y = s32[5] parameter(1)
+  t0 = token[] after-all()
+  t1 = token[] after-all(t0)
+  a = f32[4,3] add-dependency(x, t1)
+  n = f32[4,3] negate(a)
+  pair = (f32[4,3], s32[5]) tuple(n, y)
+  d = (f32[4,3], s32[5]) add-dependency(pair, t0)
+  d0 = f32[4,3] get-tuple-element(d), index=0
+  d1 = s32[5] get-tuple-element(d), index=1
+  dm = f32[4,3] domain(d0), domain={kind="sharding", entry={maximal device=0}, exit={replicated}}
+  e = f32[4,3] exponential(dm)
+  ROOT t = (f32[4,3], s32[5]) tuple(e, d1)
+})");
   add("tuple entry parameters", CorpusFile("tuple_index_operands"));
   add("nested tuple entry parameters", R"(HloModule nested
 ENTRY e {

@@ -217,6 +217,12 @@ std::vector<OpDoc> BuildLayoutDocs() {
         {"host", "bool", "false",
          "mlir only: grid ids become loops, so the module runs on the CPU",
          kFusionTargets},
+        {"tf32", "bool", "false",
+         "cuda only: an f32 x f32 -> f32 dot the GEMM emitter takes runs on "
+         "TF32 tensor cores (WMMA 16x16x8, operands rounded to TF32, f32 "
+         "accumulation), as cuBLAS runs XLA's f32 dots at default precision "
+         "on sm_80 and later; false keeps the dot's exact f32 semantics",
+         kFusionTargets},
         {"kernel", "string",
          "the name of `fusion`, else of the entry's root instruction (the "
          "root fusion), as an identifier; distinct for the kernels of one "
@@ -307,7 +313,9 @@ std::vector<OpDoc> BuildLayoutDocs() {
          "expanders and scatter normalization only (XLA emits no batch "
          "norm, topk, stochastic-convert or select-and-scatter as written, "
          "and the scatter emitter takes XLA's simplified scatters); false "
-         "plans and compiles the module as written"}},
+         "plans and compiles the module as written"},
+        {"tf32", "bool", "false",
+         "cuda only: f32 GEMM kernels on TF32 tensor cores, as emit's tf32"}},
        {{"code", "string", "the program: one C++ (cpp) or CUDA (cuda) file"},
         {"parameters", "list of {parameter, index, shape}",
          "what each entry of the entry point's params holds, in order: the "

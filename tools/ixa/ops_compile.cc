@@ -95,6 +95,10 @@ Result<Json> CompileOfModule(const Json& request, const hlo::Module& input,
     return Error::BadRequest("field 'fuse' must be a boolean");
   }
   const bool fuse = request.value("fuse", true);
+  IXA_ASSIGN_OR_RETURN(options.tf32, GetBool(request, "tf32", false));
+  if (options.tf32 && options.target != emit::Target::kCuda) {
+    return Error::Invalid("'tf32' applies to target cuda only");
+  }
   IXA_ASSIGN_OR_RETURN(hw::Device device, GetDevice(request));
   if (device.shared_memory_per_block > 0) {
     options.shared_memory_limit = device.shared_memory_per_block;
@@ -169,7 +173,8 @@ Result<Json> Compile(const Json& request, ExprContext& ctx) {
 
 const char kCompileUsage[] =
     "usage: ixa compile --target cpp|cuda [--device D] [--devices FILE]\n"
-    "                   [--entry NAME] [--no-fuse] [-o FILE] FILE.hlo\n"
+    "                   [--entry NAME] [--no-fuse] [--tf32] [-o FILE] "
+    "FILE.hlo\n"
     "\n"
     "Prints the program that the `compile` request of `ixa query` makes of\n"
     "a whole module: every kernel, the host code between them and the entry\n"
@@ -186,6 +191,8 @@ const char kCompileUsage[] =
     "  --no-fuse          compile a module without fusions as read (one\n"
     "                     kernel per instruction) instead of fusing it with\n"
     "                     fusion_plan first\n"
+    "  --tf32             cuda: f32 dots on TF32 tensor cores (as cuBLAS at\n"
+    "                     XLA's default precision; off: exact f32)\n"
     "  -o, --output FILE  write the code to FILE ('-': standard output, the\n"
     "                     default)\n"
     "  -h, --help         print this help\n"
@@ -205,6 +212,7 @@ constexpr FlagSpec kCompileFlags[] = {
     {"--devices"},
     {"--entry"},
     {"--no-fuse", "", false},
+    {"--tf32", "", false},
     {"--output", "-o"},
 };
 
@@ -253,6 +261,7 @@ int RunCompileCommand(int argc, char** argv) {
     request["entry"] = line->Get("--entry");
   }
   if (line->On("--no-fuse")) request["fuse"] = false;
+  if (line->On("--tf32")) request["tf32"] = true;
   const std::string& input = line->operands[0];
   std::string text, reason;
   if (!ReadInput(input, &text, &reason)) {

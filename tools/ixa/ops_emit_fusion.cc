@@ -74,7 +74,7 @@ Result<emit::EmitOptions> GetEmitOptions(const Json& request) {
   options.target = target == "cpp"    ? emit::Target::kCpp
                    : target == "cuda" ? emit::Target::kCuda
                                       : emit::Target::kMlir;
-  for (const char* flag : {"stages", "host"}) {
+  for (const char* flag : {"stages", "host", "tf32"}) {
     if (Has(request, flag) && !request.at(flag).is_boolean()) {
       return Error::BadRequest(std::string("field '") + flag +
                                "' must be a boolean");
@@ -84,6 +84,10 @@ Result<emit::EmitOptions> GetEmitOptions(const Json& request) {
   options.host = request.value("host", false);
   if (options.host && options.target != emit::Target::kMlir) {
     return Error::Invalid("'host' applies to target mlir only");
+  }
+  options.tf32 = request.value("tf32", false);
+  if (options.tf32 && options.target != emit::Target::kCuda) {
+    return Error::Invalid("'tf32' applies to target cuda only");
   }
   return options;
 }
