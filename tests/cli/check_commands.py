@@ -466,6 +466,29 @@ def check_help_and_query_flags(ixa, tmp):
             fail(what, "does not say %r: %r" % (reason, proc.stderr[:300]))
 
 
+def check_compile_tf32(ixa, tmp):
+    """`ixa compile --tf32` puts an f32 dot on TF32 tensor cores (cuda
+    only: another target is an error, exit 1); without it the kernel has
+    no TF32 fragment."""
+    path = os.path.join(tmp, "matmul.hlo")
+    with open(path, "w") as f:
+        f.write("HloModule m\nENTRY e {\n p = f32[64,64] parameter(0)\n"
+                " q = f32[64,64] parameter(1)\n ROOT d = f32[64,64] dot(p, q),"
+                " lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n")
+    proc = run(ixa, ["compile", "--target", "cuda", "--tf32", path])
+    if expect_exit("compile --tf32", proc, 0) and \
+            b"precision::tf32" not in proc.stdout:
+        fail("compile --tf32", "no TF32 fragment in the program")
+    proc = run(ixa, ["compile", "--target", "cuda", path])
+    if expect_exit("compile without --tf32", proc, 0) and \
+            b"precision::tf32" in proc.stdout:
+        fail("compile without --tf32", "a TF32 fragment in the program")
+    proc = run(ixa, ["compile", "--target", "cpp", "--tf32", path])
+    if expect_exit("compile --target cpp --tf32", proc, 1) and \
+            b"'tf32' applies to target cuda only" not in proc.stderr:
+        fail("compile --target cpp --tf32", "says %r" % proc.stderr[:300])
+
+
 def query(ixa, requests, args=()):
     """Runs `ixa query` over the request objects; the response objects."""
     import json
@@ -573,6 +596,7 @@ def main():
         check_input_errors(ixa, tmp)
         check_help_and_query_flags(ixa, tmp)
         check_devices(ixa, tmp)
+        check_compile_tf32(ixa, tmp)
     print("check_commands: %d failures" % failures)
     return 1 if failures else 0
 
