@@ -491,8 +491,10 @@ Result<Literal> Interpreter::Eval(
   if (shape.IsArray()) out = Literal::Make(shape.type, shape.dims);
   const int64_t n = out.size();
   if (op == hlo::Opcode::kIota) {
+    std::vector<int64_t> idx;
     for (int64_t k = 0; k < n; ++k) {
-      int64_t value = Delinearize(k, shape.dims)[in.iota_dimension];
+      DelinearizeInto(k, shape.dims, &idx);
+      int64_t value = idx[in.iota_dimension];
       if (IsFloat(shape.type)) {
         out.floats[k] = RoundToType(static_cast<double>(value), shape.type);
       } else if (IsComplex(shape.type)) {
@@ -506,9 +508,10 @@ Result<Literal> Interpreter::Eval(
   }
   if (op == hlo::Opcode::kBroadcast) {
     const Literal& a = operand(0);
+    std::vector<int64_t> idx, src;
     for (int64_t k = 0; k < n; ++k) {
-      std::vector<int64_t> idx = Delinearize(k, shape.dims);
-      std::vector<int64_t> src;
+      DelinearizeInto(k, shape.dims, &idx);
+      src.clear();
       for (int64_t d : in.dimensions) src.push_back(idx[d]);
       Set(&out, k, Get(a, Linearize(src, a.dims)));
     }
@@ -516,9 +519,9 @@ Result<Literal> Interpreter::Eval(
   }
   if (op == hlo::Opcode::kTranspose) {
     const Literal& a = operand(0);
+    std::vector<int64_t> idx, src(a.dims.size());
     for (int64_t k = 0; k < n; ++k) {
-      std::vector<int64_t> idx = Delinearize(k, shape.dims);
-      std::vector<int64_t> src(a.dims.size());
+      DelinearizeInto(k, shape.dims, &idx);
       for (size_t d = 0; d < idx.size(); ++d) src[in.dimensions[d]] = idx[d];
       Set(&out, k, Get(a, Linearize(src, a.dims)));
     }
@@ -550,8 +553,9 @@ Result<Literal> Interpreter::Eval(
   }
   if (op == hlo::Opcode::kSlice) {
     const Literal& a = operand(0);
+    std::vector<int64_t> idx;
     for (int64_t k = 0; k < n; ++k) {
-      std::vector<int64_t> idx = Delinearize(k, shape.dims);
+      DelinearizeInto(k, shape.dims, &idx);
       for (size_t d = 0; d < idx.size(); ++d) {
         idx[d] = in.slice[d].start + idx[d] * in.slice[d].stride;
       }
@@ -561,8 +565,9 @@ Result<Literal> Interpreter::Eval(
   }
   if (op == hlo::Opcode::kReverse) {
     const Literal& a = operand(0);
+    std::vector<int64_t> idx;
     for (int64_t k = 0; k < n; ++k) {
-      std::vector<int64_t> idx = Delinearize(k, shape.dims);
+      DelinearizeInto(k, shape.dims, &idx);
       for (int64_t d : in.dimensions) idx[d] = shape.dims[d] - 1 - idx[d];
       Set(&out, k, Get(a, Linearize(idx, a.dims)));
     }
@@ -571,8 +576,9 @@ Result<Literal> Interpreter::Eval(
   if (op == hlo::Opcode::kPad) {
     const Literal& a = operand(0);
     Scalar pad = Get(operand(1), 0);
+    std::vector<int64_t> idx;
     for (int64_t k = 0; k < n; ++k) {
-      std::vector<int64_t> idx = Delinearize(k, shape.dims);
+      DelinearizeInto(k, shape.dims, &idx);
       bool inside = true;
       for (size_t d = 0; d < idx.size() && inside; ++d) {
         int64_t x = idx[d] - in.padding[d].low;
@@ -589,8 +595,9 @@ Result<Literal> Interpreter::Eval(
   }
   if (op == hlo::Opcode::kConcatenate) {
     int64_t dim = in.dimensions.at(0);
+    std::vector<int64_t> idx;
     for (int64_t k = 0; k < n; ++k) {
-      std::vector<int64_t> idx = Delinearize(k, shape.dims);
+      DelinearizeInto(k, shape.dims, &idx);
       for (int j = 0; j < in.operand_count(); ++j) {
         const Literal& a = operand(j);
         if (idx[dim] < a.dims[dim]) {
@@ -619,8 +626,9 @@ Result<Literal> Interpreter::Eval(
         s = static_cast<int64_t>(operand(1 + d).ints[0]);
       start[d] = std::clamp<int64_t>(s, 0, a.dims[d] - shape.dims[d]);
     }
+    std::vector<int64_t> idx;
     for (int64_t k = 0; k < n; ++k) {
-      std::vector<int64_t> idx = Delinearize(k, shape.dims);
+      DelinearizeInto(k, shape.dims, &idx);
       for (size_t d = 0; d < idx.size(); ++d) idx[d] += start[d];
       Set(&out, k, Get(a, Linearize(idx, a.dims)));
     }
@@ -634,8 +642,9 @@ Result<Literal> Interpreter::Eval(
       start[d] = std::clamp<int64_t>(operand(2 + d).AsInt(0), 0,
                                      shape.dims[d] - u.dims[d]);
     }
+    std::vector<int64_t> idx;
     for (int64_t k = 0; k < u.size(); ++k) {
-      std::vector<int64_t> idx = Delinearize(k, u.dims);
+      DelinearizeInto(k, u.dims, &idx);
       for (size_t d = 0; d < idx.size(); ++d) idx[d] += start[d];
       Set(&out, Linearize(idx, shape.dims), Get(u, k));
     }
@@ -657,13 +666,13 @@ Result<Literal> Interpreter::Eval(
     for (int j = 0; j < count; ++j) {
       outs.push_back(Literal::Make(operand(j).type, kept_dims));
     }
-    std::vector<int64_t> full(a0.dims.size());
+    std::vector<int64_t> full(a0.dims.size()), kidx, ridx;
     for (int64_t k = 0; k < kept_n; ++k) {
       std::vector<Scalar> acc;
       for (int j = 0; j < count; ++j) acc.push_back(Get(operand(count + j), 0));
-      std::vector<int64_t> kidx = Delinearize(k, kept_dims);
+      DelinearizeInto(k, kept_dims, &kidx);
       for (int64_t r = 0; r < red_n; ++r) {
-        std::vector<int64_t> ridx = Delinearize(r, red_dims);
+        DelinearizeInto(r, red_dims, &ridx);
         size_t ki = 0, ri = 0;
         for (size_t d = 0; d < full.size(); ++d) {
           full[d] = reduced[d] ? ridx[ri++] : kidx[ki++];

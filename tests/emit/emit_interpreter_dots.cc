@@ -108,8 +108,9 @@ Result<Literal> RaggedDot(const Instruction& in, const Literal& lhs,
     }
     Accumulator acc{t};
     if (contracting || batch || group >= 0) {
+      std::vector<int64_t> ci;
       for (int64_t c = 0; c < k_count; ++c) {
-        const std::vector<int64_t> ci = Delinearize(c, k_dims);
+        DelinearizeInto(c, k_dims, &ci);
         for (size_t j = 0; j < ci.size(); ++j) {
           li[dn.lhs_contracting[j]] = ci[j];
           ri[dn.rhs_contracting[j]] = ci[j];
@@ -180,8 +181,9 @@ Result<Literal> ScaledDot(const Instruction& in, const Literal& lhs,
     for (int64_t d : lhs_free) li[d] = idx[pos++];
     for (int64_t d : rhs_free) ri[d] = idx[pos++];
     double sum = 0;
+    std::vector<int64_t> ci;
     for (int64_t c = 0; c < k_count; ++c) {
-      const std::vector<int64_t> ci = Delinearize(c, k_dims);
+      DelinearizeInto(c, k_dims, &ci);
       for (size_t j = 0; j < ci.size(); ++j) {
         li[dn.lhs_contracting[j]] = ci[j];
         ri[dn.rhs_contracting[j]] = ci[j];

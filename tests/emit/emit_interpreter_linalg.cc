@@ -98,8 +98,9 @@ Result<Literal> EvalDot(const hlo::Instruction& in,
     for (int64_t d : lhs_free) li[d] = idx[pos++];
     for (int64_t d : rhs_free) ri[d] = idx[pos++];
     ProductSum acc{t};
+    std::vector<int64_t> ci;
     for (int64_t c = 0; c < contract_count; ++c) {
-      const std::vector<int64_t> ci = Delinearize(c, contract_dims);
+      DelinearizeInto(c, contract_dims, &ci);
       for (size_t j = 0; j < ci.size(); ++j) {
         li[dn.lhs_contracting[j]] = ci[j];
         ri[dn.rhs_contracting[j]] = ci[j];
@@ -271,11 +272,12 @@ Result<Literal> EvalConvolution(const hlo::Instruction& in,
     const int64_t fgroup = of / feature_group_size;
     const int64_t bgroup = of / batch_group_size;
     ProductSum acc{t};
+    std::vector<int64_t> ki, ii(input.dims.size());
     // Every kernel element that this output element meets.
     for (int64_t kk = 0; kk < kernel.size(); ++kk) {
-      const std::vector<int64_t> ki = Delinearize(kk, kernel.dims);
+      DelinearizeInto(kk, kernel.dims, &ki);
       if (ki[c.kernel_output_feature] != of) continue;
-      std::vector<int64_t> ii(input.dims.size());
+      std::fill(ii.begin(), ii.end(), 0);
       ii[c.input_batch] = bgroup * out_batch + oi[c.output_batch];
       ii[c.input_feature] =
           fgroup * group_features + ki[c.kernel_input_feature];

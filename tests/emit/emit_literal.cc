@@ -397,12 +397,18 @@ std::string Literal::ElementString(int64_t i) const {
 
 std::vector<int64_t> Delinearize(int64_t linear,
                                  const std::vector<int64_t>& dims) {
-  std::vector<int64_t> index(dims.size());
+  std::vector<int64_t> index;
+  DelinearizeInto(linear, dims, &index);
+  return index;
+}
+
+void DelinearizeInto(int64_t linear, const std::vector<int64_t>& dims,
+                     std::vector<int64_t>* index) {
+  index->resize(dims.size());
   for (size_t i = dims.size(); i-- > 0;) {
-    index[i] = dims[i] ? linear % dims[i] : 0;
+    (*index)[i] = dims[i] ? linear % dims[i] : 0;
     linear = dims[i] ? linear / dims[i] : 0;
   }
-  return index;
 }
 
 int64_t Linearize(const std::vector<int64_t>& index,
@@ -469,9 +475,11 @@ PhysicalLayout ComputePhysicalLayout(const hlo::Shape& shape) {
   int64_t count = shape.ElementCount();
   out.offset_of.resize(count);
   std::vector<int64_t> final_shape;
+  std::vector<int64_t> logical, pshape, pindex;
   for (int64_t linear = 0; linear < count; ++linear) {
-    std::vector<int64_t> logical = Delinearize(linear, shape.dims);
-    std::vector<int64_t> pshape(rank), pindex(rank);
+    DelinearizeInto(linear, shape.dims, &logical);
+    pshape.assign(rank, 0);
+    pindex.assign(rank, 0);
     for (int i = 0; i < rank; ++i) {
       pshape[i] = shape.dims[m2m[rank - 1 - i]];
       pindex[i] = logical[m2m[rank - 1 - i]];

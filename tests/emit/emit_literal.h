@@ -85,6 +85,10 @@ struct Literal {
 // Row-major strides and (de)linearization of logical indices.
 std::vector<int64_t> Delinearize(int64_t linear,
                                  const std::vector<int64_t>& dims);
+// Delinearize into `index` (resized to the rank): no allocation once it
+// has the capacity, for per-element loops.
+void DelinearizeInto(int64_t linear, const std::vector<int64_t>& dims,
+                     std::vector<int64_t>* index);
 int64_t Linearize(const std::vector<int64_t>& index,
                   const std::vector<int64_t>& dims);
 
