@@ -291,10 +291,16 @@ Result<std::vector<std::string>> CollectivePermuteLines(
 }
 
 // `in` as its first operand, unchanged: a copy of an array, a tuple of
-// the elements of a tuple of arrays.
+// the elements of a tuple of arrays, a token after a token.
 Result<std::vector<std::string>> PassThroughLines(const Instruction& in,
                                                   ModuleEdit* edit) {
   const Instruction& from = *in.operand(0);
+  if (in.shape.type == hlo::ElementType::kToken &&
+      from.shape.type == hlo::ElementType::kToken) {
+    // A token ordered after another token: a token after its operand.
+    return std::vector<std::string>{
+        Line(NameOf(in), in.shape, "after-all", {NameOf(from)})};
+  }
   if (!in.shape.IsTuple()) {
     if (!SameArray(in.shape, from.shape)) {
       return Unsupported(in, "is " + in.shape.ToString() +
