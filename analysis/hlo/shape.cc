@@ -85,6 +85,21 @@ bool IsIntegral(ElementType type) {
          type == ElementType::kS1 || type == ElementType::kU1;
 }
 
+bool IsStandardFloat(ElementType type) {
+  return type == ElementType::kF16 || type == ElementType::kBF16 ||
+         type == ElementType::kF32 || type == ElementType::kF64;
+}
+
+bool IsWholeByteSigned(ElementType type) {
+  return type == ElementType::kS8 || type == ElementType::kS16 ||
+         type == ElementType::kS32 || type == ElementType::kS64;
+}
+
+bool IsWholeByteUnsigned(ElementType type) {
+  return type == ElementType::kU8 || type == ElementType::kU16 ||
+         type == ElementType::kU32 || type == ElementType::kU64;
+}
+
 bool Shape::HasUnboundedDim() const {
   for (int64_t d : dims) {
     if (d == kUnboundedDim) return true;

@@ -68,6 +68,12 @@ const char* ElementTypeName(ElementType type);
 // Bits per element (0 for token and tuple).
 int ElementBits(ElementType type);
 bool IsIntegral(ElementType type);
+// f16, bf16, f32 and f64: the float types the expanders and library calls
+// compute in (the narrower ones convert through them).
+bool IsStandardFloat(ElementType type);
+// s8 .. s64, and u8 .. u64: the whole-byte integer types.
+bool IsWholeByteSigned(ElementType type);
+bool IsWholeByteUnsigned(ElementType type);
 
 // One tile of a tiled layout; -1 stands for `*` (combine with the next
 // more minor dimension, docs/layouts.md §1).

@@ -51,16 +51,8 @@ using prefusion::IntList;
 using prefusion::ModuleEdit;
 using prefusion::NameOf;
 
-bool IsFloatResult(ElementType t) {
-  return t == ElementType::kF16 || t == ElementType::kBF16 ||
-         t == ElementType::kF32 || t == ElementType::kF64;
-}
-
 bool IsIntegerType(ElementType t) {
-  return t == ElementType::kS8 || t == ElementType::kS16 ||
-         t == ElementType::kS32 || t == ElementType::kS64 ||
-         t == ElementType::kU8 || t == ElementType::kU16 ||
-         t == ElementType::kU32 || t == ElementType::kU64;
+  return hlo::IsWholeByteSigned(t) || hlo::IsWholeByteUnsigned(t);
 }
 
 bool IsStaticDotArray(const Shape& s) {
@@ -237,7 +229,7 @@ std::string GroupMask(prefusion::InstructionExpansion& e,
 
 std::string ZeroLiteral(ElementType t, bool negative) {
   if (t == ElementType::kPred) return "false";
-  if (IsFloatResult(t)) return negative ? "-0" : "0";
+  if (hlo::IsStandardFloat(t)) return negative ? "-0" : "0";
   return "0";
 }
 
@@ -255,7 +247,7 @@ void ExpandRaggedDot(const Instruction& instr, ModuleEdit* edit,
   if (!IsStaticDotArray(lhs) || !IsStaticDotArray(rhs) ||
       !IsStaticDotArray(sizes) || !IsStaticDotArray(out) || sizes.rank() < 1 ||
       !IsIntegerType(sizes.type) ||
-      !(IsFloatResult(out.type) || IsIntegerType(out.type))) {
+      !(hlo::IsStandardFloat(out.type) || IsIntegerType(out.type))) {
     return;
   }
   const hlo::DotDimensionNumbers& dn = instr.dot;
@@ -388,7 +380,7 @@ void ExpandRaggedDot(const Instruction& instr, ModuleEdit* edit,
   const std::string picked_mask =
       e.Add("mask", Shape::Array(ElementType::kPred, *all_dims), "broadcast",
             {mask}, "dimensions=" + IntList(mask_at));
-  const bool is_float = IsFloatResult(out.type);
+  const bool is_float = hlo::IsStandardFloat(out.type);
   // -0 is the additive identity of floats (x + -0 == x for every x).
   const std::string identity =
       e.Constant("identity", out.type, ZeroLiteral(out.type, is_float));
@@ -507,7 +499,7 @@ void ExpandScaledDot(const Instruction& instr, ModuleEdit* edit,
     return;
   }
   const Shape& out = instr.shape;
-  if (!IsStaticDotArray(out) || !IsFloatResult(out.type)) return;
+  if (!IsStaticDotArray(out) || !hlo::IsStandardFloat(out.type)) return;
   for (int k = 0; k < 4; ++k) {
     const Shape& s = instr.operand(k)->shape;
     if (!IsStaticDotArray(s) || !IsFloatOperand(s.type)) return;

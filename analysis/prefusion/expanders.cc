@@ -25,21 +25,6 @@ using prefusion::Line;
 using prefusion::ModuleEdit;
 using prefusion::NameOf;
 
-bool IsExpandableFloat(ElementType t) {
-  return t == ElementType::kF16 || t == ElementType::kBF16 ||
-         t == ElementType::kF32 || t == ElementType::kF64;
-}
-
-bool IsSignedInteger(ElementType t) {
-  return t == ElementType::kS8 || t == ElementType::kS16 ||
-         t == ElementType::kS32 || t == ElementType::kS64;
-}
-
-bool IsUnsignedInteger(ElementType t) {
-  return t == ElementType::kU8 || t == ElementType::kU16 ||
-         t == ElementType::kU32 || t == ElementType::kU64;
-}
-
 // An array with static dims (the only ones the expanders rewrite).
 bool IsStaticArray(const Shape& s) {
   return s.IsArray() && s.dynamic_mask == 0;
@@ -162,7 +147,7 @@ std::optional<BatchNormParts> GetBatchNormParts(const Instruction& instr,
                                                 int operands) {
   if (instr.operand_count() != operands) return std::nullopt;
   const Shape& x = instr.operand(0)->shape;
-  if (!IsStaticArray(x) || !IsExpandableFloat(x.type)) return std::nullopt;
+  if (!IsStaticArray(x) || !hlo::IsStandardFloat(x.type)) return std::nullopt;
   std::optional<int64_t> feature = IntAttribute(instr, "feature_index");
   if (!feature || *feature < 0 || *feature >= x.rank()) return std::nullopt;
   if (!instr.HasAttribute("epsilon")) return std::nullopt;
@@ -403,7 +388,7 @@ std::string AddTopkComparator(const Instruction& instr, ElementType type,
   const std::string name =
       edit->NewComputationName("comparator_" + NameOf(instr));
   const std::string t = TypeName(type);
-  const bool is_float = IsExpandableFloat(type);
+  const bool is_float = hlo::IsStandardFloat(type);
   edit->AddComputation(
       name + " {\n  p.0.lhs = " + t + "[] parameter(0)\n  p.0.rhs = " + t +
       "[] parameter(1)\n  p.1.lhs = s32[] parameter(2)\n  p.1.rhs = s32[] "
@@ -489,7 +474,7 @@ void DecomposeTopk(const Instruction& instr, ModuleEdit* edit,
   } else {
     comparator = AddTopkComparator(instr, input.type, largest, edit);
     order = std::string(largest ? "GT" : "LT") +
-            (IsExpandableFloat(input.type) ? " in total order" : "");
+            (hlo::IsStandardFloat(input.type) ? " in total order" : "");
   }
   Expansion e(instr, edit);
   const Shape iota_shape = WithType(input, ElementType::kS32);
@@ -554,11 +539,11 @@ void DecomposeStochasticConvert(const Instruction& instr, ModuleEdit* edit,
   // XLA's pass converts to signed integers only (anything else is its
   // "Unsupported stochastic convert").
   if (!IsStaticArray(x) || !IsStaticArray(random) ||
-      !IsStaticArray(instr.shape) || !IsExpandableFloat(from) ||
-      !IsUnsignedInteger(random.type) ||
+      !IsStaticArray(instr.shape) || !hlo::IsStandardFloat(from) ||
+      !hlo::IsWholeByteUnsigned(random.type) ||
       hlo::ElementBits(random.type) != hlo::ElementBits(from) ||
       random.dims != x.dims || instr.shape.dims != x.dims ||
-      !IsSignedInteger(to)) {
+      !hlo::IsWholeByteSigned(to)) {
     return;
   }
   Expansion e(instr, edit);

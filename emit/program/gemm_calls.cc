@@ -42,11 +42,6 @@ ElementType GemmComputeType(ElementType result) {
              : result;
 }
 
-bool IsRealFloatType(ElementType t) {
-  return t == ElementType::kF16 || t == ElementType::kBF16 ||
-         t == ElementType::kF32 || t == ElementType::kF64;
-}
-
 // A scalar constant of type `t` holding `v` as the call computes with it
 // (f32 and narrower: rounded to float, as cuBLAS takes alpha and beta in
 // its f32 compute type), or nullopt where `t` cannot (a fraction in an
@@ -55,7 +50,7 @@ std::optional<std::string> GemmScalarConstant(double v, ElementType t) {
   char text[64];
   if (t == ElementType::kF64) {
     std::snprintf(text, sizeof text, "%.17g", v);
-  } else if (IsRealFloatType(t)) {
+  } else if (hlo::IsStandardFloat(t)) {
     std::snprintf(text, sizeof text, "%.9g",
                   static_cast<double>(static_cast<float>(v)));
   } else if (hlo::IsIntegral(t) && t != ElementType::kPred &&
@@ -184,7 +179,7 @@ Result<std::string> GemmCallKernelBody(
   computing.type = GemmComputeType(result.type);
   const ElementType t = computing.type;
   const std::string shape = computing.ToString(true);
-  if (!IsRealFloatType(t) &&
+  if (!hlo::IsStandardFloat(t) &&
       !(hlo::IsIntegral(t) && t != ElementType::kPred &&
         s.activation == hlo::GemmCallSemantics::Activation::kNone)) {
     return GemmRefused(in, std::string("alpha, beta or an epilogue on ") +
@@ -289,7 +284,7 @@ Result<std::string> ConvCallKernelBody(
            "\n";
   }
   const ElementType t = GemmComputeType(result.type);
-  if (!IsRealFloatType(t)) {
+  if (!hlo::IsStandardFloat(t)) {
     return GemmRefused(in, std::string("a fused epilogue on ") +
                                hlo::ElementTypeName(result.type) + " results");
   }
