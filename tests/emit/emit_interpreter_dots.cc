@@ -65,18 +65,10 @@ Result<Literal> RaggedDot(const Instruction& in, const Literal& lhs,
   const int64_t rhs_group =
       in.ragged.rhs_group.empty() ? -1 : in.ragged.rhs_group[0];
   Literal out = Literal::Make(t, in.shape.dims);
-  std::vector<int64_t> lhs_free, rhs_free;
-  for (int64_t d = 0; d < static_cast<int64_t>(lhs.dims.size()); ++d) {
-    if (!Has(dn.lhs_batch, d) && !Has(dn.lhs_contracting, d)) {
-      lhs_free.push_back(d);
-    }
-  }
-  for (int64_t d = 0; d < static_cast<int64_t>(rhs.dims.size()); ++d) {
-    if (!Has(dn.rhs_batch, d) && !Has(dn.rhs_contracting, d) &&
-        d != rhs_group) {
-      rhs_free.push_back(d);
-    }
-  }
+  const std::vector<int64_t> lhs_free =
+      DotFreeDims(lhs.dims.size(), dn.lhs_batch, dn.lhs_contracting);
+  const std::vector<int64_t> rhs_free =
+      DotFreeDims(rhs.dims.size(), dn.rhs_batch, dn.rhs_contracting, rhs_group);
   std::vector<int64_t> k_dims;
   for (int64_t d : dn.lhs_contracting) k_dims.push_back(lhs.dims[d]);
   int64_t k_count = 1;
@@ -96,12 +88,7 @@ Result<Literal> RaggedDot(const Instruction& in, const Literal& lhs,
       si.push_back(0);
       sizes_row = Linearize(si, sizes.dims);
     }
-    for (int b = 0; b < nb; ++b, ++pos) {
-      li[dn.lhs_batch[b]] = idx[pos];
-      ri[dn.rhs_batch[b]] = idx[pos];
-    }
-    for (int64_t d : lhs_free) li[d] = idx[pos++];
-    for (int64_t d : rhs_free) ri[d] = idx[pos++];
+    SetDotOperandIndices(idx, dn, lhs_free, rhs_free, &pos, &li, &ri);
     if (!contracting && !batch) {
       group = GroupOf(sizes, sizes_row, groups, li[ragged]);
       if (rhs_group >= 0 && group >= 0) ri[rhs_group] = group;
@@ -111,10 +98,7 @@ Result<Literal> RaggedDot(const Instruction& in, const Literal& lhs,
       std::vector<int64_t> ci;
       for (int64_t c = 0; c < k_count; ++c) {
         DelinearizeInto(c, k_dims, &ci);
-        for (size_t j = 0; j < ci.size(); ++j) {
-          li[dn.lhs_contracting[j]] = ci[j];
-          ri[dn.rhs_contracting[j]] = ci[j];
-        }
+        SetContractingIndices(ci, dn, &li, &ri);
         if (contracting &&
             GroupOf(sizes, sizes_row, groups, li[ragged]) != group) {
           continue;
@@ -155,17 +139,11 @@ Result<Literal> ScaledDot(const Instruction& in, const Literal& lhs,
       }
     }
   }
-  std::vector<int64_t> lhs_free, rhs_free, k_dims;
-  for (int64_t d = 0; d < static_cast<int64_t>(lhs.dims.size()); ++d) {
-    if (!Has(dn.lhs_batch, d) && !Has(dn.lhs_contracting, d)) {
-      lhs_free.push_back(d);
-    }
-  }
-  for (int64_t d = 0; d < static_cast<int64_t>(rhs.dims.size()); ++d) {
-    if (!Has(dn.rhs_batch, d) && !Has(dn.rhs_contracting, d)) {
-      rhs_free.push_back(d);
-    }
-  }
+  const std::vector<int64_t> lhs_free =
+      DotFreeDims(lhs.dims.size(), dn.lhs_batch, dn.lhs_contracting);
+  const std::vector<int64_t> rhs_free =
+      DotFreeDims(rhs.dims.size(), dn.rhs_batch, dn.rhs_contracting);
+  std::vector<int64_t> k_dims;
   for (int64_t d : dn.lhs_contracting) k_dims.push_back(lhs.dims[d]);
   int64_t k_count = 1;
   for (int64_t d : k_dims) k_count *= d;
@@ -174,20 +152,12 @@ Result<Literal> ScaledDot(const Instruction& in, const Literal& lhs,
     const std::vector<int64_t> idx = Delinearize(k, out.dims);
     std::vector<int64_t> li(lhs.dims.size()), ri(rhs.dims.size());
     size_t pos = 0;
-    for (size_t b = 0; b < dn.lhs_batch.size(); ++b, ++pos) {
-      li[dn.lhs_batch[b]] = idx[pos];
-      ri[dn.rhs_batch[b]] = idx[pos];
-    }
-    for (int64_t d : lhs_free) li[d] = idx[pos++];
-    for (int64_t d : rhs_free) ri[d] = idx[pos++];
+    SetDotOperandIndices(idx, dn, lhs_free, rhs_free, &pos, &li, &ri);
     double sum = 0;
     std::vector<int64_t> ci;
     for (int64_t c = 0; c < k_count; ++c) {
       DelinearizeInto(c, k_dims, &ci);
-      for (size_t j = 0; j < ci.size(); ++j) {
-        li[dn.lhs_contracting[j]] = ci[j];
-        ri[dn.rhs_contracting[j]] = ci[j];
-      }
+      SetContractingIndices(ci, dn, &li, &ri);
       sum +=
           lhs.AsDouble(Linearize(li, lhs.dims)) * ScaleAt(lhs_scale, lhs, li) *
           rhs.AsDouble(Linearize(ri, rhs.dims)) * ScaleAt(rhs_scale, rhs, ri);

@@ -63,6 +63,41 @@ bool ProductType(ElementType t) {
 
 }  // namespace
 
+std::vector<int64_t> DotFreeDims(int64_t rank,
+                                 const std::vector<int64_t>& batch,
+                                 const std::vector<int64_t>& contracting,
+                                 int64_t skip) {
+  std::vector<int64_t> free;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!ContainsDim(batch, d) && !ContainsDim(contracting, d) && d != skip) {
+      free.push_back(d);
+    }
+  }
+  return free;
+}
+
+void SetDotOperandIndices(const std::vector<int64_t>& idx,
+                          const hlo::DotDimensionNumbers& dn,
+                          const std::vector<int64_t>& lhs_free,
+                          const std::vector<int64_t>& rhs_free, size_t* pos,
+                          std::vector<int64_t>* li, std::vector<int64_t>* ri) {
+  for (size_t b = 0; b < dn.lhs_batch.size(); ++b, ++*pos) {
+    (*li)[dn.lhs_batch[b]] = idx[*pos];
+    (*ri)[dn.rhs_batch[b]] = idx[*pos];
+  }
+  for (int64_t d : lhs_free) (*li)[d] = idx[(*pos)++];
+  for (int64_t d : rhs_free) (*ri)[d] = idx[(*pos)++];
+}
+
+void SetContractingIndices(const std::vector<int64_t>& ci,
+                           const hlo::DotDimensionNumbers& dn,
+                           std::vector<int64_t>* li, std::vector<int64_t>* ri) {
+  for (size_t j = 0; j < ci.size(); ++j) {
+    (*li)[dn.lhs_contracting[j]] = ci[j];
+    (*ri)[dn.rhs_contracting[j]] = ci[j];
+  }
+}
+
 Result<Literal> EvalDot(const hlo::Instruction& in,
                         const hlo::DotDimensionNumbers& dn,
                         const hlo::Shape& out_shape, const Literal& lhs,
@@ -72,17 +107,10 @@ Result<Literal> EvalDot(const hlo::Instruction& in,
     return UnsupportedOn(in, t);
   }
   Literal out = Literal::Make(t, out_shape.dims);
-  std::vector<int64_t> lhs_free, rhs_free;
-  for (int64_t d = 0; d < static_cast<int64_t>(lhs.dims.size()); ++d) {
-    if (!ContainsDim(dn.lhs_batch, d) && !ContainsDim(dn.lhs_contracting, d)) {
-      lhs_free.push_back(d);
-    }
-  }
-  for (int64_t d = 0; d < static_cast<int64_t>(rhs.dims.size()); ++d) {
-    if (!ContainsDim(dn.rhs_batch, d) && !ContainsDim(dn.rhs_contracting, d)) {
-      rhs_free.push_back(d);
-    }
-  }
+  const std::vector<int64_t> lhs_free =
+      DotFreeDims(lhs.dims.size(), dn.lhs_batch, dn.lhs_contracting);
+  const std::vector<int64_t> rhs_free =
+      DotFreeDims(rhs.dims.size(), dn.rhs_batch, dn.rhs_contracting);
   std::vector<int64_t> contract_dims;
   for (int64_t d : dn.lhs_contracting) contract_dims.push_back(lhs.dims[d]);
   int64_t contract_count = 1;
@@ -91,20 +119,12 @@ Result<Literal> EvalDot(const hlo::Instruction& in,
     const std::vector<int64_t> idx = Delinearize(k, out.dims);
     std::vector<int64_t> li(lhs.dims.size()), ri(rhs.dims.size());
     size_t pos = 0;
-    for (size_t b = 0; b < dn.lhs_batch.size(); ++b, ++pos) {
-      li[dn.lhs_batch[b]] = idx[pos];
-      ri[dn.rhs_batch[b]] = idx[pos];
-    }
-    for (int64_t d : lhs_free) li[d] = idx[pos++];
-    for (int64_t d : rhs_free) ri[d] = idx[pos++];
+    SetDotOperandIndices(idx, dn, lhs_free, rhs_free, &pos, &li, &ri);
     ProductSum acc{t};
     std::vector<int64_t> ci;
     for (int64_t c = 0; c < contract_count; ++c) {
       DelinearizeInto(c, contract_dims, &ci);
-      for (size_t j = 0; j < ci.size(); ++j) {
-        li[dn.lhs_contracting[j]] = ci[j];
-        ri[dn.rhs_contracting[j]] = ci[j];
-      }
+      SetContractingIndices(ci, dn, &li, &ri);
       acc.Add(lhs, Linearize(li, lhs.dims), rhs, Linearize(ri, rhs.dims));
     }
     acc.Store(&out, k);

@@ -74,6 +74,25 @@ Result<Scalar> ComplexCompare(const hlo::Instruction& in, const Scalar& a,
 Result<Scalar> ComplexConvert(const hlo::Instruction& in, const Scalar& a,
                               ElementType to);
 
+// The dots' shared indexing (emit_interpreter_linalg.cc): an operand's
+// free dims (neither batch nor contracting, nor `skip`), in order; and
+// output index `idx`, read from `pos` on (batch dims, then the lhs's free
+// dims, then the rhs's), set into the operands' indices `li` and `ri`,
+// `pos` left past them.
+std::vector<int64_t> DotFreeDims(int64_t rank,
+                                 const std::vector<int64_t>& batch,
+                                 const std::vector<int64_t>& contracting,
+                                 int64_t skip = -1);
+void SetDotOperandIndices(const std::vector<int64_t>& idx,
+                          const hlo::DotDimensionNumbers& dn,
+                          const std::vector<int64_t>& lhs_free,
+                          const std::vector<int64_t>& rhs_free, size_t* pos,
+                          std::vector<int64_t>* li, std::vector<int64_t>* ri);
+// The contracting index `ci` set into both operands' indices.
+void SetContractingIndices(const std::vector<int64_t>& ci,
+                           const hlo::DotDimensionNumbers& dn,
+                           std::vector<int64_t>* li, std::vector<int64_t>* ri);
+
 // Whole-array ops (emit_interpreter_linalg.cc). A dot with the given
 // dimension numbers and result shape (a GEMM custom call passes its own);
 // a convolution with its window, dim_labels and group counts; a sort of
