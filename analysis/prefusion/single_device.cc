@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cctype>
 #include <set>
+#include <unordered_set>
 
 #include "analysis/hlo/custom_calls.h"
 #include "analysis/hlo/printer.h"
@@ -325,20 +326,29 @@ Result<std::vector<std::string>> PassThroughLines(const Instruction& in,
   return lines;
 }
 
-// An after-all whose tokens only order add-dependency and other such
-// after-alls (all of which go): nothing reads it once they are gone.
-bool OnlyOrdersDependencies(const Instruction& in) {
-  if (in.opcode != Opcode::kAfterAll || !in.parent ||
-      in.parent->root() == &in) {
-    return false;
-  }
-  for (const Instruction* user : in.users) {
-    if (user->opcode == Opcode::kAddDependency && user->operand(0) != &in) {
-      continue;
+// The after-alls of `computation` whose tokens only order add-dependency
+// and other such after-alls (all of which go): nothing reads them once
+// those are gone. One pass, users before operands (a chain or a diamond of
+// tokens costs one visit per instruction).
+std::unordered_set<const Instruction*> DroppableAfterAlls(
+    const hlo::Computation& computation) {
+  std::unordered_set<const Instruction*> droppable;
+  const std::vector<const Instruction*>& order = computation.post_order();
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    const Instruction& in = **it;
+    if (in.opcode != Opcode::kAfterAll || computation.root() == &in) continue;
+    bool only_orders = true;
+    for (const Instruction* user : in.users) {
+      const bool orders_data =
+          user->opcode == Opcode::kAddDependency && user->operand(0) != &in;
+      if (!orders_data && !droppable.count(user)) {
+        only_orders = false;
+        break;
+      }
     }
-    if (!OnlyOrdersDependencies(*user)) return false;
+    if (only_orders) droppable.insert(&in);
   }
-  return true;
+  return droppable;
 }
 
 bool IsShardingAnnotation(const std::string& target) {
@@ -502,6 +512,7 @@ Result<std::string> SyncLine(const Instruction& done, const Instruction& start,
 }
 
 Status Rewrite(const Instruction& in, const hlo::Module& module,
+               const std::unordered_set<const Instruction*>& droppable,
                ModuleEdit* edit, std::vector<PrefusionRewrite>* rewrites) {
   auto record = [&](const std::string& what) {
     rewrites->push_back({kPass, in.name, what});
@@ -621,7 +632,7 @@ Status Rewrite(const Instruction& in, const hlo::Module& module,
       return Status();
     }
     case Opcode::kAfterAll: {
-      if (!OnlyOrdersDependencies(in)) return Status();
+      if (!droppable.count(&in)) return Status();
       edit->Remove(&in);
       record("dropped (its token orders nothing on one stream)");
       return Status();
@@ -645,8 +656,11 @@ Result<PassResult> RewriteForOneDevice(const hlo::Module& module) {
   ModuleEdit edit(module);
   PassResult result;
   for (const auto& computation : module.computations()) {
+    const std::unordered_set<const Instruction*> droppable =
+        DroppableAfterAlls(*computation);
     for (const Instruction* instr : computation->post_order()) {
-      IXA_RETURN_IF_ERROR(Rewrite(*instr, module, &edit, &result.rewrites));
+      IXA_RETURN_IF_ERROR(
+          Rewrite(*instr, module, droppable, &edit, &result.rewrites));
     }
   }
   if (edit.empty()) return result;

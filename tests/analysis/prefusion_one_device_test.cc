@@ -95,6 +95,30 @@ TEST_CASE("one device: every rewrite reported, read back, a fixpoint",
   CHECK(second->rewrites.empty());
 }
 
+// Tokens in a diamond chain (each after-all reads the two before it): the
+// ways from the first to the add-dependency grow as Fibonacci numbers, so a
+// walk over them would not end; every after-all goes, in one pass.
+TEST_CASE("one device: a long diamond chain of tokens is dropped",
+          "[prefusion]") {
+  std::string text =
+      "HloModule chain\nENTRY e {\n  x = f32[4] parameter(0)\n"
+      "  t0 = token[] after-all()\n  t1 = token[] after-all(t0)\n";
+  const int n = 90;
+  for (int i = 2; i < n; ++i) {
+    text += "  t" + std::to_string(i) + " = token[] after-all(t" +
+            std::to_string(i - 1) + ", t" + std::to_string(i - 2) + ")\n";
+  }
+  text += "  ROOT a = f32[4] add-dependency(x, t" + std::to_string(n - 1) +
+          ")\n}\n";
+  auto module = ParseOrDie(text);
+  Result<PrefusionResult> r = RunOneDevice(*module);
+  REQUIRE(r.ok());
+  REQUIRE(r->module != nullptr);
+  CHECK_FALSE(HasOpcode(*r->module, hlo::Opcode::kAfterAll));
+  CHECK_FALSE(HasOpcode(*r->module, hlo::Opcode::kAddDependency));
+  CHECK(r->rewrites.size() == n + 1);
+}
+
 TEST_CASE("one device: the module header's device counts", "[prefusion]") {
   auto module = ParseOrDie(
       "HloModule m, replica_count=2, num_partitions=4\n"
